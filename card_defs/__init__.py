@@ -1,0 +1,1 @@
+"""Bundled game definitions (installed as printgen.card_defs)."""

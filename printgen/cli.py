@@ -1,0 +1,130 @@
+"""The `printgen` command line."""
+from __future__ import annotations
+
+import math
+import os
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .atomic import write_bytes
+from .games import Artifact, BuildOptions, Loaded, bundled_definition, load, registry
+from .paper import PAPERS
+from .problems import DefinitionError, Problem
+
+EXIT_BAD_INPUT = 2
+MAX_BACK_OFFSET_MM = 20.0
+
+
+def parse_offset(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"expected two numbers in mm as X,Y such as 1.5,-0.5 (got {value!r})")
+    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in (x, y)):
+        raise click.BadParameter(f"each offset must be a number of mm between -{MAX_BACK_OFFSET_MM:g} "
+                                 f"and {MAX_BACK_OFFSET_MM:g} (got {value!r})")
+    return (x, y)
+
+
+def resolve(target: str) -> Path:
+    """A bundled game id, or the path of a definition file."""
+    if target in registry():
+        return bundled_definition(target)
+    path = Path(target)
+    if path.is_file():
+        return path
+    known = ", ".join(registry())
+    raise click.BadParameter(f"'{target}' is neither a bundled game ({known}) nor a definition file",
+                             param_hint="GAME")
+
+
+def fail(problems: list[Problem] | DefinitionError) -> None:
+    report = problems.report() if isinstance(problems, DefinitionError) else DefinitionError(problems).report()
+    click.echo(report, err=True)
+    count = report.count("\n") + 1
+    click.echo(f"printgen: {count} problem{'s' if count != 1 else ''} found; nothing was written.", err=True)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="printgen")
+def cli() -> None:
+    """Build print-and-play PDFs and SVGs from YAML game definitions.
+
+    Every PDF prints at exact physical size: print it at "Actual size" (100 %), never "Fit to page".
+    """
+
+
+@cli.command("list")
+def list_games() -> None:
+    """List the bundled games and the files each one builds."""
+    for game in registry().values():
+        click.echo(f"{game.id}  ({game.title})")
+        for item in game.makes:
+            click.echo(f"    {item}")
+
+
+@cli.command()
+@click.argument("games", nargs=-1, metavar="[GAME ...]")
+@click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True,
+              help="Paper size to print on.")
+@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="Which edge your printer turns the sheet over for two-sided printing.")
+@click.option("--back-offset", "back_offset", default="0,0", callback=parse_offset, metavar="X,Y",
+              show_default=True,
+              help="Shift the back side by X,Y mm (x right, y up, as the back page is viewed) to "
+                   "cancel your printer's two-sided misregistration.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Folder to write into; each game gets a sub-folder.")
+@click.option("--templates", "template_dirs", multiple=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A folder of your own templates, searched before the bundled ones (repeatable).")
+def build(games: tuple[str, ...], paper: str, flip: str, back_offset: tuple[float, float],
+          out_dir: Path, template_dirs: tuple[Path, ...]) -> None:
+    """Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all.
+
+    Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
+    requested game builds.
+    """
+    paths = [resolve(g) for g in games] or [bundled_definition(g) for g in registry()]
+    options = BuildOptions(PAPERS[paper], flip, back_offset, template_dirs)  # type: ignore[arg-type]
+    problems: list[Problem] = []
+    results: list[tuple[Loaded, list[Artifact]]] = []
+    for path in paths:
+        try:
+            loaded = load(path)
+            results.append((loaded, loaded.build(options)))
+        except DefinitionError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        fail(problems)
+    for loaded, artifacts in results:
+        for artifact in artifacts:
+            target = out_dir / loaded.name / artifact.name
+            write_bytes(target, artifact.data)
+        click.echo(f"{loaded.game.title}: {len(artifacts)} file(s) in {out_dir / loaded.name}")
+
+
+def main() -> None:
+    """Entry point: bad input never shows a traceback; a real bug says how to report it."""
+    try:
+        cli(standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        click.echo("printgen: interrupted; files already written are complete.", err=True)
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+        if os.environ.get("PRINTGEN_DEBUG"):
+            traceback.print_exc()
+        click.echo(f"printgen: internal error: {type(exc).__name__}: {exc}\n"
+                   "This is a bug in printgen; set PRINTGEN_DEBUG=1 to see the details.", err=True)
+        sys.exit(3)
+
+
+if __name__ == "__main__":
+    main()

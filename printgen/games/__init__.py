@@ -1,0 +1,87 @@
+"""The table of games printgen can build. A game appears here only when it builds for real.
+
+Each game module offers a `GAME` entry: its id, what it makes, its pydantic model and checks, and a
+build function that returns files as bytes. Nothing is written until every game has built, so a bad
+definition leaves no half-finished output behind.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module, resources
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from pydantic import BaseModel
+
+from ..loader import Loc, SourceMap, read_yaml, shorten, validate
+from ..paper import Flip, Paper
+from ..problems import DefinitionError, Problem
+
+GAME_MODULES = ["one_minute_war"]
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: Paper
+    flip: Flip = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    templates: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One output file, relative to the game's output folder."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    title: str
+    makes: list[str]
+    model: type[BaseModel]
+    build: Callable[[Any, BuildOptions, "Loaded"], list[Artifact]]
+    checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
+
+
+def registry() -> dict[str, Game]:
+    games: dict[str, Game] = {}
+    for name in GAME_MODULES:
+        game: Game = import_module(f"{__name__}.{name}").GAME
+        games[game.id] = game
+    return games
+
+
+def bundled_definition(game_id: str) -> Path:
+    return Path(str(resources.files("printgen.card_defs"))) / f"{game_id}.yaml"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    game: Game
+    definition: Any
+    path: Path
+    name: str  # output folder and file stem
+    source: SourceMap  # locates build-time problems (such as text that does not fit) in the YAML
+
+    def build(self, options: BuildOptions) -> list[Artifact]:
+        return self.game.build(self.definition, options, self)
+
+
+def load(path: Path) -> Loaded:
+    """Read a definition, find its game from the `game` key, and validate it fully."""
+    data, source = read_yaml(path)
+    games = registry()
+    if not isinstance(data, dict):
+        raise DefinitionError([Problem(source.file, 1, "", f"expected a mapping of keys at the top "
+                                       f"level (got {shorten(data)})")])
+    game_id = data.get("game")
+    if game_id not in games:
+        got = "nothing" if game_id is None else shorten(game_id)
+        raise DefinitionError([source.problem(("game",), f"expected one of: {', '.join(games)} "
+                                              f"(got {got})")])
+    game = games[game_id]
+    model = validate(game.model, data, source, game.checks)
+    return Loaded(game, model, path, path.stem, source)

@@ -1,0 +1,163 @@
+"""Load a YAML definition and validate it into a typed model, keeping line numbers for errors.
+
+ruamel.yaml's round-trip loader keeps the line of every key and item, so a pydantic error's `loc`
+can be turned back into `file:line: key.path`. YAML 1.2 is used, so `yes`/`no` stay strings and a
+duplicate key is an error rather than a silent overwrite.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from .problems import DefinitionError, Problem, display_name
+
+Model = TypeVar("Model", bound=BaseModel)
+Loc = Sequence[str | int]
+
+MAX_DEFINITION_BYTES = 5 * 1024 * 1024  # a hand-written game is a few KiB; refuse giant inputs early
+
+
+class SourceMap:
+    """Answers 'which line holds this key path?' for a loaded document."""
+
+    def __init__(self, file: str, root: Any) -> None:
+        self.file = file
+        self.root = root
+
+    def line_of(self, loc: Loc) -> int:
+        """1-based line of the deepest node along `loc` that exists in the document."""
+        node, line = self.root, 1
+        for part in loc:
+            if isinstance(node, CommentedMap) and part in node:
+                line = node.lc.key(part)[0] + 1
+                node = node[part]
+            elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+                line = node.lc.item(part)[0] + 1
+                node = node[part]
+            else:
+                break
+        return line
+
+    def problem(self, loc: Loc, message: str) -> Problem:
+        return Problem(self.file, self.line_of(loc), dotted(loc), message)
+
+
+def dotted(loc: Loc) -> str:
+    """('soldiers', 2, 'name') -> 'soldiers[2].name'."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def read_yaml(path: Path) -> tuple[Any, SourceMap]:
+    """Parse one YAML file; syntax errors and duplicate keys become located problems."""
+    shown = display_name(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DefinitionError([Problem(shown, 0, "", f"cannot read the file ({exc.strerror})")])
+    if len(raw) > MAX_DEFINITION_BYTES:
+        raise DefinitionError([Problem(shown, 1, "", f"the file is {len(raw) // 1024} KiB; a definition "
+                                       f"may be at most {MAX_DEFINITION_BYTES // 1024} KiB")])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DefinitionError([Problem(shown, 1, "", f"the file is not UTF-8 text (byte {exc.start})")])
+    yaml = YAML(typ="rt")
+    yaml.version = (1, 2)
+    yaml.allow_duplicate_keys = False
+    try:
+        data = yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        what = " ".join(str(x) for x in (exc.context, exc.problem) if x)
+        if "duplicate key" in what:
+            what = f"this key appears twice in the same mapping ({first_line(exc.problem)}); keep one"
+        raise DefinitionError([Problem(shown, line, "", f"invalid YAML: {what}")])
+    except YAMLError as exc:
+        raise DefinitionError([Problem(shown, 1, "", f"invalid YAML: {first_line(str(exc))}")])
+    except RecursionError:
+        raise DefinitionError([Problem(shown, 1, "", "the YAML nests too deeply")])
+    return data, SourceMap(shown, data)
+
+
+def first_line(text: Any) -> str:
+    return str(text).strip().splitlines()[0] if str(text).strip() else ""
+
+
+def validate(model: type[Model], data: Any, source: SourceMap,
+             checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]] = ()) -> Model:
+    """Validate `data` into `model`, then run game-specific checks; raise with every problem."""
+    try:
+        result = model.model_validate(data)
+    except ValidationError as exc:
+        raise DefinitionError([source.problem(err["loc"], explain(err, model, err["loc"]))
+                               for err in exc.errors(include_url=False)])
+    problems = [source.problem(loc, message) for check in checks for loc, message in check(result)]
+    if problems:
+        raise DefinitionError(problems)
+    return result
+
+
+def explain(err: dict[str, Any], model: type[BaseModel], loc: Loc) -> str:
+    """Rewrite a pydantic error as 'what was expected (got ...)' for a person editing YAML."""
+    kind, got = err["type"], err.get("input")
+    if kind == "extra_forbidden":
+        allowed = allowed_keys(model, loc[:-1])
+        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
+        return f"unknown key{hint}"
+    if kind == "missing":
+        return "this key is required but missing"
+    message = err["msg"].replace("Input should be", "expected").replace("Value error, ", "")
+    if kind in {"finite_number"} or (isinstance(got, float) and not math.isfinite(got)):
+        message = "expected a finite number"
+    return f"{message} (got {shorten(got)})"
+
+
+def shorten(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    if isinstance(value, (dict, list)):
+        text = type(value).__name__.replace("Commented", "").lower()
+        text = {"map": "a mapping", "seq": "a list", "dict": "a mapping", "list": "a list"}.get(text, text)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:
+    """The field names of the model found by following `loc` from the root model."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = getattr(current, "model_fields", {}).get(part)
+        if field is None:
+            return []
+        current = inner_model(field.annotation)
+    return list(getattr(current, "model_fields", {}))
+
+
+def inner_model(annotation: Any) -> Any:
+    """Find the BaseModel inside list[...], Optional[...] and similar annotations."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def load_definition(path: Path, model: type[Model],
+                    checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]] = ()) -> Model:
+    data, source = read_yaml(path)
+    if not isinstance(data, dict):
+        raise DefinitionError([Problem(source.file, 1, "", "expected a mapping of keys at the top level "
+                                       f"(got {shorten(data)})")])
+    return validate(model, data, source, checks)

@@ -1,0 +1,39 @@
+"""Paper sizes and unit conversion. All of printgen's geometry is in millimetres."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+PT_PER_MM = 72 / 25.4
+MM_PER_PT = 25.4 / 72
+SAFE_MARGIN_MM = 5.0  # home printers cannot print the outer 4-6 mm
+
+PaperName = Literal["a4", "letter"]
+Flip = Literal["long", "short"]
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    width: float  # mm, portrait
+    height: float
+
+    @property
+    def diagonal(self) -> float:
+        return (self.width ** 2 + self.height ** 2) ** 0.5
+
+
+PAPERS: dict[str, Paper] = {
+    "a4": Paper("A4", 210.0, 297.0),
+    "letter": Paper("US Letter", 215.9, 279.4),
+}
+
+
+def pt(size_mm: float) -> float:
+    """Millimetres to PDF points."""
+    return size_mm * PT_PER_MM
+
+
+def font_mm(size_pt: float) -> float:
+    """A font size given in points, expressed in millimetres for the mm-based picture."""
+    return size_pt * MM_PER_PT

@@ -1,0 +1,45 @@
+"""Problems found in a user's definition, and the one error that carries all of them.
+
+A user fixes a definition faster when every problem is listed at once, each with the file and line
+to edit, so nothing here ever stops at the first problem.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a definition, located as precisely as we can."""
+
+    file: str
+    line: int
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}"
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+@dataclass
+class DefinitionError(Exception):
+    """A definition cannot be built; `problems` holds every reason, in file order."""
+
+    problems: list[Problem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.report())
+
+    def report(self) -> str:
+        ordered = sorted(self.problems, key=lambda p: (p.file, p.line, p.path))
+        return "\n".join(str(p) for p in ordered)
+
+
+def display_name(path: Path) -> str:
+    """The path as the user should see it: relative to the working directory when possible."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

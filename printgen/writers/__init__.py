@@ -1,0 +1,1 @@
+"""Writers turn the millimetre picture into files: one module per format."""
