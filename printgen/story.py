@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, TableStyle
 
 from . import fonts
 from .paper import MM_PER_PT
@@ -28,7 +28,8 @@ class Styles:
 
 def styles(size: float = 9.0) -> Styles:
     fonts.register()
-    body = ParagraphStyle("body", fontName=fonts.REGULAR, fontSize=size, leading=size * 1.22,
+    body = ParagraphStyle("body", fontName=fonts.REGULAR, bulletFontName=fonts.REGULAR,
+                          fontSize=size, leading=size * 1.22,
                           spaceAfter=size * 0.35)
     return Styles(
         body=body,
@@ -41,6 +42,11 @@ def styles(size: float = 9.0) -> Styles:
                              leading=size * 2.9, spaceAfter=size * 0.2),
         subtitle=ParagraphStyle("subtitle", parent=body, fontName=fonts.ITALIC, spaceAfter=size * 0.6),
     )
+
+
+def table_style(commands: list[tuple]) -> TableStyle:
+    """A TableStyle whose cells default to the embedded font (platypus would pick Helvetica)."""
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR)] + commands)
 
 
 TableFactory = Callable[[float], Flowable]  # given the frame width in mm

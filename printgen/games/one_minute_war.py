@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import HexColor, black
-from reportlab.platypus import Paragraph, Table, TableStyle
+from reportlab.platypus import Paragraph, Table
 
 from .. import fonts
 from ..paper import pt
 from ..picture import placed
 from ..problems import DefinitionError
 from ..sheet import Duplex, DuplexSheet, frames_around, line_legend
-from ..story import Styles, build_story, styles
+from ..story import Styles, build_story, styles, table_style
 from ..templating import render
 from ..writers.pdf import PdfMeta, TextOverflow, render_pdf
 from ..writers.svg import svg_bytes
@@ -35,7 +35,7 @@ def soldier_table(defn: OneMinuteWar, style: Styles, width: float):
                      Paragraph(esc(beaten), cell), Paragraph(esc(soldier.ability), cell)])
     widths = [0.09, 0.21, 0.32, 0.38]
     table = Table(rows, colWidths=[pt(width) * f for f in widths], repeatRows=1)
-    table.setStyle(TableStyle([
+    table.setStyle(table_style([
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -76,7 +76,7 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
     first = 0.22
     widths = [pt(width) * first] + [pt(width) * (1 - first) / len(order)] * len(order)
     table = Table(rows, colWidths=widths)
-    table.setStyle(TableStyle([
+    table.setStyle(table_style([
         ("GRID", (0, 0), (-1, -1), 0.25, HexColor("#999999")),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),

@@ -1,0 +1,73 @@
+"""Measure real output: PDF geometry in millimetres (y up, as printgen draws it) and SVG trees."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+import pdfplumber
+
+MM = 72 / 25.4
+SVG_NS = {"svg": "http://www.w3.org/2000/svg"}
+CUT_DASH = (3.0, 1.5)
+FOLD_DASH = (0.5, 1.0)
+
+
+@dataclass(frozen=True)
+class Seg:
+    """A straight stroke in mm, endpoints sorted so that equal segments compare equal."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    dash: tuple[float, ...]
+
+    def key(self, places: int = 2) -> tuple:
+        a = (round(self.x1, places), round(self.y1, places))
+        b = (round(self.x2, places), round(self.y2, places))
+        return (min(a, b), max(a, b), self.dash)
+
+    @property
+    def length(self) -> float:
+        return ((self.x2 - self.x1) ** 2 + (self.y2 - self.y1) ** 2) ** 0.5
+
+
+def segments(page: pdfplumber.page.Page, dash: tuple[float, ...] | None = None) -> list[Seg]:
+    """Straight strokes on the page, in mm with y measured up from the bottom edge."""
+    height = float(page.height)
+    found = []
+    for obj in page.lines + page.curves:
+        pts = obj["pts"]
+        pattern = tuple(float(v) for v in (obj.get("dash") or ([], 0))[0])
+        if dash is not None and pattern != dash:
+            continue
+        for (xa, ta), (xb, tb) in zip(pts, pts[1:]):
+            found.append(Seg(xa / MM, (height - ta) / MM, xb / MM, (height - tb) / MM, pattern))
+    return found
+
+
+def guides(page: pdfplumber.page.Page) -> list[Seg]:
+    return segments(page, CUT_DASH) + segments(page, FOLD_DASH)
+
+
+def page_size_mm(page: pdfplumber.page.Page) -> tuple[float, float]:
+    x0, y0, x1, y1 = (float(v) for v in page.mediabox)
+    return (x1 - x0) / MM, (y1 - y0) / MM
+
+
+def chars_mm(page: pdfplumber.page.Page) -> list[dict]:
+    """Characters with their box in mm (y up) and their text direction from the PDF matrix."""
+    height = float(page.height)
+    out = []
+    for c in page.chars:
+        a, b = c["matrix"][0], c["matrix"][1]
+        out.append({"text": c["text"], "x0": c["x0"] / MM, "x1": c["x1"] / MM,
+                    "y0": (height - c["bottom"]) / MM, "y1": (height - c["top"]) / MM,
+                    "dir": (round(a / abs(a)) if a else 0, round(b / abs(b)) if b else 0),
+                    "font": c["fontname"], "size": c["size"]})
+    return out
+
+
+def svg_root(path: Path) -> ET.Element:
+    return ET.parse(path).getroot()
