@@ -3,7 +3,8 @@
 A component never knows its page. It offers `front()`, `back()` and `guides()` in its own
 millimetre box, and the sheet places them. `back()` is drawn as the component looks after being
 turned over about its vertical axis (the way a long-edge flip turns it); the sheet converts that to
-a short-edge flip by turning it 180 degrees, then applies the printer's back offset.
+a short-edge flip by turning it 180 degrees. The printer's back offset moves the whole back page
+(see `Duplex.back_page`), so everything printed there stays registered with its front.
 """
 from __future__ import annotations
 
@@ -37,20 +38,22 @@ class Duplex:
     back_offset: tuple[float, float] = (0.0, 0.0)
 
     def mirror(self) -> Matrix:
-        """Front-page point -> the back-page point printed behind it (offset included)."""
+        """Front-page point -> the back-page point printed behind it (before the back offset)."""
         if self.flip == "long":
-            reflect: Matrix = (-1, 0, 0, 1, self.paper.width, 0)
-        else:
-            reflect = (1, 0, 0, -1, 0, self.paper.height)
-        return compose(translate(*self.back_offset), reflect)
+            return (-1, 0, 0, 1, self.paper.width, 0)
+        return (1, 0, 0, -1, 0, self.paper.height)
 
     def back_placement(self, box: Box) -> Matrix:
         """Transform for a component's back() so it lies behind the front placed at `box`."""
         x, y, w, h = box
-        dx, dy = self.back_offset
         if self.flip == "long":
-            return translate(self.paper.width - x - w + dx, y + dy)
-        return compose(translate(x + w + dx, self.paper.height - y + dy), rotate(180))
+            return translate(self.paper.width - x - w, y)
+        return compose(translate(x + w, self.paper.height - y), rotate(180))
+
+    def back_page(self) -> Page:
+        """A page for the back side. The printer back offset shifts everything on it, text
+        included, because a printer's misregistration moves the whole back image."""
+        return Page(shift=self.back_offset)
 
     def back_box(self, box: Box) -> Box:
         """Where the area `box` of the front falls on the back page (before the offset)."""
@@ -68,6 +71,9 @@ class DuplexSheet:
     front: Page = field(default_factory=Page)
     back: Page = field(default_factory=Page)
     boxes: list[Box] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.back.shift = self.duplex.back_offset
 
     def place(self, component: Component, x: float, y: float) -> Box:
         """Put a component's front at (x, y) and its back exactly behind it."""

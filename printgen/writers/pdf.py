@@ -29,6 +29,7 @@ class Page:
     frames: list[tuple[float, float, float, float]] = field(default_factory=list)  # x, y, w, h mm
     trim_box: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 mm
     bleed_box: tuple[float, float, float, float] | None = None
+    shift: tuple[float, float] = (0.0, 0.0)  # mm; moves all content (a duplex back offset)
 
 
 class TextOverflow(Exception):
@@ -69,11 +70,14 @@ def render_pdf(pages: list[Page], paper: Paper, meta: PdfMeta,
             canvas.setTrimBox(tuple(pt(v) for v in page.trim_box))
         if page.bleed_box:
             canvas.setBleedBox(tuple(pt(v) for v in page.bleed_box))
+        canvas.saveState()
+        canvas.translate(pt(page.shift[0]), pt(page.shift[1]))
         draw_shapes(canvas, page.shapes, paper)
         for x, y, w, h in page.frames:
             frame = Frame(pt(x), pt(y), pt(w), pt(h), leftPadding=0, rightPadding=0,
                           topPadding=0, bottomPadding=0, showBoundary=0)
             frame.addFromList(chunk, canvas)
+        canvas.restoreState()
         if chunk:  # whatever did not fit goes on to the next page, still ahead of its page break
             remaining[:0] = chunk + ([PageBreak()] if broke else [])
         canvas.showPage()

@@ -1,0 +1,186 @@
+"""One Minute War: measured from the PDF and SVGs that `printgen build` really writes."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+
+from pdfmeasure import CUT_DASH, FOLD_DASH, chars_mm, guides, page_size_mm, segments, svg_root
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+CARD_W, CARD_H = 100.0, 80.0  # from card_defs/one_minute_war.yaml: width 100, 20 + 40 + 20
+
+
+def build(run_cli, out: Path, *args: str, game: str = "one_minute_war") -> Path:
+    result = run_cli("build", game, "--out", out, *args)
+    assert result.exit_code == 0, result.output
+    return out / Path(game).stem / f"{Path(game).stem}.pdf"
+
+
+@pytest.fixture(scope="module")
+def a4_pdf(tmp_path_factory) -> Path:
+    from click.testing import CliRunner
+    from printgen.cli import cli
+    out = tmp_path_factory.mktemp("omw")
+    assert CliRunner().invoke(cli, ["build", "one_minute_war", "--out", str(out)]).exit_code == 0
+    return out / "one_minute_war" / "one_minute_war.pdf"
+
+
+def mirror(seg, flip: str, w: float, h: float, dx: float = 0.0, dy: float = 0.0):
+    if flip == "long":
+        return type(seg)(w - seg.x1 + dx, seg.y1 + dy, w - seg.x2 + dx, seg.y2 + dy, seg.dash)
+    return type(seg)(seg.x1 + dx, h - seg.y1 + dy, seg.x2 + dx, h - seg.y2 + dy, seg.dash)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_back_guides_mirror_front_guides(run_cli, tmp_path, paper, flip):
+    pdf_path = build(run_cli, tmp_path, "--paper", paper, "--flip", flip)
+    w, h = PAPERS[paper]
+    with pdfplumber.open(pdf_path) as pdf:
+        assert len(pdf.pages) == 2
+        for page in pdf.pages:
+            assert page_size_mm(page) == pytest.approx((w, h), abs=1e-3)
+        # the legend's sample lines are guides too; compare only what lies on the card
+        front = [s for s in guides(pdf.pages[0]) if s.length > 15]
+        back = [s for s in guides(pdf.pages[1]) if s.length > 15]
+    assert len(front) == len(back) == 4 + 2 * 4 + 2  # outline, 4 cuts per row, 2 folds
+    assert sorted(mirror(s, flip, w, h).key() for s in front) == sorted(s.key() for s in back)
+    assert {s.dash for s in front} == {CUT_DASH, FOLD_DASH}
+
+
+def test_back_offset_shifts_back_lines_exactly(run_cli, tmp_path):
+    plain = build(run_cli, tmp_path / "plain")
+    shifted = build(run_cli, tmp_path / "shifted", "--back-offset", "1.5,-0.5")
+    with pdfplumber.open(plain) as a, pdfplumber.open(shifted) as b:
+        before = sorted(s.key(3) for s in guides(a.pages[1]))
+        after = sorted(s.key(3) for s in guides(b.pages[1]))
+        front_a = sorted(s.key(3) for s in guides(a.pages[0]))
+        front_b = sorted(s.key(3) for s in guides(b.pages[0]))
+    assert front_a == front_b  # the front never moves
+    moved = sorted(((round(p[0] + 1.5, 3), round(p[1] - 0.5, 3)), (round(q[0] + 1.5, 3), round(q[1] - 0.5, 3)), d)
+                   for p, q, d in before)
+    assert [(tuple(p), tuple(q), d) for p, q, d in after] == moved
+
+
+def test_card_sits_in_upper_right_and_everything_inside_safe_margin(a4_pdf):
+    with pdfplumber.open(a4_pdf) as pdf:
+        for page in pdf.pages:
+            w, h = page_size_mm(page)
+            for s in segments(page):
+                for x, y in ((s.x1, s.y1), (s.x2, s.y2)):
+                    assert 5 <= x <= w - 5 and 5 <= y <= h - 5, s
+            for c in chars_mm(page):
+                assert 5 <= c["x0"] and c["x1"] <= w - 5 and 5 <= c["y0"] and c["y1"] <= h - 5, c
+        outline = [s for s in guides(pdf.pages[0]) if s.dash == CUT_DASH and s.length > 90]
+        xs = [v for s in outline for v in (s.x1, s.x2)]
+        ys = [v for s in outline for v in (s.y1, s.y2)]
+        assert max(xs) - min(xs) == pytest.approx(CARD_W, abs=0.01)
+        assert max(ys) - min(ys) == pytest.approx(CARD_H, abs=0.01)
+        assert max(xs) > 210 - 15 and max(ys) > 297 - 15  # upper-right corner
+
+
+def test_rules_text_flows_around_the_card_without_overlap(a4_pdf):
+    with pdfplumber.open(a4_pdf) as pdf:
+        outline = [s for s in guides(pdf.pages[0]) if s.dash == CUT_DASH and s.length > 90]
+        x0 = min(min(s.x1, s.x2) for s in outline)
+        y0 = min(min(s.y1, s.y2) for s in outline)
+        card_chars = [c for c in chars_mm(pdf.pages[0]) if c["x1"] > x0 and c["y1"] > y0]
+        body = [c for c in card_chars if c["x0"] < x0 - 0.01 or c["y0"] < y0 - 0.01]
+        assert not body, "rules text runs into the card"
+        text = pdf.pages[0].extract_text()
+        beside = [c for c in chars_mm(pdf.pages[0]) if c["x1"] < x0 and c["y0"] > y0]
+        assert beside, "no text beside the card: it should flow around it"
+    for heading in ("Making the card", "Setting up", "A round", "Sacrificing", "Restrictions",
+                    "Ending the war", "Tips"):
+        assert heading in text
+
+
+def test_table_and_tabs_follow_the_yaml(run_cli, copy_definition, tmp_path):
+    path = copy_definition("one_minute_war", "renamed")
+    path.write_text(path.read_text().replace("name: Archer", "name: Bowman"))
+    pdf_path = build(run_cli, tmp_path, game=str(path))
+    with pdfplumber.open(pdf_path) as pdf:
+        page = pdf.pages[0]
+        text = page.extract_text()
+        outline = [s for s in guides(page) if s.dash == CUT_DASH and s.length > 90]
+        x0 = min(min(s.x1, s.x2) for s in outline)
+        y0 = min(min(s.y1, s.y2) for s in outline)
+        card_words = [w for w in page.extract_words()
+                      if w["x0"] / 2.8346 >= x0 - 0.01 and (page.height - w["bottom"]) / 2.8346 >= y0 - 0.01]
+    assert "Archer" not in text
+    assert re.search(r"^4 Bowman ", text, re.M), "the ability table row shows the new name"
+    assert sum(w["text"] == "Bowman" for w in card_words) >= 1, "the near tab shows the new name"
+    # the far row is printed upside down; pdfplumber reads those characters reversed
+    assert any(w["text"] in ("Bowman", "namwoB") for w in card_words)
+
+
+def test_tab_backs_read_upright_for_their_owner_once_folded(run_cli, tmp_path):
+    """Simulate the fold: map each logo letter on page 2 back through the duplex flip and the fold.
+
+    Near tabs (bottom row of the front) fold up over the card; their owner reads left to right, so
+    after flip and fold the letters must run in +x. The far owner sits opposite and reads in -x.
+    """
+    for flip in ("long", "short"):
+        pdf_path = build(run_cli, tmp_path / flip, "--flip", flip)
+        with pdfplumber.open(pdf_path) as pdf:
+            w, h = page_size_mm(pdf.pages[1])
+            front_outline = [s for s in guides(pdf.pages[0]) if s.dash == CUT_DASH and s.length > 90]
+            y0 = min(min(s.y1, s.y2) for s in front_outline)
+            logo = [c for c in chars_mm(pdf.pages[1]) if c["text"] in "ONEMINUTWAR" and c["size"] < 8]
+        assert len(logo) == 2 * 5 * len("ONEMINUTEWAR")
+        for c in logo:
+            a, b = c["dir"]
+            ymid = (c["y0"] + c["y1"]) / 2
+            front_y = ymid if flip == "long" else h - ymid
+            # material direction after undoing the flip, then the fold turns the y component over
+            # direction on the paper seen from the front (undo the flip), then the fold turns
+            # the tab over about a horizontal line, which reverses the y component
+            material = (-a, b) if flip == "long" else (a, -b)
+            seen = (material[0], -material[1])
+            near_row = front_y < y0 + 20
+            assert seen == ((1, 0) if near_row else (-1, 0)), (flip, c)
+
+
+def test_pdf_preferences_metadata_and_fonts(a4_pdf):
+    reader = pypdf.PdfReader(a4_pdf)
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/PrintScaling"] == "/None"
+    assert prefs["/Duplex"] == "/DuplexFlipLongEdge"
+    assert "One Minute War" in reader.metadata.title
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descriptor = font.get("/FontDescriptor")
+            assert descriptor is not None, f"{font['/BaseFont']} is not embedded"
+            assert "/FontFile2" in descriptor.get_object(), f"{font['/BaseFont']} is not embedded"
+
+
+def test_short_flip_sets_duplex_preference(run_cli, tmp_path):
+    reader = pypdf.PdfReader(build(run_cli, tmp_path, "--flip", "short"))
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
+
+
+def test_two_builds_are_byte_identical(run_cli, tmp_path):
+    first = build(run_cli, tmp_path / "a")
+    second = build(run_cli, tmp_path / "b")
+    assert first.read_bytes() == second.read_bytes()
+    for name in ("one_minute_war-card-front.svg", "one_minute_war-card-back.svg"):
+        assert (first.parent / "svg" / name).read_bytes() == (second.parent / "svg" / name).read_bytes()
+
+
+def test_card_svgs_have_physical_size_and_the_same_guides(a4_pdf):
+    ns = "{http://www.w3.org/2000/svg}"
+    for side in ("front", "back"):
+        root = svg_root(a4_pdf.parent / "svg" / f"one_minute_war-card-{side}.svg")
+        assert root.get("width") == f"{CARD_W:g}mm" and root.get("height") == f"{CARD_H:g}mm"
+        assert root.get("viewBox") == f"0 0 {CARD_W:g} {CARD_H:g}"
+        dashed = [el for el in root.iter(f"{ns}line") if el.get("stroke-dasharray")]
+        assert len(dashed) == 14
+        texts = "".join(el.text or "" for el in root.iter(f"{ns}text"))
+        assert ("Spearman" in texts) == (side == "front")
+        if side == "back":
+            assert set(texts.replace(" ", "")) <= set("ONEMINUTWAR")  # only the logo on the back
