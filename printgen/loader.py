@@ -117,9 +117,53 @@ def explain(err: dict[str, Any], model: type[BaseModel], loc: Loc) -> str:
     if kind == "missing":
         return "this key is required but missing"
     message = err["msg"].replace("Input should be", "expected").replace("Value error, ", "")
-    if kind in {"finite_number"} or (isinstance(got, float) and not math.isfinite(got)):
+    ctx = err.get("ctx", {})
+    if kind in NUMBER_LIMITS:
+        message = f"expected a number {NUMBER_LIMITS[kind]} {compact(ctx.get(LIMIT_KEYS[kind]))}"
+    elif kind == "string_pattern_mismatch":
+        message = f"expected {field_description(model, loc) or 'text matching ' + str(ctx.get('pattern'))}"
+    elif kind == "string_too_long":
+        message = f"expected at most {ctx.get('max_length')} characters"
+    elif kind == "string_too_short":
+        message = "expected some text, not an empty string"
+    elif kind == "too_short":
+        return f"expected at least {ctx.get('min_length')} item(s) (got {ctx.get('actual_length')})"
+    elif kind == "too_long":
+        return f"expected at most {ctx.get('max_length')} item(s) (got {ctx.get('actual_length')})"
+    if kind == "finite_number" or (isinstance(got, float) and not math.isfinite(got)):
         message = "expected a finite number"
     return f"{message} (got {shorten(got)})"
+
+
+NUMBER_LIMITS = {"greater_than": "greater than", "greater_than_equal": "of at least",
+                 "less_than": "less than", "less_than_equal": "of at most"}
+LIMIT_KEYS = {"greater_than": "gt", "greater_than_equal": "ge", "less_than": "lt", "less_than_equal": "le"}
+
+
+def field_description(model: type[BaseModel], loc: Loc) -> str | None:
+    """The `description` of the field at `loc`, which says in words what a value should look like."""
+    current: Any = model
+    field = None
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = getattr(current, "model_fields", {}).get(part)
+        if field is None:
+            return None
+        current = inner_model(field.annotation)
+    if field is None:
+        return None
+    if field.description:
+        return field.description
+    for meta in getattr(field.annotation, "__metadata__", ()):
+        if getattr(meta, "description", None):
+            return meta.description
+    return None
+
+
+def compact(value: Any) -> str:
+    """0.0 -> '0', 2.50 -> '2.5': limits read the way a person would write them."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def shorten(value: Any) -> str:
