@@ -115,8 +115,10 @@ def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:
 def line_legend(x: float, y: float, size_pt: float = 7) -> Group:
     """A small key: which line is cut and which is folded. (x, y) is its lower-left corner."""
     legend = Group()
-    legend.add(guide(x, y + 1, x + 10, y + 1, CUT))
-    legend.add(text(x + 12, y, "cut", size_pt))
-    legend.add(guide(x + 22, y + 1, x + 32, y + 1, FOLD))
-    legend.add(text(x + 34, y, "fold", size_pt))
+    cut_sample = 2 * CUT.dash[0] + CUT.dash[1]  # whole dashes only, so the sample reads cleanly
+    legend.add(guide(x, y + 1, x + cut_sample, y + 1, CUT))
+    legend.add(text(x + cut_sample + 2, y, "cut", size_pt))
+    fold_x = x + cut_sample + 12
+    legend.add(guide(fold_x, y + 1, fold_x + 9.5, y + 1, FOLD))
+    legend.add(text(fold_x + 11.5, y, "fold", size_pt))
     return legend

@@ -184,3 +184,23 @@ def test_card_svgs_have_physical_size_and_the_same_guides(a4_pdf):
         assert ("Spearman" in texts) == (side == "front")
         if side == "back":
             assert set(texts.replace(" ", "")) <= set("ONEMINUTWAR")  # only the logo on the back
+
+
+def test_svg_card_guides_match_the_pdf_card_guides(a4_pdf):
+    """The SVG writer draws the same millimetre geometry as the PDF writer."""
+    ns = "{http://www.w3.org/2000/svg}"
+    root = svg_root(a4_pdf.parent / "svg" / "one_minute_war-card-front.svg")
+    svg = []
+    for el in root.iter(f"{ns}line"):
+        if el.get("stroke-dasharray"):
+            x1, y1, x2, y2 = (float(el.get(k)) for k in ("x1", "y1", "x2", "y2"))
+            svg.append(((x1, y1), (x2, y2)))  # card-local, y up (the root group flips y)
+    with pdfplumber.open(a4_pdf) as pdf:
+        on_card = [s for s in guides(pdf.pages[0]) if s.length > 15]
+    x0 = min(min(s.x1, s.x2) for s in on_card)
+    y0 = min(min(s.y1, s.y2) for s in on_card)
+    pdf_keys = sorted(tuple(sorted(((round(s.x1 - x0, 2), round(s.y1 - y0, 2)),
+                                   (round(s.x2 - x0, 2), round(s.y2 - y0, 2))))) for s in on_card)
+    svg_keys = sorted(tuple(sorted(((round(a[0], 2), round(a[1], 2)), (round(b[0], 2), round(b[1], 2)))))
+                      for a, b in svg)
+    assert svg_keys == pdf_keys
