@@ -76,17 +76,68 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     try:
         data = yaml.load(text)
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        what = " ".join(str(x) for x in (exc.context, exc.problem) if x)
-        if "duplicate key" in what:
-            what = f"this key appears twice in the same mapping ({first_line(exc.problem)}); keep one"
+        line, what = explain_yaml_error(exc)
         raise DefinitionError([Problem(shown, line, "", f"invalid YAML: {what}")])
     except YAMLError as exc:
         raise DefinitionError([Problem(shown, 1, "", f"invalid YAML: {first_line(str(exc))}")])
     except RecursionError:
         raise DefinitionError([Problem(shown, 1, "", "the YAML nests too deeply")])
+    size = expanded_size(data)
+    if size > MAX_VALUES:
+        raise DefinitionError([Problem(shown, 1, "", f"the YAML expands to more than {MAX_VALUES:,} values "
+                                       "(aliases that repeat aliases?); write the values out instead")])
     return data, SourceMap(shown, data)
+
+
+MAX_VALUES = 200_000  # far above any real game, far below what an alias bomb expands to
+
+
+def expanded_size(data: Any, limit: int = MAX_VALUES) -> int:
+    """How many values the document holds once aliases are expanded, counted without expanding.
+
+    ruamel shares one object for every use of an anchor, so a few lines of aliases can stand for
+    billions of values; validating them would hang. Sizes are memoised per shared object.
+    """
+    sizes: dict[int, int] = {}
+
+    def size(node: Any, depth: int) -> int:
+        if depth > 100:
+            return limit + 1
+        if not isinstance(node, (dict, list)):
+            return 1
+        key = id(node)
+        if key not in sizes:
+            sizes[key] = limit + 1  # a cycle counts as too big
+            children = node.values() if isinstance(node, dict) else node
+            total = 1
+            for child in children:
+                total += size(child, depth + 1)
+                if total > limit:
+                    break
+            sizes[key] = total
+        return sizes[key]
+
+    return size(data, 0)
+
+
+def explain_yaml_error(exc: MarkedYAMLError) -> tuple[int, str]:
+    """Turn a YAML parser error into a line and advice a person can act on."""
+    problem, context = str(exc.problem or ""), str(exc.context or "")
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else 1
+    if "duplicate key" in problem + context:
+        return line, f"this key appears twice in the same mapping ({first_line(problem)}); keep one"
+    if "'\\t'" in problem:  # the parser shows a tab as the two characters \\t
+        return line, "a tab character; YAML indents with spaces only, so replace the tab with spaces"
+    if "quoted scalar" in context and exc.context_mark is not None:
+        return exc.context_mark.line + 1, "a quoted string starts here but is never closed; add the closing quote"
+    if "mapping values are not allowed" in problem:
+        return line, ("a ':' where no new key can start; check this line's indentation, or put the "
+                      "value in quotes if it contains ': '")
+    if "expected <block end>" in problem or "could not find expected ':'" in problem:
+        return line, "the indentation does not line up with the lines above; indent keys of one mapping equally"
+    what = " ".join(x for x in (context, problem) if x)
+    return line, what
 
 
 def first_line(text: Any) -> str:
