@@ -17,7 +17,7 @@ from ..loader import Loc, SourceMap, read_yaml, shorten, validate
 from ..paper import Flip, Paper
 from ..problems import DefinitionError, Problem
 
-GAME_MODULES = ["one_minute_war", "fracas", "armies", "omiga"]
+GAME_MODULES = ["one_minute_war", "fracas", "quick_violence", "armies", "omiga"]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,240 @@
+"""Quick Violence: a rulebook whose last page is an exact-scale measuring page, and a reference card.
+
+Every move in the game is a dimension of the printed sheet, so the measuring page is drawn at exact
+size (see quick_violence_page) and the PDF asks viewers not to scale it. The rules, the fighter
+table and the reference card are all generated from the YAML, so they always agree with the page.
+"""
+from __future__ import annotations
+
+from itertools import product
+from math import ceil
+
+from reportlab.graphics.shapes import Group
+from reportlab.lib.colors import HexColor, black
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
+
+from .. import fonts
+from ..loader import SourceMap
+from ..paper import MM_PER_PT, Paper, pt
+from ..picture import text
+from ..problems import DefinitionError
+from ..story import Styles, build_story, styles, table_style
+from ..templating import render
+from ..writers.pdf import Page, PdfMeta, TextOverflow, render_pdf
+from . import Artifact, BuildOptions, Game, Loaded
+from .quick_violence_model import SIZES, QuickViolence, check_army
+from .quick_violence_page import GREY, MeasuringPage, number
+
+MARGIN = 14.0  # mm around the text pages; well inside what any printer can print
+GUTTER = 7.0
+CELL_PAD = 2.0  # points
+MAX_RULE_PAGES = 8
+MEASURING_MAX_PT = 9.0  # the measuring page's text never grows past this: the arrows need the room
+REFERENCE_BOOST = 2.5  # points larger than the rulebook: the card is read across a table
+REFERENCE_MAX_PT = 13.0  # ...but never so large that the card needs a second page
+FOOTER_Y = 8.0
+TEMPLATES = "quick_violence"
+
+
+def users(defn: QuickViolence) -> dict[str, list[str]]:
+    """Which fighter sizes move with each page-dimension arrow."""
+    found: dict[str, list[str]] = {"width": [], "length": [], "diagonal": []}
+    for size, fighter in defn.fighters.by_size():
+        found[fighter.move].append(size)
+    return found
+
+
+def example_armies(defn: QuickViolence, limit: int = 3) -> list[str]:
+    """A few armies that spend the whole budget, from the most fighters to the fewest."""
+    costs = [f.cost for _, f in defn.fighters.by_size()]
+    most = [defn.army_budget // c for c in costs]
+    exact = [n for n in product(*(range(m + 1) for m in most))
+             if sum(k * c for k, c in zip(n, costs)) == defn.army_budget]
+    exact.sort(key=lambda n: (-sum(n), n))
+    if len(exact) > limit:  # keep the extremes and the most varied army in between
+        varied = max(exact[1:-1], key=lambda n: (sum(1 for k in n if k), -abs(sum(n) - sum(exact[0]) / 2)))
+        exact = [exact[0], varied, exact[-1]]
+    return [", ".join(f"{k} {size}" for k, size in zip(n, SIZES) if k) for n in exact]
+
+
+def half_up(count: int) -> int:
+    return ceil(count / 2)
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def context(defn: QuickViolence, paper: Paper) -> dict:
+    """Everything the templates may use: the definition, the paper's arrows and worked numbers."""
+    lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
+    return {
+        "d": defn, "f": defn.fighters, "labels": defn.labels, "paper": paper.name,
+        "sizes": [(size, fighter, defn.labels.of(fighter.move), number(lengths[fighter.move]))
+                  for size, fighter in defn.fighters.by_size()],
+        "arrows": [{"label": defn.labels.of(dim), "dimension": dim, "span": span,
+                    "length": number(lengths[dim]), "who": ", ".join(users(defn)[dim])}
+                   for dim, span in (("width", "edge to edge"), ("length", "edge to edge"),
+                                     ("diagonal", "corner to corner"))],
+        "range": number(defn.range_mm), "range_in": number(defn.range_mm / 25.4),
+        "armies": example_armies(defn),
+        "activation": [(n, half_up(n)) for n in (1, 4, 5)],
+        "losing": [(n, ordinal(half_up(n))) for n in (4, 5)],
+        "arrow": {size: f"{defn.labels.of(f.move)} ({number(lengths[f.move])} mm)"
+                  for size, f in defn.fighters.by_size()},
+        "example_side": 4, "example_activations": half_up(4),
+    }
+
+
+def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: SourceMap,
+                  width: float) -> Table:
+    """The fighter sizes side by side, straight from the YAML.
+
+    Sizes are the columns, so the table stays readable in a narrow rules column as well as across
+    a whole page. A word too wide for its cell would be broken mid-word, so that is an error.
+    """
+    lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
+    cell = style.body.clone("qv-cell", spaceAfter=0, fontSize=style.body.fontSize * 0.95)
+    head = cell.clone("qv-head", fontName=fonts.BOLD)
+    shares = [0.28, 0.24, 0.24, 0.24]
+    inner = [pt(width) * s - 2 * CELL_PAD for s in shares]
+    problems = []
+    for dim in ("width", "length", "diagonal"):
+        label = defn.labels.of(dim)
+        if stringWidth(label, fonts.BOLD, cell.fontSize) > min(inner[1:]):
+            problems.append(source.problem(("labels", dim), (
+                f"'{label}' is wider than its {min(inner[1:]) * MM_PER_PT:.1f} mm cell in the fighter "
+                f"table; use a shorter word or a smaller text_size_pt")))
+    if problems:
+        raise DefinitionError(problems)
+    sizes = defn.fighters.by_size()
+    rows: list[list[Flowable]] = [[Paragraph("", head)] + [Paragraph(s.capitalize(), head) for s, _ in sizes]]
+    for name, value in (("Cost", lambda f: f"{f.cost} point{'s' if f.cost != 1 else ''}"),
+                        ("Actions", lambda f: str(f.actions)),
+                        ("Moves with", lambda f: f"<b>{esc(defn.labels.of(f.move))}</b> "
+                                                 f"({number(lengths[f.move])} mm)"),
+                        ("Defend bonus", lambda f: f"+{f.defence}"),
+                        ("Damage points", lambda f: str(f.damage))):
+        rows.append([Paragraph(name, head)] + [Paragraph(value(f), cell) for _, f in sizes])
+    table = Table(rows, colWidths=[pt(width) * s for s in shares])
+    table.setStyle(table_style([
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD), ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ]))
+    return table
+
+
+def esc(value: str) -> str:
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def columns(paper: Paper) -> list[tuple[float, float, float, float]]:
+    """Two text columns inside the page margin, above the footer."""
+    width = (paper.width - 2 * MARGIN - GUTTER) / 2
+    height = paper.height - 2 * MARGIN
+    return [(MARGIN, MARGIN, width, height), (MARGIN + width + GUTTER, MARGIN, width, height)]
+
+
+def footer(paper: Paper, words: str) -> Group:
+    group = Group()
+    group.add(text(paper.width / 2, FOOTER_Y, words, 7, anchor="middle", fill=GREY))
+    return group
+
+
+def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: Styles,
+             source: SourceMap) -> list[Flowable]:
+    markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
+    tables = {"fighters": lambda width: fighter_table(defn, options.paper, style, source, width)}
+    return build_story(markup, tables, style)
+
+
+def rule_pages(defn: QuickViolence, paper: Paper, count: int) -> list[Page]:
+    return [Page(shapes=[footer(paper, f"{defn.title} \u00b7 page {n} of {count + 1}")],
+                 frames=columns(paper)) for n in range(1, count + 1)]
+
+
+def overflow_of(pages: list[Page], paper: Paper, meta: PdfMeta, story: list[Flowable]) -> TextOverflow | None:
+    try:
+        render_pdf(pages, paper, meta, story)
+    except TextOverflow as exc:
+        return exc
+    return None
+
+
+def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage) -> bytes:
+    """The rules in two columns on as many pages as they need, then the measuring page.
+
+    The page count is only known once the text is set, so a build whose rules overflow tries again
+    with one more rules page; a normal build renders once.
+    """
+    paper, style = options.paper, styles(defn.text_size_pt)
+    measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
+
+    def stories() -> tuple[list[Flowable], list[Flowable]]:  # fresh flowables for every attempt
+        return (story_of("rules.txt.j2", defn, options, style, loaded.source),
+                story_of("measuring.txt.j2", defn, options, measuring_style, loaded.source))
+
+    def problem(message: str) -> DefinitionError:
+        return DefinitionError([loaded.source.problem(("text_size_pt",), f"{message}; lower "
+                                                      f"text_size_pt or shorten the template")])
+
+    meta = PdfMeta(title=f"{defn.title} \u2013 rulebook and measuring page",
+                   subject="Print at Actual size: the measuring page is the game's ruler", flip=None)
+    last = Page(shapes=page.shapes(), frames=[page.text_box()])
+    rules, measuring = stories()
+    count = 1 + sum(isinstance(item, PageBreak) for item in rules)
+    while True:
+        try:
+            return render_pdf(rule_pages(defn, paper, count) + [last], paper, meta,
+                              rules + [PageBreak()] + measuring)
+        except TextOverflow:
+            pass
+        rules, measuring = stories()
+        if overflow_of(rule_pages(defn, paper, count), paper, meta, rules) is None:
+            exc = overflow_of([last], paper, meta, measuring)
+            raise problem(f"the measuring page's text does not fit its box on {paper.name} paper: {exc}")
+        if count == MAX_RULE_PAGES:
+            raise problem(f"the rules need more than {MAX_RULE_PAGES} pages of {paper.name} paper")
+        count += 1
+        rules, measuring = stories()
+
+
+def reference_card(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> bytes:
+    """One page a player keeps at hand: the fighter table and the turn in short."""
+    paper, style = options.paper, styles(min(defn.text_size_pt + REFERENCE_BOOST, REFERENCE_MAX_PT))
+    story = story_of("reference.txt.j2", defn, options, style, loaded.source)
+    box = (MARGIN, MARGIN, paper.width - 2 * MARGIN, paper.height - 2 * MARGIN)
+    page = Page(shapes=[footer(paper, f"{defn.title} \u00b7 reference card")], frames=[box])
+    meta = PdfMeta(title=f"{defn.title} \u2013 reference card", subject="One page; print one per player",
+                   flip=None)
+    try:
+        return render_pdf([page], paper, meta, story)
+    except TextOverflow as exc:
+        raise DefinitionError([loaded.source.problem(("text_size_pt",), (
+            f"the reference card does not fit on one page of {paper.name} paper: {exc}; lower "
+            f"text_size_pt"))]) from None
+
+
+def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
+    page = MeasuringPage(options.paper, defn.labels, defn.range_mm, users(defn))
+    problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
+    if problems:
+        raise DefinitionError(problems)
+    stem = loaded.name
+    return [Artifact(f"{stem}.pdf", rulebook(defn, options, loaded, page)),
+            Artifact(f"{stem}-reference.pdf", reference_card(defn, options, loaded))]
+
+
+GAME = Game(
+    id="quick_violence",
+    title="Quick Violence",
+    makes=["quick_violence.pdf: the rulebook, ending with the exact-scale measuring page",
+           "quick_violence-reference.pdf: a one-page reference card (fighter table and turn summary)"],
+    model=QuickViolence,
+    build=build,
+    checks=(check_army,),
+)
