@@ -162,8 +162,11 @@ class Half(Flowable):
     builder can name the section instead of losing text.
     """
 
-    def __init__(self, items: list[Flowable], columns: int, label: str) -> None:
+    def __init__(self, items: list[Flowable], columns: int, label: str, box: tuple[float, float]) -> None:
         super().__init__()
+        # Its full size, asked for in every frame: a frame that is already (nearly) full then
+        # refuses it and it moves on to the next frame, as platypus only checks heights.
+        self.width, self.height = pt(box[0]), pt(box[1]) - 0.01
         cut = 0
         while cut < len(items) and is_head(items[cut]):
             cut += 1
@@ -174,8 +177,7 @@ class Half(Flowable):
         self.column_width = 0.0  # points, known once drawn
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.width, self.height = avail_width, avail_height
-        return avail_width, avail_height
+        return self.width, self.height
 
     def draw(self) -> None:
         top = self.height
@@ -310,9 +312,11 @@ def cut_line(paper: Paper, label: str | None) -> Group:
 def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:
     """The one-page sheet: first half on top, second half below, a cut line between them."""
     top, bottom = parts(ref, options)
-    halves = [Half(top, ref.settings.columns, HALVES[0]), Half(bottom, ref.settings.columns, HALVES[1])]
-    page = Page(shapes=[cut_line(options.paper, "cut here for two half-page cards")],
-                frames=half_boxes(options.paper))
+    boxes = half_boxes(options.paper)
+    size = boxes[0][2:]
+    halves = [Half(top, ref.settings.columns, HALVES[0], size),
+              Half(bottom, ref.settings.columns, HALVES[1], size)]
+    page = Page(shapes=[cut_line(options.paper, "cut here for two half-page cards")], frames=boxes)
     return Composed([page], list(halves), halves)
 
 
@@ -320,19 +324,17 @@ def compose_cards(ref: Reference, options: BuildOptions) -> Composed:
     """One duplex sheet: two copies of a card, first half on the front and second on the back."""
     paper = options.paper
     duplex = Duplex(paper, options.flip, options.back_offset)
-    dx, dy = options.back_offset
     boxes = half_boxes(paper)
     front = Page(shapes=[cut_line(paper, None)], frames=boxes)
-    back_frames = []
-    for box in boxes:
-        x, y, w, h = duplex.back_box(box)
-        back_frames.append((x + dx, y + dy, w, h))
-    back = Page(shapes=[Group(cut_line(paper, None), transform=duplex.mirror())], frames=back_frames)
+    back = duplex.back_page()  # the printer's back offset moves everything on it
+    back.shapes = [Group(cut_line(paper, None), transform=duplex.mirror())]
+    back.frames = [duplex.back_box(box) for box in boxes]
     first, second = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
-    halves = [Half(first[0], ref.settings.columns, "card front"),
-              Half(second[0], ref.settings.columns, "card front"),
-              Half(first[1], ref.settings.columns, "card back"),
-              Half(second[1], ref.settings.columns, "card back")]
+    size = boxes[0][2:]
+    halves = [Half(first[0], ref.settings.columns, "card front", size),
+              Half(second[0], ref.settings.columns, "card front", size),
+              Half(first[1], ref.settings.columns, "card back", size),
+              Half(second[1], ref.settings.columns, "card back", size)]
     story: list[Flowable] = [halves[0], halves[1], PageBreak(), halves[2], halves[3]]
     return Composed([front, back], story, halves)
 

@@ -64,16 +64,18 @@ class Armies(Strict):
 def check_stamina(defn: Armies) -> Iterable[tuple[Loc, str]]:
     """Every SP an army can lose needs a position to show it, and ranks must be told apart."""
     marks = len(defn.positions)
-    seen: dict[str, int] = {}
+    seen: dict[tuple[str, str], ArmyRank] = {}
     for i, army in enumerate(defn.stamina):
         if army.stamina > marks:
             yield ("stamina", i, "stamina"), (
                 f"{army.rank} starts with {army.stamina} SP, but the card has only {marks} positions to "
                 f"show how many are left; expected at most {marks} (or add a position)")
-        for key in (army.rank.lower(), army.index.lower()):
-            if key in seen and seen[key] != i:
-                yield ("stamina", i, "rank"), f"{army.rank} repeats a rank or index of row {seen[key] + 1}"
-            seen.setdefault(key, i)
+        for field in ("rank", "index"):
+            key = (field, getattr(army, field).lower())
+            if key in seen:
+                yield ("stamina", i, field), (f"{army.rank} has the {field} '{getattr(army, field)}', "
+                                              f"which {seen[key].rank} already has; each must differ")
+            seen.setdefault(key, army)
     names: dict[str, int] = {}
     for i, position in enumerate(defn.positions):
         if position.name.lower() in names:

@@ -87,7 +87,7 @@ def positions_figure(defn: Armies, width: float, accent: str) -> Drawing:
     w = min(MAX_CARD_WIDTH, (cell - 2) / max(extent(p.turn, 1, CARD_RATIO)[0] for p in defn.positions))
     h = w * CARD_RATIO
     tallest = max(extent(p.turn, w, h)[1] for p in defn.positions)
-    height = tallest + LABELS + 1
+    height = tallest + LABELS + 2.5  # 2 mm clear above the tallest (turned) card
     index = max(defn.stamina, key=lambda a: a.stamina).index
     group = Group()
     for i, position in enumerate(defn.positions):

@@ -124,7 +124,8 @@ def block(player: Player, layout: TokenLayout, x: float) -> Group:
         group.add(moved)
     for x1, y1, x2, y2 in cut_lines(layout, x):
         group.add(guide(x1, y1, x2, y2, CUT))
-    group.add(text(x, top + 2.5, f"{player.name}: {layout.count} life tokens", 9, fonts.BOLD, fill=ink))
+    group.add(text(x, top + OVERSHOOT + 1.5, f"{player.name}: {layout.count} life tokens", 9, fonts.BOLD,
+                   fill=ink))
     return group
 
 

@@ -1,0 +1,294 @@
+"""Fracas and Armies reference sheets, measured in the PDFs `printgen build` really writes.
+
+The expected tables are worked out here from the YAML itself, not through printgen's code, so a
+sheet that drifts from its definition fails.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+from click.testing import CliRunner
+from ruamel.yaml import YAML
+
+from pdfmeasure import CUT_DASH, chars_mm, page_size_mm, segments
+from printgen.cli import cli
+from printgen.games import bundled_definition
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+GAMES = ("fracas", "armies")
+SAFE = 5.0
+
+
+def yaml_of(path: Path) -> dict:
+    return YAML(typ="safe").load(path.read_text())
+
+
+def expected_tables(game: str, d: dict) -> list[list[list[str]]]:
+    """Every data table the sheet must print: header row first, then one row per YAML entry."""
+    if game == "fracas":
+        return [
+            [["Role", "Cards", "What they do"]] + [[r["role"], r["cards"], r["job"]] for r in d["roles"]],
+            [["Step", "What you do"]] + [[f"{i}. {s['step']}", s["what"]] for i, s in enumerate(d["turn"], 1)],
+            [["When", "Then"]] + [[o["case"], o["result"]] for o in d["skirmish"]],
+        ]
+    ranks = d["stamina"]
+    positions = [[p["name"], str(lost)] + [str(a["stamina"] - lost) if a["stamina"] > lost else "\u2013"
+                                            for a in ranks] for lost, p in enumerate(d["positions"])]
+    return [
+        [["Army card", "Starts with"]] + [[f"{a['rank']} ({a['index']})", f"{a['stamina']} SP"] for a in ranks],
+        [["When", "Then"]] + [[r["case"], r["result"]] for r in d["results"]],
+        [["Step", "What happens"]] + [[f"{i}. {s['step']}", s["what"]] for i, s in enumerate(d["round"], 1)],
+        [["Position", "SP lost"] + [a["index"] for a in ranks]] + positions,
+    ]
+
+
+def norm(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def tables_in(pdf: Path, pages: list[int] | None = None) -> list[list[list[str]]]:
+    """Every ruled table pdfplumber finds, cells with their line breaks joined back up."""
+    found = []
+    with pdfplumber.open(pdf) as doc:
+        for i, page in enumerate(doc.pages):
+            if pages is None or i in pages:
+                found += [[[norm(c) for c in row] for row in t.extract()] for t in page.find_tables()]
+    return found
+
+
+def build(out: Path, *args: str) -> Path:
+    result = CliRunner().invoke(cli, ["build", *args, "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, Path]:
+    """Both games on both papers, built once for the whole module (each build is well under 1 s)."""
+    return {paper: build(tmp_path_factory.mktemp(paper), *GAMES, "--paper", paper) for paper in PAPERS}
+
+
+def pdfs(out: Path, game: str) -> dict[str, Path]:
+    return {kind: out / game / f"{game}{kind}.pdf" for kind in ("", "-reference", "-reference-cards")}
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_table_row_is_printed_as_the_yaml_says(built, game, paper):
+    expected = expected_tables(game, yaml_of(bundled_definition(game)))
+    files = pdfs(built[paper], game)
+    sheet = tables_in(files["-reference"])
+    cards = tables_in(files["-reference-cards"])
+    main = tables_in(files[""], pages=[0])
+    for table in expected:
+        assert table in sheet, f"{game} sheet lacks {table[0]}"
+        assert table in main, f"{game}.pdf lacks {table[0]}"
+        assert sum(t == table for t in cards) == 2, f"each of the two cards needs {table[0]}"
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_pages_fonts_and_margins(built, game, paper):
+    width, height = PAPERS[paper]
+    for path in pdfs(built[paper], game).values():
+        with pdfplumber.open(path) as pdf:
+            for page in pdf.pages:
+                w, h = page_size_mm(page)
+                assert abs(w - width) < 0.01 and abs(h - height) < 0.01, path.name
+                chars = chars_mm(page)
+                assert chars, f"{path.name}: a page with no text"
+                for c in chars:
+                    assert SAFE <= c["x0"] and c["x1"] <= width - SAFE, (path.name, c["text"], c["x0"])
+                    assert SAFE <= c["y0"] and c["y1"] <= height - SAFE, (path.name, c["text"], c["y0"])
+                    if c["dir"] in ((1, 0), (-1, 0)):  # upright or upside down: size is the height
+                        assert c["size"] >= 6.99, (path.name, c["text"], c["size"])
+        for page in pypdf.PdfReader(path).pages:
+            for font in page["/Resources"]["/Font"].values():
+                font = font.get_object()
+                assert "Helvetica" not in font["/BaseFont"]
+                assert "/FontFile2" in font["/FontDescriptor"].get_object(), f"{font['/BaseFont']} not embedded"
+
+
+def test_print_preferences_and_titles(built):
+    for game in GAMES:
+        files = pdfs(built["a4"], game)
+        for kind, duplex in (("", "/Simplex"), ("-reference", "/Simplex"),
+                             ("-reference-cards", "/DuplexFlipLongEdge")):
+            reader = pypdf.PdfReader(files[kind])
+            prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+            assert prefs["/PrintScaling"] == "/None" and prefs["/Duplex"] == duplex, (game, kind)
+            assert reader.metadata.title.startswith(game.capitalize())
+        assert len(pypdf.PdfReader(files["-reference"]).pages) == 1
+        assert len(pypdf.PdfReader(files["-reference-cards"]).pages) == 2
+    assert len(pypdf.PdfReader(pdfs(built["a4"], "fracas")[""]).pages) == 2  # sheet + tokens
+
+
+def cut_lines(page) -> list:
+    return [s for s in segments(page, CUT_DASH) if abs(s.y1 - s.y2) < 0.01]
+
+
+def first_char(page, text: str) -> dict:
+    chars = chars_mm(page)
+    joined = "".join(c["text"] for c in chars)
+    return chars[joined.index(text)]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_cards_cut_in_the_middle_and_backs_line_up(tmp_path, paper, flip):
+    width, height = PAPERS[paper]
+    plain = pdfs(build(tmp_path / "p", "armies", "--paper", paper, "--flip", flip), "armies")["-reference-cards"]
+    moved = pdfs(build(tmp_path / "m", "armies", "--paper", paper, "--flip", flip, "--back-offset", "1.5,-0.5"),
+                 "armies")["-reference-cards"]
+    with pdfplumber.open(plain) as a, pdfplumber.open(moved) as b:
+        for page in a.pages:  # one straight cut across the middle, on both sides
+            (line,) = cut_lines(page)
+            assert abs(line.y1 - height / 2) < 0.01
+            assert abs(min(line.x1, line.x2) - SAFE) < 0.01 and abs(max(line.x1, line.x2) - (width - SAFE)) < 0.01
+        (back_cut,) = cut_lines(b.pages[1])
+        assert abs(back_cut.y1 - (height / 2 - 0.5)) < 0.01
+        assert abs(min(back_cut.x1, back_cut.x2) - (SAFE + 1.5)) < 0.01
+        # each half of the front has the card's front; behind it, the card's back, moved by the offset
+        fronts = [c for c in chars_mm(a.pages[0]) if c["size"] > 15]
+        assert {round(c["y0"] > height / 2) for c in fronts} == {0, 1}
+        still, shifted = first_char(a.pages[1], "Armies: playing"), first_char(b.pages[1], "Armies: playing")
+        assert abs(shifted["x0"] - still["x0"] - 1.5) < 0.01 and abs(shifted["y0"] - still["y0"] + 0.5) < 0.01
+        assert first_char(b.pages[0], "Armies")["x0"] == first_char(a.pages[0], "Armies")["x0"]
+
+
+def edited(copy_definition, game: str, replacements: list[tuple[str, str]]) -> Path:
+    path = copy_definition(game)
+    text = path.read_text()
+    for old, new in replacements:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path.write_text(text)
+    return path
+
+
+def test_changing_the_fracas_yaml_changes_the_sheet_and_tokens(run_cli, copy_definition, tmp_path):
+    path = edited(copy_definition, "fracas", [
+        ("what: Take the top card of your deck. You draw on your very first turn as well.",
+         "what: Draw two cards from the top of your deck."),
+        ("life: 20 ", "life: 24 "),
+        ("  - name: Red\n", "  - name: Crimson\n"),
+    ])
+    result = run_cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    main = tmp_path / "out" / "fracas" / "fracas.pdf"
+    tables = tables_in(main, pages=[0])
+    assert ["2. Draw", "Draw two cards from the top of your deck."] in [r for t in tables for r in t]
+    for table in expected_tables("fracas", yaml_of(path)):
+        assert table in tables
+    with pdfplumber.open(main) as pdf:
+        sheet = norm(pdf.pages[0].extract_text())
+        assert "start on 24 life" in sheet and "Crimson takes the hearts" in sheet
+        assert "Take the top card" not in sheet
+        tokens = chars_mm(pdf.pages[1])
+        ones = [c for c in tokens if c["text"] == "1" and c["size"] > 12]
+        colours = {tuple(ch["non_stroking_color"]) for ch in pdf.pages[1].chars
+                   if ch["text"] == "1" and ch["size"] > 12}
+        assert len(ones) == 48 and len(colours) == 2  # 24 life tokens a player, in two colours
+        text = norm(pdf.pages[1].extract_text())
+        assert "Crimson: 24 life tokens" in text and "Black: 24 life tokens" in text
+
+
+def test_changing_the_armies_yaml_changes_the_sheet(run_cli, copy_definition, tmp_path):
+    path = edited(copy_definition, "armies", [
+        ("    index: K\n    stamina: 3\n", "    index: K\n    stamina: 4\n"),
+        ("    turn: 45\n", "    turn: 30\n"),
+    ])
+    result = run_cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    sheet = tmp_path / "out" / "armies" / "armies-reference.pdf"
+    tables = tables_in(sheet)
+    rows = [r for t in tables for r in t]
+    assert ["King (K)", "4 SP"] in rows and ["face down", "3", "1", "1", "\u2013", "\u2013"] in rows
+    for table in expected_tables("armies", yaml_of(path)):
+        assert table in tables
+    assert angles(sheet) == {0, -90, -30}  # upright, sideways, and the diagonal now at 30 degrees
+
+
+def angles(pdf_path: Path) -> set[int]:
+    """How the drawn army cards are turned: the angle of the big index letter in each card."""
+    with pdfplumber.open(pdf_path) as pdf:
+        return {round(math.degrees(math.atan2(c["matrix"][1], c["matrix"][0])))
+                for c in pdf.pages[0].chars if c["text"] == "A" and math.hypot(*c["matrix"][:2]) > 1.5
+                and c["size"] > 12}
+
+
+def test_the_drawing_shows_each_position(built):
+    sheet = pdfs(built["a4"], "armies")["-reference"]
+    assert angles(sheet) == {0, -90, -45}  # the face-down card shows no letter at all
+    names = " ".join(p["name"] for p in yaml_of(bundled_definition("armies"))["positions"])
+    with pdfplumber.open(sheet) as pdf:
+        words = pdf.pages[0].extract_words()
+    lines: dict[float, list[dict]] = {}
+    for w in words:
+        lines.setdefault(round(w["top"], 1), []).append(w)
+    label_rows = [" ".join(w["text"] for w in sorted(ws, key=lambda w: w["x0"])) for ws in lines.values()]
+    assert names in label_rows  # the labels under the cards, left to right in the YAML's order
+
+
+@pytest.mark.parametrize("game, key, section", [
+    ("fracas", "turn", "A turn, in 6 steps"),
+    ("armies", "round", "A round"),
+])
+def test_a_section_that_overflows_is_named_and_located(run_cli, copy_definition, tmp_path, game, key, section):
+    path = copy_definition(game)
+    text = path.read_text()
+    long = "This step goes on and on with far more words than any half page could hold. " * 5
+    text = re.sub(r"(\n    what: )(?:>-\n(?:      .*\n)+|.*\n)", lambda m: f"{m.group(1)}{long.strip()}\n", text)
+    path.write_text(text)
+    result = run_cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    line = next(n for n, l in enumerate(text.splitlines(), 1) if l.startswith(f"{key}:"))
+    title = game.capitalize()
+    assert f"{path.name}:{line}: {key}: the {title} reference sheet (A4), bottom half: section " \
+           f"'{section}'" in result.output, result.output
+    assert "does not fit its box" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_larger_text_size_that_overflows_points_at_the_setting(run_cli, copy_definition, tmp_path):
+    path = edited(copy_definition, "fracas", [("  text_size_pt: 8.5\n", "  text_size_pt: 12\n")])
+    result = run_cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "reference.text_size_pt" in result.output and "Fracas reference sheet" in result.output
+    assert "7 pt at the least" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_text_size_below_7_pt_is_refused(run_cli, copy_definition, tmp_path):
+    path = edited(copy_definition, "armies", [("  text_size_pt: 10\n", "  text_size_pt: 6.5\n")])
+    result = run_cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert re.search(r"armies\.yaml:\d+: reference\.text_size_pt: expected .*7", result.output), result.output
+
+
+def test_tokens_are_cut_apart_on_a_grid_of_their_size(built):
+    d = yaml_of(bundled_definition("fracas"))
+    size, columns = d["tokens"]["size"], d["tokens"]["columns"]
+    rows = math.ceil(d["life"] / columns)
+    with pdfplumber.open(pdfs(built["letter"], "fracas")[""]) as pdf:
+        cuts = segments(pdf.pages[1], CUT_DASH)
+    xs = sorted({round(s.x1, 2) for s in cuts if abs(s.x1 - s.x2) < 0.01})
+    ys = sorted({round(s.y1, 2) for s in cuts if abs(s.y1 - s.y2) < 0.01})
+    assert len(xs) == 2 * (columns + 1) and len(ys) == rows + 1
+    for block in (xs[:columns + 1], xs[columns + 1:]):
+        assert all(abs(b - a - size) < 0.01 for a, b in zip(block, block[1:]))
+    assert all(abs(b - a - size) < 0.01 for a, b in zip(ys, ys[1:]))
+
+
+def test_a_stamina_the_card_cannot_show_is_located(run_cli, copy_definition, tmp_path):
+    path = edited(copy_definition, "armies", [("    index: A\n    stamina: 4\n", "    index: A\n    stamina: 5\n")])
+    result = run_cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    line = next(n for n, l in enumerate(path.read_text().splitlines(), 1) if l == "    stamina: 5")
+    assert f"armies.yaml:{line}: stamina[0].stamina: Ace starts with 5 SP" in result.output
