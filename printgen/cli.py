@@ -1,6 +1,7 @@
 """The `printgen` command line."""
 from __future__ import annotations
 
+import json
 import math
 import os
 import sys
@@ -107,6 +108,54 @@ def build(games: tuple[str, ...], paper: str, flip: str, back_offset: tuple[floa
             target = out_dir / loaded.name / artifact.name
             write_bytes(target, artifact.data)
         click.echo(f"{loaded.game.title}: {len(artifacts)} file(s) in {out_dir / loaded.name}")
+
+
+EXIT_INVALID = 1
+PROGRESS_FROM = 2000  # games; shorter runs finish before a bar would help
+
+
+@cli.command("validate")
+@click.argument("target", metavar="PATH")
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
+              help="Games to simulate (default: validation.games in the definition).")
+@click.option("--seed", type=click.IntRange(0, 2**31), default=None,
+              help="Seed for the simulation (default: validation.seed); same seed, same numbers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON for machines.")
+@click.option("--show", is_flag=True, help="Also write an SVG and a PNG of one simulated end position.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Folder for --show; the pictures go in OUT/<name>/.")
+def validate_command(target: str, games: int | None, seed: int | None, as_json: bool, show: bool,
+                     out_dir: Path) -> None:
+    """Check a tile set (a bundled game id or a definition .yaml) and report every problem.
+
+    Exit status: 0 valid, 1 the set has problems, 2 the definition cannot be read.
+    """
+    from .games import omiga_validate as tv  # only this command needs the simulation
+
+    path = resolve(target)
+    try:
+        defn, source = tv.read(path)
+    except DefinitionError as exc:
+        if as_json:
+            click.echo(json.dumps({"file": str(path), "readable": False, "valid": False, "problems": [
+                {"file": p.file, "line": p.line, "path": p.path, "message": p.message} for p in exc.problems]},
+                indent=2))
+        fail(exc)
+    total = games if games is not None else defn.validation.games
+    if total >= PROGRESS_FROM:
+        with click.progressbar(length=total, label="Simulating games", file=sys.stderr) as bar:
+            report = tv.check_set(defn, source, games, seed, bar.update)
+    else:
+        report = tv.check_set(defn, source, games, seed)
+    click.echo(report.as_json() if as_json else report.as_text())
+    if show:
+        files = tv.show_files(report, seed)
+        for name, data in files:
+            write_bytes(out_dir / path.stem / name, data)
+            click.echo(f"wrote {out_dir / path.stem / name}", err=True)
+        if not files:
+            click.echo("--show: no board drawn; fix the structure problems first", err=True)
+    sys.exit(0 if report.valid else EXIT_INVALID)
 
 
 def main() -> None:

@@ -1,8 +1,8 @@
 """Imposition: many same-size pieces (tiles, cards, counters) in a grid on the paper, fronts and backs.
 
 Each sheet gets a front page with the pieces' faces and a back page with their backs, registered for
-duplex printing by `Duplex.back_placement` (the flip edge and the printer's back offset), the same
-code that registers One Minute War's card. Cut marks stand in the margins only, one at each end of
+duplex printing by the same `Duplex` code that registers One Minute War's card: `back_placement`
+for the flip edge, and `back_page` for the printer's back offset. Cut marks stand in the margins only, one at each end of
 every cut line, so no line is ever printed across the art. With bleed, pieces sit 2 x bleed apart and
 each one's art runs `bleed` mm past its cut lines.
 """
@@ -128,7 +128,7 @@ def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
     for s in range(count):
         batch = pieces[s * grid.per_page:(s + 1) * grid.per_page]
         boxes = slots[:len(batch)]
-        front, back = Page(), Page()
+        front, back = Page(), duplex.back_page()  # the back page carries the printer's offset
         for piece, box in zip(batch, boxes):
             front.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
             back.shapes.append(placed(piece.back(bleed), duplex.back_placement(box)))

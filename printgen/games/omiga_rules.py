@@ -55,7 +55,10 @@ def compile_set(defn: Omiga) -> Compiled:
         ident(forms, form)
         for partner in partners:
             ident(forms, partner)
-    fit_up = tuple(frozenset(forms.index(b) for b in defn.fits.get(a, [])) for a in forms)
+    # Symmetric on purpose: a pair fits when either side lists it, so a one-sided entry is reported
+    # once (by the structure check) instead of again by every analysis that follows.
+    fit_up = tuple(frozenset(forms.index(b) for b in forms
+                             if b in defn.fits.get(a, []) or a in defn.fits.get(b, [])) for a in forms)
     names = tuple(tuple(tile_name(deck, i) for i in range(len(defn.deck(deck).tiles))) for deck in DECKS)
     table = tuple(tuple(on_table(d, e) for e in own[d]) for d in range(2))
     return Compiled(tuple(colours), tuple(forms), names, (own[0], own[1]), table, fit_up)  # type: ignore[arg-type]

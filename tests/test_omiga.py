@@ -1,0 +1,346 @@
+"""Omiga build: measure the real PDF, SVGs and PNG (semicircle centres to 0.01 mm, 72 faces, backs
+registered for both flips and a back offset, cut marks only in the margins)."""
+from __future__ import annotations
+
+import io
+import math
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from PIL import Image
+
+from pdfmeasure import CUT_DASH, MM, SVG_NS, page_size_mm, segments
+from printgen.games.omiga_model import Card, Form
+from printgen.games.omiga_rules import interlock
+from printgen.games.omiga_tile import profile
+
+TILE = 42.0
+RADIUS = 8.0
+TOL = 0.01  # mm
+SEMI_FILLS = {(0.184314, 0.619608, 0.341176), (0.894118, 0.345098, 0.607843)}  # #2f9e57, #e4589b
+
+
+def build(run_cli, out: Path, *args: str, definition: str = "omiga") -> Path:
+    """Build and return the output folder; its PDF is <stem>.pdf."""
+    result = run_cli("build", definition, "--out", out, *args)
+    assert result.exit_code == 0, result.output
+    return out / Path(definition).stem
+
+
+def pdf_in(folder: Path) -> Path:
+    return folder / f"{folder.name}.pdf"
+
+
+@pytest.fixture(scope="module")
+def a4(tmp_path_factory) -> Path:
+    from click.testing import CliRunner
+    from printgen.cli import cli
+    out = tmp_path_factory.mktemp("omiga")
+    result = CliRunner().invoke(cli, ["build", "omiga", "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return out / "omiga"
+
+
+def colour_key(value) -> tuple[float, ...]:
+    return tuple(round(float(v), 6) for v in (value or ()))
+
+
+def circle_through(points: list[tuple[float, float]]) -> tuple[float, float, float]:
+    """Least-squares circle (Kasa) through points on an arc: centre x, y and radius."""
+    n = len(points)
+    sx = sum(x for x, _ in points) / n
+    sy = sum(y for _, y in points) / n
+    u = [(x - sx, y - sy) for x, y in points]
+    suu = sum(a * a for a, _ in u)
+    svv = sum(b * b for _, b in u)
+    suv = sum(a * b for a, b in u)
+    suuu = sum(a ** 3 for a, _ in u)
+    svvv = sum(b ** 3 for _, b in u)
+    suvv = sum(a * b * b for a, b in u)
+    svuu = sum(b * a * a for a, b in u)
+    rhs1, rhs2 = (suuu + suvv) / 2, (svvv + svuu) / 2
+    det = suu * svv - suv * suv
+    uc = (rhs1 * svv - rhs2 * suv) / det
+    vc = (suu * rhs2 - suv * rhs1) / det
+    r = math.sqrt(uc * uc + vc * vc + (suu + svv) / n)
+    return uc + sx, vc + sy, r
+
+
+def bezier_mid(p0, p1, p2, p3) -> tuple[float, float]:
+    return tuple(0.125 * a + 0.375 * b + 0.375 * c + 0.125 * d for a, b, c, d in zip(p0, p1, p2, p3))
+
+
+def semicircles_pdf(page) -> list[dict]:
+    """Every semicircle on a PDF page: centre and radius (mm, y up) and the worst arc deviation."""
+    height = float(page.height)
+    found = []
+    for curve in page.curves:
+        if colour_key(curve.get("non_stroking_color")) not in SEMI_FILLS or not curve.get("fill"):
+            continue
+        to_mm = lambda p: (p[0] / MM, (height - p[1]) / MM)  # noqa: E731
+        on_arc, beziers, current = [], [], None
+        for op in curve["path"]:
+            if op[0] == "m":
+                current = to_mm(op[1])
+                on_arc.append(current)
+            elif op[0] == "c":
+                c1, c2, end = (to_mm(p) for p in op[1:4])
+                beziers.append((current, c1, c2, end))
+                on_arc.append(end)
+                current = end
+        cx, cy, r = circle_through(on_arc)
+        worst = max(abs(math.dist(bezier_mid(*b), (cx, cy)) - r) for b in beziers)
+        found.append({"cx": cx, "cy": cy, "r": r, "arc_error": worst, "pieces": len(beziers)})
+    return found
+
+
+def cut_lines(page) -> tuple[list[float], list[float]]:
+    """x of vertical and y of horizontal cut lines, read from the marks in the margins."""
+    xs, ys = set(), set()
+    for seg in segments(page, CUT_DASH):
+        if abs(seg.x1 - seg.x2) < 1e-6:
+            xs.add(round(seg.x1, 4))
+        elif abs(seg.y1 - seg.y2) < 1e-6:
+            ys.add(round(seg.y1, 4))
+    return sorted(xs), sorted(ys)
+
+
+def filled_rects(page, size: float) -> list[dict]:
+    """Filled rectangles of `size` x `size` mm: (x, y) of the lower-left corner in mm and the fill."""
+    height = float(page.height)
+    out = []
+    for r in page.rects:
+        w, h = (r["x1"] - r["x0"]) / MM, (r["bottom"] - r["top"]) / MM
+        if r.get("fill") and abs(w - size) < TOL and abs(h - size) < TOL:
+            out.append({"x": r["x0"] / MM, "y": (height - r["bottom"]) / MM,
+                        "fill": colour_key(r["non_stroking_color"])})
+    return out
+
+
+def test_pdf_has_three_duplex_sheets_and_a_rules_page(a4):
+    with pdfplumber.open(a4 / "omiga.pdf") as pdf:
+        assert len(pdf.pages) == 7
+        for page in pdf.pages:
+            w, h = page_size_mm(page)
+            assert abs(w - 210) < TOL and abs(h - 297) < TOL
+        words = pdf.pages[6].extract_text()
+        for heading in ("How tiles join", "Setting up", "Playing", "Winning", "Reference"):
+            assert heading in words
+        fonts = {c["fontname"].split("+")[-1] for page in pdf.pages for c in page.chars}
+        assert fonts and all(f.startswith("BitstreamVeraSans") for f in fonts), fonts  # embedded, no Helvetica
+
+
+def test_every_semicircle_is_centred_on_its_edge_midpoint_with_one_radius(a4):
+    centres = []
+    with pdfplumber.open(a4 / "omiga.pdf") as pdf:
+        for page in pdf.pages[0:6:2]:
+            xs, ys = cut_lines(page)
+            assert len(xs) == 5 and len(ys) == 7  # 4 x 6 tiles, butted
+            for s in semicircles_pdf(page):
+                assert abs(s["r"] - RADIUS) < TOL, s
+                assert s["arc_error"] < TOL, s  # a true arc, not a polygon
+                edge = min(xs, key=lambda x: abs(x - s["cx"]))
+                below = max(y for y in ys if y < s["cy"])
+                above = min(y for y in ys if y > s["cy"])
+                assert abs(s["cx"] - edge) < TOL, s
+                assert abs(s["cy"] - (below + above) / 2) < TOL, s
+                assert abs(above - below - TILE) < TOL
+                centres.append((round(s["cx"], 2), round(s["cy"], 2)))
+    assert len(centres) == 144  # two per tile
+
+
+def test_72_faces_each_with_a_semicircle_on_both_edges(a4):
+    faces = 0
+    with pdfplumber.open(a4 / "omiga.pdf") as pdf:
+        for page in pdf.pages[0:6:2]:
+            xs, ys = cut_lines(page)
+            centres = [(s["cx"], s["cy"]) for s in semicircles_pdf(page)]
+            has = lambda x, y: any(abs(cx - x) < TOL and abs(cy - y) < TOL for cx, cy in centres)  # noqa: E731
+            for left, right in zip(xs, xs[1:]):
+                for low, high in zip(ys, ys[1:]):
+                    mid = (low + high) / 2
+                    faces += has(left, mid) and has(right, mid)
+    assert faces == 72
+
+
+FACE = {(1.0, 1.0, 1.0): "white", colour_key((0.12549, 0.12549, 0.12549)): "black"}
+BACK = {colour_key((0.952941, 0.945098, 0.92549)): "white", colour_key((0.12549, 0.12549, 0.12549)): "black"}
+
+
+@pytest.mark.parametrize("flip,offset", [("long", (0.0, 0.0)), ("short", (0.0, 0.0)),
+                                         ("long", (1.5, -0.8)), ("short", (-2.0, 1.0))])
+def test_backs_lie_behind_their_faces(run_cli, tmp_path, flip, offset):
+    folder = build(run_cli, tmp_path, "--flip", flip, "--back-offset", f"{offset[0]},{offset[1]}")
+    with pdfplumber.open(pdf_in(folder)) as pdf:
+        decks = []
+        for sheet in range(3):
+            front, back = pdf.pages[2 * sheet], pdf.pages[2 * sheet + 1]
+            faces = filled_rects(front, TILE)
+            backs = {(round(b["x"], 2), round(b["y"], 2)): BACK[b["fill"]] for b in filled_rects(back, TILE)}
+            assert len(faces) == len(backs) == 24
+            for face in faces:
+                if flip == "long":
+                    x, y = 210 - face["x"] - TILE, face["y"]
+                else:
+                    x, y = face["x"], 297 - face["y"] - TILE
+                key = (round(x + offset[0], 2), round(y + offset[1], 2))
+                assert backs.get(key) == FACE[face["fill"]], (face, key)
+                decks.append(FACE[face["fill"]])
+            # the back's cut marks are the front's, mirrored the same way (a registration check)
+            fx, fy = cut_lines(front)
+            bx, by = cut_lines(back)
+            if flip == "long":
+                assert bx == sorted(round(210 - x + offset[0], 4) for x in fx)
+            else:
+                assert by == sorted(round(297 - y + offset[1], 4) for y in fy)
+    assert decks.count("white") == decks.count("black") == 36
+
+
+def test_cut_marks_stay_in_the_margins_with_and_without_bleed(run_cli, copy_definition, tmp_path):
+    bled = copy_definition("omiga", "bled")
+    bled.write_text(bled.read_text().replace("bleed: 0 ", "bleed: 1.5 "))
+    for definition, bleed in (("omiga", 0.0), (str(bled), 1.5)):
+        folder = build(run_cli, tmp_path / str(bleed), definition=definition)
+        with pdfplumber.open(pdf_in(folder)) as pdf:
+            for page in pdf.pages[0:6:2]:
+                art = filled_rects(page, TILE + 2 * bleed)
+                assert art, "no tile art found"
+                x0 = min(a["x"] for a in art)
+                y0 = min(a["y"] for a in art)
+                x1 = max(a["x"] for a in art) + TILE + 2 * bleed
+                y1 = max(a["y"] for a in art) + TILE + 2 * bleed
+                marks = segments(page, CUT_DASH)
+                assert marks
+                for m in marks:
+                    inside_x = x0 < m.x1 < x1 and x0 < m.x2 < x1
+                    inside_y = y0 < m.y1 < y1 and y0 < m.y2 < y1
+                    assert not (inside_x and inside_y), m  # never across the art
+                    assert min(m.x1, m.x2) >= 5 - TOL and max(m.x1, m.x2) <= 205 + TOL
+                    assert min(m.y1, m.y2) >= 5 - TOL and max(m.y1, m.y2) <= 292 + TOL
+                    assert m.length <= 3 + TOL
+                xs, ys = cut_lines(page)
+                if bleed:  # two cuts per gutter; every semicircle still sits on a cut line
+                    assert len(xs) == 2 * len({round(a["x"], 2) for a in art})
+                    for s in semicircles_pdf(page):
+                        assert min(abs(s["cx"] - x) for x in xs) < TOL
+                        assert abs(s["r"] - RADIUS) < TOL
+
+
+def test_letter_paper_keeps_24_tiles_a_sheet(run_cli, tmp_path):
+    folder = build(run_cli, tmp_path, "--paper", "letter")
+    with pdfplumber.open(pdf_in(folder)) as pdf:
+        assert len(pdf.pages) == 7
+        assert sum(len(semicircles_pdf(p)) for p in pdf.pages[0:6:2]) == 144
+
+
+def svg_points(d: str) -> tuple[list[tuple[float, float]], int]:
+    numbers = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    pairs = list(zip(numbers[::2], numbers[1::2]))
+    curves = d.count("C")
+    # M x y, then per C three pairs; the third pair of each C lies on the arc
+    on_arc = [pairs[0]] + [pairs[1 + 3 * k + 2] for k in range(curves)]
+    return on_arc, curves
+
+
+def test_one_svg_per_tile_with_exact_semicircles(a4):
+    files = sorted(p.name for p in (a4 / "svg").glob("*.svg"))
+    assert files == [f"{deck}-{n:02d}.svg" for deck in ("black", "white") for n in range(1, 37)]
+    for name in ("white-01.svg", "white-36.svg", "black-17.svg"):
+        root = ET.parse(a4 / "svg" / name).getroot()
+        assert root.get("width") == "42mm" and root.get("height") == "42mm"
+        assert root.get("viewBox") == "0 0 42 42"
+        flip = root.find("svg:g", SVG_NS).get("transform")
+        assert flip == "matrix(1 0 0 -1 0 42)"
+        semis = [p for p in root.iter(f"{{{SVG_NS['svg']}}}path") if p.get("fill") in ("#2f9e57", "#e4589b")]
+        assert len(semis) == 2
+        centres = []
+        for path in semis:
+            points, curves = svg_points(path.get("d"))
+            assert curves >= 4
+            cx, cy, r = circle_through(points)
+            assert abs(r - RADIUS) < TOL
+            centres.append((cx, cy))
+        centres.sort()
+        assert abs(centres[0][0] - 0) < TOL and abs(centres[1][0] - TILE) < TOL
+        assert all(abs(cy - TILE / 2) < TOL for _, cy in centres)
+
+
+def test_contact_sheet_shows_all_tiles(a4):
+    image = Image.open(io.BytesIO((a4 / "omiga-tiles.png").read_bytes()))
+    assert image.format == "PNG"
+    width_mm = 2 * (6 * TILE + 5 * 3) + 3 * 10
+    assert abs(image.width - width_mm / 25.4 * 80) <= 2
+    colours = {c for _, c in image.getcolors(maxcolors=1 << 20)}
+    assert (0x2f, 0x9e, 0x57) in colours and (0xe4, 0x58, 0x9b) in colours
+
+
+def test_builds_are_byte_identical(run_cli, tmp_path, a4):
+    again = build(run_cli, tmp_path)
+    for path in sorted(a4.rglob("*")):
+        if path.is_file():
+            assert (again / path.relative_to(a4)).read_bytes() == path.read_bytes(), path.name
+
+
+def test_colour_blind_palette_puts_a_symbol_in_every_semicircle(run_cli, copy_definition, tmp_path):
+    definition = copy_definition("omiga")
+    definition.write_text(definition.read_text().replace("palette: standard", "palette: colour_blind"))
+    folder = build(run_cli, tmp_path, definition=str(definition))
+    root = ET.parse(folder / "svg" / "white-14.svg").getroot()  # green | pink
+    ns = f"{{{SVG_NS['svg']}}}"
+    assert {p.get("fill") for p in root.iter(f"{ns}path")} >= {"#0072b2", "#e69f00"}
+    dots = [c for c in root.iter(f"{ns}circle") if c.get("fill") not in (None, "none")]
+    crosses = [p for p in root.iter(f"{ns}path") if p.get("fill") == "none" and p.get("stroke")]
+    assert len(dots) == 1 and len(crosses) == 1
+    assert 0 < float(dots[0].get("cx")) < RADIUS  # inside the left semicircle
+    with pdfplumber.open(pdf_in(folder)) as pdf:
+        assert "blue with a dot" in pdf.pages[6].extract_text()
+
+
+def test_printer_palette_builds(run_cli, copy_definition, tmp_path):
+    definition = copy_definition("omiga")
+    definition.write_text(definition.read_text().replace("palette: standard", "palette: printer"))
+    folder = build(run_cli, tmp_path, definition=str(definition))
+    assert len(list((folder / "svg").glob("*.svg"))) == 72
+
+
+def test_geometry_contract_of_the_forms():
+    card = Card()
+    shapes = {"tip": Form(shape="tip"), "notch": Form(shape="notch"), "rising": Form(shape="diagonal"),
+              "falling": Form(shape="diagonal", direction="falling"), "flat": Form(shape="flat")}
+    a, b = (card.width - card.form_width) / 2, (card.width + card.form_width) / 2
+    for name, form in shapes.items():
+        points = profile(form, card)
+        assert points[0] == (0.0, 0.0) and points[-1] == (card.width, 0.0)
+        if name != "flat":  # each form leaves the band line exactly at x = a and returns at x = b
+            assert all(a <= x <= b for x, p in points if p != 0)
+            assert (a, 0.0) in points and (b, 0.0) in points
+    tip, notch = profile(shapes["tip"], card), profile(shapes["notch"], card)
+    assert [(x, -p) for x, p in tip] == notch  # congruent: the same triangle, sunk in
+    for form in ("rising", "falling"):
+        ramp = [pt for pt in profile(shapes[form], card) if a <= pt[0] <= b and pt[1] != 0]
+        angle = math.degrees(math.atan2(abs(ramp[1][1] - ramp[0][1]), ramp[1][0] - ramp[0][0]))
+        assert abs(angle - math.degrees(math.atan2(2 * card.form_depth, card.form_width))) < 1e-9
+
+    def value(points, x):  # the profile at x, from the inside of any vertical step
+        for (x0, p0), (x1, p1) in zip(points, points[1:]):
+            if x0 < x < x1:
+                return p0 + (p1 - p0) * (x - x0) / (x1 - x0)
+        raise AssertionError(x)
+
+    samples = [card.width * k / 97 for k in range(1, 97)]
+    for first, f in shapes.items():
+        for second, g in shapes.items():
+            sums = [value(profile(f, card), x) + value(profile(g, card), card.width - x) for x in samples]
+            assert interlock(f, g) == all(abs(s) < 1e-9 for s in sums), (first, second)
+
+
+def test_a_radius_too_large_is_a_located_error(run_cli, copy_definition):
+    definition = copy_definition("omiga")
+    definition.write_text(definition.read_text().replace("radius: 8 ", "radius: 15 "))
+    result = run_cli("build", definition)
+    assert result.exit_code == 2
+    line = next(i for i, t in enumerate(definition.read_text().splitlines(), 1) if "radius: 15" in t)
+    assert f"omiga.yaml:{line}: card.radius: expected at most" in result.output
