@@ -13,7 +13,8 @@ Any game can have one; the module knows nothing about a particular game. A game 
 The template uses printgen's markup (see story.py). The page is split into two halves: everything
 before `@newpage` goes in the top half, the rest in the bottom half. A half starts with its `#`
 title and `%%` subtitle lines across its full width; its sections (`## Heading`) then flow through
-`settings.columns` columns. A block never splits across columns. `@table NAME` inserts
+`settings.columns` columns. A section stays in one column whenever it fits in one, and a single
+block (a paragraph, a table, a figure) never splits. `@table NAME` inserts
 `tables[NAME]`: a `DataTable` (a ruled table drawn from YAML rows) or a callable taking the column
 width in mm and returning any flowable (a figure, say); a figure that cannot fit that width raises
 `DoesNotFit(loc, message)`, which becomes a located error too.

@@ -292,3 +292,10 @@ def test_a_stamina_the_card_cannot_show_is_located(run_cli, copy_definition, tmp
     assert result.exit_code == 2
     line = next(n for n, l in enumerate(path.read_text().splitlines(), 1) if l == "    stamina: 5")
     assert f"armies.yaml:{line}: stamina[0].stamina: Ace starts with 5 SP" in result.output
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    first, second = build(tmp_path / "a", *GAMES), build(tmp_path / "b", *GAMES)
+    for game in GAMES:
+        for kind, path in pdfs(first, game).items():
+            assert path.read_bytes() == pdfs(second, game)[kind].read_bytes(), path.name
