@@ -6,12 +6,10 @@ table and the reference card are all generated from the YAML, so they always agr
 """
 from __future__ import annotations
 
-from itertools import product
 from math import ceil
 
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import HexColor, black
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
 
 from .. import fonts
@@ -19,6 +17,8 @@ from ..loader import SourceMap
 from ..paper import MM_PER_PT, Paper, pt
 from ..picture import text
 from ..problems import DefinitionError
+from ..reference import (DataTable, DoesNotFit, Reference, data_table, reference_artifacts,
+                         reference_styles)
 from ..story import Styles, build_story, styles, table_style
 from ..templating import render
 from ..writers.pdf import Page, PdfMeta, TextOverflow, render_pdf
@@ -31,8 +31,7 @@ GUTTER = 7.0
 CELL_PAD = 2.0  # points
 MAX_RULE_PAGES = 8
 MEASURING_MAX_PT = 9.0  # the measuring page's text never grows past this: the arrows need the room
-REFERENCE_BOOST = 2.5  # points larger than the rulebook: the card is read across a table
-REFERENCE_MAX_PT = 13.0  # ...but never so large that the card needs a second page
+SHARES = (0.28, 0.24, 0.24, 0.24)  # fighter table columns: the row names, then one per size
 FOOTER_Y = 8.0
 TEMPLATES = "quick_violence"
 
@@ -47,10 +46,11 @@ def users(defn: QuickViolence) -> dict[str, list[str]]:
 
 def example_armies(defn: QuickViolence, limit: int = 3) -> list[str]:
     """A few armies that spend the whole budget, from the most fighters to the fewest."""
-    costs = [f.cost for _, f in defn.fighters.by_size()]
-    most = [defn.army_budget // c for c in costs]
-    exact = [n for n in product(*(range(m + 1) for m in most))
-             if sum(k * c for k, c in zip(n, costs)) == defn.army_budget]
+    (c0, c1, c2) = (f.cost for _, f in defn.fighters.by_size())
+    budget = defn.army_budget
+    exact = [(a, b, (budget - a * c0 - b * c1) // c2)
+             for a in range(budget // c0 + 1) for b in range((budget - a * c0) // c1 + 1)
+             if (budget - a * c0 - b * c1) % c2 == 0]
     exact.sort(key=lambda n: (-sum(n), n))
     if len(exact) > limit:  # keep the extremes and the most varied army in between
         varied = max(exact[1:-1], key=lambda n: (sum(1 for k in n if k), -abs(sum(n) - sum(exact[0]) / 2)))
@@ -97,12 +97,11 @@ def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: Sour
     lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
     cell = style.body.clone("qv-cell", spaceAfter=0, fontSize=style.body.fontSize * 0.95)
     head = cell.clone("qv-head", fontName=fonts.BOLD)
-    shares = [0.28, 0.24, 0.24, 0.24]
-    inner = [pt(width) * s - 2 * CELL_PAD for s in shares]
+    inner = [pt(width) * s - 2 * CELL_PAD for s in SHARES]
     problems = []
     for dim in ("width", "length", "diagonal"):
         label = defn.labels.of(dim)
-        if stringWidth(label, fonts.BOLD, cell.fontSize) > min(inner[1:]):
+        if fonts.text_width(label, fonts.BOLD, cell.fontSize) > min(inner[1:]):
             problems.append(source.problem(("labels", dim), (
                 f"'{label}' is wider than its {min(inner[1:]) * MM_PER_PT:.1f} mm cell in the fighter "
                 f"table; use a shorter word or a smaller text_size_pt")))
@@ -117,7 +116,7 @@ def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: Sour
                         ("Defend bonus", lambda f: f"+{f.defence}"),
                         ("Damage points", lambda f: str(f.damage))):
         rows.append([Paragraph(name, head)] + [Paragraph(value(f), cell) for _, f in sizes])
-    table = Table(rows, colWidths=[pt(width) * s for s in shares])
+    table = Table(rows, colWidths=[pt(width) * s for s in SHARES])
     table.setStyle(table_style([
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
@@ -203,37 +202,60 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
         rules, measuring = stories()
 
 
-def reference_card(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> bytes:
-    """One page a player keeps at hand: the fighter table and the turn in short."""
-    paper, style = options.paper, styles(min(defn.text_size_pt + REFERENCE_BOOST, REFERENCE_MAX_PT))
-    story = story_of("reference.txt.j2", defn, options, style, loaded.source)
-    box = (MARGIN, MARGIN, paper.width - 2 * MARGIN, paper.height - 2 * MARGIN)
-    page = Page(shapes=[footer(paper, f"{defn.title} \u00b7 reference card")], frames=[box])
-    meta = PdfMeta(title=f"{defn.title} \u2013 reference card", subject="One page; print one per player",
-                   flip=None)
-    try:
-        return render_pdf([page], paper, meta, story)
-    except TextOverflow as exc:
-        raise DefinitionError([loaded.source.problem(("text_size_pt",), (
-            f"the reference card does not fit on one page of {paper.name} paper: {exc}; lower "
-            f"text_size_pt"))]) from None
+def reference(defn: QuickViolence, paper: Paper) -> Reference:
+    """The reference sheet through printgen.reference, like every game's: the fighter table and the
+    turn on the top half (a card's front), actions, damage and the arrows on the bottom (its back)."""
+    lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
+    sizes = defn.fighters.by_size()
+    rows = [("Cost", *(f"{f.cost} point{'s' if f.cost != 1 else ''}" for _, f in sizes)),
+            ("Actions", *(str(f.actions) for _, f in sizes)),
+            ("Moves with", *(f"{defn.labels.of(f.move)} ({number(lengths[f.move])} mm)" for _, f in sizes)),
+            ("Defend bonus", *(f"+{f.defence}" for _, f in sizes)),
+            ("Damage points", *(str(f.damage) for _, f in sizes))]
+    table = DataTable(("", *(s.capitalize() for s, _ in sizes)), rows, SHARES)
+    settings = defn.reference
+
+    def fighters(width: float) -> Flowable:
+        """The shared data table, after checking no label would be broken mid-word."""
+        style = reference_styles(settings)
+        room = width * SHARES[1] / sum(SHARES) - 2 * 2.5 * MM_PER_PT
+        for dim in ("width", "length", "diagonal"):
+            label = defn.labels.of(dim)
+            if fonts.text_width(label, fonts.REGULAR, style.body.fontSize * MM_PER_PT) > room:
+                raise DoesNotFit(("labels", dim), f"'{label}' is wider than its {room:.1f} mm cell in "
+                                 f"the fighter table; use a shorter word or a smaller "
+                                 f"reference.text_size_pt")
+        return data_table(table, style, HexColor(settings.accent), width)
+
+    return Reference(title=defn.title, template=f"{TEMPLATES}/reference.txt.j2",
+                     context=context(defn, paper), tables={"fighters": fighters}, settings=settings,
+                     sections={"Fighters": ("fighters",), "The arrows": ("labels",)})
 
 
 def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
+    """Check the measuring page for this paper first, then set both PDFs; report every problem."""
     page = MeasuringPage(options.paper, defn.labels, defn.range_mm, users(defn))
     problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
-    if problems:
+    if problems:  # a range arrow that does not fit makes the rest of the book meaningless
         raise DefinitionError(problems)
-    stem = loaded.name
-    return [Artifact(f"{stem}.pdf", rulebook(defn, options, loaded, page)),
-            Artifact(f"{stem}-reference.pdf", reference_card(defn, options, loaded))]
+    artifacts: list[Artifact] = []
+    for make in (lambda: [Artifact(f"{loaded.name}.pdf", rulebook(defn, options, loaded, page))],
+                 lambda: reference_artifacts(reference(defn, options.paper), options, loaded)):
+        try:
+            artifacts += make()
+        except DefinitionError as exc:
+            problems += exc.problems
+    if problems:
+        raise DefinitionError(list(dict.fromkeys(problems)))
+    return artifacts
 
 
 GAME = Game(
     id="quick_violence",
     title="Quick Violence",
     makes=["quick_violence.pdf: the rulebook, ending with the exact-scale measuring page",
-           "quick_violence-reference.pdf: a one-page reference card (fighter table and turn summary)"],
+           "quick_violence-reference.pdf: the one-page reference sheet (fighter table, the turn)",
+           "quick_violence-reference-cards.pdf: the same as two double-sided half-page cards"],
     model=QuickViolence,
     build=build,
     checks=(check_army,),

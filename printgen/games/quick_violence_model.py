@@ -10,6 +10,7 @@ from typing import Annotated, Iterable, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..loader import Loc
+from ..reference import ReferenceSettings
 
 Dimension = Literal["width", "length", "diagonal"]
 SIZES = ("small", "medium", "large")
@@ -64,6 +65,7 @@ class QuickViolence(Strict):
                                      description="length of the red range arrow in mm")]
     labels: Labels = Field(default_factory=Labels)
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 10.0
+    reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
 
 
 def check_army(defn: QuickViolence) -> Iterable[tuple[Loc, str]]:
