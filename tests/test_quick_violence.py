@@ -269,3 +269,26 @@ def test_nonsense_numbers_are_all_reported_with_file_and_line(run_cli, copy_defi
     assert f"quick_violence.yaml:{lines['  length: SHORT']}: labels.length: 'SHORT' already labels" in out
     assert "3 problems found; nothing was written" in out
     assert not (tmp_path / "o2").exists()
+
+
+def test_larger_text_takes_more_rules_pages_and_the_measuring_page_stays_last(run_cli, copy_definition,
+                                                                              tmp_path):
+    path = copy_definition("quick_violence")
+    edited(path, ("text_size_pt: 10", "text_size_pt: 12"))
+    result = run_cli("build", path, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "o" / "quick_violence" / "quick_violence.pdf") as pdf:
+        assert len(pdf.pages) > 3
+        assert f"page 1 of {len(pdf.pages)}" in pdf.pages[0].extract_text()
+        assert arrow(pdf.pages[-1], PAGE_COLOURS["diagonal"]).length == pytest.approx(363.74, abs=0.01)
+
+
+def test_measuring_text_too_long_for_its_box_is_located(run_cli, tmp_path):
+    mine = tmp_path / "mine" / "quick_violence"
+    mine.mkdir(parents=True)
+    (mine / "measuring.txt.j2").write_text("# Measuring page\n\n" + "Print at Actual size. " * 200 + "\n")
+    result = run_cli("build", "quick_violence", "--templates", tmp_path / "mine", "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    assert re.search(r"quick_violence\.yaml:\d+: text_size_pt: the measuring page's text does not fit "
+                     r"its box on A4 paper", result.output), result.output
+    assert not (tmp_path / "o").exists()

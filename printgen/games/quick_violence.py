@@ -16,7 +16,7 @@ from .. import fonts
 from ..loader import SourceMap
 from ..paper import MM_PER_PT, Paper, pt
 from ..picture import text
-from ..problems import DefinitionError
+from ..problems import DefinitionError, Problem
 from ..reference import (DataTable, DoesNotFit, Reference, data_table, reference_artifacts,
                          reference_styles)
 from ..story import Styles, build_story, styles, table_style
@@ -148,7 +148,19 @@ def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: S
              source: SourceMap) -> list[Flowable]:
     markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
     tables = {"fighters": lambda width: fighter_table(defn, options.paper, style, source, width)}
-    return build_story(markup, tables, style)
+    try:
+        return build_story(markup, tables, style)
+    except KeyError as exc:  # a user's template asked for a table this game does not have
+        raise DefinitionError([Problem(f"{TEMPLATES}/{template}", 1, "", str(exc.args[0]))]) from None
+
+
+def pages_for(story: list[Flowable], paper: Paper) -> int:
+    """A first guess at the rules' page count from the text's height, so most builds render once."""
+    _, _, width, height = columns(paper)[0]
+    breaks = sum(isinstance(item, PageBreak) for item in story)
+    total = sum(item.wrap(pt(width), pt(height))[1] + item.getSpaceBefore() + item.getSpaceAfter()
+                for item in story if not isinstance(item, PageBreak))
+    return min(MAX_RULE_PAGES, max(1 + breaks, ceil(total / (len(columns(paper)) * pt(height)))))
 
 
 def rule_pages(defn: QuickViolence, paper: Paper, count: int) -> list[Page]:
@@ -167,8 +179,8 @@ def overflow_of(pages: list[Page], paper: Paper, meta: PdfMeta, story: list[Flow
 def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage) -> bytes:
     """The rules in two columns on as many pages as they need, then the measuring page.
 
-    The page count is only known once the text is set, so a build whose rules overflow tries again
-    with one more rules page; a normal build renders once.
+    The page count is only known once the text is set: it starts from an estimate, and a build
+    whose rules still overflow tries again with one more rules page.
     """
     paper, style = options.paper, styles(defn.text_size_pt)
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
@@ -185,7 +197,8 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
                    subject="Print at Actual size: the measuring page is the game's ruler", flip=None)
     last = Page(shapes=page.shapes(), frames=[page.text_box()])
     rules, measuring = stories()
-    count = 1 + sum(isinstance(item, PageBreak) for item in rules)
+    count = pages_for(rules, paper)
+    rules, measuring = stories()
     while True:
         try:
             return render_pdf(rule_pages(defn, paper, count) + [last], paper, meta,
