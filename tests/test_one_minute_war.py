@@ -204,3 +204,20 @@ def test_svg_card_guides_match_the_pdf_card_guides(a4_pdf):
     svg_keys = sorted(tuple(sorted(((round(a[0], 2), round(a[1], 2)), (round(b[0], 2), round(b[1], 2)))))
                       for a, b in svg)
     assert svg_keys == pdf_keys
+
+
+def test_reference_sheet_rows_follow_the_yaml(run_cli, copy_definition, tmp_path):
+    from ruamel.yaml import YAML
+    path = copy_definition("one_minute_war", "ref")
+    path.write_text(path.read_text().replace("ability: Defeats the Knight", "ability: Topples the Knight"))
+    assert run_cli("build", path, "--out", tmp_path).exit_code == 0
+    data = YAML(typ="safe").load(path.read_text())
+    names = {s["number"]: s["name"] for s in data["soldiers"]}
+    with pdfplumber.open(tmp_path / "ref" / "ref-reference.pdf") as pdf:
+        assert len(pdf.pages) == 1
+        lines = pdf.pages[0].extract_text().splitlines()
+    for soldier in data["soldiers"]:
+        beaten = ", ".join(f"{n} {names[n]}" for n in sorted(soldier.get("beats", []))) or "\u2013"
+        row = f"{soldier['number']} {soldier['name']} {beaten} {soldier['ability']}"
+        assert row in lines, row
+    assert "2 Princess 5 Knight Topples the Knight" in lines

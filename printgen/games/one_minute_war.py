@@ -9,6 +9,7 @@ from .. import fonts
 from ..paper import pt
 from ..picture import placed
 from ..problems import DefinitionError
+from ..reference import DataTable, Reference, reference_artifacts, reference_styles
 from ..sheet import Duplex, DuplexSheet, frames_around, line_legend
 from ..story import Styles, build_story, styles, table_style
 from ..templating import render
@@ -127,7 +128,7 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Art
         raise DefinitionError([loaded.source.problem(("text_size_pt",), f"the rules do not fit on one "
                                                      f"sheet: {exc}; lower text_size_pt")])
     stem = loaded.name
-    return [
+    return reference_artifacts(reference(defn), options, loaded) + [
         Artifact(f"{stem}.pdf", pdf),
         Artifact(f"svg/{stem}-card-front.svg", svg_bytes([card.front(), card.guides()], card.width,
                                                          card.height, f"{defn.title} card, front")),
@@ -141,11 +142,28 @@ def mirrored_guides(card: WarCard) -> Group:
     return placed(card.guides(), (-1, 0, 0, 1, card.width, 0))
 
 
+def reference(defn: OneMinuteWar) -> Reference:
+    """The reference card: the soldier table and a round on the front, the fine print on the back."""
+    names = {s.number: s.name for s in defn.soldiers}
+    rows = [(str(s.number), s.name, ", ".join(f"{n} {names[n]}" for n in sorted(s.beats)) or "\u2013",
+             s.ability) for s in sorted(defn.soldiers, key=lambda s: s.number)]
+    table = DataTable(("No.", "Soldier", "Defeats", "Ability"), rows, (0.1, 0.22, 0.33, 0.35))
+    reviver = next((s for s in defn.soldiers if s.revives), None)
+    return Reference(title=defn.title, template="one_minute_war/reference.txt.j2",
+                     context={"d": defn, "r": defn.restrictions, "reviver": reviver},
+                     tables={"soldiers": table,
+                             "matchups": lambda width: matchup_table(defn, reference_styles(defn.reference), width)},
+                     settings=defn.reference,
+                     sections={"Soldiers": ("soldiers",), "Restrictions": ("restrictions",)})
+
+
 GAME = Game(
     id="one_minute_war",
     title="One Minute War",
     makes=["one_minute_war.pdf: a double-sided rules sheet with the fold-and-cut soldier card",
-           "svg/: the card's front and back"],
+           "svg/: the card's front and back",
+           "one_minute_war-reference.pdf: a one-page reference (soldier table, a round, restrictions)",
+           "one_minute_war-reference-cards.pdf: the same as two double-sided half-page cards"],
     model=OneMinuteWar,
     build=build,
     checks=(check_soldiers, check_card_text),

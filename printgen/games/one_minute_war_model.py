@@ -6,6 +6,7 @@ from typing import Annotated, Iterable, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..loader import Loc
+from ..reference import ReferenceSettings
 
 HexColour = Annotated[str, Field(pattern=r"^#[0-9A-Fa-f]{6}$",
                                  description="a colour as #rrggbb, e.g. '#b03a2e'")]
@@ -67,6 +68,7 @@ class OneMinuteWar(Strict):
     card: Card = Field(default_factory=Card)
     logo: Logo
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 9
+    reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
 
 
 def check_soldiers(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
