@@ -161,7 +161,7 @@ def play_section(defn: Omiga, cs: Compiled, tally: Tally, seed: int) -> tuple[li
             found.append(Finding("play", "error", ("validation", "thresholds", key),
                                  f"{what} ({key} is {limit:g}){named}", tuple(tiles)))
 
-    gap = abs(stats["white"]["wins"] - stats["black"]["wins"])
+    gap = round(abs(stats["white"]["wins"] - stats["black"]["wins"]), 6)  # 0.55 - 0.45 is not above 0.1
     over("max_win_gap", gap, t.max_win_gap, f"white wins {pct(stats['white']['wins'])} of games and "
          f"black {pct(stats['black']['wins'])}, a gap of {pct(gap)}")
     over("max_draw_rate", stats["draw_rate"], t.max_draw_rate, f"{pct(stats['draw_rate'])} of games are drawn")
