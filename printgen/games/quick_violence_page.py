@@ -221,7 +221,7 @@ class MeasuringPage:
         captions, slots = self.captions(), self.slots()
         for key, caption in captions.items():
             room = slots[key][3]
-            if caption.width > room and not (key == "range" and self.range_mm > limit):
+            if caption.width > room:
                 yield ("labels", key), (f"the caption '{caption.word} {caption.detail}' is "
                                         f"{caption.width:.1f} mm long and its place on the measuring "
                                         f"page holds {room:.1f} mm; shorten the label")
