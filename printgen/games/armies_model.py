@@ -5,18 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ..loader import Loc
 from ..reference import ReferenceSettings
-
-Name = Annotated[str, Field(min_length=1, max_length=24)]
-Short = Annotated[str, Field(min_length=1, max_length=40)]
-Cell = Annotated[str, Field(min_length=1, max_length=400, description="text printed in a table cell")]
+from ..fields import Cell, Name, Short, Strict
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ArmyRank(Strict):

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ..loader import Loc
+from ..fields import HexColour, Strict
 
-HexColour = Annotated[str, Field(pattern=r"^#[0-9A-Fa-f]{6}$",
-                                 description="a colour as #rrggbb, e.g. '#2e9d5b'")]
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")]
 Millimetres = Annotated[float, Field(gt=0, le=120, allow_inf_nan=False)]
 Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
@@ -19,9 +18,6 @@ Severity = Literal["error", "warning"]
 Symbol = Literal["none", "dot", "ring", "cross", "bar", "triangle", "square"]
 DECKS = ("white", "black")
 
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Colour(Strict):

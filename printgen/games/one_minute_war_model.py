@@ -3,19 +3,14 @@ from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ..loader import Loc
 from ..reference import ReferenceSettings
+from ..fields import HexColour, Name, Strict
 
-HexColour = Annotated[str, Field(pattern=r"^#[0-9A-Fa-f]{6}$",
-                                 description="a colour as #rrggbb, e.g. '#b03a2e'")]
-Name = Annotated[str, Field(min_length=1, max_length=24)]
 Millimetres = Annotated[float, Field(gt=0, le=300, allow_inf_nan=False)]
 
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Side(Strict):

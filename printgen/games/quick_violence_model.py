@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ..loader import Loc
 from ..reference import ReferenceSettings
+from ..fields import Strict
 
 Dimension = Literal["width", "length", "diagonal"]
 SIZES = ("small", "medium", "large")
@@ -19,9 +20,6 @@ DIE_SIDES = 6
 Label = Annotated[str, Field(min_length=1, max_length=12, pattern=r"^\S(.*\S)?$",
                              description="a short word printed on an arrow, e.g. SHORT")]
 
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Fighter(Strict):
