@@ -37,6 +37,40 @@ def register() -> None:
     _registered = True
 
 
+_USER_FAMILIES: dict[str, str] = {}  # registered name of a user's font -> its family name, for SVG
+
+
+def register_user_font(path: Path, data: bytes) -> str:
+    """Register a user's TrueType font under a name taken from its content; ValueError if unusable.
+
+    The name depends only on the bytes, so two builds embed the same font the same way.
+    """
+    import hashlib
+    import io
+
+    from reportlab.pdfbase.ttfonts import TTFError
+
+    name = f"PG-User-{hashlib.sha256(data).hexdigest()[:12]}"
+    if name not in _USER_FAMILIES:
+        try:
+            font = TTFont(name, io.BytesIO(data))
+        except (TTFError, OSError, ValueError, KeyError, IndexError, AssertionError) as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({reason})")
+        pdfmetrics.registerFont(font)
+        family = getattr(font.face, "familyName", b"") or b""
+        family = family.decode("latin-1") if isinstance(family, bytes) else str(family)
+        _USER_FAMILIES[name] = family or path.stem
+    return name
+
+
+def svg_family(font: str) -> str:
+    """The CSS font-family an SVG writer should name for a registered font."""
+    if font in _USER_FAMILIES:
+        return f"'{_USER_FAMILIES[font]}', {SVG_FAMILY}"
+    return SVG_FAMILY
+
+
 def text_width(text: str, font: str, size: float) -> float:
     """Width of `text` in the same unit as `size` (mm in, mm out)."""
     register()

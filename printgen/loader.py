@@ -145,10 +145,14 @@ def first_line(text: Any) -> str:
 
 
 def validate(model: type[Model], data: Any, source: SourceMap,
-             checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]] = ()) -> Model:
-    """Validate `data` into `model`, then run game-specific checks; raise with every problem."""
+             checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]] = (),
+             context: dict[str, Any] | None = None) -> Model:
+    """Validate `data` into `model`, then run game-specific checks; raise with every problem.
+
+    `context` reaches field validators (printgen.art uses it to find and load art files).
+    """
     try:
-        result = model.model_validate(data)
+        result = model.model_validate(data, context=context)
     except ValidationError as exc:
         raise DefinitionError([source.problem(err["loc"], explain(err, model, err["loc"]))
                                for err in exc.errors(include_url=False)])

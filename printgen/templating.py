@@ -1,7 +1,10 @@
 """Jinja templates for printed text, searched in the user's folders before the bundled ones.
 
-Templates may come from a shared homebrew set, so they run in Jinja's sandbox, and every value a
-template inserts is escaped (the output is reportlab paragraph markup, which is XML-like).
+Templates may come from a shared homebrew set, so they run in Jinja's sandbox (no attribute that
+starts with `_`, no Python internals), and every value a template inserts is escaped: `.txt`
+templates make reportlab paragraph markup, and `.svg`/`.xml` templates make XML, so an `&` or `<` in
+a YAML value must never become markup. Any failure while rendering (a syntax error, an undefined
+name, a refused attribute, even a division by zero) becomes a `file:line` problem in the template.
 """
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError
 from jinja2.sandbox import SandboxedEnvironment
 
 from .problems import DefinitionError, Problem, display_name
@@ -20,9 +23,23 @@ def bundled_dir() -> Path:
     return Path(str(resources.files("printgen.templates")))
 
 
+# Whether values are escaped, by the kind of file a template makes (its name without `.j2`).
+# `.txt` templates make reportlab paragraph markup, which is XML-like, so all of these escape;
+# a kind not listed escapes too, so leaving values raw would take a deliberate entry here.
+AUTOESCAPE = {"svg": True, "xml": True, "txt": True, "html": True}
+
+
+def autoescape(name: str | None) -> bool:
+    """Jinja's autoescape switch, decided by the template's file kind (see AUTOESCAPE)."""
+    if name is None:
+        return True
+    kind = name.lower().removesuffix(".j2").removesuffix(".jinja").rsplit(".", 1)[-1]
+    return AUTOESCAPE.get(kind, True)
+
+
 def environment(user_dirs: Iterable[Path] = ()) -> SandboxedEnvironment:
     search = [str(p) for p in user_dirs] + [str(bundled_dir())]
-    return SandboxedEnvironment(loader=FileSystemLoader(search), autoescape=True,
+    return SandboxedEnvironment(loader=FileSystemLoader(search), autoescape=autoescape,
                                 undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                                 keep_trailing_newline=True)
 
@@ -35,18 +52,42 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
     except TemplateSyntaxError as exc:
         file = display_name(Path(exc.filename)) if exc.filename else name
         raise DefinitionError([Problem(file, exc.lineno or 1, "", f"template error: {exc.message}")])
-    except TemplateError as exc:
+    except TemplateNotFound as exc:
         file, line = template_frame(name)
-        raise DefinitionError([Problem(file, line, "", f"template error: {exc}")])
+        raise DefinitionError([Problem(file, line, "", f"template error: no template called "
+                                       f"'{exc.name}' in {', '.join(env.loader.searchpath)}")])  # type: ignore[union-attr]
+    except RecursionError:
+        file, line = template_frame(name)
+        raise DefinitionError([Problem(file, line, "", "template error: the template calls itself "
+                                       "without end")])
+    except Exception as exc:  # noqa: BLE001 - a user's template may fail in any way; say where
+        file, line = template_frame(name)
+        raise DefinitionError([Problem(file, line, "", f"template error: {describe(exc)}")])
+
+
+def describe(exc: Exception) -> str:
+    """Jinja's own message, or the kind of Python error for anything else (1/0, 'a' + 1)."""
+    from jinja2 import TemplateError
+
+    if isinstance(exc, TemplateError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
 
 
 def template_frame(name: str) -> tuple[str, int]:
-    """The template file and line where the current exception was raised (Jinja keeps them)."""
+    """The template file and line where the current exception was raised.
+
+    Jinja rewrites the traceback so each template frame carries the template's file name and line
+    (its fake frames hold `__jinja_exception__`; compiled template code holds `__jinja_template__`).
+    The innermost one is where the problem is, even inside an included template.
+    """
     tb = sys.exc_info()[2]
     found = (name, 1)
     while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
-        if filename.endswith((".j2", ".jinja")) or name in filename:
-            found = (display_name(Path(filename)), tb.tb_lineno)
+        frame = tb.tb_frame
+        if "__jinja_exception__" in frame.f_globals or "__jinja_template__" in frame.f_globals:
+            filename = frame.f_code.co_filename
+            if filename and not filename.startswith("<"):
+                found = (display_name(Path(filename)), tb.tb_lineno)
         tb = tb.tb_next
     return found

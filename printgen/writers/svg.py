@@ -59,6 +59,7 @@ class SvgWriter:
             self.document.set_desc(title=title)
         self.root = self.document.g(transform=f"matrix(1 0 0 -1 0 {num(height)})")
         self.document.add(self.root)
+        self.art_ids: set[str] = set()  # art already stored in <defs> (see printgen.art.ArtShape)
 
     def add(self, shape: Any) -> None:
         self.root.add(self.element(shape))
@@ -68,6 +69,8 @@ class SvgWriter:
 
     def element(self, shape: Any) -> Any:
         doc = self.document
+        if hasattr(shape, "svg_element"):  # shapes that know their own SVG, such as user art
+            return shape.svg_element(self)
         if isinstance(shape, rl.Group):
             group = doc.g()
             matrix = tuple(shape.transform)
@@ -104,7 +107,7 @@ class SvgWriter:
 
     def text(self, shape: rl.String) -> Any:
         anchor = {"start": "start", "middle": "middle", "end": "end"}.get(shape.textAnchor, "start")
-        attrs = {"font-family": fonts.SVG_FAMILY, "font-size": num(shape.fontSize),
+        attrs = {"font-family": fonts.svg_family(shape.fontName), "font-size": num(shape.fontSize),
                  "text-anchor": anchor, "fill": paint(shape.fillColor)}
         if fonts.is_bold(shape.fontName):
             attrs["font-weight"] = "bold"

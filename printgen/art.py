@@ -1,0 +1,286 @@
+"""Art a user brings: image files (PNG, JPEG, SVG), TrueType fonts and a template folder.
+
+Every game takes art the same way. A definition names files relative to its own folder, through
+the field types below. They are checked while the definition is validated, so a missing, unreadable,
+unsupported or out-of-folder file is a located `file:line: key.path` problem like any other, and
+nothing is written. Each file is loaded once (and cached by content across builds) into the
+definition's `ArtLibrary`, which the game's drawing code asks for shapes and font names.
+
+An image is drawn through a PDF form XObject named after its content, so a logo printed on a
+hundred tiles is stored in the PDF once and the output stays byte-identical from run to run.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+from pydantic import AfterValidator, Field, ValidationInfo
+from reportlab.graphics.shapes import DirectDraw
+
+from .problems import display_name
+
+MAX_ART_BYTES = 30 * 1024 * 1024  # far above any card art; refuses a mistaken multi-GB file early
+IMAGE_SUFFIXES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".svg": "SVG"}
+FONT_SUFFIXES = (".ttf",)
+
+
+@dataclass
+class ArtContext:
+    """What a definition's art is checked against; passed to pydantic as validation context."""
+
+    base: Path  # the definition's folder, where relative names start
+    allow_outside: bool = False
+    library: "ArtLibrary" = field(default_factory=lambda: ArtLibrary())
+
+
+def art_context(info: ValidationInfo) -> ArtContext | None:
+    """The context of a real load; None when a model is validated on its own (tests, tools)."""
+    found = (info.context or {}).get("art") if isinstance(info.context, dict) else None
+    return found if isinstance(found, ArtContext) else None
+
+
+# -- the field types definitions use ---------------------------------------------------------------
+
+def _check_image(value: str | None, info: ValidationInfo) -> str | None:
+    context = art_context(info)
+    if value is not None and context is not None:
+        context.library.add_image(value, context)
+    return value
+
+
+def _check_font(value: str | None, info: ValidationInfo) -> str | None:
+    context = art_context(info)
+    if value is not None and context is not None:
+        context.library.add_font(value, context)
+    return value
+
+
+def _check_templates(value: str | None, info: ValidationInfo) -> str | None:
+    context = art_context(info)
+    if value is not None and context is not None:
+        context.library.templates = resolve(value, context, folder=True)
+    return value
+
+
+FileName = Annotated[str, Field(min_length=1, max_length=300)]
+ImageFile = Annotated[Optional[FileName], AfterValidator(_check_image), Field(
+    description="a PNG, JPEG or SVG file, relative to this definition's folder, e.g. 'art/logo.png'")]
+FontFile = Annotated[Optional[FileName], AfterValidator(_check_font), Field(
+    description="a TrueType font file (.ttf), relative to this definition's folder")]
+TemplateFolder = Annotated[Optional[FileName], AfterValidator(_check_templates), Field(
+    description="a folder of your own templates, relative to this definition's folder; "
+                "a file there replaces the bundled template with the same name")]
+
+
+# -- finding files ---------------------------------------------------------------------------------
+
+def resolve(value: str, context: ArtContext, folder: bool = False) -> Path:
+    """The file `value` names, relative to the definition's folder; ValueError says what is wrong."""
+    base = context.base.resolve()
+    target = (base / value).resolve()
+    shown = display_name(target)
+    if not context.allow_outside and not target.is_relative_to(base):
+        raise ValueError(f"expected a file inside the definition's folder ({display_name(base)}); "
+                         f"{shown} is outside it, so build with --allow-outside to use it")
+    what = "a folder" if folder else "a file"
+    if not target.exists():
+        raise ValueError(f"expected {what}, but {shown} does not exist")
+    if folder and not target.is_dir():
+        raise ValueError(f"expected a folder of templates, but {shown} is a file")
+    if not folder and not target.is_file():
+        raise ValueError(f"expected {what}, but {shown} is a folder")
+    return target
+
+
+def read_art(path: Path) -> bytes:
+    shown = display_name(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_ART_BYTES:
+            raise ValueError(f"{shown} is {size / 2**20:.0f} MiB; an art file may be at most "
+                             f"{MAX_ART_BYTES // 2**20} MiB")
+        return path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot read {shown} ({exc.strerror or exc})")
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# -- loaded art ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Art:
+    """One image file, loaded once: its kind, its natural size and what draws it."""
+
+    path: Path
+    kind: str  # "PNG", "JPEG" or "SVG"
+    data: bytes
+    digest: str
+    natural: tuple[float, float]  # width, height in any unit; only the ratio matters
+    drawing: Any = None  # the svglib Drawing for SVG art
+    reader: Any = None  # the reportlab ImageReader for PNG and JPEG art
+
+    @property
+    def form_name(self) -> str:
+        return f"PGArt{self.digest[:16]}"
+
+    def fit(self, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+        """The largest box with the art's proportions inside (x, y, w, h), centred in it."""
+        nw, nh = self.natural
+        scale = min(w / nw, h / nh)
+        fw, fh = nw * scale, nh * scale
+        return (x + (w - fw) / 2, y + (h - fh) / 2, fw, fh)
+
+    def shape(self, x: float, y: float, w: float, h: float) -> "ArtShape":
+        """A shape drawing the art as large as fits in the box (mm), proportions kept, centred."""
+        return ArtShape(self, *self.fit(x, y, w, h))
+
+
+class ArtShape(DirectDraw):
+    """Draws art in a reportlab shape tree; printgen's SVG writer asks it for an element too."""
+
+    def __init__(self, art: Art, x: float, y: float, width: float, height: float) -> None:
+        self.art, self.x, self.y, self.width, self.height = art, x, y, width, height
+
+    def getBounds(self) -> tuple[float, float, float, float]:
+        return (self.x, self.y, self.x + self.width, self.y + self.height)
+
+    def copy(self) -> "ArtShape":
+        return ArtShape(self.art, self.x, self.y, self.width, self.height)
+
+    def drawDirectly(self, renderer: Any) -> None:
+        """Define the art's form once per PDF, then place it (the canvas is in mm here)."""
+        canvas, art = renderer._canvas, self.art
+        if not canvas.hasForm(art.form_name):
+            define_form(canvas, art)
+        sx, sy = (1.0, 1.0) if art.drawing is None else (art.drawing.width, art.drawing.height)
+        canvas.saveState()
+        canvas.transform(self.width / sx, 0, 0, self.height / sy, self.x, self.y)
+        canvas.doForm(art.form_name)
+        canvas.restoreState()
+
+    def svg_element(self, writer: Any) -> Any:
+        """A <use> of the art, which is stored once per SVG file in <defs> as a data URI."""
+        import base64
+
+        art, doc = self.art, writer.document
+        ident = f"art-{art.digest[:12]}"
+        if ident not in writer.art_ids:
+            writer.art_ids.add(ident)
+            mime = {"PNG": "image/png", "JPEG": "image/jpeg", "SVG": "image/svg+xml"}[art.kind]
+            href = f"data:{mime};base64,{base64.b64encode(art.data).decode('ascii')}"
+            doc.defs.add(doc.image(href=href, insert=(0, 0), size=(1, 1), id=ident,
+                                   preserveAspectRatio="none"))
+        # The writer's root is y-up; an image's first row must land at the top of the box.
+        from .writers.svg import num
+
+        matrix = (self.width, 0, 0, -self.height, self.x, self.y + self.height)
+        return doc.use(f"#{ident}", transform="matrix(" + " ".join(num(v) for v in matrix) + ")")
+
+
+def define_form(canvas: Any, art: Art) -> None:
+    """Store the art once in this PDF: a unit-square form for bitmaps, the drawing's own box for SVG."""
+    if art.drawing is None:
+        canvas.beginForm(art.form_name, 0, 0, 1, 1)
+        canvas.drawImage(art.reader, 0, 0, 1, 1, mask="auto")
+    else:
+        from reportlab.graphics import renderPDF
+
+        canvas.beginForm(art.form_name, 0, 0, art.drawing.width, art.drawing.height)
+        renderPDF.draw(art.drawing, canvas, 0, 0)
+    canvas.endForm()
+
+
+_CACHE: dict[tuple[str, str, bool], Art] = {}  # (digest, kind, allow_outside) -> Art
+
+
+def load_bitmap(path: Path, data: bytes, kind: str) -> Art:
+    """Decode a PNG or JPEG fully, so a truncated or mislabelled file is caught now, not at print."""
+    from PIL import Image, UnidentifiedImageError
+    from reportlab.lib.utils import ImageReader
+
+    shown = display_name(path)
+    try:
+        with Image.open(io.BytesIO(data)) as probe:
+            if probe.format != kind:
+                raise ValueError(f"{shown} is named like a {kind} image but holds "
+                                 f"{probe.format or 'other'} data; save it as {kind} or rename it")
+            probe.load()
+            size = probe.size
+            if kind == "JPEG":  # reportlab copies JPEG data into the PDF as it is
+                reader = ImageReader(io.BytesIO(data))
+            else:  # palette, 16-bit and other modes become plain RGBA pixels
+                usable = probe if probe.mode in ("RGB", "RGBA", "L") else probe.convert("RGBA")
+                reader = ImageReader(usable.copy())
+    except UnidentifiedImageError:
+        raise ValueError(f"{shown} is not a readable {kind} image (damaged, or another format)")
+    except (OSError, Image.DecompressionBombError, SyntaxError) as exc:
+        raise ValueError(f"{shown} is not a readable {kind} image ({first_line(exc)})")
+    return Art(path, kind, data, digest(data), (float(size[0]), float(size[1])), reader=reader)
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+@dataclass
+class ArtLibrary:
+    """The art one definition uses, by the name written in the YAML, plus warnings about it."""
+
+    images: dict[str, Art] = field(default_factory=dict)
+    fonts: dict[str, str] = field(default_factory=dict)  # YAML name -> registered font name
+    warnings: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)  # every file read, for tools that watch them
+    templates: Path | None = None
+
+    def add_image(self, value: str, context: ArtContext) -> Art:
+        if value in self.images:
+            return self.images[value]
+        kind = IMAGE_SUFFIXES.get(Path(value).suffix.lower())
+        if kind is None:
+            raise ValueError("expected a PNG, JPEG or SVG file (.png, .jpg, .jpeg or .svg)")
+        path = resolve(value, context)
+        data = read_art(path)
+        key = (digest(data), kind, context.allow_outside)
+        art = _CACHE.get(key)
+        if art is None or art.path != path:
+            if kind == "SVG":
+                from .svgart import load_svg
+
+                art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
+            else:
+                art = load_bitmap(path, data, kind)
+            _CACHE[key] = art
+        if kind == "SVG":
+            from .svgart import warnings_for
+
+            self.warnings += [w for w in warnings_for(art) if w not in self.warnings]
+        self.images[value] = art
+        self.files.append(path)
+        return art
+
+    def add_font(self, value: str, context: ArtContext) -> str:
+        if value in self.fonts:
+            return self.fonts[value]
+        if Path(value).suffix.lower() not in FONT_SUFFIXES:
+            raise ValueError("expected a TrueType font file (.ttf)")
+        path = resolve(value, context)
+        from .fonts import register_user_font
+
+        self.fonts[value] = register_user_font(path, read_art(path))
+        self.files.append(path)
+        return self.fonts[value]
+
+    def image(self, value: str | None) -> Art | None:
+        """The loaded art for a YAML value (None when the definition names no art there)."""
+        return None if value is None else self.images.get(value)
+
+    def font(self, value: str | None, default: str) -> str:
+        """The registered font name for a YAML value, or `default` when none is set."""
+        return default if value is None else self.fonts.get(value, default)
