@@ -6,13 +6,14 @@ definition leaves no half-finished output behind.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import import_module, resources
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel
 
+from ..art import ArtContext, ArtLibrary
 from ..loader import Loc, SourceMap, read_yaml, shorten, validate
 from ..paper import Flip, Paper
 from ..problems import DefinitionError, Problem
@@ -65,13 +66,20 @@ class Loaded:
     path: Path
     name: str  # output folder and file stem
     source: SourceMap  # locates build-time problems (such as text that does not fit) in the YAML
+    art: ArtLibrary = field(default_factory=ArtLibrary)  # its images, fonts, template folder
 
     def build(self, options: BuildOptions) -> list[Artifact]:
+        if self.art.templates is not None:  # after --templates folders, before the bundled ones
+            options = replace(options, templates=(*options.templates, self.art.templates))
         return self.game.build(self.definition, options, self)
 
 
-def load(path: Path) -> Loaded:
-    """Read a definition, find its game from the `game` key, and validate it fully."""
+def load(path: Path, allow_outside: bool = False) -> Loaded:
+    """Read a definition, find its game from the `game` key, and validate it fully.
+
+    Art files and the template folder it names are found and read here too, relative to its
+    folder; files outside that folder are refused unless `allow_outside`.
+    """
     data, source = read_yaml(path)
     games = registry()
     if not isinstance(data, dict):
@@ -83,5 +91,6 @@ def load(path: Path) -> Loaded:
         raise DefinitionError([source.problem(("game",), f"expected one of: {', '.join(games)} "
                                               f"(got {got})")])
     game = games[game_id]
-    model = validate(game.model, data, source, game.checks)
-    return Loaded(game, model, path, path.stem, source)
+    art = ArtContext(path.parent, allow_outside)
+    model = validate(game.model, data, source, game.checks, context={"art": art})
+    return Loaded(game, model, path, path.stem, source, art.library)

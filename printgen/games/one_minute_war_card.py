@@ -7,12 +7,13 @@ turned 180 degrees.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Optional
 
 from reportlab.graphics.shapes import Group, translate
 from reportlab.lib.colors import Color, white
 
 from .. import fonts
+from ..art import ArtLibrary
 from ..loader import Loc
 from ..paper import font_mm
 from ..picture import CUT, FOLD, colour, guide, placed, rect, text, turned, wrap
@@ -50,9 +51,18 @@ def tint(base: Color, amount: float) -> Color:
     return Color(*(c + (1 - c) * amount for c in (base.red, base.green, base.blue)))
 
 
+ART_INSET = 3.0  # mm kept clear around art on the card's body
+
+
 @dataclass
 class WarCard:
     defn: OneMinuteWar
+    art: Optional[ArtLibrary] = None  # the definition's images and fonts; None draws the defaults
+
+    @property
+    def title_font(self) -> str:
+        """The logo's own font when the definition names one, else the bundled bold."""
+        return self.art.font(self.defn.logo.font, fonts.BOLD) if self.art else fonts.BOLD
 
     @property
     def tab_width(self) -> float:
@@ -102,7 +112,10 @@ class WarCard:
         t, b, w = card.tab_height, card.body_height, self.width
         group = Group()
         mid = t + b / 2
-        group.add(text(w / 2, mid - font_mm(14) * 0.35, self.defn.title.upper(), 14, fonts.BOLD,
+        body_art = self.art.image(card.body_image) if self.art else None
+        if body_art is not None:
+            group.add(body_art.shape(ART_INSET, t + ART_INSET, w - 2 * ART_INSET, b - 2 * ART_INSET))
+        group.add(text(w / 2, mid - font_mm(14) * 0.35, self.defn.title.upper(), 14, self.title_font,
                        anchor="middle"))
         group.add(text(w / 2, t + 2.5, f"{near} side", 7, fonts.BOLD, anchor="middle"))
         label = Group()
@@ -116,7 +129,7 @@ class WarCard:
         t, tw, b = card.tab_height, self.tab_width, card.body_height
         group = Group()
         group.add(rect(0, t, self.width, b, fill=white))
-        group.add(placed(self.logo_block(self.width, b, 16), translate(0, t)))
+        group.add(placed(self.logo_block(self.width, b, 16, inset=ART_INSET), translate(0, t)))
         for i in range(len(self.defn.soldiers)):
             # Turned over, the near row's tab i sits at the mirrored x; the far row's order was
             # already reversed on the front, so here it runs left to right.
@@ -134,15 +147,22 @@ class WarCard:
         group.add(self.logo_block(tw, t, 6.5, fill=white))
         return group
 
-    def logo_block(self, w: float, h: float, size_pt: float, fill: Color | None = None) -> Group:
-        """The logo text, wrapped and centred in a w x h box; it reads upright in that box."""
+    def logo_block(self, w: float, h: float, size_pt: float, fill: Color | None = None,
+                   inset: float = TAB_PAD) -> Group:
+        """The logo in a w x h box, reading upright in it: the logo image (as large as fits inside
+        `inset`, proportions kept), or else the logo text, wrapped and centred."""
         group = Group()
-        lines = wrap(self.defn.logo.text.upper(), fonts.BOLD, size_pt, w - 2 * TAB_PAD)
+        image = self.art.image(self.defn.logo.image) if self.art else None
+        if image is not None:
+            group.add(image.shape(inset, inset, w - 2 * inset, h - 2 * inset))
+            return group
+        font = self.title_font
+        lines = wrap(self.defn.logo.text.upper(), font, size_pt, w - 2 * TAB_PAD)
         leading = font_mm(size_pt) * 1.1
         top = h / 2 + leading * len(lines) / 2 - font_mm(size_pt) * 0.8
         for k, line in enumerate(lines):
             kwargs = {"fill": fill} if fill is not None else {}
-            group.add(text(w / 2, top - k * leading, line, size_pt, fonts.BOLD, anchor="middle", **kwargs))
+            group.add(text(w / 2, top - k * leading, line, size_pt, font, anchor="middle", **kwargs))
         return group
 
     # -- cut and fold lines -------------------------------------------------------------------

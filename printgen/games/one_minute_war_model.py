@@ -5,6 +5,7 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
+from ..art import FontFile, ImageFile, TemplateFolder
 from ..loader import Loc
 from ..reference import ReferenceSettings
 from ..fields import HexColour, Name, Strict
@@ -46,10 +47,15 @@ class Card(Strict):
     body_height: Millimetres = 40
     number_size_pt: Annotated[float, Field(ge=6, le=40)] = 15
     text_size_pt: Annotated[float, Field(ge=5, le=14)] = 6.5
+    body_image: ImageFile = None  # art printed across the card's body, behind the title
 
 
 class Logo(Strict):
+    """The mark on the card's back and on every tab's back: the text, or your own image."""
+
     text: Annotated[str, Field(min_length=1, max_length=40)]
+    image: ImageFile = None  # printed instead of the text, on each tab's back and the card's back
+    font: FontFile = None  # a TrueType font for the logo text and the title on the card's front
 
 
 class OneMinuteWar(Strict):
@@ -64,6 +70,7 @@ class OneMinuteWar(Strict):
     logo: Logo
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 9
     reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
+    templates: TemplateFolder = None
 
 
 def check_soldiers(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
