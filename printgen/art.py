@@ -4,7 +4,8 @@ Every game takes art the same way. A definition names files relative to its own 
 the field types below. They are checked while the definition is validated, so a missing, unreadable,
 unsupported or out-of-folder file is a located `file:line: key.path` problem like any other, and
 nothing is written. Each file is loaded once (and cached by content across builds) into the
-definition's `ArtLibrary`, which the game's drawing code asks for shapes and font names.
+definition's `ArtLibrary` (warnings, files read, the template folder); the value in the model
+carries its loaded art, so drawing code asks `art_of(defn.logo.image)` for it.
 
 An image is drawn through a PDF form XObject named after its content, so a logo printed on a
 hundred tiles is stored in the PDF once and the output stays byte-identical from run to run.
@@ -44,17 +45,45 @@ def art_context(info: ValidationInfo) -> ArtContext | None:
 
 # -- the field types definitions use ---------------------------------------------------------------
 
+class ArtName(str):
+    """A file name as written in the YAML that also carries what was loaded from it, so drawing
+    code anywhere (a build, an export, a preview) reaches the art through the definition itself."""
+
+    loaded: Any
+
+    def __new__(cls, value: str, loaded: Any = None) -> "ArtName":
+        name = super().__new__(cls, value)
+        name.loaded = loaded
+        return name
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ArtName, (str(self), self.loaded))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "ArtName":
+        return self  # a name and its loaded art never change once loaded
+
+
+def art_of(value: str | None) -> "Art | None":
+    """The loaded image behind an `ImageFile` value; None when unset (or not loaded from a file)."""
+    return getattr(value, "loaded", None)
+
+
+def font_of(value: str | None, default: str) -> str:
+    """The registered font name behind a `FontFile` value, or `default` when unset."""
+    return getattr(value, "loaded", None) or default
+
+
 def _check_image(value: str | None, info: ValidationInfo) -> str | None:
     context = art_context(info)
     if value is not None and context is not None:
-        context.library.add_image(value, context)
+        return ArtName(value, context.library.add_image(value, context))
     return value
 
 
 def _check_font(value: str | None, info: ValidationInfo) -> str | None:
     context = art_context(info)
     if value is not None and context is not None:
-        context.library.add_font(value, context)
+        return ArtName(value, context.library.add_font(value, context))
     return value
 
 
@@ -192,7 +221,10 @@ def define_form(canvas: Any, art: Art) -> None:
         from reportlab.graphics import renderPDF
 
         canvas.beginForm(art.form_name, 0, 0, art.drawing.width, art.drawing.height)
-        renderPDF.draw(art.drawing, canvas, 0, 0)
+        outer = getattr(canvas, "_drawing", None)  # we are inside the page's own renderPDF.draw,
+        renderPDF.draw(art.drawing, canvas, 0, 0)  # which this nested draw would otherwise undo
+        if outer is not None:
+            canvas._drawing = outer
     canvas.endForm()
 
 
@@ -277,10 +309,3 @@ class ArtLibrary:
         self.files.append(path)
         return self.fonts[value]
 
-    def image(self, value: str | None) -> Art | None:
-        """The loaded art for a YAML value (None when the definition names no art there)."""
-        return None if value is None else self.images.get(value)
-
-    def font(self, value: str | None, default: str) -> str:
-        """The registered font name for a YAML value, or `default` when none is set."""
-        return default if value is None else self.fonts.get(value, default)

@@ -8,6 +8,7 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
+from ..art import ImageFile, TemplateFolder
 from ..loader import Loc
 from ..fields import HexColour, Strict
 
@@ -86,6 +87,14 @@ class Card(Strict):
     bleed: Annotated[float, Field(ge=0, le=3, allow_inf_nan=False)] = 0
 
 
+class DeckArt(Strict):
+    """Your own images for the deck backs; each fills the back (proportions kept, centred) over the
+    palette's back colour, in place of the printed emblem."""
+
+    white_back: ImageFile = None
+    black_back: ImageFile = None
+
+
 class Table(Strict):
     columns: Annotated[int, Field(ge=3, le=40)] = 12
     rows: Annotated[int, Field(ge=4, le=40, multiple_of=2)] = 10
@@ -124,6 +133,8 @@ class Omiga(Strict):
     decks: Decks
     validation: Validation = Field(default_factory=Validation)
     text_size_pt: Annotated[float, Field(ge=6, le=12)] = 8.5
+    art: DeckArt = Field(default_factory=DeckArt)
+    templates: TemplateFolder = None
 
     def deck(self, name: str) -> Deck:
         return getattr(self.decks, name)

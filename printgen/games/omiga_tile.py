@@ -19,6 +19,7 @@ from reportlab.graphics.shapes import Circle, Group, Path, Polygon
 from reportlab.lib.colors import Color, black, white
 
 from .. import fonts
+from ..art import art_of
 from ..picture import colour, placed, rect, text, turned
 from .omiga_model import Card, Colour, DeckLook, Form, Omiga, Tile
 
@@ -160,11 +161,16 @@ class OmigaTile:
         return symbol(paint.symbol, x, self.height / 2, 0.26 * r, contrast(colour(paint.fill)), facing)
 
     def back(self, bleed: float = 0.0) -> Group:
-        """The deck's back; symmetric, so a small duplex misregistration never shows at an edge."""
+        """The deck's back; symmetric, so a small duplex misregistration never shows at an edge.
+        A deck's own back image (art.white_back / art.black_back) replaces the emblem."""
         look, w, h = self.look, self.width, self.height
         ink = colour(look.back_ink)
         group = Group()
         group.add(rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour(look.back)))
+        image = art_of(getattr(self.defn.art, f"{self.deck}_back"))
+        if image is not None:
+            group.add(image.shape(0, 0, w, h))
+            return group
         ring = min(w, h) * 0.34
         group.add(Circle(w / 2, h / 2, ring, fillColor=None, strokeColor=ink, strokeWidth=0.7))
         group.add(Circle(w / 2, h / 2, ring - 1.6, fillColor=None, strokeColor=ink, strokeWidth=0.25))

@@ -91,7 +91,7 @@ def esc(value: str) -> str:
 
 def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
     paper = options.paper
-    card = WarCard(defn, loaded.art)
+    card = WarCard(defn)
     duplex = Duplex(paper, options.flip, options.back_offset)
     sheet = DuplexSheet(duplex)
     x = paper.width - PAGE_MARGIN - card.width

@@ -7,13 +7,13 @@ turned 180 degrees.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Iterable
 
 from reportlab.graphics.shapes import Group, translate
 from reportlab.lib.colors import Color, white
 
 from .. import fonts
-from ..art import ArtLibrary
+from ..art import art_of, font_of
 from ..loader import Loc
 from ..paper import font_mm
 from ..picture import CUT, FOLD, colour, guide, placed, rect, text, turned, wrap
@@ -57,12 +57,11 @@ ART_INSET = 3.0  # mm kept clear around art on the card's body
 @dataclass
 class WarCard:
     defn: OneMinuteWar
-    art: Optional[ArtLibrary] = None  # the definition's images and fonts; None draws the defaults
 
     @property
     def title_font(self) -> str:
         """The logo's own font when the definition names one, else the bundled bold."""
-        return self.art.font(self.defn.logo.font, fonts.BOLD) if self.art else fonts.BOLD
+        return font_of(self.defn.logo.font, fonts.BOLD)
 
     @property
     def tab_width(self) -> float:
@@ -112,7 +111,7 @@ class WarCard:
         t, b, w = card.tab_height, card.body_height, self.width
         group = Group()
         mid = t + b / 2
-        body_art = self.art.image(card.body_image) if self.art else None
+        body_art = art_of(card.body_image)
         if body_art is not None:
             group.add(body_art.shape(ART_INSET, t + ART_INSET, w - 2 * ART_INSET, b - 2 * ART_INSET))
         group.add(text(w / 2, mid - font_mm(14) * 0.35, self.defn.title.upper(), 14, self.title_font,
@@ -152,7 +151,7 @@ class WarCard:
         """The logo in a w x h box, reading upright in it: the logo image (as large as fits inside
         `inset`, proportions kept), or else the logo text, wrapped and centred."""
         group = Group()
-        image = self.art.image(self.defn.logo.image) if self.art else None
+        image = art_of(self.defn.logo.image)
         if image is not None:
             group.add(image.shape(inset, inset, w - 2 * inset, h - 2 * inset))
             return group
