@@ -84,8 +84,10 @@ def list_games() -> None:
 @click.option("--templates", "template_dirs", multiple=True,
               type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A folder of your own templates, searched before the bundled ones (repeatable).")
+@click.option("--allow-outside", is_flag=True,
+              help="Let a definition use art, fonts and templates from outside its own folder.")
 def build(games: tuple[str, ...], paper: str, flip: str, back_offset: tuple[float, float],
-          out_dir: Path, template_dirs: tuple[Path, ...]) -> None:
+          out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool) -> None:
     """Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all.
 
     Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
@@ -97,7 +99,9 @@ def build(games: tuple[str, ...], paper: str, flip: str, back_offset: tuple[floa
     results: list[tuple[Loaded, list[Artifact]]] = []
     for path in paths:
         try:
-            loaded = load(path)
+            loaded = load(path, allow_outside=allow_outside)
+            for warning in loaded.art.warnings:  # art that cannot print exactly as drawn
+                click.echo(warning, err=True)
             results.append((loaded, loaded.build(options)))
         except DefinitionError as exc:
             problems.extend(exc.problems)
@@ -156,6 +160,12 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
         if not files:
             click.echo("--show: no board drawn; fix the structure problems first", err=True)
     sys.exit(0 if report.valid else EXIT_INVALID)
+
+
+from .homebrew import new_command, schema_command  # noqa: E402 - they build on this module's group
+
+cli.add_command(new_command)
+cli.add_command(schema_command)
 
 
 def main() -> None:
