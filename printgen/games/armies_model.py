@@ -7,6 +7,7 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
+from ..art import TemplateFolder
 from ..loader import Loc
 from ..reference import ReferenceSettings
 from ..fields import Cell, Name, Short, Strict
@@ -54,6 +55,7 @@ class Armies(Strict):
     round: Annotated[list[Step], Field(min_length=1, max_length=12)]
     results: Annotated[list[Result], Field(min_length=1, max_length=10)]
     reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
+    templates: TemplateFolder = None
 
 
 def check_stamina(defn: Armies) -> Iterable[tuple[Loc, str]]:

@@ -9,6 +9,7 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
+from ..art import TemplateFolder
 from ..loader import Loc
 from ..reference import ReferenceSettings
 from ..fields import Cell, HexColour, Name, Short, Strict
@@ -59,6 +60,7 @@ class Fracas(Strict):
     skirmish: Annotated[list[Outcome], Field(min_length=1, max_length=10)]
     tokens: Tokens = Field(default_factory=Tokens)
     reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
+    templates: TemplateFolder = None
 
 
 def check_players(defn: Fracas) -> Iterable[tuple[Loc, str]]:

@@ -247,7 +247,8 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
 
 def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
     """Check the measuring page for this paper first, then set both PDFs; report every problem."""
-    page = MeasuringPage(options.paper, defn.labels, defn.range_mm, users(defn))
+    colours = {name: HexColor(value) for name, value in defn.colours.model_dump().items()}
+    page = MeasuringPage(options.paper, defn.labels, defn.range_mm, users(defn), colours)
     problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
     if problems:  # a range arrow that does not fit makes the rest of the book meaningless
         raise DefinitionError(problems)

@@ -9,9 +9,10 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
+from ..art import TemplateFolder
 from ..loader import Loc
 from ..reference import ReferenceSettings
-from ..fields import Strict
+from ..fields import HexColour, Strict
 
 Dimension = Literal["width", "length", "diagonal"]
 SIZES = ("small", "medium", "large")
@@ -53,6 +54,16 @@ class Labels(Strict):
         return getattr(self, dimension)
 
 
+class Colours(Strict):
+    """The measuring page's arrow colours, #rrggbb, keyed like the labels. Keep them dark enough
+    to read as thin lines on white paper, and different, so no arrow is mistaken for another."""
+
+    width: HexColour = "#1f5f99"
+    length: HexColour = "#2e7d32"
+    diagonal: HexColour = "#6a3d9a"
+    range: HexColour = "#c0392b"
+
+
 class QuickViolence(Strict):
     game: Literal["quick_violence"]
     title: Annotated[str, Field(min_length=1, max_length=40)]
@@ -62,8 +73,10 @@ class QuickViolence(Strict):
     range_mm: Annotated[float, Field(ge=30, le=400, allow_inf_nan=False,
                                      description="length of the red range arrow in mm")]
     labels: Labels = Field(default_factory=Labels)
+    colours: Colours = Field(default_factory=Colours)
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 10.0
     reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
+    templates: TemplateFolder = None
 
 
 def check_army(defn: QuickViolence) -> Iterable[tuple[Loc, str]]:

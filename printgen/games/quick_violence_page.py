@@ -12,7 +12,7 @@ the range arrow, the bars and the leapfrog drawing fill the lower-left one, clea
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from reportlab.graphics.shapes import Circle, Group, Line, Polygon, rotate, translate
@@ -28,6 +28,7 @@ Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x, y, w, h in mm
 
 DIMENSIONS: tuple[Dimension, ...] = ("width", "length", "diagonal")
+# The bundled colours (the YAML's `colours:` defaults); a definition may choose its own.
 PAGE_COLOURS: dict[str, Color] = {"width": HexColor("#1f5f99"), "length": HexColor("#2e7d32"),
                                   "diagonal": HexColor("#6a3d9a")}
 RANGE_COLOUR = HexColor("#c0392b")
@@ -146,6 +147,7 @@ class MeasuringPage:
     labels: Labels
     range_mm: float
     users: dict[str, list[str]]  # dimension -> the fighter sizes that move with it
+    colours: dict[str, Color] = field(default_factory=lambda: {**PAGE_COLOURS, "range": RANGE_COLOUR})
 
     # -- geometry ---------------------------------------------------------------------------
     @property
@@ -154,12 +156,12 @@ class MeasuringPage:
 
     def page_arrows(self) -> dict[str, Arrow]:
         w, h, _ = self.size
-        return {"width": Arrow((0.0, h - INSET), (w, h - INSET), PAGE_COLOURS["width"]),
-                "length": Arrow((INSET, h), (INSET, 0.0), PAGE_COLOURS["length"]),
-                "diagonal": Arrow((0.0, h), (w, 0.0), PAGE_COLOURS["diagonal"])}
+        return {"width": Arrow((0.0, h - INSET), (w, h - INSET), self.colours["width"]),
+                "length": Arrow((INSET, h), (INSET, 0.0), self.colours["length"]),
+                "diagonal": Arrow((0.0, h), (w, 0.0), self.colours["diagonal"])}
 
     def range_arrow(self) -> Arrow:
-        return Arrow((LANE_LEFT, RANGE_Y), (LANE_LEFT + self.range_mm, RANGE_Y), RANGE_COLOUR,
+        return Arrow((LANE_LEFT, RANGE_Y), (LANE_LEFT + self.range_mm, RANGE_Y), self.colours["range"],
                      RANGE_HEAD_LENGTH, RANGE_HEAD_HALF, TAIL_BAR_HALF)
 
     def room_right(self, y: float, clearance: float = CLEARANCE) -> float:
@@ -187,9 +189,9 @@ class MeasuringPage:
                    "diagonal": "corner to corner"}
         for dim, length in zip(DIMENSIONS, (w, h, d)):
             caps[dim] = Caption(self.labels.of(dim), f"{wording[dim]}: {number(length)} mm "
-                                f"({inches(length)} in) \u00b7 {who(self.users[dim])}", PAGE_COLOURS[dim])
+                                f"({inches(length)} in) \u00b7 {who(self.users[dim])}", self.colours[dim])
         caps["range"] = Caption(self.labels.range, f"{number(self.range_mm)} mm ({inches(self.range_mm)} in)"
-                                f" \u00b7 an attack reaches this far", RANGE_COLOUR)
+                                f" \u00b7 an attack reaches this far", self.colours["range"])
         return caps
 
     def slots(self) -> dict[str, tuple[float, float, float, float]]:
