@@ -7,6 +7,7 @@ duplicate key is an error rather than a silent overwrite.
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
@@ -34,6 +35,8 @@ class SourceMap:
         """1-based line of the deepest node along `loc` that exists in the document."""
         node, line = self.root, 1
         for part in loc:
+            if isinstance(node, CommentedMap) and part not in node:  # pydantic writes a key None as 'None'
+                part = next((key for key in node if str(key) == str(part)), part)
             if isinstance(node, CommentedMap) and part in node:
                 line = node.lc.key(part)[0] + 1
                 node = node[part]
@@ -60,12 +63,14 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     """Parse one YAML file; syntax errors and duplicate keys become located problems."""
     shown = display_name(path)
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:  # never more than the cap plus one byte in memory
+            raw = handle.read(MAX_DEFINITION_BYTES + 1)
+            size = os.fstat(handle.fileno()).st_size
     except OSError as exc:
         raise DefinitionError([Problem(shown, 0, "", f"cannot read the file ({exc.strerror})")])
     if len(raw) > MAX_DEFINITION_BYTES:
-        raise DefinitionError([Problem(shown, 1, "", f"the file is {len(raw) // 1024} KiB; a definition "
-                                       f"may be at most {MAX_DEFINITION_BYTES // 1024} KiB")])
+        raise DefinitionError([Problem(shown, 1, "", f"the file is {max(size, len(raw)) // 1024} KiB; a "
+                                       f"definition may be at most {MAX_DEFINITION_BYTES // 1024} KiB")])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -150,12 +155,20 @@ def validate(model: type[Model], data: Any, source: SourceMap,
     """Validate `data` into `model`, then run game-specific checks; raise with every problem.
 
     `context` reaches field validators (printgen.art uses it to find and load art files).
+    Text the embedded font cannot print is reported with the rest (see printgen.textcheck).
     """
+    from .textcheck import unprintable  # imported here: textcheck builds on this module
+
+    text = unprintable(data, source)
     try:
         result = model.model_validate(data, context=context)
     except ValidationError as exc:
-        raise DefinitionError([source.problem(err["loc"], explain(err, model, err["loc"]))
-                               for err in exc.errors(include_url=False)])
+        problems = [source.problem(err["loc"], explain(err, model, err["loc"]))
+                    for err in exc.errors(include_url=False)]
+        paths = {p.path for p in problems}
+        raise DefinitionError(problems + [p for p in text if p.path not in paths])
+    if text:  # the game checks measure and quote text, so they run only on printable text
+        raise DefinitionError(text)
     problems = [source.problem(loc, message) for check in checks for loc, message in check(result)]
     if problems:
         raise DefinitionError(problems)
@@ -171,6 +184,8 @@ def explain(err: dict[str, Any], model: type[BaseModel], loc: Loc) -> str:
         return f"unknown key{hint}"
     if kind == "missing":
         return "this key is required but missing"
+    if kind == "invalid_key":
+        return "expected a key made of words; put it in quotes if it is meant as a name, or remove it"
     message = err["msg"].replace("Input should be", "expected").replace("Value error, ", "")
     ctx = err.get("ctx", {})
     if kind in NUMBER_LIMITS:

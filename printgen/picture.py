@@ -43,12 +43,18 @@ def colour(value: str) -> Color:
     return HexColor(value)
 
 
+ONE_LINE = {ord("\n"): " ", ord("\t"): " ", ord("\r"): " "}
+
+
 def text(x: float, y: float, value: str, size_pt: float, font: str = fonts.REGULAR,
          anchor: str = "start", fill: Color = black) -> String:
-    """A single line of text; `size_pt` is the familiar point size, converted to mm."""
+    """A single line of text; `size_pt` is the familiar point size, converted to mm.
+
+    A line break or tab from the YAML becomes a space: the font has no glyph for them.
+    """
     fonts.register()
-    return String(x, y, value, fontName=font, fontSize=font_mm(size_pt), textAnchor=anchor,
-                  fillColor=fill)
+    return String(x, y, value.translate(ONE_LINE), fontName=font, fontSize=font_mm(size_pt),
+                  textAnchor=anchor, fillColor=fill)
 
 
 def wrap(value: str, font: str, size_pt: float, width: float) -> list[str]:

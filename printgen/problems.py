@@ -19,8 +19,20 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}"
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        where = f"{shown(self.file)}:{self.line}"
+        path, message = shown(self.path), shown(self.message)
+        return f"{where}: {path}: {message}" if path else f"{where}: {message}"
+
+
+def shown(text: str) -> str:
+    """Text from a user's file, one line, with control characters escaped (\\x1b, \\n).
+
+    Messages quote names from the definition; an escape sequence in a name must not drive the
+    user's terminal, and a line break must not fake a second problem line.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 @dataclass

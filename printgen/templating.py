@@ -13,10 +13,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError
+from jinja2 import StrictUndefined, TemplateNotFound, TemplateSyntaxError
 from jinja2.sandbox import SandboxedEnvironment
 
 from .problems import DefinitionError, Problem, display_name
+from .sandbox import BoundedSandbox, ConfinedLoader
 
 
 def bundled_dir() -> Path:
@@ -39,9 +40,11 @@ def autoescape(name: str | None) -> bool:
 
 def environment(user_dirs: Iterable[Path] = ()) -> SandboxedEnvironment:
     search = [str(p) for p in user_dirs] + [str(bundled_dir())]
-    return SandboxedEnvironment(loader=FileSystemLoader(search), autoescape=autoescape,
-                                undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                                keep_trailing_newline=True)
+    # BoundedSandbox (printgen.sandbox) also caps steps, sizes and output; it counts per instance,
+    # so each render gets a fresh one
+    return BoundedSandbox(loader=ConfinedLoader(search), autoescape=autoescape,
+                          undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                          keep_trailing_newline=True)
 
 
 def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -> str:
