@@ -1,0 +1,297 @@
+"""Custom art on real builds: where it lands in the PDF, that it is stored once, what svglib cannot
+draw, every art error located in the YAML, and templates from a definition's own folder."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+import reportlab
+from PIL import Image
+
+from printgen.svgart import scan
+from printgen.templating import autoescape, render
+from pdfmeasure import MM, chars_mm
+
+A4_W, A4_H = 210.0, 297.0
+OMW_MARGIN = 9.0  # One Minute War's page margin; its card sits in the upper-right corner
+TAB_PAD, ART_INSET = 1.2, 3.0
+
+MARKER_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="42mm" height="42mm" viewBox="0 0 42 42">
+  <rect width="42" height="42" fill="#202020"/>
+  <defs>
+    <marker id="tip" markerWidth="4" markerHeight="4" refX="2" refY="2">
+      <path d="M0,0 L4,2 L0,4 z" fill="white"/>
+    </marker>
+  </defs>
+  <line x1="6" y1="36" x2="30" y2="12" stroke="white" marker-end="url(#tip)"/>
+</svg>
+"""
+
+
+def png(path: Path, size: tuple[int, int], colour=(31, 95, 153)) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, colour).save(path)
+    return path
+
+
+def set_key(yaml: Path, after: str, line: str) -> int:
+    """Insert `line` after the first line equal to `after`; return its 1-based line number."""
+    lines = yaml.read_text().splitlines()
+    at = lines.index(after) + 1
+    lines.insert(at, line)
+    yaml.write_text("\n".join(lines) + "\n")
+    return at + 1
+
+
+def images_mm(page) -> list[tuple[float, float, float, float]]:
+    """Image placements on a page as (x, y, w, h) in mm, y up, sorted."""
+    height = float(page.height)
+    return sorted((round(i["x0"] / MM, 3), round((height - i["bottom"]) / MM, 3),
+                   round((i["x1"] - i["x0"]) / MM, 3), round((i["bottom"] - i["top"]) / MM, 3))
+                  for i in page.images)
+
+
+def image_xobjects(path: Path) -> int:
+    reader = pypdf.PdfReader(path)
+    count = 0
+    for number in range(1, int(reader.trailer["/Size"])):
+        try:
+            obj = reader.get_object(number)
+        except Exception:  # noqa: BLE001 - free entries in the xref table
+            continue
+        if isinstance(obj, pypdf.generic.DictionaryObject) and obj.get("/Subtype") == "/Image":
+            count += 1
+    return count
+
+
+@pytest.fixture
+def war_with_art(copy_definition, tmp_path):
+    """One Minute War with a square logo image and a 3:1 body image, both RGB PNGs."""
+    yaml = copy_definition("one_minute_war")
+    png(tmp_path / "art" / "logo.png", (200, 200))
+    png(tmp_path / "art" / "field.png", (300, 100), (200, 220, 190))
+    set_key(yaml, "  text: One Minute War", "  image: art/logo.png")
+    set_key(yaml, "  text_size_pt: 6.5", "  body_image: art/field.png")
+    return yaml
+
+
+def test_logo_and_body_art_land_at_their_exact_place_and_size(run_cli, war_with_art, tmp_path):
+    result = run_cli("build", war_with_art, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    card_x, card_y = A4_W - OMW_MARGIN - 100, A4_H - OMW_MARGIN - 80  # 100 x 80 mm card
+    with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        front, back = images_mm(pdf.pages[0]), images_mm(pdf.pages[1])
+    # front: the 3:1 body art fills the body's width inside a 3 mm inset, centred in its height
+    inner_w, inner_h = 100 - 2 * ART_INSET, 40 - 2 * ART_INSET
+    art_h = inner_w / 3
+    assert front == [pytest.approx((card_x + ART_INSET, card_y + 20 + ART_INSET + (inner_h - art_h) / 2,
+                                    inner_w, art_h), abs=0.01)]
+    # back (long-edge flip: the card lies mirrored at the left): a 17.6 mm square on each of the ten
+    # tabs, 1.2 mm inside the tab, and one 34 mm square centred on the body
+    back_x = A4_W - card_x - 100
+    side = 20 - 2 * TAB_PAD
+    tabs = [(back_x + i * 20 + TAB_PAD, card_y + row + TAB_PAD, side, side)
+            for row in (0, 60) for i in range(5)]
+    body = (back_x + (100 - inner_h) / 2, card_y + 20 + ART_INSET, inner_h, inner_h)
+    expected = sorted(tabs + [body])
+    assert len(back) == len(expected)
+    for got, want in zip(back, expected):
+        assert got == pytest.approx(want, abs=0.01)
+
+
+def test_art_used_many_times_is_stored_once(run_cli, war_with_art, tmp_path):
+    assert run_cli("build", war_with_art, "--out", tmp_path / "o").exit_code == 0
+    pdf = tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf"
+    with pdfplumber.open(pdf) as doc:
+        assert len(doc.pages[1].images) == 11  # ten tab backs and the card's back
+    assert image_xobjects(pdf) == 2  # the logo and the body art, once each
+
+
+def test_art_builds_are_byte_identical(run_cli, war_with_art, tmp_path):
+    for out in ("a", "b"):
+        assert run_cli("build", war_with_art, "--out", tmp_path / out).exit_code == 0
+    name = Path("one_minute_war") / "one_minute_war.pdf"
+    assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_svg_card_shows_the_art_once_with_a_use_per_place(run_cli, war_with_art, tmp_path):
+    assert run_cli("build", war_with_art, "--out", tmp_path / "o").exit_code == 0
+    svg = (tmp_path / "o" / "one_minute_war" / "svg" / "one_minute_war-card-back.svg").read_text()
+    assert svg.count("<image") == 1 and svg.count("data:image/png;base64,") == 1
+    assert svg.count("<use") == 11
+
+
+def test_logo_font_is_used_for_the_title_and_the_logo(run_cli, copy_definition, tmp_path):
+    # Vera regular stands in for a display font: the title and logo are bold without one
+    yaml = copy_definition("one_minute_war")
+    shutil.copy(Path(reportlab.__file__).parent / "fonts" / "Vera.ttf", tmp_path / "display.ttf")
+    set_key(yaml, "  text: One Minute War", "  font: display.ttf")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    card_x, card_y = A4_W - OMW_MARGIN - 100, A4_H - OMW_MARGIN - 80
+    with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        title = [c for c in chars_mm(pdf.pages[0]) if card_x < c["x0"] < card_x + 100
+                 and card_y + 20 < c["y0"] < card_y + 60 and c["size"] == pytest.approx(14)]
+        logo = [c for c in chars_mm(pdf.pages[1]) if c["x0"] < A4_W / 2 and c["y0"] > card_y]
+    assert "".join(c["text"] for c in title).replace(" ", "") == "ONEMINUTEWAR"
+    assert {c["font"].split("+")[-1] for c in title} == {"BitstreamVeraSans-Roman"}
+    assert len(logo) >= 11 * len("ONEMINUTEWAR")  # ten tabs and the card's back
+    assert {c["font"].split("+")[-1] for c in logo} == {"BitstreamVeraSans-Roman"}
+
+
+def test_svg_with_a_marker_warns_by_name_and_still_builds(run_cli, copy_definition, tmp_path):
+    yaml = copy_definition("omiga")
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "back.svg").write_text(MARKER_SVG)
+    yaml.write_text(yaml.read_text() + "\nart:\n  black_back: art/back.svg\n")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    marker_line = MARKER_SVG.splitlines().index('    <marker id="tip" markerWidth="4" markerHeight="4" '
+                                                'refX="2" refY="2">') + 1
+    assert re.search(rf"art/back\.svg:{marker_line}: warning: marker: markers .* are not drawn",
+                     result.stderr), result.stderr
+    assert (tmp_path / "o" / "omiga" / "omiga.pdf").exists()
+
+
+def test_scan_names_each_feature_svglib_drops_and_ignores_neutral_values():
+    from lxml import etree
+
+    svg = b"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">
+<style>.a { mix-blend-mode: multiply }</style>
+<defs><pattern id="p" width="2" height="2"/><filter id="f"/><mask id="m"/></defs>
+<rect width="5" height="5" fill="url(#p)"/>
+<rect width="5" height="5" style="opacity: 0.5" mask="url(#m)" filter="url(#f)"/>
+<rect width="5" height="5" opacity="1" fill-opacity="0.5" filter="none"/>
+<text x="1" y="9">hi</text>
+</svg>"""
+    found = {f.feature: f.line for f in scan(etree.fromstring(svg))}
+    assert found == {"mix-blend-mode": 2, "pattern": 3, "filter": 3, "mask": 3, "opacity": 5, "text": 7}
+    clean = b'<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5" opacity="1"/></svg>'
+    assert scan(etree.fromstring(clean)) == []
+
+
+BAD_ART = {
+    "missing": ("art/none.png", None, r"expected a file, but .*art/none\.png does not exist \(got 'art/none\.png'\)"),
+    "unreadable": ("art/broken.png", b"\x89PNG\r\n\x1a\n not really", r"is not a readable PNG image"),
+    "unsupported": ("art/logo.gif", b"GIF89a", r"expected a PNG, JPEG or SVG file"),
+    "mislabelled": ("art/photo.png", "jpeg", r"named like a PNG image but holds JPEG data"),
+    "broken svg": ("art/logo.svg", b"<svg xmlns='http://www.w3.org/2000/svg'><g></svg>",
+                   r"is not a readable SVG file \(line 1"),
+    "not svg": ("art/logo.svg", b"<html/>", r"is XML but not SVG"),
+    "outside": ("../elsewhere.png", None, r"expected a file inside the definition's folder .*--allow-outside"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_ART))
+def test_each_art_error_is_located_and_writes_nothing(run_cli, copy_definition, tmp_path, case):
+    name, content, message = BAD_ART[case]
+    folder = tmp_path / "game"
+    folder.mkdir()
+    yaml = folder / "one_minute_war.yaml"
+    shutil.copyfile(copy_definition("one_minute_war"), yaml)
+    target = folder / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if content == "jpeg":
+        Image.new("RGB", (8, 8)).save(target, "JPEG")
+    elif content is not None:
+        target.write_bytes(content)
+    elif case == "outside":
+        png(target, (8, 8))
+    line = set_key(yaml, "  text: One Minute War", f"  image: {name}")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 2, result.output
+    assert re.search(rf"one_minute_war\.yaml:{line}: logo\.image: .*{message}", result.output), result.output
+    assert "Traceback" not in result.output and "nothing was written" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_allow_outside_lets_a_definition_use_art_elsewhere(run_cli, copy_definition, tmp_path):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    yaml = folder / "one_minute_war.yaml"
+    shutil.copyfile(copy_definition("one_minute_war"), yaml)
+    png(tmp_path / "shared" / "logo.png", (50, 50))
+    set_key(yaml, "  text: One Minute War", "  image: ../shared/logo.png")
+    assert run_cli("build", yaml, "--out", tmp_path / "o").exit_code == 2
+    result = run_cli("build", yaml, "--allow-outside", "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        assert len(pdf.pages[1].images) == 11
+
+
+def test_missing_and_broken_fonts_are_located(run_cli, copy_definition, tmp_path):
+    yaml = copy_definition("one_minute_war")
+    (tmp_path / "bad.ttf").write_bytes(b"not a font")
+    line = set_key(yaml, "  text: One Minute War", "  font: missing.ttf")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    assert re.search(rf":{line}: logo\.font: expected a file, but .*missing\.ttf does not exist", result.output)
+    yaml.write_text(yaml.read_text().replace("font: missing.ttf", "font: bad.ttf"))
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    assert re.search(rf":{line}: logo\.font: bad\.ttf is not a TrueType font printgen can embed", result.output)
+    assert not (tmp_path / "o").exists()
+
+
+# -- templates from the definition's own folder ----------------------------------------------------
+
+def war_with_templates(copy_definition, tmp_path: Path, rules: str) -> Path:
+    yaml = copy_definition("one_minute_war")
+    mine = tmp_path / "my_templates" / "one_minute_war"
+    mine.mkdir(parents=True)
+    (mine / "rules.txt.j2").write_text(rules)
+    yaml.write_text(yaml.read_text() + "templates: my_templates/\n")
+    return yaml
+
+
+def test_definition_templates_are_used_and_cli_templates_come_first(run_cli, copy_definition, tmp_path):
+    yaml = war_with_templates(copy_definition, tmp_path, "# {{ d.title }} by the campfire\n\nShort rules.\n")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        assert "by the campfire" in pdf.pages[0].extract_text()
+    first = tmp_path / "first" / "one_minute_war"
+    first.mkdir(parents=True)
+    (first / "rules.txt.j2").write_text("# Command line wins\n\nEven shorter.\n")
+    result = run_cli("build", yaml, "--templates", tmp_path / "first", "--out", tmp_path / "o2")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "o2" / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        text = pdf.pages[0].extract_text()
+    assert "Even shorter." in text and "campfire" not in text
+
+
+@pytest.mark.parametrize("rules, line, message", [
+    ("# T\n\n{{ d.__class__.__mro__[1].__subclasses__() }}\n", 3, r"template error: access to attribute '__class__' .* is unsafe"),
+    ("# T\n\n{{ cycler.__init__.__globals__ }}\n", 3, r"template error: .*(unsafe|undefined)"),
+    ("# T\n\nfine\n{{ d.no_such_key }}\n", 4, r"template error: .*no_such_key"),
+    ("# T\n{% if d.title %}\nunclosed\n", 3, r"template error: Unexpected end of template"),
+    ("# T\n\n{{ 1 // 0 }}\n", 3, r"template error: ZeroDivisionError"),
+])
+def test_template_errors_name_the_template_file_and_line(run_cli, copy_definition, tmp_path, rules, line, message):
+    yaml = war_with_templates(copy_definition, tmp_path, rules)
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 2, result.output
+    assert re.search(rf"my_templates/one_minute_war/rules\.txt\.j2:{line}: {message}", result.output), result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_missing_template_folder_is_located(run_cli, copy_definition, tmp_path):
+    yaml = copy_definition("one_minute_war")
+    yaml.write_text(yaml.read_text() + "templates: nowhere/\n")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    last = len(yaml.read_text().splitlines())
+    assert result.exit_code == 2
+    assert re.search(rf"one_minute_war\.yaml:{last}: templates: expected a folder, but .*nowhere does not exist",
+                     result.output), result.output
+
+
+def test_svg_and_xml_templates_escape_what_they_insert(tmp_path):
+    assert all(autoescape(name) for name in ("a.svg.j2", "a.xml.j2", "a.txt.j2", "a.svg", "other.j2"))
+    (tmp_path / "card.svg.j2").write_text('<text>{{ name }}</text>\n')
+    out = render("card.svg.j2", {"name": 'Fish & "Chips" <b>'}, [tmp_path])
+    assert out == "<text>Fish &amp; &#34;Chips&#34; &lt;b&gt;</text>\n"
