@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Iterable
 
 
 def write_bytes(path: Path, data: bytes) -> None:
@@ -23,3 +25,42 @@ def write_bytes(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
+    """Replace many files, each in one step, waiting for the disk once rather than once a file.
+
+    Every file is written under a temporary name first; then all are flushed together (the kernel
+    commits concurrent fsyncs in one journal transaction, where 74 fsyncs in a row cost 74), and
+    only then renamed into place. If anything fails before the renames, no file is replaced.
+    """
+    pending: list[tuple[str, Path]] = []
+    try:
+        for path, data in files:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            pending.append((tmp, path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.chmod(tmp, 0o644)
+        if pending:
+            with ThreadPoolExecutor(max_workers=min(16, len(pending))) as pool:
+                list(pool.map(flush_to_disk, [tmp for tmp, _ in pending]))
+        while pending:
+            tmp, path = pending[0]
+            os.replace(tmp, path)
+            pending.pop(0)
+    finally:
+        for tmp, _ in pending:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+
+
+def flush_to_disk(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -31,7 +31,10 @@ def register() -> None:
     if _registered:
         return
     for name, filename in _FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(font_dir() / filename)))
+        # Subsets carry only the glyphs a document uses. reportlab's default also puts all of
+        # ASCII in every first subset (some 7 KB a face in omiga.pdf), so that text reads without
+        # a /ToUnicode map; printgen's PDFs always have one.
+        pdfmetrics.registerFont(TTFont(name, str(font_dir() / filename), asciiReadable=False))
     for bold, italic, name in ((0, 0, REGULAR), (1, 0, BOLD), (0, 1, ITALIC), (1, 1, BOLD_ITALIC)):
         addMapping(REGULAR, bold, italic, name)
     _registered = True

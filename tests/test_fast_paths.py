@@ -1,0 +1,105 @@
+"""What keeps builds quick, checked by behaviour rather than by the clock: repeated pictures stored
+once as PDF forms (and drawn exactly as before), files written together, heavy libraries imported
+only when used. benchmarks/run.py measures the times; nothing here does."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from reportlab.graphics.shapes import Group, Rect
+from reportlab.lib.colors import HexColor, black
+
+from printgen.atomic import write_all
+from printgen.paper import PAPERS
+from printgen.picture import placed, rect
+from printgen.writers.pdf import Page, PdfMeta, render_pdf
+from printgen.writers.reuse import reusable
+from printgen.writers.svg import svg_bytes
+
+MM = 72 / 25.4
+RED, BLUE = HexColor("#cc2200"), HexColor("#0033aa")
+
+
+def forms_in(pdf: bytes) -> int:
+    """Form XObjects stored in the whole document (reportlab writes object dictionaries uncompressed)."""
+    return pdf.count(b"/Subtype /Form")
+
+
+def square(colour=BLUE) -> Group:
+    group = Group()
+    group.add(rect(0, 0, 10, 10, fill=colour))
+    return group
+
+
+def filled(pdf: bytes, page: int = 0) -> list[tuple[float, float, tuple]]:
+    """(x, y) in mm and fill of every filled 10 mm square on a page."""
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        p = doc.pages[page]
+        return sorted((round(r["x0"] / MM, 3), round((float(p.height) - r["bottom"]) / MM, 3),
+                       tuple(round(float(v), 3) for v in r["non_stroking_color"]))
+                      for r in p.rects if r.get("fill") and abs((r["x1"] - r["x0"]) / MM - 10) < 0.01)
+
+
+def test_a_repeated_group_is_stored_once_and_drawn_wherever_it_is_placed():
+    pages = [Page(shapes=[placed(reusable(square()), (1, 0, 0, 1, x, 20)) for x in (20, 50, 80)]),
+             Page(shapes=[placed(reusable(square()), (1, 0, 0, 1, 20, 100))])]
+    pdf = render_pdf(pages, PAPERS["a4"], PdfMeta("forms", flip=None))
+    assert forms_in(pdf) == 1
+    blue = (0.0, 0.2, 0.667)
+    assert filled(pdf, 0) == [(20, 20, blue), (50, 20, blue), (80, 20, blue)]
+    assert filled(pdf, 1) == [(20, 100, blue)]
+
+
+def test_different_content_gets_its_own_form():
+    assert reusable(square(BLUE)).key == reusable(square(BLUE)).key
+    assert reusable(square(BLUE)).key != reusable(square(RED)).key
+    shapes = [placed(reusable(square(c)), (1, 0, 0, 1, x, 20)) for c, x in ((BLUE, 20), (RED, 50))]
+    assert forms_in(render_pdf([Page(shapes=shapes)], PAPERS["a4"], PdfMeta("two", flip=None))) == 2
+
+
+def test_a_form_sets_its_own_colours_whatever_was_drawn_before_it():
+    """The first use is drawn after a red shape, the second after a blue one: both stay black."""
+    plain = Group()
+    plain.add(Rect(0, 0, 10, 10, fillColor=black, strokeColor=None))
+    shapes = [rect(0, 0, 5, 5, fill=RED), placed(reusable(plain), (1, 0, 0, 1, 20, 20)),
+              rect(0, 200, 5, 5, fill=BLUE), placed(reusable(plain), (1, 0, 0, 1, 50, 20))]
+    pdf = render_pdf([Page(shapes=shapes)], PAPERS["a4"], PdfMeta("state", flip=None))
+    assert [f[2] for f in filled(pdf)] in ([(0.0,), (0.0,)], [(0.0, 0.0, 0.0), (0.0, 0.0, 0.0)])
+
+
+def test_svg_draws_a_reused_group_like_any_other():
+    plain = svg_bytes([placed(square(), (1, 0, 0, 1, 5, 5))], 30, 30)
+    reused = svg_bytes([placed(reusable(square()), (1, 0, 0, 1, 5, 5))], 30, 30)
+    assert plain == reused
+
+
+def test_write_all_replaces_every_file_and_leaves_no_temporary(tmp_path):
+    (tmp_path / "a.txt").write_text("old")
+    write_all([(tmp_path / "a.txt", b"new a"), (tmp_path / "sub" / "b.txt", b"new b")])
+    assert (tmp_path / "a.txt").read_bytes() == b"new a"
+    assert (tmp_path / "sub" / "b.txt").read_bytes() == b"new b"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.txt", "b.txt", "sub"]
+
+
+def test_write_all_replaces_nothing_when_one_file_cannot_be_written(tmp_path):
+    (tmp_path / "a.txt").write_text("old")
+    (tmp_path / "blocked").write_text("a file where a folder is needed")
+    with pytest.raises(OSError):
+        write_all([(tmp_path / "a.txt", b"new"), (tmp_path / "blocked" / "b.txt", b"new")])
+    assert (tmp_path / "a.txt").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "blocked"]
+
+
+def imported_by(code: str) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", f"{code}\nimport sys\nprint(' '.join(sys.modules))"],
+                         capture_output=True, text=True, check=True, cwd=Path(__file__).parent)
+    return set(out.stdout.split())
+
+
+def test_the_command_line_imports_no_rasteriser_and_no_svg_reader():
+    loaded = imported_by("import printgen.cli")
+    assert not {"pypdfium2", "svglib", "svglib.svglib"} & loaded
