@@ -225,7 +225,28 @@ def define_form(canvas: Any, art: Art) -> None:
         renderPDF.draw(art.drawing, canvas, 0, 0)  # which this nested draw would otherwise undo
         if outer is not None:
             canvas._drawing = outer
+        canvas.endForm(Resources=form_resources(canvas))
+        return
     canvas.endForm()
+
+
+def form_resources(canvas: Any) -> Any:
+    """The resources a form's content uses, as reportlab gives a page but not a form: without
+    them, an SVG's gradients (shadings) and fill-/stroke-opacity (graphics states) print black
+    and opaque. Must be called just before endForm, while the form's accumulators are current."""
+    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if canvas._formsinuse:
+        resources.XObject = canvas._doc.xobjDict(canvas._formsinuse)
+    state = canvas._extgstate.getState()
+    if state:
+        resources.ExtGState = state
+    resources.setShading(canvas._shadingUsed)
+    resources.setColorSpace(canvas._colorsUsed)
+    return resources
 
 
 _CACHE: dict[tuple[str, str, bool], Art] = {}  # (digest, kind, allow_outside) -> Art

@@ -85,11 +85,12 @@ def test_logo_and_body_art_land_at_their_exact_place_and_size(run_cli, war_with_
     card_x, card_y = A4_W - OMW_MARGIN - 100, A4_H - OMW_MARGIN - 80  # 100 x 80 mm card
     with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
         front, back = images_mm(pdf.pages[0]), images_mm(pdf.pages[1])
-    # front: the 3:1 body art fills the body's width inside a 3 mm inset, centred in its height
-    inner_w, inner_h = 100 - 2 * ART_INSET, 40 - 2 * ART_INSET
-    art_h = inner_w / 3
-    assert front == [pytest.approx((card_x + ART_INSET, card_y + 20 + ART_INSET + (inner_h - art_h) / 2,
-                                    inner_w, art_h), abs=0.01)]
+    # front: the 3:1 body art fills the body's height between the side labels (5.5 mm clear above
+    # and below), centred across the body's width inside its 3 mm inset
+    art_h = 40 - 2 * 5.5
+    art_w = 3 * art_h
+    assert front == [pytest.approx((card_x + 50 - art_w / 2, card_y + 20 + 5.5, art_w, art_h), abs=0.01)]
+    inner_h = 40 - 2 * ART_INSET
     # back (long-edge flip: the card lies mirrored at the left): a 17.6 mm square on each of the ten
     # tabs, 1.2 mm inside the tab, and one 34 mm square centred on the body
     back_x = A4_W - card_x - 100
@@ -295,3 +296,47 @@ def test_svg_and_xml_templates_escape_what_they_insert(tmp_path):
     (tmp_path / "card.svg.j2").write_text('<text>{{ name }}</text>\n')
     out = render("card.svg.j2", {"name": 'Fish & "Chips" <b>'}, [tmp_path])
     assert out == "<text>Fish &amp; &#34;Chips&#34; &lt;b&gt;</text>\n"
+
+
+SHADED_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="42mm" height="42mm" viewBox="0 0 42 42">
+  <defs>
+    <linearGradient id="g" x1="0" y1="0" x2="42" y2="0" gradientUnits="userSpaceOnUse">
+      <stop offset="0" stop-color="#000000"/><stop offset="1" stop-color="#0000ff"/>
+    </linearGradient>
+  </defs>
+  <rect width="42" height="21" fill="url(#g)"/>
+  <rect y="21" width="42" height="21" fill="#ff0000" fill-opacity="0.5"/>
+</svg>
+"""
+
+
+def test_svg_art_keeps_its_gradients_and_transparency(run_cli, copy_definition, tmp_path):
+    """SVG art is stored as a PDF form; its shadings and graphics states must come with it."""
+    import pypdfium2
+
+    yaml = copy_definition("omiga")
+    (tmp_path / "back.svg").write_text(SHADED_SVG)
+    yaml.write_text(yaml.read_text() + "\nart:\n  white_back: back.svg\n")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    pdf_path = tmp_path / "o" / "omiga" / "omiga.pdf"
+    with pdfplumber.open(pdf_path) as pdf:  # the first tile back on the first back page
+        page = pdf.pages[1]
+        boxes = sorted((r["x0"], r["top"], r["x1"], r["bottom"]) for r in page.rects
+                       if abs(r["width"] / MM - 42) < 0.01 and abs(r["height"] / MM - 21) < 0.01)
+    scale = 4
+    image = pypdfium2.PdfDocument(pdf_path)[1].render(scale=scale).to_pil().convert("RGB")
+    x0, top, x1, bottom = boxes[0]
+
+    def pixel(fx: float, fy: float) -> tuple[int, ...]:
+        return image.getpixel((int((x0 + fx * (x1 - x0)) * scale), int((top + fy * (bottom - top)) * scale)))
+
+    lower = [r for r in boxes if abs(r[1] - top) > 1]  # the half-transparent red rect sits below
+    assert lower, boxes
+    x0, top, x1, bottom = lower[0]
+    red = pixel(0.5, 0.5)
+    assert red[0] > 240 and 110 < red[1] < 150 and 110 < red[2] < 150  # half red over white
+    x0, top, x1, bottom = boxes[0]
+    left, right = pixel(0.05, 0.5), pixel(0.95, 0.5)
+    assert left[2] < 40 and right[2] > 200  # black to blue, not one flat colour

@@ -52,6 +52,7 @@ def tint(base: Color, amount: float) -> Color:
 
 
 ART_INSET = 3.0  # mm kept clear around art on the card's body
+LABEL_CLEAR = 5.5  # mm above and below body art on the front, where the side labels sit
 
 
 @dataclass
@@ -113,7 +114,7 @@ class WarCard:
         mid = t + b / 2
         body_art = art_of(card.body_image)
         if body_art is not None:
-            group.add(body_art.shape(ART_INSET, t + ART_INSET, w - 2 * ART_INSET, b - 2 * ART_INSET))
+            group.add(body_art.shape(ART_INSET, t + LABEL_CLEAR, w - 2 * ART_INSET, b - 2 * LABEL_CLEAR))
         group.add(text(w / 2, mid - font_mm(14) * 0.35, self.defn.title.upper(), 14, self.title_font,
                        anchor="middle"))
         group.add(text(w / 2, t + 2.5, f"{near} side", 7, fonts.BOLD, anchor="middle"))
