@@ -340,3 +340,17 @@ def test_svg_art_keeps_its_gradients_and_transparency(run_cli, copy_definition, 
     x0, top, x1, bottom = boxes[0]
     left, right = pixel(0.05, 0.5), pixel(0.95, 0.5)
     assert left[2] < 40 and right[2] > 200  # black to blue, not one flat colour
+
+
+def test_deck_back_art_covers_the_tile_and_its_bleed(run_cli, copy_definition, tmp_path):
+    yaml = copy_definition("omiga")
+    png(tmp_path / "back.png", (300, 300), (200, 40, 40))
+    text = yaml.read_text().replace("  bleed: 0 ", "  bleed: 2 ")
+    yaml.write_text(text + "\nart:\n  white_back: back.png\n")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "o" / "omiga" / "omiga.pdf") as pdf:
+        backs = images_mm(pdf.pages[1])  # the first sheet's backs: 24 white tiles
+    assert len(backs) == 24
+    assert all(w == pytest.approx(46, abs=0.01) and h == pytest.approx(46, abs=0.01) for _, _, w, h in backs)
+    assert image_xobjects(tmp_path / "o" / "omiga" / "omiga.pdf") == 1

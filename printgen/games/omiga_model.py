@@ -88,8 +88,8 @@ class Card(Strict):
 
 
 class DeckArt(Strict):
-    """Your own images for the deck backs; each fills the back (proportions kept, centred) over the
-    palette's back colour, in place of the printed emblem."""
+    """Your own images for the deck backs; each fills the back and its bleed (proportions kept,
+    centred) over the palette's back colour, in place of the printed emblem."""
 
     white_back: ImageFile = None
     black_back: ImageFile = None

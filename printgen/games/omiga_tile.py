@@ -168,8 +168,8 @@ class OmigaTile:
         group = Group()
         group.add(rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour(look.back)))
         image = art_of(getattr(self.defn.art, f"{self.deck}_back"))
-        if image is not None:
-            group.add(image.shape(0, 0, w, h))
+        if image is not None:  # art made for the tile covers its bleed too, so it runs past the cut
+            group.add(image.shape(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed))
             return group
         ring = min(w, h) * 0.34
         group.add(Circle(w / 2, h / 2, ring, fillColor=None, strokeColor=ink, strokeWidth=0.7))
