@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
 
 from .problems import DefinitionError, Problem, display_name
 
@@ -69,12 +71,18 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     except OSError as exc:
         raise DefinitionError([Problem(shown, 0, "", f"cannot read the file ({exc.strerror})")])
     if len(raw) > MAX_DEFINITION_BYTES:
-        raise DefinitionError([Problem(shown, 1, "", f"the file is {max(size, len(raw)) // 1024} KiB; a "
-                                       f"definition may be at most {MAX_DEFINITION_BYTES // 1024} KiB")])
+        raise DefinitionError([Problem(shown, 1, "", f"the file is {max(size, len(raw)) // 1024:,} KiB, but a "
+                                       f"definition may be at most {MAX_DEFINITION_BYTES // 1024:,} KiB; "
+                                       f"check that this is the definition you meant")])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DefinitionError([Problem(shown, 1, "", f"the file is not UTF-8 text (byte {exc.start})")])
+        line = raw[:exc.start].count(b"\n") + 1
+        raise DefinitionError([Problem(shown, line, "", f"byte 0x{raw[exc.start]:02X} is not UTF-8 text; "
+                                       "save the file as UTF-8 in your editor")])
+    deep = bracket_depth_line(text)
+    if deep is not None:  # ruamel's scanner slows down with the square of such nesting
+        raise DefinitionError([Problem(shown, deep, "", TOO_DEEP)])
     yaml = YAML(typ="rt")
     yaml.version = (1, 2)
     yaml.allow_duplicate_keys = False
@@ -83,11 +91,19 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     except MarkedYAMLError as exc:
         line, what = explain_yaml_error(exc)
         raise DefinitionError([Problem(shown, line, "", f"invalid YAML: {what}")])
+    except ReaderError as exc:  # a character YAML does not allow anywhere, such as a raw control byte
+        line = text[:max(exc.position, 0)].count("\n") + 1
+        raise DefinitionError([Problem(shown, line, "", f"invalid YAML: the character U+{exc.character:04X} "
+                                       "is not allowed in a YAML file; remove it (write \\u escapes inside "
+                                       "double quotes for special characters)")])
     except YAMLError as exc:
         raise DefinitionError([Problem(shown, 1, "", f"invalid YAML: {first_line(str(exc))}")])
     except RecursionError:
-        raise DefinitionError([Problem(shown, 1, "", "the YAML nests too deeply")])
-    size = expanded_size(data)
+        raise DefinitionError([Problem(shown, 1, "", TOO_DEEP)])
+    try:
+        size = expanded_size(data)
+    except RecursionError:
+        raise DefinitionError([Problem(shown, 1, "", TOO_DEEP)])
     if size > MAX_VALUES:
         raise DefinitionError([Problem(shown, 1, "", f"the YAML expands to more than {MAX_VALUES:,} values "
                                        "(aliases that repeat aliases?); write the values out instead")])
@@ -95,6 +111,21 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
 
 
 MAX_VALUES = 200_000  # far above any real game, far below what an alias bomb expands to
+MAX_DEPTH = 100  # mappings and lists inside each other; a game needs fewer than ten
+TOO_DEEP = (f"the YAML nests lists or mappings more than {MAX_DEPTH} levels deep; a definition needs "
+            "only a few, so look for brackets that are opened but never closed")
+
+
+def bracket_depth_line(text: str) -> int | None:
+    """The line where [ and { first nest more than MAX_DEPTH deep, or None (quotes not parsed)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for match in re.finditer(r"[\[\]{}]", text):
+        depth = max(depth + (1 if match.group() in "[{" else -1), 0)
+        if depth > MAX_DEPTH:
+            return text.count("\n", 0, match.start()) + 1
+    return None
 
 
 def expanded_size(data: Any, limit: int = MAX_VALUES) -> int:
@@ -106,8 +137,8 @@ def expanded_size(data: Any, limit: int = MAX_VALUES) -> int:
     sizes: dict[int, int] = {}
 
     def size(node: Any, depth: int) -> int:
-        if depth > 100:
-            return limit + 1
+        if depth > MAX_DEPTH:
+            raise RecursionError("too deep")
         if not isinstance(node, (dict, list)):
             return 1
         key = id(node)
@@ -136,6 +167,11 @@ def explain_yaml_error(exc: MarkedYAMLError) -> tuple[int, str]:
         return line, "a tab character; YAML indents with spaces only, so replace the tab with spaces"
     if "quoted scalar" in context and exc.context_mark is not None:
         return exc.context_mark.line + 1, "a quoted string starts here but is never closed; add the closing quote"
+    if context.startswith("while parsing a flow") and exc.context_mark is not None:
+        kind, closer = ("list", "]") if "sequence" in context else ("mapping", "}")
+        return exc.context_mark.line + 1, (f"a {kind} opened with '{'[' if closer == ']' else '{'}' here "
+                                           f"is not closed; add the '{closer}' (and put any value "
+                                           f"holding ',' or ': ' in quotes)")
     if "mapping values are not allowed" in problem:
         return line, ("a ':' where no new key can start; check this line's indentation, or put the "
                       "value in quotes if it contains ': '")
@@ -202,7 +238,21 @@ def explain(err: dict[str, Any], model: type[BaseModel], loc: Loc) -> str:
         return f"expected at most {ctx.get('max_length')} item(s) (got {ctx.get('actual_length')})"
     if kind == "finite_number" or (isinstance(got, float) and not math.isfinite(got)):
         message = "expected a finite number"
+    message = TYPE_WORDS.get(kind, message)
+    if got is None:
+        if loc and isinstance(loc[-1], int):
+            return f"{message}, but this list item is empty; write it out or remove the '-' line"
+        return f"{message}, but the key has no value; write one after the colon"
+    if kind == "bool_type" and isinstance(got, str):
+        return f"{message} (got {shorten(got)}); YAML 1.2 reads yes, no, on and off as text"
+    if kind == "string_type" and not isinstance(got, (str, dict, list)):
+        return f"{message} (got {shorten(got)}); YAML reads that as a value, so put it in quotes"
     return f"{message} (got {shorten(got)})"
+
+
+TYPE_WORDS = {"model_type": "expected a mapping of keys", "dict_type": "expected a mapping of keys",
+              "list_type": "expected a list", "bool_type": "expected true or false",
+              "string_type": "expected text", "int_type": "expected a whole number"}
 
 
 NUMBER_LIMITS = {"greater_than": "greater than", "greater_than_equal": "of at least",
@@ -225,9 +275,18 @@ def field_description(model: type[BaseModel], loc: Loc) -> str | None:
         return None
     if field.description:
         return field.description
-    for meta in getattr(field.annotation, "__metadata__", ()):
+    return annotated_description(field.annotation)
+
+
+def annotated_description(annotation: Any) -> str | None:
+    """A description inside Annotated[...], also within list[...] or dict[...] (item types)."""
+    for meta in getattr(annotation, "__metadata__", ()):
         if getattr(meta, "description", None):
             return meta.description
+    for arg in getattr(annotation, "__args__", ()):
+        found = annotated_description(arg)
+        if found:
+            return found
     return None
 
 
@@ -237,6 +296,8 @@ def compact(value: Any) -> str:
 
 
 def shorten(value: Any) -> str:
+    if isinstance(value, bool):  # as the YAML spells it
+        return "true" if value else "false"
     text = repr(value) if isinstance(value, str) else str(value)
     if isinstance(value, (dict, list)):
         text = type(value).__name__.replace("Commented", "").lower()

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from functools import wraps
 from string import Formatter
 from typing import Any, Callable, Iterable, Iterator
 
 from jinja2 import Environment, FileSystemLoader, nodes, pass_eval_context
-from jinja2.exceptions import SecurityError, TemplateNotFound
+from jinja2.exceptions import SecurityError
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, markup_join, str_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -73,10 +74,20 @@ class ConfinedLoader(FileSystemLoader):
         real = os.path.realpath(filename)
         folders = [os.path.realpath(folder) for folder in self.searchpath]
         if not any(os.path.commonpath([real, folder]) == folder for folder in folders):
-            raise TemplateNotFound(f"{template} (it links to {real}, outside the template folders)")
+            raise refuse(f"{unresolved(filename)} is a link to a file outside the template "
+                         f"folders; copy the file into the folder instead")
         if len(source.encode("utf-8")) > MAX_TEMPLATE_BYTES:
             raise refuse(f"the template {template} is over {MAX_TEMPLATE_BYTES // 1024} KiB")
         return source, filename, uptodate
+
+
+def unresolved(filename: str) -> str:
+    """The path as the user wrote it (relative to the working folder when inside it), links kept."""
+    path = Path(filename).absolute()
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 class BoundedSandbox(ImmutableSandboxedEnvironment):

@@ -58,7 +58,7 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
     except TemplateNotFound as exc:
         file, line = template_frame(name)
         raise DefinitionError([Problem(file, line, "", f"template error: no template called "
-                                       f"'{exc.name}' in {', '.join(env.loader.searchpath)}")])  # type: ignore[union-attr]
+                                       f"'{exc.name}' in {searched(env.loader.searchpath)}")])  # type: ignore[union-attr]
     except RecursionError:
         file, line = template_frame(name)
         raise DefinitionError([Problem(file, line, "", "template error: the template calls itself "
@@ -66,6 +66,13 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
     except Exception as exc:  # noqa: BLE001 - a user's template may fail in any way; say where
         file, line = template_frame(name)
         raise DefinitionError([Problem(file, line, "", f"template error: {describe(exc)}")])
+
+
+def searched(folders: list[str]) -> str:
+    """The template folders for a message: the user's as given, the bundled one by name (not by a
+    path that differs from machine to machine)."""
+    bundled = str(bundled_dir())
+    return ", ".join("printgen's own templates" if f == bundled else display_name(Path(f)) for f in folders)
 
 
 def describe(exc: Exception) -> str:

@@ -12,7 +12,8 @@ from ..art import ImageFile, TemplateFolder
 from ..loader import Loc
 from ..fields import HexColour, Strict
 
-Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")]
+Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$",
+                            description="a name of letters, digits, _ and -, starting with a letter")]
 Millimetres = Annotated[float, Field(gt=0, le=120, allow_inf_nan=False)]
 Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 Severity = Literal["error", "warning"]
