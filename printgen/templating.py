@@ -8,6 +8,7 @@ name, a refused attribute, even a division by zero) becomes a `file:line` proble
 """
 from __future__ import annotations
 
+import re
 import sys
 from importlib import resources
 from pathlib import Path
@@ -79,8 +80,8 @@ def describe(exc: Exception) -> str:
     """Jinja's own message, or the kind of Python error for anything else (1/0, 'a' + 1)."""
     from jinja2 import TemplateError
 
-    if isinstance(exc, TemplateError):
-        return str(exc)
+    if isinstance(exc, TemplateError):  # "'printgen.games.m.Omiga object' has" -> "'Omiga' has"
+        return re.sub(r"'(?:\w+\.)+(\w+) object'", r"'\1'", str(exc))
     return f"{type(exc).__name__}: {exc}"
 
 
