@@ -23,7 +23,9 @@ from .templating import bundled_dir
 
 EXIT_BAD_INPUT = 2
 TEMPLATE_FOLDER = "templates"
-SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+# Draft 7: the newest draft yaml-language-server (VS Code's YAML support) reads in full; nothing
+# pydantic emits for these models needs a later one ($defs is only where the $refs point).
+SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
 TEMPLATES_LINE = re.compile(r"^#\s?templates:.*$", re.M)  # the commented-out key in bundled YAMLs
 
 
