@@ -1,0 +1,220 @@
+"""printgen against the floor and the peer: run by hand, never as a test.
+
+    pip install -e '.[bench]'          # decksmith, the peer
+    python benchmarks/run.py           # prints the table and rewrites docs/performance.md
+    python benchmarks/run.py --runs 3 --no-write
+    python benchmarks/run.py --before /some/older/checkout   # adds a column for the older code
+
+Every whole-process figure is the median of several fresh processes, each in an empty folder;
+every comparison is a ratio of figures taken in this same run, because on a shared machine the
+absolute times drift from one run to the next while the ratios hold.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from machine import describe, load_average
+from measure import Command, Figure, file_size, whole_process
+from targets import Target, check_targets
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+DECKSMITH = HERE / "decksmith"
+PEER_SIZE = ("--width", "42", "--height", "42", "--gap", "0", "--margins", "9.5", "9.5")
+
+
+@dataclass
+class Results:
+    """One tree's (or the references') figures: whole-process runs, in-process timings, file sizes."""
+
+    figures: dict[str, Figure] = field(default_factory=dict)
+    inner: dict[str, float] = field(default_factory=dict)
+
+
+def printgen_command(tree: Path | None) -> list[str]:
+    script = Path(sys.executable).parent / "printgen"
+    return [str(script)] if script.exists() and tree is None else [sys.executable, "-m", "printgen.cli"]
+
+
+def environment(tree: Path | None, config_home: Path) -> dict[str, str]:
+    """No saved back offset or other user settings: every tree builds with the defaults."""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(config_home))
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    return env
+
+
+def find_decksmith() -> str | None:
+    return shutil.which("decksmith", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+
+
+def decksmith_steps(work: Path) -> list[Command]:
+    tool = find_decksmith()
+    assert tool
+    return [[tool, "build", "--spec", str(DECKSMITH / "deck.yaml"), "--data", str(DECKSMITH / "deck.csv"),
+             "--output", "cards"],
+            [tool, "export", "cards", "--output", "tiles.pdf", *PEER_SIZE]]
+
+
+def floor_steps(work: Path) -> list[Command]:
+    return [[sys.executable, str(HERE / "floor_omiga.py"), str(work / "floor.pdf")]]
+
+
+def measure_printgen(tree: Path | None, runs: int, quick: bool, config_home: Path) -> Results:
+    pg, env = printgen_command(tree), environment(tree, config_home)
+    label = f" [{tree}]" if tree else ""
+
+    def omiga(work: Path) -> list[Command]:
+        return [[*pg, "build", "omiga", "--out", str(work / "out")]]
+
+    steps = {
+        "omiga": ("printgen build omiga", omiga),
+        "all": ("printgen build (all five games)", lambda w: [[*pg, "build", "--out", str(w / "out")]]),
+        "validate": ("printgen validate omiga (1,000 games)", lambda w: [[*pg, "validate", "omiga"]]),
+        "help": ("printgen --help", lambda w: [[*pg, "--help"]]),
+    }
+    out = Results()
+    for key, (name, make) in steps.items():
+        print(f"measuring {name}{label} ...", file=sys.stderr, flush=True)
+        out.figures[key] = whole_process(name, make, runs, env)
+    out.inner["size_omiga"] = file_size(omiga, "out/omiga/omiga.pdf", env)
+    print(f"measuring the validator and the simulation in-process{label} ...", file=sys.stderr, flush=True)
+    inner = subprocess.run([sys.executable, str(HERE / "inprocess.py")] + (["--quick"] if quick else []),
+                           env=env, check=True, capture_output=True, text=True, cwd=HERE)
+    out.inner.update(json.loads(inner.stdout))
+    return out
+
+
+def measure_references(runs: int) -> Results:
+    """The floor and, when installed, the peer (fewer runs: each takes seconds)."""
+    out = Results()
+    print("measuring the floor ...", file=sys.stderr, flush=True)
+    out.figures["floor"] = whole_process("floor: bare reportlab, 72 faces", floor_steps, runs)
+    out.inner["size_floor"] = file_size(floor_steps, "floor.pdf")
+    if find_decksmith():
+        print("measuring decksmith ...", file=sys.stderr, flush=True)
+        out.figures["decksmith"] = whole_process("peer: decksmith build + export", decksmith_steps,
+                                                 max(3, runs // 2))
+        out.inner["size_decksmith"] = file_size(decksmith_steps, "tiles.pdf")
+    return out
+
+
+def seconds(value: float) -> str:
+    return f"{value:.3f} s"
+
+
+def figure_rows(now: Results, before: Results | None, refs: Results) -> list[tuple[str, ...]]:
+    """(what, now, before, detail, peak memory) for the table; `before` cells stay empty without it."""
+    rows: list[tuple[str, ...]] = []
+
+    def add(what: str, value: str, old: str, detail: str = "", peak: str = "") -> None:
+        rows.append((what, value, old, detail, peak) if before else (what, value, detail, peak))
+
+    for key, f in now.figures.items():
+        old = before.figures[key] if before else None
+        low, high = f.spread
+        add(f.name, seconds(f.wall), seconds(old.wall) if old else "", f"{low:.3f} to {high:.3f} s",
+            f"{f.peak_mib:.0f} MiB" + (f" (before {old.peak_mib:.0f})" if old else ""))
+    for f in refs.figures.values():
+        low, high = f.spread
+        add(f.name, seconds(f.wall), "", f"{low:.3f} to {high:.3f} s", f"{f.peak_mib:.0f} MiB")
+    inner, old = now.inner, (before.inner if before else {})
+
+    def ms(key: str, source: dict[str, float]) -> str:
+        return f"{source[key] * 1000:.2f} ms" if key in source else ""
+
+    for tiles in (72, 1_000, 10_000):
+        add(f"static checks, {tiles:,} tiles (in-process)", ms(f"static_{tiles}", inner),
+            ms(f"static_{tiles}", old), f"structure alone {ms(f'structure_{tiles}', inner)}")
+    rate = lambda key, source: f"{source[key]:,.0f} games/s" if key in source else ""  # noqa: E731
+    add("simulated games, one core", rate("games_one_core", inner), rate("games_one_core", old))
+    add(f"simulated games, all {inner['cores']} cores", rate("games_all_cores", inner),
+        rate("games_all_cores", old), f"{inner['games_many']:,} games in worker processes")
+    add("1,000 games as `validate` plays them", seconds(inner["games_1000"]),
+        seconds(old["games_1000"]) if old else "", "in-process: fewer than 2,000 games start no workers")
+    kib = lambda key, source: f"{source[key] / 1024:.1f} KiB" if key in source else ""  # noqa: E731
+    add("size of omiga.pdf", kib("size_omiga", inner), kib("size_omiga", old))
+    for key, label in (("floor", "the floor's PDF"), ("decksmith", "decksmith's PDF")):
+        if f"size_{key}" in refs.inner:
+            add(f"size of {label}", kib(f"size_{key}", refs.inner), "")
+    return rows
+
+
+def table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def header(before: Results | None) -> tuple[str, ...]:
+    return ("what", "now", "before", "range of runs (now)", "peak memory") if before else \
+        ("what", "median", "range of runs", "peak memory")
+
+
+def document(rows: list[tuple[str, ...]], head: tuple[str, ...], targets: list[Target], runs: int,
+             loads: tuple[str, str], before: Path | None) -> str:
+    notes = (HERE / "notes.md").read_text(encoding="utf-8").strip()
+    machine = "\n".join(f"- {k}: {v}" for k, v in describe())
+    compared = f" The \"before\" column is the tree in `{before.name}`, measured in the same run." if before else ""
+    return f"""# Performance
+
+Measured on {date.today().isoformat()} by `python benchmarks/run.py`: whole-process medians of {runs} runs
+after one warm-up, each run in a fresh folder with no user settings; peak memory is the largest
+resident set of any run.{compared} The figures and the targets are rewritten by every run; the notes
+after them are kept in `benchmarks/notes.md`.
+
+## Machine
+
+{machine}
+- load average (1 / 5 / 15 min) at the start: {loads[0]}; at the end: {loads[1]}
+
+## Figures
+
+{table(head, rows)}
+
+## Targets
+
+{table(("target", "measured", "limit", "result"), [t.row() for t in targets])}
+
+{notes}
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=7, help="runs per whole-process figure (median)")
+    parser.add_argument("--tree", type=Path, help="measure the printgen package in this folder instead")
+    parser.add_argument("--before", type=Path, help="also measure this older tree, for a before column")
+    parser.add_argument("--quick", action="store_true", help="fewer simulated games")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/performance.md")
+    args = parser.parse_args()
+    start_load = load_average()
+    with tempfile.TemporaryDirectory(prefix="printgen-bench-config-") as config_home:
+        tree = args.tree.resolve() if args.tree else None
+        now = measure_printgen(tree, args.runs, args.quick, Path(config_home))
+        before = measure_printgen(args.before.resolve(), args.runs, args.quick, Path(config_home)) \
+            if args.before else None
+        refs = measure_references(args.runs)
+    targets = check_targets({**now.figures, **refs.figures}, {**now.inner, **refs.inner})
+    rows, head = figure_rows(now, before, refs), header(before)
+    print(table(head, rows))
+    print()
+    print(table(("target", "measured", "limit", "result"), [t.row() for t in targets]))
+    if not args.no_write:
+        out = REPO / "docs" / "performance.md"
+        out.write_text(document(rows, head, targets, args.runs, (start_load, load_average()), args.before),
+                       encoding="utf-8")
+        print(f"\nwrote {out.relative_to(REPO)}")
+
+
+if __name__ == "__main__":
+    main()

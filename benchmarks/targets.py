@@ -1,0 +1,50 @@
+"""The targets of issue 8, judged from one run's figures: each ratio compares figures of that run."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from measure import Figure
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    measured: float | None  # None: could not be measured in this run
+    limit: float
+    unit: str
+    at_least: bool = False  # True: the measured value must reach the limit, not stay under it
+
+    @property
+    def met(self) -> bool:
+        if self.measured is None:
+            return False
+        return self.measured >= self.limit if self.at_least else self.measured <= self.limit
+
+    def shown(self, value: float) -> str:
+        return f"{value:.2f}{self.unit}" if self.unit in ("x", " s") else f"{value:.1f}{self.unit}"
+
+    def row(self) -> tuple[str, str, str, str]:
+        sign = ">=" if self.at_least else "<="
+        if self.measured is None:
+            return (self.name, "not measured", f"{sign} {self.shown(self.limit)}", "not measured")
+        if self.met:
+            result = "met"
+        else:
+            off = (self.limit / self.measured if self.at_least else self.measured / self.limit) - 1
+            result = f"missed by {self.shown(abs(self.measured - self.limit))} ({off:.0%} off)"
+        return (self.name, self.shown(self.measured), f"{sign} {self.shown(self.limit)}", result)
+
+
+def check_targets(figures: dict[str, Figure], inner: dict[str, float]) -> list[Target]:
+    omiga = figures["omiga"].wall
+    peer = figures["decksmith"].wall / omiga if "decksmith" in figures else None
+    return [
+        Target("build omiga / floor (wall)", omiga / figures["floor"].wall, 2.5, "x"),
+        Target("decksmith / build omiga (wall)", peer, 12.0, "x", at_least=True),
+        Target("omiga.pdf size", inner["size_omiga"] / 1024, 64.0, " KiB"),
+        Target("build omiga peak memory", figures["omiga"].peak_mib, 80.0, " MiB"),
+        Target("build all five (wall)", figures["all"].wall, 1.0, " s"),
+        Target("static checks of 10,000 tiles", inner["static_10000"], 1.0, " s"),
+        Target("1,000 simulated games", inner["games_1000"], 5.0, " s"),
+        Target("printgen --help (wall)", figures["help"].wall, 0.3, " s"),
+    ]
