@@ -1,0 +1,113 @@
+"""Make the guides' pictures from real builds: run printgen, render its PDFs with pypdfium2, crop.
+
+Run from the repository root:  python docs/make_images.py
+Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
+reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pypdf
+import pypdfium2
+from PIL import Image, ImageDraw
+
+ROOT = Path(__file__).resolve().parents[1]
+IMAGES = ROOT / "docs" / "images"
+MM = 72 / 25.4
+LIMIT = 250 * 1024
+
+
+def printgen(*args: object) -> None:
+    subprocess.run([sys.executable, "-m", "printgen.cli", *map(str, args)], check=True, cwd=ROOT,
+                   stdout=subprocess.DEVNULL)
+
+
+def render(pdf: Path, page: int, dpi: float, box_mm: tuple[float, float, float, float] | None = None) -> Image.Image:
+    """One page at `dpi`, cropped to (left, top, right, bottom) in mm from the top-left corner."""
+    image = pypdfium2.PdfDocument(pdf)[page].render(scale=dpi / 72).to_pil().convert("RGB")
+    if box_mm:
+        k = dpi / 25.4
+        image = image.crop(tuple(round(v * k) for v in box_mm))
+    return image
+
+
+def save(image: Image.Image, name: str, width: int | None = None) -> None:
+    if width and image.width > width:
+        image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
+    small = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    target = IMAGES / name
+    small.save(target, optimize=True)
+    size = target.stat().st_size
+    print(f"{target.relative_to(ROOT)}: {image.width} x {image.height} px, {size // 1024} KB")
+    if size > LIMIT:
+        raise SystemExit(f"{name} is over {LIMIT // 1024} KB; crop or shrink it")
+
+
+def with_trim_box(pdf: Path, dpi: float) -> Image.Image:
+    """The page with its TrimBox (read from the PDF) outlined in magenta: where the cut falls."""
+    image = render(pdf, 0, dpi)
+    page = pypdf.PdfReader(pdf).pages[0]
+    x0, y0, x1, y1 = (float(v) for v in page.trimbox)
+    height, k = float(page.mediabox.height), dpi / 72
+    ImageDraw.Draw(image).rectangle((x0 * k, (height - y1) * k, x1 * k, (height - y0) * k),
+                                    outline=(230, 0, 140), width=3)
+    return image
+
+
+def side_by_side(left: Image.Image, right: Image.Image, gap: int = 24) -> Image.Image:
+    height = max(left.height, right.height)
+    out = Image.new("RGB", (left.width + gap + right.width, height), "white")
+    out.paste(left, (0, 0))
+    out.paste(right, (left.width + gap, 0))
+    return out
+
+
+def main() -> None:
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        # print at home: the bundled games as they are
+        printgen("build", "one_minute_war", "quick_violence", "--out", out, "--back-offset", "0,0")
+        war = out / "one_minute_war" / "one_minute_war.pdf"
+        save(side_by_side(render(war, 0, 60), render(war, 1, 60)), "home-sheet-both-sides.png")
+        save(render(war, 0, 200, (95, 5, 205, 100)), "home-card-lines.png", 640)
+        book = out / "quick_violence" / "quick_violence.pdf"
+        pages = len(pypdfium2.PdfDocument(book))
+        save(render(book, pages - 1, 70), "home-measuring-page.png")
+        printgen("calibrate", "--out", out)
+        sheet = next((out / "calibrate").glob("*.pdf"))
+        save(side_by_side(render(sheet, 0, 60), render(sheet, 1, 60)), "home-calibration-sheet.png")
+
+        # customise art: the example in docs/examples/my_war and the garden tile set's backs
+        printgen("build", ROOT / "docs/examples/my_war/one_minute_war.yaml", "--out", out / "art",
+                 "--back-offset", "0,0")
+        mine = out / "art" / "one_minute_war" / "one_minute_war.pdf"
+        save(side_by_side(render(mine, 0, 160, (99, 7, 203, 96)), render(mine, 1, 160, (7, 7, 111, 96))),
+             "art-card-front-and-back.png", 1000)
+        printgen("build", ROOT / "docs/examples/garden_tiles/omiga.yaml", "--out", out / "garden",
+                 "--back-offset", "0,0")
+        garden = out / "garden" / "omiga" / "omiga.pdf"
+        save(render(garden, 3, 110, (12, 102.5, 198, 194.5)), "art-tile-backs.png", 900)
+
+        # homebrew tile set: its contact sheet and a simulated end position
+        contact = Image.open(out / "garden" / "omiga" / "omiga-tiles.png").convert("RGB")
+        save(contact, "homebrew-contact-sheet.png", 1000)
+        printgen("validate", ROOT / "docs/examples/garden_tiles/omiga.yaml", "--games", "200", "--show",
+                 "--out", out / "show")
+        board = next((out / "show").rglob("*.png"))
+        save(Image.open(board).convert("RGB"), "homebrew-board.png", 800)
+
+        # print shop: one exported tile, its trim and bleed
+        printgen("export", ROOT / "docs/examples/garden_tiles/omiga.yaml", "--print-shop", "--out", out / "shop")
+        shop = out / "shop" / "omiga" / "print-shop"
+        face = sorted(shop.glob("white-*.pdf"))[0]
+        back = sorted(shop.glob("back-*.pdf"))[0]
+        save(side_by_side(with_trim_box(face, 300), with_trim_box(back, 300)), "print-shop-tile.png", 900)
+
+
+if __name__ == "__main__":
+    main()
