@@ -24,6 +24,7 @@ from reportlab.graphics.shapes import DirectDraw
 from .problems import display_name
 
 MAX_ART_BYTES = 30 * 1024 * 1024  # far above any card art; refuses a mistaken multi-GB file early
+MAX_PIXELS = 60_000_000  # a full A4 page at 600 dpi is 35 Mpx; refused before decoding, not after
 IMAGE_SUFFIXES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".svg": "SVG"}
 FONT_SUFFIXES = (".ttf",)
 
@@ -263,6 +264,10 @@ def load_bitmap(path: Path, data: bytes, kind: str) -> Art:
             if probe.format != kind:
                 raise ValueError(f"{shown} is named like a {kind} image but holds "
                                  f"{probe.format or 'other'} data; save it as {kind} or rename it")
+            if probe.width * probe.height > MAX_PIXELS:
+                raise ValueError(f"{shown} is {probe.width} x {probe.height} pixels; art may have at "
+                                 f"most {MAX_PIXELS // 1_000_000} million (300 dpi needs about 12 "
+                                 f"pixels per mm)")
             probe.load()
             size = probe.size
             if kind == "JPEG":  # reportlab copies JPEG data into the PDF as it is
@@ -272,7 +277,10 @@ def load_bitmap(path: Path, data: bytes, kind: str) -> Art:
                 reader = ImageReader(usable.copy())
     except UnidentifiedImageError:
         raise ValueError(f"{shown} is not a readable {kind} image (damaged, or another format)")
-    except (OSError, Image.DecompressionBombError, SyntaxError) as exc:
+    except Image.DecompressionBombError:
+        raise ValueError(f"{shown} has far more pixels than art may have (at most "
+                         f"{MAX_PIXELS // 1_000_000} million)")
+    except (OSError, SyntaxError) as exc:
         raise ValueError(f"{shown} is not a readable {kind} image ({first_line(exc)})")
     return Art(path, kind, data, digest(data), (float(size[0]), float(size[1])), reader=reader)
 

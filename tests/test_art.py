@@ -184,7 +184,21 @@ BAD_ART = {
                    r"is not a readable SVG file \(line 1"),
     "not svg": ("art/logo.svg", b"<html/>", r"is XML but not SVG"),
     "outside": ("../elsewhere.png", None, r"expected a file inside the definition's folder .*--allow-outside"),
+    "too many pixels": ("art/huge.png", "huge", r"has far more pixels than art may have"),
 }
+
+
+def huge_png_header() -> bytes:
+    """A tiny file whose header claims 20000 x 20000 pixels: refused before any decoding."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 20000, 20000, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+            + chunk(b"IEND", b""))
 
 
 @pytest.mark.parametrize("case", sorted(BAD_ART))
@@ -198,6 +212,8 @@ def test_each_art_error_is_located_and_writes_nothing(run_cli, copy_definition, 
     target.parent.mkdir(parents=True, exist_ok=True)
     if content == "jpeg":
         Image.new("RGB", (8, 8)).save(target, "JPEG")
+    elif content == "huge":
+        target.write_bytes(huge_png_header())
     elif content is not None:
         target.write_bytes(content)
     elif case == "outside":
