@@ -149,11 +149,11 @@ class Art:
 
     path: Path
     kind: str  # "PNG", "JPEG" or "SVG"
-    data: bytes
+    data: bytes = field(repr=False)
     digest: str
     natural: tuple[float, float]  # width, height in any unit; only the ratio matters
-    drawing: Any = None  # the svglib Drawing for SVG art
-    reader: Any = None  # the reportlab ImageReader for PNG and JPEG art
+    drawing: Any = field(default=None, repr=False)  # the svglib Drawing for SVG art
+    reader: Any = field(default=None, repr=False)  # the reportlab ImageReader for PNG and JPEG art
 
     @property
     def form_name(self) -> str:
@@ -182,6 +182,11 @@ class ArtShape(DirectDraw):
 
     def copy(self) -> "ArtShape":
         return ArtShape(self.art, self.x, self.y, self.width, self.height)
+
+    def getProperties(self) -> dict[str, Any]:
+        """What decides the look, compactly (shape fingerprints read this, never the image bytes)."""
+        return {"art": self.art.digest, "x": self.x, "y": self.y, "width": self.width,
+                "height": self.height}
 
     def drawDirectly(self, renderer: Any) -> None:
         """Define the art's form once per PDF, then place it (the canvas is in mm here)."""

@@ -7,14 +7,18 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 import click
 
 from . import __version__
 from .atomic import write_bytes
-from .games import Artifact, BuildOptions, Loaded, bundled_definition, load, registry
+from .games import BuildOptions, Game, bundled_definition, registry
+from .loader import read_yaml
 from .paper import PAPERS
-from .problems import DefinitionError, Problem
+from .problems import DefinitionError, Problem, display_name
+from .workflow import (MAX_BLEED_MM, back_offset_for, build_games, calibrate_command, export_command,
+                       preview_command, write_results)
 
 EXIT_BAD_INPUT = 2
 MAX_BACK_OFFSET_MM = 20.0
@@ -75,10 +79,11 @@ def list_games() -> None:
               help="Paper size to print on.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
               help="Which edge your printer turns the sheet over for two-sided printing.")
-@click.option("--back-offset", "back_offset", default="0,0", callback=parse_offset, metavar="X,Y",
-              show_default=True,
+@click.option("--back-offset", "back_offset", default=None, callback=lambda c, p, v: None if v is None
+              else parse_offset(c, p, v), metavar="X,Y",
               help="Shift the back side by X,Y mm (x right, y up, as the back page is viewed) to "
-                   "cancel your printer's two-sided misregistration.")
+                   "cancel your printer's two-sided misregistration. Default: the offset saved by "
+                   "`printgen calibrate --save`, else 0,0.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True, help="Folder to write into; each game gets a sub-folder.")
 @click.option("--templates", "template_dirs", multiple=True,
@@ -86,32 +91,83 @@ def list_games() -> None:
               help="A folder of your own templates, searched before the bundled ones (repeatable).")
 @click.option("--allow-outside", is_flag=True,
               help="Let a definition use art, fonts and templates from outside its own folder.")
-def build(games: tuple[str, ...], paper: str, flip: str, back_offset: tuple[float, float],
-          out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool) -> None:
+@click.option("--bleed", type=click.FloatRange(0, MAX_BLEED_MM), default=None, metavar="MM",
+              help="Run the art of imposed pieces (Omiga tiles, Fracas tokens) MM past their cut "
+                   "lines; the PDF gets a TrimBox and a BleedBox. Overrides the definition's bleed.")
+@click.option("--watch", is_flag=True,
+              help="Keep running: rebuild whenever the definition, its art or a template changes "
+                   "(Ctrl-C stops).")
+def build(games: tuple[str, ...], paper: str, flip: str, back_offset: tuple[float, float] | None,
+          out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool, bleed: float | None,
+          watch: bool) -> None:
     """Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all.
 
     Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
     requested game builds.
     """
     paths = [resolve(g) for g in games] or [bundled_definition(g) for g in registry()]
-    options = BuildOptions(PAPERS[paper], flip, back_offset, template_dirs)  # type: ignore[arg-type]
-    problems: list[Problem] = []
-    results: list[tuple[Loaded, list[Artifact]]] = []
-    for path in paths:
+    try:
+        offset = back_offset_for(back_offset, flip)  # type: ignore[arg-type]
+    except DefinitionError as exc:  # a broken config file
+        fail(exc)
+    options = BuildOptions(PAPERS[paper], flip, offset, template_dirs, bleed)  # type: ignore[arg-type]
+    if bleed is not None:
+        for path in paths:
+            game = game_of(path)
+            if game is not None and game.cards is None:
+                click.echo(f"printgen: --bleed: {game.title} has no imposed pieces; its files have no "
+                           "bleed", err=True)
+    if watch:
+        watch_builds(paths, options, out_dir, allow_outside)
+        return
+    try:
+        results = build_games(paths, options, allow_outside)
+    except DefinitionError as exc:
+        fail(exc)
+    write_results(results, out_dir)
+
+
+def game_of(path: Path) -> Game | None:
+    """The game a definition names, or None if it cannot tell (the build will say why)."""
+    try:
+        data, _ = read_yaml(path)
+    except DefinitionError:
+        return None
+    game_id = data.get("game") if isinstance(data, dict) else None
+    return registry().get(game_id) if isinstance(game_id, str) else None
+
+
+WATCH_INTERVAL = 0.5  # s between looks at the files
+
+
+def watch_builds(paths: list[Path], options: BuildOptions, out_dir: Path, allow_outside: bool,
+                 **loop: Any) -> int:
+    """Build now and after every change until Ctrl-C; a broken definition is reported and waited
+    on, never the end of the run. `loop` passes test settings (interval, max_rounds, should_stop)
+    through to printgen.watch.watch."""
+    from .watch import watch, watched
+
+    def rebuild(changed: list[Path]) -> None:
+        if changed:
+            names = ", ".join(display_name(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
+            click.echo(f"printgen: changed: {names}; rebuilding", err=True)
         try:
-            loaded = load(path, allow_outside=allow_outside)
-            for warning in loaded.art.warnings:  # art that cannot print exactly as drawn
-                click.echo(warning, err=True)
-            results.append((loaded, loaded.build(options)))
+            write_results(build_games(paths, options, allow_outside), out_dir)
         except DefinitionError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        fail(problems)
-    for loaded, artifacts in results:
-        for artifact in artifacts:
-            target = out_dir / loaded.name / artifact.name
-            write_bytes(target, artifact.data)
-        click.echo(f"{loaded.game.title}: {len(artifacts)} file(s) in {out_dir / loaded.name}")
+            report = exc.report()
+            click.echo(report, err=True)
+            count = report.count("\n") + 1
+            click.echo(f"printgen: {count} problem{'s' if count != 1 else ''} found; nothing was written. "
+                       "Watching for changes...", err=True)
+        else:
+            click.echo("printgen: watching for changes (Ctrl-C stops)", err=True)
+
+    loop.setdefault("interval", WATCH_INTERVAL)
+    try:
+        return watch(lambda: watched(paths, options.templates), rebuild, **loop)
+    except KeyboardInterrupt:
+        click.echo("printgen: stopped watching.", err=True)
+        return 0
 
 
 EXIT_INVALID = 1
@@ -166,6 +222,9 @@ from .homebrew import new_command, schema_command  # noqa: E402 - they build on 
 
 cli.add_command(new_command)
 cli.add_command(schema_command)
+cli.add_command(preview_command)
+cli.add_command(calibrate_command)
+cli.add_command(export_command)
 
 
 def main() -> None:

@@ -100,6 +100,18 @@ def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float) -> Group:
     return group
 
 
+Corners = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm, as a PDF page box
+
+
+def trim_and_bleed(boxes: Sequence[Box], bleed: float) -> tuple[Corners, Corners]:
+    """The page's TrimBox (around every trim box) and BleedBox (`bleed` mm further out)."""
+    x0 = min(x for x, _, _, _ in boxes)
+    y0 = min(y for _, y, _, _ in boxes)
+    x1 = max(x + w for x, _, w, _ in boxes)
+    y1 = max(y + h for _, y, _, h in boxes)
+    return (x0, y0, x1, y1), (x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed)
+
+
 @dataclass(frozen=True)
 class ImposedSheet:
     front: Page
@@ -132,6 +144,9 @@ def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
         for piece, box in zip(batch, boxes):
             front.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
             back.shapes.append(placed(piece.back(bleed), duplex.back_placement(box)))
+        if bleed > 0:  # a print shop (or a viewer) finds the cut area and the bleed from these
+            front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
+            back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
         marks = cut_marks(boxes, duplex.paper, bleed)
         front.shapes.append(marks)
         back.shapes.append(placed(marks, duplex.mirror()))

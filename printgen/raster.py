@@ -4,6 +4,7 @@ so a PNG always shows exactly what prints. pypdfium2 and Pillow are imported onl
 from __future__ import annotations
 
 import io
+from typing import Iterator
 
 
 def png_from_pdf(pdf: bytes, dpi: float, page: int = 0) -> bytes:
@@ -18,4 +19,55 @@ def png_from_pdf(pdf: bytes, dpi: float, page: int = 0) -> bytes:
         document.close()
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=9)
+    return buffer.getvalue()
+
+
+def page_pngs(pdf: bytes, dpi: float, compress_level: int = 6) -> Iterator[bytes]:
+    """Every page of `pdf` as PNG bytes, one at a time (previews of many pages stay small in memory).
+
+    A middling compression level: previews are many and large, and level 9 triples the time.
+    """
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        for index in range(len(document)):
+            image = document[index].render(scale=dpi / 72, may_draw_forms=False).to_pil().convert("RGB")
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", compress_level=compress_level)
+            yield buffer.getvalue()
+    finally:
+        document.close()
+
+
+def page_count(pdf: bytes) -> int:
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def image_from_pdf(pdf: bytes, width_px: int, height_px: int, page: int = 0):
+    """One page as a Pillow RGB image of exactly width_px x height_px (Tabletop Simulator needs
+    each card to cover a whole number of pixels, so the grid divides the sheet evenly)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        pdf_page = document[page]
+        scale = min((width_px - 1e-6) / pdf_page.get_width(), (height_px - 1e-6) / pdf_page.get_height())
+        image = pdf_page.render(scale=scale, may_draw_forms=False).to_pil().convert("RGB")
+    finally:
+        document.close()
+    if image.size != (width_px, height_px):  # at most a pixel short on one side: stretch it
+        image = image.resize((width_px, height_px))
+    return image
+
+
+def png_bytes(image, compress_level: int = 6) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()

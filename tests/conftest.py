@@ -1,6 +1,7 @@
 """Shared fixtures: run the real CLI and hand tests the files it wrote."""
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,27 @@ from printgen.cli import cli
 from printgen.games import bundled_definition
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_user_config(tmp_path_factory):
+    """No test sees the developer's own config (a back offset saved by `printgen calibrate --save`
+    would shift every back page), not even module-scoped builds made before a test's fixtures."""
+    before = os.environ.get("XDG_CONFIG_HOME")
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("no-config"))
+    yield
+    if before is None:
+        os.environ.pop("XDG_CONFIG_HOME", None)
+    else:
+        os.environ["XDG_CONFIG_HOME"] = before
+
+
+@pytest.fixture(autouse=True)
+def user_config(tmp_path, monkeypatch):
+    """Every test gets an empty user config folder of its own (tests of `calibrate --save` write it)."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    return folder
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ class BuildOptions:
     flip: Flip = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     templates: tuple[Path, ...] = ()
+    bleed: float | None = None  # mm; `--bleed` overrides a definition's own bleed where a game has one
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,9 @@ class Game:
     model: type[BaseModel]
     build: Callable[[Any, BuildOptions, "Loaded"], list[Artifact]]
     checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
+    # the game's separate pieces for `printgen export` (printgen.cards); None: nothing to export.
+    # A game with cards also honours --bleed on its imposed sheets.
+    cards: Callable[[Any], list[Any]] | None = None
 
 
 def registry() -> dict[str, Game]:

@@ -10,7 +10,8 @@ from ..problems import DefinitionError, Problem
 from ..reference import DataTable, Reference, reference_artifacts, sheet_pdf
 from . import Artifact, BuildOptions, Game, Loaded
 from .fracas_model import Fracas, check_players
-from .fracas_tokens import plan, token_page
+from .fracas_cards import cards
+from .fracas_tokens import BLEED, plan, token_page
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
 SECTIONS = {"The cards": ("roles",), "Skirmishes": ("skirmish",), "Before you play": ("life",),
@@ -35,10 +36,11 @@ def reference(defn: Fracas) -> Reference:
 
 def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
     layout, problems = plan(defn, options.paper, loaded.source)
+    bleed = BLEED if options.bleed is None else options.bleed
     ref = reference(defn)
     main: bytes = b""
     try:
-        main = sheet_pdf(ref, options, loaded, extra_pages=[token_page(defn, layout, options.paper)],
+        main = sheet_pdf(ref, options, loaded, extra_pages=[token_page(defn, layout, options.paper, bleed)],
                          title=f"{defn.title} \u2013 reference sheet and life tokens")
     except DefinitionError as exc:
         problems += exc.problems
@@ -60,4 +62,5 @@ GAME = Game(
     model=Fracas,
     build=build,
     checks=(check_players,),
+    cards=cards,
 )

@@ -105,14 +105,15 @@ def token(player: Player, size: float) -> Group:
     return group
 
 
-def block(player: Player, layout: TokenLayout, x: float) -> Group:
-    """One player's tokens, the colour behind them, and the dashed grid to cut them apart."""
+def block(player: Player, layout: TokenLayout, x: float, bleed: float = BLEED) -> Group:
+    """One player's tokens, the colour behind them (`bleed` mm past the outer cut lines), and the
+    dashed grid to cut them apart."""
     s, top = layout.size, layout.top
     group = Group()
     ink = colour(player.colour)
     for row, col in layout.cells():
         cx, cy = x + col * s, top - (row + 1) * s
-        pad = [BLEED if edge else 0 for edge in (col == 0, row == layout.rows - 1 or not
+        pad = [bleed if edge else 0 for edge in (col == 0, row == layout.rows - 1 or not
                                                  has(layout, row + 1, col),
                                                  col == layout.columns - 1 or not has(layout, row, col + 1),
                                                  row == 0)]
@@ -124,7 +125,8 @@ def block(player: Player, layout: TokenLayout, x: float) -> Group:
         group.add(moved)
     for x1, y1, x2, y2 in cut_lines(layout, x):
         group.add(guide(x1, y1, x2, y2, CUT))
-    group.add(text(x, top + OVERSHOOT + 1.5, f"{player.name}: {layout.count} life tokens", 9, fonts.BOLD,
+    label_y = top + max(OVERSHOOT, bleed) + 1.5  # clear of the cut lines' ends and of the colour
+    group.add(text(x, label_y, f"{player.name}: {layout.count} life tokens", 9, fonts.BOLD,
                    fill=ink))
     return group
 
@@ -166,14 +168,18 @@ def pot(layout: TokenLayout, paper: Paper, accent: Color) -> Group:
     return group
 
 
-def token_page(defn: Fracas, layout: TokenLayout, paper: Paper) -> Page:
-    """The whole page: title, a how-to line, both blocks and the pot mat."""
+def token_page(defn: Fracas, layout: TokenLayout, paper: Paper, bleed: float = BLEED) -> Page:
+    """The whole page: title, a how-to line, both blocks and the pot mat. The TrimBox spans both
+    blocks' cut lines and the BleedBox lies `bleed` mm outside it."""
     shapes = Group()
     title_y = paper.height - MARGIN - 6
     shapes.add(text(MARGIN, title_y, f"{defn.title}: life tokens", 16, fonts.BOLD))
     shapes.add(text(MARGIN, title_y - 7, "Print single-sided at actual size, on card if you can. "
                     "Cut along the dashed lines; each token is one life point.", 8.5))
     for i, player in enumerate(defn.players):
-        shapes.add(block(player, layout, layout.block_x(i)))
+        shapes.add(block(player, layout, layout.block_x(i), bleed))
     shapes.add(pot(layout, paper, colour(defn.reference.accent)))
-    return Page(shapes=[shapes])
+    right = layout.block_x(len(defn.players) - 1) + layout.block_width
+    trim = (layout.left, layout.top - layout.block_height, right, layout.top)
+    bleed_box = (trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed)
+    return Page(shapes=[shapes], trim_box=trim, bleed_box=bleed_box)

@@ -11,6 +11,7 @@ from reportlab.lib.colors import HexColor, black
 from reportlab.platypus import Paragraph, Table
 
 from .. import fonts
+from ..cards import Card
 from ..imposition import impose
 from ..paper import PT_PER_MM, Paper, pt
 from ..picture import placed, rect, text, turned
@@ -164,7 +165,8 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
         return f"{defn.title} tiles, sheet {sheet + 1} of {count}, backs."
 
     try:
-        sheets = impose(tiles, duplex, defn.card.bleed, caption)
+        bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
+        sheets = impose(tiles, duplex, bleed, caption)
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
     pages = [page for sheet in sheets for page in (sheet.front, sheet.back)]
@@ -188,6 +190,11 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
     return artifacts
 
 
+def cards(defn: Omiga) -> list[Card]:
+    """Every tile for `printgen export`: one face each, and one back per deck."""
+    return [Card(tile_name(t.deck, t.index), "tile", t.deck, t) for t in all_tiles(defn)]
+
+
 GAME = Game(
     id="omiga",
     title="Omiga",
@@ -197,4 +204,5 @@ GAME = Game(
     model=Omiga,
     build=build,
     checks=(check_palettes, check_geometry, structure_errors),
+    cards=cards,
 )

@@ -27,7 +27,7 @@ class Page:
 
     shapes: list[Any] = field(default_factory=list)
     frames: list[tuple[float, float, float, float]] = field(default_factory=list)  # x, y, w, h mm
-    trim_box: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 mm
+    trim_box: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 mm, before `shift`
     bleed_box: tuple[float, float, float, float] | None = None
     shift: tuple[float, float] = (0.0, 0.0)  # mm; moves all content (a duplex back offset)
 
@@ -66,10 +66,9 @@ def render_pdf(pages: list[Page], paper: Paper, meta: PdfMeta,
     remaining = list(story or [])
     for page in pages:
         chunk, broke = take_until_page_break(remaining)
-        if page.trim_box:
-            canvas.setTrimBox(tuple(pt(v) for v in page.trim_box))
-        if page.bleed_box:
-            canvas.setBleedBox(tuple(pt(v) for v in page.bleed_box))
+        # reportlab keeps a box for every later page, so each page sets (or clears) its own
+        canvas.setTrimBox(page_box(page.trim_box, page.shift))
+        canvas.setBleedBox(page_box(page.bleed_box, page.shift))
         canvas.saveState()
         canvas.translate(pt(page.shift[0]), pt(page.shift[1]))
         draw_shapes(canvas, page.shapes, paper)
@@ -85,6 +84,16 @@ def render_pdf(pages: list[Page], paper: Paper, meta: PdfMeta,
         raise TextOverflow(remaining)
     canvas.save()
     return buffer.getvalue()
+
+
+def page_box(box: tuple[float, float, float, float] | None,
+             shift: tuple[float, float]) -> tuple[float, ...] | None:
+    """A page box in points, moved with the page's content (a back offset moves the trim too)."""
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
+    dx, dy = shift
+    return tuple(pt(v) for v in (x0 + dx, y0 + dy, x1 + dx, y1 + dy))
 
 
 def take_until_page_break(story: list[Flowable]) -> tuple[list[Flowable], bool]:

@@ -1,0 +1,195 @@
+"""`printgen export` (print-shop files and Tabletop Simulator sheets) and `build --bleed`, measured in
+the real files: page boxes with pypdf, art past the cut in the rendered pixels, image sizes with
+Pillow, the manifest and decks.json as written.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from PIL import Image, ImageChops, ImageStat
+from pypdf import PdfReader
+
+from pdfmeasure import CUT_DASH, segments
+from printgen.cards import Card
+from printgen.export import TTS_PER_SHEET, tts
+from printgen.raster import png_from_pdf
+
+MM = 72 / 25.4
+TILE = 42.0
+
+
+def box_mm(box) -> tuple[float, ...]:
+    return tuple(round(float(v) / MM, 4) for v in (box.left, box.bottom, box.right, box.top))
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> Path:
+    from click.testing import CliRunner
+
+    from printgen.cli import cli
+
+    out = tmp_path_factory.mktemp("export")
+    result = CliRunner().invoke(cli, ["export", "omiga", "fracas", "--print-shop", "--tts", "--dpi", "100",
+                                      "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_print_shop_has_a_file_per_face_and_per_back_and_a_manifest(exported):
+    folder = exported / "omiga" / "print-shop"
+    pdfs = sorted(p.name for p in folder.glob("*.pdf"))
+    assert len(pdfs) == 74 and "white-01.pdf" in pdfs and "black-36.pdf" in pdfs
+    assert {"back-white.pdf", "back-black.pdf"} <= set(pdfs)
+    rows = list(csv.DictReader(io.StringIO((folder / "manifest.csv").read_text())))
+    assert sorted(r["file"] for r in rows) == pdfs
+    faces = [r for r in rows if r["side"] == "face"]
+    backs = {r["file"]: r for r in rows if r["side"] == "back"}
+    assert len(faces) == 72 and all(r["quantity"] == "1" and r["kind"] == "tile" for r in faces)
+    assert {f: r["quantity"] for f, r in backs.items()} == {"back-white.pdf": "36", "back-black.pdf": "36"}
+    assert all(r["trim_width_mm"] == "42" and r["trim_height_mm"] == "42" and r["bleed_mm"] == "3" for r in rows)
+    assert all(r["back"] in backs for r in faces)
+
+
+@pytest.mark.parametrize("name,size", [("omiga/print-shop/white-07.pdf", TILE),
+                                       ("omiga/print-shop/back-black.pdf", TILE),
+                                       ("fracas/print-shop/token-red.pdf", 22.0)])
+def test_each_print_shop_file_has_its_trim_size_and_3mm_bleed(exported, name, size):
+    reader = PdfReader(exported / name)
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    assert "/TrimBox" in page and "/BleedBox" in page
+    assert box_mm(page.mediabox) == pytest.approx((0, 0, size + 6, size + 6), abs=1e-3)
+    assert box_mm(page.bleedbox) == box_mm(page.mediabox)
+    assert box_mm(page.trimbox) == pytest.approx((3, 3, size + 3, size + 3), abs=1e-3)
+    # the art really runs into the bleed: the page's corner pixels carry colour, not bare paper
+    image = Image.open(io.BytesIO(png_from_pdf((exported / name).read_bytes(), 100))).convert("RGB")
+    inner = image.getpixel((round(3.5 / 25.4 * 100), round(3.5 / 25.4 * 100)))
+    assert image.getpixel((0, 0)) == inner
+
+
+def test_fracas_manifest_counts_every_token(exported):
+    rows = list(csv.DictReader(io.StringIO((exported / "fracas" / "print-shop" / "manifest.csv").read_text())))
+    faces = {r["file"]: r["quantity"] for r in rows if r["side"] == "face"}
+    assert faces == {"token-red.pdf": "20", "token-black.pdf": "20"}
+    assert {r["kind"] for r in rows} == {"life token"}
+
+
+def test_tts_sheets_are_whole_pixel_grids_with_a_back_image(exported):
+    folder = exported / "omiga" / "tts"
+    described = json.loads((folder / "decks.json").read_text())
+    assert [d["deck"] for d in described["decks"]] == ["white", "black"]
+    cell = round(TILE / 25.4 * 100)
+    for deck in described["decks"]:
+        assert deck["card_px"] == [cell, cell] and deck["card_mm"] == [TILE, TILE]
+        (sheet,) = deck["sheets"]
+        assert (sheet["columns"], sheet["rows"], sheet["count"]) == (10, 4, 36)
+        image = Image.open(folder / sheet["file"])
+        assert image.size == (10 * cell, 4 * cell)
+        back = Image.open(folder / deck["back"]).convert("RGB")
+        assert back.size == (cell, cell)
+        # the spare last cell holds the back (TTS shows it for a hidden card)
+        last = image.convert("RGB").crop((9 * cell, 3 * cell, 10 * cell, 4 * cell))
+        assert max(ImageStat.Stat(ImageChops.difference(last, back)).mean) < 2
+        first = image.convert("RGB").crop((0, 0, cell, cell))
+        assert max(ImageStat.Stat(ImageChops.difference(first, back)).mean) > 10
+
+
+def test_tts_repeats_a_card_by_its_quantity(exported):
+    described = json.loads((exported / "fracas" / "tts" / "decks.json").read_text())
+    red = described["decks"][0]
+    assert red["deck"] == "Red tokens"
+    (sheet,) = red["sheets"]
+    assert (sheet["columns"], sheet["rows"], sheet["count"]) == (10, 2, 20)
+    assert sheet["cards"] == ["token-red"] * 20
+
+
+class Square:
+    """A plain piece for checking the sheet arithmetic without a game."""
+
+    width = height = 10.0
+
+    def front(self, bleed: float = 0.0):
+        from reportlab.graphics.shapes import Group
+        return Group()
+
+    back = front
+
+
+def test_tts_starts_a_new_sheet_after_69_faces():
+    files = tts("demo", [Card(f"c{i}", "card", "deck", Square()) for i in range(70)], dpi=50)
+    described = json.loads(next(f for f in files if f.name.endswith("decks.json")).data)
+    sheets = described["decks"][0]["sheets"]
+    assert [(s["columns"], s["rows"], s["count"]) for s in sheets] == [(10, 7, TTS_PER_SHEET), (2, 2, 1)]
+    assert TTS_PER_SHEET == 69
+
+
+def test_games_without_cards_say_so_and_write_nothing(run_cli, tmp_path):
+    result = run_cli("export", "one_minute_war", "--tts", "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    assert "One Minute War has no separate cards" in result.stderr and "omiga" in result.stderr
+    assert not (tmp_path / "o").exists()
+    nothing = run_cli("export", "omiga", "--out", tmp_path / "o")
+    assert nothing.exit_code == 2 and "--print-shop, --tts" in nothing.output
+
+
+# --bleed on build
+
+def cut_mark_extent(page) -> tuple[float, float, float, float]:
+    """Left, bottom, right and top cut lines, from the marks in the margins."""
+    marks = segments(page, CUT_DASH)
+    xs = [m.x1 for m in marks if abs(m.x1 - m.x2) < 1e-6]
+    ys = [m.y1 for m in marks if abs(m.y1 - m.y2) < 1e-6]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_bleed_3_sets_trim_and_bleed_boxes_3mm_apart_on_omiga_sheets(run_cli, tmp_path):
+    result = run_cli("build", "omiga", "--bleed", "3", "--back-offset", "1,-2", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "omiga" / "omiga.pdf"
+    reader = PdfReader(path)
+    sheets = reader.pages[:-1]  # the last page is the rules page: nothing to trim there
+    assert "/TrimBox" not in reader.pages[-1] and "/BleedBox" not in reader.pages[-1]
+    with pdfplumber.open(path) as pdf:
+        for index, page in enumerate(sheets):
+            trim, bleed = box_mm(page.trimbox), box_mm(page.bleedbox)
+            assert [b - t for b, t in zip(bleed, trim)] == pytest.approx([-3, -3, 3, 3], abs=1e-3)
+            # the TrimBox is where the cut marks say to cut (the back page moves with its offset)
+            assert cut_mark_extent(pdf.pages[index]) == pytest.approx(trim, abs=1e-3)
+
+
+def test_bleed_overrides_the_definition_and_spaces_the_tiles(run_cli, tmp_path):
+    assert run_cli("build", "omiga", "--bleed", "2", "--out", tmp_path).exit_code == 0
+    with pdfplumber.open(tmp_path / "omiga" / "omiga.pdf") as pdf:
+        xs = sorted({round(m.x1, 3) for m in segments(pdf.pages[0], CUT_DASH) if abs(m.x1 - m.x2) < 1e-6})
+    gaps = [b - a for a, b in zip(xs, xs[1:])]
+    assert sorted({round(g, 3) for g in gaps}) == [4.0, TILE]  # 2 x 2 mm between neighbours
+
+
+def test_bleed_on_fracas_tokens_runs_the_colour_past_the_outer_cuts(run_cli, tmp_path):
+    assert run_cli("build", "fracas", "--bleed", "3", "--out", tmp_path).exit_code == 0
+    path = tmp_path / "fracas" / "fracas.pdf"
+    tokens = PdfReader(path).pages[1]
+    trim, bleed = box_mm(tokens.trimbox), box_mm(tokens.bleedbox)
+    assert [b - t for b, t in zip(bleed, trim)] == pytest.approx([-3, -3, 3, 3], abs=1e-3)
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[1]
+        height = float(page.height)
+        tinted = [r for r in page.rects if r.get("fill") and r["width"] < 40 * MM]
+        left = min(r["x0"] for r in tinted) / MM
+        top = max(height - r["top"] for r in tinted) / MM
+        cuts = segments(page, CUT_DASH)
+        first_cut = min(c.x1 for c in cuts if abs(c.x1 - c.x2) < 1e-6)
+    assert left == pytest.approx(trim[0] - 3, abs=1e-3) and top == pytest.approx(trim[3] + 3, abs=1e-3)
+    assert first_cut == pytest.approx(trim[0], abs=1e-3)
+
+
+def test_bleed_on_a_game_without_pieces_says_so(run_cli, tmp_path):
+    result = run_cli("build", "one_minute_war", "--bleed", "3", "--out", tmp_path)
+    assert result.exit_code == 0
+    assert "One Minute War has no imposed pieces" in result.stderr
+    assert run_cli("build", "omiga", "--bleed", "9", "--out", tmp_path).exit_code == 2

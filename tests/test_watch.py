@@ -1,0 +1,130 @@
+"""`printgen build --watch`: what is watched, the polling loop on real file changes, errors shown
+without stopping, and a clean stop on Ctrl-C."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from printgen import watch as watching
+from printgen.cli import watch_builds
+from printgen.games import BuildOptions
+from printgen.paper import PAPERS
+from printgen.templating import bundled_dir
+
+
+def touch_later(path: Path, text: str) -> None:
+    """Rewrite a file so that its stamp surely changes, even on a coarse-clock file system."""
+    before = path.stat().st_mtime_ns
+    path.write_text(text)
+    if path.stat().st_mtime_ns == before:
+        os.utime(path, ns=(before + 1_000_000, before + 1_000_000))
+
+
+def test_watched_files_cover_definition_art_and_both_template_folders(copy_definition, tmp_path):
+    definition = copy_definition("omiga")
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (8, 8), "red").save(tmp_path / "art" / "white-back.png")
+    text = definition.read_text().replace("# art:\n#   white_back: art/white-back.png",
+                                          "art:\n  white_back: art/white-back.png")
+    definition.write_text(text)
+    mine = tmp_path / "mine" / "omiga"
+    mine.mkdir(parents=True)
+    (mine / "rules.txt.j2").write_text("# Rules\n")
+    files = watching.watched([definition], [tmp_path / "mine"])
+    assert definition.resolve() in files
+    assert (tmp_path / "art" / "white-back.png").resolve() in files
+    assert (mine / "rules.txt.j2").resolve() in files
+    assert (bundled_dir() / "omiga" / "rules.txt.j2").resolve() in files
+    # a broken definition is still watched itself, so fixing it triggers a build
+    definition.write_text("game: [omiga\n")
+    assert definition.resolve() in watching.watched([definition])
+
+
+def test_loop_rebuilds_after_a_real_change_and_not_otherwise(tmp_path):
+    watched_file = tmp_path / "game.yaml"
+    watched_file.write_text("title: one\n")
+    calls: list[list[Path]] = []
+
+    def sleep(_: float) -> None:  # the loop's pause: the user edits the file during the second one
+        if sleep.rounds == 1:
+            touch_later(watched_file, "title: two, longer\n")
+        sleep.rounds += 1
+    sleep.rounds = 0
+
+    rebuilds = watching.watch(lambda: {watched_file}, calls.append, interval=0, max_rounds=4, sleep=sleep)
+    assert rebuilds == 1
+    assert calls == [[], [watched_file]]  # the first build, then one rebuild naming the file
+
+
+def test_loop_with_a_short_interval_in_a_thread(tmp_path):
+    watched_file = tmp_path / "art.png"
+    watched_file.write_bytes(b"one")
+    seen: list[list[Path]] = []
+    stop = threading.Event()
+    worker = threading.Thread(target=watching.watch, args=(lambda: {watched_file}, seen.append),
+                              kwargs={"interval": 0.02, "should_stop": stop.is_set})
+    worker.start()
+    try:
+        time.sleep(0.1)
+        touch_later(watched_file, "two!")
+        deadline = time.monotonic() + 5
+        while len(seen) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        watched_file.unlink()  # a deleted file counts as a change too
+        while len(seen) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        stop.set()
+        worker.join(timeout=5)
+    assert not worker.is_alive()
+    assert seen == [[], [watched_file], [watched_file]]
+
+
+def test_watch_builds_shows_errors_and_keeps_going(copy_definition, tmp_path, capsys):
+    definition = copy_definition("fracas")
+    good = definition.read_text()
+    out = tmp_path / "o"
+    pdf = out / "fracas" / "fracas.pdf"
+    edits = iter([
+        lambda: touch_later(definition, good.replace("life: 20", "life: 0")),  # broken
+        lambda: touch_later(definition, good.replace("title: Fracas", "title: Fracas Again")),  # fixed
+    ])
+
+    def sleep(_: float) -> None:
+        step = next(edits, None)
+        if step:
+            step()
+
+    options = BuildOptions(PAPERS["a4"])
+    rebuilds = watch_builds([definition], options, out, False, interval=0, max_rounds=3, sleep=sleep)
+    assert rebuilds == 2
+    err = capsys.readouterr().err
+    assert "fracas.yaml:" in err and "life" in err and "nothing was written. Watching for changes" in err
+    assert err.count("changed: ") == 2
+    assert "Fracas Again" in PdfReader(pdf).metadata.title  # the fixed definition was built
+
+
+def test_build_watch_stops_cleanly_on_ctrl_c(run_cli, copy_definition, tmp_path, monkeypatch):
+    definition = copy_definition("fracas")
+
+    def interrupted(_: float) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(watching.time, "sleep", interrupted)
+    result = run_cli("build", str(definition), "--watch", "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "o" / "fracas" / "fracas.pdf").is_file()
+    assert "stopped watching" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name", ["", "a" * 600, "\x00", "/"])
+def test_odd_strings_in_a_definition_are_not_watched(tmp_path, name):
+    definition = tmp_path / "g.yaml"
+    definition.write_text(f"game: fracas\ntitle: {name!r}\n")
+    assert watching.referenced(definition) == set()
