@@ -80,7 +80,7 @@ def new_command(game: str, folder: Path, with_templates: bool, force: bool) -> N
         click.echo("printgen: nothing was written.", err=True)
         sys.exit(EXIT_BAD_INPUT)
     for path, data in files:
-        write_bytes(path, data)
+        write_or_fail(path, data)
         click.echo(f"wrote {display_name(path)}")
     definition = display_name(files[0][0])
     click.echo(f"Edit {definition}, then: printgen build {definition}")
@@ -118,5 +118,14 @@ def schema_command(game: str | None, out_file: Path | None) -> None:
     if out_file is None:
         click.echo(text, nl=False)
     else:
-        write_bytes(out_file, text.encode("utf-8"))
+        write_or_fail(out_file, text.encode("utf-8"))
         click.echo(f"wrote {display_name(out_file)}", err=True)
+
+
+def write_or_fail(path: Path, data: bytes) -> None:
+    """Write a file atomically; a folder that cannot be written is a plain message, exit 2."""
+    try:
+        write_bytes(path, data)
+    except OSError as exc:
+        click.echo(f"{display_name(path)}: cannot write ({exc.strerror or exc})", err=True)
+        sys.exit(EXIT_BAD_INPUT)
