@@ -66,11 +66,13 @@ def cli() -> None:
 
 @cli.command("list")
 def list_games() -> None:
-    """List the bundled games and the files each one builds."""
+    """List the bundled games, the files each one builds, and which ones `export` takes."""
     for game in registry().values():
         click.echo(f"{game.id}  ({game.title})")
         for item in game.makes:
             click.echo(f"    {item}")
+        if game.cards is not None:
+            click.echo(f"    printgen export {game.id} --print-shop | --tts: its pieces one by one")
 
 
 @cli.command()

@@ -193,3 +193,9 @@ def test_bleed_on_a_game_without_pieces_says_so(run_cli, tmp_path):
     assert result.exit_code == 0
     assert "One Minute War has no imposed pieces" in result.stderr
     assert run_cli("build", "omiga", "--bleed", "9", "--out", tmp_path).exit_code == 2
+
+
+def test_list_says_which_games_export(run_cli):
+    listed = run_cli("list").stdout
+    assert "printgen export omiga --print-shop | --tts" in listed
+    assert "printgen export fracas" in listed and "printgen export one_minute_war" not in listed
