@@ -370,3 +370,21 @@ def test_deck_back_art_covers_the_tile_and_its_bleed(run_cli, copy_definition, t
     assert len(backs) == 24
     assert all(w == pytest.approx(46, abs=0.01) and h == pytest.approx(46, abs=0.01) for _, _, w, h in backs)
     assert image_xobjects(tmp_path / "o" / "omiga" / "omiga.pdf") == 1
+
+
+def test_fracas_token_image_on_every_token_and_in_the_export(run_cli, copy_definition, tmp_path):
+    yaml = copy_definition("fracas")
+    png(tmp_path / "emblem.png", (100, 100), (176, 58, 46))
+    set_key(yaml, "    suits: hearts and diamonds", "    token_image: emblem.png")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "o" / "fracas" / "fracas.pdf") as pdf:
+        placed = images_mm(pdf.pages[-1])
+    # 22 mm tokens: the emblem fits above the name, in 18 x 15.5 mm, so it is 15.5 mm square
+    assert len(placed) == 20
+    assert all(w == pytest.approx(15.5, abs=0.01) and h == pytest.approx(15.5, abs=0.01)
+               for _, _, w, h in placed)
+    result = run_cli("export", yaml, "--print-shop", "--out", tmp_path / "e")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "e" / "fracas" / "print-shop" / "token-red.pdf") as pdf:
+        assert len(pdf.pages[0].images) == 1

@@ -9,7 +9,7 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
-from ..art import TemplateFolder
+from ..art import ImageFile, TemplateFolder
 from ..loader import Loc
 from ..reference import ReferenceSettings
 from ..fields import Cell, HexColour, Name, Short, Strict
@@ -23,6 +23,7 @@ class Player(Strict):
     name: Name
     colour: HexColour
     suits: Short
+    token_image: ImageFile = None  # printed on each of this player's life tokens, above the name
 
 
 class Role(Strict):

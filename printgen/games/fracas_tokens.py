@@ -17,6 +17,7 @@ from reportlab.graphics.shapes import Circle, Group
 from reportlab.lib.colors import Color, white
 
 from .. import fonts
+from ..art import art_of
 from ..loader import SourceMap
 from ..paper import Paper, font_mm
 from ..picture import CUT, colour, guide, rect, text
@@ -31,6 +32,8 @@ BLEED = 1.0  # mm of colour past the outer cut lines
 HEADER = 24.0  # mm from the top margin to the top of the blocks (title, note, block labels)
 NAME_PT = 7.0
 POT_MIN = 40.0  # mm: below this much free height the pot mat is left out
+TOKEN_PAD = 2.0  # mm kept clear around a token's own image
+TOKEN_ART_BOTTOM = 4.5  # mm: a token's image starts above the owner's name
 
 
 def tint(base: Color, amount: float) -> Color:
@@ -93,14 +96,20 @@ def plan(defn: Fracas, paper: Paper, source: SourceMap) -> tuple[TokenLayout, li
 
 
 def token(player: Player, size: float) -> Group:
-    """One token in its own size x size box: a ring, the value 1 and the owner's name."""
+    """One token in its own size x size box: a ring and the value 1 (or the player's own
+    `token_image`, as large as fits above the name), and the owner's name."""
     ink = colour(player.colour)
     group = Group()
-    centre = size / 2 + 1.3
-    group.add(Circle(size / 2, centre, size * 0.32, fillColor=white, strokeColor=ink, strokeWidth=0.6))
-    number = size * 0.72  # pt
-    group.add(text(size / 2, centre - font_mm(number) * 0.36, "1", number, fonts.BOLD,
-                   anchor="middle", fill=ink))
+    image = art_of(player.token_image)
+    if image is not None:
+        group.add(image.shape(TOKEN_PAD, TOKEN_ART_BOTTOM, size - 2 * TOKEN_PAD,
+                              size - TOKEN_ART_BOTTOM - TOKEN_PAD))
+    else:
+        centre = size / 2 + 1.3
+        group.add(Circle(size / 2, centre, size * 0.32, fillColor=white, strokeColor=ink, strokeWidth=0.6))
+        number = size * 0.72  # pt
+        group.add(text(size / 2, centre - font_mm(number) * 0.36, "1", number, fonts.BOLD,
+                       anchor="middle", fill=ink))
     group.add(text(size / 2, 1.4, player.name, NAME_PT, fonts.BOLD, anchor="middle", fill=ink))
     return group
 
