@@ -6,6 +6,7 @@ reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for l
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -22,8 +23,10 @@ LIMIT = 250 * 1024
 
 
 def printgen(*args: object) -> None:
+    """Run the real command line, with an empty user config (no saved back offset)."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(Path(tempfile.gettempdir()) / "printgen-docs-config")}
     subprocess.run([sys.executable, "-m", "printgen.cli", *map(str, args)], check=True, cwd=ROOT,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, env=env)
 
 
 def render(pdf: Path, page: int, dpi: float, box_mm: tuple[float, float, float, float] | None = None) -> Image.Image:
@@ -71,7 +74,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         # print at home: the bundled games as they are
-        printgen("build", "one_minute_war", "quick_violence", "--out", out, "--back-offset", "0,0")
+        printgen("build", "one_minute_war", "quick_violence", "--out", out)
         war = out / "one_minute_war" / "one_minute_war.pdf"
         save(side_by_side(render(war, 0, 60), render(war, 1, 60)), "home-sheet-both-sides.png")
         save(render(war, 0, 200, (95, 5, 205, 100)), "home-card-lines.png", 640)
@@ -83,13 +86,11 @@ def main() -> None:
         save(side_by_side(render(sheet, 0, 60), render(sheet, 1, 60)), "home-calibration-sheet.png")
 
         # customise art: the example in docs/examples/my_war and the garden tile set's backs
-        printgen("build", ROOT / "docs/examples/my_war/one_minute_war.yaml", "--out", out / "art",
-                 "--back-offset", "0,0")
+        printgen("build", ROOT / "docs/examples/my_war/one_minute_war.yaml", "--out", out / "art")
         mine = out / "art" / "one_minute_war" / "one_minute_war.pdf"
         save(side_by_side(render(mine, 0, 160, (99, 7, 203, 96)), render(mine, 1, 160, (7, 7, 111, 96))),
              "art-card-front-and-back.png", 1000)
-        printgen("build", ROOT / "docs/examples/garden_tiles/omiga.yaml", "--out", out / "garden",
-                 "--back-offset", "0,0")
+        printgen("build", ROOT / "docs/examples/garden_tiles/omiga.yaml", "--out", out / "garden")
         garden = out / "garden" / "omiga" / "omiga.pdf"
         save(render(garden, 3, 110, (12, 102.5, 198, 194.5)), "art-tile-backs.png", 900)
 
