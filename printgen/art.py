@@ -109,6 +109,15 @@ TemplateFolder = Annotated[Optional[FileName], AfterValidator(_check_templates),
 
 def resolve(value: str, context: ArtContext, folder: bool = False) -> Path:
     """The file `value` names, relative to the definition's folder; ValueError says what is wrong."""
+    try:
+        return _resolve(value, context, folder)
+    except OSError as exc:  # a name too long for the file system, ...
+        raise ValueError(f"cannot use this file name ({exc.strerror or exc})")
+    except RuntimeError:  # pathlib's report of symbolic links that point at each other
+        raise ValueError("cannot use this file name (its symbolic links form a loop)")
+
+
+def _resolve(value: str, context: ArtContext, folder: bool) -> Path:
     base = context.base.resolve()
     target = (base / value).resolve()
     shown = display_name(target)
