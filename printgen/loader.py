@@ -239,6 +239,10 @@ def explain(err: dict[str, Any], model: type[BaseModel], loc: Loc) -> str:
     if kind == "finite_number" or (isinstance(got, float) and not math.isfinite(got)):
         message = "expected a finite number"
     message = TYPE_WORDS.get(kind, message)
+    tag = getattr(getattr(got, "tag", None), "value", None)  # ruamel keeps `!tag` on what it marks
+    if isinstance(tag, str) and tag and kind.endswith("_type"):
+        return (f"{message}, but the value carries a YAML tag ({tag}) that printgen does not read; "
+                "remove the tag")
     if got is None:
         if loc and isinstance(loc[-1], int):
             return f"{message}, but this list item is empty; write it out or remove the '-' line"

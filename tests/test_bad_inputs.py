@@ -33,12 +33,12 @@ GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
 # -- generated cases: too big to commit, or needing links made on the spot --------------------------
 
 def fifty_megabytes(folder: Path, name: str) -> None:
-    """A real definition followed by 50 MB of comment lines."""
-    path = folder / f"{name}.yaml"
-    with path.open("w") as out:
-        out.write((CORPUS.parent.parent / "card_defs" / "fracas.yaml").read_text())
-        line = "# " + "padding " * 12 + "\n"
-        out.write(line * (50 * 1024 * 1024 // len(line) + 1))
+    """A real definition padded with comment lines to exactly 50 MiB."""
+    head = (CORPUS.parent.parent / "card_defs" / "fracas.yaml").read_bytes()
+    line = b"# " + b"padding " * 12 + b"\n"
+    lines, rest = divmod(50 * 1024 * 1024 - len(head), len(line))
+    with (folder / f"{name}.yaml").open("wb") as out:
+        out.write(head + line * lines + b"#" * (rest - 1) + b"\n")
 
 
 def ten_thousand_tiles(folder: Path, name: str) -> None:
