@@ -87,10 +87,11 @@ def load(path: Path, allow_outside: bool = False) -> Loaded:
     data, source = read_yaml(path)
     games = registry()
     if not isinstance(data, dict):
+        got = "an empty file" if data is None else shorten(data)
         raise DefinitionError([Problem(source.file, 1, "", f"expected a mapping of keys at the top "
-                                       f"level (got {shorten(data)})")])
+                                       f"level, starting with a line such as 'game: fracas' (got {got})")])
     game_id = data.get("game")
-    if game_id not in games:
+    if not isinstance(game_id, str) or game_id not in games:  # a list or mapping is not even hashable
         got = "nothing" if game_id is None else shorten(game_id)
         raise DefinitionError([source.problem(("game",), f"expected one of: {', '.join(games)} "
                                               f"(got {got})")])
