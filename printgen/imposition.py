@@ -18,6 +18,7 @@ from .paper import SAFE_MARGIN_MM, Paper
 from .picture import CUT, guide, placed, text
 from .sheet import Box, Duplex
 from .writers.pdf import Page
+from .writers.reuse import reusable
 
 MARK_LENGTH = 3.0  # mm: one dash of the cut style, so a mark prints as one solid stroke
 MARK_GAP = 1.5  # mm kept clear between a mark and the art (bleed included)
@@ -143,11 +144,11 @@ def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
         front, back = Page(), duplex.back_page()  # the back page carries the printer's offset
         for piece, box in zip(batch, boxes):
             front.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
-            back.shapes.append(placed(piece.back(bleed), duplex.back_placement(box)))
+            back.shapes.append(placed(reusable(piece.back(bleed)), duplex.back_placement(box)))
         if bleed > 0:  # a print shop (or a viewer) finds the cut area and the bleed from these
             front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
             back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
-        marks = cut_marks(boxes, duplex.paper, bleed)
+        marks = reusable(cut_marks(boxes, duplex.paper, bleed))  # one PDF form for like sheets
         front.shapes.append(marks)
         back.shapes.append(placed(marks, duplex.mirror()))
         if caption and grid.origin()[1] - bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + 4:

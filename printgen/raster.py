@@ -18,7 +18,7 @@ def png_from_pdf(pdf: bytes, dpi: float, page: int = 0) -> bytes:
     finally:
         document.close()
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=9)
+    image.save(buffer, format="PNG", compress_level=6)  # 9 takes 3x as long for 4 % smaller files
     return buffer.getvalue()
 
 

@@ -103,3 +103,14 @@ def imported_by(code: str) -> set[str]:
 def test_the_command_line_imports_no_rasteriser_and_no_svg_reader():
     loaded = imported_by("import printgen.cli")
     assert not {"pypdfium2", "svglib", "svglib.svglib"} & loaded
+def test_omiga_backs_and_marks_are_forms_and_builds_stay_identical(run_cli, tmp_path):
+    outputs = []
+    for run in ("one", "two"):
+        result = run_cli("build", "omiga", "--out", tmp_path / run)
+        assert result.exit_code == 0, result.output
+        outputs.append((tmp_path / run / "omiga" / "omiga.pdf").read_bytes())
+    assert outputs[0] == outputs[1]
+    # two deck backs and the cut marks (every sheet is full, so one set of marks serves all six pages)
+    assert forms_in(outputs[0]) == 3
+
+

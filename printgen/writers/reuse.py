@@ -15,6 +15,7 @@ from typing import Any
 from reportlab.graphics.renderbase import StateTracker
 from reportlab.graphics.renderPDF import _PDFRenderer
 from reportlab.graphics.shapes import DirectDraw, Group
+from reportlab.lib.colors import Color
 
 from .. import fonts
 
@@ -86,13 +87,20 @@ def fingerprint(shape: Any, digest: Any) -> None:
     properties = shape.getProperties() if hasattr(shape, "getProperties") else vars(shape)
     for key in sorted(properties):
         if key != "contents":
-            value = repr(properties[key])
-            if " at 0x" in value:  # no content-based repr: only the very same object matches
-                value = f"id:{id(properties[key])}"
-            digest.update(f"{key}={value};".encode())
+            digest.update(f"{key}={plain(properties[key])};".encode())
     for child in getattr(shape, "contents", ()):
         fingerprint(child, digest)
     digest.update(b"/")
+
+
+def plain(value: Any) -> str:
+    """Numbers, text, colours and lists of them by value; anything else (loaded art, fonts) by
+    identity, which is what a document shares anyway, and which never reads large data."""
+    if value is None or isinstance(value, (bool, int, float, str, Color)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(plain(v) for v in value) + "]"
+    return f"id:{id(value)}"
 
 
 def reusable(group: Group) -> Reused:
