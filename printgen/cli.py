@@ -13,7 +13,7 @@ import click
 
 from . import __version__
 from .atomic import write_bytes
-from .games import BuildOptions, Game, bundled_definition, registry
+from .games import BuildOptions, Game, bundled_definition, game_entry, game_ids, registry
 from .loader import read_yaml
 from .paper import PAPERS
 from .problems import DefinitionError, Problem, display_name
@@ -37,12 +37,12 @@ def parse_offset(ctx: click.Context, param: click.Parameter, value: str) -> tupl
 
 def resolve(target: str) -> Path:
     """A bundled game id, or the path of a definition file."""
-    if target in registry():
+    if target in game_ids():
         return bundled_definition(target)
     path = Path(target)
     if path.is_file():
         return path
-    known = ", ".join(registry())
+    known = ", ".join(game_ids())
     raise click.BadParameter(f"'{target}' is neither a bundled game ({known}) nor a definition file",
                              param_hint="GAME")
 
@@ -107,7 +107,7 @@ def build(games: tuple[str, ...], paper: str, flip: str, back_offset: tuple[floa
     Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
     requested game builds.
     """
-    paths = [resolve(g) for g in games] or [bundled_definition(g) for g in registry()]
+    paths = [resolve(g) for g in games] or [bundled_definition(g) for g in game_ids()]
     try:
         offset = back_offset_for(back_offset, flip)  # type: ignore[arg-type]
     except DefinitionError as exc:  # a broken config file
@@ -136,7 +136,7 @@ def game_of(path: Path) -> Game | None:
     except DefinitionError:
         return None
     game_id = data.get("game") if isinstance(data, dict) else None
-    return registry().get(game_id) if isinstance(game_id, str) else None
+    return game_entry(game_id) if isinstance(game_id, str) and game_id in game_ids() else None
 
 
 WATCH_INTERVAL = 0.5  # s between looks at the files

@@ -16,7 +16,7 @@ import click
 from .atomic import write_all, write_bytes
 from .calibrate import calibration_pdf
 from .config import config_path, save_back_offset, saved_back_offset
-from .games import Artifact, BuildOptions, Loaded, bundled_definition, load, registry
+from .games import Artifact, BuildOptions, Loaded, bundled_definition, game_ids, load, registry
 from .paper import PAPERS, Flip
 from .problems import DefinitionError, Problem, display_name
 from .progress import each, progress
@@ -76,7 +76,7 @@ def back_offset_for(given: tuple[float, float] | None, flip: Flip) -> tuple[floa
 def paths_for(games: tuple[str, ...]) -> list[Path]:
     from .cli import resolve
 
-    return [resolve(g) for g in games] or [bundled_definition(g) for g in registry()]
+    return [resolve(g) for g in games] or [bundled_definition(g) for g in game_ids()]
 
 
 def offset_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:

@@ -14,6 +14,7 @@ from reportlab.graphics.shapes import Group, Rect
 from reportlab.lib.colors import HexColor, black
 
 from printgen.atomic import write_all
+from printgen.games import game_entry, game_ids, registry
 from printgen.paper import PAPERS
 from printgen.picture import placed, rect
 from printgen.writers.pdf import Page, PdfMeta, render_pdf
@@ -114,3 +115,16 @@ def test_omiga_backs_and_marks_are_forms_and_builds_stay_identical(run_cli, tmp_
     assert forms_in(outputs[0]) == 3
 
 
+
+
+def test_each_bundled_game_is_found_by_its_module_name():
+    assert game_ids() == list(registry())
+    for game_id in game_ids():
+        assert game_entry(game_id).id == game_id
+
+
+def test_loading_one_game_imports_no_other_game():
+    loaded = imported_by("from printgen.games import bundled_definition, load\n"
+                         "load(bundled_definition('omiga'))")
+    assert "printgen.games.omiga" in loaded
+    assert not {f"printgen.games.{g}" for g in game_ids() if g != "omiga"} & loaded

@@ -52,11 +52,18 @@ class Game:
 
 
 def registry() -> dict[str, Game]:
-    games: dict[str, Game] = {}
-    for name in GAME_MODULES:
-        game: Game = import_module(f"{__name__}.{name}").GAME
-        games[game.id] = game
-    return games
+    """Every bundled game, importing all their code (`game_ids` and `game_entry` import less)."""
+    return {game_id: game_entry(game_id) for game_id in GAME_MODULES}
+
+
+def game_ids() -> list[str]:
+    """The bundled games' ids, without importing any game: each module is named after its game."""
+    return list(GAME_MODULES)
+
+
+def game_entry(game_id: str) -> Game:
+    """One bundled game, importing only its own modules (a build of one game loads no other)."""
+    return import_module(f"{__name__}.{game_id}").GAME
 
 
 def bundled_definition(game_id: str) -> Path:
@@ -85,17 +92,16 @@ def load(path: Path, allow_outside: bool = False) -> Loaded:
     folder; files outside that folder are refused unless `allow_outside`.
     """
     data, source = read_yaml(path)
-    games = registry()
     if not isinstance(data, dict):
         got = "an empty file" if data is None else shorten(data)
         raise DefinitionError([Problem(source.file, 1, "", f"expected a mapping of keys at the top "
                                        f"level, starting with a line such as 'game: fracas' (got {got})")])
     game_id = data.get("game")
-    if not isinstance(game_id, str) or game_id not in games:  # a list or mapping is not even hashable
+    if not isinstance(game_id, str) or game_id not in GAME_MODULES:  # a list or mapping is not hashable
         got = "nothing" if game_id is None else shorten(game_id)
-        raise DefinitionError([source.problem(("game",), f"expected one of: {', '.join(games)} "
+        raise DefinitionError([source.problem(("game",), f"expected one of: {', '.join(GAME_MODULES)} "
                                               f"(got {got})")])
-    game = games[game_id]
+    game = game_entry(game_id)
     art = ArtContext(path.parent, allow_outside)
     model = validate(game.model, data, source, game.checks, context={"art": art})
     return Loaded(game, model, path, path.stem, source, art.library)
