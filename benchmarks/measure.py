@@ -1,8 +1,10 @@
 """Whole-process timing: each run is a fresh child process, timed from spawn to exit.
 
-Wall time comes from time.perf_counter around the child; peak memory from os.wait4, which hands
-back that one child's own rusage (ru_maxrss, KiB on Linux), so one run's peak never leaks into the
-next run's figure the way RUSAGE_CHILDREN's running maximum would.
+Wall time comes from time.perf_counter around the child; CPU time and peak memory from os.wait4,
+which hands back that one child's own rusage (ru_maxrss, KiB on Linux), so one run's peak never
+leaks into the next run's figure the way RUSAGE_CHILDREN's running maximum would. Figures that are
+compared are measured in turns (one run of each, then the next round), so a machine that gets
+busier halfway through slows every figure alike instead of the ones measured last.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ Command = Sequence[str]
 @dataclass(frozen=True)
 class Sample:
     wall: float  # seconds
+    cpu: float  # user + system seconds of the process and the children it waited for
     peak_kib: int
 
 
@@ -36,6 +39,10 @@ class Figure:
     @property
     def wall(self) -> float:
         return statistics.median(s.wall for s in self.samples)
+
+    @property
+    def cpu(self) -> float:
+        return statistics.median(s.cpu for s in self.samples)
 
     @property
     def spread(self) -> tuple[float, float]:
@@ -63,30 +70,54 @@ def run_once(command: Command, cwd: Path, env: dict[str, str] | None = None) -> 
         child.stderr.close()
     if child.returncode != 0:
         raise Failed(f"{' '.join(command)} exited {child.returncode}: {errors.strip()[-2000:]}")
-    return Sample(wall, usage.ru_maxrss)
+    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
 
 
-def whole_process(name: str, steps: Callable[[Path], list[Command]], runs: int,
-                  env: dict[str, str] | None = None, warmup: int = 1) -> Figure:
-    """Median over `runs` of the commands `steps(workdir)` run one after another in a fresh folder.
+Steps = Callable[[Path], list[Command]]
 
-    A multi-step figure (build the PNGs, then export the PDF) adds the steps' wall times and keeps
-    the larger peak. One unrecorded warm-up run first, so every recorded run finds the files in the
-    page cache, as a designer's second build would.
+
+def one_round(steps: Steps, env: dict[str, str] | None) -> Sample:
+    """Run the commands `steps(workdir)` one after another in a fresh folder.
+
+    A multi-step figure (build the PNGs, then export the PDF) adds the steps' times and keeps the
+    larger peak.
     """
-    figure = Figure(name)
-    for index in range(warmup + runs):
-        workdir = Path(tempfile.mkdtemp(prefix="printgen-bench-"))
-        try:
-            parts = [run_once(command, workdir, env) for command in steps(workdir)]
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-        if index >= warmup:
-            figure.samples.append(Sample(sum(p.wall for p in parts), max(p.peak_kib for p in parts)))
-    return figure
+    workdir = Path(tempfile.mkdtemp(prefix="printgen-bench-"))
+    try:
+        parts = [run_once(command, workdir, env) for command in steps(workdir)]
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return Sample(sum(p.wall for p in parts), sum(p.cpu for p in parts), max(p.peak_kib for p in parts))
 
 
-def file_size(steps: Callable[[Path], list[Command]], product: str,
+@dataclass(frozen=True)
+class Job:
+    name: str
+    steps: Steps
+    runs: int
+    env: dict[str, str] | None = None
+
+
+def in_turns(jobs: dict[str, Job], warmup: int = 1,
+             report: Callable[[str], None] = lambda _: None) -> dict[str, Figure]:
+    """Median figures for every job, measured round by round (one run of each job per round).
+
+    One unrecorded warm-up round first, so every recorded run finds the files in the page cache,
+    as a designer's second build would.
+    """
+    figures = {key: Figure(job.name) for key, job in jobs.items()}
+    rounds = warmup + max(job.runs for job in jobs.values())
+    for index in range(rounds):
+        report(f"round {index + 1} of {rounds}{' (warm-up)' if index < warmup else ''}")
+        for key, job in jobs.items():
+            if index < warmup + job.runs:
+                sample = one_round(job.steps, job.env)
+                if index >= warmup:
+                    figures[key].samples.append(sample)
+    return figures
+
+
+def file_size(steps: Steps, product: str,
               env: dict[str, str] | None = None) -> int:
     """Bytes of the file `product` (relative to the work folder) after one run of `steps`."""
     workdir = Path(tempfile.mkdtemp(prefix="printgen-bench-"))

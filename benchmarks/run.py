@@ -23,7 +23,7 @@ from datetime import date
 from pathlib import Path
 
 from machine import describe, load_average
-from measure import Command, Figure, file_size, whole_process
+from measure import Command, Figure, Job, file_size, in_turns
 from targets import Target, check_targets
 
 HERE = Path(__file__).resolve().parent
@@ -69,43 +69,58 @@ def floor_steps(work: Path) -> list[Command]:
     return [[sys.executable, str(HERE / "floor_omiga.py"), str(work / "floor.pdf")]]
 
 
-def measure_printgen(tree: Path | None, runs: int, quick: bool, config_home: Path) -> Results:
+def printgen_jobs(tree: Path | None, runs: int, config_home: Path) -> dict[str, Job]:
     pg, env = printgen_command(tree), environment(tree, config_home)
-    label = f" [{tree}]" if tree else ""
-
-    def omiga(work: Path) -> list[Command]:
-        return [[*pg, "build", "omiga", "--out", str(work / "out")]]
-
-    steps = {
-        "omiga": ("printgen build omiga", omiga),
-        "all": ("printgen build (all five games)", lambda w: [[*pg, "build", "--out", str(w / "out")]]),
-        "validate": ("printgen validate omiga (1,000 games)", lambda w: [[*pg, "validate", "omiga"]]),
-        "help": ("printgen --help", lambda w: [[*pg, "--help"]]),
+    return {
+        "omiga": Job("printgen build omiga", lambda w: [[*pg, "build", "omiga", "--out", str(w / "out")]],
+                     runs, env),
+        "all": Job("printgen build (all five games)", lambda w: [[*pg, "build", "--out", str(w / "out")]],
+                   runs, env),
+        "validate": Job("printgen validate omiga (1,000 games)", lambda w: [[*pg, "validate", "omiga"]],
+                        runs, env),
+        "help": Job("printgen --help", lambda w: [[*pg, "--help"]], runs, env),
     }
-    out = Results()
-    for key, (name, make) in steps.items():
-        print(f"measuring {name}{label} ...", file=sys.stderr, flush=True)
-        out.figures[key] = whole_process(name, make, runs, env)
-    out.inner["size_omiga"] = file_size(omiga, "out/omiga/omiga.pdf", env)
-    print(f"measuring the validator and the simulation in-process{label} ...", file=sys.stderr, flush=True)
+
+
+def reference_jobs(runs: int) -> dict[str, Job]:
+    """The floor and, when installed, the peer (fewer runs: each takes seconds)."""
+    jobs = {"floor": Job("floor: bare reportlab, 72 faces", floor_steps, runs)}
+    if find_decksmith():
+        jobs["decksmith"] = Job("peer: decksmith build + export", decksmith_steps, max(3, runs // 2))
+    return jobs
+
+
+def in_process(tree: Path | None, quick: bool, config_home: Path) -> dict[str, float]:
+    """The validator and simulation figures, and the size of omiga.pdf, for one tree."""
+    env = environment(tree, config_home)
+    pg = printgen_command(tree)
+    figures = {"size_omiga": float(file_size(lambda w: [[*pg, "build", "omiga", "--out", str(w / "out")]],
+                                             "out/omiga/omiga.pdf", env))}
     inner = subprocess.run([sys.executable, str(HERE / "inprocess.py")] + (["--quick"] if quick else []),
                            env=env, check=True, capture_output=True, text=True, cwd=HERE)
-    out.inner.update(json.loads(inner.stdout))
-    return out
+    return {**figures, **json.loads(inner.stdout)}
 
 
-def measure_references(runs: int) -> Results:
-    """The floor and, when installed, the peer (fewer runs: each takes seconds)."""
-    out = Results()
-    print("measuring the floor ...", file=sys.stderr, flush=True)
-    out.figures["floor"] = whole_process("floor: bare reportlab, 72 faces", floor_steps, runs)
-    out.inner["size_floor"] = file_size(floor_steps, "floor.pdf")
-    if find_decksmith():
-        print("measuring decksmith ...", file=sys.stderr, flush=True)
-        out.figures["decksmith"] = whole_process("peer: decksmith build + export", decksmith_steps,
-                                                 max(3, runs // 2))
-        out.inner["size_decksmith"] = file_size(decksmith_steps, "tiles.pdf")
-    return out
+def measure(tree: Path | None, before: Path | None, runs: int, quick: bool,
+            config_home: Path) -> tuple[Results, Results | None, Results]:
+    """Every whole-process figure in turns (see measure.in_turns), then the in-process ones."""
+    jobs = {**printgen_jobs(tree, runs, config_home), **reference_jobs(runs)}
+    if before:
+        jobs.update({f"before:{k}": job for k, job in printgen_jobs(before, runs, config_home).items()})
+    say = lambda text: print(f"measuring: {text}", file=sys.stderr, flush=True)  # noqa: E731
+    figures = in_turns(jobs, report=say)
+    now = Results({k: f for k, f in figures.items() if k in ("omiga", "all", "validate", "help")})
+    refs = Results({k: f for k, f in figures.items() if k in ("floor", "decksmith")})
+    say("in-process figures and file sizes")
+    now.inner = in_process(tree, quick, config_home)
+    refs.inner["size_floor"] = file_size(floor_steps, "floor.pdf")
+    if "decksmith" in refs.figures:
+        refs.inner["size_decksmith"] = file_size(decksmith_steps, "tiles.pdf")
+    old = None
+    if before:
+        old = Results({k.split(":", 1)[1]: f for k, f in figures.items() if k.startswith("before:")},
+                      in_process(before, quick, config_home))
+    return now, old, refs
 
 
 def seconds(value: float) -> str:
@@ -122,11 +137,12 @@ def figure_rows(now: Results, before: Results | None, refs: Results) -> list[tup
     for key, f in now.figures.items():
         old = before.figures[key] if before else None
         low, high = f.spread
-        add(f.name, seconds(f.wall), seconds(old.wall) if old else "", f"{low:.3f} to {high:.3f} s",
+        add(f.name, seconds(f.wall), seconds(old.wall) if old else "",
+            f"{low:.3f} to {high:.3f} s; CPU {f.cpu:.3f} s" + (f" (before {old.cpu:.3f})" if old else ""),
             f"{f.peak_mib:.0f} MiB" + (f" (before {old.peak_mib:.0f})" if old else ""))
     for f in refs.figures.values():
         low, high = f.spread
-        add(f.name, seconds(f.wall), "", f"{low:.3f} to {high:.3f} s", f"{f.peak_mib:.0f} MiB")
+        add(f.name, seconds(f.wall), "", f"{low:.3f} to {high:.3f} s; CPU {f.cpu:.3f} s", f"{f.peak_mib:.0f} MiB")
     inner, old = now.inner, (before.inner if before else {})
 
     def ms(key: str, source: dict[str, float]) -> str:
@@ -156,8 +172,8 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 
 
 def header(before: Results | None) -> tuple[str, ...]:
-    return ("what", "now", "before", "range of runs (now)", "peak memory") if before else \
-        ("what", "median", "range of runs", "peak memory")
+    return ("what", "now (median)", "before", "range of runs; median CPU time", "peak memory") if before \
+        else ("what", "median", "range of runs; median CPU time", "peak memory")
 
 
 def document(rows: list[tuple[str, ...]], head: tuple[str, ...], targets: list[Target], runs: int,
@@ -199,11 +215,9 @@ def main() -> None:
     args = parser.parse_args()
     start_load = load_average()
     with tempfile.TemporaryDirectory(prefix="printgen-bench-config-") as config_home:
-        tree = args.tree.resolve() if args.tree else None
-        now = measure_printgen(tree, args.runs, args.quick, Path(config_home))
-        before = measure_printgen(args.before.resolve(), args.runs, args.quick, Path(config_home)) \
-            if args.before else None
-        refs = measure_references(args.runs)
+        now, before, refs = measure(args.tree.resolve() if args.tree else None,
+                                    args.before.resolve() if args.before else None,
+                                    args.runs, args.quick, Path(config_home))
     targets = check_targets({**now.figures, **refs.figures}, {**now.inner, **refs.inner})
     rows, head = figure_rows(now, before, refs), header(before)
     print(table(head, rows))
