@@ -33,6 +33,8 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     Every file is written under a temporary name first; then all are flushed together (the kernel
     commits concurrent fsyncs in one journal transaction, where 74 fsyncs in a row cost 74), and
     only then renamed into place. If anything fails before the renames, no file is replaced.
+    The renames run side by side too: renaming over an old file frees its blocks, which some file
+    systems (ext4 mounted with `discard`) make each rename wait for, some 3 ms a file.
     """
     pending: list[tuple[str, Path]] = []
     try:
@@ -46,12 +48,10 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
         if pending:
             with ThreadPoolExecutor(max_workers=min(16, len(pending))) as pool:
                 list(pool.map(flush_to_disk, [tmp for tmp, _ in pending]))
-        while pending:
-            tmp, path = pending[0]
-            os.replace(tmp, path)
-            pending.pop(0)
+                list(pool.map(os.replace, *zip(*pending)))
+        pending.clear()
     finally:
-        for tmp, _ in pending:
+        for tmp, _ in pending:  # temporaries not renamed (a renamed one is simply not found)
             try:
                 os.unlink(tmp)
             except FileNotFoundError:
