@@ -167,14 +167,15 @@ def calibrate_command(paper: str, flip: Flip, back_offset: tuple[float, float] |
 @click.option("--print-shop", "print_shop", is_flag=True,
               help="One PDF per card or tile face and per back, with bleed, plus manifest.csv.")
 @click.option("--tts", is_flag=True, help="Tabletop Simulator deck sheets (up to 10 x 7), backs and decks.json.")
-@click.option("--bleed", type=click.FloatRange(0, MAX_BLEED_MM), default=3.0, show_default=True,
-              help="Print-shop bleed in mm: how far the art runs past each cut.")
+@click.option("--bleed", type=click.FloatRange(0, MAX_BLEED_MM), default=3.0, show_default=True, metavar="MM",
+              help="Print-shop bleed in mm: how far the art runs past each cut (0 to 6).")
 @click.option("--dpi", type=click.IntRange(50, 600), default=200, show_default=True,
               help="Resolution of the Tabletop Simulator images.")
 @out_option("output", "Folder to write into: OUT/<game>/print-shop/ and OUT/<game>/tts/.")
+@templates_option
 @outside_option
 def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: float, dpi: int,
-                   out_dir: Path, allow_outside: bool) -> None:
+                   out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool) -> None:
     """Export GAME's cards, tiles or tokens one by one, for a print shop or Tabletop Simulator.
 
     Works for games made of separate pieces (see `printgen list`). Nothing is written unless
@@ -187,7 +188,8 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     paths = paths_for(games)
     with_cards = [g.id for g in registry().values() if g.cards is not None]
     try:
-        results = build_games(paths, BuildOptions(PAPERS["a4"]), allow_outside)  # the same checks as build
+        # the same checks as build, so a definition that cannot build cannot export either
+        results = build_games(paths, BuildOptions(PAPERS["a4"], templates=template_dirs), allow_outside)
     except DefinitionError as exc:
         bail(exc)
     for loaded, _ in results:
