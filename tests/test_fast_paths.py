@@ -4,6 +4,7 @@ only when used. benchmarks/run.py measures the times; nothing here does."""
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from reportlab.lib.colors import HexColor, black
 
 from printgen.atomic import write_all
 from printgen.games import game_entry, game_ids, registry
+from printgen.parallel import beside, can_fork
 from printgen.paper import PAPERS
 from printgen.picture import placed, rect
 from printgen.writers.pdf import Page, PdfMeta, render_pdf
@@ -128,3 +130,45 @@ def test_loading_one_game_imports_no_other_game():
                          "load(bundled_definition('omiga'))")
     assert "printgen.games.omiga" in loaded
     assert not {f"printgen.games.{g}" for g in game_ids() if g != "omiga"} & loaded
+
+
+def test_a_forked_helper_returns_what_the_job_returns(monkeypatch):
+    with beside(lambda: [n * n for n in range(5)]) as helper:
+        forked = helper.pid is not None
+        assert helper.result() == [0, 1, 4, 9, 16]
+    assert forked == can_fork()
+    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
+    with beside(lambda: "here") as helper:
+        assert helper.pid is None and helper.result() == "here"
+
+
+def fails() -> None:
+    raise ValueError("from the job")
+
+
+def test_a_job_that_fails_in_the_helper_fails_here_with_its_own_error():
+    with beside(fails) as helper:
+        with pytest.raises(ValueError, match="from the job"):
+            helper.result()
+
+
+def test_a_helper_whose_result_is_never_asked_for_is_stopped_and_waited_for():
+    with beside(lambda: sum(range(10**8))) as helper:
+        pid = helper.pid
+    if pid is not None:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left behind
+
+
+def test_builds_with_and_without_a_helper_are_identical(run_cli, tmp_path, monkeypatch):
+    """Two games, so the build splits them; Omiga also makes its pictures beside its PDF."""
+    def build(folder: str) -> dict[str, bytes]:
+        result = run_cli("build", "omiga", "fracas", "--out", tmp_path / folder)
+        assert result.exit_code == 0, result.output
+        return {str(p.relative_to(tmp_path / folder)): p.read_bytes()
+                for p in sorted((tmp_path / folder).rglob("*")) if p.is_file()}
+
+    shared = build("shared")
+    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
+    alone = build("alone")
+    assert shared == alone and len(shared) == 77

@@ -13,6 +13,7 @@ from reportlab.platypus import Paragraph, Table
 from .. import fonts
 from ..cards import Card
 from ..imposition import impose
+from ..parallel import beside
 from ..paper import PT_PER_MM, Paper, pt
 from ..picture import placed, rect, text, turned
 from ..problems import DefinitionError
@@ -154,6 +155,23 @@ def contact_sheet(defn: Omiga) -> bytes:
 
 
 def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
+    """omiga.pdf here, and meanwhile the SVGs and the contact sheet on another core if there is one."""
+    with beside(lambda: tile_pictures(defn, loaded.name)) as pictures:
+        return [Artifact(f"{loaded.name}.pdf", tiles_pdf(defn, options, loaded)), *pictures.result()]
+
+
+def tile_pictures(defn: Omiga, stem: str) -> list[Artifact]:
+    """One SVG per tile, then the PNG contact sheet."""
+    artifacts = []
+    for tile in all_tiles(defn):
+        name = tile_name(tile.deck, tile.index)
+        artifacts.append(Artifact(f"svg/{name}.svg", svg_bytes([tile.front()], tile.width, tile.height,
+                                                               f"{defn.title} {name}")))
+    return artifacts + [Artifact(f"{stem}-tiles.png", contact_sheet(defn))]
+
+
+def tiles_pdf(defn: Omiga, options: BuildOptions, loaded: Loaded) -> bytes:
+    """The tile sheets (faces, backs, cut marks) and the rules page."""
     paper = options.paper
     tiles = all_tiles(defn)
     duplex = Duplex(paper, options.flip, options.back_offset)
@@ -180,14 +198,7 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
     except TextOverflow as exc:
         raise DefinitionError([loaded.source.problem(("text_size_pt",), f"the rules do not fit on one "
                                                      f"page: {exc}; lower text_size_pt")])
-    stem = loaded.name
-    artifacts = [Artifact(f"{stem}.pdf", pdf)]
-    for tile in tiles:
-        name = tile_name(tile.deck, tile.index)
-        artifacts.append(Artifact(f"svg/{name}.svg", svg_bytes([tile.front()], tile.width, tile.height,
-                                                               f"{defn.title} {name}")))
-    artifacts.append(Artifact(f"{stem}-tiles.png", contact_sheet(defn)))
-    return artifacts
+    return pdf
 
 
 def cards(defn: Omiga) -> list[Card]:
