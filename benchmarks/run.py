@@ -69,13 +69,18 @@ def floor_steps(work: Path) -> list[Command]:
     return [[sys.executable, str(HERE / "floor_omiga.py"), str(work / "floor.pdf")]]
 
 
-def printgen_jobs(tree: Path | None, runs: int, config_home: Path) -> dict[str, Job]:
+def printgen_jobs(tree: Path | None, runs: int, config_home: Path, serial: bool = True) -> dict[str, Job]:
+    """printgen's whole-process figures; `serial` adds the builds again with the forked helper off
+    (PRINTGEN_NO_FORK=1), to show what the second core is worth in this same run."""
     pg, env = printgen_command(tree), environment(tree, config_home)
+    one_core = dict(env, PRINTGEN_NO_FORK="1")
+    omiga = lambda w: [[*pg, "build", "omiga", "--out", str(w / "out")]]  # noqa: E731
+    every = lambda w: [[*pg, "build", "--out", str(w / "out")]]  # noqa: E731
     return {
-        "omiga": Job("printgen build omiga", lambda w: [[*pg, "build", "omiga", "--out", str(w / "out")]],
-                     runs, env),
-        "all": Job("printgen build (all five games)", lambda w: [[*pg, "build", "--out", str(w / "out")]],
-                   runs, env),
+        "omiga": Job("printgen build omiga", omiga, runs, env),
+        **({"omiga_serial": Job("printgen build omiga, helper off", omiga, runs, one_core)} if serial else {}),
+        "all": Job("printgen build (all five games)", every, runs, env),
+        **({"all_serial": Job("printgen build (all five), helper off", every, runs, one_core)} if serial else {}),
         "validate": Job("printgen validate omiga (1,000 games)", lambda w: [[*pg, "validate", "omiga"]],
                         runs, env),
         "help": Job("printgen --help", lambda w: [[*pg, "--help"]], runs, env),
@@ -106,10 +111,10 @@ def measure(tree: Path | None, before: Path | None, runs: int, quick: bool,
     """Every whole-process figure in turns (see measure.in_turns), then the in-process ones."""
     jobs = {**printgen_jobs(tree, runs, config_home), **reference_jobs(runs)}
     if before:
-        jobs.update({f"before:{k}": job for k, job in printgen_jobs(before, runs, config_home).items()})
+        jobs.update({f"before:{k}": job for k, job in printgen_jobs(before, runs, config_home, False).items()})
     say = lambda text: print(f"measuring: {text}", file=sys.stderr, flush=True)  # noqa: E731
     figures = in_turns(jobs, report=say)
-    now = Results({k: f for k, f in figures.items() if k in ("omiga", "all", "validate", "help")})
+    now = Results({k: f for k, f in figures.items() if k in printgen_jobs(tree, runs, config_home)})
     refs = Results({k: f for k, f in figures.items() if k in ("floor", "decksmith")})
     say("in-process figures and file sizes")
     now.inner = in_process(tree, quick, config_home)
@@ -135,7 +140,7 @@ def figure_rows(now: Results, before: Results | None, refs: Results) -> list[tup
         rows.append((what, value, old, detail, peak) if before else (what, value, detail, peak))
 
     for key, f in now.figures.items():
-        old = before.figures[key] if before else None
+        old = before.figures.get(key) if before else None
         low, high = f.spread
         add(f.name, seconds(f.wall), seconds(old.wall) if old else "",
             f"{low:.3f} to {high:.3f} s; CPU {f.cpu:.3f} s" + (f" (before {old.cpu:.3f})" if old else ""),
