@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -23,7 +24,7 @@ from datetime import date
 from pathlib import Path
 
 from machine import describe, load_average
-from measure import Command, Figure, Job, file_size, in_turns
+from measure import Command, Figure, Job, file_size, in_turns, run_once
 from targets import Target, check_targets
 
 HERE = Path(__file__).resolve().parent
@@ -38,6 +39,7 @@ class Results:
 
     figures: dict[str, Figure] = field(default_factory=dict)
     inner: dict[str, float] = field(default_factory=dict)
+    stages: list[tuple[str, float]] = field(default_factory=list)
 
 
 def printgen_command(tree: Path | None) -> list[str]:
@@ -106,6 +108,21 @@ def in_process(tree: Path | None, quick: bool, config_home: Path) -> dict[str, f
     return {**figures, **json.loads(inner.stdout)}
 
 
+def breakdown(tree: Path | None, runs: int, config_home: Path) -> list[tuple[str, float]]:
+    """Median seconds per stage of `printgen build omiga` in one process (benchmarks/breakdown.py),
+    after the interpreter's own start-up (`python -c pass`)."""
+    env = environment(tree, config_home)
+    stages: dict[str, list[float]] = {"start Python": []}
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="printgen-bench-") as work:
+            stages["start Python"].append(run_once([sys.executable, "-c", "pass"], Path(work), env).wall)
+            out = subprocess.run([sys.executable, str(HERE / "breakdown.py"), work], env=env, check=True,
+                                 capture_output=True, text=True, cwd=HERE)
+        for name, seconds_taken in json.loads(out.stdout).items():
+            stages.setdefault(name, []).append(seconds_taken)
+    return [(name, statistics.median(values)) for name, values in stages.items()]
+
+
 def measure(tree: Path | None, before: Path | None, runs: int, quick: bool,
             config_home: Path) -> tuple[Results, Results | None, Results]:
     """Every whole-process figure in turns (see measure.in_turns), then the in-process ones."""
@@ -116,8 +133,9 @@ def measure(tree: Path | None, before: Path | None, runs: int, quick: bool,
     figures = in_turns(jobs, report=say)
     now = Results({k: f for k, f in figures.items() if k in printgen_jobs(tree, runs, config_home)})
     refs = Results({k: f for k, f in figures.items() if k in ("floor", "decksmith")})
-    say("in-process figures and file sizes")
+    say("in-process figures, file sizes and the stages of build omiga")
     now.inner = in_process(tree, quick, config_home)
+    now.stages = breakdown(tree, runs, config_home)
     refs.inner["size_floor"] = file_size(floor_steps, "floor.pdf")
     if "decksmith" in refs.figures:
         refs.inner["size_decksmith"] = file_size(decksmith_steps, "tiles.pdf")
@@ -181,8 +199,14 @@ def header(before: Results | None) -> tuple[str, ...]:
         else ("what", "median", "range of runs; median CPU time", "peak memory")
 
 
-def document(rows: list[tuple[str, ...]], head: tuple[str, ...], targets: list[Target], runs: int,
-             loads: tuple[str, str], before: Path | None) -> str:
+def stage_rows(stages: list[tuple[str, float]]) -> list[tuple[str, ...]]:
+    total = sum(seconds_taken for _, seconds_taken in stages)
+    return [(name, f"{seconds_taken * 1000:.0f} ms", f"{seconds_taken / total:.0%}")
+            for name, seconds_taken in stages] + [("in all", f"{total * 1000:.0f} ms", "100%")]
+
+
+def document(rows: list[tuple[str, ...]], head: tuple[str, ...], stages: list[tuple[str, float]],
+             targets: list[Target], runs: int, loads: tuple[str, str], before: Path | None) -> str:
     notes = (HERE / "notes.md").read_text(encoding="utf-8").strip()
     machine = "\n".join(f"- {k}: {v}" for k, v in describe())
     compared = f" The \"before\" column is the tree in `{before.name}`, measured in the same run." if before else ""
@@ -201,6 +225,12 @@ after them are kept in `benchmarks/notes.md`.
 ## Figures
 
 {table(head, rows)}
+
+## Where `printgen build omiga` spends its time
+
+One process, helper off, each stage's median over {runs} runs (benchmarks/breakdown.py):
+
+{table(("stage", "wall time", "share"), stage_rows(stages))}
 
 ## Targets
 
@@ -227,11 +257,13 @@ def main() -> None:
     rows, head = figure_rows(now, before, refs), header(before)
     print(table(head, rows))
     print()
+    print(table(("stage of build omiga", "wall time", "share"), stage_rows(now.stages)))
+    print()
     print(table(("target", "measured", "limit", "result"), [t.row() for t in targets]))
     if not args.no_write:
         out = REPO / "docs" / "performance.md"
-        out.write_text(document(rows, head, targets, args.runs, (start_load, load_average()), args.before),
-                       encoding="utf-8")
+        out.write_text(document(rows, head, now.stages, targets, args.runs, (start_load, load_average()),
+                                args.before), encoding="utf-8")
         print(f"\nwrote {out.relative_to(REPO)}")
 
 

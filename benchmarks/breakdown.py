@@ -1,0 +1,55 @@
+"""Where `printgen build omiga` spends its time, stage by stage, in one process with no helper.
+
+Printed as JSON for run.py. Each stage is timed once in a fresh interpreter (imports happen once per
+process, so repeating them would measure nothing); run.py takes the median over several processes.
+The interpreter's own start-up is measured apart, as `python -c pass`.
+
+    python benchmarks/breakdown.py OUT_FOLDER
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from importlib import import_module
+
+start = time.perf_counter()
+import_module("printgen.cli")  # what `printgen` itself imports first
+
+marks = {"import the command line": time.perf_counter()}
+
+from pathlib import Path  # noqa: E402
+
+from printgen.atomic import write_all  # noqa: E402
+from printgen.games import BuildOptions, bundled_definition, game_entry  # noqa: E402
+from printgen.loader import read_yaml, validate  # noqa: E402
+from printgen.paper import PAPERS  # noqa: E402
+
+game = game_entry("omiga")
+for later in ("PIL.Image", "pypdfium2"):  # imported inside the build, for the contact sheet
+    import_module(later)
+from printgen.games import omiga  # noqa: E402
+
+marks["import Omiga, svgwrite, Pillow, pypdfium2"] = time.perf_counter()
+path = bundled_definition("omiga")
+data, source = read_yaml(path)
+marks["read the YAML (ruamel, round trip)"] = time.perf_counter()
+from printgen.art import ArtContext  # noqa: E402
+from printgen.games import Loaded  # noqa: E402
+
+art = ArtContext(path.parent, False)
+defn = validate(game.model, data, source, game.checks, context={"art": art})
+loaded = Loaded(game, defn, path, path.stem, source, art.library)
+marks["validate (pydantic and the game's checks)"] = time.perf_counter()
+pdf = omiga.tiles_pdf(defn, BuildOptions(PAPERS["a4"]), loaded)
+marks["omiga.pdf: faces, backs, marks, rules"] = time.perf_counter()
+pictures = omiga.tile_pictures(defn, "omiga")
+marks["72 SVGs and the PNG contact sheet"] = time.perf_counter()
+write_all([(Path(sys.argv[1]) / "omiga.pdf", pdf)] + [(Path(sys.argv[1]) / a.name, a.data) for a in pictures])
+marks["write 74 files"] = time.perf_counter()
+
+stages, last = {}, start
+for name, at in marks.items():
+    stages[name] = at - last
+    last = at
+print(json.dumps(stages))
