@@ -14,7 +14,6 @@ from typing import Any, Callable, Iterator
 import click
 
 from .atomic import write_all, write_bytes
-from .calibrate import calibration_pdf
 from .config import config_path, save_back_offset, saved_back_offset
 from .games import Artifact, BuildOptions, Loaded, bundled_definition, game_entry, game_ids, load, registry
 from .parallel import beside
@@ -193,6 +192,8 @@ def calibrate_command(paper: str, flip: Flip, back_offset: tuple[float, float] |
         return
     offset = back_offset if back_offset is not None else (0.0, 0.0)
     target = out_dir / "calibrate" / f"calibration-{paper}-{flip}.pdf"
+    from .calibrate import calibration_pdf  # reportlab's drawing code, for this command only
+
     write_bytes(target, calibration_pdf(PAPERS[paper], flip, offset))
     click.echo(str(target))
 

@@ -103,9 +103,21 @@ def imported_by(code: str) -> set[str]:
     return set(out.stdout.split())
 
 
-def test_the_command_line_imports_no_rasteriser_and_no_svg_reader():
+def test_the_command_line_imports_no_rasteriser_no_svg_library_and_no_drawing_code():
+    """`printgen --help` loads only what parses the command line; each command imports its own."""
     loaded = imported_by("import printgen.cli")
-    assert not {"pypdfium2", "svglib", "svglib.svglib"} & loaded
+    heavy = {"pypdfium2", "svglib", "svglib.svglib", "svgwrite", "PIL.Image", "reportlab.graphics.shapes",
+             "reportlab.platypus", "reportlab.pdfgen.canvas"}
+    assert not heavy & loaded
+
+
+def test_reportlab_shape_checks_are_off_unless_asked_for():
+    code = "import printgen, reportlab.graphics.shapes as s\nprint(s.shapeChecking)"
+    env = {k: v for k, v in os.environ.items() if k not in ("RL_shapeChecking", "PRINTGEN_SHAPE_CHECKS")}
+    for extra, expected in (({}, "0"), ({"PRINTGEN_SHAPE_CHECKS": "1"}, "1")):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**env, **extra})
+        assert out.stdout.strip() == expected
 def test_omiga_backs_and_marks_are_forms_and_builds_stay_identical(run_cli, tmp_path):
     outputs = []
     for run in ("one", "two"):

@@ -9,14 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from importlib import import_module, resources
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from pydantic import BaseModel
 
-from ..art import ArtContext, ArtLibrary
 from ..loader import Loc, SourceMap, read_yaml, shorten, validate
 from ..paper import Flip, Paper
 from ..problems import DefinitionError, Problem
+
+if TYPE_CHECKING:
+    from ..art import ArtLibrary
 
 GAME_MODULES = ["one_minute_war", "fracas", "quick_violence", "armies", "omiga"]
 
@@ -66,6 +68,14 @@ def game_entry(game_id: str) -> Game:
     return import_module(f"{__name__}.{game_id}").GAME
 
 
+def art_module() -> Any:
+    """printgen.art, imported when a definition is loaded: it brings in reportlab's drawing code,
+    which `printgen --help` and `printgen list` never need."""
+    from .. import art
+
+    return art
+
+
 def bundled_definition(game_id: str) -> Path:
     return Path(str(resources.files("printgen.card_defs"))) / f"{game_id}.yaml"
 
@@ -77,7 +87,7 @@ class Loaded:
     path: Path
     name: str  # output folder and file stem
     source: SourceMap  # locates build-time problems (such as text that does not fit) in the YAML
-    art: ArtLibrary = field(default_factory=ArtLibrary)  # its images, fonts, template folder
+    art: ArtLibrary = field(default_factory=lambda: art_module().ArtLibrary())  # images, fonts, templates
 
     def build(self, options: BuildOptions) -> list[Artifact]:
         if self.art.templates is not None:  # after --templates folders, before the bundled ones
@@ -102,6 +112,6 @@ def load(path: Path, allow_outside: bool = False) -> Loaded:
         raise DefinitionError([source.problem(("game",), f"expected one of: {', '.join(GAME_MODULES)} "
                                               f"(got {got})")])
     game = game_entry(game_id)
-    art = ArtContext(path.parent, allow_outside)
+    art = art_module().ArtContext(path.parent, allow_outside)
     model = validate(game.model, data, source, game.checks, context={"art": art})
     return Loaded(game, model, path, path.stem, source, art.library)
