@@ -40,8 +40,16 @@ class Beside(Generic[T]):
             self.start()
 
     def start(self) -> None:
-        read, write = os.pipe()
-        pid = os.fork()
+        try:
+            read, write = os.pipe()
+        except OSError:  # out of file descriptors: no helper, the job runs here
+            return
+        try:
+            pid = os.fork()
+        except OSError:  # a process or memory limit: likewise
+            os.close(read)
+            os.close(write)
+            return
         if pid == 0:  # the helper: compute, send, and leave without running any exit handler
             os.close(read)
             try:

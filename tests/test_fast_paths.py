@@ -184,3 +184,12 @@ def test_builds_with_and_without_a_helper_are_identical(run_cli, tmp_path, monke
     monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
     alone = build("alone")
     assert shared == alone and len(shared) == 77
+
+
+def test_a_helper_that_cannot_be_forked_leaves_the_job_to_this_process(monkeypatch):
+    def no_fork() -> int:
+        raise OSError("fork: resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    with beside(lambda: "done here") as helper:
+        assert helper.pid is None and helper.result() == "done here"
