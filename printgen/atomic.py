@@ -7,11 +7,31 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterable
 
+from .problems import display_name
+
+
+class WriteFailed(OSError):
+    """A file could not be written: a folder missing or read-only, a file in the way, a full disk.
+
+    The OSError's errno, reason and file name are kept (callers catching OSError still work); the
+    CLI shows it as a plain message with exit code 2, never as an internal error.
+    """
+
+    def __str__(self) -> str:
+        return f"{display_name(Path(self.filename))}: cannot write ({self.strerror})"
+
+
+def failed(exc: OSError, path: Path) -> WriteFailed:
+    return WriteFailed(exc.errno or 0, exc.strerror or str(exc), str(exc.filename or path))
+
 
 def write_bytes(path: Path, data: bytes) -> None:
     """Replace `path` with `data` in one step; an interrupted run leaves the old file intact."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise failed(exc, path) from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -19,11 +39,13 @@ def write_bytes(path: Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise failed(exc, path) from exc
         raise
 
 
@@ -37,6 +59,7 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     systems (ext4 mounted with `discard`) make each rename wait for, some 3 ms a file.
     """
     pending: list[tuple[str, Path]] = []
+    path = Path(".")
     try:
         for path, data in files:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -50,6 +73,8 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
                 list(pool.map(flush_to_disk, [tmp for tmp, _ in pending]))
                 list(pool.map(os.replace, *zip(*pending)))
         pending.clear()
+    except OSError as exc:
+        raise failed(exc, path) from exc
     finally:
         for tmp, _ in pending:  # temporaries not renamed (a renamed one is simply not found)
             try:

@@ -12,7 +12,8 @@ from typing import Any
 import click
 
 from . import __version__
-from .atomic import write_bytes
+from .atomic import WriteFailed, write_bytes
+from .clitypes import FiniteRange
 from .games import BuildOptions, Game, bundled_definition, game_entry, game_ids, registry
 from .loader import read_yaml
 from .paper import PAPERS
@@ -55,7 +56,19 @@ def fail(problems: list[Problem] | DefinitionError) -> None:
     sys.exit(EXIT_BAD_INPUT)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(click.Group):
+    """printgen's command group: a file that cannot be written (a read-only or missing folder, a
+    file in the way, a full disk) is a plain message and exit code 2 from every command."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except WriteFailed as exc:
+            click.echo(f"printgen: {exc}; no half-written file was left under its name", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="printgen")
 def cli() -> None:
     """Build print-and-play PDFs and SVGs from YAML game definitions.
@@ -93,7 +106,7 @@ def list_games() -> None:
               help="A folder of your own templates, searched before the bundled ones (repeatable).")
 @click.option("--allow-outside", is_flag=True,
               help="Let a definition use art, fonts and templates from outside its own folder.")
-@click.option("--bleed", type=click.FloatRange(0, MAX_BLEED_MM), default=None, metavar="MM",
+@click.option("--bleed", type=FiniteRange(0, MAX_BLEED_MM), default=None, metavar="MM",
               help="Run the art of imposed pieces (Omiga tiles, Fracas tokens) MM past their cut "
                    "lines; the PDF gets a TrimBox and a BleedBox. Overrides the definition's bleed.")
 @click.option("--watch", is_flag=True,

@@ -1,0 +1,66 @@
+"""The command line never ends in `internal error`: unwritable output, odd option values, and broken
+definitions given to every command are plain messages with exit code 2 (1 for `validate` findings).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from printgen.cli import cli
+
+CORPUS = Path(__file__).parent / "bad_inputs"
+SAMPLE = ["game_is_a_list", "omw_tab_indent", "fracas_unknown_key", "qv_nan_range", "armies_arabic_title",
+          "omiga_empty_deck", "omw_art_dotdot", "omw_spaces_only_ability", "fracas_python_object_tag"]
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_a_file_in_the_way_of_the_output_folder_is_a_plain_message(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "fracas").write_text("a file where printgen wants a folder")
+    for command in (["build", "fracas"], ["preview", "fracas"]):
+        result = invoke(*command, "--out", out)
+        assert result.exit_code == 2, result.output
+        assert "cannot write" in result.stderr and "internal error" not in result.stderr
+    assert (out / "fracas").read_text() == "a file where printgen wants a folder"
+
+
+def test_an_output_folder_that_cannot_exist_is_a_plain_message_from_the_real_entry_point(tmp_path):
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    code = "import sys; from printgen.cli import main; sys.argv = ['printgen'] + sys.argv[1:]; main()"
+    done = subprocess.run([sys.executable, "-c", code, "build", "armies", "--out", "/proc/printgen-cannot-be-here"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("printgen: /proc/printgen-cannot-be-here") and "cannot write" in done.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_bleed_must_be_a_finite_number(tmp_path, value):
+    result = invoke("build", "fracas", "--bleed", value, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "--bleed" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name", SAMPLE)
+def test_every_command_refuses_a_broken_definition_plainly(name, tmp_path, monkeypatch):
+    shutil.copyfile(CORPUS / f"{name}.yaml", tmp_path / f"{name}.yaml")
+    files = CORPUS / f"{name}.files"
+    if files.is_dir():
+        shutil.copytree(files, tmp_path, dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    for command in (["preview"], ["export", "--print-shop"], ["validate"], ["build"]):
+        args = [*command, f"{name}.yaml"] + ([] if command == ["validate"] else ["--out", "out"])
+        result = invoke(*args)
+        assert result.exit_code in (1, 2), (command, result.output)
+        assert "Traceback" not in result.output and "internal error" not in result.output
+        assert not (tmp_path / "out").exists()
