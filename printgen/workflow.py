@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator
 import click
 
 from .atomic import write_all, write_bytes
+from .clitypes import FiniteRange
 from .config import config_path, save_back_offset, saved_back_offset
 from .games import Artifact, BuildOptions, Loaded, bundled_definition, game_entry, game_ids, load, registry
 from .parallel import beside
@@ -203,7 +204,7 @@ def calibrate_command(paper: str, flip: Flip, back_offset: tuple[float, float] |
 @click.option("--print-shop", "print_shop", is_flag=True,
               help="One PDF per card or tile face and per back, with bleed, plus manifest.csv.")
 @click.option("--tts", is_flag=True, help="Tabletop Simulator deck sheets (up to 10 x 7), backs and decks.json.")
-@click.option("--bleed", type=click.FloatRange(0, MAX_BLEED_MM), default=3.0, show_default=True, metavar="MM",
+@click.option("--bleed", type=FiniteRange(0, MAX_BLEED_MM), default=3.0, show_default=True, metavar="MM",
               help="Print-shop bleed in mm: how far the art runs past each cut (0 to 6).")
 @click.option("--dpi", type=click.IntRange(50, 600), default=200, show_default=True,
               help="Resolution of the Tabletop Simulator images.")

@@ -64,3 +64,8 @@ def test_every_command_refuses_a_broken_definition_plainly(name, tmp_path, monke
         assert result.exit_code in (1, 2), (command, result.output)
         assert "Traceback" not in result.output and "internal error" not in result.output
         assert not (tmp_path / "out").exists()
+
+
+def test_export_bleed_must_be_a_finite_number(tmp_path):
+    result = invoke("export", "omiga", "--print-shop", "--bleed", "nan", "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "--bleed" in result.stderr
