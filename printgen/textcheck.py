@@ -51,6 +51,23 @@ def problem_with(text: str) -> str | None:
                     f"print as a box or break the SVG file; remove it")
         return (f"{where} ({char!r}, {describe(char)}) is not in the embedded font ({FONT_NAME}), so "
                 f"it would print as an empty box; use Latin letters, or spell it another way")
+    for index, char in enumerate(text):  # titles and logos are printed in capitals
+        capital = char.upper()
+        if any(ord(c) not in glyphs for c in capital):
+            return (f"character {index + 1} ({char!r}, {describe(char)}) becomes {capital!r} where "
+                    f"printgen prints in capitals (titles, logos), and the embedded font ({FONT_NAME}) "
+                    f"has no such capital; spell it another way")
+    return None
+
+
+def missing_in_font(text: str, font: str) -> str | None:
+    """Why the registered font `font` cannot draw `text` (a user's own font, say), or None."""
+    from reportlab.pdfbase import pdfmetrics
+
+    glyphs = pdfmetrics.getFont(font).face.charToGlyph
+    for index, char in enumerate(text):
+        if char not in WHITESPACE_OK and char != " " and ord(char) not in glyphs:
+            return f"character {index + 1} ({char!r}, {describe(char)}) is not in that font"
     return None
 
 

@@ -68,7 +68,15 @@ def art_symlink(folder: Path, name: str) -> None:
     (folder / "art" / "logo.png").symlink_to(outside)
 
 
-GENERATED = {"definition_50mb": fifty_megabytes, "omiga_deck_10000_tiles": ten_thousand_tiles,
+def tiny_font(folder: Path, name: str) -> None:
+    """A real TrueType font with nine glyphs and no Latin letters (reportlab's shaping test font)."""
+    import reportlab
+
+    (folder / "art").mkdir()
+    shutil.copyfile(Path(reportlab.__file__).parent / "fonts" / "hb-test.ttf", folder / "art" / "display.ttf")
+
+
+GENERATED = {"omw_logo_font_lacks_letters": tiny_font, "definition_50mb": fifty_megabytes, "omiga_deck_10000_tiles": ten_thousand_tiles,
              "omw_template_symlink_outside": template_symlink, "omw_art_symlink_outside": art_symlink}
 HEAVY = {"definition_50mb", "omiga_deck_10000_tiles", "billion_laughs", "deep_nesting"}
 

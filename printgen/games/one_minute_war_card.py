@@ -16,6 +16,7 @@ from .. import fonts
 from ..art import art_of, font_of
 from ..loader import Loc
 from ..paper import font_mm
+from ..textcheck import missing_in_font
 from ..picture import CUT, FOLD, colour, guide, placed, rect, text, turned, wrap
 from .one_minute_war_model import Card, OneMinuteWar, Soldier
 
@@ -197,6 +198,12 @@ def check_card_text(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
         if fonts.text_width(soldier.name, fonts.BOLD, font_mm(size + 1)) > inner:
             yield ("soldiers", i, "name"), (f"the name '{soldier.name}' is wider than its "
                                             f"{card.tab_width:.1f} mm tab; shorten it or widen card.width")
+    if defn.logo.font is not None:  # the title and logo are set in capitals in the user's font
+        for loc, value in ((("logo", "text"), defn.logo.text), (("title",), defn.title)):
+            missing = missing_in_font(value.upper(), card.title_font)
+            if missing:
+                yield loc, (f"printed in capitals in the logo font ({defn.logo.font}), but {missing}; "
+                            f"choose a font that has it, or change the text")
     needed = TabRows.of(defn.card).needed
     if defn.card.tab_height < needed:
         yield ("card", "tab_height"), (f"expected at least {needed:.1f} mm to hold a tab's text "
