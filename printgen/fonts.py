@@ -61,7 +61,9 @@ def register_user_font(path: Path, data: bytes) -> str:
         pdfmetrics.registerFont(font)
         family = getattr(font.face, "familyName", b"") or b""
         family = family.decode("latin-1") if isinstance(family, bytes) else str(family)
-        _USER_FAMILIES[name] = family or path.stem
+        # the name goes into SVG as CSS: control characters would break the XML, quotes the CSS
+        family = "".join(c for c in family if c.isprintable() and c not in "'\"\\;<>&")
+        _USER_FAMILIES[name] = family or "".join(c for c in path.stem if c.isalnum()) or "user font"
     return name
 
 

@@ -69,3 +69,27 @@ def test_every_command_refuses_a_broken_definition_plainly(name, tmp_path, monke
 def test_export_bleed_must_be_a_finite_number(tmp_path):
     result = invoke("export", "omiga", "--print-shop", "--bleed", "nan", "--out", tmp_path / "out")
     assert result.exit_code == 2 and "--bleed" in result.stderr
+
+
+def test_a_font_with_a_hostile_family_name_keeps_every_svg_valid(tmp_path):
+    """A user's font names its family in SVG text as CSS; quotes, '<' and control characters in
+    that name must not break the XML (the name below is patched into a copy of Vera)."""
+    import xml.etree.ElementTree as ET
+
+    import reportlab
+
+    from printgen.games import bundled_definition
+
+    vera = (Path(reportlab.__file__).parent / "fonts" / "Vera.ttf").read_bytes()
+    plain, hostile = b"Bitstream Vera Sans", b"Bit'\x01<m&Vera\"Sansxx"
+    (tmp_path / "odd.ttf").write_bytes(vera.replace(plain, hostile).replace(
+        plain.decode().encode("utf-16-be"), hostile.decode().encode("utf-16-be")))
+    definition = tmp_path / "war.yaml"
+    definition.write_text(bundled_definition("one_minute_war").read_text().replace(
+        "  text: One Minute War\n", "  text: One Minute War\n  font: odd.ttf\n", 1))
+    result = invoke("build", definition, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    svgs = list((tmp_path / "out").rglob("*.svg"))
+    assert svgs
+    for svg in svgs:
+        ET.parse(svg)
