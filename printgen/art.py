@@ -122,7 +122,8 @@ def _resolve(value: str, context: ArtContext, folder: bool) -> Path:
     target = (base / value).resolve()
     shown = display_name(target)
     if not context.allow_outside and not target.is_relative_to(base):
-        raise ValueError(f"expected a file inside the definition's folder ({display_name(base)}); "
+        raise ValueError(f"expected {'a folder' if folder else 'a file'} inside the definition's folder "
+                         f"({display_name(base)}); "
                          f"{shown} is outside it, so build with --allow-outside to use it")
     what = "a folder" if folder else "a file"
     if not target.exists():
