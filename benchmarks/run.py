@@ -134,16 +134,26 @@ def measure(tree: Path | None, before: Path | None, runs: int, quick: bool,
     now = Results({k: f for k, f in figures.items() if k in printgen_jobs(tree, runs, config_home)})
     refs = Results({k: f for k, f in figures.items() if k in ("floor", "decksmith")})
     say("in-process figures, file sizes and the stages of build omiga")
-    now.inner = in_process(tree, quick, config_home)
     now.stages = breakdown(tree, runs, config_home)
     refs.inner["size_floor"] = file_size(floor_steps, "floor.pdf")
     if "decksmith" in refs.figures:
         refs.inner["size_decksmith"] = file_size(decksmith_steps, "tiles.pdf")
-    old = None
-    if before:
-        old = Results({k.split(":", 1)[1]: f for k, f in figures.items() if k.startswith("before:")},
-                      in_process(before, quick, config_home))
+    old = Results({k.split(":", 1)[1]: f for k, f in figures.items() if k.startswith("before:")}) \
+        if before else None
+    # in turns too (now, before, now, ...), and the median of each figure over the turns
+    turns: list[list[dict[str, float]]] = [[], []]
+    for _ in range(max(1, runs // 3)):
+        turns[0].append(in_process(tree, quick, config_home))
+        if before:
+            turns[1].append(in_process(before, quick, config_home))
+    now.inner = medians(turns[0])
+    if old:
+        old.inner = medians(turns[1])
     return now, old, refs
+
+
+def medians(samples: list[dict[str, float]]) -> dict[str, float]:
+    return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
 
 
 def seconds(value: float) -> str:
