@@ -18,6 +18,7 @@ from jinja2 import StrictUndefined, TemplateNotFound, TemplateSyntaxError
 from jinja2.sandbox import SandboxedEnvironment
 
 from .problems import DefinitionError, Problem, display_name
+from .markup import line_of, markup_problem
 from .sandbox import BoundedSandbox, ConfinedLoader
 
 
@@ -52,7 +53,7 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
     """Render template `name`; any template problem becomes a located DefinitionError."""
     env = environment(user_dirs)
     try:
-        return env.get_template(name).render(**context)
+        text = env.get_template(name).render(**context)
     except TemplateSyntaxError as exc:
         file = display_name(Path(exc.filename)) if exc.filename else name
         raise DefinitionError([Problem(file, exc.lineno or 1, "", f"template error: {exc.message}")])
@@ -67,6 +68,24 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
     except Exception as exc:  # noqa: BLE001 - a user's template may fail in any way; say where
         file, line = template_frame(name)
         raise DefinitionError([Problem(file, line, "", f"template error: {describe(exc)}")])
+    if kind_of(name) == "txt":  # paragraph markup: only harmless tags may reach reportlab
+        check_markup(env, name, text)
+    return text
+
+
+def kind_of(name: str) -> str:
+    return name.lower().removesuffix(".j2").removesuffix(".jinja").rsplit(".", 1)[-1]
+
+
+def check_markup(env: Any, name: str, text: str) -> None:
+    """A located template error for markup reportlab must not see (printgen.markup says why)."""
+    found = markup_problem(text)
+    if found is None:
+        return
+    snippet, reason = found
+    source, filename, _ = env.loader.get_source(env, name)
+    raise DefinitionError([Problem(display_name(Path(filename)), line_of(source, snippet), "",
+                                   f"template error: {reason}")])
 
 
 def searched(folders: list[str]) -> str:
