@@ -8,19 +8,24 @@ tiles and sides, balance and mirror: everything `printgen validate` does before 
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any, Callable
 
-from printgen.games import bundled_definition
+from printgen.games import BuildOptions, bundled_definition
 from printgen.games.omiga_check import balance, dead, mirror, setup, structure
 from printgen.games.omiga_model import Omiga
 from printgen.games.omiga_rules import compile_set
 from printgen.games.omiga_sim import simulate
 from printgen.games.omiga_validate import read
+from printgen.paper import PAPERS
 
 from synthetic import tile_set
 
@@ -45,10 +50,39 @@ def static_checks(defn: Omiga) -> int:
     return found
 
 
+def warm_rebuild(out: Path) -> float:
+    """Median seconds to load, build and write Omiga again in a process that has built it once,
+    which is what every rebuild of `printgen build --watch` costs: no start-up, no imports."""
+    options = BuildOptions(PAPERS["a4"])
+    paths = [bundled_definition("omiga")]
+    try:
+        from printgen.workflow import build_games, write_results
+    except ImportError:  # an older tree: what its `printgen build` did
+        from printgen.atomic import write_bytes
+        from printgen.games import load
+
+        def build_games(paths: list[Path], options: BuildOptions) -> list[Any]:
+            return [(loaded, loaded.build(options)) for loaded in map(load, paths)]
+
+        def write_results(results: list[Any], folder: Path) -> None:
+            for loaded, artifacts in results:
+                for artifact in artifacts:
+                    write_bytes(folder / loaded.name / artifact.name, artifact.data)
+
+    def rebuild() -> None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            write_results(build_games(paths, options), out)
+
+    rebuild()
+    return median_time(rebuild, 5)
+
+
 def figures(quick: bool) -> dict[str, Any]:
     base, _ = read(bundled_definition("omiga"))
     v = base.validation
     out: dict[str, Any] = {"cores": os.cpu_count() or 1}
+    with tempfile.TemporaryDirectory(prefix="printgen-bench-") as folder:
+        out["warm_rebuild"] = warm_rebuild(Path(folder))
     out["structure_72"] = median_time(lambda: structure(base), 5, 50)
     out["static_72"] = median_time(lambda: static_checks(base), 5, 20)
     for tiles in (1_000, 10_000):

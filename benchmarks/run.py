@@ -173,6 +173,11 @@ def figure_rows(now: Results, before: Results | None, refs: Results) -> list[tup
         add(f.name, seconds(f.wall), seconds(old.wall) if old else "",
             f"{low:.3f} to {high:.3f} s; CPU {f.cpu:.3f} s" + (f" (before {old.cpu:.3f})" if old else ""),
             f"{f.peak_mib:.0f} MiB" + (f" (before {old.peak_mib:.0f})" if old else ""))
+    if "warm_rebuild" in now.inner:
+        old_warm = before.inner.get("warm_rebuild") if before else None
+        add("build omiga again in a running process (as `build --watch` does)",
+            seconds(now.inner["warm_rebuild"]), seconds(old_warm) if old_warm else "",
+            "load, build and write; no start-up, no imports")
     for f in refs.figures.values():
         low, high = f.spread
         add(f.name, seconds(f.wall), "", f"{low:.3f} to {high:.3f} s; CPU {f.cpu:.3f} s", f"{f.peak_mib:.0f} MiB")
