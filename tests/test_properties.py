@@ -314,3 +314,71 @@ def test_a_drawing_turned_twice_lies_where_it_started(width, height):
     outer = turned(inner, width, height)
     matrix = compose(tuple(outer.transform), tuple(inner.transform))
     assert matrix == pytest.approx((1, 0, 0, 1, 0, 0), abs=1e-9)
+
+
+# -- templates: random Jinja never crashes or escapes the sandbox -------------------------------------
+
+atoms = st.sampled_from(["d.title", "d.soldiers", "d.soldiers[0].name", "d.card.width", "1", "7", "10**6",
+                         "999999999", "-1", "2.5", "'x'", "'%999999999d'", "'{:>99999999}'", "[1, 2, 3]",
+                         "range(5)", "range(10**9)", "none", "true", "d.__class__", "d.model_dump",
+                         "'<img src=x>'", "'&'", "lipsum", "namespace(a=1)", "d.soldiers|length"])
+operators = st.sampled_from(["*", "**", "+", "~", "%", "//", "-"])
+filters = st.sampled_from(["upper", "length", "list", "join", "center(999999)", "replace('', 'yy')",
+                           "batch(99999, 0)", "format(1)", "int", "string", "first", "sort", "unique",
+                           "random", "indent(999999)", "wordwrap(3)", "truncate(5)", "sum", "tojson",
+                           "e", "safe", "pprint", "map('upper')", "attr('__class__')"])
+
+
+@st.composite
+def expressions(draw: Any, depth: int = 0) -> str:
+    """A random Jinja expression: atoms joined by operators, with filters on top."""
+    if depth > 2 or draw(st.booleans()):
+        text = draw(atoms)
+    else:
+        text = f"({draw(expressions(depth + 1))} {draw(operators)} {draw(expressions(depth + 1))})"
+    for _ in range(draw(st.integers(0, 2))):
+        text = f"({text})|{draw(filters)}"
+    return text
+
+
+@st.composite
+def templates(draw: Any) -> str:
+    lines = ["# Rules"]
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["output", "loop", "set", "macro"]))
+        expr = draw(expressions())
+        if kind == "output":
+            lines.append(f"{{{{ {expr} }}}}")
+        elif kind == "loop":
+            lines.append(f"{{% for i in {expr} %}}{{% for j in {draw(expressions())} %}}{{{{ i }}}}"
+                         f"{{% endfor %}}{{% endfor %}}")
+        elif kind == "set":
+            lines.append(f"{{% set a %}}{{{{ {expr} }}}}{{{{ {expr} }}}}{{% endset %}}{{{{ a }}}}")
+        else:
+            lines.append(f"{{% macro m(n) %}}{{{{ {expr} }}}}{{% if n %}}{{{{ m(n - 1) }}}}{{{{ m(n - 1) }}}}"
+                         f"{{% endif %}}{{% endmacro %}}{{{{ m({draw(st.integers(0, 30))}) }}}}")
+    return "\n\n".join(lines) + "\n"
+
+
+WAR = load(bundled_definition("one_minute_war")).definition
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(source=templates())
+def test_random_templates_render_or_give_a_located_error(source):
+    import time
+
+    from printgen.templating import render
+
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "one_minute_war" / "rules.txt.j2"
+        target.parent.mkdir()
+        target.write_text(source)
+        started = time.monotonic()
+        try:
+            text = render("one_minute_war/rules.txt.j2", {"d": WAR}, [Path(folder)])
+        except DefinitionError as error:
+            assert error.problems and "rules.txt.j2" in error.problems[0].file
+        else:
+            assert isinstance(text, str) and len(text) <= 200_000 and "<img" not in text
+        assert time.monotonic() - started < 10
