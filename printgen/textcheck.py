@@ -53,7 +53,7 @@ def problem_with(text: str) -> str | None:
                 f"it would print as an empty box; use Latin letters, or spell it another way")
     for index, char in enumerate(text):  # titles and logos are printed in capitals
         capital = char.upper()
-        if any(ord(c) not in glyphs for c in capital):
+        if char not in WHITESPACE_OK and any(ord(c) not in glyphs for c in capital):
             return (f"character {index + 1} ({char!r}, {describe(char)}) becomes {capital!r} where "
                     f"printgen prints in capitals (titles, logos), and the embedded font ({FONT_NAME}) "
                     f"has no such capital; spell it another way")
