@@ -14,7 +14,7 @@ import click
 from . import __version__
 from .atomic import WriteFailed, write_bytes
 from .clitypes import FiniteRange
-from .games import BuildOptions, Game, bundled_definition, game_entry, game_ids, registry
+from .games import BuildOptions, Game, bundled_definition, game_entry, game_ids, output_name, registry
 from .loader import read_yaml
 from .paper import PAPERS
 from .problems import DefinitionError, Problem, display_name
@@ -226,8 +226,8 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
     if show:
         files = tv.show_files(report, seed)
         for name, data in files:
-            write_bytes(out_dir / path.stem / name, data)
-            click.echo(f"wrote {out_dir / path.stem / name}", err=True)
+            write_bytes(out_dir / output_name(path) / name, data)
+            click.echo(f"wrote {out_dir / output_name(path) / name}", err=True)
         if not files:
             click.echo("--show: no board drawn; fix the structure problems first", err=True)
     sys.exit(0 if report.valid else EXIT_INVALID)

@@ -93,3 +93,17 @@ def test_a_font_with_a_hostile_family_name_keeps_every_svg_valid(tmp_path):
     assert svgs
     for svg in svgs:
         ET.parse(svg)
+
+
+@pytest.mark.parametrize("file_name", ["...yaml", "..yaml", ".hidden.yaml"])
+def test_a_dotted_file_name_still_writes_inside_the_output_folder(tmp_path, file_name):
+    """`...yaml` has the stem `..`: its files must not land beside the output folder."""
+    from printgen.games import bundled_definition
+
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copyfile(bundled_definition("armies"), work / file_name)
+    result = invoke("build", work / file_name, "--out", work / "out")
+    assert result.exit_code == 0, result.output
+    written = [p for p in tmp_path.rglob("*.pdf")]
+    assert written and all((work / "out") in p.parents for p in written), written

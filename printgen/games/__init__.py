@@ -114,4 +114,10 @@ def load(path: Path, allow_outside: bool = False) -> Loaded:
     game = game_entry(game_id)
     art = art_module().ArtContext(path.parent, allow_outside)
     model = validate(game.model, data, source, game.checks, context={"art": art})
-    return Loaded(game, model, path, path.stem, source, art.library)
+    return Loaded(game, model, path, output_name(path), source, art.library)
+
+
+def output_name(path: Path) -> str:
+    """The output folder and file stem for a definition: its file name without `.yaml`, with no
+    leading dots, so `...yaml` (stem `..`) cannot write beside the output folder instead of in it."""
+    return path.stem.lstrip(".") or "definition"
