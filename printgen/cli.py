@@ -50,10 +50,16 @@ def resolve(target: str) -> Path:
 
 def fail(problems: list[Problem] | DefinitionError) -> None:
     report = problems.report() if isinstance(problems, DefinitionError) else DefinitionError(problems).report()
-    click.echo(report, err=True)
-    count = report.count("\n") + 1
-    click.echo(f"printgen: {count} problem{'s' if count != 1 else ''} found; nothing was written.", err=True)
+    lines = report.splitlines()
+    click.echo("\n".join(lines[:MAX_SHOWN]), err=True)  # a flood of one mistake helps nobody
+    count = len(lines)
+    more = f" (the first {MAX_SHOWN} are shown)" if count > MAX_SHOWN else ""
+    click.echo(f"printgen: {count:,} problem{'s' if count != 1 else ''} found{more}; nothing was written.",
+               err=True)
     sys.exit(EXIT_BAD_INPUT)
+
+
+MAX_SHOWN = 100  # problems listed; the count says how many there are in all
 
 
 class Commands(click.Group):

@@ -51,6 +51,13 @@ def ten_thousand_tiles(folder: Path, name: str) -> None:
                                          + text[end:])
 
 
+def twenty_thousand_forms(folder: Path, name: str) -> None:
+    """The bundled Omiga set with 20,000 entries in its fit table naming forms that do not exist."""
+    text = (CORPUS.parent.parent / "card_defs" / "omiga.yaml").read_text()
+    extra = "".join(f"  f{i}: [tip]\n" for i in range(20_000))
+    (folder / f"{name}.yaml").write_text(text.replace("\nfits:\n", "\nfits:\n" + extra, 1))
+
+
 def template_symlink(folder: Path, name: str) -> None:
     """The case's template folder gets a rules template that links to a file outside it."""
     secret = folder.parent / "secret.txt"
@@ -76,9 +83,11 @@ def tiny_font(folder: Path, name: str) -> None:
     shutil.copyfile(Path(reportlab.__file__).parent / "fonts" / "hb-test.ttf", folder / "art" / "display.ttf")
 
 
-GENERATED = {"omw_logo_font_lacks_letters": tiny_font, "definition_50mb": fifty_megabytes, "omiga_deck_10000_tiles": ten_thousand_tiles,
+GENERATED = {"omw_logo_font_lacks_letters": tiny_font, "omiga_20000_unknown_forms": twenty_thousand_forms,
+             "definition_50mb": fifty_megabytes, "omiga_deck_10000_tiles": ten_thousand_tiles,
              "omw_template_symlink_outside": template_symlink, "omw_art_symlink_outside": art_symlink}
-HEAVY = {"definition_50mb", "omiga_deck_10000_tiles", "billion_laughs", "deep_nesting"}
+HEAVY = {"definition_50mb", "omiga_deck_10000_tiles", "billion_laughs", "deep_nesting",
+         "omiga_20000_unknown_forms"}
 
 
 def case_names() -> list[str]:
