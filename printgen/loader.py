@@ -32,6 +32,7 @@ class SourceMap:
     def __init__(self, file: str, root: Any) -> None:
         self.file = file
         self.root = root
+        self.hints: list[Problem] = []  # likely causes, reported whenever validation fails
 
     def line_of(self, loc: Loc) -> int:
         """1-based line of the deepest node along `loc` that exists in the document."""
@@ -86,10 +87,13 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     yaml = YAML(typ="rt")
     yaml.version = (1, 2)
     yaml.allow_duplicate_keys = False
+    runaway = runaway_quote(text)
     try:
         data = yaml.load(text)
     except MarkedYAMLError as exc:
         line, what = explain_yaml_error(exc)
+        if runaway and runaway[0] <= line:
+            line, what = runaway[0], RUNAWAY.format(*runaway)
         raise DefinitionError([Problem(shown, line, "", f"invalid YAML: {what}")])
     except ReaderError as exc:  # a character YAML does not allow anywhere, such as a raw control byte
         line = text[:max(exc.position, 0)].count("\n") + 1
@@ -107,7 +111,39 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     if size > MAX_VALUES:
         raise DefinitionError([Problem(shown, 1, "", f"the YAML expands to more than {MAX_VALUES:,} values "
                                        "(aliases that repeat aliases?); write the values out instead")])
-    return data, SourceMap(shown, data)
+    source = SourceMap(shown, data)
+    if runaway:
+        source.hints.append(Problem(shown, runaway[0], "", f"perhaps the cause: {RUNAWAY.format(*runaway)}"))
+    return data, source
+
+
+RUNAWAY = ("a quoted string starts here but is not closed on this line, so it runs on and swallows "
+           "line {1}; add the closing quote")
+OPENS = re.compile(r"""^\s*(?:-\s+)*(?:[^\s#'"-][^:#]*:\s+)?(["'])(.*)$""")
+KEY_LINE = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w-]*:(?:\s|$)")
+
+
+def runaway_quote(text: str) -> tuple[int, int] | None:
+    """(line, later line) when a value's opening quote is not closed on its line and what follows,
+    up to the closing quote, holds a line that looks like a key: a quote probably left open."""
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        match = OPENS.match(line)
+        if not match or closes(match.group(2), match.group(1)):
+            continue
+        for later in range(number + 1, min(len(lines), number + 100)):
+            if KEY_LINE.match(lines[later]):
+                return number + 1, later + 1
+            if closes(lines[later], match.group(1)):
+                break
+    return None
+
+
+def closes(rest: str, quote: str) -> bool:
+    """Does `rest` hold the quote that ends a string ("\\"" and '' do not)?"""
+    if quote == '"':
+        return re.search(r'(?<!\\)(?:\\\\)*"', rest) is not None
+    return "'" in rest.replace("''", "")
 
 
 MAX_VALUES = 200_000  # far above any real game, far below what an alias bomb expands to
@@ -202,12 +238,12 @@ def validate(model: type[Model], data: Any, source: SourceMap,
         problems = [source.problem(err["loc"], explain(err, model, err["loc"]))
                     for err in exc.errors(include_url=False)]
         paths = {p.path for p in problems}
-        raise DefinitionError(problems + [p for p in text if p.path not in paths])
+        raise DefinitionError(source.hints + problems + [p for p in text if p.path not in paths])
     if text:  # the game checks measure and quote text, so they run only on printable text
-        raise DefinitionError(text)
+        raise DefinitionError(source.hints + text)
     problems = [source.problem(loc, message) for check in checks for loc, message in check(result)]
     if problems:
-        raise DefinitionError(problems)
+        raise DefinitionError(source.hints + problems)
     return result
 
 
