@@ -191,8 +191,8 @@ def figure_rows(now: Results, before: Results | None, refs: Results) -> list[tup
             ms(f"static_{tiles}", old), f"structure alone {ms(f'structure_{tiles}', inner)}")
     rate = lambda key, source: f"{source[key]:,.0f} games/s" if key in source else ""  # noqa: E731
     add("simulated games, one core", rate("games_one_core", inner), rate("games_one_core", old))
-    add(f"simulated games, all {inner['cores']} cores", rate("games_all_cores", inner),
-        rate("games_all_cores", old), f"{inner['games_many']:,} games in worker processes")
+    add(f"simulated games, all {int(inner['cores'])} cores", rate("games_all_cores", inner),
+        rate("games_all_cores", old), f"{int(inner['games_many']):,} games in worker processes")
     add("1,000 games as `validate` plays them", seconds(inner["games_1000"]),
         seconds(old["games_1000"]) if old else "", "in-process: fewer than 2,000 games start no workers")
     kib = lambda key, source: f"{source[key] / 1024:.1f} KiB" if key in source else ""  # noqa: E731
