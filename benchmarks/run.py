@@ -3,7 +3,8 @@
     pip install -e '.[bench]'          # decksmith, the peer
     python benchmarks/run.py           # prints the table and rewrites docs/performance.md
     python benchmarks/run.py --runs 3 --no-write
-    python benchmarks/run.py --before /some/older/checkout   # adds a column for the older code
+    python benchmarks/run.py --before /tmp/old --before-label "commit abc1234"   # a column for older code
+                                       # (/tmp/old from: git archive abc1234 | tar -x -C /tmp/old)
 
 Every whole-process figure is the median of several fresh processes, each in an empty folder;
 every comparison is a ratio of figures taken in this same run, because on a shared machine the
@@ -40,6 +41,22 @@ class Results:
     figures: dict[str, Figure] = field(default_factory=dict)
     inner: dict[str, float] = field(default_factory=dict)
     stages: list[tuple[str, float]] = field(default_factory=list)
+
+
+def importable(tree: Path, scratch: Path) -> Path:
+    """A folder from which `import printgen` finds `tree`'s package with its bundled games.
+
+    In a checkout, card_defs/ and templates/ sit beside printgen/ and only an install puts them
+    inside the package; an older checkout on PYTHONPATH would otherwise read today's definitions.
+    """
+    if (tree / "printgen" / "card_defs").is_dir():
+        return tree
+    shutil.copytree(tree / "printgen", scratch / "printgen")
+    for name in ("card_defs", "templates"):
+        if (tree / name).is_dir():
+            shutil.copytree(tree / name, scratch / "printgen" / name)
+            (scratch / "printgen" / name / "__init__.py").touch()
+    return scratch
 
 
 def printgen_command(tree: Path | None) -> list[str]:
@@ -221,17 +238,17 @@ def stage_rows(stages: list[tuple[str, float]]) -> list[tuple[str, ...]]:
 
 
 def document(rows: list[tuple[str, ...]], head: tuple[str, ...], stages: list[tuple[str, float]],
-             targets: list[Target], runs: int, loads: tuple[str, str], before: Path | None) -> str:
+             targets: list[Target], runs: int, loads: tuple[str, str], before: str | None) -> str:
     notes = (HERE / "notes.md").read_text(encoding="utf-8").strip()
     machine = "\n".join(f"- {k}: {v}" for k, v in describe())
-    compared = f" The \"before\" column is the tree in `{before.name}`, measured in the same run." if before else ""
+    compared = f"\nThe \"before\" column is {before}, measured in the same rounds.\n" if before else ""
     return f"""# Performance
 
 Measured on {date.today().isoformat()} by `python benchmarks/run.py`: whole-process medians of {runs} runs
 after one warm-up, each run in a fresh folder with no user settings; peak memory is the largest
-resident set of any run.{compared} The figures and the targets are rewritten by every run; the notes
-after them are kept in `benchmarks/notes.md`.
-
+resident set of any run (a forked helper's included). The figures and the targets are rewritten by
+every run; the notes after them are kept in `benchmarks/notes.md`.
+{compared}
 ## Machine
 
 {machine}
@@ -260,14 +277,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="runs per whole-process figure (median)")
     parser.add_argument("--tree", type=Path, help="measure the printgen package in this folder instead")
     parser.add_argument("--before", type=Path, help="also measure this older tree, for a before column")
+    parser.add_argument("--before-label", help="what to call it in docs/performance.md")
     parser.add_argument("--quick", action="store_true", help="fewer simulated games")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/performance.md")
     args = parser.parse_args()
     start_load = load_average()
-    with tempfile.TemporaryDirectory(prefix="printgen-bench-config-") as config_home:
-        now, before, refs = measure(args.tree.resolve() if args.tree else None,
-                                    args.before.resolve() if args.before else None,
-                                    args.runs, args.quick, Path(config_home))
+    with tempfile.TemporaryDirectory(prefix="printgen-bench-") as scratch:
+        config_home = Path(scratch) / "config"
+        config_home.mkdir()
+        tree = importable(args.tree.resolve(), Path(scratch) / "tree") if args.tree else None
+        old = importable(args.before.resolve(), Path(scratch) / "before") if args.before else None
+        now, before, refs = measure(tree, old, args.runs, args.quick, config_home)
     targets = check_targets({**now.figures, **refs.figures}, {**now.inner, **refs.inner})
     rows, head = figure_rows(now, before, refs), header(before)
     print(table(head, rows))
@@ -277,8 +297,9 @@ def main() -> None:
     print(table(("target", "measured", "limit", "result"), [t.row() for t in targets]))
     if not args.no_write:
         out = REPO / "docs" / "performance.md"
+        label = (args.before_label or f"the tree in {args.before}") if args.before else None
         out.write_text(document(rows, head, now.stages, targets, args.runs, (start_load, load_average()),
-                                args.before), encoding="utf-8")
+                                label), encoding="utf-8")
         print(f"\nwrote {out.relative_to(REPO)}")
 
 
