@@ -65,8 +65,11 @@ def printgen_command(tree: Path | None) -> list[str]:
 
 
 def environment(tree: Path | None, config_home: Path) -> dict[str, str]:
-    """No saved back offset or other user settings: every tree builds with the defaults."""
+    """No saved back offset or other user settings: every tree builds with the defaults. Bytecode
+    is cached (the warm-up run writes it), as after any install: with PYTHONDONTWRITEBYTECODE set,
+    every run would compile printgen's sources again, some 40 ms that no user's run pays."""
     env = dict(os.environ, XDG_CONFIG_HOME=str(config_home))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     return env
@@ -106,11 +109,12 @@ def printgen_jobs(tree: Path | None, runs: int, config_home: Path, serial: bool 
     }
 
 
-def reference_jobs(runs: int) -> dict[str, Job]:
+def reference_jobs(runs: int, config_home: Path) -> dict[str, Job]:
     """The floor and, when installed, the peer (fewer runs: each takes seconds)."""
-    jobs = {"floor": Job("floor: bare reportlab, 72 faces", floor_steps, runs)}
+    env = environment(None, config_home)
+    jobs = {"floor": Job("floor: bare reportlab, 72 faces", floor_steps, runs, env)}
     if find_decksmith():
-        jobs["decksmith"] = Job("peer: decksmith build + export", decksmith_steps, max(3, runs // 2))
+        jobs["decksmith"] = Job("peer: decksmith build + export", decksmith_steps, max(3, runs // 2), env)
     return jobs
 
 
@@ -143,7 +147,7 @@ def breakdown(tree: Path | None, runs: int, config_home: Path) -> list[tuple[str
 def measure(tree: Path | None, before: Path | None, runs: int, quick: bool,
             config_home: Path) -> tuple[Results, Results | None, Results]:
     """Every whole-process figure in turns (see measure.in_turns), then the in-process ones."""
-    jobs = {**printgen_jobs(tree, runs, config_home), **reference_jobs(runs)}
+    jobs = {**printgen_jobs(tree, runs, config_home), **reference_jobs(runs, config_home)}
     if before:
         jobs.update({f"before:{k}": job for k, job in printgen_jobs(before, runs, config_home, False).items()})
     say = lambda text: print(f"measuring: {text}", file=sys.stderr, flush=True)  # noqa: E731
