@@ -251,8 +251,8 @@ def document(rows: list[tuple[str, ...]], head: tuple[str, ...], stages: list[tu
 Measured on {date.today().isoformat()} by `python benchmarks/run.py`: whole-process medians of {runs} runs
 after one warm-up, each run in a fresh folder with no user settings and printgen's bytecode cached
 (as after an install); peak memory is the largest resident set of any run (a forked helper's
-included). The figures and the targets are rewritten by
-every run; the notes after them are kept in `benchmarks/notes.md`.
+included). The figures and the targets are rewritten by every run; the notes after them are kept
+in `benchmarks/notes.md`.
 {compared}
 ## Machine
 
