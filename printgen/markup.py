@@ -20,6 +20,11 @@ COLOUR = re.compile(r"^(#[0-9A-Fa-f]{6}|[A-Za-z]{3,20})$")
 SIZE = re.compile(r"^\d{1,2}(\.\d+)?$")
 
 
+def escape(value: str) -> str:
+    """A value from the YAML as paragraph text: its <, > and & print as typed, never as markup."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def tag_problem(markup: str) -> tuple[str, str] | None:
     """(the offending tag, why) for the first tag printgen's text does not allow, else None."""
     allowed = ", ".join(f"<{name}>" for name in TAGS)

@@ -46,6 +46,11 @@ def colour(value: str) -> Color:
 ONE_LINE = {ord("\n"): " ", ord("\t"): " ", ord("\r"): " "}
 
 
+def tint(base: Color, amount: float) -> Color:
+    """Mix a colour with white, so large areas stay light and cheap to print."""
+    return Color(*(c + (1 - c) * amount for c in (base.red, base.green, base.blue)))
+
+
 def text(x: float, y: float, value: str, size_pt: float, font: str = fonts.REGULAR,
          anchor: str = "start", fill: Color = black) -> String:
     """A single line of text; `size_pt` is the familiar point size, converted to mm.

@@ -47,6 +47,7 @@ from . import fonts
 from .games import Artifact, BuildOptions, Loaded
 from .loader import Loc
 from .paper import MM_PER_PT, Paper, font_mm, pt
+from .markup import escape
 from .picture import CUT, guide, rect, text
 from .problems import DefinitionError, Problem
 from .sheet import Duplex
@@ -128,10 +129,6 @@ def reference_styles(settings: ReferenceSettings) -> Styles:
         subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
     )
 
-
-def escape(value: str) -> str:
-    """YAML text goes into paragraph markup, so its <, > and & must not act as tags."""
-    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float) -> Table:

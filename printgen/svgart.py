@@ -128,7 +128,7 @@ def points_to_pattern(root: Any, value: str) -> bool:
     match = re.search(r"url\(\s*['\"]?#([^'\")\s]+)", value)
     if not match:
         return False
-    target = root.xpath(f"//*[@id=$ident]", ident=match.group(1))
+    target = root.xpath("//*[@id=$ident]", ident=match.group(1))
     return bool(target) and local(target[0].tag) == "pattern"
 
 

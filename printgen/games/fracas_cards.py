@@ -12,9 +12,9 @@ from reportlab.graphics.shapes import Group
 
 from .. import fonts
 from ..cards import Card, slug
-from ..picture import colour, placed, rect, text
+from ..picture import colour, placed, rect, text, tint
 from .fracas_model import Fracas, Player
-from .fracas_tokens import tint, token
+from .fracas_tokens import token
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from .. import fonts
 from ..art import art_of
 from ..loader import SourceMap
 from ..paper import Paper, font_mm
-from ..picture import CUT, colour, guide, rect, text
+from ..picture import CUT, colour, guide, rect, text, tint
 from ..problems import Problem
 from ..writers.pdf import Page
 from .fracas_model import Fracas, Player
@@ -35,10 +35,6 @@ POT_MIN = 40.0  # mm: below this much free height the pot mat is left out
 TOKEN_PAD = 2.0  # mm kept clear around a token's own image
 TOKEN_ART_BOTTOM = 4.5  # mm: a token's image starts above the owner's name
 
-
-def tint(base: Color, amount: float) -> Color:
-    """Mix a colour with white, so big areas stay light and cheap to print."""
-    return Color(*(c + (1 - c) * amount for c in (base.red, base.green, base.blue)))
 
 
 @dataclass(frozen=True)

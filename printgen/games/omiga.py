@@ -15,6 +15,7 @@ from ..cards import Card
 from ..imposition import impose
 from ..parallel import beside
 from ..paper import PT_PER_MM, Paper, pt
+from ..markup import escape
 from ..picture import placed, rect, text, turned
 from ..problems import DefinitionError
 from ..raster import png_from_pdf
@@ -36,9 +37,6 @@ CONTACT_GAP = 3.0  # mm between tiles on the contact sheet
 def all_tiles(defn: Omiga) -> list[OmigaTile]:
     return [OmigaTile(defn, deck, i, tile) for deck, i, tile in defn.tiles()]
 
-
-def esc(value: str) -> str:
-    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def fit_words(defn: Omiga) -> str:
@@ -62,15 +60,15 @@ def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
         paint = palette.colours[name]
         mark = f" with a {paint.symbol}" if paint.symbol != "none" else ""
         rows.append([Paragraph("left and right" if r == 1 else "", cell),
-                     Paragraph(f"{esc(paint.label)}{mark}", cell),
-                     Paragraph(f"{esc(paint.label)}: the halves make one circle", cell)])
+                     Paragraph(f"{escape(paint.label)}{mark}", cell),
+                     Paragraph(f"{escape(paint.label)}: the halves make one circle", cell)])
         swatches.append(("LINEBEFORE", (1, r), (1, r), 6, HexColor(paint.fill)))
     first_form = len(rows)
     for name, form in defn.forms.items():
         shape = "" if form.shape == name else f" ({form.shape})"
         joins = ", ".join(defn.fits.get(name, [])) or "nothing"
         rows.append([Paragraph("top and bottom" if len(rows) == first_form else "", cell),
-                     Paragraph(f"{esc(name)}{shape}", cell), Paragraph(esc(joins), cell)])
+                     Paragraph(f"{escape(name)}{shape}", cell), Paragraph(escape(joins), cell)])
     table = Table(rows, colWidths=[pt(width) * f for f in (0.22, 0.38, 0.40)])
     table.setStyle(table_style([
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),

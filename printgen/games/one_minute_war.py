@@ -7,6 +7,7 @@ from reportlab.platypus import Paragraph, Table
 
 from .. import fonts
 from ..paper import pt
+from ..markup import escape
 from ..picture import placed
 from ..problems import DefinitionError
 from ..reference import DataTable, Reference, reference_artifacts, reference_styles
@@ -24,16 +25,22 @@ GAP = 5.0  # mm between the card and the text that flows around it
 LEGEND_HEIGHT = 6.0
 
 
+SOLDIER_HEADER = ("No.", "Soldier", "Defeats", "Ability")
+
+
+def soldier_rows(defn: OneMinuteWar) -> list[tuple[str, str, str, str]]:
+    """One row per soldier, in number order; the rules sheet and the reference share them."""
+    names = {s.number: s.name for s in defn.soldiers}
+    return [(str(s.number), s.name, ", ".join(f"{n} {names[n]}" for n in sorted(s.beats)) or "\u2013",
+             s.ability) for s in sorted(defn.soldiers, key=lambda s: s.number)]
+
+
 def soldier_table(defn: OneMinuteWar, style: Styles, width: float):
     """The ability table, generated from the soldier list so the text and tabs always agree."""
-    names = {s.number: s.name for s in defn.soldiers}
     cell = style.body.clone("cell", spaceAfter=0)
     head = style.body.clone("head", fontName=fonts.BOLD, spaceAfter=0)
-    rows = [[Paragraph(h, head) for h in ("No.", "Soldier", "Defeats", "Ability")]]
-    for soldier in sorted(defn.soldiers, key=lambda s: s.number):
-        beaten = ", ".join(f"{n} {names[n]}" for n in sorted(soldier.beats)) or "\u2013"
-        rows.append([Paragraph(str(soldier.number), cell), Paragraph(esc(soldier.name), cell),
-                     Paragraph(esc(beaten), cell), Paragraph(esc(soldier.ability), cell)])
+    rows = [[Paragraph(h, head) for h in SOLDIER_HEADER]]
+    rows += [[Paragraph(escape(value), cell) for value in row] for row in soldier_rows(defn)]
     widths = [0.09, 0.21, 0.32, 0.38]
     table = Table(rows, colWidths=[pt(width) * f for f in widths], repeatRows=1)
     table.setStyle(table_style([
@@ -61,10 +68,10 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
     cell = style.body.clone("mcell", spaceAfter=0, fontSize=style.body.fontSize * 0.9, alignment=1)
     head = cell.clone("mhead", fontName=fonts.BOLD)
     rows = [[Paragraph("yours \\ theirs", head)]
-            + [Paragraph(f"{s.number} {esc(s.name)}", head) for s in order]]
+            + [Paragraph(f"{s.number} {escape(s.name)}", head) for s in order]]
     shading = []
     for r, mine in enumerate(order, start=1):
-        row = [Paragraph(f"{mine.number} {esc(mine.name)}", head)]
+        row = [Paragraph(f"{mine.number} {escape(mine.name)}", head)]
         for c, theirs in enumerate(order, start=1):
             result = outcome(mine, theirs)
             if mine.revives:
@@ -84,9 +91,6 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
     ] + shading))
     return table
 
-
-def esc(value: str) -> str:
-    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
@@ -144,10 +148,7 @@ def mirrored_guides(card: WarCard) -> Group:
 
 def reference(defn: OneMinuteWar) -> Reference:
     """The reference card: the soldier table and a round on the front, the fine print on the back."""
-    names = {s.number: s.name for s in defn.soldiers}
-    rows = [(str(s.number), s.name, ", ".join(f"{n} {names[n]}" for n in sorted(s.beats)) or "\u2013",
-             s.ability) for s in sorted(defn.soldiers, key=lambda s: s.number)]
-    table = DataTable(("No.", "Soldier", "Defeats", "Ability"), rows, (0.1, 0.22, 0.33, 0.35))
+    table = DataTable(SOLDIER_HEADER, soldier_rows(defn), (0.1, 0.22, 0.33, 0.35))
     reviver = next((s for s in defn.soldiers if s.revives), None)
     return Reference(title=defn.title, template="one_minute_war/reference.txt.j2",
                      context={"d": defn, "r": defn.restrictions, "reviver": reviver},

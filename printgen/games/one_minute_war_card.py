@@ -17,7 +17,7 @@ from ..art import art_of, font_of
 from ..loader import Loc
 from ..paper import font_mm
 from ..textcheck import missing_in_font
-from ..picture import CUT, FOLD, colour, guide, placed, rect, text, turned, wrap
+from ..picture import CUT, FOLD, colour, guide, placed, rect, text, tint, turned, wrap
 from .one_minute_war_model import Card, OneMinuteWar, Soldier
 
 ABILITY_LINES = 3
@@ -46,10 +46,6 @@ class TabRows:
         last = first + (ABILITY_LINES - 1) * leading
         return cls(number, name, first, leading, last + DESCENT * font_mm(card.text_size_pt) + TAB_PAD)
 
-
-def tint(base: Color, amount: float) -> Color:
-    """Mix a colour with white, so large areas stay light and cheap to print."""
-    return Color(*(c + (1 - c) * amount for c in (base.red, base.green, base.blue)))
 
 
 ART_INSET = 3.0  # mm kept clear around art on the card's body

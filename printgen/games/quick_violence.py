@@ -15,6 +15,7 @@ from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
 from .. import fonts
 from ..loader import SourceMap
 from ..paper import MM_PER_PT, Paper, pt
+from ..markup import escape
 from ..picture import text
 from ..problems import DefinitionError, Problem
 from ..reference import (DataTable, DoesNotFit, Reference, data_table, reference_artifacts,
@@ -111,7 +112,7 @@ def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: Sour
     rows: list[list[Flowable]] = [[Paragraph("", head)] + [Paragraph(s.capitalize(), head) for s, _ in sizes]]
     for name, value in (("Cost", lambda f: f"{f.cost} point{'s' if f.cost != 1 else ''}"),
                         ("Actions", lambda f: str(f.actions)),
-                        ("Moves with", lambda f: f"<b>{esc(defn.labels.of(f.move))}</b> "
+                        ("Moves with", lambda f: f"<b>{escape(defn.labels.of(f.move))}</b> "
                                                  f"({number(lengths[f.move])} mm)"),
                         ("Defend bonus", lambda f: f"+{f.defence}"),
                         ("Damage points", lambda f: str(f.damage))):
@@ -126,9 +127,6 @@ def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: Sour
     ]))
     return table
 
-
-def esc(value: str) -> str:
-    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def columns(paper: Paper) -> list[tuple[float, float, float, float]]:
