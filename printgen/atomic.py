@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -25,11 +26,46 @@ def failed(exc: OSError, path: Path) -> WriteFailed:
     return WriteFailed(exc.errno or 0, exc.strerror or str(exc), str(exc.filename or path))
 
 
+TEMPORARIES: set[str] = set()  # temporary files made and not yet renamed or removed
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def temporary(path: Path) -> tuple[int, str]:
+    """A new temporary file beside `path`, recorded before a Ctrl-C or SIGTERM can come between
+    making it and remembering it (both are held back for the two system calls)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        TEMPORARIES.add(tmp)
+    finally:
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return fd, tmp
+
+
+def discard(tmp: str) -> None:
+    """Remove a temporary file (gone already once renamed) and forget it."""
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    TEMPORARIES.discard(tmp)
+
+
+def remove_temporaries() -> None:
+    """printgen is being stopped: remove every temporary file it still knows of."""
+    for tmp in list(TEMPORARIES):
+        try:
+            discard(tmp)
+        except OSError:
+            pass
+
+
 def write_bytes(path: Path, data: bytes) -> None:
     """Replace `path` with `data` in one step; an interrupted run leaves the old file intact."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = temporary(path)
     except OSError as exc:
         raise failed(exc, path) from exc
     try:
@@ -39,11 +75,9 @@ def write_bytes(path: Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
+        TEMPORARIES.discard(tmp)
     except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        discard(tmp)
         if isinstance(exc, OSError):
             raise failed(exc, path) from exc
         raise
@@ -63,7 +97,7 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     try:
         for path, data in files:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            fd, tmp = temporary(path)
             pending.append((tmp, path))
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
@@ -72,15 +106,13 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
             with ThreadPoolExecutor(max_workers=min(16, len(pending))) as pool:
                 list(pool.map(flush_to_disk, [tmp for tmp, _ in pending]))
                 list(pool.map(os.replace, *zip(*pending)))
+        TEMPORARIES.difference_update(tmp for tmp, _ in pending)
         pending.clear()
     except OSError as exc:
         raise failed(exc, path) from exc
     finally:
         for tmp, _ in pending:  # temporaries not renamed (a renamed one is simply not found)
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
+            discard(tmp)
 
 
 def flush_to_disk(path: str) -> None:

@@ -20,6 +20,8 @@ import sys
 import threading
 from typing import Callable, Generic, TypeVar
 
+from .bounded import LIVE, die_with_parent, find_prctl
+
 T = TypeVar("T")
 
 
@@ -44,6 +46,8 @@ class Beside(Generic[T]):
             read, write = os.pipe()
         except OSError:  # out of file descriptors: no helper, the job runs here
             return
+        find_prctl()
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:  # a process or memory limit: likewise
@@ -53,6 +57,9 @@ class Beside(Generic[T]):
         if pid == 0:  # the helper: compute, send, and leave without running any exit handler
             os.close(read)
             try:
+                die_with_parent(parent)
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends its helper itself
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 try:
                     payload = pickle.dumps(self.job(), protocol=pickle.HIGHEST_PROTOCOL)
                 except BaseException:  # noqa: BLE001 - the parent redoes the job and reports it
@@ -62,6 +69,7 @@ class Beside(Generic[T]):
             finally:
                 os._exit(0)
         os.close(write)
+        LIVE.add(pid)
         self.pid, self.fd = pid, read
 
     def result(self) -> T:
@@ -87,6 +95,7 @@ class Beside(Generic[T]):
                 os.kill(self.pid, signal.SIGKILL)
         if self.pid is not None:
             os.waitpid(self.pid, 0)
+            LIVE.discard(self.pid)
             self.pid = None
 
     def __enter__(self) -> "Beside[T]":

@@ -21,6 +21,7 @@ A breach raises `SecurityError`, which templating.render reports at the template
 """
 from __future__ import annotations
 
+import inspect
 import os
 import re
 from pathlib import Path
@@ -45,6 +46,39 @@ UNSAFE_MODULES = ("os", "posix", "io", "pathlib", "shutil", "subprocess", "socke
 WIDTH_METHODS = {"center", "ljust", "rjust", "zfill"}  # str methods whose argument is a width
 FORMAT_NUMBER = re.compile(r"\d+")
 PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?([-#0 +]*[\d*]*(?:\.[\d*]*)?)[a-zA-Z%]")
+
+
+# filter -> its parameters that count items or characters of the result
+FILTER_COUNTS = {"center": ("width",), "indent": ("width",), "batch": ("linecount",),
+                 "slice": ("slices",), "truncate": ("length", "leeway"), "wordwrap": ("width",),
+                 "tojson": ("indent",), "replace": ("count",)}
+
+
+CONTEXT_PARAMETERS = ("environment", "env", "eval_ctx", "context")
+
+
+def user_signature(function: Callable[..., Any]) -> inspect.Signature | None:
+    """The parameters a template passes to a filter: Jinja's own first argument (the environment
+    or a context, which some filters take and `inspect` may or may not show) left out."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    parameters = list(signature.parameters.values())
+    if parameters and parameters[0].name in CONTEXT_PARAMETERS:
+        signature = signature.replace(parameters=parameters[1:])
+    return signature
+
+
+def bind(signature: inspect.Signature | None, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The filter's arguments by parameter name (empty when they do not fit its signature: the
+    filter itself will then refuse them)."""
+    if signature is None:
+        return dict(kwargs)
+    try:
+        return dict(signature.bind(*args, **kwargs).arguments)
+    except TypeError:
+        return {}
 
 
 def refuse(message: str) -> SecurityError:
@@ -177,14 +211,19 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         target = getattr(__obj, "__wrapped__", __obj)  # str.format arrives wrapped by the sandbox
         owner = getattr(target, "__self__", None)
         if isinstance(owner, str):
-            __self.check_str_method(owner, getattr(target, "__name__", ""), args)
+            __self.check_str_method(owner, getattr(target, "__name__", ""), args, kwargs)
         return __self.check(super().call(__context, __obj, *args, **kwargs))
 
-    def check_str_method(self, text: str, name: str, args: tuple[Any, ...]) -> None:
+    def check_str_method(self, text: str, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Refuse a str method whose result would be too long, before it runs (keywords too)."""
         if name in WIDTH_METHODS and args and isinstance(args[0], int):
             self.check_size(text, args[0])
         elif name == "expandtabs":
-            self.check_size(text, len(text) * (args[0] if args and isinstance(args[0], int) else 8))
+            size = args[0] if args else kwargs.get("tabsize", 8)
+            self.check_size(text, len(text) * (size if isinstance(size, int) else 8))
+        elif name == "translate" and args and isinstance(args[0], dict):
+            longest = max((len(v) if isinstance(v, str) else 1 for v in args[0].values()), default=1)
+            self.check_size(text, len(text) * longest)
         elif name == "replace" and len(args) >= 2:
             self.check_size(text, len(text) + (len(text) + 1) * len(str(args[1])))
         elif name == "join" and args:
@@ -214,33 +253,47 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
                 raise refuse(f"a format asks for a width of {max(widths, key=len)}; at most {MAX_ITEMS:,}")
 
     def guard_filter(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-        sizes = {"center": 1, "indent": 1, "batch": 1, "slice": 1, "truncate": 1, "wordwrap": 1}
+        """`function` with the budget charged and its size arguments checked first. Arguments are
+        matched to the filter's own parameter names, so `center(width=10**9)` is checked exactly
+        like `center(10**9)`."""
+        signature = user_signature(function)
 
         @wraps(function)
         def guarded(*args: Any, **kwargs: Any) -> Any:
             self.charge()
             values = [a for a in args if not isinstance(a, (Context, EvalContext, Environment))]
+            named = bind(signature, values, kwargs)
+            if values and hasattr(values[0], "__len__"):
+                self.charge(min(len(values[0]), MAX_STEPS))
             if values:
-                subject = values[0]
-                if hasattr(subject, "__len__"):
-                    self.charge(min(len(subject), MAX_STEPS))
-                if name in sizes and len(values) > sizes[name]:
-                    count = values[sizes[name]]
-                    if isinstance(count, int) and count > MAX_ITEMS:
-                        raise refuse(f"|{name}({count}): at most {MAX_ITEMS:,}")
-                if name == "indent" and isinstance(subject, str) and len(values) > 1:
-                    width = values[1] if isinstance(values[1], int) else len(str(values[1]))
-                    self.check_size(subject, len(subject) + (subject.count("\n") + 1) * width)
-                if name == "format" and isinstance(subject, str):
-                    self.check_format(subject)
-                if name == "replace" and isinstance(subject, str) and len(values) > 2:
-                    self.check_size(subject, len(subject) + (len(subject) + 1) * len(str(values[2])))
-                if name == "join" and not isinstance(subject, str):
-                    parts = list(subject)
-                    self.check_size("", sum(len(str(p)) for p in parts))
-                    args = tuple(parts if a is subject else a for a in args)
+                args = self.check_filter(name, values[0], named, args)
             return self.check(function(*args, **kwargs))
         return guarded
+
+    def check_filter(self, name: str, subject: Any, named: dict[str, Any],
+                     args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Refuse a filter call whose result would break a limit, before it runs."""
+        for parameter in FILTER_COUNTS.get(name, ()):
+            count = named.get(parameter)
+            if isinstance(count, int) and count > MAX_ITEMS:
+                raise refuse(f"|{name}({parameter}={count}): at most {MAX_ITEMS:,}")
+        if name == "indent" and isinstance(subject, str) and "width" in named:
+            width = named["width"]
+            width = width if isinstance(width, int) else len(str(width))
+            self.check_size(subject, len(subject) + (subject.count("\n") + 1) * width)
+        if name == "format" and isinstance(subject, str):
+            self.check_format(subject)
+        if name == "replace" and isinstance(subject, str) and "new" in named:
+            self.check_size(subject, len(subject) + (len(subject) + 1) * len(str(named["new"])))
+        if name == "join" and not isinstance(subject, str):
+            parts = list(subject)
+            self.check_size("", sum(len(str(p)) for p in parts) + len(str(named.get("d", ""))) * len(parts))
+            return tuple(parts if a is subject else a for a in args)
+        if name == "sum" and not isinstance(named.get("start", 0), (int, float)):
+            parts = list(subject)  # adding lists or texts copies the total so far at every step
+            self.charge(min(len(parts) ** 2, MAX_STEPS + 1))
+            return tuple(parts if a is subject else a for a in args)
+        return args
 
     # -- what a template may see ------------------------------------------------------------------
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:

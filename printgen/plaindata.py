@@ -1,0 +1,57 @@
+"""What a template is given: plain data copied out of the validated definition, never live objects.
+
+A template comes from a stranger. If it could reach a model, a loaded picture or a loader, it could
+call their methods, and some methods write files. So the context handed to Jinja is rebuilt from
+scratch as dicts, lists, strings, numbers, booleans and None: a model becomes a dict of its fields,
+a tuple a list, a file name the name as written. Art is referred to by name only. The only callables
+a template sees are the filters and tests printgen's sandbox vets.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from typing import Any, Mapping
+
+from pydantic import BaseModel
+
+Plain = Any  # None | bool | int | float | str | list[Plain] | dict[str, Plain]
+PLAIN_SCALARS = (bool, int, float, str, type(None))
+
+
+def plain(value: Any) -> Plain:
+    """A deep copy of `value` made of plain data only; TypeError for anything else (printgen's bug)."""
+    if value is None or type(value) in (bool, int, str):
+        return value
+    if type(value) is float:
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, enum.Enum):
+        return plain(value.value)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return plain(float(value))
+    if isinstance(value, str):  # a file name that carries its art, a Markup string: text only
+        return str.__str__(value)
+    if isinstance(value, BaseModel):
+        return {name: plain(getattr(value, name)) for name in type(value).model_fields}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    raise TypeError(f"{type(value).__name__} is not plain data and cannot be given to a template")
+
+
+def is_plain(value: Any) -> bool:
+    """True when `value` is built of plain data only, with exact built-in types all the way down."""
+    if type(value) in PLAIN_SCALARS:
+        return True
+    if type(value) is list:
+        return all(is_plain(item) for item in value)
+    if type(value) is dict:
+        return all(type(key) is str and is_plain(item) for key, item in value.items())
+    return False
