@@ -1,0 +1,151 @@
+"""Templates are untrusted: what they are handed, where they run, and what an inserted value can do.
+
+* Every context handed to Jinja, for every bundled game, is plain data all the way down (dicts,
+  lists, texts, numbers, booleans, None): no model, no loaded art, no callable.
+* A render runs in a child process the kernel limits: a template that outgrows the budget is a
+  located error within seconds, and printgen itself is not the process that ran out.
+* A value from the YAML cannot introduce markup: a line break folds to a space, and a value that
+  starts with `#`, `-`, `%` or `@` prints that character instead of making a heading, a bullet, a
+  subtitle or a page break.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import jinja2.environment
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+
+from printgen.cli import cli
+from printgen.games import bundled_definition
+from printgen.plaindata import is_plain, plain
+
+GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
+
+
+def walk(value: object, path: str = "context") -> list[str]:
+    """Every place below `value` that is not plain data, by its path (empty when all is plain)."""
+    if type(value) is dict:
+        return [f"{path}: key {key!r}" for key in value if type(key) is not str] + \
+            [bad for key, item in value.items() for bad in walk(item, f"{path}.{key}")]
+    if type(value) is list:
+        return [bad for i, item in enumerate(value) for bad in walk(item, f"{path}[{i}]")]
+    if type(value) in (str, int, float, bool, type(None)):
+        return []
+    return [f"{path}: {type(value).__module__}.{type(value).__name__}"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_context_handed_to_jinja_is_plain_data(game, tmp_path, monkeypatch):
+    seen: list[tuple[str, dict]] = []
+    original = jinja2.environment.Template.render
+
+    def recording(self, *args, **kwargs):
+        seen.append((self.name, dict(*args, **kwargs)))
+        return original(self, *args, **kwargs)
+
+    # in this process, so the recording sees the render (the child would keep it to itself)
+    monkeypatch.setenv("PRINTGEN_NO_SANDBOX_PROCESS", "1")
+    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
+    monkeypatch.setattr(jinja2.environment.Template, "render", recording)
+    result = CliRunner().invoke(cli, ["build", game, "--out", str(tmp_path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert {name.split("/")[0] for name, _ in seen} == {game}
+    assert seen  # the rules or reference text
+    for name, context in seen:
+        assert walk(context) == [], name
+        assert is_plain(context)
+        assert type(context["d"]) is dict and context["d"]["title"]  # the definition, as data
+
+
+def test_plain_refuses_what_is_not_data():
+    assert plain({"a": (1, 2.5, None, True)}) == {"a": [1, 2.5, None, True]}
+    with pytest.raises(TypeError):
+        plain({"f": print})
+    with pytest.raises(TypeError):
+        plain(object())
+
+
+def test_a_template_outgrowing_the_memory_budget_is_stopped_in_its_child(tmp_path, monkeypatch):
+    """Each text is within the size limit; the thousands of them together are not: the kernel
+    stops the child, printgen says where, and its own memory stays where it was."""
+    import resource
+
+    folder = tmp_path / "templates" / "armies"
+    folder.mkdir(parents=True)
+    items = ", ".join("big.upper()" for _ in range(2400))
+    (folder / "reference.txt.j2").write_text("# A\n{% set big = 'Ab' * 99000 %}\n"
+                                             f"{{% set many = [{items}] %}}\n{{{{ many|length }}}}\n")
+    monkeypatch.chdir(tmp_path)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, ["build", "armies", "--templates", "templates", "--out", "out"])
+    elapsed = time.monotonic() - started
+    assert result.exit_code == 2
+    assert result.stderr.startswith("templates/armies/reference.txt.j2:3: template error: the template "
+                                    "needed more than 256 MiB of memory")
+    assert elapsed < 5
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before  # KiB
+    assert grown < 100 * 1024, f"printgen's own peak grew by {grown / 1024:.0f} MiB"
+    assert not (tmp_path / "out").exists()
+
+
+def build_war(tmp_path: Path, replacements: dict[str, str]) -> Path:
+    text = bundled_definition("one_minute_war").read_text()
+    for old, new in replacements.items():
+        assert old in text
+        text = text.replace(old, new, 1)
+    tmp_path.mkdir(parents=True)
+    (tmp_path / "war.yaml").write_text(text)
+    result = CliRunner().invoke(cli, ["build", str(tmp_path / "war.yaml"), "--out", str(tmp_path / "out")],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return tmp_path / "out" / "war" / "war.pdf"
+
+
+def pages_and_text(pdf_path: Path) -> tuple[int, str, list[float]]:
+    """Page count, the text, and the font sizes of the characters on the first page."""
+    with pdfplumber.open(pdf_path) as pdf:
+        sizes = sorted({round(c["size"], 1) for c in pdf.pages[0].chars})
+        return len(pdf.pages), "\n".join(p.extract_text() or "" for p in pdf.pages), sizes
+
+
+@pytest.mark.parametrize("credit", [
+    '"Ransom\\n# Hacked\\n@newpage\\n- a bullet"',   # line breaks that would start markup
+    '"@newpage"',                                    # a command, alone on its line in a template
+    '"# A heading"',                                 # a heading marker at the start of the value
+    '"%% a subtitle\\n## two"',                     # a subtitle marker, then a section
+])
+def test_a_value_never_introduces_markup(credit, tmp_path):
+    plain_pdf = build_war(tmp_path / "plain", {})
+    pages, _, sizes = pages_and_text(plain_pdf)
+    tricky = build_war(tmp_path / "tricky", {"credit: A microgame by Ransom Christofferson":
+                                             f"credit: {credit}"})
+    tricky_pages, text, tricky_sizes = pages_and_text(tricky)
+    assert tricky_pages == pages  # no page break was added
+    assert tricky_sizes == sizes  # no new heading or title size appeared
+    for marker in ("@newpage", "# Hacked", "# A heading", "%% a subtitle"):
+        if marker.split()[-1] in credit:
+            assert marker in " ".join(text.split()), marker  # printed as typed, on one line
+
+
+def test_the_bundled_builds_use_a_child_for_every_render(tmp_path, monkeypatch):
+    """The bounded child is the normal path, not an option: counting the forks of a build."""
+    import printgen.bounded as bounded
+
+    calls: list[str] = []
+    original = bounded.run_bounded
+
+    def counting(job, budget):
+        calls.append(budget.what)
+        return original(job, budget)
+
+    monkeypatch.setattr(bounded, "run_bounded", counting)
+    monkeypatch.setattr("printgen.templating.run_bounded", counting)
+    monkeypatch.delenv("PRINTGEN_NO_SANDBOX_PROCESS", raising=False)
+    result = CliRunner().invoke(cli, ["build", "fracas", "--out", str(tmp_path)], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert calls.count("the template") >= 2 and os.fork is not None
