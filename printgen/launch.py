@@ -15,8 +15,8 @@ import signal
 import sys
 from types import FrameType
 
-EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, as shells say
-SAID = {signal.SIGINT: "interrupted", signal.SIGTERM: "stopped (SIGTERM)"}
+EXIT_CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, as shells say
+SAID: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "stopped (SIGTERM)"}
 
 
 class Stopped(BaseException):

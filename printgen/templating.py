@@ -155,7 +155,7 @@ def template_file(name: str, user_dirs: list[Path]) -> tuple[str, int]:
         _, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
     except Exception:  # noqa: BLE001 - then the name as written is the best we have
         return name, 1
-    return display_name(Path(filename)), 1
+    return display_name(Path(str(filename))), 1
 
 
 def kind_of(name: str) -> str:
