@@ -2,11 +2,16 @@
 
 Importing printgen's dependencies takes a few hundred milliseconds; Python's own Ctrl-C handling
 would print a traceback from inside them, and SIGTERM would end printgen at once, leaving its
-helper processes running and temporary files behind. So this module imports nothing heavy: it
-turns both signals into one exception, `Stopped`, then imports and runs the command line. Whatever
-printgen is doing unwinds (each writer removes its temporary files, each child process is killed
-and waited for), a final sweep ends any child or temporary file still recorded, and printgen prints
-one line and exits with the shell's code for the signal: 130 for SIGINT, 143 for SIGTERM.
+helper processes running and temporary files behind. So this module imports nothing heavy, and its
+handler for both signals does the whole stop itself: it kills and waits for every child process
+still recorded, removes every temporary file still recorded, prints one line and leaves with the
+shell's code for the signal (130 for SIGINT, 143 for SIGTERM).
+
+It does not raise an exception for the code below to unwind: Python runs a handler between any two
+bytecodes, including inside library code that catches every exception (reportlab's paragraph parser
+reports and re-raises them) and callbacks whose exceptions are printed and dropped ("Exception
+ignored in ..."), so an exception could be reported as something else, or lost. Files already
+renamed into place are complete; the rest keep their old contents (see printgen/atomic.py).
 """
 from __future__ import annotations
 
@@ -15,23 +20,24 @@ import signal
 import sys
 from types import FrameType
 
-EXIT_CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, as shells say
+EXIT_CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number
 SAID: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "stopped (SIGTERM)"}
 
 
-class Stopped(BaseException):
-    """printgen was asked to stop. A BaseException, so no `except Exception` (nor click) keeps it."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def stop(signum: int, frame: FrameType | None) -> None:
-    """The first signal stops printgen; later ones are ignored so the clean-up runs undisturbed."""
+def stop(signum: int, frame: FrameType | None = None) -> None:
+    """End printgen now: children, temporaries, one line, the signal's exit code."""
     for each in EXIT_CODES:
-        signal.signal(each, signal.SIG_IGN)
-    raise Stopped(signum)
+        signal.signal(each, signal.SIG_IGN)  # a second Ctrl-C must not cut the clean-up short
+    try:
+        clean_up()
+    finally:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError, RuntimeError):  # closed, or flushing when the signal came
+            pass
+        os.write(2, f"printgen: {SAID.get(signum, 'stopped')}; no half-written file was left "
+                    f"behind.\n".encode())
+        os._exit(EXIT_CODES.get(signum, 1))
 
 
 def main() -> None:
@@ -43,18 +49,8 @@ def main() -> None:
         from .cli import main as run_command_line
 
         run_command_line()
-    except (Stopped, KeyboardInterrupt) as exc:
-        signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
-        for each in EXIT_CODES:
-            signal.signal(each, signal.SIG_IGN)
-        clean_up()
-        try:
-            sys.stdout.flush()
-        except (OSError, ValueError):
-            pass
-        sys.stderr.write(f"printgen: {SAID[signum]}; no half-written file was left behind.\n")
-        sys.stderr.flush()
-        os._exit(EXIT_CODES[signum])
+    except KeyboardInterrupt:  # raised by code that sends itself SIGINT's exception
+        stop(signal.SIGINT)
 
 
 def clean_up() -> None:

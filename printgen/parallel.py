@@ -76,10 +76,15 @@ class Beside(Generic[T]):
         if self.pid is None:
             return self.job()
         assert self.fd is not None
-        with os.fdopen(self.fd, "rb") as source:
-            payload = source.read()
-        self.fd = None
-        self.reap()
+        fd, self.fd = self.fd, None  # the file object owns it now: closed once, even if interrupted
+        try:
+            with os.fdopen(fd, "rb") as source:
+                payload = source.read()
+        except BaseException:  # interrupted while waiting: the helper's work is moot
+            self.kill()
+            raise
+        finally:
+            self.reap()
         if payload:
             try:
                 return pickle.loads(payload)
@@ -87,12 +92,18 @@ class Beside(Generic[T]):
                 pass
         return self.job()
 
+    def kill(self) -> None:
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
     def reap(self) -> None:
         if self.fd is not None:  # never read (the caller failed first): the helper's work is moot
             os.close(self.fd)
             self.fd = None
-            if self.pid is not None:
-                os.kill(self.pid, signal.SIGKILL)
+            self.kill()
         if self.pid is not None:
             os.waitpid(self.pid, 0)
             LIVE.discard(self.pid)
