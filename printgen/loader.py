@@ -15,6 +15,8 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import Composer
+from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 
@@ -23,7 +25,9 @@ from .problems import DefinitionError, Problem, display_name
 Model = TypeVar("Model", bound=BaseModel)
 Loc = Sequence[str | int]
 
-MAX_DEFINITION_BYTES = 5 * 1024 * 1024  # a hand-written game is a few KiB; refuse giant inputs early
+MAX_DEFINITION_BYTES = 1024 * 1024  # a hand-written game is a few KiB; ruamel reads ~600 KiB a second
+MAX_NODES = 10_000  # values, keys and lists: the bundled games have under 500; ruamel reads ~9,000 a second
+MAX_INTEGER = 10 ** 15  # counts, sizes and seeds are far smaller; every such integer is exact as a float
 
 
 class SourceMap:
@@ -72,7 +76,7 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     except OSError as exc:
         raise DefinitionError([Problem(shown, 0, "", f"cannot read the file ({exc.strerror})")])
     if len(raw) > MAX_DEFINITION_BYTES:
-        raise DefinitionError([Problem(shown, 1, "", f"the file is {max(size, len(raw)) // 1024:,} KiB, but a "
+        raise DefinitionError([Problem(shown, 1, "", f"the file is {-(-max(size, len(raw)) // 1024):,} KiB, but a "
                                        f"definition may be at most {MAX_DEFINITION_BYTES // 1024:,} KiB; "
                                        f"check that this is the definition you meant")])
     try:
@@ -84,12 +88,20 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     deep = bracket_depth_line(text)
     if deep is not None:  # ruamel's scanner slows down with the square of such nesting
         raise DefinitionError([Problem(shown, deep, "", TOO_DEEP)])
+    directive = other_yaml_version(text)
+    if directive is not None:
+        raise DefinitionError([Problem(shown, directive[0], "", f"this file asks for YAML {directive[1]}, "
+                                       "but printgen reads YAML 1.2 only (where yes, no, on and off are "
+                                       "text and 0777 is a decimal number); remove the %YAML line")])
     yaml = YAML(typ="rt")
     yaml.version = (1, 2)
     yaml.allow_duplicate_keys = False
+    yaml.Composer = BoundedComposer
     runaway = runaway_quote(text)
     try:
         data = yaml.load(text)
+    except BoundExceeded as exc:
+        raise DefinitionError([Problem(shown, exc.line, "", exc.message)])
     except MarkedYAMLError as exc:
         line, what = explain_yaml_error(exc)
         if runaway and runaway[0] <= line:
@@ -115,6 +127,80 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     if runaway:
         source.hints.append(Problem(shown, runaway[0], "", f"perhaps the cause: {RUNAWAY.format(*runaway)}"))
     return data, source
+
+
+YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S*)", re.MULTILINE)
+
+
+def other_yaml_version(text: str) -> tuple[int, str] | None:
+    """(line, version) of a `%YAML` directive asking for anything but 1.2 (ruamel would read a
+    1.1 file by 1.1's rules, where `no` is false and 0777 is octal)."""
+    for match in YAML_DIRECTIVE.finditer(text):
+        if match.group(1) != "1.2":
+            return text.count("\n", 0, match.start()) + 1, match.group(1) or "(no version)"
+    return None
+
+
+class BoundExceeded(Exception):
+    """A limit broken while the YAML is being read, at a line."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.message = line, message
+
+
+INT_TAG = "tag:yaml.org,2002:int"
+SCALAR_KEY = ("expected a plain name as the key; a list or mapping cannot be a key (a '?' or "
+              "brackets before the colon make one)")
+
+
+class BoundedComposer(Composer):
+    """ruamel's composer, stopping as soon as the document breaks a limit, so reading time is
+    bounded by the limits, not by the file: at most MAX_NODES nodes, keys that are plain scalars,
+    integers within MAX_INTEGER (a literal with thousands of digits would stop Python's int())."""
+
+    nodes = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            mark = self.parser.peek_event().start_mark
+            raise BoundExceeded(mark.line + 1, f"the YAML holds more than {MAX_NODES:,} values; a "
+                                f"definition needs a few thousand at most, so look for a list or "
+                                f"mapping that runs on")
+        return super().compose_node(parent, index)
+
+    def compose_scalar_node(self, anchor: Any) -> Any:
+        node = super().compose_scalar_node(anchor)
+        if str(getattr(node.tag, "value", node.tag)) == INT_TAG and not integer_in_range(node.value):
+            raise BoundExceeded(node.start_mark.line + 1, f"the number {long_literal(node.value)} is "
+                                f"out of range; printgen takes whole numbers from -{MAX_INTEGER:,} "
+                                f"to {MAX_INTEGER:,}")
+        return node
+
+    def compose_mapping_node(self, anchor: Any) -> Any:
+        node = super().compose_mapping_node(anchor)
+        for key, _ in node.value:
+            if not isinstance(key, ScalarNode):
+                raise BoundExceeded(key.start_mark.line + 1, SCALAR_KEY)
+        return node
+
+
+def integer_in_range(literal: str) -> bool:
+    """Whether a YAML 1.2 integer literal (decimal, 0x, 0o, with _ or a sign) is within MAX_INTEGER,
+    decided from its length first, so a huge literal is never converted."""
+    digits = literal.strip().lstrip("+-").replace("_", "")
+    if len(digits) > 24:
+        return False
+    try:
+        return abs(int(digits, 0 if digits[:2].lower() in ("0x", "0o", "0b") else 10)) <= MAX_INTEGER
+    except ValueError:
+        return True  # not a number Python reads; the constructor will say what it is
+
+
+def long_literal(text: str) -> str:
+    """A number as written, its middle left out when it is long."""
+    return text if len(text) <= 24 else f"{text[:10]}...{text[-6:]} ({len(text):,} characters)"
 
 
 RUNAWAY = ("a quoted string starts here but is not closed on this line, so it runs on and swallows "
@@ -271,7 +357,10 @@ def explain(err: dict[str, Any], model: type[BaseModel], loc: Loc) -> str:
     elif kind == "too_short":
         return f"expected at least {ctx.get('min_length')} item(s) (got {ctx.get('actual_length')})"
     elif kind == "too_long":
-        return f"expected at most {ctx.get('max_length')} item(s) (got {ctx.get('actual_length')})"
+        count = ctx.get("actual_length")
+        if count is None and hasattr(got, "__len__"):  # pydantic does not count a mapping's entries
+            count = len(got)
+        return f"expected at most {ctx.get('max_length')} item(s) (got {count})"
     if kind == "finite_number" or (isinstance(got, float) and not math.isfinite(got)):
         message = "expected a finite number"
     message = TYPE_WORDS.get(kind, message)

@@ -56,6 +56,26 @@ def twenty_thousand_forms(folder: Path, name: str) -> None:
     (folder / f"{name}.yaml").write_text(text.replace("\nfits:\n", "\nfits:\n" + extra, 1))
 
 
+def flow_mappings(folder: Path, name: str) -> None:
+    """Armies followed by 900 KB of flow mappings on one line (ruamel took a minute on 5 MB)."""
+    text = (CORPUS.parent.parent / "card_defs" / "armies.yaml").read_text()
+    items = ", ".join(f"{{a{i}: 1, b: [2, 3]}}" for i in range(40_000))
+    (folder / f"{name}.yaml").write_text(text + "junk: [" + items[:900_000] + "]\n")
+
+
+def block_items(folder: Path, name: str) -> None:
+    """Quick Violence followed by a block list of 12,000 short items."""
+    text = (CORPUS.parent.parent / "card_defs" / "quick_violence.yaml").read_text()
+    (folder / f"{name}.yaml").write_text(text + "junk:\n" + "".join(f"  - item {i}\n" for i in range(12_000)))
+
+
+def just_over_a_mebibyte(folder: Path, name: str) -> None:
+    """One Minute War padded with comments to one byte over 1 MiB."""
+    text = (CORPUS.parent.parent / "card_defs" / "one_minute_war.yaml").read_bytes()
+    pad = 1024 * 1024 + 1 - len(text)
+    (folder / f"{name}.yaml").write_bytes(text + b"#" * (pad - 1) + b"\n")
+
+
 def template_symlink(folder: Path, name: str) -> None:
     """The case's template folder gets a rules template that links to a file outside it."""
     secret = folder.parent / "secret.txt"
@@ -81,7 +101,9 @@ def tiny_font(folder: Path, name: str) -> None:
     shutil.copyfile(Path(reportlab.__file__).parent / "fonts" / "hb-test.ttf", folder / "art" / "display.ttf")
 
 
-GENERATED = {"omw_logo_font_lacks_letters": tiny_font, "omiga_20000_unknown_forms": twenty_thousand_forms,
+GENERATED = {"yaml_flow_mappings_900kb": flow_mappings, "yaml_block_list_12000_items": block_items,
+             "yaml_file_just_over_limit": just_over_a_mebibyte,
+             "omw_logo_font_lacks_letters": tiny_font, "omiga_20000_unknown_forms": twenty_thousand_forms,
              "definition_50mb": fifty_megabytes, "omiga_deck_10000_tiles": ten_thousand_tiles,
              "omw_template_symlink_outside": template_symlink, "omw_art_symlink_outside": art_symlink}
 HEAVY = {"definition_50mb", "omiga_deck_10000_tiles", "billion_laughs", "deep_nesting",

@@ -66,6 +66,7 @@ def fit_table(defn: Omiga) -> list[Finding]:
     """Known names, symmetry, and agreement with the shapes as drawn."""
     found: list[Finding] = []
     forms = defn.forms
+    partners_of = {form: set(partners) for form, partners in defn.fits.items()}  # one lookup each
     for form, partners in defn.fits.items():
         if form not in forms:
             found.append(Finding("structure", "error", ("fits", form),
@@ -75,14 +76,14 @@ def fit_table(defn: Omiga) -> list[Finding]:
             if partner not in forms:
                 found.append(Finding("structure", "error", loc, f"unknown form '{partner}' "
                                      f"(expected one of: {', '.join(forms)})"))
-            elif form in forms and form not in defn.fits.get(partner, []):
+            elif form in forms and form not in partners_of.get(partner, ()):
                 found.append(Finding("structure", "error", loc,
                                      f"the fit table is not symmetric: {form} fits {partner}, but "
                                      f"fits.{partner} does not list {form}"))
     for a in forms:
         for b in forms:
-            said = b in defn.fits.get(a, [])
-            if said != (a in defn.fits.get(b, [])) or (a > b):
+            said = b in partners_of.get(a, ())
+            if said != (a in partners_of.get(b, ())) or (a > b):
                 continue  # asymmetry is reported above; each pair once
             drawn = interlock(forms[a], forms[b])
             if said and not drawn:

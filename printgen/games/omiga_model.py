@@ -129,7 +129,7 @@ class Omiga(Strict):
     palettes: Annotated[dict[Name, Palette], Field(min_length=1)]
     colours: Annotated[list[Name], Field(min_length=1, max_length=8)]
     forms: Annotated[dict[Name, Form], Field(min_length=1, max_length=8)]
-    fits: dict[Name, list[Name]]
+    fits: Annotated[dict[Name, Annotated[list[Name], Field(max_length=8)]], Field(max_length=8)]
     card: Card = Field(default_factory=Card)
     decks: Decks
     validation: Validation = Field(default_factory=Validation)
