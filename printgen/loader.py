@@ -358,8 +358,8 @@ def explain(err: dict[str, Any], model: type[BaseModel], loc: Loc) -> str:
         return f"expected at least {ctx.get('min_length')} item(s) (got {ctx.get('actual_length')})"
     elif kind == "too_long":
         count = ctx.get("actual_length")
-        if count is None and hasattr(got, "__len__"):  # pydantic does not count a mapping's entries
-            count = len(got)
+        if count is None and isinstance(got, (dict, list)):  # pydantic does not count a mapping's
+            count = len(got)  # entries
         return f"expected at most {ctx.get('max_length')} item(s) (got {count})"
     if kind == "finite_number" or (isinstance(got, float) and not math.isfinite(got)):
         message = "expected a finite number"
