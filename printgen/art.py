@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import io
+import struct
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -21,12 +23,14 @@ from typing import Annotated, Any, Optional
 from pydantic import AfterValidator, Field, ValidationInfo
 from reportlab.graphics.shapes import DirectDraw
 
+from .bounded import Budget, BudgetExceeded, MiB, run_bounded
 from .problems import display_name
 
 MAX_ART_BYTES = 30 * 1024 * 1024  # far above any card art; refuses a mistaken multi-GB file early
 MAX_PIXELS = 60_000_000  # a full A4 page at 600 dpi is 35 Mpx; refused before decoding, not after
 IMAGE_SUFFIXES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".svg": "SVG"}
 FONT_SUFFIXES = (".ttf",)
+PICTURE_BUDGET = Budget(8.0, 768 * MiB, "the picture")  # decoding one art file; SECURITY.md
 
 
 @dataclass
@@ -269,35 +273,61 @@ _CACHE: dict[tuple[str, str, bool], Art] = {}  # (digest, kind, allow_outside) -
 
 
 def load_bitmap(path: Path, data: bytes, kind: str) -> Art:
-    """Decode a PNG or JPEG fully, so a truncated or mislabelled file is caught now, not at print."""
-    from PIL import Image, UnidentifiedImageError
+    """Decode a PNG or JPEG fully, so a truncated or mislabelled file is caught now, not at print.
+
+    The header is measured first; the full decode then runs once in a bounded child (which proves
+    it fits the budget) before printgen decodes the same bytes itself.
+    """
     from reportlab.lib.utils import ImageReader
 
     shown = display_name(path)
+    readable_bitmap(shown, data, kind, header_only=True)
+
+    def proof() -> None:
+        readable_bitmap(shown, data, kind)
+
     try:
-        with Image.open(io.BytesIO(data)) as probe:
-            if probe.format != kind:
-                raise ValueError(f"{shown} is named like a {kind} image but holds "
-                                 f"{probe.format or 'other'} data; save it as {kind} or rename it")
-            if probe.width * probe.height > MAX_PIXELS:
-                raise ValueError(f"{shown} is {probe.width} x {probe.height} pixels; art may have at "
-                                 f"most {MAX_PIXELS // 1_000_000} million (300 dpi needs about 12 "
-                                 f"pixels per mm)")
-            probe.load()
-            size = probe.size
-            if kind == "JPEG":  # reportlab copies JPEG data into the PDF as it is
-                reader = ImageReader(io.BytesIO(data))
-            else:  # palette, 16-bit and other modes become plain RGBA pixels
-                usable = probe if probe.mode in ("RGB", "RGBA", "L") else probe.convert("RGBA")
-                reader = ImageReader(usable.copy())
+        run_bounded(proof, PICTURE_BUDGET)
+    except BudgetExceeded as exc:
+        raise ValueError(f"{shown}: {exc}")
+    usable = readable_bitmap(shown, data, kind)
+    # reportlab copies JPEG data into the PDF as it is; other kinds go in as decoded pixels
+    reader = ImageReader(io.BytesIO(data) if kind == "JPEG" else usable)
+    return Art(path, kind, data, digest(data), (float(usable.size[0]), float(usable.size[1])),
+               reader=reader)
+
+
+def check_header(shown: str, probe: Any, kind: str) -> None:
+    """The kind and the pixel count an image's header states, checked before any pixel is read."""
+    if probe.format != kind:
+        raise ValueError(f"{shown} is named like a {kind} image but holds "
+                         f"{probe.format or 'other'} data; save it as {kind} or rename it")
+    if probe.width * probe.height > MAX_PIXELS:
+        raise ValueError(f"{shown} is {probe.width} x {probe.height} pixels; art may have at "
+                         f"most {MAX_PIXELS // 1_000_000} million (300 dpi needs about 12 "
+                         f"pixels per mm)")
+
+
+def readable_bitmap(shown: str, data: bytes, kind: str, header_only: bool = False) -> Any:
+    """The decoded image (palette, 16-bit and other modes as RGBA), or ValueError saying why not."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # refused below instead
+            with Image.open(io.BytesIO(data)) as probe:
+                check_header(shown, probe, kind)
+                if header_only:
+                    return None
+                probe.load()
+                return probe.copy() if probe.mode in ("RGB", "RGBA", "L") else probe.convert("RGBA")
     except UnidentifiedImageError:
         raise ValueError(f"{shown} is not a readable {kind} image (damaged, or another format)")
     except Image.DecompressionBombError:
         raise ValueError(f"{shown} has far more pixels than art may have (at most "
                          f"{MAX_PIXELS // 1_000_000} million)")
-    except (OSError, SyntaxError) as exc:
+    except (OSError, SyntaxError, struct.error) as exc:
         raise ValueError(f"{shown} is not a readable {kind} image ({first_line(exc)})")
-    return Art(path, kind, data, digest(data), (float(size[0]), float(size[1])), reader=reader)
 
 
 def first_line(exc: BaseException) -> str:

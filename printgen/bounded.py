@@ -10,7 +10,8 @@ forked child with:
 * a CPU-time bound (RLIMIT_CPU) and a wall-clock deadline watched by printgen, which kills the
   child with SIGKILL when it passes;
 * no way back but one JSON message on a pipe: plain data (text, numbers, lists, the problems found),
-  never a live object. A child that dies, overruns or sends anything else is reported as the budget
+  never a live object; a job may instead return bytes (a drawing made from SVG art, which the
+  caller reads with `drawingdata.loads`, classes of drawings only). A child that dies, overruns or sends anything else is reported as the budget
   it broke.
 
 A fork shares everything already imported, so a child starts in about a millisecond. Where fork is
@@ -33,7 +34,7 @@ from typing import Any, Callable
 from .problems import DefinitionError, Problem
 
 MiB = 1024 * 1024
-MAX_MESSAGE = 64 * MiB  # the most a child may send back (a rendered text is at most ~1 MiB)
+MAX_MESSAGE = 128 * MiB  # the most a child may send back (a text is ~1 MiB; a drawing up to ~100)
 LIVE: set[int] = set()  # pids of children running now; `stop_children` ends them
 
 
@@ -91,8 +92,14 @@ def child(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> No
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # printgen itself ends its children on Ctrl-C
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         limit(budget)
+        blob = b""
         try:
-            message: dict[str, Any] = {"ok": job()}
+            result = job()
+            if isinstance(result, bytes):  # sent after the JSON line, as it is
+                message: dict[str, Any] = {"bytes": len(result)}
+                blob = result
+            else:
+                message = {"ok": result}
         except MemoryError:
             message = {"memory": True}
         except RecursionError:
@@ -109,6 +116,9 @@ def child(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> No
             data = json.dumps({"bug": f"unsendable result: {type(exc).__name__}"}).encode()
         with os.fdopen(write, "wb") as out:
             out.write(data)
+            if blob:
+                out.write(b"\n")
+                out.write(blob)
     except BaseException:  # noqa: BLE001 - nothing may escape a forked child
         code = 1
     finally:
@@ -201,8 +211,9 @@ def decode(payload: bytes, status: int, budget: Budget) -> Any:
     """The child's message as a result or the error it stands for."""
     memory = (f"{budget.what} needed more than {budget.memory // MiB} MiB of memory, the most "
               f"printgen allows; make it smaller")
+    head, _, blob = payload.partition(b"\n")  # JSON written without indent has no raw newline
     try:
-        message = json.loads(payload.decode("utf-8")) if payload else None
+        message = json.loads(head.decode("utf-8")) if head else None
     except (UnicodeDecodeError, ValueError):
         message = None
     if not isinstance(message, dict):
@@ -212,6 +223,8 @@ def decode(payload: bytes, status: int, budget: Budget) -> Any:
         raise BudgetExceeded(memory)  # died without a word: the kernel refused it memory
     if "ok" in message:
         return message["ok"]
+    if "bytes" in message and message["bytes"] == len(blob):
+        return blob
     if "memory" in message:
         raise BudgetExceeded(memory)
     if "problems" in message:

@@ -11,6 +11,9 @@ from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from .bounded import Budget, MiB
+from .problems import display_name
+
 REGULAR = "PG-Sans"
 BOLD = "PG-Sans-Bold"
 ITALIC = "PG-Sans-Italic"
@@ -19,6 +22,7 @@ SVG_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 
 _FILES = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf", ITALIC: "VeraIt.ttf", BOLD_ITALIC: "VeraBI.ttf"}
 _registered = False
+FONT_BUDGET = Budget(4.0, 256 * MiB, "the font")  # reading one user font; SECURITY.md
 
 
 def font_dir() -> Path:
@@ -49,15 +53,22 @@ def register_user_font(path: Path, data: bytes) -> str:
     The name depends only on the bytes, so two builds embed the same font the same way.
     """
     import hashlib
-    import io
 
     name = f"PG-User-{hashlib.sha256(data).hexdigest()[:12]}"
     if name not in _USER_FAMILIES:
+        from .artmeasure import measure_font
+        from .bounded import BudgetExceeded, run_bounded
+
+        measure_font(path, data)  # tables and character maps, before any reader walks them
+
+        def proof() -> None:  # read and subset once where the kernel bounds it
+            read_font(path, name, data).face.makeSubset(list(range(32, 127)))
+
         try:
-            font = TTFont(name, io.BytesIO(data), asciiReadable=False)  # subsets as for Vera
-        except Exception as exc:  # noqa: BLE001 - a damaged font fails in many ways; say so, located
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({reason})")
+            run_bounded(proof, FONT_BUDGET)
+        except BudgetExceeded as exc:
+            raise ValueError(f"{display_name(path)}: {exc}")
+        font = read_font(path, name, data)
         pdfmetrics.registerFont(font)
         family = getattr(font.face, "familyName", b"") or b""
         family = family.decode("latin-1") if isinstance(family, bytes) else str(family)
@@ -65,6 +76,18 @@ def register_user_font(path: Path, data: bytes) -> str:
         family = "".join(c for c in family if c.isprintable() and c not in "'\"\\;<>&")
         _USER_FAMILIES[name] = family or "".join(c for c in path.stem if c.isalnum()) or "user font"
     return name
+
+
+def read_font(path: Path, name: str, data: bytes) -> TTFont:
+    import io
+
+    try:
+        return TTFont(name, io.BytesIO(data), asciiReadable=False)  # subsets as for Vera
+    except (MemoryError, RecursionError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a damaged font fails in many ways; say so, located
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({reason})")
 
 
 def svg_family(font: str) -> str:

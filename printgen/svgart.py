@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from . import drawingdata
 from .art import Art, digest, first_line
+from .artmeasure import measure_svg
+from .bounded import Budget, BudgetExceeded, MiB, run_bounded
 from .problems import display_name
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -160,20 +164,41 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
+PICTURE_BUDGET = Budget(8.0, 768 * MiB, "the picture")
+
+
 def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
-    """Convert with svglib; external files the SVG refers to must lie under `root_folder`."""
+    """Measure the SVG, then convert it with svglib in a bounded child; external files the SVG
+    refers to must lie under `root_folder`."""
+    shown = display_name(path)
+    tree = parse(path, data)
+    measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
+    findings = scan(tree)
+    try:
+        blob = run_bounded(lambda: drawingdata.dumps(convert(path, root_folder)), PICTURE_BUDGET)
+    except BudgetExceeded as exc:
+        raise ValueError(f"{shown}: {exc}")
+    drawing, notes = drawingdata.loads(blob)
+    art = Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
+              drawing=drawing)
+    _NOTES[art.digest] = (tuple(findings), notes)
+    return art
+
+
+def convert(path: Path, root_folder: Path | None) -> tuple[Any, tuple[str, ...]]:
+    """svglib's drawing of the file and what svglib logged while making it."""
     from svglib.svglib import svg2rlg
 
     shown = display_name(path)
-    tree = parse(path, data)
-    findings = scan(tree)
     logger = logging.getLogger("svglib")
     handler, propagate = _Collect(), logger.propagate
     logger.addHandler(handler)
     logger.propagate = False
     try:
-        kwargs = {"external_reference_root": str(root_folder)} if root_folder else {}
-        drawing = svg2rlg(str(path), **kwargs)  # its folder resolves relative <image> links
+        drawing = svg2rlg(str(path), external_reference_root=None if root_folder is None
+                          else str(root_folder))  # its folder resolves relative <image> links
+    except (MemoryError, RecursionError):
+        raise
     except Exception as exc:  # noqa: BLE001 - svglib fails in many ways on odd files; say which
         raise ValueError(f"{shown} could not be converted by svglib ({first_line(exc)})")
     finally:
@@ -181,11 +206,10 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
         logger.propagate = propagate
     if drawing is None or not drawing.width or not drawing.height:
         raise ValueError(f"{shown} has no size: give its <svg> a width and height or a viewBox")
-    notes = tuple(dict.fromkeys(handler.messages))
-    art = Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
-              drawing=drawing)
-    _NOTES[art.digest] = (tuple(findings), notes)
-    return art
+    if not all(math.isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
+        raise ValueError(f"{shown} has a size of {drawing.width} x {drawing.height}; expected "
+                         f"positive, finite numbers")
+    return drawing, tuple(dict.fromkeys(handler.messages))
 
 
 _NOTES: dict[str, tuple[tuple[Finding, ...], tuple[str, ...]]] = {}

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from art_cases import CASES as ART_CASES
+
 CORPUS = Path(__file__).parent / "bad_inputs"
 UPDATE = bool(os.environ.get("PRINTGEN_UPDATE_BAD_INPUTS"))
 SECONDS = 10.0  # each case, start-up included
@@ -106,6 +108,7 @@ GENERATED = {"yaml_flow_mappings_900kb": flow_mappings, "yaml_block_list_12000_i
              "omw_logo_font_lacks_letters": tiny_font, "omiga_20000_unknown_forms": twenty_thousand_forms,
              "definition_50mb": fifty_megabytes, "omiga_deck_10000_tiles": ten_thousand_tiles,
              "omw_template_symlink_outside": template_symlink, "omw_art_symlink_outside": art_symlink}
+GENERATED.update(ART_CASES)
 HEAVY = {"definition_50mb", "omiga_deck_10000_tiles", "billion_laughs", "deep_nesting",
          "omiga_20000_unknown_forms"}
 
