@@ -313,11 +313,11 @@ def measure_font(path: Path, data: bytes) -> None:
     if tag not in (b"\x00\x01\x00\x00", b"true"):
         raise refuse("it does not start like a TrueType font")
     count = struct.unpack_from(">H", data, 4)[0]
+    if 12 + 16 * count > len(data):
+        raise refuse(f"its table directory lists {count} tables and runs past the end of the file")
     if count > MAX_FONT_TABLES:
         raise TooCostly(f"{shown}: the font lists {count} tables; a font has at most "
                         f"{MAX_FONT_TABLES}, so the file is damaged")
-    if 12 + 16 * count > len(data):
-        raise refuse("its table directory runs past the end of the file")
     tables: dict[bytes, tuple[int, int]] = {}
     for n in range(count):
         name, _, offset, length = struct.unpack_from(">4sLLL", data, 12 + 16 * n)

@@ -101,7 +101,7 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     try:
         data = yaml.load(text)
     except BoundExceeded as exc:
-        raise DefinitionError([Problem(shown, exc.line, "", exc.message)])
+        raise DefinitionError([Problem(shown, exc.line, exc.path, exc.message)])
     except MarkedYAMLError as exc:
         line, what = explain_yaml_error(exc)
         if runaway and runaway[0] <= line:
@@ -144,9 +144,20 @@ def other_yaml_version(text: str) -> tuple[int, str] | None:
 class BoundExceeded(Exception):
     """A limit broken while the YAML is being read, at a line."""
 
-    def __init__(self, line: int, message: str) -> None:
+    def __init__(self, line: int, message: str, path: str = "") -> None:
         super().__init__(message)
-        self.line, self.message = line, message
+        self.line, self.message, self.path = line, message, path
+
+
+def key_path(keys: list[Any]) -> str:
+    """`round[0].step` from the keys and list positions above a value (None: a key being read)."""
+    path = ""
+    for key in keys:
+        if isinstance(key, int):
+            path += f"[{key}]"
+        elif isinstance(key, str):
+            path += f".{key}" if path else key
+    return path
 
 
 INT_TAG = "tag:yaml.org,2002:int"
@@ -160,6 +171,7 @@ class BoundedComposer(Composer):
     integers within MAX_INTEGER (a literal with thousands of digits would stop Python's int())."""
 
     nodes = 0
+    keys: list[Any] = []  # where the node being read sits: key names and list positions
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         self.nodes += 1
@@ -168,14 +180,20 @@ class BoundedComposer(Composer):
             raise BoundExceeded(mark.line + 1, f"the YAML holds more than {MAX_NODES:,} values; a "
                                 f"definition needs a few thousand at most, so look for a list or "
                                 f"mapping that runs on")
-        return super().compose_node(parent, index)
+        if self.nodes == 1:
+            self.keys = []
+        self.keys.append(index.value if isinstance(index, ScalarNode) else index)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.keys.pop()
 
     def compose_scalar_node(self, anchor: Any) -> Any:
         node = super().compose_scalar_node(anchor)
         if str(getattr(node.tag, "value", node.tag)) == INT_TAG and not integer_in_range(node.value):
             raise BoundExceeded(node.start_mark.line + 1, f"the number {long_literal(node.value)} is "
-                                f"out of range; printgen takes whole numbers from -{MAX_INTEGER:,} "
-                                f"to {MAX_INTEGER:,}")
+                                f"out of range; printgen reads whole numbers from -{MAX_INTEGER:,} "
+                                f"to {MAX_INTEGER:,}", key_path(self.keys))
         return node
 
     def compose_mapping_node(self, anchor: Any) -> Any:
@@ -200,7 +218,7 @@ def integer_in_range(literal: str) -> bool:
 
 def long_literal(text: str) -> str:
     """A number as written, its middle left out when it is long."""
-    return text if len(text) <= 24 else f"{text[:10]}...{text[-6:]} ({len(text):,} characters)"
+    return text if len(text) <= 40 else f"{text[:10]}...{text[-6:]} ({len(text):,} characters)"
 
 
 RUNAWAY = ("a quoted string starts here but is not closed on this line, so it runs on and swallows "
