@@ -20,6 +20,7 @@ says so. Children are recorded in `LIVE` so that an interrupted printgen ends th
 """
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -67,10 +68,19 @@ def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
     find_prctl()
     parent = os.getpid()
     read, write = os.pipe()
-    pid = os.fork()
+    # Objects printgen already holds are frozen for the fork, so a garbage collection in the child
+    # skips them instead of touching (and so copying) every page of the parent's heap: ~90 ms less
+    # per child. The parent unfreezes them at once; the child keeps them frozen.
+    gc.freeze()
+    try:
+        pid = os.fork()
+    except BaseException:
+        gc.unfreeze()
+        raise
     if pid == 0:  # the child: never returns
         os.close(read)
         child(job, budget, write, parent)
+    gc.unfreeze()
     os.close(write)
     LIVE.add(pid)
     try:
