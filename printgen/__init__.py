@@ -11,6 +11,6 @@ __version__ = "0.1.0"
 # set it would cost `printgen --help` 40 ms), or, if reportlab has started already, from rl_config.
 if os.environ.get("PRINTGEN_SHAPE_CHECKS") != "1":
     if "reportlab.rl_config" in sys.modules:
-        sys.modules["reportlab.rl_config"].shapeChecking = 0
+        setattr(sys.modules["reportlab.rl_config"], "shapeChecking", 0)
     else:
         os.environ.setdefault("RL_shapeChecking", "0")

@@ -96,7 +96,9 @@ def schema_for(game_id: str | None) -> dict[str, Any]:
         title = f"printgen definition: {games[game_id].title}"
     else:
         models = tuple(game.model for game in games.values())
-        adapter: TypeAdapter[Any] = TypeAdapter(Annotated[Union[models], Field(discriminator="game")])
+        # a union built at run time from the registry, which no static type can name
+        union: Any = Annotated[Union[models], Field(discriminator="game")]
+        adapter: TypeAdapter[Any] = TypeAdapter(union)
         schema = adapter.json_schema()
         title = "printgen definition (any bundled game, chosen by its `game` key)"
     return {"$schema": SCHEMA_DIALECT, "title": title, **{k: v for k, v in schema.items() if k != "title"}}

@@ -33,8 +33,10 @@ class Piece(Protocol):
     the piece looks after turning it over about its vertical axis.
     """
 
-    width: float
-    height: float
+    @property
+    def width(self) -> float: ...  # mm; read-only, so a property or a frozen field satisfies it
+    @property
+    def height(self) -> float: ...
 
     def front(self, bleed: float = 0.0) -> Group: ...
     def back(self, bleed: float = 0.0) -> Group: ...

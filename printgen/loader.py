@@ -10,7 +10,7 @@ import math
 import os
 import re
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
@@ -351,7 +351,7 @@ def validate(model: type[Model], data: Any, source: SourceMap,
     return result
 
 
-def explain(err: dict[str, Any], model: type[BaseModel], loc: Loc) -> str:
+def explain(err: Mapping[str, Any], model: type[BaseModel], loc: Loc) -> str:
     """Rewrite a pydantic error as 'what was expected (got ...)' for a person editing YAML."""
     kind, got = err["type"], err.get("input")
     if kind == "extra_forbidden":

@@ -45,7 +45,7 @@ def tag_problem(markup: str) -> tuple[str, str] | None:
     return None
 
 
-class AnyTable(dict):  # type: ignore[type-arg]
+class AnyTable(dict[str, Any]):
     """Every `@table NAME` exists here: the game checks the names; this only checks the markup."""
 
     def __contains__(self, key: object) -> bool:

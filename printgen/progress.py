@@ -35,9 +35,10 @@ def progress(length: int, label: str, seconds_each: float,
     if length * seconds_each < SHOW_FROM_SECONDS:
         yield Silent()
         return
-    with click.progressbar(length=length, label=label, file=sys.stderr,
-                           item_show_func=(lambda item: show(item) if item is not None else None)
-                           if show else None) as bar:
+    bar: Any = click.progressbar(length=length, label=label, file=sys.stderr,
+                                 item_show_func=(lambda item: show(item) if item is not None
+                                                 else None) if show else None)
+    with bar:
         yield bar
 
 

@@ -131,6 +131,11 @@ def reference_styles(settings: ReferenceSettings) -> Styles:
 
 
 
+def table_factory(table: DataTable, style: Styles, accent: Color) -> Callable[[float], Flowable]:
+    """The table drawn at whatever width its place in the story gives it."""
+    return lambda width: data_table(table, style, accent, width)
+
+
 def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float) -> Table:
     """A fully ruled table: every cell boxed, so a reader's eye (and pdfplumber) finds each row."""
     cell = style.body.clone("ref-cell", spaceAfter=0, leading=style.body.fontSize * 1.15)
@@ -271,10 +276,8 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
     accent = HexColor(ref.settings.accent)
     factories: dict[str, Callable[[float], Flowable]] = {}
     for name, table in ref.tables.items():
-        if isinstance(table, DataTable):
-            factories[name] = lambda width, t=table: data_table(t, style, accent, width)
-        else:
-            factories[name] = table
+        factories[name] = table_factory(table, style, accent) if isinstance(table, DataTable) \
+            else table
     markup = render(ref.template, dict(ref.context), options.templates)
     try:
         story = build_story(markup, factories, style)

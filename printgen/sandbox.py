@@ -136,7 +136,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         self.globals.pop("lipsum", None)
         self.filters = {name: self.guard_filter(name, f) for name, f in self.filters.items()}
         self.filters["random"] = self.no_random
-        self.concat = self.bounded_concat  # type: ignore[assignment]
+        self.concat = self.bounded_concat  # type: ignore[method-assign]
         self.pg_loop = self.counted
         self.pg_join = self.make_join()
 
@@ -307,6 +307,6 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         tree = super()._parse(source, name, filename)
-        return Guarded().visit(tree)  # type: ignore[return-value]
+        return Guarded().visit(tree)
 
 

@@ -21,8 +21,10 @@ Box = tuple[float, float, float, float]  # x, y, w, h in mm, y up from the botto
 
 
 class Component(Protocol):
-    width: float
-    height: float
+    @property
+    def width(self) -> float: ...  # mm; read-only, so a property or a frozen field satisfies it
+    @property
+    def height(self) -> float: ...
 
     def front(self) -> Group: ...
     def back(self) -> Group: ...
@@ -115,7 +117,8 @@ def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:
 def line_legend(x: float, y: float, size_pt: float = 7) -> Group:
     """A small key: which line is cut and which is folded. (x, y) is its lower-left corner."""
     legend = Group()
-    cut_sample = 2 * CUT.dash[0] + CUT.dash[1]  # whole dashes only, so the sample reads cleanly
+    dash = CUT.dash or (3.0, 1.5)  # the cut line is always dashed; the fallback only satisfies types
+    cut_sample = 2 * dash[0] + dash[1]  # whole dashes only, so the sample reads cleanly
     legend.add(guide(x, y + 1, x + cut_sample, y + 1, CUT))
     legend.add(text(x + cut_sample + 2, y, "cut", size_pt))
     fold_x = x + cut_sample + 12

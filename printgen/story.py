@@ -167,5 +167,5 @@ class Stack(Flowable):
 
 def tagged(flowable: Flowable, section: str) -> Flowable:
     """Remember which section a block belongs to, so an overflow error can name it."""
-    flowable.section = section  # type: ignore[attr-defined]
+    flowable.section = section
     return flowable

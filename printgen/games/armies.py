@@ -6,6 +6,8 @@ reference as two double-sided half-page cards, one per player (see printgen.refe
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from ..reference import DataTable, Reference, reference_artifacts
 from . import Artifact, BuildOptions, Game, Loaded
 from .armies_model import Armies, check_stamina
@@ -28,7 +30,7 @@ def position_rows(defn: Armies) -> list[tuple[str, ...]]:
 def reference(defn: Armies) -> Reference:
     """The reference sheet's template, tables, figure and settings, all drawn from the definition."""
     ranks = len(defn.stamina)
-    tables = {
+    tables: dict[str, DataTable | Callable[[float], Any]] = {
         "stamina": DataTable(("Army card", "Starts with"),
                              [(f"{a.rank} ({a.index})", f"{a.stamina} SP") for a in defn.stamina],
                              (0.55, 0.45)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..loader import SourceMap, read_yaml, shorten, validate
 from ..problems import DefinitionError, Problem
@@ -155,7 +155,7 @@ def play_section(defn: Omiga, cs: Compiled, tally: Tally, seed: int) -> tuple[li
     t = defn.validation.thresholds
     found = []
 
-    def over(key: str, value: float, limit: float, what: str, tiles: list[str] = (), below: bool = False) -> None:
+    def over(key: str, value: float, limit: float, what: str, tiles: Sequence[str] = (), below: bool = False) -> None:
         if (value < limit) if below else (value > limit):
             named = f"; tiles most often stuck in a hand: {names_list(tiles)}" if tiles else ""
             found.append(Finding("play", "error", ("validation", "thresholds", key),

@@ -24,7 +24,7 @@ from ..story import Styles, build_story, styles, table_style
 from ..templating import render
 from ..writers.pdf import Page, PdfMeta, TextOverflow, render_pdf
 from . import Artifact, BuildOptions, Game, Loaded
-from .quick_violence_model import SIZES, QuickViolence, check_army
+from .quick_violence_model import SIZES, Dimension, QuickViolence, check_army
 from .quick_violence_page import GREY, MeasuringPage, number
 
 MARGIN = 14.0  # mm around the text pages; well inside what any printer can print
@@ -67,6 +67,10 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+SPANS: tuple[tuple[Dimension, str], ...] = (("width", "edge to edge"), ("length", "edge to edge"),
+                                             ("diagonal", "corner to corner"))
+
+
 def context(defn: QuickViolence, paper: Paper) -> dict:
     """Everything the templates may use: the definition, the paper's arrows and worked numbers."""
     lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
@@ -76,8 +80,7 @@ def context(defn: QuickViolence, paper: Paper) -> dict:
                   for size, fighter in defn.fighters.by_size()],
         "arrows": [{"label": defn.labels.of(dim), "dimension": dim, "span": span,
                     "length": number(lengths[dim]), "who": ", ".join(users(defn)[dim])}
-                   for dim, span in (("width", "edge to edge"), ("length", "edge to edge"),
-                                     ("diagonal", "corner to corner"))],
+                   for dim, span in SPANS],
         "range": number(defn.range_mm), "range_in": number(defn.range_mm / 25.4),
         "armies": example_armies(defn),
         "activation": [(n, half_up(n)) for n in (1, 4, 5)],

@@ -184,7 +184,7 @@ class MeasuringPage:
     # -- captions and the slots they must fit -------------------------------------------------
     def captions(self) -> dict[str, Caption]:
         w, h, d = self.size
-        caps = {}
+        caps: dict[str, Caption] = {}
         wording = {"width": "paper width, edge to edge", "length": "paper length, edge to edge",
                    "diagonal": "corner to corner"}
         for dim, length in zip(DIMENSIONS, (w, h, d)):

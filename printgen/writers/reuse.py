@@ -35,7 +35,7 @@ class Reused(DirectDraw):
 
     def drawDirectly(self, renderer: Any) -> None:
         canvas = getattr(renderer, "_canvas", None)
-        if not hasattr(canvas, "beginForm"):  # not a PDF: draw the group like any other
+        if canvas is None or not hasattr(canvas, "beginForm"):  # not a PDF: draw it as a group
             renderer.drawNode(self.group)
             return
         names = canvas.__dict__.setdefault("_printgen_forms", {})  # this document's forms by key
