@@ -14,27 +14,29 @@ import time
 from importlib import import_module
 
 start = time.perf_counter()
-import_module("printgen.cli")  # what `printgen` itself imports first
+import_module("printgen.cli.main")  # what `printgen` itself imports first
 
 marks = {"import the command line": time.perf_counter()}
 
 from pathlib import Path  # noqa: E402
 
-from printgen.atomic import write_all  # noqa: E402
-from printgen.games import BuildOptions, bundled_definition, game_entry  # noqa: E402
-from printgen.loader import read_yaml, validate  # noqa: E402
-from printgen.paper import PAPERS  # noqa: E402
+from printgen.core.atomic import write_all  # noqa: E402
+from printgen.core.build import BuildOptions
+from printgen.games import bundled_definition, game_entry  # noqa: E402
+from printgen.core.validation import validate  # noqa: E402
+from printgen.core.yamlread import read_yaml  # noqa: E402
+from printgen.core.paper import PAPERS  # noqa: E402
 
 game = game_entry("omiga")
 for later in ("PIL.Image", "pypdfium2"):  # imported inside the build, for the contact sheet
     import_module(later)
-from printgen.games import omiga  # noqa: E402
+from printgen.games.omiga import game as omiga  # noqa: E402
 
 marks["import Omiga, svgwrite, Pillow, pypdfium2"] = time.perf_counter()
 path = bundled_definition("omiga")
 data, source = read_yaml(path)
 marks["read the YAML (ruamel, round trip)"] = time.perf_counter()
-from printgen.art import ArtContext  # noqa: E402
+from printgen.art.library import ArtContext  # noqa: E402
 from printgen.games import Loaded  # noqa: E402
 
 art = ArtContext(path.parent, False)

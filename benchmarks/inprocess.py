@@ -19,13 +19,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from printgen.games import BuildOptions, bundled_definition
-from printgen.games.omiga_check import balance, dead, mirror, setup, structure
-from printgen.games.omiga_model import Omiga
-from printgen.games.omiga_rules import compile_set
-from printgen.games.omiga_sim import simulate
-from printgen.games.omiga_validate import read
-from printgen.paper import PAPERS
+from printgen.core.build import BuildOptions
+from printgen.games import bundled_definition
+from printgen.games.omiga.checks import balance, dead, mirror, setup, structure
+from printgen.games.omiga.model import Omiga
+from printgen.games.omiga.tileset import compile_set
+from printgen.games.omiga.simulation import simulate
+from printgen.games.omiga.validator import read
+from printgen.core.paper import PAPERS
 
 from synthetic import tile_set
 
@@ -56,9 +57,9 @@ def warm_rebuild(out: Path) -> float:
     options = BuildOptions(PAPERS["a4"])
     paths = [bundled_definition("omiga")]
     try:
-        from printgen.workflow import build_games, write_results
+        from printgen.cli.workflow import build_games, write_results
     except ImportError:  # an older tree: what its `printgen build` did
-        from printgen.atomic import write_bytes
+        from printgen.core.atomic import write_bytes
         from printgen.games import load
 
         def build_games(paths: list[Path], options: BuildOptions) -> list[Any]:

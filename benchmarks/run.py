@@ -46,10 +46,11 @@ class Results:
 def importable(tree: Path, scratch: Path) -> Path:
     """A folder from which `import printgen` finds `tree`'s package with its bundled games.
 
-    In a checkout, card_defs/ and templates/ sit beside printgen/ and only an install puts them
-    inside the package; an older checkout on PYTHONPATH would otherwise read today's definitions.
+    Today each game's definition and templates sit in its folder under printgen/games/. In older
+    checkouts card_defs/ and templates/ sat beside printgen/ and only an install put them inside the
+    package; such a checkout on PYTHONPATH would otherwise read today's definitions.
     """
-    if (tree / "printgen" / "card_defs").is_dir():
+    if (tree / "printgen" / "card_defs").is_dir() or (tree / "printgen" / "games" / "omiga").is_dir():
         return tree
     shutil.copytree(tree / "printgen", scratch / "printgen")
     for name in ("card_defs", "templates"):
@@ -61,7 +62,11 @@ def importable(tree: Path, scratch: Path) -> Path:
 
 def printgen_command(tree: Path | None) -> list[str]:
     script = Path(sys.executable).parent / "printgen"
-    return [str(script)] if script.exists() and tree is None else [sys.executable, "-m", "printgen.cli"]
+    if script.exists() and tree is None:
+        return [str(script)]
+    package = tree / "printgen" if tree is not None else Path(__file__).parent.parent / "printgen"
+    module = "printgen.cli.main" if (package / "cli" / "main.py").exists() else "printgen.cli"
+    return [sys.executable, "-m", module]
 
 
 def environment(tree: Path | None, config_home: Path) -> dict[str, str]:

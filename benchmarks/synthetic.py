@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from printgen.games.omiga_model import Deck, Decks, Form, Omiga, Tile
+from printgen.games.omiga.model import Deck, Decks, Form, Omiga, Tile
 
 COLOURS = [f"c{i}" for i in range(8)]
 FORMS = {

@@ -25,7 +25,7 @@ LIMIT = 250 * 1024
 def printgen(*args: object) -> None:
     """Run the real command line, with an empty user config (no saved back offset)."""
     env = {**os.environ, "XDG_CONFIG_HOME": str(Path(tempfile.gettempdir()) / "printgen-docs-config")}
-    subprocess.run([sys.executable, "-m", "printgen.cli", *map(str, args)], check=True, cwd=ROOT,
+    subprocess.run([sys.executable, "-m", "printgen.cli.main", *map(str, args)], check=True, cwd=ROOT,
                    stdout=subprocess.DEVNULL, env=env)
 
 

@@ -11,7 +11,7 @@ It does not raise an exception for the code below to unwind: Python runs a handl
 bytecodes, including inside library code that catches every exception (reportlab's paragraph parser
 reports and re-raises them) and callbacks whose exceptions are printed and dropped ("Exception
 ignored in ..."), so an exception could be reported as something else, or lost. Files already
-renamed into place are complete; the rest keep their old contents (see printgen/atomic.py).
+renamed into place are complete; the rest keep their old contents (see printgen/core/atomic.py).
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def main() -> None:
         if signal.getsignal(each) is not signal.SIG_IGN:  # ignored on purpose (nohup, `cmd &`): keep
             signal.signal(each, stop)
     try:
-        from .cli import main as run_command_line
+        from printgen.cli.main import main as run_command_line
 
         run_command_line()
     except KeyboardInterrupt:  # raised by code that sends itself SIGINT's exception
@@ -56,10 +56,10 @@ def main() -> None:
 def clean_up() -> None:
     """End every child process and remove every temporary file still recorded (only modules
     already imported are asked: an interrupt during imports has started neither)."""
-    bounded = sys.modules.get("printgen.bounded")
+    bounded = sys.modules.get("printgen.core.bounded")
     if bounded is not None:
         bounded.stop_children()
-    atomic = sys.modules.get("printgen.atomic")
+    atomic = sys.modules.get("printgen.core.atomic")
     if atomic is not None:
         atomic.remove_temporaries()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from printgen.cli import cli
+from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,8 +12,8 @@ import pytest
 import reportlab
 from PIL import Image
 
-from printgen.svgart import scan
-from printgen.templating import autoescape, render
+from printgen.art.svg import scan
+from printgen.jinja.render import autoescape, render
 from pdfmeasure import MM, chars_mm
 
 A4_W, A4_H = 210.0, 297.0

@@ -19,10 +19,10 @@ import pytest
 from lxml import etree
 
 import art_cases
-from printgen import drawingdata, svgart
-from printgen.artmeasure import (MAX_FONT_CODES, MAX_SVG_ELEMENTS, TooCostly, measure_font,
-                                 measure_svg)
-from printgen.bounded import Budget, MiB
+from printgen.art import drawingdata, svg as svgart
+from printgen.art.measure import (MAX_FONT_CODES, MAX_SVG_ELEMENTS, TooCostly, measure_font,
+                                  measure_svg)
+from printgen.core.bounded import Budget, MiB
 
 def measured(body: str, tmp_path: Path, head: str = art_cases.SVG_OPEN):
     path = tmp_path / "art.svg"

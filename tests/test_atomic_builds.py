@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from printgen.atomic import write_all, write_bytes
-from printgen.cli import cli
+from printgen.core.atomic import write_all, write_bytes
+from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
 CHILD = r'''
@@ -76,7 +76,7 @@ def replace(src, dst, *args, **kwargs):
     return real_replace(src, dst, *args, **kwargs)
 
 tempfile.mkstemp, os.fdopen, os.replace = mkstemp, fdopen, replace
-from printgen.cli import main
+from printgen.cli.main import main
 sys.argv = ["printgen"] + sys.argv[5:]
 main()
 '''

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from art_cases import CASES as ART_CASES
+from printgen.games import bundled_definition
 
 CORPUS = Path(__file__).parent / "bad_inputs"
 UPDATE = bool(os.environ.get("PRINTGEN_UPDATE_BAD_INPUTS"))
@@ -34,7 +35,7 @@ GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
 
 def fifty_megabytes(folder: Path, name: str) -> None:
     """A real definition padded with comment lines to exactly 50 MiB."""
-    head = (CORPUS.parent.parent / "card_defs" / "fracas.yaml").read_bytes()
+    head = bundled_definition("fracas").read_bytes()
     line = b"# " + b"padding " * 12 + b"\n"
     lines, rest = divmod(50 * 1024 * 1024 - len(head), len(line))
     with (folder / f"{name}.yaml").open("wb") as out:
@@ -43,7 +44,7 @@ def fifty_megabytes(folder: Path, name: str) -> None:
 
 def ten_thousand_tiles(folder: Path, name: str) -> None:
     """The bundled Omiga set with a white deck of 10,000 tiles."""
-    text = (CORPUS.parent.parent / "card_defs" / "omiga.yaml").read_text()
+    text = bundled_definition("omiga").read_text()
     start = text.index("  white:\n    size:")
     tiles = "".join("      - {left: green, right: pink, top: tip, bottom: notch}\n" for _ in range(10_000))
     end = text.index("  black:\n    size:")
@@ -53,27 +54,27 @@ def ten_thousand_tiles(folder: Path, name: str) -> None:
 
 def twenty_thousand_forms(folder: Path, name: str) -> None:
     """The bundled Omiga set with 20,000 entries in its fit table naming forms that do not exist."""
-    text = (CORPUS.parent.parent / "card_defs" / "omiga.yaml").read_text()
+    text = bundled_definition("omiga").read_text()
     extra = "".join(f"  f{i}: [tip]\n" for i in range(20_000))
     (folder / f"{name}.yaml").write_text(text.replace("\nfits:\n", "\nfits:\n" + extra, 1))
 
 
 def flow_mappings(folder: Path, name: str) -> None:
     """Armies followed by 900 KB of flow mappings on one line (ruamel took a minute on 5 MB)."""
-    text = (CORPUS.parent.parent / "card_defs" / "armies.yaml").read_text()
+    text = bundled_definition("armies").read_text()
     items = ", ".join(f"{{a{i}: 1, b: [2, 3]}}" for i in range(40_000))
     (folder / f"{name}.yaml").write_text(text + "junk: [" + items[:900_000] + "]\n")
 
 
 def block_items(folder: Path, name: str) -> None:
     """Quick Violence followed by a block list of 12,000 short items."""
-    text = (CORPUS.parent.parent / "card_defs" / "quick_violence.yaml").read_text()
+    text = bundled_definition("quick_violence").read_text()
     (folder / f"{name}.yaml").write_text(text + "junk:\n" + "".join(f"  - item {i}\n" for i in range(12_000)))
 
 
 def just_over_a_mebibyte(folder: Path, name: str) -> None:
     """One Minute War padded with comments to one byte over 1 MiB."""
-    text = (CORPUS.parent.parent / "card_defs" / "one_minute_war.yaml").read_bytes()
+    text = bundled_definition("one_minute_war").read_bytes()
     pad = 1024 * 1024 + 1 - len(text)
     (folder / f"{name}.yaml").write_bytes(text + b"#" * (pad - 1) + b"\n")
 

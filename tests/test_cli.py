@@ -7,7 +7,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from printgen.cli import cli
+from printgen.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

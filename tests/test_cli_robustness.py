@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from printgen.cli import cli
+from printgen.cli.main import cli
 
 CORPUS = Path(__file__).parent / "bad_inputs"
 SAMPLE = ["game_is_a_list", "omw_tab_indent", "fracas_unknown_key", "qv_nan_range", "armies_arabic_title",
@@ -36,7 +36,7 @@ def test_a_file_in_the_way_of_the_output_folder_is_a_plain_message(tmp_path):
 
 def test_an_output_folder_that_cannot_exist_is_a_plain_message_from_the_real_entry_point(tmp_path):
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "cfg"))
-    code = "import sys; from printgen.cli import main; sys.argv = ['printgen'] + sys.argv[1:]; main()"
+    code = "import sys; from printgen.cli.main import main; sys.argv = ['printgen'] + sys.argv[1:]; main()"
     done = subprocess.run([sys.executable, "-c", code, "build", "armies", "--out", "/proc/printgen-cannot-be-here"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2, done.stderr

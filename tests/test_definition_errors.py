@@ -100,7 +100,7 @@ def test_semantic_problems_are_all_reported_together(run_cli, copy_definition, t
 
 def test_no_traceback_from_the_real_command(copy_definition, tmp_path):
     path = broken(copy_definition, "beats_unknown_number")
-    proc = subprocess.run([sys.executable, "-m", "printgen.cli", "build", str(path), "--out", str(tmp_path / "o")],
+    proc = subprocess.run([sys.executable, "-m", "printgen.cli.main", "build", str(path), "--out", str(tmp_path / "o")],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr + proc.stdout

@@ -20,7 +20,7 @@ SEEDS = ("0", "4242")
 def start(out: Path, seed: str, home: Path, *definitions: Path) -> subprocess.Popen:
     """`printgen build [DEFINITION ...] --out OUT` in a fresh process with this hash seed."""
     env = dict(os.environ, PYTHONHASHSEED=seed, XDG_CONFIG_HOME=str(home))
-    code = "import sys; from printgen.cli import main; sys.argv = ['printgen'] + sys.argv[1:]; main()"
+    code = "import sys; from printgen.cli.main import main; sys.argv = ['printgen'] + sys.argv[1:]; main()"
     return subprocess.Popen([sys.executable, "-c", code, "build", *map(str, definitions), "--out", str(out)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 

@@ -15,9 +15,9 @@ from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
 from pdfmeasure import CUT_DASH, segments
-from printgen.cards import Card
-from printgen.export import TTS_PER_SHEET, tts
-from printgen.raster import png_from_pdf
+from printgen.layout.cards import Card
+from printgen.cli.export import TTS_PER_SHEET, tts
+from printgen.output.png import png_from_pdf
 
 MM = 72 / 25.4
 TILE = 42.0
@@ -31,7 +31,7 @@ def box_mm(box) -> tuple[float, ...]:
 def exported(tmp_path_factory) -> Path:
     from click.testing import CliRunner
 
-    from printgen.cli import cli
+    from printgen.cli.main import cli
 
     out = tmp_path_factory.mktemp("export")
     result = CliRunner().invoke(cli, ["export", "omiga", "fracas", "--print-shop", "--tts", "--dpi", "100",

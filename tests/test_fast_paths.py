@@ -14,14 +14,14 @@ import pytest
 from reportlab.graphics.shapes import Group, Rect
 from reportlab.lib.colors import HexColor, black
 
-from printgen.atomic import write_all
+from printgen.core.atomic import write_all
 from printgen.games import game_entry, game_ids, registry
-from printgen.parallel import beside, can_fork
-from printgen.paper import PAPERS
-from printgen.picture import placed, rect
-from printgen.writers.pdf import Page, PdfMeta, render_pdf
-from printgen.writers.reuse import reusable
-from printgen.writers.svg import svg_bytes
+from printgen.core.parallel import beside, can_fork
+from printgen.core.paper import PAPERS
+from printgen.drawing.picture import placed, rect
+from printgen.output.pdf import Page, PdfMeta, render_pdf
+from printgen.output.reuse import reusable
+from printgen.output.svg import svg_bytes
 
 MM = 72 / 25.4
 RED, BLUE = HexColor("#cc2200"), HexColor("#0033aa")
@@ -105,7 +105,7 @@ def imported_by(code: str) -> set[str]:
 
 def test_the_command_line_imports_no_rasteriser_no_svg_library_and_no_drawing_code():
     """`printgen --help` loads only what parses the command line; each command imports its own."""
-    loaded = imported_by("import printgen.cli")
+    loaded = imported_by("import printgen.cli.main")
     heavy = {"pypdfium2", "svglib", "svglib.svglib", "svgwrite", "PIL.Image", "reportlab.graphics.shapes",
              "reportlab.platypus", "reportlab.pdfgen.canvas"}
     assert not heavy & loaded

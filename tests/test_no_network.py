@@ -11,7 +11,7 @@ import socket
 import pytest
 from click.testing import CliRunner
 
-from printgen.cli import cli
+from printgen.cli.main import cli
 
 
 class NetworkUsed(AssertionError):

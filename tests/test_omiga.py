@@ -13,9 +13,9 @@ import pytest
 from PIL import Image
 
 from pdfmeasure import CUT_DASH, MM, SVG_NS, page_size_mm, segments
-from printgen.games.omiga_model import Card, Form
-from printgen.games.omiga_rules import interlock
-from printgen.games.omiga_tile import profile
+from printgen.games.omiga.model import Card, Form
+from printgen.games.omiga.tileset import interlock
+from printgen.games.omiga.tile import profile
 
 TILE = 42.0
 RADIUS = 8.0
@@ -37,7 +37,7 @@ def pdf_in(folder: Path) -> Path:
 @pytest.fixture(scope="module")
 def a4(tmp_path_factory) -> Path:
     from click.testing import CliRunner
-    from printgen.cli import cli
+    from printgen.cli.main import cli
     out = tmp_path_factory.mktemp("omiga")
     result = CliRunner().invoke(cli, ["build", "omiga", "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output

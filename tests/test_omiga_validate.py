@@ -12,9 +12,9 @@ import pytest
 from PIL import Image
 
 from printgen.games import bundled_definition
-from printgen.games.omiga_rules import compile_set
-from printgen.games.omiga_sim import replay
-from printgen.games.omiga_validate import read
+from printgen.games.omiga.tileset import compile_set
+from printgen.games.omiga.simulation import replay
+from printgen.games.omiga.validator import read
 
 SETS = Path(__file__).resolve().parent / "omiga_sets"
 
@@ -132,8 +132,8 @@ def test_same_seed_same_numbers(run_cli):
 
 
 def test_simulation_gives_the_same_numbers_on_one_core_or_many(monkeypatch):
-    from printgen.games import omiga_sim
-    from printgen.games.omiga_sim import simulate
+    from printgen.games.omiga import simulation as omiga_sim
+    from printgen.games.omiga.simulation import simulate
     monkeypatch.setattr(omiga_sim, "PARALLEL_FROM", 100)  # use the worker pool for a short run
     defn, _ = read(bundled_definition("omiga"))
     cs = compile_set(defn)

@@ -23,7 +23,7 @@ def build(run_cli, out: Path, *args: str, game: str = "one_minute_war") -> Path:
 @pytest.fixture(scope="module")
 def a4_pdf(tmp_path_factory) -> Path:
     from click.testing import CliRunner
-    from printgen.cli import cli
+    from printgen.cli.main import cli
     out = tmp_path_factory.mktemp("omw")
     assert CliRunner().invoke(cli, ["build", "one_minute_war", "--out", str(out)]).exit_code == 0
     return out / "one_minute_war" / "one_minute_war.pdf"

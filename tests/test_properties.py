@@ -25,13 +25,14 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from printgen.games import BuildOptions, bundled_definition, load
-from printgen.games import omiga_validate
-from printgen.games.omiga_rules import on_table
-from printgen.loader import read_yaml
-from printgen.paper import PAPERS
-from printgen.picture import compose, turned
-from printgen.problems import DefinitionError
+from printgen.core.build import BuildOptions
+from printgen.games import bundled_definition, load
+from printgen.games.omiga import validator as omiga_validate
+from printgen.games.omiga.tileset import on_table
+from printgen.core.yamlread import read_yaml
+from printgen.core.paper import PAPERS
+from printgen.drawing.picture import compose, turned
+from printgen.core.problems import DefinitionError
 
 GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
 SLOW_EXAMPLES = int(os.environ.get("PRINTGEN_SLOW_EXAMPLES", "200"))
@@ -368,7 +369,7 @@ WAR = load(bundled_definition("one_minute_war")).definition
 def test_random_templates_render_or_give_a_located_error(source):
     import time
 
-    from printgen.templating import render
+    from printgen.jinja.render import render
 
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / "one_minute_war" / "rules.txt.j2"

@@ -16,10 +16,11 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
-from printgen.cli import cli
-from printgen.games import BuildOptions, load
-from printgen.games.quick_violence_page import PAGE_COLOURS, RANGE_COLOUR, SCALE_COLOUR
-from printgen.paper import PAPERS as PRINTGEN_PAPERS
+from printgen.cli.main import cli
+from printgen.core.build import BuildOptions
+from printgen.games import bundled_definition, load
+from printgen.games.quick_violence.measuring_page import PAGE_COLOURS, RANGE_COLOUR, SCALE_COLOUR
+from printgen.core.paper import PAPERS as PRINTGEN_PAPERS
 
 MM = 72 / 25.4
 PAPERS = {"a4": (210.0, 297.0, 363.74), "letter": (215.9, 279.4, 353.10)}
@@ -205,7 +206,7 @@ def test_every_pdf_embeds_its_fonts_and_asks_not_to_scale(built, paper):
 
 
 def test_two_builds_are_byte_identical():
-    loaded = load(Path(__file__).resolve().parents[1] / "card_defs" / "quick_violence.yaml")
+    loaded = load(bundled_definition("quick_violence"))
     options = BuildOptions(PRINTGEN_PAPERS["letter"])
     first, second = loaded.build(options), loaded.build(options)
     assert [(a.name, a.data) for a in first] == [(a.name, a.data) for a in second]

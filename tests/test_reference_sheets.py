@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from ruamel.yaml import YAML
 
 from pdfmeasure import CUT_DASH, chars_mm, page_size_mm, segments
-from printgen.cli import cli
+from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}

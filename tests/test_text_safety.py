@@ -12,7 +12,7 @@ from pathlib import Path
 import pdfplumber
 from click.testing import CliRunner
 
-from printgen.cli import cli
+from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
 

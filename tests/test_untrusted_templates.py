@@ -19,9 +19,9 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 
-from printgen.cli import cli
+from printgen.cli.main import cli
 from printgen.games import bundled_definition
-from printgen.plaindata import is_plain, plain
+from printgen.jinja.plaindata import is_plain, plain
 
 GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
 
@@ -134,7 +134,7 @@ def test_a_value_never_introduces_markup(credit, tmp_path):
 
 def test_the_bundled_builds_use_a_child_for_every_render(tmp_path, monkeypatch):
     """The bounded child is the normal path, not an option: counting the forks of a build."""
-    import printgen.bounded as bounded
+    import printgen.core.bounded as bounded
 
     calls: list[str] = []
     original = bounded.run_bounded
@@ -144,7 +144,7 @@ def test_the_bundled_builds_use_a_child_for_every_render(tmp_path, monkeypatch):
         return original(job, budget)
 
     monkeypatch.setattr(bounded, "run_bounded", counting)
-    monkeypatch.setattr("printgen.templating.run_bounded", counting)
+    monkeypatch.setattr("printgen.jinja.render.run_bounded", counting)
     monkeypatch.delenv("PRINTGEN_NO_SANDBOX_PROCESS", raising=False)
     result = CliRunner().invoke(cli, ["build", "fracas", "--out", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0

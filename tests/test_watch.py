@@ -11,11 +11,11 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from printgen import watch as watching
-from printgen.cli import watch_builds
-from printgen.games import BuildOptions
-from printgen.paper import PAPERS
-from printgen.templating import bundled_dir
+from printgen.cli import watch as watching
+from printgen.cli.main import watch_builds
+from printgen.core.build import BuildOptions
+from printgen.core.paper import PAPERS
+from printgen.jinja.render import bundled_dir
 
 
 def touch_later(path: Path, text: str) -> None:

@@ -13,31 +13,16 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from pydantic import BaseModel
 
-from ..loader import Loc, SourceMap, read_yaml, shorten, validate
-from ..paper import Flip, Paper
-from ..problems import DefinitionError, Problem
+from printgen.core.build import Artifact, BuildOptions
+from printgen.core.problems import DefinitionError, Problem
+from printgen.core.source import Loc, SourceMap
+from printgen.core.validation import shorten, validate
+from printgen.core.yamlread import read_yaml
 
 if TYPE_CHECKING:
-    from ..art import ArtLibrary
+    from printgen.art.library import ArtLibrary
 
 GAME_MODULES = ["one_minute_war", "fracas", "quick_violence", "armies", "omiga"]
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    paper: Paper
-    flip: Flip = "long"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    templates: tuple[Path, ...] = ()
-    bleed: float | None = None  # mm; `--bleed` overrides a definition's own bleed where a game has one
-
-
-@dataclass(frozen=True)
-class Artifact:
-    """One output file, relative to the game's output folder."""
-
-    name: str
-    data: bytes
 
 
 @dataclass(frozen=True)
@@ -65,19 +50,19 @@ def game_ids() -> list[str]:
 
 def game_entry(game_id: str) -> Game:
     """One bundled game, importing only its own modules (a build of one game loads no other)."""
-    return import_module(f"{__name__}.{game_id}").GAME
+    return import_module(f"{__name__}.{game_id}.game").GAME
 
 
 def art_module() -> Any:
     """printgen.art, imported when a definition is loaded: it brings in reportlab's drawing code,
     which `printgen --help` and `printgen list` never need."""
-    from .. import art
+    from printgen.art import library as art
 
     return art
 
 
 def bundled_definition(game_id: str) -> Path:
-    return Path(str(resources.files("printgen.card_defs"))) / f"{game_id}.yaml"
+    return Path(str(resources.files("printgen.games"))) / game_id / f"{game_id}.yaml"
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,0 @@
-"""Bundled game definitions (installed as printgen.card_defs)."""

@@ -1,0 +1,195 @@
+"""Art a user brings: image files (PNG, JPEG, SVG), TrueType fonts and a template folder.
+
+Every game takes art the same way. A definition names files relative to its own folder, through
+the field types below. They are checked while the definition is validated, so a missing, unreadable,
+unsupported or out-of-folder file is a located `file:line: key.path` problem like any other, and
+nothing is written. Each file is loaded once (and cached by content across builds) into the
+definition's `ArtLibrary` (warnings, files read, the template folder); the value in the model
+carries its loaded art, so drawing code asks `art_of(defn.logo.image)` for it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+from pydantic import AfterValidator, Field, ValidationInfo
+
+from printgen.art.bitmap import load_bitmap
+from printgen.art.loaded import Art, digest
+from printgen.core.problems import display_name
+
+MAX_ART_BYTES = 30 * 1024 * 1024  # far above any card art; refuses a mistaken multi-GB file early
+IMAGE_SUFFIXES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".svg": "SVG"}
+FONT_SUFFIXES = (".ttf",)
+
+
+@dataclass
+class ArtContext:
+    """What a definition's art is checked against; passed to pydantic as validation context."""
+
+    base: Path  # the definition's folder, where relative names start
+    allow_outside: bool = False
+    library: "ArtLibrary" = field(default_factory=lambda: ArtLibrary())
+
+
+def art_context(info: ValidationInfo) -> ArtContext | None:
+    """The context of a real load; None when a model is validated on its own (tests, tools)."""
+    found = (info.context or {}).get("art") if isinstance(info.context, dict) else None
+    return found if isinstance(found, ArtContext) else None
+
+
+# -- the field types definitions use ---------------------------------------------------------------
+
+class ArtName(str):
+    """A file name as written in the YAML that also carries what was loaded from it, so drawing
+    code anywhere (a build, an export, a preview) reaches the art through the definition itself."""
+
+    loaded: Any
+
+    def __new__(cls, value: str, loaded: Any = None) -> "ArtName":
+        name = super().__new__(cls, value)
+        name.loaded = loaded
+        return name
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ArtName, (str(self), self.loaded))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "ArtName":
+        return self  # a name and its loaded art never change once loaded
+
+
+def art_of(value: str | None) -> "Art | None":
+    """The loaded image behind an `ImageFile` value; None when unset (or not loaded from a file)."""
+    return getattr(value, "loaded", None)
+
+
+def font_of(value: str | None, default: str) -> str:
+    """The registered font name behind a `FontFile` value, or `default` when unset."""
+    return getattr(value, "loaded", None) or default
+
+
+def _check_image(value: str | None, info: ValidationInfo) -> str | None:
+    context = art_context(info)
+    if value is not None and context is not None:
+        return ArtName(value, context.library.add_image(value, context))
+    return value
+
+
+def _check_font(value: str | None, info: ValidationInfo) -> str | None:
+    context = art_context(info)
+    if value is not None and context is not None:
+        return ArtName(value, context.library.add_font(value, context))
+    return value
+
+
+def _check_templates(value: str | None, info: ValidationInfo) -> str | None:
+    context = art_context(info)
+    if value is not None and context is not None:
+        context.library.templates = resolve(value, context, folder=True)
+    return value
+
+
+FileName = Annotated[str, Field(min_length=1, max_length=300)]
+ImageFile = Annotated[Optional[FileName], AfterValidator(_check_image), Field(
+    description="a PNG, JPEG or SVG file, relative to this definition's folder, e.g. 'art/logo.png'")]
+FontFile = Annotated[Optional[FileName], AfterValidator(_check_font), Field(
+    description="a TrueType font file (.ttf), relative to this definition's folder")]
+TemplateFolder = Annotated[Optional[FileName], AfterValidator(_check_templates), Field(
+    description="a folder of your own templates, relative to this definition's folder; "
+                "a file there replaces the bundled template with the same name")]
+
+
+# -- finding files ---------------------------------------------------------------------------------
+
+def resolve(value: str, context: ArtContext, folder: bool = False) -> Path:
+    """The file `value` names, relative to the definition's folder; ValueError says what is wrong."""
+    try:
+        return _resolve(value, context, folder)
+    except OSError as exc:  # a name too long for the file system, ...
+        raise ValueError(f"cannot use this file name ({exc.strerror or exc})")
+    except RuntimeError:  # pathlib's report of symbolic links that point at each other
+        raise ValueError("cannot use this file name (its symbolic links form a loop)")
+
+
+def _resolve(value: str, context: ArtContext, folder: bool) -> Path:
+    base = context.base.resolve()
+    target = (base / value).resolve()
+    shown = display_name(target)
+    if not context.allow_outside and not target.is_relative_to(base):
+        raise ValueError(f"expected {'a folder' if folder else 'a file'} inside the definition's folder "
+                         f"({display_name(base)}); "
+                         f"{shown} is outside it, so build with --allow-outside to use it")
+    what = "a folder" if folder else "a file"
+    if not target.exists():
+        raise ValueError(f"expected {what}, but {shown} does not exist")
+    if folder and not target.is_dir():
+        raise ValueError(f"expected a folder of templates, but {shown} is a file")
+    if not folder and not target.is_file():
+        raise ValueError(f"expected {what}, but {shown} is a folder")
+    return target
+
+
+def read_art(path: Path) -> bytes:
+    shown = display_name(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_ART_BYTES:
+            raise ValueError(f"{shown} is {size / 2**20:.0f} MiB; an art file may be at most "
+                             f"{MAX_ART_BYTES // 2**20} MiB")
+        return path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot read {shown} ({exc.strerror or exc})")
+
+
+_CACHE: dict[tuple[str, str, bool], Art] = {}  # (digest, kind, allow_outside) -> Art
+
+
+@dataclass
+class ArtLibrary:
+    """The art one definition uses, by the name written in the YAML, plus warnings about it."""
+
+    images: dict[str, Art] = field(default_factory=dict)
+    fonts: dict[str, str] = field(default_factory=dict)  # YAML name -> registered font name
+    warnings: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)  # every file read, for tools that watch them
+    templates: Path | None = None
+
+    def add_image(self, value: str, context: ArtContext) -> Art:
+        if value in self.images:
+            return self.images[value]
+        kind = IMAGE_SUFFIXES.get(Path(value).suffix.lower())
+        if kind is None:
+            raise ValueError("expected a PNG, JPEG or SVG file (.png, .jpg, .jpeg or .svg)")
+        path = resolve(value, context)
+        data = read_art(path)
+        key = (digest(data), kind, context.allow_outside)
+        art = _CACHE.get(key)
+        if art is None or art.path != path:
+            if kind == "SVG":
+                from printgen.art.svg import load_svg
+
+                art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
+            else:
+                art = load_bitmap(path, data, kind)
+            _CACHE[key] = art
+        if kind == "SVG":
+            from printgen.art.svg import warnings_for
+
+            self.warnings += [w for w in warnings_for(art) if w not in self.warnings]
+        self.images[value] = art
+        self.files.append(path)
+        return art
+
+    def add_font(self, value: str, context: ArtContext) -> str:
+        if value in self.fonts:
+            return self.fonts[value]
+        if Path(value).suffix.lower() not in FONT_SUFFIXES:
+            raise ValueError("expected a TrueType font file (.ttf)")
+        path = resolve(value, context)
+        from printgen.art.userfont import register_user_font
+
+        self.fonts[value] = register_user_font(path, read_art(path))
+        self.files.append(path)
+        return self.fonts[value]
+

@@ -1,0 +1,137 @@
+"""Art once it is loaded: what it is, its natural size, and how it is drawn.
+
+An image is drawn through a PDF form XObject named after its content, so a logo printed on a
+hundred tiles is stored in the PDF once and the output stays byte-identical from run to run.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reportlab.graphics.shapes import DirectDraw
+
+from printgen.core.bounded import Budget, MiB
+from printgen.drawing.numbers import num
+
+PICTURE_BUDGET = Budget(8.0, 768 * MiB, "the picture")  # decoding one art file; SECURITY.md
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Art:
+    """One image file, loaded once: its kind, its natural size and what draws it."""
+
+    path: Path
+    kind: str  # "PNG", "JPEG" or "SVG"
+    data: bytes = field(repr=False)
+    digest: str
+    natural: tuple[float, float]  # width, height in any unit; only the ratio matters
+    drawing: Any = field(default=None, repr=False)  # the svglib Drawing for SVG art
+    reader: Any = field(default=None, repr=False)  # the reportlab ImageReader for PNG and JPEG art
+
+    @property
+    def form_name(self) -> str:
+        return f"PGArt{self.digest[:16]}"
+
+    def fit(self, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+        """The largest box with the art's proportions inside (x, y, w, h), centred in it."""
+        nw, nh = self.natural
+        scale = min(w / nw, h / nh)
+        fw, fh = nw * scale, nh * scale
+        return (x + (w - fw) / 2, y + (h - fh) / 2, fw, fh)
+
+    def shape(self, x: float, y: float, w: float, h: float) -> "ArtShape":
+        """A shape drawing the art as large as fits in the box (mm), proportions kept, centred."""
+        return ArtShape(self, *self.fit(x, y, w, h))
+
+
+class ArtShape(DirectDraw):
+    """Draws art in a reportlab shape tree; printgen's SVG writer asks it for an element too."""
+
+    def __init__(self, art: Art, x: float, y: float, width: float, height: float) -> None:
+        self.art, self.x, self.y, self.width, self.height = art, x, y, width, height
+
+    def getBounds(self) -> tuple[float, float, float, float]:
+        return (self.x, self.y, self.x + self.width, self.y + self.height)
+
+    def copy(self) -> "ArtShape":
+        return ArtShape(self.art, self.x, self.y, self.width, self.height)
+
+    def getProperties(self) -> dict[str, Any]:
+        """What decides the look, compactly (shape fingerprints read this, never the image bytes)."""
+        return {"art": self.art.digest, "x": self.x, "y": self.y, "width": self.width,
+                "height": self.height}
+
+    def drawDirectly(self, renderer: Any) -> None:
+        """Define the art's form once per PDF, then place it (the canvas is in mm here)."""
+        canvas, art = renderer._canvas, self.art
+        if not canvas.hasForm(art.form_name):
+            define_form(canvas, art)
+        sx, sy = (1.0, 1.0) if art.drawing is None else (art.drawing.width, art.drawing.height)
+        canvas.saveState()
+        canvas.transform(self.width / sx, 0, 0, self.height / sy, self.x, self.y)
+        canvas.doForm(art.form_name)
+        canvas.restoreState()
+
+    def svg_element(self, writer: Any) -> Any:
+        """A <use> of the art, which is stored once per SVG file in <defs> as a data URI."""
+        import base64
+
+        art, doc = self.art, writer.document
+        ident = f"art-{art.digest[:12]}"
+        if ident not in writer.art_ids:
+            writer.art_ids.add(ident)
+            mime = {"PNG": "image/png", "JPEG": "image/jpeg", "SVG": "image/svg+xml"}[art.kind]
+            href = f"data:{mime};base64,{base64.b64encode(art.data).decode('ascii')}"
+            doc.defs.add(doc.image(href=href, insert=(0, 0), size=(1, 1), id=ident,
+                                   preserveAspectRatio="none"))
+        # The writer's root is y-up; an image's first row must land at the top of the box.
+        matrix = (self.width, 0, 0, -self.height, self.x, self.y + self.height)
+        return doc.use(f"#{ident}", transform="matrix(" + " ".join(num(v) for v in matrix) + ")")
+
+
+def define_form(canvas: Any, art: Art) -> None:
+    """Store the art once in this PDF: a unit-square form for bitmaps, the drawing's own box for SVG."""
+    if art.drawing is None:
+        canvas.beginForm(art.form_name, 0, 0, 1, 1)
+        canvas.drawImage(art.reader, 0, 0, 1, 1, mask="auto")
+    else:
+        from reportlab.graphics import renderPDF
+
+        canvas.beginForm(art.form_name, 0, 0, art.drawing.width, art.drawing.height)
+        outer = getattr(canvas, "_drawing", None)  # we are inside the page's own renderPDF.draw,
+        renderPDF.draw(art.drawing, canvas, 0, 0)  # which this nested draw would otherwise undo
+        if outer is not None:
+            canvas._drawing = outer
+        canvas.endForm(Resources=form_resources(canvas))
+        return
+    canvas.endForm()
+
+
+def form_resources(canvas: Any) -> Any:
+    """The resources a form's content uses, as reportlab gives a page but not a form: without
+    them, an SVG's gradients (shadings) and fill-/stroke-opacity (graphics states) print black
+    and opaque. Must be called just before endForm, while the form's accumulators are current."""
+    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if canvas._formsinuse:
+        resources.XObject = canvas._doc.xobjDict(canvas._formsinuse)
+    state = canvas._extgstate.getState()
+    if state:
+        resources.ExtGState = state
+    resources.setShading(canvas._shadingUsed)
+    resources.setColorSpace(canvas._colorsUsed)
+    return resources
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

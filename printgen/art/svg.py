@@ -1,0 +1,197 @@
+"""SVG art through svglib, with a report of everything svglib would silently leave out.
+
+svglib turns an SVG into reportlab shapes, but drops some features without a word: markers, pattern
+fills, masks, filters, whole-element `opacity`, text on a path, and more (checked against svglib
+2.3: its renderer draws only svg, g, a, symbol, use, switch, single-path clipPath, gradients and the
+basic shapes, and reads fill-/stroke-opacity but never `opacity`). So before converting, the file
+is scanned for those features, and each one becomes a warning that names the feature, the SVG file
+and the line where it first appears. The build goes on: the art prints, and the user knows exactly
+what is missing from it. Messages svglib logs while converting are passed on the same way.
+"""
+from __future__ import annotations
+
+import io
+import logging
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from printgen.art import drawingdata
+from printgen.art.loaded import PICTURE_BUDGET, Art, digest, first_line
+from printgen.art.measure import measure_svg
+from printgen.art.svgtree import local, parse
+from printgen.core.bounded import BudgetExceeded, run_bounded
+from printgen.core.problems import display_name
+
+
+# element name -> what the user loses (elements svglib skips, or draws wrongly)
+ELEMENTS = {
+    "marker": "markers (arrowheads and other marks at line ends) are not drawn",
+    "pattern": "pattern fills are not drawn; the shapes they fill come out empty",
+    "mask": "masks are ignored; the masked shapes print whole",
+    "filter": "filters (blur, drop shadow and the like) are ignored",
+    "foreignObject": "embedded HTML (foreignObject) is not drawn",
+    "textPath": "text along a path is not drawn along the path",
+    "animate": "animation is ignored; the first frame prints",
+    "animateTransform": "animation is ignored; the first frame prints",
+    "animateMotion": "animation is ignored; the first frame prints",
+    "set": "animation is ignored; the first frame prints",
+    "script": "scripts are ignored",
+}
+# presentation property (attribute or CSS) -> what the user loses
+PROPERTIES = {
+    "opacity": "'opacity' is ignored, so those parts print fully opaque (fill-opacity and "
+               "stroke-opacity do work)",
+    "marker-start": "markers (arrowheads and other marks at line ends) are not drawn",
+    "marker-mid": "markers (arrowheads and other marks at line ends) are not drawn",
+    "marker-end": "markers (arrowheads and other marks at line ends) are not drawn",
+    "marker": "markers (arrowheads and other marks at line ends) are not drawn",
+    "mask": "masks are ignored; the masked shapes print whole",
+    "filter": "filters (blur, drop shadow and the like) are ignored",
+    "mix-blend-mode": "blend modes are ignored; shapes are painted normally",
+}
+# the feature's name in a warning, so related spellings are reported once
+FEATURE = {"marker-start": "marker", "marker-mid": "marker", "marker-end": "marker",
+           "animateTransform": "animate", "animateMotion": "animate", "set": "animate"}
+TEXT_NOTE = ("text is set in a standard PDF font that is not embedded, so it may print in another "
+             "typeface; convert text to paths in your editor")
+CSS_PROPERTY = re.compile(r"(?<![\w-])(" + "|".join(sorted(PROPERTIES, key=len, reverse=True))
+                          + r")\s*:\s*([^;}\n]+)")
+
+
+@dataclass(frozen=True)
+class Finding:
+    feature: str
+    line: int
+    what: str
+
+
+def scan(root: Any) -> list[Finding]:
+    """Every feature svglib cannot draw, once per feature, at the first line it appears."""
+    found: dict[str, Finding] = {}
+
+    def note(feature: str, line: int | None, what: str) -> None:
+        name = FEATURE.get(feature, feature)
+        found.setdefault(name, Finding(name, line or 1, what))
+
+    for element in root.iter():
+        name = local(element.tag)
+        line = element.sourceline
+        if name in ELEMENTS:
+            note(name, line, ELEMENTS[name])
+        if name == "text":
+            note("text", line, TEXT_NOTE)
+        if name == "clipPath" and len([c for c in element if local(c.tag) not in ("title", "desc")]) > 1:
+            note("clipPath", line, "a clip path made of more than one shape clips with its first "
+                                   "shape only")
+        if name == "style" and element.text:
+            if "@import" in element.text:
+                note("@import", line, "@import in a stylesheet is ignored")
+            for prop, value in CSS_PROPERTY.findall(element.text):
+                if not is_neutral(prop, value):
+                    note(prop, line, PROPERTIES[prop])
+        for prop, value in properties(element):
+            if prop in PROPERTIES and not is_neutral(prop, value):
+                note(prop, line, PROPERTIES[prop])
+            if prop in ("fill", "stroke") and value.strip().startswith("url(") and points_to_pattern(root, value):
+                note("pattern", line, ELEMENTS["pattern"])
+    return sorted(found.values(), key=lambda f: (f.line, f.feature))
+
+
+def properties(element: Any) -> Iterator[tuple[str, str]]:
+    """Presentation attributes and `style="..."` declarations of one element."""
+    for key, value in element.attrib.items():
+        if isinstance(key, str) and key != "style":
+            yield local(key), str(value)
+    for declaration in str(element.attrib.get("style", "")).split(";"):
+        if ":" in declaration:
+            prop, value = declaration.split(":", 1)
+            yield prop.strip(), value.strip()
+
+
+def is_neutral(prop: str, value: str) -> bool:
+    """`opacity: 1`, `filter: none` and the like change nothing, so they need no warning."""
+    value = value.strip().lower().replace("!important", "").strip()
+    if prop == "opacity":
+        try:
+            return float(value.rstrip("%")) >= (100 if value.endswith("%") else 1)
+        except ValueError:
+            return value in ("", "inherit", "initial", "unset")
+    if prop == "mix-blend-mode":
+        return value in ("normal", "")
+    return value in ("none", "")
+
+
+def points_to_pattern(root: Any, value: str) -> bool:
+    match = re.search(r"url\(\s*['\"]?#([^'\")\s]+)", value)
+    if not match:
+        return False
+    target = root.xpath("//*[@id=$ident]", ident=match.group(1))
+    return bool(target) and local(target[0].tag) == "pattern"
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
+    """Measure the SVG, then convert it with svglib in a bounded child; external files the SVG
+    refers to must lie under `root_folder`."""
+    shown = display_name(path)
+    tree = parse(path, data)
+    measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
+    findings = scan(tree)
+    try:
+        blob = run_bounded(lambda: drawingdata.dumps(convert(path, root_folder)), PICTURE_BUDGET)
+    except BudgetExceeded as exc:
+        raise ValueError(f"{shown}: {exc}")
+    drawing, notes = drawingdata.loads(blob)
+    art = Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
+              drawing=drawing)
+    _NOTES[art.digest] = (tuple(findings), notes)
+    return art
+
+
+def convert(path: Path, root_folder: Path | None) -> tuple[Any, tuple[str, ...]]:
+    """svglib's drawing of the file and what svglib logged while making it."""
+    from svglib.svglib import svg2rlg
+
+    shown = display_name(path)
+    logger = logging.getLogger("svglib")
+    handler, propagate = _Collect(), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        drawing = svg2rlg(str(path), external_reference_root=None if root_folder is None
+                          else str(root_folder))  # its folder resolves relative <image> links
+    except (MemoryError, RecursionError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - svglib fails in many ways on odd files; say which
+        raise ValueError(f"{shown} could not be converted by svglib ({first_line(exc)})")
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+    if drawing is None or not drawing.width or not drawing.height:
+        raise ValueError(f"{shown} has no size: give its <svg> a width and height or a viewBox")
+    if not all(math.isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
+        raise ValueError(f"{shown} has a size of {drawing.width} x {drawing.height}; expected "
+                         f"positive, finite numbers")
+    return drawing, tuple(dict.fromkeys(handler.messages))
+
+
+_NOTES: dict[str, tuple[tuple[Finding, ...], tuple[str, ...]]] = {}
+
+
+def warnings_for(art: Art) -> list[str]:
+    """`file:line: warning: FEATURE: what is lost` for each feature, then svglib's own messages."""
+    findings, notes = _NOTES.get(art.digest, ((), ()))
+    shown = display_name(art.path)
+    lines = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
+    return lines + [f"{shown}: warning: svglib: {note}" for note in notes]

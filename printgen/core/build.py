@@ -1,0 +1,40 @@
+"""What a build is asked for and what it gives back: options in, files out.
+
+These sit in core so that layout code (reference sheets, imposition) and every game can speak of a
+build without knowing the registry of games.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from printgen.core.paper import Flip, Paper
+from printgen.core.source import SourceMap
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: Paper
+    flip: Flip = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    templates: tuple[Path, ...] = ()
+    bleed: float | None = None  # mm; `--bleed` overrides a definition's own bleed where a game has one
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One output file, relative to the game's output folder."""
+
+    name: str
+    data: bytes
+
+
+class Origin(Protocol):
+    """The definition a build comes from, as layout code needs it: the stem its files are named
+    after, and where each of its values was written (to place a layout problem at its line)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def source(self) -> SourceMap: ...

@@ -1,0 +1,126 @@
+"""The user's printgen settings: for now the printer's duplex back offset, per flip edge.
+
+A printer's misregistration belongs to the printer, not to a game, so it lives in the user's config
+folder and `printgen build` applies it whenever `--back-offset` is not given. It is stored per flip
+edge because turning on the other edge moves the back differently.
+
+    # $XDG_CONFIG_HOME/printgen/config.toml (default ~/.config/printgen/config.toml)
+    [back_offset]
+    long = [1.5, -0.5]
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from printgen.core.atomic import write_bytes
+from printgen.core.paper import Flip
+from printgen.core.problems import DefinitionError, Problem, display_name
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - the same parser, as a package, before Python 3.11
+    import tomli as tomllib
+
+FLIPS: tuple[Flip, ...] = ("long", "short")
+LIMIT_MM = 20.0  # the same bound the command line puts on --back-offset
+
+
+def config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "printgen" / "config.toml"
+
+
+def located(path: Path, text: str, key: str, message: str) -> Problem:
+    """A problem at the line where `key` is set (line 1 if it cannot be found)."""
+    name = key.rsplit(".", 1)[-1]
+    for number, line in enumerate(text.splitlines(), start=1):
+        if re.match(rf"\s*{re.escape(name)}\s*=", line):
+            return Problem(display_name(path), number, key, message)
+    return Problem(display_name(path), 1, key, message)
+
+
+def read(path: Path | None = None) -> tuple[dict[str, Any], str]:
+    """The parsed config and its text ({} if there is no file); a broken file is a located error."""
+    path = path or config_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DefinitionError([Problem(display_name(path), 1, "", f"cannot read the config file ({exc})")])
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or line_from_message(str(exc))
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise DefinitionError([Problem(display_name(path), line, "", f"not valid TOML: {reason}")])
+
+
+def line_from_message(message: str) -> int:
+    found = re.search(r"at line (\d+)", message)
+    return int(found.group(1)) if found else 1
+
+
+def saved_back_offset(flip: Flip, path: Path | None = None) -> tuple[float, float] | None:
+    """The saved offset for `flip`, or None; a malformed entry is a located error, never ignored."""
+    path = path or config_path()
+    data, text = read(path)
+    table = data.get("back_offset")
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise DefinitionError([located(path, text, "back_offset", "expected a table such as "
+                                       "[back_offset] with long = [1.5, -0.5]")])
+    value = table.get(flip)
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+            or not all(math.isfinite(v) and abs(v) <= LIMIT_MM for v in value)):
+        raise DefinitionError([located(path, text, f"back_offset.{flip}", (
+            f"expected two numbers of mm between -{LIMIT_MM:g} and {LIMIT_MM:g}, such as [1.5, -0.5] "
+            f"(got {value!r})"))])
+    return float(value[0]), float(value[1])
+
+
+def save_back_offset(flip: Flip, offset: tuple[float, float], path: Path | None = None) -> Path:
+    """Store the offset for `flip`, keeping whatever else the file holds."""
+    path = path or config_path()
+    data, _ = read(path)
+    table = data.get("back_offset")
+    data["back_offset"] = {**(table if isinstance(table, dict) else {}), flip: [offset[0], offset[1]]}
+    write_bytes(path, dump(data).encode("utf-8"))
+    return path
+
+
+def dump(data: dict[str, Any]) -> str:
+    """A small TOML writer for what this file holds: top-level scalars and tables of scalars/lists."""
+    lines = ["# printgen settings; `printgen calibrate --save X,Y` writes the back offset.", ""]
+    plain = {k: v for k, v in data.items() if not isinstance(v, dict)}
+    lines += [f"{key(k)} = {value(v)}" for k, v in plain.items()]
+    for name, table in data.items():
+        if isinstance(table, dict):
+            if lines[-1] != "":
+                lines.append("")
+            lines.append(f"[{key(name)}]")
+            lines += [f"{key(k)} = {value(v)}" for k, v in table.items() if not isinstance(v, dict)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def key(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else '"' + name.replace('"', '\\"') + '"'
+
+
+def value(item: Any) -> str:
+    if isinstance(item, bool):
+        return "true" if item else "false"
+    if isinstance(item, (int, float)):
+        return repr(float(item)) if isinstance(item, float) else str(item)
+    if isinstance(item, list):
+        return "[" + ", ".join(value(v) for v in item) + "]"
+    return '"' + str(item).replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,96 @@
+"""Refuse text that the printed page cannot show, before anything is drawn.
+
+Every name and sentence in a definition ends up as PDF text set in Bitstream Vera, which has about
+280 glyphs: Latin-1 and a few extras. Any other character (Hebrew, Cyrillic, emoji, a right-to-left
+override) would print as an empty box, and a control character would also make an SVG file invalid
+XML. A print-and-play user cannot fix a box on paper, so each such character is reported at its key,
+with its code point and Unicode name, and nothing is built.
+"""
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from typing import Any, Iterator
+
+from printgen.core.fontfiles import FACE_FILES, font_dir
+from printgen.core.problems import Problem
+from printgen.core.source import Loc, SourceMap
+
+FONT_NAME = "Bitstream Vera Sans"
+WHITESPACE_OK = {"\n", "\t"}  # printed as a space: paragraphs and single-line text both fold them
+
+
+@lru_cache(maxsize=1)
+def drawable() -> frozenset[int]:
+    """Code points every face of the embedded font can draw (the four Vera files share one map)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    maps = [set(TTFontFile(str(font_dir() / name)).charToGlyph) for name in FACE_FILES.values()]
+    common = set.intersection(*maps)
+    return frozenset(c for c in common if c >= 0x20 and unicodedata.category(chr(c)) not in ("Cn", "Co"))
+
+
+def describe(char: str) -> str:
+    """'U+05D0 HEBREW LETTER ALEF' (or the category for characters without a name)."""
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X} {name}" if name else f"U+{ord(char):04X}"
+
+
+def problem_with(text: str) -> str | None:
+    """Why `text` cannot be printed as written, or None when every character can be drawn."""
+    if text and not text.strip():
+        return "only spaces, so nothing would print; write some text"
+    glyphs = drawable()
+    for index, char in enumerate(text):
+        if char in WHITESPACE_OK or ord(char) in glyphs:
+            continue
+        where = f"character {index + 1}"
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs"):
+            return (f"{where} is {describe(char)}: an invisible control character that would "
+                    f"print as a box or break the SVG file; remove it")
+        return (f"{where} ({char!r}, {describe(char)}) is not in the embedded font ({FONT_NAME}), so "
+                f"it would print as an empty box; use Latin letters, or spell it another way")
+    for index, char in enumerate(text):  # titles and logos are printed in capitals
+        capital = char.upper()
+        if char not in WHITESPACE_OK and any(ord(c) not in glyphs for c in capital):
+            return (f"character {index + 1} ({char!r}, {describe(char)}) becomes {capital!r} where "
+                    f"printgen prints in capitals (titles, logos), and the embedded font ({FONT_NAME}) "
+                    f"has no such capital; spell it another way")
+    return None
+
+
+def missing_in_font(text: str, font: str) -> str | None:
+    """Why the registered font `font` cannot draw `text` (a user's own font, say), or None."""
+    from reportlab.pdfbase import pdfmetrics
+
+    glyphs = pdfmetrics.getFont(font).face.charToGlyph
+    for index, char in enumerate(text):
+        if char not in WHITESPACE_OK and char != " " and ord(char) not in glyphs:
+            return f"character {index + 1} ({char!r}, {describe(char)}) is not in that font"
+    return None
+
+
+def strings(node: Any, loc: tuple[str | int, ...] = ()) -> Iterator[tuple[Loc, str]]:
+    """Every string value in a loaded YAML tree, with its key path."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from strings(value, loc + (key if isinstance(key, (str, int)) else str(key),))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from strings(value, loc + (index,))
+    elif isinstance(node, str):
+        yield loc, node
+
+
+def unprintable(data: Any, source: SourceMap) -> list[Problem]:
+    """A located problem for each string in the definition that the font cannot print."""
+    problems = []
+    seen: dict[int, str | None] = {}  # an alias repeats one string object; check it once
+    for loc, text in strings(data):
+        if id(text) not in seen:
+            seen[id(text)] = problem_with(text)
+        reason = seen[id(text)]
+        if reason is not None:
+            problems.append(source.problem(loc, reason))
+    return problems
+

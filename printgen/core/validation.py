@@ -1,0 +1,167 @@
+"""Validate loaded YAML into a typed model, and say what was expected in the user's words.
+
+Every pydantic error becomes `file:line: key.path: expected ...`, with the field's own description
+where it has one, and all problems come at once, followed by a game's own checks.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Iterable, Mapping, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from printgen.core.problems import DefinitionError
+from printgen.core.source import Loc, SourceMap
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def validate(model: type[Model], data: Any, source: SourceMap,
+             checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]] = (),
+             context: dict[str, Any] | None = None) -> Model:
+    """Validate `data` into `model`, then run game-specific checks; raise with every problem.
+
+    `context` reaches field validators (printgen.art uses it to find and load art files).
+    Text the embedded font cannot print is reported with the rest (see printgen.core.textcheck).
+    """
+    from printgen.core.textcheck import unprintable  # imported here: textcheck builds on this module
+
+    text = unprintable(data, source)
+    try:
+        result = model.model_validate(data, context=context)
+    except ValidationError as exc:
+        problems = [source.problem(err["loc"], explain(err, model, err["loc"]))
+                    for err in exc.errors(include_url=False)]
+        paths = {p.path for p in problems}
+        raise DefinitionError(source.hints + problems + [p for p in text if p.path not in paths])
+    if text:  # the game checks measure and quote text, so they run only on printable text
+        raise DefinitionError(source.hints + text)
+    problems = [source.problem(loc, message) for check in checks for loc, message in check(result)]
+    if problems:
+        raise DefinitionError(source.hints + problems)
+    return result
+
+
+def explain(err: Mapping[str, Any], model: type[BaseModel], loc: Loc) -> str:
+    """Rewrite a pydantic error as 'what was expected (got ...)' for a person editing YAML."""
+    kind, got = err["type"], err.get("input")
+    if kind == "extra_forbidden":
+        allowed = allowed_keys(model, loc[:-1])
+        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
+        return f"unknown key{hint}"
+    if kind == "missing":
+        return "this key is required but missing"
+    if kind == "invalid_key":
+        return "expected a key made of words; put it in quotes if it is meant as a name, or remove it"
+    message = err["msg"].replace("Input should be", "expected").replace("Value error, ", "")
+    ctx = err.get("ctx", {})
+    if kind in NUMBER_LIMITS:
+        message = f"expected a number {NUMBER_LIMITS[kind]} {compact(ctx.get(LIMIT_KEYS[kind]))}"
+    elif kind == "string_pattern_mismatch":
+        message = f"expected {field_description(model, loc) or 'text matching ' + str(ctx.get('pattern'))}"
+    elif kind == "string_too_long":
+        message = f"expected at most {ctx.get('max_length')} characters"
+    elif kind == "string_too_short":
+        message = "expected some text, not an empty string"
+    elif kind == "too_short":
+        return f"expected at least {ctx.get('min_length')} item(s) (got {ctx.get('actual_length')})"
+    elif kind == "too_long":
+        count = ctx.get("actual_length")
+        if count is None and isinstance(got, (dict, list)):  # pydantic does not count a mapping's
+            count = len(got)  # entries
+        return f"expected at most {ctx.get('max_length')} item(s) (got {count})"
+    if kind == "finite_number" or (isinstance(got, float) and not math.isfinite(got)):
+        message = "expected a finite number"
+    message = TYPE_WORDS.get(kind, message)
+    tag = getattr(getattr(got, "tag", None), "value", None)  # ruamel keeps `!tag` on what it marks
+    if isinstance(tag, str) and tag and kind.endswith("_type"):
+        return (f"{message}, but the value carries a YAML tag ({tag}) that printgen does not read; "
+                "remove the tag")
+    if got is None:
+        if loc and isinstance(loc[-1], int):
+            return f"{message}, but this list item is empty; write it out or remove the '-' line"
+        return f"{message}, but the key has no value; write one after the colon"
+    if kind == "bool_type" and isinstance(got, str):
+        return f"{message} (got {shorten(got)}); YAML 1.2 reads yes, no, on and off as text"
+    if kind == "string_type" and not isinstance(got, (str, dict, list)):
+        return f"{message} (got {shorten(got)}); YAML reads that as a value, so put it in quotes"
+    return f"{message} (got {shorten(got)})"
+
+
+TYPE_WORDS = {"model_type": "expected a mapping of keys", "dict_type": "expected a mapping of keys",
+              "list_type": "expected a list", "bool_type": "expected true or false",
+              "string_type": "expected text", "int_type": "expected a whole number"}
+
+
+NUMBER_LIMITS = {"greater_than": "greater than", "greater_than_equal": "of at least",
+                 "less_than": "less than", "less_than_equal": "of at most"}
+LIMIT_KEYS = {"greater_than": "gt", "greater_than_equal": "ge", "less_than": "lt", "less_than_equal": "le"}
+
+
+def field_description(model: type[BaseModel], loc: Loc) -> str | None:
+    """The `description` of the field at `loc`, which says in words what a value should look like."""
+    current: Any = model
+    field = None
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = getattr(current, "model_fields", {}).get(part)
+        if field is None:
+            return None
+        current = inner_model(field.annotation)
+    if field is None:
+        return None
+    if field.description:
+        return field.description
+    return annotated_description(field.annotation)
+
+
+def annotated_description(annotation: Any) -> str | None:
+    """A description inside Annotated[...], also within list[...] or dict[...] (item types)."""
+    for meta in getattr(annotation, "__metadata__", ()):
+        if getattr(meta, "description", None):
+            return meta.description
+    for arg in getattr(annotation, "__args__", ()):
+        found = annotated_description(arg)
+        if found:
+            return found
+    return None
+
+
+def compact(value: Any) -> str:
+    """0.0 -> '0', 2.50 -> '2.5': limits read the way a person would write them."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def shorten(value: Any) -> str:
+    if isinstance(value, bool):  # as the YAML spells it
+        return "true" if value else "false"
+    text = repr(value) if isinstance(value, str) else str(value)
+    if isinstance(value, (dict, list)):
+        text = type(value).__name__.replace("Commented", "").lower()
+        text = {"map": "a mapping", "seq": "a list", "dict": "a mapping", "list": "a list"}.get(text, text)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:
+    """The field names of the model found by following `loc` from the root model."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = getattr(current, "model_fields", {}).get(part)
+        if field is None:
+            return []
+        current = inner_model(field.annotation)
+    return list(getattr(current, "model_fields", {}))
+
+
+def inner_model(annotation: Any) -> Any:
+    """Find the BaseModel inside list[...], Optional[...] and similar annotations."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = inner_model(arg)
+        if found is not None:
+            return found
+    return None

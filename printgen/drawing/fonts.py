@@ -1,0 +1,56 @@
+"""Embedded fonts. reportlab's default Helvetica is never embedded, so every text uses a TrueType
+font that is subset into the PDF. Bitstream Vera ships inside reportlab itself, so there is nothing
+to download and the same bytes are used on every machine (which keeps output byte-identical).
+"""
+from __future__ import annotations
+
+from reportlab.lib.fonts import addMapping
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from printgen.core.fontfiles import BOLD, BOLD_ITALIC, FACE_FILES, ITALIC, REGULAR, font_dir
+
+__all__ = ["BOLD", "BOLD_ITALIC", "ITALIC", "REGULAR", "register", "svg_family", "text_width"]
+
+SVG_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
+
+_registered = False
+
+def register() -> None:
+    """Register the font family once per process (idempotent)."""
+    global _registered
+    if _registered:
+        return
+    for name, filename in FACE_FILES.items():
+        # Subsets carry only the glyphs a document uses. reportlab's default also puts all of
+        # ASCII in every first subset (some 7 KB a face in omiga.pdf), so that text reads without
+        # a /ToUnicode map; printgen's PDFs always have one.
+        pdfmetrics.registerFont(TTFont(name, str(font_dir() / filename), asciiReadable=False))
+    for bold, italic, name in ((0, 0, REGULAR), (1, 0, BOLD), (0, 1, ITALIC), (1, 1, BOLD_ITALIC)):
+        addMapping(REGULAR, bold, italic, name)
+    _registered = True
+
+
+USER_FAMILIES: dict[str, str] = {}  # registered name of a user's font -> its family name, for SVG
+# (filled by printgen.art.userfont, which reads and registers a user's fonts)
+
+
+def svg_family(font: str) -> str:
+    """The CSS font-family an SVG writer should name for a registered font."""
+    if font in USER_FAMILIES:
+        return f"'{USER_FAMILIES[font]}', {SVG_FAMILY}"
+    return SVG_FAMILY
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    """Width of `text` in the same unit as `size` (mm in, mm out)."""
+    register()
+    return pdfmetrics.stringWidth(text, font, size)
+
+
+def is_bold(font: str) -> bool:
+    return font in (BOLD, BOLD_ITALIC)
+
+
+def is_italic(font: str) -> bool:
+    return font in (ITALIC, BOLD_ITALIC)

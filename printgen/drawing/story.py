@@ -1,0 +1,171 @@
+"""Turn printgen's small text markup (rendered by Jinja) into reportlab flowables.
+
+The markup keeps rules texts easy to write and to override:
+  `# Title`, `%% subtitle`, `## Section`, `- bullet`, `@table NAME` (a table the game supplies),
+  `@newpage` (continue on the next page), and paragraphs separated by blank lines.
+Inline <b> and <i> work as in reportlab paragraphs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, TableStyle
+
+from printgen.drawing import fonts
+from printgen.core.paper import MM_PER_PT
+
+
+@dataclass(frozen=True)
+class Styles:
+    body: ParagraphStyle
+    bullet: ParagraphStyle
+    heading: ParagraphStyle
+    title: ParagraphStyle
+    subtitle: ParagraphStyle
+
+
+def styles(size: float = 9.0) -> Styles:
+    fonts.register()
+    body = ParagraphStyle("body", fontName=fonts.REGULAR, bulletFontName=fonts.REGULAR,
+                          fontSize=size, leading=size * 1.22,
+                          spaceAfter=size * 0.35)
+    return Styles(
+        body=body,
+        bullet=ParagraphStyle("bullet", parent=body, leftIndent=size * 1.1, bulletIndent=size * 0.2,
+                              spaceAfter=size * 0.2),
+        heading=ParagraphStyle("heading", parent=body, fontName=fonts.BOLD, fontSize=size * 1.2,
+                               leading=size * 1.45, spaceBefore=size * 0.5, spaceAfter=size * 0.2,
+                               keepWithNext=1),
+        title=ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=size * 2.6,
+                             leading=size * 2.9, spaceAfter=size * 0.2),
+        subtitle=ParagraphStyle("subtitle", parent=body, fontName=fonts.ITALIC, spaceAfter=size * 0.6),
+    )
+
+
+def table_style(commands: list[tuple]) -> TableStyle:
+    """A TableStyle whose cells default to the embedded font (platypus would pick Helvetica)."""
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR)] + commands)
+
+
+TableFactory = Callable[[float], Flowable]  # given the frame width in mm
+
+
+class FitWidth(Flowable):
+    """Builds its content for the width of whatever frame it lands in (tables need fixed widths)."""
+
+    def __init__(self, factory: TableFactory) -> None:
+        super().__init__()
+        self.factory = factory
+        self.content: Flowable | None = None
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.content = self.factory(avail_width * MM_PER_PT)
+        self.width, self.height = self.content.wrap(avail_width, avail_height)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        assert self.content is not None
+        self.content.drawOn(self.canv, 0, 0)
+
+
+def build_story(markup: str, tables: dict[str, TableFactory], style: Styles) -> list[Flowable]:
+    story: list[Flowable] = []
+    section = ""
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            story.append(tagged(Paragraph(" ".join(paragraph), style.body), section))
+            paragraph.clear()
+
+    for raw in markup.splitlines():
+        line = raw.strip()
+        if not line:
+            flush()
+        elif line.startswith("## "):
+            flush()
+            section = line[3:].strip()
+            story.append(tagged(Paragraph(section, style.heading), section))
+        elif line.startswith("# "):
+            flush()
+            section = line[2:].strip()
+            story.append(tagged(Paragraph(section, style.title), section))
+        elif line.startswith("%% "):
+            flush()
+            story.append(tagged(Paragraph(line[3:], style.subtitle), section))
+        elif line.startswith("- "):
+            flush()
+            story.append(tagged(Paragraph(line[2:], style.bullet, bulletText="\u2022"), section))
+        elif line == "@newpage":
+            flush()
+            story.append(PageBreak())
+        elif line.startswith("@table "):
+            flush()
+            name = line[len("@table "):].strip()
+            if name not in tables:
+                raise KeyError(f"the text asks for an unknown table '{name}' "
+                               f"(known: {', '.join(sorted(tables))})")
+            story.append(tagged(FitWidth(tables[name]), section))
+            story.append(Spacer(1, style.body.spaceAfter))
+        else:
+            paragraph.append(line)
+    flush()
+    return keep_headings_with_next(story)
+
+
+def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
+    """A heading never ends a column on its own: it travels with the block after it."""
+    result: list[Flowable] = []
+    i = 0
+    while i < len(story):
+        item = story[i]
+        style = getattr(item, "style", None)
+        if getattr(style, "keepWithNext", 0) and i + 1 < len(story) and not isinstance(story[i + 1], PageBreak):
+            result.append(tagged(Stack([item, story[i + 1]]), item.section))
+            i += 2
+        else:
+            result.append(item)
+            i += 1
+    return result
+
+
+class Stack(Flowable):
+    """Flowables drawn one under another that move to the next frame as one block.
+
+    platypus's KeepTogether only works inside a doc template; printgen pours text through plain
+    frames, so this small block does the same job there.
+    """
+
+    def __init__(self, items: list[Flowable]) -> None:
+        super().__init__()
+        self.items = items
+        self.sizes: list[tuple[float, float]] = []
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.sizes = [item.wrap(avail_width, avail_height) for item in self.items]
+        gaps = sum(max(a.getSpaceAfter(), b.getSpaceBefore()) for a, b in zip(self.items, self.items[1:]))
+        self.width = max(w for w, _ in self.sizes)
+        self.height = sum(h for _, h in self.sizes) + gaps
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:
+        return self.items[0].getSpaceBefore()
+
+    def getSpaceAfter(self) -> float:
+        return self.items[-1].getSpaceAfter()
+
+    def draw(self) -> None:
+        y = self.height
+        for k, (item, (_, h)) in enumerate(zip(self.items, self.sizes)):
+            if k:
+                y -= max(self.items[k - 1].getSpaceAfter(), item.getSpaceBefore())
+            y -= h
+            item.drawOn(self.canv, 0, y)
+
+
+def tagged(flowable: Flowable, section: str) -> Flowable:
+    """Remember which section a block belongs to, so an overflow error can name it."""
+    flowable.section = section
+    return flowable

@@ -1,0 +1,74 @@
+"""The Fracas definition: the two players, life, the card roles, the turn, skirmishes and tokens.
+
+The tables printed on the reference sheet (roles, turn, skirmish) are lists here, so the sheet can
+never disagree with the data it was built from.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Iterable, Literal
+
+from pydantic import Field
+
+from printgen.art.library import ImageFile, TemplateFolder
+from printgen.core.source import Loc
+from printgen.layout.reference import ReferenceSettings
+from printgen.core.fields import Cell, HexColour, Name, Short, Strict
+
+
+
+
+class Player(Strict):
+    """One side: its name, the colour of its life tokens, and which suits its deck holds."""
+
+    name: Name
+    colour: HexColour
+    suits: Short
+    token_image: ImageFile = None  # printed on each of this player's life tokens, above the name
+
+
+class Role(Strict):
+    role: Short
+    cards: Short
+    job: Cell
+
+
+class Step(Strict):
+    step: Short
+    what: Cell
+
+
+class Outcome(Strict):
+    case: Short
+    result: Cell
+
+
+class Tokens(Strict):
+    """The life-token sheet: square tokens in a grid, each player's set in its own block."""
+
+    size: Annotated[float, Field(ge=12, le=40, allow_inf_nan=False, description="token side, mm")] = 22
+    columns: Annotated[int, Field(ge=1, le=8, description="tokens across each player's block")] = 4
+
+
+class Fracas(Strict):
+    game: Literal["fracas"]
+    title: Name
+    credit: Annotated[str, Field(max_length=120)] = ""
+    players: Annotated[list[Player], Field(min_length=2, max_length=2)]
+    life: Annotated[int, Field(ge=1, le=40, description="life points, and tokens, per player")] = 20
+    hand_limit: Annotated[int, Field(ge=1, le=15, description="opening hand and end-of-turn limit")] = 7
+    roles: Annotated[list[Role], Field(min_length=1, max_length=8)]
+    turn: Annotated[list[Step], Field(min_length=1, max_length=12)]
+    skirmish: Annotated[list[Outcome], Field(min_length=1, max_length=10)]
+    tokens: Tokens = Field(default_factory=Tokens)
+    reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
+    templates: TemplateFolder = None
+
+
+def check_players(defn: Fracas) -> Iterable[tuple[Loc, str]]:
+    """Two players who look the same would make their tokens impossible to tell apart."""
+    first, second = defn.players
+    if first.name == second.name:
+        yield ("players", 1, "name"), f"both players are called '{first.name}'; give them different names"
+    if first.colour.lower() == second.colour.lower():
+        yield ("players", 1, "colour"), (f"both players' tokens would be {first.colour}; pick a "
+                                         f"different colour for {second.name}")

@@ -1,0 +1,76 @@
+"""A picture of one simulated end position, so a designer sees a real board from their tile set.
+
+The table is drawn from white's seat (white's edge at the bottom); black's tiles lie turned 180
+degrees, as they do on a real table. The last tile placed is outlined in red.
+"""
+from __future__ import annotations
+
+from reportlab.graphics.shapes import Group, translate
+from reportlab.lib.colors import HexColor
+
+from printgen.drawing import fonts
+from printgen.core.paper import Paper
+from printgen.drawing.picture import placed, rect, text
+from printgen.output.png import png_from_pdf
+from printgen.output.pdf import Page, PdfMeta, render_pdf
+from printgen.output.svg import svg_bytes
+from printgen.games.omiga.model import DECKS, Omiga
+from printgen.games.omiga.simulation import Record
+from printgen.games.omiga.tile import OmigaTile, tile_on_table
+
+MARGIN = 12.0  # mm around the table
+CAPTION = 12.0  # mm above the table for the caption
+BOARD_DPI = 50
+ENDINGS = {
+    "white_behind": "white won by placing a tile behind a black tile",
+    "white_edge": "white won by reaching the far edge",
+    "black_behind": "black won by placing a tile behind a white tile",
+    "black_edge": "black won by reaching the far edge",
+    "draw_edges": "drawn: both players reached both side edges",
+    "draw_out": "drawn: a player's last tiles fit nowhere",
+    "stall": "stalled: neither player could ever place again",
+    "no_start": "no start: black had no tile to answer white's opening",
+}
+
+
+def board(defn: Omiga, record: Record, heading: str) -> tuple[Group, float, float]:
+    """The board as one group in millimetres, with its width and height."""
+    w, h = defn.card.width, defn.card.height
+    width = record.columns * w + 2 * MARGIN
+    height = record.rows * h + 2 * MARGIN + CAPTION
+    group = Group()
+    group.add(rect(0, 0, width, height, fill=HexColor("#ffffff")))
+    group.add(rect(MARGIN, MARGIN, record.columns * w, record.rows * h, fill=HexColor("#d9d2c3")))
+    lines = HexColor("#c4bba8")
+    for c in range(1, record.columns):
+        group.add(rect(MARGIN + c * w - 0.15, MARGIN, 0.3, record.rows * h, fill=lines))
+    for r in range(1, record.rows):
+        group.add(rect(MARGIN, MARGIN + r * h - 0.15, record.columns * w, 0.3, fill=lines))
+    for p in record.placements:
+        deck = DECKS[p.deck]
+        tile = OmigaTile(defn, deck, p.tile, defn.deck(deck).tiles[p.tile])
+        group.add(placed(tile_on_table(tile), translate(MARGIN + p.column * w, MARGIN + p.row * h)))
+    if record.placements:
+        last = record.placements[-1]
+        group.add(rect(MARGIN + last.column * w, MARGIN + last.row * h, w, h,
+                       stroke=HexColor("#d62728"), stroke_width=1.2))
+    top = MARGIN + record.rows * h
+    group.add(text(MARGIN, top + 4, heading, 16, fonts.BOLD))
+    group.add(text(width / 2, MARGIN / 2 - 1.5, "white's edge", 11, anchor="middle"))
+    group.add(text(width - MARGIN, top + 4, "black's edge is the top of the table", 11, anchor="end"))
+    return group, width, height
+
+
+def heading(defn: Omiga, record: Record, seed: int, game: int) -> str:
+    moves = max(len(record.placements) - 2, 0)
+    return (f"{defn.title}, seed {seed}, game {game + 1}: {ENDINGS[record.outcome]} "
+            f"after {moves} placement{'s' * (moves != 1)}")
+
+
+def board_files(defn: Omiga, record: Record, seed: int, game: int) -> tuple[bytes, bytes]:
+    """(SVG bytes, PNG bytes) of the end position."""
+    group, width, height = board(defn, record, heading(defn, record, seed, game))
+    svg = svg_bytes([group], width, height, heading(defn, record, seed, game))
+    pdf = render_pdf([Page(shapes=[group])], Paper("board", width, height),
+                     PdfMeta(title=f"{defn.title} board", flip=None))
+    return svg, png_from_pdf(pdf, BOARD_DPI)

@@ -1,0 +1,220 @@
+"""Omiga: 72 square tiles with matching edge semicircles, imposed for duplex, one SVG per tile,
+a PNG contact sheet, and a one-page rules and reference sheet.
+
+Page order in omiga.pdf: front and back of each tile sheet, then the rules page, so the tile sheets
+print double-sided and the rules page lands on a sheet of its own.
+"""
+from __future__ import annotations
+
+from reportlab.graphics.shapes import Drawing, Group, translate
+from reportlab.lib.colors import HexColor, black
+from reportlab.platypus import Paragraph, Table
+
+from printgen.drawing import fonts
+from printgen.layout.cards import Card
+from printgen.layout.imposition import impose
+from printgen.core.parallel import beside
+from printgen.core.paper import PT_PER_MM, Paper, pt
+from printgen.drawing.markup import escape
+from printgen.drawing.picture import placed, rect, text, turned
+from printgen.core.problems import DefinitionError
+from printgen.output.png import png_from_pdf
+from printgen.layout.sheet import Duplex
+from printgen.drawing.story import Styles, build_story, styles, table_style
+from printgen.jinja.render import render
+from printgen.output.pdf import Page, PdfMeta, TextOverflow, render_pdf
+from printgen.output.svg import svg_bytes
+from printgen.core.build import Artifact, BuildOptions
+from printgen.games import Game, Loaded
+from printgen.games.omiga.checks import structure_errors
+from printgen.games.omiga.model import DECKS, Omiga, check_geometry, check_palettes, tile_name
+from printgen.games.omiga.tile import OmigaTile
+
+RULES_MARGIN = 12.0  # mm around the rules page text
+CONTACT_DPI = 80
+CONTACT_GAP = 3.0  # mm between tiles on the contact sheet
+
+
+def all_tiles(defn: Omiga) -> list[OmigaTile]:
+    return [OmigaTile(defn, deck, i, tile) for deck, i, tile in defn.tiles()]
+
+
+
+def fit_words(defn: Omiga) -> str:
+    """'diagonal meets diagonal, tip meets notch' from the fit table, each pair once."""
+    pairs: list[str] = []
+    for a, partners in defn.fits.items():
+        for b in partners:
+            if f"{b} meets {a}" not in pairs:
+                pairs.append(f"{a} meets {b}")
+    return ", ".join(pairs) or "no forms fit"
+
+
+def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
+    """The palette's colours and symbols, and each form with what it fits."""
+    cell = style.body.clone("refcell", spaceAfter=0)
+    head = cell.clone("refhead", fontName=fonts.BOLD)
+    palette = defn.looks()
+    rows = [[Paragraph("Edge", head), Paragraph("Kind", head), Paragraph("Joins", head)]]
+    swatches = []
+    for r, name in enumerate(defn.colours, start=1):
+        paint = palette.colours[name]
+        mark = f" with a {paint.symbol}" if paint.symbol != "none" else ""
+        rows.append([Paragraph("left and right" if r == 1 else "", cell),
+                     Paragraph(f"{escape(paint.label)}{mark}", cell),
+                     Paragraph(f"{escape(paint.label)}: the halves make one circle", cell)])
+        swatches.append(("LINEBEFORE", (1, r), (1, r), 6, HexColor(paint.fill)))
+    first_form = len(rows)
+    for name, form in defn.forms.items():
+        shape = "" if form.shape == name else f" ({form.shape})"
+        joins = ", ".join(defn.fits.get(name, [])) or "nothing"
+        rows.append([Paragraph("top and bottom" if len(rows) == first_form else "", cell),
+                     Paragraph(f"{escape(name)}{shape}", cell), Paragraph(escape(joins), cell)])
+    table = Table(rows, colWidths=[pt(width) * f for f in (0.22, 0.38, 0.40)])
+    table.setStyle(table_style([
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("LEFTPADDING", (1, 1), (1, len(defn.colours)), 8),
+    ] + swatches))
+    return table
+
+
+def example_pair(defn: Omiga) -> tuple[OmigaTile, OmigaTile, OmigaTile] | None:
+    """A white tile, a white neighbour on its right, and a black tile that fits above it."""
+    tiles = all_tiles(defn)
+    white = [t for t in tiles if t.deck == "white"]
+    blacks = [t for t in tiles if t.deck == "black"]
+    for low in white:
+        right = next((t for t in white if t is not low and t.tile.left == low.tile.right), None)
+        # a black tile lies turned: its own top edge meets the white tile's top
+        up = next((t for t in blacks if t.tile.top in defn.fits.get(low.tile.top, [])), None)
+        if right and up:
+            return low, right, up
+    return None
+
+
+def example_drawing(defn: Omiga, width: float) -> Drawing:
+    """Three tiles as they lie on the table, at a reduced scale, gutters and circles joined."""
+    found = example_pair(defn)
+    w, h = defn.card.width, defn.card.height
+    scale = min(0.6, width / (2 * w))
+    drawing = Drawing(pt(2 * w * scale), pt(2 * h * scale))
+    drawing.initialFontName = fonts.REGULAR
+    if found is None:
+        return drawing
+    low, right, up = found
+    group = Group(transform=(PT_PER_MM * scale, 0, 0, PT_PER_MM * scale, 0, 0))
+    group.add(low.front())
+    group.add(placed(right.front(), translate(w, 0)))
+    group.add(placed(turned(up.front(), w, h), translate(0, h)))
+    drawing.add(group)
+    return drawing
+
+
+def rules_pdf_story(defn: Omiga, options: BuildOptions, width: float):
+    style = styles(defn.text_size_pt)
+    found = example_pair(defn)
+    example = "none in this set"
+    if found:
+        low, right, up = found
+        example = (f"{tile_name(low.deck, low.index)} with {tile_name(right.deck, right.index)} on its "
+                   f"right and {tile_name(up.deck, up.index)} (turned, as black sees it) above")
+    symbols = any(c.symbol != "none" for c in defn.looks().colours.values())
+    markup = render("omiga/rules.txt.j2", {
+        "d": defn, "flip": options.flip, "fit_words": fit_words(defn), "symbols": symbols,
+        "white_count": len(defn.decks.white.tiles), "black_count": len(defn.decks.black.tiles),
+        "example": example}, options.templates)
+    tables = {"reference": lambda w: reference_table(defn, style, w),
+              "example": lambda w: example_drawing(defn, w)}
+    return build_story(markup, tables, style)
+
+
+def contact_sheet(defn: Omiga) -> bytes:
+    """Both decks side by side, six tiles a row, as a PNG."""
+    w, h, gap, margin, label = defn.card.width, defn.card.height, CONTACT_GAP, 10.0, 9.0
+    per_row = 6
+    rows = max(-(-len(defn.deck(d).tiles) // per_row) for d in DECKS)
+    block = per_row * w + (per_row - 1) * gap
+    paper = Paper("contact", 2 * block + 3 * margin, rows * h + (rows - 1) * gap + 2 * margin + label)
+    page = Page()
+    for d, deck in enumerate(DECKS):
+        x0 = margin + d * (block + margin)
+        top = paper.height - margin - label
+        page.shapes.append(text(x0, top + 3, f"{deck} deck ({len(defn.deck(deck).tiles)} tiles)", 14,
+                                fonts.BOLD))
+        for i, tile in enumerate(defn.deck(deck).tiles):
+            r, c = divmod(i, per_row)
+            at = translate(x0 + c * (w + gap), top - (r + 1) * h - r * gap)
+            page.shapes.append(placed(OmigaTile(defn, deck, i, tile).front(), at))
+            page.shapes.append(placed(rect(0, 0, w, h, stroke=black, stroke_width=0.15), at))
+    pdf = render_pdf([page], paper, PdfMeta(title=f"{defn.title} tiles", flip=None))
+    return png_from_pdf(pdf, CONTACT_DPI)
+
+
+def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
+    """omiga.pdf and the SVGs here; meanwhile the contact sheet (a second PDF, rasterised) on another
+    core if there is one. That split leaves the two about equally long."""
+    with beside(lambda: contact_sheet(defn)) as sheet:
+        files = [Artifact(f"{loaded.name}.pdf", tiles_pdf(defn, options, loaded)), *tile_svgs(defn)]
+        return files + [Artifact(f"{loaded.name}-tiles.png", sheet.result())]
+
+
+def tile_svgs(defn: Omiga) -> list[Artifact]:
+    """One SVG per tile."""
+    artifacts = []
+    for tile in all_tiles(defn):
+        name = tile_name(tile.deck, tile.index)
+        artifacts.append(Artifact(f"svg/{name}.svg", svg_bytes([tile.front()], tile.width, tile.height,
+                                                               f"{defn.title} {name}")))
+    return artifacts
+
+
+def tiles_pdf(defn: Omiga, options: BuildOptions, loaded: Loaded) -> bytes:
+    """The tile sheets (faces, backs, cut marks) and the rules page."""
+    paper = options.paper
+    tiles = all_tiles(defn)
+    duplex = Duplex(paper, options.flip, options.back_offset)
+
+    def caption(sheet: int, count: int, side: str) -> str:
+        if side == "front":
+            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces. Print both sides at "
+                    f"actual size, turning on the {options.flip} edge.")
+        return f"{defn.title} tiles, sheet {sheet + 1} of {count}, backs."
+
+    try:
+        bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
+        sheets = impose(tiles, duplex, bleed, caption)
+    except ValueError as exc:
+        raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
+    pages = [page for sheet in sheets for page in (sheet.front, sheet.back)]
+    area = (RULES_MARGIN, RULES_MARGIN, paper.width - 2 * RULES_MARGIN, paper.height - 2 * RULES_MARGIN)
+    pages.append(Page(frames=[area]))
+    story = rules_pdf_story(defn, options, area[2])
+    meta = PdfMeta(title=f"{defn.title} \u2013 tiles and rules",
+                   subject="Print the tile sheets double-sided at actual size", flip=options.flip)
+    try:
+        pdf = render_pdf(pages, paper, meta, story)
+    except TextOverflow as exc:
+        raise DefinitionError([loaded.source.problem(("text_size_pt",), f"the rules do not fit on one "
+                                                     f"page: {exc}; lower text_size_pt")])
+    return pdf
+
+
+def cards(defn: Omiga) -> list[Card]:
+    """Every tile for `printgen export`: one face each, and one back per deck."""
+    return [Card(tile_name(t.deck, t.index), "tile", t.deck, t) for t in all_tiles(defn)]
+
+
+GAME = Game(
+    id="omiga",
+    title="Omiga",
+    makes=["omiga.pdf: the 72 tiles imposed with cut marks, their backs for duplex, a rules page",
+           "svg/: one SVG per tile (white-01.svg ... black-36.svg)",
+           "omiga-tiles.png: a contact sheet of every tile"],
+    model=Omiga,
+    build=build,
+    checks=(check_palettes, check_geometry, structure_errors),
+    cards=cards,
+)

@@ -1,0 +1,271 @@
+"""Simulated games of Omiga, fast enough to play thousands of them.
+
+Both players are equally quick: at every step one of them, chosen at random, looks at their hand.
+If any card can go anywhere under the three placing conditions (edges match every neighbour, the
+cell touches an own tile edge to edge, and an opponent's tile edge to edge or corner to corner),
+they place a random legal card at a random legal cell; otherwise they throw the hand on their
+discard pile and draw three, turning the discard pile over when the draw pile runs out.
+
+Outcomes: a win behind an opponent's tile or at the far edge of the table; a draw when both players
+have reached both side edges, or when a player holds their last cards and none fits; a stall when
+neither player can ever place again (each has looked at every card they still have since the board
+last changed). Every game has its own seed, so a run gives the same numbers on any number of cores.
+"""
+from __future__ import annotations
+
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Callable
+
+from printgen.games.omiga.tileset import Compiled
+
+OUTCOMES = ("white_behind", "white_edge", "black_behind", "black_edge", "draw_edges", "draw_out",
+            "stall", "no_start")
+WHITE_BEHIND, WHITE_EDGE, BLACK_BEHIND, BLACK_EDGE, DRAW_EDGES, DRAW_OUT, STALL, NO_START = range(8)
+EMPTY, WALL = 3, 2  # cell owners besides the players 0 (white) and 1 (black)
+HAND = 3
+PARALLEL_FROM = 2000  # games; fewer run faster in this process than with worker start-up
+
+
+@dataclass
+class Tally:
+    """Sums over games; adding tallies in any order gives the same result."""
+
+    games: int = 0
+    outcomes: list[int] = field(default_factory=lambda: [0] * len(OUTCOMES))
+    placements: int = 0
+    looks: int = 0
+    no_legal: int = 0
+    dead_hands: list[list[int]] = field(default_factory=list)  # [deck][tile]: in a hand with no move
+
+    def add(self, other: "Tally") -> None:
+        self.games += other.games
+        self.outcomes = [a + b for a, b in zip(self.outcomes, other.outcomes)]
+        self.placements += other.placements
+        self.looks += other.looks
+        self.no_legal += other.no_legal
+        if not self.dead_hands:
+            self.dead_hands = [[0] * len(d) for d in other.dead_hands]
+        for mine, theirs in zip(self.dead_hands, other.dead_hands):
+            for i, v in enumerate(theirs):
+                mine[i] += v
+
+
+@dataclass(frozen=True)
+class Placement:
+    column: int
+    row: int
+    deck: int
+    tile: int
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game's end position, for pictures: every placed tile, in order."""
+
+    outcome: str
+    placements: list[Placement]
+    columns: int
+    rows: int
+
+
+def game_rng(seed: int, game: int) -> random.Random:
+    return random.Random(f"omiga:{seed}:{game}")
+
+
+def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally,
+         record: list[Placement] | None = None) -> int:
+    """Play one game, add it to `tally`, and return its outcome index."""
+    stride = columns + 2
+    owner = [WALL] * (stride * (rows + 2))
+    for r in range(1, rows + 1):
+        for c in range(1, columns + 1):
+            owner[r * stride + c] = EMPTY
+    left_c, right_c, top_f, bottom_f = ([0] * len(owner) for _ in range(4))
+    fit_up = cs.fit_up
+    tiles = cs.table
+    dead = tally.dead_hands
+    near = (-1, 1, stride, -stride, stride - 1, stride + 1, -stride - 1, -stride + 1)
+    piles = [list(range(len(tiles[0]))), list(range(len(tiles[1])))]
+    rng.shuffle(piles[0])
+    rng.shuffle(piles[1])
+    discards: list[list[int]] = [[], []]
+    hands: list[list[int]] = [[], []]
+    frontier: list[set[int]] = [set(), set()]
+    reached = [0, 0]
+    placed = 0
+
+    def put(p: int, cell: int, t: int) -> None:
+        owner[cell] = p
+        left_c[cell], right_c[cell], top_f[cell], bottom_f[cell] = tiles[p][t]
+        frontier[0].discard(cell)
+        frontier[1].discard(cell)
+        for n in (cell - 1, cell + 1, cell + stride, cell - stride):
+            if owner[n] == EMPTY:
+                frontier[p].add(n)
+        column = cell % stride - 1
+        reached[p] |= (1 if column == 0 else 0) | (2 if column == columns - 1 else 0)
+        if record is not None:
+            record.append(Placement(column, cell // stride - 1, p, t))
+
+    def draw(p: int) -> None:
+        pile, hand = piles[p], hands[p]
+        while len(hand) < HAND:
+            if not pile:
+                if not discards[p]:
+                    return
+                pile.extend(reversed(discards[p]))  # the face-up pile, turned over
+                discards[p].clear()
+            hand.append(pile.pop())
+
+    # Set-up: white's first tile in the middle; black turns up tiles until one fits above it.
+    start = (rows // 2) * stride + columns // 2 + 1  # padded row rows/2 is table row rows/2 - 1
+    put(0, start, piles[0].pop())
+    need = fit_up[top_f[start]]
+    rejected = []
+    while piles[1] and tiles[1][piles[1][-1]][3] not in need:
+        rejected.append(piles[1].pop())
+    if not piles[1]:
+        tally.games += 1
+        tally.outcomes[NO_START] += 1
+        return NO_START
+    put(1, start + stride, piles[1].pop())
+    piles[1].extend(rejected)
+    rng.shuffle(piles[1])
+    draw(0)
+    draw(1)
+
+    version = 0  # bumps whenever a tile is placed
+    seen_at = [[-1] * len(tiles[0]), [-1] * len(tiles[1])]
+    seen_count = [0, 0]
+    seen_version = [-1, -1]
+    looks = no_legal = 0
+    outcome = STALL
+    for _ in range(40 * (len(tiles[0]) + len(tiles[1]))):
+        p = 0 if rng.random() < 0.5 else 1
+        q = 1 - p
+        hand = hands[p]
+        mine = tiles[p]
+        looks += 1
+        moves = []
+        for cell in sorted(frontier[p]):
+            if not any(owner[cell + o] == q for o in near):
+                continue
+            n = cell - 1
+            need_left = right_c[n] if owner[n] < 2 else -1
+            n = cell + 1
+            need_right = left_c[n] if owner[n] < 2 else -1
+            n = cell + stride
+            above = bottom_f[n] if owner[n] < 2 else -1  # the bottom form my top must fit
+            n = cell - stride
+            below = fit_up[top_f[n]] if owner[n] < 2 else None
+            for k, t in enumerate(hand):
+                left, right, top, bottom = mine[t]
+                if ((need_left < 0 or left == need_left) and (need_right < 0 or right == need_right)
+                        and (above < 0 or above in fit_up[top])
+                        and (below is None or bottom in below)):
+                    moves.append((k, cell))
+        if moves:
+            k, cell = moves[rng.randrange(len(moves))]
+            put(p, cell, hand.pop(k))
+            placed += 1
+            version += 1
+            row = cell // stride
+            if p == 0 and owner[cell - stride] == 1:
+                outcome = WHITE_BEHIND
+            elif p == 0 and row == rows:
+                outcome = WHITE_EDGE
+            elif p == 1 and owner[cell + stride] == 0:
+                outcome = BLACK_BEHIND
+            elif p == 1 and row == 1:
+                outcome = BLACK_EDGE
+            elif reached[0] == 3 and reached[1] == 3:
+                outcome = DRAW_EDGES
+            else:
+                if not hand:
+                    draw(p)
+                continue
+            break
+        no_legal += 1
+        for t in hand:
+            dead[p][t] += 1
+        if not piles[p] and not discards[p]:
+            outcome = DRAW_OUT
+            break
+        if seen_version[p] != version:
+            seen_version[p], seen_count[p] = version, 0
+        for t in hand:
+            if seen_at[p][t] != version:
+                seen_at[p][t] = version
+                seen_count[p] += 1
+        discards[p].extend(hand)
+        hand.clear()
+        draw(p)
+        stuck = [seen_version[i] == version
+                 and seen_count[i] >= len(piles[i]) + len(discards[i]) + len(hands[i]) for i in (0, 1)]
+        if stuck[0] and stuck[1]:
+            outcome = STALL
+            break
+    tally.games += 1
+    tally.outcomes[outcome] += 1
+    tally.placements += placed
+    tally.looks += looks
+    tally.no_legal += no_legal
+    return outcome
+
+
+def empty_tally(cs: Compiled) -> Tally:
+    return Tally(dead_hands=[[0] * len(cs.table[0]), [0] * len(cs.table[1])])
+
+
+def play_range(cs: Compiled, columns: int, rows: int, seed: int, first: int, last: int) -> Tally:
+    tally = empty_tally(cs)
+    for game in range(first, last):
+        play(cs, columns, rows, game_rng(seed, game), tally)
+    return tally
+
+
+def replay(cs: Compiled, columns: int, rows: int, seed: int, game: int) -> Record:
+    """Play game number `game` of a seeded run again, keeping every placement."""
+    placements: list[Placement] = []
+    outcome = play(cs, columns, rows, game_rng(seed, game), empty_tally(cs), placements)
+    return Record(OUTCOMES[outcome], placements, columns, rows)
+
+
+_shared: tuple[Compiled, int, int, int] | None = None
+
+
+def _init(cs: Compiled, columns: int, rows: int, seed: int) -> None:
+    global _shared
+    _shared = (cs, columns, rows, seed)
+
+
+def _chunk(first: int, last: int) -> Tally:
+    assert _shared is not None
+    cs, columns, rows, seed = _shared
+    return play_range(cs, columns, rows, seed, first, last)
+
+
+def simulate(cs: Compiled, columns: int, rows: int, games: int, seed: int,
+             progress: Callable[[int], None] | None = None, workers: int | None = None) -> Tally:
+    """Play `games` seeded games on every core; `progress(n)` hears of each finished batch."""
+    workers = workers or os.cpu_count() or 1
+    total = empty_tally(cs)
+    size = max(25, games // (workers * 8))
+    chunks = [(a, min(a + size, games)) for a in range(0, games, size)]
+    if workers == 1 or games < PARALLEL_FROM:
+        for a, b in chunks:
+            total.add(play_range(cs, columns, rows, seed, a, b))
+            if progress:
+                progress(b - a)
+        return total
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init,
+                             initargs=(cs, columns, rows, seed)) as pool:
+        futures = {pool.submit(_chunk, a, b): b - a for a, b in chunks}
+        for future in as_completed(futures):
+            total.add(future.result())
+            if progress:
+                progress(futures[future])
+    return total

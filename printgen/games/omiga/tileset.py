@@ -1,0 +1,77 @@
+"""The tile set reduced to small integers, as the checks and the simulation need it.
+
+Every colour and form becomes an id (unknown names get ids too, so a set with a typo can still be
+analysed while the typo is reported). Each tile is kept twice: as its owner holds it, and as it lies
+on the table, where black's tiles are turned 180 degrees (left and right swap colours, top and bottom
+swap forms; a form keeps its name when turned, because a bottom edge shows its form turned).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from printgen.games.omiga.model import DECKS, Form, Omiga, tile_name
+
+Edges = tuple[int, int, int, int]  # left colour, right colour, top form, bottom form
+
+
+@dataclass(frozen=True)
+class Compiled:
+    colours: tuple[str, ...]
+    forms: tuple[str, ...]
+    names: tuple[tuple[str, ...], tuple[str, ...]]  # per deck: 0 white, 1 black
+    own: tuple[tuple[Edges, ...], tuple[Edges, ...]]  # as the owner holds each tile
+    table: tuple[tuple[Edges, ...], tuple[Edges, ...]]  # as each tile lies on the table
+    fit_up: tuple[frozenset[int], ...]  # fit_up[top form of the lower tile] = bottoms that fit above
+
+    def fits(self, lower_top: int, upper_bottom: int) -> bool:
+        return upper_bottom in self.fit_up[lower_top]
+
+    def describe(self, deck: int, index: int) -> str:
+        left, right, top, bottom = self.own[deck][index]
+        c, f = self.colours, self.forms
+        return f"{self.names[deck][index]} ({c[left]}|{c[right]} {f[top]}/{f[bottom]})"
+
+
+def on_table(deck: int, edges: Edges) -> Edges:
+    """A tile's edges as it lies on the table: black's tiles face their owner, turned 180 degrees."""
+    left, right, top, bottom = edges
+    return edges if deck == 0 else (right, left, bottom, top)
+
+
+def compile_set(defn: Omiga) -> Compiled:
+    colours: list[str] = list(defn.colours)
+    forms: list[str] = list(defn.forms)
+
+    def ident(names: list[str], name: str) -> int:
+        if name not in names:
+            names.append(name)
+        return names.index(name)
+
+    own: list[tuple[Edges, ...]] = []
+    for deck in DECKS:
+        own.append(tuple((ident(colours, t.left), ident(colours, t.right), ident(forms, t.top),
+                          ident(forms, t.bottom)) for t in defn.deck(deck).tiles))
+    for form, partners in defn.fits.items():
+        ident(forms, form)
+        for partner in partners:
+            ident(forms, partner)
+    # Symmetric on purpose: a pair fits when either side lists it, so a one-sided entry is reported
+    # once (by the structure check) instead of again by every analysis that follows.
+    fit_up = tuple(frozenset(forms.index(b) for b in forms
+                             if b in defn.fits.get(a, []) or a in defn.fits.get(b, [])) for a in forms)
+    names = tuple(tuple(tile_name(deck, i) for i in range(len(defn.deck(deck).tiles))) for deck in DECKS)
+    table = tuple(tuple(on_table(d, e) for e in own[d]) for d in range(2))
+    return Compiled(tuple(colours), tuple(forms), names, (own[0], own[1]), table, fit_up)  # type: ignore[arg-type]
+
+
+def interlock(a: Form, b: Form) -> bool:
+    """Do the drawn shapes fit when a lower tile's top shows `a` and the upper tile's bottom `b`?
+
+    The upper tile's bottom shows `b`'s profile turned 180 degrees, so they fit when
+    profile_a(x) + profile_b(width - x) is zero everywhere (see omiga_tile.profile): a tip (a
+    symmetric bump) cancels only a notch, a diagonal (odd about the middle) only one of its own
+    direction, and flat only flat.
+    """
+    if a.shape == "diagonal" or b.shape == "diagonal":
+        return a.shape == b.shape and a.direction == b.direction
+    return {a.shape, b.shape} in ({"tip", "notch"}, {"flat"})

@@ -1,0 +1,172 @@
+"""One Minute War: a one-sheet duplex rules document with a fold-and-cut card of soldier tabs."""
+from __future__ import annotations
+
+from reportlab.graphics.shapes import Group
+from reportlab.lib.colors import HexColor, black
+from reportlab.platypus import Paragraph, Table
+
+from printgen.drawing import fonts
+from printgen.core.paper import pt
+from printgen.drawing.markup import escape
+from printgen.drawing.picture import placed
+from printgen.core.problems import DefinitionError
+from printgen.layout.reference import DataTable, Reference, reference_artifacts, reference_styles
+from printgen.layout.sheet import Duplex, DuplexSheet, frames_around, line_legend
+from printgen.drawing.story import Styles, build_story, styles, table_style
+from printgen.jinja.render import render
+from printgen.output.pdf import PdfMeta, TextOverflow, render_pdf
+from printgen.output.svg import svg_bytes
+from printgen.core.build import Artifact, BuildOptions
+from printgen.games import Game, Loaded
+from printgen.games.one_minute_war.card import WarCard, check_card_text
+from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_soldiers
+
+PAGE_MARGIN = 9.0  # mm; above the 5 mm safe margin, so home printers never clip text or card
+GAP = 5.0  # mm between the card and the text that flows around it
+LEGEND_HEIGHT = 6.0
+
+
+SOLDIER_HEADER = ("No.", "Soldier", "Defeats", "Ability")
+
+
+def soldier_rows(defn: OneMinuteWar) -> list[tuple[str, str, str, str]]:
+    """One row per soldier, in number order; the rules sheet and the reference share them."""
+    names = {s.number: s.name for s in defn.soldiers}
+    return [(str(s.number), s.name, ", ".join(f"{n} {names[n]}" for n in sorted(s.beats)) or "\u2013",
+             s.ability) for s in sorted(defn.soldiers, key=lambda s: s.number)]
+
+
+def soldier_table(defn: OneMinuteWar, style: Styles, width: float):
+    """The ability table, generated from the soldier list so the text and tabs always agree."""
+    cell = style.body.clone("cell", spaceAfter=0)
+    head = style.body.clone("head", fontName=fonts.BOLD, spaceAfter=0)
+    rows = [[Paragraph(h, head) for h in SOLDIER_HEADER]]
+    rows += [[Paragraph(escape(value), cell) for value in row] for row in soldier_rows(defn)]
+    widths = [0.09, 0.21, 0.32, 0.38]
+    table = Table(rows, colWidths=[pt(width) * f for f in widths], repeatRows=1)
+    table.setStyle(table_style([
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ]))
+    return table
+
+
+def outcome(attacker: Soldier, defender: Soldier) -> str:
+    """What happens to `attacker` when he meets `defender`, from the attacker's side."""
+    if defender.number in attacker.beats:
+        return "wins"
+    if attacker.number in defender.beats:
+        return "falls"
+    return "both stand"
+
+
+def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
+    """Every pairing at a glance: row = your soldier, column = the one he meets."""
+    order = sorted(defn.soldiers, key=lambda s: s.number)
+    cell = style.body.clone("mcell", spaceAfter=0, fontSize=style.body.fontSize * 0.9, alignment=1)
+    head = cell.clone("mhead", fontName=fonts.BOLD)
+    rows = [[Paragraph("yours \\ theirs", head)]
+            + [Paragraph(f"{s.number} {escape(s.name)}", head) for s in order]]
+    shading = []
+    for r, mine in enumerate(order, start=1):
+        row = [Paragraph(f"{mine.number} {escape(mine.name)}", head)]
+        for c, theirs in enumerate(order, start=1):
+            result = outcome(mine, theirs)
+            if mine.revives:
+                result += " +revive"
+            row.append(Paragraph(result, cell))
+            fill = {"wins": "#d9ead3", "falls": "#f4cccc"}.get(result.split(" +")[0])
+            if fill:
+                shading.append(("BACKGROUND", (c, r), (c, r), HexColor(fill)))
+        rows.append(row)
+    first = 0.22
+    widths = [pt(width) * first] + [pt(width) * (1 - first) / len(order)] * len(order)
+    table = Table(rows, colWidths=widths)
+    table.setStyle(table_style([
+        ("GRID", (0, 0), (-1, -1), 0.25, HexColor("#999999")),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ] + shading))
+    return table
+
+
+
+def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
+    paper = options.paper
+    card = WarCard(defn)
+    duplex = Duplex(paper, options.flip, options.back_offset)
+    sheet = DuplexSheet(duplex)
+    x = paper.width - PAGE_MARGIN - card.width
+    y = paper.height - PAGE_MARGIN - card.height
+    if x < PAGE_MARGIN + 40:
+        raise DefinitionError([loaded.source.problem(("card", "width"), f"the card ({card.width:g} mm "
+                                                     f"wide) leaves no room for text on {paper.name} paper")])
+    box = sheet.place(card, x, y)
+    legend_y = y - LEGEND_HEIGHT + 1.5
+    sheet.front.shapes.append(line_legend(x, legend_y))
+    back_x, back_y, _, _ = duplex.back_box(box)
+    sheet.back.shapes.append(line_legend(back_x, back_y - LEGEND_HEIGHT + 1.5 if options.flip == "long"
+                                         else back_y + card.height + 2.5))
+
+    area = (PAGE_MARGIN, PAGE_MARGIN, paper.width - 2 * PAGE_MARGIN, paper.height - 2 * PAGE_MARGIN)
+    keep_clear = (x, y - LEGEND_HEIGHT, card.width, card.height + LEGEND_HEIGHT)
+    sheet.front.frames = frames_around(area, keep_clear, GAP)
+    bx, by, bw, bh = duplex.back_box(keep_clear)
+    sheet.back.frames = frames_around(area, (bx, by, bw, bh), GAP)
+
+    style = styles(defn.text_size_pt)
+    markup = render("one_minute_war/rules.txt.j2", {"d": defn, "soldiers": card.soldiers(),
+                                                    "near": defn.sides[0], "far": defn.sides[1],
+                                                    "flip": options.flip},
+                    options.templates)
+    tables = {"soldiers": lambda width: soldier_table(defn, style, width),
+              "matchups": lambda width: matchup_table(defn, style, width)}
+    story = build_story(markup, tables, style)
+    meta = PdfMeta(title=f"{defn.title} \u2013 rules and card", subject="Print double-sided at actual size",
+                   flip=options.flip)
+    try:
+        pdf = render_pdf([sheet.front, sheet.back], paper, meta, story)
+    except TextOverflow as exc:
+        raise DefinitionError([loaded.source.problem(("text_size_pt",), f"the rules do not fit on one "
+                                                     f"sheet: {exc}; lower text_size_pt")])
+    stem = loaded.name
+    return reference_artifacts(reference(defn), options, loaded) + [
+        Artifact(f"{stem}.pdf", pdf),
+        Artifact(f"svg/{stem}-card-front.svg", svg_bytes([card.front(), card.guides()], card.width,
+                                                         card.height, f"{defn.title} card, front")),
+        Artifact(f"svg/{stem}-card-back.svg", svg_bytes([card.back(), mirrored_guides(card)], card.width,
+                                                        card.height, f"{defn.title} card, back")),
+    ]
+
+
+def mirrored_guides(card: WarCard) -> Group:
+    """The guides as they appear on the back (turned over about the vertical axis)."""
+    return placed(card.guides(), (-1, 0, 0, 1, card.width, 0))
+
+
+def reference(defn: OneMinuteWar) -> Reference:
+    """The reference card: the soldier table and a round on the front, the fine print on the back."""
+    table = DataTable(SOLDIER_HEADER, soldier_rows(defn), (0.1, 0.22, 0.33, 0.35))
+    reviver = next((s for s in defn.soldiers if s.revives), None)
+    return Reference(title=defn.title, template="one_minute_war/reference.txt.j2",
+                     context={"d": defn, "r": defn.restrictions, "reviver": reviver},
+                     tables={"soldiers": table,
+                             "matchups": lambda width: matchup_table(defn, reference_styles(defn.reference), width)},
+                     settings=defn.reference,
+                     sections={"Soldiers": ("soldiers",), "Restrictions": ("restrictions",)})
+
+
+GAME = Game(
+    id="one_minute_war",
+    title="One Minute War",
+    makes=["one_minute_war.pdf: a double-sided rules sheet with the fold-and-cut soldier card",
+           "svg/: the card's front and back",
+           "one_minute_war-reference.pdf: a one-page reference (soldier table, a round, restrictions)",
+           "one_minute_war-reference-cards.pdf: the same as two double-sided half-page cards"],
+    model=OneMinuteWar,
+    build=build,
+    checks=(check_soldiers, check_card_text),
+)

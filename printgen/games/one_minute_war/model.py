@@ -1,0 +1,99 @@
+"""The One Minute War definition: soldiers, restrictions, the two sides, the card and its logo."""
+from __future__ import annotations
+
+from typing import Annotated, Iterable, Literal
+
+from pydantic import Field
+
+from printgen.art.library import FontFile, ImageFile, TemplateFolder
+from printgen.core.source import Loc
+from printgen.layout.reference import ReferenceSettings
+from printgen.core.fields import HexColour, Name, Strict
+
+Millimetres = Annotated[float, Field(gt=0, le=300, allow_inf_nan=False)]
+
+
+
+class Side(Strict):
+    """One player's side of the card: their name and colour."""
+
+    name: Name
+    colour: HexColour
+
+
+class Soldier(Strict):
+    number: Annotated[int, Field(ge=1, le=9, description="the number of fingers that picks him")]
+    name: Name
+    ability: Annotated[str, Field(min_length=1, max_length=80,
+                                  description="the short text printed on the tab")]
+    beats: list[int] = Field(default_factory=list, description="numbers of the soldiers he defeats")
+    revives: bool = Field(False, description="he revives one defeated soldier (the Priest)")
+
+
+class Restrictions(Strict):
+    max_rounds_in_a_row: Annotated[int, Field(ge=1, le=9)] = 2
+    sacrifice_only_when_behind: bool = True
+    folded_soldiers_cannot_fight: bool = True
+    only_chosen_soldiers_can_fall: bool = True
+    reviver_can_revive_himself: bool = False
+    reviver_works_when_defeated: bool = True
+
+
+class Card(Strict):
+    """The fold-and-cut card, in millimetres. Tabs are `width / soldiers` wide."""
+
+    width: Millimetres = 100
+    tab_height: Millimetres = 20
+    body_height: Millimetres = 40
+    number_size_pt: Annotated[float, Field(ge=6, le=40)] = 15
+    text_size_pt: Annotated[float, Field(ge=5, le=14)] = 6.5
+    body_image: ImageFile = None  # art printed across the card's body, behind the title
+
+
+class Logo(Strict):
+    """The mark on the card's back and on every tab's back: the text, or your own image."""
+
+    text: Annotated[str, Field(min_length=1, max_length=40)]
+    image: ImageFile = None  # printed instead of the text, on each tab's back and the card's back
+    font: FontFile = None  # a TrueType font for the logo text and the title on the card's front
+
+
+class OneMinuteWar(Strict):
+    game: Literal["one_minute_war"]
+    title: Name
+    credit: Annotated[str, Field(max_length=120)] = ""
+    sides: Annotated[list[Side], Field(min_length=2, max_length=2,
+                                       description="near side (bottom row) first, then far side")]
+    soldiers: Annotated[list[Soldier], Field(min_length=2, max_length=8)]
+    restrictions: Restrictions = Field(default_factory=Restrictions)
+    card: Card = Field(default_factory=Card)
+    logo: Logo
+    text_size_pt: Annotated[float, Field(ge=7, le=12)] = 9
+    reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
+    templates: TemplateFolder = None
+
+
+def check_soldiers(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
+    """A soldier table that cannot be played is an error naming the soldier."""
+    numbers: dict[int, int] = {}
+    for i, soldier in enumerate(defn.soldiers):
+        if soldier.number in numbers:
+            other = defn.soldiers[numbers[soldier.number]]
+            yield ("soldiers", i, "number"), (f"{soldier.name} has number {soldier.number}, "
+                                              f"which {other.name} already has; numbers must differ")
+        numbers.setdefault(soldier.number, i)
+    by_number = {s.number: s for s in defn.soldiers}
+    known = ", ".join(str(n) for n in sorted(by_number))
+    for i, soldier in enumerate(defn.soldiers):
+        for j, target in enumerate(soldier.beats):
+            loc = ("soldiers", i, "beats", j)
+            if target == soldier.number:
+                yield loc, f"{soldier.name} cannot beat himself (number {target}); remove it"
+            elif target not in by_number:
+                yield loc, f"{soldier.name} beats {target}, but no soldier has that number " \
+                           f"(expected one of {known})"
+            elif soldier.number in by_number[target].beats and soldier.number < target:
+                yield loc, (f"{soldier.name} and {by_number[target].name} each beat the other; "
+                            f"keep only the one who wins")
+        if len(set(soldier.beats)) != len(soldier.beats):
+            yield ("soldiers", i, "beats"), f"{soldier.name} lists the same number twice"

@@ -1,0 +1,278 @@
+"""Quick Violence: a rulebook whose last page is an exact-scale measuring page, and a reference card.
+
+Every move in the game is a dimension of the printed sheet, so the measuring page is drawn at exact
+size (see quick_violence_page) and the PDF asks viewers not to scale it. The rules, the fighter
+table and the reference card are all generated from the YAML, so they always agree with the page.
+"""
+from __future__ import annotations
+
+from math import ceil
+
+from reportlab.graphics.shapes import Group
+from reportlab.lib.colors import HexColor, black
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
+
+from printgen.drawing import fonts
+from printgen.core.source import SourceMap
+from printgen.core.paper import MM_PER_PT, Paper, pt
+from printgen.drawing.markup import escape
+from printgen.drawing.picture import text
+from printgen.core.problems import DefinitionError, Problem
+from printgen.layout.reference import (DataTable, DoesNotFit, Reference, data_table,
+                                       reference_artifacts, reference_styles)
+from printgen.drawing.story import Styles, build_story, styles, table_style
+from printgen.jinja.render import render
+from printgen.output.pdf import Page, PdfMeta, TextOverflow, render_pdf
+from printgen.core.build import Artifact, BuildOptions
+from printgen.games import Game, Loaded
+from printgen.games.quick_violence.model import SIZES, Dimension, QuickViolence, check_army
+from printgen.games.quick_violence.measuring_page import GREY, MeasuringPage, number
+
+MARGIN = 14.0  # mm around the text pages; well inside what any printer can print
+GUTTER = 7.0
+CELL_PAD = 2.0  # points
+MAX_RULE_PAGES = 8
+MEASURING_MAX_PT = 9.0  # the measuring page's text never grows past this: the arrows need the room
+SHARES = (0.28, 0.24, 0.24, 0.24)  # fighter table columns: the row names, then one per size
+FOOTER_Y = 8.0
+TEMPLATES = "quick_violence"
+
+
+def users(defn: QuickViolence) -> dict[str, list[str]]:
+    """Which fighter sizes move with each page-dimension arrow."""
+    found: dict[str, list[str]] = {"width": [], "length": [], "diagonal": []}
+    for size, fighter in defn.fighters.by_size():
+        found[fighter.move].append(size)
+    return found
+
+
+def example_armies(defn: QuickViolence, limit: int = 3) -> list[str]:
+    """A few armies that spend the whole budget, from the most fighters to the fewest."""
+    (c0, c1, c2) = (f.cost for _, f in defn.fighters.by_size())
+    budget = defn.army_budget
+    exact = [(a, b, (budget - a * c0 - b * c1) // c2)
+             for a in range(budget // c0 + 1) for b in range((budget - a * c0) // c1 + 1)
+             if (budget - a * c0 - b * c1) % c2 == 0]
+    exact.sort(key=lambda n: (-sum(n), n))
+    if len(exact) > limit:  # keep the extremes and the most varied army in between
+        varied = max(exact[1:-1], key=lambda n: (sum(1 for k in n if k), -abs(sum(n) - sum(exact[0]) / 2)))
+        exact = [exact[0], varied, exact[-1]]
+    return [", ".join(f"{k} {size}" for k, size in zip(n, SIZES) if k) for n in exact]
+
+
+def half_up(count: int) -> int:
+    return ceil(count / 2)
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+SPANS: tuple[tuple[Dimension, str], ...] = (("width", "edge to edge"), ("length", "edge to edge"),
+                                             ("diagonal", "corner to corner"))
+
+
+def context(defn: QuickViolence, paper: Paper) -> dict:
+    """Everything the templates may use: the definition, the paper's arrows and worked numbers."""
+    lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
+    return {
+        "d": defn, "f": defn.fighters, "labels": defn.labels, "paper": paper.name,
+        "sizes": [(size, fighter, defn.labels.of(fighter.move), number(lengths[fighter.move]))
+                  for size, fighter in defn.fighters.by_size()],
+        "arrows": [{"label": defn.labels.of(dim), "dimension": dim, "span": span,
+                    "length": number(lengths[dim]), "who": ", ".join(users(defn)[dim])}
+                   for dim, span in SPANS],
+        "range": number(defn.range_mm), "range_in": number(defn.range_mm / 25.4),
+        "armies": example_armies(defn),
+        "activation": [(n, half_up(n)) for n in (1, 4, 5)],
+        "losing": [(n, ordinal(half_up(n))) for n in (4, 5)],
+        "arrow": {size: f"{defn.labels.of(f.move)} ({number(lengths[f.move])} mm)"
+                  for size, f in defn.fighters.by_size()},
+        "example_side": 4, "example_activations": half_up(4),
+    }
+
+
+def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: SourceMap,
+                  width: float) -> Table:
+    """The fighter sizes side by side, straight from the YAML.
+
+    Sizes are the columns, so the table stays readable in a narrow rules column as well as across
+    a whole page. A word too wide for its cell would be broken mid-word, so that is an error.
+    """
+    lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
+    cell = style.body.clone("qv-cell", spaceAfter=0, fontSize=style.body.fontSize * 0.95)
+    head = cell.clone("qv-head", fontName=fonts.BOLD)
+    inner = [pt(width) * s - 2 * CELL_PAD for s in SHARES]
+    problems = []
+    for dim in ("width", "length", "diagonal"):
+        label = defn.labels.of(dim)
+        if fonts.text_width(label, fonts.BOLD, cell.fontSize) > min(inner[1:]):
+            problems.append(source.problem(("labels", dim), (
+                f"'{label}' is wider than its {min(inner[1:]) * MM_PER_PT:.1f} mm cell in the fighter "
+                f"table; use a shorter word or a smaller text_size_pt")))
+    if problems:
+        raise DefinitionError(problems)
+    sizes = defn.fighters.by_size()
+    rows: list[list[Flowable]] = [[Paragraph("", head)] + [Paragraph(s.capitalize(), head) for s, _ in sizes]]
+    for name, value in (("Cost", lambda f: f"{f.cost} point{'s' if f.cost != 1 else ''}"),
+                        ("Actions", lambda f: str(f.actions)),
+                        ("Moves with", lambda f: f"<b>{escape(defn.labels.of(f.move))}</b> "
+                                                 f"({number(lengths[f.move])} mm)"),
+                        ("Defend bonus", lambda f: f"+{f.defence}"),
+                        ("Damage points", lambda f: str(f.damage))):
+        rows.append([Paragraph(name, head)] + [Paragraph(value(f), cell) for _, f in sizes])
+    table = Table(rows, colWidths=[pt(width) * s for s in SHARES])
+    table.setStyle(table_style([
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD), ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ]))
+    return table
+
+
+
+def columns(paper: Paper) -> list[tuple[float, float, float, float]]:
+    """Two text columns inside the page margin, above the footer."""
+    width = (paper.width - 2 * MARGIN - GUTTER) / 2
+    height = paper.height - 2 * MARGIN
+    return [(MARGIN, MARGIN, width, height), (MARGIN + width + GUTTER, MARGIN, width, height)]
+
+
+def footer(paper: Paper, words: str) -> Group:
+    group = Group()
+    group.add(text(paper.width / 2, FOOTER_Y, words, 7, anchor="middle", fill=GREY))
+    return group
+
+
+def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: Styles,
+             source: SourceMap) -> list[Flowable]:
+    markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
+    tables = {"fighters": lambda width: fighter_table(defn, options.paper, style, source, width)}
+    try:
+        return build_story(markup, tables, style)
+    except KeyError as exc:  # a user's template asked for a table this game does not have
+        raise DefinitionError([Problem(f"{TEMPLATES}/{template}", 1, "", str(exc.args[0]))]) from None
+
+
+def pages_for(story: list[Flowable], paper: Paper) -> int:
+    """A first guess at the rules' page count from the text's height, so most builds render once."""
+    _, _, width, height = columns(paper)[0]
+    breaks = sum(isinstance(item, PageBreak) for item in story)
+    total = sum(item.wrap(pt(width), pt(height))[1] + item.getSpaceBefore() + item.getSpaceAfter()
+                for item in story if not isinstance(item, PageBreak))
+    return min(MAX_RULE_PAGES, max(1 + breaks, ceil(total / (len(columns(paper)) * pt(height)))))
+
+
+def rule_pages(defn: QuickViolence, paper: Paper, count: int) -> list[Page]:
+    return [Page(shapes=[footer(paper, f"{defn.title} \u00b7 page {n} of {count + 1}")],
+                 frames=columns(paper)) for n in range(1, count + 1)]
+
+
+def overflow_of(pages: list[Page], paper: Paper, meta: PdfMeta, story: list[Flowable]) -> TextOverflow | None:
+    try:
+        render_pdf(pages, paper, meta, story)
+    except TextOverflow as exc:
+        return exc
+    return None
+
+
+def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage) -> bytes:
+    """The rules in two columns on as many pages as they need, then the measuring page.
+
+    The page count is only known once the text is set: it starts from an estimate, and a build
+    whose rules still overflow tries again with one more rules page.
+    """
+    paper, style = options.paper, styles(defn.text_size_pt)
+    measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
+
+    def stories() -> tuple[list[Flowable], list[Flowable]]:  # fresh flowables for every attempt
+        return (story_of("rules.txt.j2", defn, options, style, loaded.source),
+                story_of("measuring.txt.j2", defn, options, measuring_style, loaded.source))
+
+    def problem(message: str) -> DefinitionError:
+        return DefinitionError([loaded.source.problem(("text_size_pt",), f"{message}; lower "
+                                                      f"text_size_pt or shorten the template")])
+
+    meta = PdfMeta(title=f"{defn.title} \u2013 rulebook and measuring page",
+                   subject="Print at Actual size: the measuring page is the game's ruler", flip=None)
+    last = Page(shapes=page.shapes(), frames=[page.text_box()])
+    rules, measuring = stories()
+    count = pages_for(rules, paper)
+    rules, measuring = stories()
+    while True:
+        try:
+            return render_pdf(rule_pages(defn, paper, count) + [last], paper, meta,
+                              rules + [PageBreak()] + measuring)
+        except TextOverflow:
+            pass
+        rules, measuring = stories()
+        if overflow_of(rule_pages(defn, paper, count), paper, meta, rules) is None:
+            exc = overflow_of([last], paper, meta, measuring)
+            raise problem(f"the measuring page's text does not fit its box on {paper.name} paper: {exc}")
+        if count == MAX_RULE_PAGES:
+            raise problem(f"the rules need more than {MAX_RULE_PAGES} pages of {paper.name} paper")
+        count += 1
+        rules, measuring = stories()
+
+
+def reference(defn: QuickViolence, paper: Paper) -> Reference:
+    """The reference sheet through printgen.reference, like every game's: the fighter table and the
+    turn on the top half (a card's front), actions, damage and the arrows on the bottom (its back)."""
+    lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
+    sizes = defn.fighters.by_size()
+    rows = [("Cost", *(f"{f.cost} point{'s' if f.cost != 1 else ''}" for _, f in sizes)),
+            ("Actions", *(str(f.actions) for _, f in sizes)),
+            ("Moves with", *(f"{defn.labels.of(f.move)} ({number(lengths[f.move])} mm)" for _, f in sizes)),
+            ("Defend bonus", *(f"+{f.defence}" for _, f in sizes)),
+            ("Damage points", *(str(f.damage) for _, f in sizes))]
+    table = DataTable(("", *(s.capitalize() for s, _ in sizes)), rows, SHARES)
+    settings = defn.reference
+
+    def fighters(width: float) -> Flowable:
+        """The shared data table, after checking no label would be broken mid-word."""
+        style = reference_styles(settings)
+        room = width * SHARES[1] / sum(SHARES) - 2 * 2.5 * MM_PER_PT
+        for dim in ("width", "length", "diagonal"):
+            label = defn.labels.of(dim)
+            if fonts.text_width(label, fonts.REGULAR, style.body.fontSize * MM_PER_PT) > room:
+                raise DoesNotFit(("labels", dim), f"'{label}' is wider than its {room:.1f} mm cell in "
+                                 f"the fighter table; use a shorter word or a smaller "
+                                 f"reference.text_size_pt")
+        return data_table(table, style, HexColor(settings.accent), width)
+
+    return Reference(title=defn.title, template=f"{TEMPLATES}/reference.txt.j2",
+                     context=context(defn, paper), tables={"fighters": fighters}, settings=settings,
+                     sections={"Fighters": ("fighters",), "The arrows": ("labels",)})
+
+
+def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
+    """Check the measuring page for this paper first, then set both PDFs; report every problem."""
+    colours = {name: HexColor(value) for name, value in defn.colours.model_dump().items()}
+    page = MeasuringPage(options.paper, defn.labels, defn.range_mm, users(defn), colours)
+    problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
+    if problems:  # a range arrow that does not fit makes the rest of the book meaningless
+        raise DefinitionError(problems)
+    artifacts: list[Artifact] = []
+    for make in (lambda: [Artifact(f"{loaded.name}.pdf", rulebook(defn, options, loaded, page))],
+                 lambda: reference_artifacts(reference(defn, options.paper), options, loaded)):
+        try:
+            artifacts += make()
+        except DefinitionError as exc:
+            problems += exc.problems
+    if problems:
+        raise DefinitionError(list(dict.fromkeys(problems)))
+    return artifacts
+
+
+GAME = Game(
+    id="quick_violence",
+    title="Quick Violence",
+    makes=["quick_violence.pdf: the rulebook, ending with the exact-scale measuring page",
+           "quick_violence-reference.pdf: the one-page reference sheet (fighter table, the turn)",
+           "quick_violence-reference-cards.pdf: the same as two double-sided half-page cards"],
+    model=QuickViolence,
+    build=build,
+    checks=(check_army,),
+)

@@ -1,0 +1,283 @@
+"""The Quick Violence measuring page: the paper itself is the tape measure.
+
+Three arrows run from one paper edge to the opposite one (SHORT across the width, MEDIUM down the
+length, LONG from corner to corner), so each move is exactly a dimension of the sheet and survives a
+printer that cannot print the outer 4-6 mm. The red RANGE arrow and the two scale bars sit inside the
+safe margin, at their true lengths, so a player can check the print with a ruler.
+
+Layout (mm, y up): SHORT lies INSET below the top edge, MEDIUM INSET right of the left edge, and LONG
+runs from the top-left corner to the bottom-right one. The text box fills the upper-right triangle;
+the range arrow, the bars and the leapfrog drawing fill the lower-left one, clear of LONG.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from reportlab.graphics.shapes import Circle, Group, Line, Polygon, rotate, translate
+from reportlab.lib.colors import Color, HexColor, black, white
+
+from printgen.drawing import fonts
+from printgen.core.source import Loc
+from printgen.core.paper import SAFE_MARGIN_MM, Paper, font_mm
+from printgen.drawing.picture import compose, placed, text, wrap
+from printgen.games.quick_violence.model import Dimension, Labels
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]  # x, y, w, h in mm
+
+DIMENSIONS: tuple[Dimension, ...] = ("width", "length", "diagonal")
+# The bundled colours (the YAML's `colours:` defaults); a definition may choose its own.
+PAGE_COLOURS: dict[str, Color] = {"width": HexColor("#1f5f99"), "length": HexColor("#2e7d32"),
+                                  "diagonal": HexColor("#6a3d9a")}
+RANGE_COLOUR = HexColor("#c0392b")
+SCALE_COLOUR = black
+GREY = HexColor("#555555")
+LIGHT = HexColor("#dddddd")
+
+SHAFT = 0.8  # mm, stroke width of every arrow's shaft
+HEAD_LENGTH = 14.0  # long, so most of a page arrow's head survives the unprintable strip
+HEAD_HALF = 3.5
+RANGE_HEAD_LENGTH = 8.0
+RANGE_HEAD_HALF = 2.6
+TAIL_BAR_HALF = 3.5  # the bar across the range arrow's tail shows where to put it
+
+INSET = 16.0  # SHORT runs this far below the top edge, MEDIUM this far right of the left edge
+LANE_LEFT = INSET + 10.0  # where the range arrow, the bars and the drawing start
+RANGE_Y = 12.0  # the range arrow's centre line
+BAR_MM_Y = 29.0
+BAR_IN_Y = 42.0
+CHECK_Y = 53.0
+DRAWING_TOP = 104.0
+CLEARANCE = 8.0  # mm kept between LONG's centre line and anything in the lower-left triangle
+BOX_CLEARANCE = 11.0  # the same for the text box, which must also clear LONG's label
+LABEL_PT = 13
+DETAIL_PT = 8.5
+NOTE_PT = 8
+CAP = 0.73  # cap height of the font, as a fraction of its size
+DESCENT = 0.24
+MM_PER_INCH = 25.4
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """A straight arrow whose tail-to-tip span is exactly its length.
+
+    The shaft starts at the tail point with a butt cap and the filled head ends at the tip point
+    with no outline, so no ink reaches past either end and the PDF's geometry is the measurement.
+    """
+
+    tail: Point
+    tip: Point
+    colour: Color
+    head_length: float = HEAD_LENGTH
+    head_half: float = HEAD_HALF
+    tail_bar: float = 0.0  # half-length of a bar across the tail; 0 draws none
+
+    @property
+    def length(self) -> float:
+        return math.dist(self.tail, self.tip)
+
+    @property
+    def unit(self) -> Point:
+        return ((self.tip[0] - self.tail[0]) / self.length, (self.tip[1] - self.tail[1]) / self.length)
+
+    def drawing(self) -> Group:
+        (tx, ty), (px, py) = self.tail, self.tip
+        ux, uy = self.unit
+        nx, ny = -uy, ux
+        bx, by = px - ux * self.head_length, py - uy * self.head_length
+        under = min(1.5, self.head_length / 3)  # the shaft runs a little under the head: no seam
+        group = Group()
+        group.add(Line(tx, ty, bx + ux * under, by + uy * under, strokeColor=self.colour,
+                       strokeWidth=SHAFT, strokeLineCap=0))
+        if self.tail_bar:
+            h = self.tail_bar
+            group.add(Line(tx + nx * h, ty + ny * h, tx - nx * h, ty - ny * h, strokeColor=self.colour,
+                           strokeWidth=SHAFT, strokeLineCap=0))
+        h = self.head_half
+        group.add(Polygon([px, py, bx + nx * h, by + ny * h, bx - nx * h, by - ny * h],
+                          fillColor=self.colour, strokeColor=None, strokeWidth=0))
+        return group
+
+
+def number(value: float) -> str:
+    """210 -> '210', 363.738 -> '363.74': what a ruler shows, without trailing zeros."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def inches(mm: float) -> str:
+    return number(mm / MM_PER_INCH)
+
+
+def who(sizes: list[str]) -> str:
+    """['small', 'medium'] -> 'small and medium fighters'."""
+    if not sizes:
+        return "no fighter uses it"
+    names = sizes[0] if len(sizes) == 1 else ", ".join(sizes[:-1]) + " and " + sizes[-1]
+    return f"moves {names} fighters"
+
+
+@dataclass(frozen=True)
+class Caption:
+    """A bold word in the arrow's colour followed by a smaller grey explanation, on one line."""
+
+    word: str
+    detail: str
+    colour: Color
+
+    @property
+    def width(self) -> float:
+        return (fonts.text_width(self.word, fonts.BOLD, font_mm(LABEL_PT)) + 2.5
+                + fonts.text_width(self.detail, fonts.REGULAR, font_mm(DETAIL_PT)))
+
+    def drawing(self) -> Group:
+        """Drawn with its baseline on y = 0 from x = 0, ready to be placed and turned."""
+        group = Group()
+        group.add(text(0, 0, self.word, LABEL_PT, fonts.BOLD, fill=self.colour))
+        group.add(text(fonts.text_width(self.word, fonts.BOLD, font_mm(LABEL_PT)) + 2.5, 0, self.detail,
+                       DETAIL_PT, fill=GREY))
+        return group
+
+
+@dataclass(frozen=True)
+class MeasuringPage:
+    paper: Paper
+    labels: Labels
+    range_mm: float
+    users: dict[str, list[str]]  # dimension -> the fighter sizes that move with it
+    colours: dict[str, Color] = field(default_factory=lambda: {**PAGE_COLOURS, "range": RANGE_COLOUR})
+
+    # -- geometry ---------------------------------------------------------------------------
+    @property
+    def size(self) -> tuple[float, float, float]:
+        return self.paper.width, self.paper.height, self.paper.diagonal
+
+    def page_arrows(self) -> dict[str, Arrow]:
+        w, h, _ = self.size
+        return {"width": Arrow((0.0, h - INSET), (w, h - INSET), self.colours["width"]),
+                "length": Arrow((INSET, h), (INSET, 0.0), self.colours["length"]),
+                "diagonal": Arrow((0.0, h), (w, 0.0), self.colours["diagonal"])}
+
+    def range_arrow(self) -> Arrow:
+        return Arrow((LANE_LEFT, RANGE_Y), (LANE_LEFT + self.range_mm, RANGE_Y), self.colours["range"],
+                     RANGE_HEAD_LENGTH, RANGE_HEAD_HALF, TAIL_BAR_HALF)
+
+    def room_right(self, y: float, clearance: float = CLEARANCE) -> float:
+        """The largest x at height y that stays `clearance` below-left of LONG's centre line."""
+        w, h, d = self.size
+        return min((w * h - w * y - clearance * d) / h, w - SAFE_MARGIN_MM)
+
+    def range_limit(self) -> float:
+        """The longest range arrow that fits its lane: inside the safe margin and clear of LONG."""
+        return self.room_right(RANGE_Y) - LANE_LEFT
+
+    def text_box(self) -> Box:
+        """The rectangle in the upper-right triangle that the page's instructions flow into."""
+        w, h, d = self.size
+        left = round(w * 0.47, 1)
+        top, right = h - INSET - 10.0, w - 10.0
+        bottom = (w * h - h * left + BOX_CLEARANCE * d) / w
+        return left, bottom, right - left, top - bottom
+
+    # -- captions and the slots they must fit -------------------------------------------------
+    def captions(self) -> dict[str, Caption]:
+        w, h, d = self.size
+        caps: dict[str, Caption] = {}
+        wording = {"width": "paper width, edge to edge", "length": "paper length, edge to edge",
+                   "diagonal": "corner to corner"}
+        for dim, length in zip(DIMENSIONS, (w, h, d)):
+            caps[dim] = Caption(self.labels.of(dim), f"{wording[dim]}: {number(length)} mm "
+                                f"({inches(length)} in) \u00b7 {who(self.users[dim])}", self.colours[dim])
+        caps["range"] = Caption(self.labels.range, f"{number(self.range_mm)} mm ({inches(self.range_mm)} in)"
+                                f" \u00b7 an attack reaches this far", self.colours["range"])
+        return caps
+
+    def slots(self) -> dict[str, tuple[float, float, float, float]]:
+        """Per caption: the baseline origin, the direction in degrees, and the room it has (mm)."""
+        w, h, d = self.size
+        angle = -math.degrees(math.atan2(h, w))
+        ux, uy, nx, ny = w / d, -h / d, h / d, w / d
+        start = 0.30 * d
+        gap = SHAFT / 2 + 2.2 + DESCENT * font_mm(LABEL_PT)
+        range_base = RANGE_Y + TAIL_BAR_HALF + 2.0
+        return {
+            "width": (LANE_LEFT, h - INSET - SHAFT / 2 - 2.2 - CAP * font_mm(LABEL_PT), 0.0,
+                      w - HEAD_LENGTH - 4.0 - LANE_LEFT),
+            "length": (INSET + gap, h - INSET - 24.0, -90.0, (h - INSET - 24.0) - (HEAD_LENGTH + 4.0)),
+            "diagonal": (start * ux + gap * nx, h + start * uy + gap * ny, angle,
+                         d - HEAD_LENGTH - 10.0 - start),
+            "range": (LANE_LEFT, range_base, 0.0,
+                      self.room_right(range_base + CAP * font_mm(LABEL_PT)) - LANE_LEFT),
+        }
+
+    def problems(self) -> Iterable[tuple[Loc, str]]:
+        """Build-time checks that depend on the paper: the range lane and every caption's room."""
+        limit = self.range_limit()
+        if self.range_mm > limit:
+            yield ("range_mm",), (f"expected at most {limit:.1f} mm: on {self.paper.name} paper the "
+                                  f"range arrow must lie inside the {SAFE_MARGIN_MM:g} mm safe margin "
+                                  f"and clear of the {self.labels.diagonal} arrow "
+                                  f"(got {number(self.range_mm)})")
+        captions, slots = self.captions(), self.slots()
+        for key, caption in captions.items():
+            room = slots[key][3]
+            if caption.width > room:
+                yield ("labels", key), (f"the caption '{caption.word} {caption.detail}' is "
+                                        f"{caption.width:.1f} mm long and its place on the measuring "
+                                        f"page holds {room:.1f} mm; shorten the label")
+
+    # -- drawing ----------------------------------------------------------------------------
+    def shapes(self) -> list[Group]:
+        group = Group()
+        for arrow in self.page_arrows().values():
+            group.add(arrow.drawing())
+        group.add(self.range_arrow().drawing())
+        captions = self.captions()
+        for key, (x, y, angle, _) in self.slots().items():
+            group.add(placed(captions[key].drawing(), compose(translate(x, y), rotate(angle))))
+        group.add(scale_bar(LANE_LEFT, BAR_MM_Y, 100.0, [10.0 * i for i in range(11)], 50.0, "100 mm"))
+        group.add(scale_bar(LANE_LEFT, BAR_IN_Y, 4 * MM_PER_INCH, [MM_PER_INCH / 4 * i for i in range(17)],
+                            MM_PER_INCH, "4 in"))
+        group.add(text(LANE_LEFT, CHECK_Y, "Check the print with a ruler: these bars must measure "
+                       "100 mm and 4 in.", NOTE_PT, fonts.ITALIC))
+        group.add(leapfrog(LANE_LEFT, DRAWING_TOP))
+        return [group]
+
+
+def scale_bar(x: float, y: float, length: float, ticks: list[float], major: float, label: str) -> Group:
+    """A ruler line with end ticks at exactly 0 and `length`; longer ticks every `major` mm."""
+    group = Group()
+    group.add(Line(x, y, x + length, y, strokeColor=SCALE_COLOUR, strokeWidth=0.35, strokeLineCap=0))
+    for t in ticks:
+        end = math.isclose(t, 0.0) or math.isclose(t, length)
+        high = 5.0 if end else 3.5 if math.isclose(t / major, round(t / major)) else 2.0
+        group.add(Line(x + t, y, x + t, y + high, strokeColor=SCALE_COLOUR,
+                       strokeWidth=0.3 if end else 0.2, strokeLineCap=0))
+    group.add(text(x + length + 2.5, y - 0.2, label, 9, fonts.BOLD))
+    return group
+
+
+LEAP_NOTE = ("Moving: lay the arrow's tail against the front of the base and point it where the "
+             "fighter goes; then set the fighter down with the back of its base at the tip.")
+
+
+def leapfrog(x: float, top: float) -> Group:
+    """A small not-to-scale drawing of one move, so the leapfrog is clear at a glance."""
+    group = Group()
+    lines = wrap(LEAP_NOTE, fonts.REGULAR, NOTE_PT, 78.0)
+    lead = font_mm(NOTE_PT) * 1.25
+    for k, line in enumerate(lines):
+        group.add(text(x, top - k * lead, line, NOTE_PT))
+    r = 6.0
+    cy = top - len(lines) * lead - r - 4.0
+    before, after = x + r, x + r + 2 * r + 42.0 + r
+    group.add(Circle(before, cy, r, fillColor=LIGHT, strokeColor=GREY, strokeWidth=0.3))
+    group.add(Circle(after, cy, r, fillColor=white, strokeColor=GREY, strokeWidth=0.3,
+                     strokeDashArray=[1.2, 0.8]))
+    group.add(Arrow((before + r, cy), (after - r, cy), GREY, 5.0, 1.8).drawing())
+    group.add(text(before, cy - r - 3.5, "before", NOTE_PT - 1, anchor="middle", fill=GREY))
+    group.add(text(after, cy - r - 3.5, "after", NOTE_PT - 1, anchor="middle", fill=GREY))
+    group.add(text(after + r + 3.0, cy - 1.0, "(not to scale)", NOTE_PT - 1, fonts.ITALIC, fill=GREY))
+    return group

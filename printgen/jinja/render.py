@@ -1,0 +1,208 @@
+"""Jinja templates for printed text, searched in the user's folders before the bundled ones.
+
+Templates may come from a shared homebrew set, so they run in Jinja's sandbox (no attribute that
+starts with `_`, no Python internals), and every value a template inserts is escaped: `.txt`
+templates make reportlab paragraph markup, and `.svg`/`.xml` templates make XML, so an `&` or `<` in
+a YAML value must never become markup. Any failure while rendering (a syntax error, an undefined
+name, a refused attribute, even a division by zero) becomes a `file:line` problem in the template.
+"""
+from __future__ import annotations
+
+import re
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from jinja2 import StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
+from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup, escape
+
+from printgen.core.bounded import Budget, BudgetExceeded, run_bounded
+from printgen.drawing.markup import line_of, markup_problem
+from printgen.jinja.plaindata import plain
+from printgen.core.problems import DefinitionError, Problem, display_name
+from printgen.jinja.sandbox import BoundedSandbox, ConfinedLoader
+
+
+def bundled_dir() -> Path:
+    return Path(str(resources.files("printgen.games")))  # each game's folder holds its templates
+
+
+# Whether values are escaped, by the kind of file a template makes (its name without `.j2`).
+# `.txt` templates make reportlab paragraph markup, which is XML-like, so all of these escape;
+# a kind not listed escapes too, so leaving values raw would take a deliberate entry here.
+AUTOESCAPE = {"svg": True, "xml": True, "txt": True, "html": True}
+
+
+def autoescape(name: str | None) -> bool:
+    """Jinja's autoescape switch, decided by the template's file kind (see AUTOESCAPE)."""
+    if name is None:
+        return True
+    kind = name.lower().removesuffix(".j2").removesuffix(".jinja").rsplit(".", 1)[-1]
+    return AUTOESCAPE.get(kind, True)
+
+
+def environment(user_dirs: Iterable[Path] = (), inline_values: bool = False) -> SandboxedEnvironment:
+    """The sandbox for one render. `inline_values` (printgen's text markup): every inserted value
+    stays inside its line and cannot start a heading, bullet or command (see `inline`)."""
+    search = [str(p) for p in user_dirs] + [str(bundled_dir())]
+    # BoundedSandbox (printgen.jinja.sandbox) also caps steps, sizes and output; it counts per instance,
+    # so each render gets a fresh one
+    return BoundedSandbox(loader=ConfinedLoader(search, (str(bundled_dir()),)), autoescape=autoescape,
+                          undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                          keep_trailing_newline=True,
+                          **({"finalize": inline} if inline_values else {}))
+
+
+# Line breaks of every kind str.splitlines knows: any of them would end a line of printgen's markup.
+LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
+# A line of printgen's markup that starts with one of these is a heading, subtitle, bullet or
+# command; as a character reference the same character prints, but no longer starts anything.
+MARKERS = {"#": "&#35;", "%": "&#37;", "-": "&#45;", "@": "&#64;"}
+
+
+def inline(value: Any) -> Markup:
+    """A value inserted into printgen's text markup: escaped, line breaks folded to spaces, and a
+    leading marker character written as a character reference, so a value (a credit holding a line
+    break and '@newpage', a name starting with '# ') can never introduce markup."""
+    text = LINE_BREAKS.sub(" ", str(value if isinstance(value, Markup) else escape(value)))
+    body = text.lstrip()
+    if body[:1] in MARKERS:
+        text = text[:len(text) - len(body)] + MARKERS[body[0]] + body[1:]
+    return Markup(text)
+
+
+TEMPLATE_BUDGET = Budget(seconds=4.0, memory=256 * 1024 * 1024, what="the template")
+SOFT_DEADLINE = 0.85  # of the budget: the render stops itself then, so the message can name a line
+
+
+def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -> str:
+    """Render template `name` with plain data only, in a child process under TEMPLATE_BUDGET; any
+    template problem, a broken budget included, becomes a located DefinitionError."""
+    folders = list(user_dirs)
+    data = plain(context)  # built here, so the child never holds more than plain data either
+    try:
+        text = run_bounded(lambda: render_here(name, data, folders), TEMPLATE_BUDGET)
+    except BudgetExceeded as exc:  # the child was killed inside a single long step
+        raise DefinitionError([Problem(*template_file(name, folders), "", f"template error: {exc}")])
+    if not isinstance(text, str):
+        raise RuntimeError(f"the template {name} came back as {type(text).__name__}")
+    return text
+
+
+def render_here(name: str, context: dict[str, Any], user_dirs: list[Path]) -> str:
+    """Render in this process (the bounded child); every failure is a located DefinitionError."""
+    env = environment(user_dirs, inline_values=kind_of(name) == "txt")
+    with soft_deadline(TEMPLATE_BUDGET.seconds * SOFT_DEADLINE):
+        try:
+            text = env.get_template(name).render(**context)
+        except TemplateSyntaxError as exc:
+            file = display_name(Path(exc.filename)) if exc.filename else name
+            raise DefinitionError([Problem(file, exc.lineno or 1, "", f"template error: {exc.message}")])
+        except TemplateNotFound as exc:
+            file, line = template_frame(name)
+            raise DefinitionError([Problem(file, line, "", f"template error: no template called "
+                                           f"'{exc.name}' in {searched(env.loader.searchpath)}")])  # type: ignore[union-attr]
+        except RecursionError:
+            file, line = template_frame(name)
+            raise DefinitionError([Problem(file, line, "", "template error: the template calls itself "
+                                           "without end")])
+        except MemoryError:
+            file, line = template_frame(name)
+            raise DefinitionError([Problem(file, line, "", "template error: the template needed more "
+                                           f"than {TEMPLATE_BUDGET.memory // 2**20} MiB of memory, the "
+                                           "most printgen allows; make it smaller")])
+        except Exception as exc:  # noqa: BLE001 - a user's template may fail in any way; say where
+            file, line = template_frame(name)
+            raise DefinitionError([Problem(file, line, "", f"template error: {describe(exc)}")])
+    if kind_of(name) == "txt":  # paragraph markup: only harmless tags may reach reportlab
+        check_markup(env, name, text)
+    return text
+
+
+class OutOfTime(TemplateError):
+    """Raised inside a render when its soft deadline passes, so the traceback names the line."""
+
+
+@contextmanager
+def soft_deadline(seconds: float) -> Iterator[None]:
+    """Interrupt Python-level work after `seconds` (the parent's hard deadline still stands)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise OutOfTime(f"the template took more than {TEMPLATE_BUDGET.seconds:g} s, the most "
+                        f"printgen allows; make it simpler")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def template_file(name: str, user_dirs: list[Path]) -> tuple[str, int]:
+    """Where template `name` lives, as a message's file and line (line 1: the line is unknown)."""
+    env = environment(user_dirs)
+    try:
+        _, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001 - then the name as written is the best we have
+        return name, 1
+    return display_name(Path(str(filename))), 1
+
+
+def kind_of(name: str) -> str:
+    return name.lower().removesuffix(".j2").removesuffix(".jinja").rsplit(".", 1)[-1]
+
+
+def check_markup(env: Any, name: str, text: str) -> None:
+    """A located template error for markup reportlab must not see (printgen.drawing.markup says why)."""
+    found = markup_problem(text)
+    if found is None:
+        return
+    snippet, reason = found
+    source, filename, _ = env.loader.get_source(env, name)
+    raise DefinitionError([Problem(display_name(Path(filename)), line_of(source, snippet), "",
+                                   f"template error: {reason}")])
+
+
+def searched(folders: list[str]) -> str:
+    """The template folders for a message: the user's as given, the bundled one by name (not by a
+    path that differs from machine to machine)."""
+    bundled = str(bundled_dir())
+    return ", ".join("printgen's own templates" if f == bundled else display_name(Path(f)) for f in folders)
+
+
+def describe(exc: Exception) -> str:
+    """Jinja's own message, or the kind of Python error for anything else (1/0, 'a' + 1)."""
+    from jinja2 import TemplateError
+
+    if isinstance(exc, TemplateError):  # "'printgen.games.m.Omiga object' has" -> "'Omiga' has"
+        return re.sub(r"'(?:\w+\.)+(\w+) object'", r"'\1'", str(exc))
+    return f"{type(exc).__name__}: {exc}"
+
+
+def template_frame(name: str) -> tuple[str, int]:
+    """The template file and line where the current exception was raised.
+
+    Jinja rewrites the traceback so each template frame carries the template's file name and line
+    (its fake frames hold `__jinja_exception__`; compiled template code holds `__jinja_template__`).
+    The innermost one is where the problem is, even inside an included template.
+    """
+    tb = sys.exc_info()[2]
+    found = (name, 1)
+    while tb is not None:
+        frame = tb.tb_frame
+        if "__jinja_exception__" in frame.f_globals or "__jinja_template__" in frame.f_globals:
+            filename = frame.f_code.co_filename
+            if filename and not filename.startswith("<"):
+                found = (display_name(Path(filename)), tb.tb_lineno)
+        tb = tb.tb_next
+    return found

@@ -1,0 +1,47 @@
+"""The per-game hook behind `printgen export`: a game lists its separate pieces (cards, tiles, tokens).
+
+A print shop and Tabletop Simulator both want a game as a set of same-size pieces, each with a face
+and a back, rather than as imposed sheets. A game offers them through `Game.cards`, a function from
+its validated definition to a list of `Card`s. Pieces that share a `deck` share one back, so the
+export writes each back once. Games whose pieces are not plain cards (One Minute War's card is cut
+and folded from the rules sheet) leave the hook out, and export says so.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from printgen.layout.imposition import Piece
+
+
+@dataclass(frozen=True)
+class Card:
+    """One distinct face. `quantity` copies are needed; all cards of a `deck` share its back."""
+
+    name: str  # unique within the game: a file stem such as "white-01"
+    kind: str  # what the piece is called in the manifest: "tile", "life token"
+    deck: str  # the group sharing one back: "white", "Red tokens"
+    piece: Piece  # width, height in mm; front(bleed) and back(bleed) drawings
+    quantity: int = 1
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return (self.piece.width, self.piece.height)
+
+
+CardsHook = Callable[[Any], list[Card]]
+
+
+def decks(cards: list[Card]) -> dict[str, list[Card]]:
+    """Cards grouped by deck, in the order each deck first appears."""
+    grouped: dict[str, list[Card]] = {}
+    for card in cards:
+        grouped.setdefault(card.deck, []).append(card)
+    return grouped
+
+
+def slug(value: str, fallback: str) -> str:
+    """A safe file-name part from a user's name for something ('Red Army' -> 'red-army')."""
+    cleaned = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
+    return cleaned or fallback

@@ -1,0 +1,167 @@
+"""Imposition: many same-size pieces (tiles, cards, counters) in a grid on the paper, fronts and backs.
+
+Each sheet gets a front page with the pieces' faces and a back page with their backs, registered for
+duplex printing by the same `Duplex` code that registers One Minute War's card: `back_placement`
+for the flip edge, and `back_page` for the printer's back offset. Cut marks stand in the margins only, one at each end of
+every cut line, so no line is ever printed across the art. With bleed, pieces sit 2 x bleed apart and
+each one's art runs `bleed` mm past its cut lines.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Protocol, Sequence
+
+from reportlab.graphics.shapes import Group, translate
+
+from printgen.core.paper import SAFE_MARGIN_MM, Paper
+from printgen.drawing.picture import CUT, guide, placed, text
+from printgen.layout.sheet import Box, Duplex
+from printgen.output.pdf import Page
+from printgen.output.reuse import reusable
+
+MARK_LENGTH = 3.0  # mm: one dash of the cut style, so a mark prints as one solid stroke
+MARK_GAP = 1.5  # mm kept clear between a mark and the art (bleed included)
+EDGE = SAFE_MARGIN_MM + MARK_LENGTH + MARK_GAP  # least distance from the paper edge to the art
+CAPTION_PT = 6.5
+
+
+class Piece(Protocol):
+    """A rectangular component with art on both sides, drawn in its own box (0..width, 0..height).
+
+    `front(bleed)` and `back(bleed)` may paint up to `bleed` mm outside that box. `back` is drawn as
+    the piece looks after turning it over about its vertical axis.
+    """
+
+    @property
+    def width(self) -> float: ...  # mm; read-only, so a property or a frozen field satisfies it
+    @property
+    def height(self) -> float: ...
+
+    def front(self, bleed: float = 0.0) -> Group: ...
+    def back(self, bleed: float = 0.0) -> Group: ...
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where pieces of one size go on one side of the paper: a centred grid of trim boxes."""
+
+    paper: Paper
+    width: float
+    height: float
+    bleed: float = 0.0
+
+    @property
+    def pitch(self) -> tuple[float, float]:
+        return self.width + 2 * self.bleed, self.height + 2 * self.bleed
+
+    @property
+    def columns(self) -> int:
+        return fit(self.paper.width, self.pitch[0])
+
+    @property
+    def rows(self) -> int:
+        return fit(self.paper.height, self.pitch[1])
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+    def origin(self) -> tuple[float, float]:
+        """Lower-left corner of the first trim box, with the whole grid centred on the paper."""
+        px, py = self.pitch
+        return ((self.paper.width - self.columns * px) / 2 + self.bleed,
+                (self.paper.height - self.rows * py) / 2 + self.bleed)
+
+    def boxes(self) -> list[Box]:
+        """Trim boxes in reading order: left to right, top row first."""
+        x0, y0 = self.origin()
+        px, py = self.pitch
+        return [(x0 + c * px, y0 + (self.rows - 1 - r) * py, self.width, self.height)
+                for r in range(self.rows) for c in range(self.columns)]
+
+
+def fit(length: float, pitch: float) -> int:
+    return max(0, math.floor((length - 2 * EDGE) / pitch + 1e-9))
+
+
+def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float) -> Group:
+    """Short marks in the margins at both ends of every vertical and horizontal cut line."""
+    group = Group()
+    if not boxes:
+        return group
+    xs = sorted({round(v, 6) for x, _, w, _ in boxes for v in (x, x + w)})
+    ys = sorted({round(v, 6) for _, y, _, h in boxes for v in (y, y + h)})
+    low_y, high_y = ys[0] - bleed - MARK_GAP, ys[-1] + bleed + MARK_GAP
+    low_x, high_x = xs[0] - bleed - MARK_GAP, xs[-1] + bleed + MARK_GAP
+    for x in xs:
+        group.add(guide(x, low_y, x, low_y - MARK_LENGTH, CUT))
+        group.add(guide(x, high_y, x, high_y + MARK_LENGTH, CUT))
+    for y in ys:
+        group.add(guide(low_x, y, low_x - MARK_LENGTH, y, CUT))
+        group.add(guide(high_x, y, high_x + MARK_LENGTH, y, CUT))
+    return group
+
+
+Corners = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm, as a PDF page box
+
+
+def trim_and_bleed(boxes: Sequence[Box], bleed: float) -> tuple[Corners, Corners]:
+    """The page's TrimBox (around every trim box) and BleedBox (`bleed` mm further out)."""
+    x0 = min(x for x, _, _, _ in boxes)
+    y0 = min(y for _, y, _, _ in boxes)
+    x1 = max(x + w for x, _, w, _ in boxes)
+    y1 = max(y + h for _, y, _, h in boxes)
+    return (x0, y0, x1, y1), (x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed)
+
+
+@dataclass(frozen=True)
+class ImposedSheet:
+    front: Page
+    back: Page
+    boxes: list[Box]  # trim boxes on the front, in the order the pieces were given
+
+
+Caption = Callable[[int, int, str], str]  # (sheet index, sheet count, "front" or "back") -> text
+
+
+def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
+           caption: Caption | None = None) -> list[ImposedSheet]:
+    """Lay `pieces` out on as many sheets as they need; raises ValueError if none fits the paper."""
+    if not pieces:
+        return []
+    first = pieces[0]
+    grid = Grid(duplex.paper, first.width, first.height, bleed)
+    if grid.per_page == 0:
+        raise ValueError(f"a {first.width:g} x {first.height:g} mm piece with {bleed:g} mm bleed does not "
+                         f"fit on {duplex.paper.name} paper inside {EDGE:g} mm margins")
+    if any((p.width, p.height) != (first.width, first.height) for p in pieces):
+        raise ValueError("every piece in one imposition must have the same size")
+    slots = grid.boxes()
+    count = math.ceil(len(pieces) / grid.per_page)
+    sheets = []
+    for s in range(count):
+        batch = pieces[s * grid.per_page:(s + 1) * grid.per_page]
+        boxes = slots[:len(batch)]
+        front, back = Page(), duplex.back_page()  # the back page carries the printer's offset
+        for piece, box in zip(batch, boxes):
+            front.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
+            back.shapes.append(placed(reusable(piece.back(bleed)), duplex.back_placement(box)))
+        if bleed > 0:  # a print shop (or a viewer) finds the cut area and the bleed from these
+            front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
+            back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
+        marks = reusable(cut_marks(boxes, duplex.paper, bleed))  # one PDF form for like sheets
+        front.shapes.append(marks)
+        back.shapes.append(placed(marks, duplex.mirror()))
+        if caption and grid.origin()[1] - bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + 4:
+            front.shapes.append(caption_text(caption(s, count, "front"), duplex.paper))
+            back.shapes.append(caption_text(caption(s, count, "back"), duplex.paper))
+        sheets.append(ImposedSheet(front, back, list(boxes)))
+    return sheets
+
+
+def caption_text(value: str, paper: Paper) -> Group:
+    """A line of small print in the bottom margin, below the cut marks."""
+    group = Group()
+    group.add(text(paper.width / 2, SAFE_MARGIN_MM + 0.3, value, CAPTION_PT, anchor="middle"))
+    return group

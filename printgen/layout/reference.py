@@ -1,0 +1,385 @@
+"""Reference sheets: a game's quick rules on one page, or as two half-page cards with cut marks.
+
+Any game can have one; the module knows nothing about a particular game. A game supplies a
+`Reference` (its Jinja template, the template's variables, its data tables and figures, and the
+`ReferenceSettings` from its YAML), and gets PDFs back:
+
+    ref = Reference(title="Fracas", template="fracas/reference.txt.j2", context={"d": defn},
+                    tables={"turn": DataTable(("Step", "What you do"), rows, (0.3, 0.7))},
+                    settings=defn.reference, sections={"A turn": ("turn",)})
+    reference_artifacts(ref, options, loaded)  # <stem>-reference.pdf, <stem>-reference-cards.pdf
+    sheet_pdf(ref, options, loaded, extra_pages=[...])  # the sheet, then pages of the game's own
+
+The template uses printgen's markup (see story.py). The page is split into two halves: everything
+before `@newpage` goes in the top half, the rest in the bottom half. A half starts with its `#`
+title and `%%` subtitle lines across its full width; its sections (`## Heading`) then flow through
+`settings.columns` columns. A section stays in one column whenever it fits in one, and a single
+block (a paragraph, a table, a figure) never splits. `@table NAME` inserts
+`tables[NAME]`: a `DataTable` (a ruled table drawn from YAML rows) or a callable taking the column
+width in mm and returning any flowable (a figure, say); a figure that cannot fit that width raises
+`DoesNotFit(loc, message)`, which becomes a located error too.
+
+Text is set at `settings.text_size_pt` (7 pt at least) and never shrunk or cut: a half whose text
+does not fit raises a `DefinitionError` naming the sheet, the half and the section, located at
+`sections[section]` (the YAML key that feeds the section) or else at the settings' `text_size_pt`.
+
+The same two halves make both outputs, so what fits one fits the other:
+  * `<stem>-reference.pdf`: one page, printed single-sided. A dashed line between the halves lets
+    it be cut into two half-page cards;
+  * `<stem>-reference-cards.pdf`: one sheet printed double-sided, holding two copies of a card with
+    the top half on its front and the bottom half on its back, so each player gets a whole
+    reference. Backs follow `--flip` and `--back-offset`; the cut line is printed on both sides.
+These are two files because a PDF's duplex preference is per document: the sheet must print
+single-sided and the cards double-sided.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Callable, Mapping, Sequence, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+from reportlab.graphics.shapes import Group
+from reportlab.lib.colors import Color, HexColor, white
+from reportlab.platypus import Flowable, Frame, PageBreak, Paragraph, Table
+from reportlab.platypus.doctemplate import LayoutError
+
+from printgen.drawing import fonts
+from printgen.core.build import Artifact, BuildOptions, Origin
+from printgen.core.source import Loc
+from printgen.core.paper import MM_PER_PT, Paper, font_mm, pt
+from printgen.drawing.markup import escape
+from printgen.drawing.picture import CUT, guide, rect, text
+from printgen.core.problems import DefinitionError, Problem
+from printgen.layout.sheet import Duplex
+from printgen.drawing.story import Stack, Styles, build_story, styles, table_style, tagged
+from printgen.jinja.render import render
+from printgen.output.pdf import Page, PdfMeta, render_pdf
+
+INSET = 8.0  # mm between a half's text and the paper edge or the cut line (5 mm safe margin + slack)
+COLUMN_GAP = 6.0  # mm between columns
+HEAD_GAP = 1.5  # mm between a half's title block and its columns
+HALVES = ("top half", "bottom half")
+SAFE = 5.0  # mm: guides stop at the printer's safe margin
+
+
+class ReferenceSettings(BaseModel):
+    """The `reference:` block a game's YAML carries; it only sets how the sheet looks."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text_size_pt: Annotated[float, Field(ge=7, le=12, allow_inf_nan=False,
+                                         description="body text size; never below 7 pt")] = 8.5
+    columns: Annotated[int, Field(ge=1, le=3, description="columns in each half of the page")] = 2
+    accent: Annotated[str, Field(pattern=r"^#[0-9A-Fa-f]{6}$",
+                                 description="colour of headings and table heads, #rrggbb")] = "#444444"
+
+
+@dataclass(frozen=True)
+class DataTable:
+    """A table whose rows come from the YAML; `widths` are fractions of the column width."""
+
+    header: Sequence[str]
+    rows: Sequence[Sequence[str]]
+    widths: Sequence[float]
+
+
+Figure = Callable[[float], Flowable]  # column width in mm -> a flowable that fits it
+
+
+class DoesNotFit(Exception):
+    """Raised by a figure that cannot be drawn in the width it is given; `loc` is the YAML key."""
+
+    def __init__(self, loc: Loc, message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Everything a game hands over to get its reference sheet."""
+
+    title: str  # the game's title; the sheet is called "<title> reference sheet" in errors
+    template: str  # e.g. "fracas/reference.txt.j2", looked up through the user's template folders
+    context: Mapping[str, Any]
+    tables: Mapping[str, Union[DataTable, Figure]]
+    settings: ReferenceSettings
+    settings_loc: Loc = ("reference",)  # where `settings` sits in the YAML
+    sections: Mapping[str, Loc] = field(default_factory=dict)  # heading -> YAML key behind it
+
+    @property
+    def sheet_name(self) -> str:
+        return f"{self.title} reference sheet"
+
+
+# -- flowables -------------------------------------------------------------------------------------
+
+def reference_styles(settings: ReferenceSettings) -> Styles:
+    """story.py's styles, tightened for a dense sheet, with headings in the accent colour."""
+    base = styles(settings.text_size_pt)
+    size = settings.text_size_pt
+    accent = HexColor(settings.accent)
+    return Styles(
+        body=base.body.clone("ref-body", spaceAfter=size * 0.3),
+        bullet=base.bullet.clone("ref-bullet", spaceAfter=size * 0.15),
+        heading=base.heading.clone("ref-heading", textColor=accent, spaceBefore=size * 0.6,
+                                   spaceAfter=size * 0.25),
+        title=base.title.clone("title", fontSize=size * 2.2, leading=size * 2.4, textColor=accent,
+                               spaceAfter=size * 0.1),
+        subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
+    )
+
+
+
+def table_factory(table: DataTable, style: Styles, accent: Color) -> Callable[[float], Flowable]:
+    """The table drawn at whatever width its place in the story gives it."""
+    return lambda width: data_table(table, style, accent, width)
+
+
+def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float) -> Table:
+    """A fully ruled table: every cell boxed, so a reader's eye (and pdfplumber) finds each row."""
+    cell = style.body.clone("ref-cell", spaceAfter=0, leading=style.body.fontSize * 1.15)
+    head = cell.clone("ref-head", fontName=fonts.BOLD, textColor=white)
+    rows = [[Paragraph(escape(h), head) for h in table.header]]
+    rows += [[Paragraph(escape(value), cell) for value in row] for row in table.rows]
+    total = sum(table.widths)
+    result = Table(rows, colWidths=[pt(width_mm) * w / total for w in table.widths], repeatRows=1)
+    result.setStyle(table_style([
+        ("BACKGROUND", (0, 0), (-1, 0), accent),
+        ("GRID", (0, 0), (-1, -1), 0.4, HexColor("#9a9a9a")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2.5), ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.4), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
+    ]))
+    return result
+
+
+def is_head(item: Flowable) -> bool:
+    return isinstance(item, Paragraph) and item.style.name in ("title", "subtitle")
+
+
+class Half(Flowable):
+    """One half of the page: a title block across the top, then columns the sections flow through.
+
+    It fills the frame it is given. What does not fit is kept in `leftover` (never drawn), so the
+    builder can name the section instead of losing text.
+    """
+
+    def __init__(self, items: list[Flowable], columns: int, label: str, box: tuple[float, float]) -> None:
+        super().__init__()
+        # Its full size, asked for in every frame: a frame that is already (nearly) full then
+        # refuses it and it moves on to the next frame, as platypus only checks heights.
+        self.width, self.height = pt(box[0]), pt(box[1]) - 0.01
+        cut = 0
+        while cut < len(items) and is_head(items[cut]):
+            cut += 1
+        self.head, self.body = items[:cut], items[cut:]
+        self.columns = columns
+        self.label = label
+        self.leftover: list[Flowable] = []
+        self.column_width = 0.0  # points, known once drawn
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        top = self.height
+        if self.head:
+            block = Stack(self.head)
+            _, h = block.wrap(self.width, self.height)
+            if h > self.height:
+                self.leftover = self.head + self.body
+                return
+            block.drawOn(self.canv, 0, top - h)
+            top -= h + pt(HEAD_GAP)
+        gap = pt(COLUMN_GAP)
+        self.column_width = (self.width - (self.columns - 1) * gap) / self.columns
+        pending = keep_sections_whole(self.body, self.column_width, max(top, 0))
+        for i in range(self.columns):
+            x = i * (self.column_width + gap)
+            if i:
+                self.canv.setStrokeColor(HexColor("#bbbbbb"))
+                self.canv.setLineWidth(0.4)
+                self.canv.line(x - gap / 2, 0, x - gap / 2, top)
+            frame = Frame(x, 0, self.column_width, max(top, 0), leftPadding=0, rightPadding=0,
+                          topPadding=0, bottomPadding=0, showBoundary=0)
+            try:
+                frame.addFromList(pending, self.canv)
+            except LayoutError:  # a block taller than a whole column: it stays in `pending`
+                pass
+        self.leftover = pending
+
+
+def keep_sections_whole(items: list[Flowable], width: float, height: float) -> list[Flowable]:
+    """Each section as one block, so a heading, its text and its table share a column.
+
+    A section taller than a whole column is left as separate blocks, free to flow on.
+    """
+    groups: list[list[Flowable]] = []
+    current = object()
+    for item in items:
+        section = getattr(item, "section", None)
+        if groups and (section is None or section == current):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+            current = section
+    result: list[Flowable] = []
+    for group in groups:
+        block = tagged(Stack(group), getattr(group[0], "section", ""))
+        if len(group) > 1 and block.wrap(width, height)[1] <= height:
+            result.append(block)
+        else:
+            result.extend(group)
+    return result
+
+
+def overflow_problem(ref: Reference, half: Half, paper: Paper, source: Any) -> Problem:
+    """Name the sheet, the half and the first section that did not fit, at its YAML key."""
+    sections: list[str] = []
+    for item in half.leftover:
+        name = getattr(item, "section", "") or "(untitled)"
+        if name not in sections:
+            sections.append(name)
+    first = sections[0]
+    width = half.column_width or half.width or pt(100)
+    spill = sum(item.wrap(width, pt(1000))[1] + item.getSpaceAfter() for item in half.leftover)
+    more = f" (and {', '.join(repr(s) for s in sections[1:])} after it)" if sections[1:] else ""
+    size_key = ".".join(str(p) for p in (*ref.settings_loc, "text_size_pt"))
+    loc = ref.sections.get(first, (*ref.settings_loc, "text_size_pt"))
+    return source.problem(loc, (
+        f"the {ref.sheet_name} ({paper.name}), {half.label}: section '{first}'{more} does not fit "
+        f"its box ({spill * MM_PER_PT:.0f} mm of text left over); shorten it, or lower {size_key} "
+        f"(now {ref.settings.text_size_pt:g} pt, 7 pt at the least)"))
+
+
+# -- pages -----------------------------------------------------------------------------------------
+
+@dataclass
+class Composed:
+    """Pages and the story that fills their frames, plus the halves to check after drawing."""
+
+    pages: list[Page]
+    story: list[Flowable]
+    halves: list[Half]
+
+
+def half_boxes(paper: Paper) -> list[tuple[float, float, float, float]]:
+    """The text boxes of the top and bottom halves, in mm, inset from paper edges and the cut."""
+    w, h = paper.width, paper.height / 2
+    return [(INSET, h + INSET, w - 2 * INSET, h - 2 * INSET), (INSET, INSET, w - 2 * INSET, h - 2 * INSET)]
+
+
+def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
+    """Render the template and split its story at `@newpage` into the two halves."""
+    style = reference_styles(ref.settings)
+    accent = HexColor(ref.settings.accent)
+    factories: dict[str, Callable[[float], Flowable]] = {}
+    for name, table in ref.tables.items():
+        factories[name] = table_factory(table, style, accent) if isinstance(table, DataTable) \
+            else table
+    markup = render(ref.template, dict(ref.context), options.templates)
+    try:
+        story = build_story(markup, factories, style)
+    except KeyError as exc:
+        raise DefinitionError([Problem(ref.template, 1, "", str(exc.args[0]))])
+    result: list[list[Flowable]] = [[]]
+    for item in story:
+        if isinstance(item, PageBreak):
+            result.append([])
+        else:
+            result[-1].append(item)
+    if len(result) != 2:
+        raise DefinitionError([Problem(ref.template, 1, "", f"a reference template needs exactly one "
+                                       f"@newpage between its two halves (found {len(result) - 1})")])
+    return result
+
+
+def cut_line(paper: Paper, label: str | None) -> Group:
+    """The dashed line across the middle of the page, optionally with a small label on it."""
+    y = paper.height / 2
+    group = Group()
+    group.add(guide(SAFE, y, paper.width - SAFE, y, CUT))
+    if label:
+        size = 7
+        width = fonts.text_width(label, fonts.ITALIC, font_mm(size)) + 4
+        x = paper.width / 2
+        group.add(rect(x - width / 2, y - 2, width, 4, fill=white))
+        group.add(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
+    return group
+
+
+
+def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:
+    """The one-page sheet: first half on top, second half below, a cut line between them."""
+    top, bottom = parts(ref, options)
+    boxes = half_boxes(options.paper)
+    size = boxes[0][2:]
+    halves = [Half(top, ref.settings.columns, HALVES[0], size),
+              Half(bottom, ref.settings.columns, HALVES[1], size)]
+    page = Page(shapes=[cut_line(options.paper, "cut here for two half-page cards")], frames=boxes)
+    return Composed([page], list(halves), halves)
+
+
+def compose_cards(ref: Reference, options: BuildOptions) -> Composed:
+    """One duplex sheet: two copies of a card, first half on the front and second on the back."""
+    paper = options.paper
+    duplex = Duplex(paper, options.flip, options.back_offset)
+    boxes = half_boxes(paper)
+    front = Page(shapes=[cut_line(paper, None)], frames=boxes)
+    back = duplex.back_page()  # the printer's back offset moves everything on it
+    back.shapes = [Group(cut_line(paper, None), transform=duplex.mirror())]
+    back.frames = [duplex.back_box(box) for box in boxes]
+    first, second = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
+    size = boxes[0][2:]
+    halves = [Half(first[0], ref.settings.columns, "card front", size),
+              Half(second[0], ref.settings.columns, "card front", size),
+              Half(first[1], ref.settings.columns, "card back", size),
+              Half(second[1], ref.settings.columns, "card back", size)]
+    story: list[Flowable] = [halves[0], halves[1], PageBreak(), halves[2], halves[3]]
+    return Composed([front, back], story, halves)
+
+
+def render_checked(ref: Reference, composed: Composed, options: BuildOptions, loaded: Origin,
+                   meta: PdfMeta) -> bytes:
+    """Draw the pages, then turn every half that overflowed into one located problem each."""
+    try:
+        pdf = render_pdf(composed.pages, options.paper, meta, composed.story)
+    except DoesNotFit as exc:
+        raise DefinitionError([loaded.source.problem(exc.loc, f"the {ref.sheet_name} "
+                                                     f"({options.paper.name}): {exc.message}")])
+    problems, seen = [], set()
+    for half in composed.halves:
+        if half.leftover:
+            problem = overflow_problem(ref, half, options.paper, loaded.source)
+            if problem.message not in seen:
+                seen.add(problem.message)
+                problems.append(problem)
+    if problems:
+        raise DefinitionError(problems)
+    return pdf
+
+
+def sheet_pdf(ref: Reference, options: BuildOptions, loaded: Origin, extra_pages: Sequence[Page] = (),
+              title: str | None = None) -> bytes:
+    """The one-page sheet (single-sided), followed by any pages the game adds (tokens, say)."""
+    composed = compose_sheet(ref, options)
+    composed.pages += list(extra_pages)
+    meta = PdfMeta(title=title or f"{ref.title} \u2013 reference sheet",
+                   subject="Print single-sided at actual size (100 %)", flip=None)
+    return render_checked(ref, composed, options, loaded, meta)
+
+
+def cards_pdf(ref: Reference, options: BuildOptions, loaded: Origin) -> bytes:
+    """Two double-sided half-page reference cards on one sheet."""
+    meta = PdfMeta(title=f"{ref.title} \u2013 reference cards",
+                   subject="Print double-sided at actual size (100 %), then cut along the dashed line",
+                   flip=options.flip)
+    return render_checked(ref, compose_cards(ref, options), options, loaded, meta)
+
+
+def reference_artifacts(ref: Reference, options: BuildOptions, loaded: Origin) -> list[Artifact]:
+    """`<stem>-reference.pdf` (the one-page sheet) and `<stem>-reference-cards.pdf` (duplex cards)."""
+    stem = loaded.name
+    return [Artifact(f"{stem}-reference.pdf", sheet_pdf(ref, options, loaded)),
+            Artifact(f"{stem}-reference-cards.pdf", cards_pdf(ref, options, loaded))]

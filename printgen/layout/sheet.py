@@ -1,0 +1,127 @@
+"""Sheets: where components go on paper, and what lands behind them in a duplex print.
+
+A component never knows its page. It offers `front()`, `back()` and `guides()` in its own
+millimetre box, and the sheet places them. `back()` is drawn as the component looks after being
+turned over about its vertical axis (the way a long-edge flip turns it); the sheet converts that to
+a short-edge flip by turning it 180 degrees. The printer's back offset moves the whole back page
+(see `Duplex.back_page`), so everything printed there stays registered with its front.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from reportlab.graphics.shapes import Group, rotate, translate
+
+from printgen.core.paper import SAFE_MARGIN_MM, Flip, Paper
+from printgen.drawing.picture import CUT, FOLD, Matrix, compose, guide, placed, text
+from printgen.output.pdf import Page
+
+Box = tuple[float, float, float, float]  # x, y, w, h in mm, y up from the bottom edge
+
+
+class Component(Protocol):
+    @property
+    def width(self) -> float: ...  # mm; read-only, so a property or a frozen field satisfies it
+    @property
+    def height(self) -> float: ...
+
+    def front(self) -> Group: ...
+    def back(self) -> Group: ...
+    def guides(self) -> Group: ...
+
+
+@dataclass(frozen=True)
+class Duplex:
+    """How the back of a sheet lines up with its front."""
+
+    paper: Paper
+    flip: Flip = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+
+    def mirror(self) -> Matrix:
+        """Front-page point -> the back-page point printed behind it (before the back offset)."""
+        if self.flip == "long":
+            return (-1, 0, 0, 1, self.paper.width, 0)
+        return (1, 0, 0, -1, 0, self.paper.height)
+
+    def back_placement(self, box: Box) -> Matrix:
+        """Transform for a component's back() so it lies behind the front placed at `box`."""
+        x, y, w, h = box
+        if self.flip == "long":
+            return translate(self.paper.width - x - w, y)
+        return compose(translate(x + w, self.paper.height - y), rotate(180))
+
+    def back_page(self) -> Page:
+        """A page for the back side. The printer back offset shifts everything on it, text
+        included, because a printer's misregistration moves the whole back image."""
+        return Page(shift=self.back_offset)
+
+    def back_box(self, box: Box) -> Box:
+        """Where the area `box` of the front falls on the back page (before the offset)."""
+        x, y, w, h = box
+        if self.flip == "long":
+            return (self.paper.width - x - w, y, w, h)
+        return (x, self.paper.height - y - h, w, h)
+
+
+@dataclass
+class DuplexSheet:
+    """One sheet of paper printed on both sides."""
+
+    duplex: Duplex
+    front: Page = field(default_factory=Page)
+    back: Page = field(default_factory=Page)
+    boxes: list[Box] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.back.shift = self.duplex.back_offset
+
+    def place(self, component: Component, x: float, y: float) -> Box:
+        """Put a component's front at (x, y) and its back exactly behind it."""
+        box = (x, y, component.width, component.height)
+        at = translate(x, y)
+        self.front.shapes += [placed(component.front(), at), placed(component.guides(), at)]
+        self.back.shapes += [placed(component.back(), self.duplex.back_placement(box)),
+                             placed(component.guides(), compose(self.duplex.mirror(), at))]
+        self.boxes.append(box)
+        return box
+
+
+def content_box(paper: Paper, margin: float = SAFE_MARGIN_MM) -> Box:
+    return (margin, margin, paper.width - 2 * margin, paper.height - 2 * margin)
+
+
+def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:
+    """Text frames that fill `area` in reading order while keeping `gap` mm clear of `obstacle`.
+
+    The obstacle is expected in a corner (as a cut-out card is): a narrow frame beside it, and a
+    full-width frame above or below it.
+    """
+    ax, ay, aw, ah = area
+    ox, oy, ow, oh = obstacle
+    top, bottom = ay + ah, ay
+    left_width = ox - gap - ax
+    right_x = ox + ow + gap
+    beside_x, beside_w = (ax, left_width) if left_width >= (ax + aw) - right_x else (right_x, ax + aw - right_x)
+    frames: list[Box] = []
+    if oy + oh >= top - gap:  # obstacle at the top
+        frames.append((beside_x, oy, beside_w, top - oy))
+        frames.append((ax, bottom, aw, oy - gap - bottom))
+    else:  # obstacle at the bottom
+        frames.append((ax, oy + oh + gap, aw, top - (oy + oh + gap)))
+        frames.append((beside_x, bottom, beside_w, oy + oh - bottom))
+    return [f for f in frames if f[2] > 0 and f[3] > 0]
+
+
+def line_legend(x: float, y: float, size_pt: float = 7) -> Group:
+    """A small key: which line is cut and which is folded. (x, y) is its lower-left corner."""
+    legend = Group()
+    dash = CUT.dash or (3.0, 1.5)  # the cut line is always dashed; the fallback only satisfies types
+    cut_sample = 2 * dash[0] + dash[1]  # whole dashes only, so the sample reads cleanly
+    legend.add(guide(x, y + 1, x + cut_sample, y + 1, CUT))
+    legend.add(text(x + cut_sample + 2, y, "cut", size_pt))
+    fold_x = x + cut_sample + 12
+    legend.add(guide(fold_x, y + 1, fold_x + 9.5, y + 1, FOLD))
+    legend.add(text(fold_x + 11.5, y, "fold", size_pt))
+    return legend

@@ -1,0 +1,110 @@
+"""Pictures that recur (a deck back on every slot, the same cut marks on every sheet), stored once.
+
+`reusable(group)` wraps a shape group so the PDF writer defines it once per document as a form
+XObject and then only places it (`/Name Do`), which keeps repeated art out of every page's content
+stream. Identical groups share one form: they are matched by a digest of their content, so the
+caller never names anything, and forms are numbered in the order a document first uses them, so
+the output stays byte-identical from run to run. Everywhere else (the SVG writer, other reportlab
+renderers) the wrapper draws its group as usual.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from reportlab.graphics.renderbase import StateTracker
+from reportlab.graphics.renderPDF import _PDFRenderer
+from reportlab.graphics.shapes import DirectDraw, Group
+from reportlab.lib.colors import Color
+
+from printgen.drawing import fonts
+
+
+class Reused(DirectDraw):
+    """A group that a PDF stores once as a form and places wherever it recurs."""
+
+    def __init__(self, group: Group, key: str) -> None:
+        self.group = group
+        self.key = key  # equal keys draw the same picture
+
+    def getBounds(self) -> tuple[float, float, float, float]:
+        return self.group.getBounds()
+
+    def copy(self) -> "Reused":
+        return Reused(self.group, self.key)
+
+    def drawDirectly(self, renderer: Any) -> None:
+        canvas = getattr(renderer, "_canvas", None)
+        if canvas is None or not hasattr(canvas, "beginForm"):  # not a PDF: draw it as a group
+            renderer.drawNode(self.group)
+            return
+        names = canvas.__dict__.setdefault("_printgen_forms", {})  # this document's forms by key
+        if self.key not in names:
+            names[self.key] = f"PGForm{len(names) + 1}"
+            define(canvas, self.group, names[self.key])
+        canvas.doForm(names[self.key])
+
+    def svg_element(self, writer: Any) -> Any:
+        return writer.element(self.group)
+
+
+class _Defaults:
+    """What a fresh renderer assumes before the form's first shape (never Helvetica)."""
+
+    initialFontName = fonts.REGULAR
+
+
+def define(canvas: Any, group: Group, name: str) -> None:
+    """Draw `group` into a new form. A fresh renderer draws it, and every shape sets its own colours,
+    widths, dashes and fonts, so the form looks the same wherever it is placed."""
+    x0, y0, x1, y1 = group.getBounds()
+    pad = widest_stroke(group) + 0.01 * max(x1 - x0, y1 - y0, 1.0)  # bounds leave out stroke width
+    canvas.beginForm(name, x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+    renderer = _PDFRenderer()
+    renderer._canvas = canvas
+    renderer._tracker = StateTracker(defaultObj=_Defaults)
+    try:
+        renderer.drawNode(group)
+    finally:
+        del renderer._canvas, renderer._tracker
+    canvas.endForm()
+
+
+def widest_stroke(shape: Any) -> float:
+    if isinstance(shape, Group):
+        return max((widest_stroke(child) for child in shape.contents), default=0.0)
+    if isinstance(shape, Reused):
+        return widest_stroke(shape.group)
+    return float(getattr(shape, "strokeWidth", 0) or 0) if getattr(shape, "strokeColor", None) else 0.0
+
+
+def fingerprint(shape: Any, digest: Any) -> None:
+    """Feed everything that decides how `shape` looks into `digest`, children in order."""
+    digest.update(type(shape).__name__.encode())
+    if isinstance(shape, Reused):
+        fingerprint(shape.group, digest)
+        return
+    properties = shape.getProperties() if hasattr(shape, "getProperties") else vars(shape)
+    for key in sorted(properties):
+        if key != "contents":
+            digest.update(f"{key}={plain(properties[key])};".encode())
+    for child in getattr(shape, "contents", ()):
+        fingerprint(child, digest)
+    digest.update(b"/")
+
+
+def plain(value: Any) -> str:
+    """Numbers, text, colours and lists of them by value; anything else (loaded art, fonts) by
+    identity, which is what a document shares anyway, and which never reads large data."""
+    if value is None or isinstance(value, (bool, int, float, str, Color)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(plain(v) for v in value) + "]"
+    return f"id:{id(value)}"
+
+
+def reusable(group: Group) -> Reused:
+    """`group`, to be stored once per PDF however often it is placed (same content, same form)."""
+    digest = hashlib.sha256()
+    fingerprint(group, digest)
+    return Reused(group, digest.hexdigest())

@@ -1,0 +1,148 @@
+"""The SVG writer: walks the same millimetre shape tree that renderPDF draws, using svgwrite.
+
+The document's user unit is the millimetre (viewBox in mm, width/height with an `mm` suffix), so
+the SVG prints at the same physical size as the PDF. reportlab shapes are y-up like PDF; one flip at
+the root turns them into SVG's y-down space, and text is flipped back locally so it reads upright.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import svgwrite
+from reportlab.graphics import shapes as rl
+from reportlab.lib.colors import Color
+
+from printgen.drawing import fonts
+from printgen.drawing.numbers import num
+
+
+def paint(colour: Color | None) -> str:
+    if colour is None:
+        return "none"
+    return "#" + colour.hexval()[2:].lower()
+
+
+def style_attrs(shape: Any, fill: bool = True) -> dict[str, str]:
+    attrs: dict[str, str] = {}
+    if fill:
+        colour = getattr(shape, "fillColor", None)
+        attrs["fill"] = paint(colour)
+        if colour is not None and getattr(colour, "alpha", 1) < 1:
+            attrs["fill-opacity"] = num(colour.alpha)
+    else:
+        attrs["fill"] = "none"
+    stroke = getattr(shape, "strokeColor", None)
+    width = getattr(shape, "strokeWidth", 0)
+    if stroke is not None and width:
+        attrs["stroke"] = paint(stroke)
+        attrs["stroke-width"] = num(width)
+        dash = getattr(shape, "strokeDashArray", None)
+        if dash:
+            pattern = dash[1] if isinstance(dash[0], (list, tuple)) else dash
+            attrs["stroke-dasharray"] = " ".join(num(v) for v in pattern)
+        cap = getattr(shape, "strokeLineCap", 0)
+        attrs["stroke-linecap"] = ("butt", "round", "square")[cap or 0]
+    return attrs
+
+
+class SvgWriter:
+    def __init__(self, width: float, height: float, title: str = "") -> None:
+        self.document = svgwrite.Drawing(size=(f"{num(width)}mm", f"{num(height)}mm"),
+                                         viewBox=f"0 0 {num(width)} {num(height)}", debug=False)
+        if title:
+            self.document.set_desc(title=title)
+        self.root = self.document.g(transform=f"matrix(1 0 0 -1 0 {num(height)})")
+        self.document.add(self.root)
+        self.art_ids: set[str] = set()  # art already stored in <defs> (see printgen.art.ArtShape)
+
+    def add(self, shape: Any) -> None:
+        self.root.add(self.element(shape))
+
+    def tostring(self) -> bytes:
+        return ('<?xml version="1.0" encoding="utf-8"?>\n' + self.document.tostring() + "\n").encode()
+
+    def element(self, shape: Any) -> Any:
+        doc = self.document
+        if hasattr(shape, "svg_element"):  # shapes that know their own SVG, such as user art
+            return shape.svg_element(self)
+        if isinstance(shape, rl.Group):
+            group = doc.g()
+            matrix = tuple(shape.transform)
+            if matrix != (1, 0, 0, 1, 0, 0):
+                group["transform"] = "matrix(" + " ".join(num(v) for v in matrix) + ")"
+            for child in shape.contents:
+                group.add(self.element(child))
+            return group
+        if isinstance(shape, rl.Line):
+            return doc.line((num(shape.x1), num(shape.y1)), (num(shape.x2), num(shape.y2)),
+                            **style_attrs(shape, fill=False))
+        if isinstance(shape, rl.Rect):
+            attrs = style_attrs(shape)
+            if shape.rx:
+                attrs.update(rx=num(shape.rx), ry=num(shape.ry or shape.rx))
+            return doc.rect((num(shape.x), num(shape.y)), (num(shape.width), num(shape.height)), **attrs)
+        if isinstance(shape, rl.Circle):
+            return doc.circle((num(shape.cx), num(shape.cy)), num(shape.r), **style_attrs(shape))
+        if isinstance(shape, rl.Ellipse):
+            return doc.ellipse((num(shape.cx), num(shape.cy)), (num(shape.rx), num(shape.ry)),
+                               **style_attrs(shape))
+        if isinstance(shape, rl.Wedge):
+            return doc.path(d=wedge_path(shape), **style_attrs(shape))
+        if isinstance(shape, (rl.Polygon, rl.PolyLine)):
+            points = [(num(x), num(y)) for x, y in zip(shape.points[::2], shape.points[1::2])]
+            if isinstance(shape, rl.Polygon):
+                return doc.polygon(points, **style_attrs(shape))
+            return doc.polyline(points, **style_attrs(shape, fill=False))
+        if isinstance(shape, rl.Path):
+            return doc.path(d=path_data(shape), **style_attrs(shape))
+        if isinstance(shape, rl.String):
+            return self.text(shape)
+        raise TypeError(f"the SVG writer cannot draw {type(shape).__name__}")
+
+    def text(self, shape: rl.String) -> Any:
+        anchor = {"start": "start", "middle": "middle", "end": "end"}.get(shape.textAnchor, "start")
+        attrs = {"font-family": fonts.svg_family(shape.fontName), "font-size": num(shape.fontSize),
+                 "text-anchor": anchor, "fill": paint(shape.fillColor)}
+        if fonts.is_bold(shape.fontName):
+            attrs["font-weight"] = "bold"
+        if fonts.is_italic(shape.fontName):
+            attrs["font-style"] = "italic"
+        return self.document.text(shape.text, insert=(num(shape.x), num(-shape.y)),
+                                  transform="scale(1 -1)", **attrs)
+
+
+def path_data(path: rl.Path) -> str:
+    points = iter(zip(path.points[::2], path.points[1::2]))
+    parts: list[str] = []
+    for op in path.operators:
+        if op == rl._MOVETO:
+            x, y = next(points)
+            parts.append(f"M{num(x)} {num(y)}")
+        elif op == rl._LINETO:
+            x, y = next(points)
+            parts.append(f"L{num(x)} {num(y)}")
+        elif op == rl._CURVETO:
+            coords = [next(points) for _ in range(3)]
+            parts.append("C" + " ".join(f"{num(x)} {num(y)}" for x, y in coords))
+        elif op == rl._CLOSEPATH:
+            parts.append("Z")
+    return " ".join(parts)
+
+
+def wedge_path(wedge: rl.Wedge) -> str:
+    """An exact arc (not reportlab's polygon approximation) from start to end angle."""
+    cx, cy, r = wedge.centerx, wedge.centery, wedge.radius
+    a0, a1 = math.radians(wedge.startangledegrees), math.radians(wedge.endangledegrees)
+    x0, y0 = cx + r * math.cos(a0), cy + r * math.sin(a0)
+    x1, y1 = cx + r * math.cos(a1), cy + r * math.sin(a1)
+    large = 1 if (wedge.endangledegrees - wedge.startangledegrees) % 360 > 180 else 0
+    return (f"M{num(cx)} {num(cy)} L{num(x0)} {num(y0)} "
+            f"A{num(r)} {num(r)} 0 {large} 1 {num(x1)} {num(y1)} Z")
+
+
+def svg_bytes(shapes: list[Any], width: float, height: float, title: str = "") -> bytes:
+    writer = SvgWriter(width, height, title)
+    for shape in shapes:
+        writer.add(shape)
+    return writer.tostring()

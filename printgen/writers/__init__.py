@@ -1,1 +1,0 @@
-"""Writers turn the millimetre picture into files: one module per format."""

@@ -1,1 +1,0 @@
-"""Bundled Jinja templates (installed as printgen.templates); a user folder is searched first."""
