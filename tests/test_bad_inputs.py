@@ -22,13 +22,13 @@ from pathlib import Path
 import pytest
 
 from art_cases import CASES as ART_CASES
-from printgen.games import bundled_definition
+from printgen.games import bundled_definition, game_ids
 
 CORPUS = Path(__file__).parent / "bad_inputs"
 UPDATE = bool(os.environ.get("PRINTGEN_UPDATE_BAD_INPUTS"))
 SECONDS = 10.0  # each case, start-up included
 MEMORY_CAP = 1024 * 1024 * 1024  # bytes: address space allowed, and the peak resident size allowed
-GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
+GAMES = tuple(game_ids())  # every game in the registry
 
 
 # -- generated cases: too big to commit, or needing links made on the spot --------------------------

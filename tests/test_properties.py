@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from printgen.core.build import BuildOptions
-from printgen.games import bundled_definition, load
+from printgen.games import bundled_definition, game_ids, load
 from printgen.games.omiga import validator as omiga_validate
 from printgen.games.omiga.tileset import on_table
 from printgen.core.yamlread import read_yaml
@@ -34,7 +34,7 @@ from printgen.core.paper import PAPERS
 from printgen.drawing.picture import compose, turned
 from printgen.core.problems import DefinitionError
 
-GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
+GAMES = tuple(game_ids())  # every game in the registry
 SLOW_EXAMPLES = int(os.environ.get("PRINTGEN_SLOW_EXAMPLES", "200"))
 TEXTS = {game: bundled_definition(game).read_text() for game in GAMES}
 

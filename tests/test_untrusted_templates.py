@@ -20,10 +20,10 @@ import pytest
 from click.testing import CliRunner
 
 from printgen.cli.main import cli
-from printgen.games import bundled_definition
+from printgen.games import bundled_definition, game_ids
 from printgen.jinja.plaindata import is_plain, plain
 
-GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
+GAMES = tuple(game_ids())  # every game in the registry
 
 
 def walk(value: object, path: str = "context") -> list[str]:

@@ -17,7 +17,7 @@ import click
 from pydantic import Field, TypeAdapter
 
 from printgen.core.atomic import write_bytes
-from printgen.games import bundled_definition, registry
+from printgen.games import bundled_definition, game_entry, registry
 from printgen.core.problems import display_name
 from printgen.jinja.render import bundled_dir
 
@@ -84,7 +84,7 @@ def new_command(game: str, folder: Path, with_templates: bool, force: bool) -> N
         click.echo(f"wrote {display_name(path)}")
     definition = display_name(files[0][0])
     click.echo(f"Edit {definition}, then: printgen build {definition}")
-    if game == "omiga":
+    if game_entry(game).validator is not None:
         click.echo(f"Check your tile set with: printgen validate {definition}")
 
 

@@ -18,7 +18,7 @@ from printgen.games import Game, bundled_definition, game_entry, game_ids, outpu
 from printgen.core.yamlread import read_yaml
 from printgen.core.paper import PAPERS
 from printgen.cli.common import EXIT_BAD_INPUT, fail, parse_offset, resolve
-from printgen.core.problems import DefinitionError, display_name
+from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.cli.workflow import (MAX_BLEED_MM, back_offset_for, build_games, calibrate_command,
                                    export_command, preview_command, write_results)
 
@@ -52,8 +52,10 @@ def list_games() -> None:
         click.echo(f"{game.id}  ({game.title})")
         for item in game.makes:
             click.echo(f"    {item}")
-        if game.cards is not None:
+        if game.pieces is not None:
             click.echo(f"    printgen export {game.id} --print-shop | --tts: its pieces one by one")
+        if game.validator is not None:
+            click.echo(f"    printgen validate {game.id}: checks that its tile set plays")
 
 
 @cli.command()
@@ -97,7 +99,7 @@ def build(games: tuple[str, ...], paper: str, flip: str, back_offset: tuple[floa
     if bleed is not None:
         for path in paths:
             game = game_of(path)
-            if game is not None and game.cards is None:
+            if game is not None and not game.bleed:
                 click.echo(f"printgen: --bleed: {game.title} has no imposed pieces; its files have no "
                            "bleed", err=True)
     if watch:
@@ -173,10 +175,15 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
 
     Exit status: 0 valid, 1 the set has problems, 2 the definition cannot be read.
     """
-    from printgen.games.omiga import validator as tv  # only this command needs the simulation
-
     path = resolve(target)
+    able = [g for g in registry().values() if g.validator is not None]
+    game = game_of(path) or able[0]  # a file that names no game: its validator says what is wrong
     try:
+        if game.validator is None:
+            raise DefinitionError([Problem(display_name(path), 1, "game", f"validate checks the "
+                                           f"sets of {', '.join(g.id for g in able)}; this is a "
+                                           f"{game.title} definition")])
+        tv = game.validator()  # imported only now: only this command needs the simulation
         defn, source = tv.read(path)
     except DefinitionError as exc:
         if as_json:
@@ -184,7 +191,7 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
                 {"file": p.file, "line": p.line, "path": p.path, "message": p.message} for p in exc.problems]},
                 indent=2))
         fail(exc)
-    total = games if games is not None else defn.validation.games
+    total = games if games is not None else tv.simulated_games(defn)
     if total >= PROGRESS_FROM:
         with click.progressbar(length=total, label="Simulating games", file=sys.stderr) as bar:
             report = tv.check_set(defn, source, games, seed, bar.update)

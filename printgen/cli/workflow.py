@@ -219,20 +219,22 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     if not (print_shop or tts):
         raise click.UsageError("say what to export: --print-shop, --tts, or both")
     paths = paths_for(games)
-    with_cards = [g.id for g in registry().values() if g.cards is not None]
+    with_cards = [g.id for g in registry().values() if g.pieces is not None]
     try:
         # the same checks as build, so a definition that cannot build cannot export either
         results = build_games(paths, BuildOptions(PAPERS["a4"], templates=template_dirs), allow_outside)
     except DefinitionError as exc:
         bail(exc)
     for loaded, _ in results:
-        if loaded.game.cards is None:
+        if loaded.game.pieces is None:
             click.echo(f"printgen: {loaded.game.title} has no separate cards, tiles or tokens to export; "
                        f"export works for {', '.join(with_cards)}. Nothing was written.", err=True)
             sys.exit(2)
     exported: Results = []
     for loaded, _ in results:
-        cards = loaded.game.cards(loaded.definition)  # type: ignore[misc]
+        pieces = loaded.game.pieces
+        assert pieces is not None  # every game without pieces was refused above
+        cards = pieces(loaded.definition)
         files: list[Artifact] = []
         if print_shop:
             files += export.print_shop(loaded.game.title, cards, bleed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from importlib import import_module, resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 from pydantic import BaseModel
 
@@ -25,17 +25,44 @@ if TYPE_CHECKING:
 GAME_MODULES = ["one_minute_war", "fracas", "quick_violence", "armies", "omiga"]
 
 
+class ValidationReport(Protocol):
+    """What `printgen validate` prints: every finding, as text or JSON, and whether any is an error."""
+
+    @property
+    def errors(self) -> list[Any]: ...
+    def as_text(self) -> str: ...
+    def as_json(self) -> str: ...
+
+
+class Validator(Protocol):
+    """A game's set validator (the `validate` capability), imported only when the command runs."""
+
+    def read(self, path: Path) -> tuple[Any, SourceMap]: ...
+    def check_set(self, defn: Any, source: SourceMap, games: int | None = None,
+                  seed: int | None = None, progress: Callable[[int], None] | None = None) -> Any: ...
+    def show_files(self, report: Any, seed: int | None = None) -> list[tuple[str, bytes]]: ...
+    def simulated_games(self, defn: Any) -> int: ...
+
+
 @dataclass(frozen=True)
 class Game:
+    """A bundled game: what every game has (id, model, build) and what some can do besides.
+
+    Commands ask for a capability (`pieces`, `bleed`, `validator`), never for a game's id.
+    """
+
     id: str
     title: str
     makes: list[str]
     model: type[BaseModel]
     build: Callable[[Any, BuildOptions, "Loaded"], list[Artifact]]
     checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
-    # the game's separate pieces for `printgen export` (printgen.cards); None: nothing to export.
-    # A game with cards also honours --bleed on its imposed sheets.
-    cards: Callable[[Any], list[Any]] | None = None
+    # capability: the game's separate pieces for `printgen export` (layout.cards); None: none
+    pieces: Callable[[Any], list[Any]] | None = None
+    # capability: its imposed sheets take `--bleed`
+    bleed: bool = False
+    # capability: `printgen validate` checks its sets; a function importing the validator on demand
+    validator: Callable[[], Validator] | None = None
 
 
 def registry() -> dict[str, Game]:

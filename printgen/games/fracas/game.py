@@ -63,5 +63,6 @@ GAME = Game(
     model=Fracas,
     build=build,
     checks=(check_players,),
-    cards=cards,
+    pieces=cards,
+    bleed=True,
 )

@@ -6,6 +6,9 @@ print double-sided and the rules page lands on a sheet of its own.
 """
 from __future__ import annotations
 
+from importlib import import_module
+from typing import cast
+
 from reportlab.graphics.shapes import Drawing, Group, translate
 from reportlab.lib.colors import HexColor, black
 from reportlab.platypus import Paragraph, Table
@@ -25,7 +28,7 @@ from printgen.jinja.render import render
 from printgen.output.pdf import Page, PdfMeta, TextOverflow, render_pdf
 from printgen.output.svg import svg_bytes
 from printgen.core.build import Artifact, BuildOptions
-from printgen.games import Game, Loaded
+from printgen.games import Game, Loaded, Validator
 from printgen.games.omiga.checks import structure_errors
 from printgen.games.omiga.model import DECKS, Omiga, check_geometry, check_palettes, tile_name
 from printgen.games.omiga.tile import OmigaTile
@@ -216,5 +219,7 @@ GAME = Game(
     model=Omiga,
     build=build,
     checks=(check_palettes, check_geometry, structure_errors),
-    cards=cards,
+    pieces=cards,
+    bleed=True,
+    validator=lambda: cast(Validator, import_module("printgen.games.omiga.validator")),
 )

@@ -198,6 +198,11 @@ def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: in
     return report
 
 
+def simulated_games(defn: Omiga) -> int:
+    """How many games `check_set` plays when not told otherwise (for a progress bar)."""
+    return defn.validation.games
+
+
 def show_files(report: Report, seed: int | None = None, game: int = 0) -> list[tuple[str, bytes]]:
     """SVG and PNG of game `game` of the seeded run (nothing if the tiles cannot be drawn)."""
     from printgen.games.omiga.board import board_files
