@@ -109,7 +109,21 @@ GENERATED = {"yaml_flow_mappings_900kb": flow_mappings, "yaml_block_list_12000_i
              "omw_logo_font_lacks_letters": tiny_font, "omiga_20000_unknown_forms": twenty_thousand_forms,
              "definition_50mb": fifty_megabytes, "omiga_deck_10000_tiles": ten_thousand_tiles,
              "omw_template_symlink_outside": template_symlink, "omw_art_symlink_outside": art_symlink}
+def unknown_table(game: str):
+    """The bundled definition, built with a copy of its rules template that asks for a table the
+    game does not have (found by the build, after the template has rendered)."""
+    def make(folder: Path, name: str) -> None:
+        (folder / f"{name}.yaml").write_bytes(bundled_definition(game).read_bytes())
+        target = folder / f"{name}.templates" / game / "rules.txt.j2"
+        target.parent.mkdir(parents=True)
+        bundled = bundled_definition(game).parent / "rules.txt.j2"
+        target.write_text(bundled.read_text() + "\n@table nosuch\n")
+    return make
+
+
 GENERATED.update(ART_CASES)
+GENERATED.update({"omw_template_unknown_table": unknown_table("one_minute_war"),
+                  "omiga_template_unknown_table": unknown_table("omiga")})
 HEAVY = {"definition_50mb", "omiga_deck_10000_tiles", "billion_laughs", "deep_nesting",
          "omiga_20000_unknown_forms"}
 

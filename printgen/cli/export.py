@@ -1,7 +1,7 @@
 """`printgen export`: a game's pieces for a print shop (one PDF per face or back, with bleed) and for
 Tabletop Simulator (deck sheets of up to 10 x 7 faces, and a back image).
 
-Both start from the game's `cards` hook (printgen.layout.cards), never from the imposed home-print sheets,
+Both start from the game's `pieces` capability (printgen.layout.cards), never from the imposed home-print sheets,
 so a print shop gets each piece at its trim size with its art running past the cut, and TTS gets a
 grid whose cells are whole pixels.
 """

@@ -8,7 +8,6 @@ PT_PER_MM = 72 / 25.4
 MM_PER_PT = 25.4 / 72
 SAFE_MARGIN_MM = 5.0  # home printers cannot print the outer 4-6 mm
 
-PaperName = Literal["a4", "letter"]
 Flip = Literal["long", "short"]
 
 

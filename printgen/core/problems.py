@@ -55,3 +55,12 @@ def display_name(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+class UnknownTable(ValueError):
+    """The text asks for a table the game does not have. `template` names the template the text
+    came from, so the build can place the problem at the template's own line."""
+
+    def __init__(self, name: str, known: list[str], template: str) -> None:
+        super().__init__(f"the text asks for an unknown table '{name}' (known: {', '.join(known)})")
+        self.name, self.template = name, template

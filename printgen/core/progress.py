@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
+from typing import Any, Callable, Iterator, Protocol
 
 import click
 
 SHOW_FROM_SECONDS = 1.0
-
-T = TypeVar("T")
 
 
 class Progress(Protocol):
@@ -40,12 +38,3 @@ def progress(length: int, label: str, seconds_each: float,
                                                  else None) if show else None)
     with bar:
         yield bar
-
-
-def each(items: list[T], label: str, seconds_each: float, show: Callable[[T], str] | None = None) -> Iterable[T]:
-    """Iterate over `items`, with a bar if the whole loop should take a second or more."""
-    with progress(len(items), label, seconds_each, show) as bar:
-        for item in items:
-            bar.update(0, item)
-            yield item
-            bar.update(1)

@@ -31,7 +31,6 @@ class LineStyle:
 
 CUT = LineStyle("cut", 0.25, (3.0, 1.5))
 FOLD = LineStyle("fold", 0.3, (0.5, 1.0))
-OUTLINE = LineStyle("outline", 0.2, None)
 
 
 def guide(x1: float, y1: float, x2: float, y2: float, style: LineStyle) -> Line:

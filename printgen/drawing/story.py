@@ -13,8 +13,9 @@ from typing import Callable
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, TableStyle
 
-from printgen.drawing import fonts
 from printgen.core.paper import MM_PER_PT
+from printgen.core.problems import UnknownTable
+from printgen.drawing import fonts
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ class FitWidth(Flowable):
         self.content.drawOn(self.canv, 0, 0)
 
 
-def build_story(markup: str, tables: dict[str, TableFactory], style: Styles) -> list[Flowable]:
+def build_story(markup: str, tables: dict[str, TableFactory], style: Styles,
+                template: str = "") -> list[Flowable]:
     story: list[Flowable] = []
     section = ""
     paragraph: list[str] = []
@@ -105,8 +107,7 @@ def build_story(markup: str, tables: dict[str, TableFactory], style: Styles) -> 
             flush()
             name = line[len("@table "):].strip()
             if name not in tables:
-                raise KeyError(f"the text asks for an unknown table '{name}' "
-                               f"(known: {', '.join(sorted(tables))})")
+                raise UnknownTable(name, sorted(tables), template)
             story.append(tagged(FitWidth(tables[name]), section))
             story.append(Spacer(1, style.body.spaceAfter))
         else:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 from pydantic import BaseModel
 
 from printgen.core.build import Artifact, BuildOptions
-from printgen.core.problems import DefinitionError, Problem
+from printgen.core.problems import DefinitionError, Problem, UnknownTable
 from printgen.core.source import Loc, SourceMap
 from printgen.core.validation import shorten, validate
 from printgen.core.yamlread import read_yaml
@@ -104,7 +104,23 @@ class Loaded:
     def build(self, options: BuildOptions) -> list[Artifact]:
         if self.art.templates is not None:  # after --templates folders, before the bundled ones
             options = replace(options, templates=(*options.templates, self.art.templates))
-        return self.game.build(self.definition, options, self)
+        try:
+            return self.game.build(self.definition, options, self)
+        except UnknownTable as exc:  # the one place a game's text asking for a missing table is placed
+            raise DefinitionError([table_problem(exc, options.templates)]) from None
+
+
+def table_problem(exc: UnknownTable, template_dirs: tuple[Path, ...]) -> Problem:
+    """`FILE:LINE: template error: ...` at the template line that asks for the missing table."""
+    from printgen.jinja.render import template_file
+
+    file, line = template_file(exc.template, list(template_dirs))
+    try:
+        lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
+        line = next(n for n, text in enumerate(lines, 1) if f"@table {exc.name}" in text)
+    except (OSError, StopIteration):
+        pass
+    return Problem(file, line, "", f"template error: {exc}")
 
 
 def load(path: Path, allow_outside: bool = False) -> Loaded:

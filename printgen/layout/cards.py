@@ -1,7 +1,7 @@
 """The per-game hook behind `printgen export`: a game lists its separate pieces (cards, tiles, tokens).
 
 A print shop and Tabletop Simulator both want a game as a set of same-size pieces, each with a face
-and a back, rather than as imposed sheets. A game offers them through `Game.cards`, a function from
+and a back, rather than as imposed sheets. A game offers them through `Game.pieces`, a function from
 its validated definition to a list of `Card`s. Pieces that share a `deck` share one back, so the
 export writes each back once. Games whose pieces are not plain cards (One Minute War's card is cut
 and folded from the rules sheet) leave the hook out, and export says so.
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
 
 from printgen.layout.imposition import Piece
 
@@ -30,7 +29,6 @@ class Card:
         return (self.piece.width, self.piece.height)
 
 
-CardsHook = Callable[[Any], list[Card]]
 
 
 def decks(cards: list[Card]) -> dict[str, list[Card]]:

@@ -279,10 +279,7 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
         factories[name] = table_factory(table, style, accent) if isinstance(table, DataTable) \
             else table
     markup = render(ref.template, dict(ref.context), options.templates)
-    try:
-        story = build_story(markup, factories, style)
-    except KeyError as exc:
-        raise DefinitionError([Problem(ref.template, 1, "", str(exc.args[0]))])
+    story = build_story(markup, factories, style, ref.template)
     result: list[list[Flowable]] = [[]]
     for item in story:
         if isinstance(item, PageBreak):

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from reportlab.graphics.shapes import Group, rotate, translate
 
-from printgen.core.paper import SAFE_MARGIN_MM, Flip, Paper
+from printgen.core.paper import Flip, Paper
 from printgen.drawing.picture import CUT, FOLD, Matrix, compose, guide, placed, text
 from printgen.output.pdf import Page
 
@@ -86,10 +86,6 @@ class DuplexSheet:
                              placed(component.guides(), compose(self.duplex.mirror(), at))]
         self.boxes.append(box)
         return box
-
-
-def content_box(paper: Paper, margin: float = SAFE_MARGIN_MM) -> Box:
-    return (margin, margin, paper.width - 2 * margin, paper.height - 2 * margin)
 
 
 def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:

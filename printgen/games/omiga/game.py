@@ -131,7 +131,7 @@ def rules_pdf_story(defn: Omiga, options: BuildOptions, width: float):
         "example": example}, options.templates)
     tables = {"reference": lambda w: reference_table(defn, style, w),
               "example": lambda w: example_drawing(defn, w)}
-    return build_story(markup, tables, style)
+    return build_story(markup, tables, style, "omiga/rules.txt.j2")
 
 
 def contact_sheet(defn: Omiga) -> bytes:

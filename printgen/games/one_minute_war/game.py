@@ -124,7 +124,7 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Art
                     options.templates)
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
-    story = build_story(markup, tables, style)
+    story = build_story(markup, tables, style, "one_minute_war/rules.txt.j2")
     meta = PdfMeta(title=f"{defn.title} \u2013 rules and card", subject="Print double-sided at actual size",
                    flip=options.flip)
     try:

@@ -150,10 +150,7 @@ def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: S
              source: SourceMap) -> list[Flowable]:
     markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
     tables = {"fighters": lambda width: fighter_table(defn, options.paper, style, source, width)}
-    try:
-        return build_story(markup, tables, style)
-    except KeyError as exc:  # a user's template asked for a table this game does not have
-        raise DefinitionError([Problem(f"{TEMPLATES}/{template}", 1, "", str(exc.args[0]))]) from None
+    return build_story(markup, tables, style, f"{TEMPLATES}/{template}")
 
 
 def pages_for(story: list[Flowable], paper: Paper) -> int:
