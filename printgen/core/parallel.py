@@ -13,7 +13,6 @@ error surfaces with its own traceback, exactly as without a helper.
 """
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import signal
@@ -21,7 +20,7 @@ import sys
 import threading
 from typing import Callable, Generic, TypeVar
 
-from printgen.core.bounded import LIVE, die_with_parent, find_prctl
+from printgen.core.bounded import LIVE, die_with_parent, find_prctl, fork_frozen
 
 T = TypeVar("T")
 
@@ -49,16 +48,12 @@ class Beside(Generic[T]):
             return
         find_prctl()
         parent = os.getpid()
-        gc.freeze()  # as in bounded.run_bounded: the helper's collections skip the shared heap
         try:
-            pid = os.fork()
+            pid = fork_frozen()
         except OSError:  # a process or memory limit: likewise
-            gc.unfreeze()
             os.close(read)
             os.close(write)
             return
-        if pid != 0:
-            gc.unfreeze()
         if pid == 0:  # the helper: compute, send, and leave without running any exit handler
             os.close(read)
             try:

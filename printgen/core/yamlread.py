@@ -19,7 +19,7 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import ReaderError
 
 from printgen.core.problems import DefinitionError, Problem, display_name
-from printgen.core.source import SourceMap
+from printgen.core.source import SourceMap, dotted
 
 MAX_DEFINITION_BYTES = 1024 * 1024  # a hand-written game is a few KiB; ruamel reads ~600 KiB a second
 MAX_NODES = 10_000  # values, keys and lists: the bundled games have under 500; ruamel reads ~9,000 a second
@@ -108,17 +108,6 @@ class BoundExceeded(Exception):
         self.line, self.message, self.path = line, message, path
 
 
-def key_path(keys: list[Any]) -> str:
-    """`round[0].step` from the keys and list positions above a value (None: a key being read)."""
-    path = ""
-    for key in keys:
-        if isinstance(key, int):
-            path += f"[{key}]"
-        elif isinstance(key, str):
-            path += f".{key}" if path else key
-    return path
-
-
 INT_TAG = "tag:yaml.org,2002:int"
 SCALAR_KEY = ("expected a plain name as the key; a list or mapping cannot be a key (a '?' or "
               "brackets before the colon make one)")
@@ -130,7 +119,7 @@ class BoundedComposer(Composer):
     integers within MAX_INTEGER (a literal with thousands of digits would stop Python's int())."""
 
     nodes = 0
-    keys: list[Any] = []  # where the node being read sits: key names and list positions
+    keys: list[Any] = []  # where the node being read sits: key names, list positions, None (a key)
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         self.nodes += 1
@@ -152,7 +141,7 @@ class BoundedComposer(Composer):
         if str(getattr(node.tag, "value", node.tag)) == INT_TAG and not integer_in_range(node.value):
             raise BoundExceeded(node.start_mark.line + 1, f"the number {long_literal(node.value)} is "
                                 f"out of range; printgen reads whole numbers from -{MAX_INTEGER:,} "
-                                f"to {MAX_INTEGER:,}", key_path(self.keys))
+                                f"to {MAX_INTEGER:,}", dotted([key for key in self.keys if key is not None]))
         return node
 
     def compose_mapping_node(self, anchor: Any) -> Any:

@@ -107,20 +107,10 @@ class Loaded:
         try:
             return self.game.build(self.definition, options, self)
         except UnknownTable as exc:  # the one place a game's text asking for a missing table is placed
-            raise DefinitionError([table_problem(exc, options.templates)]) from None
+            from printgen.jinja.render import template_file
 
-
-def table_problem(exc: UnknownTable, template_dirs: tuple[Path, ...]) -> Problem:
-    """`FILE:LINE: template error: ...` at the template line that asks for the missing table."""
-    from printgen.jinja.render import template_file
-
-    file, line = template_file(exc.template, list(template_dirs))
-    try:
-        lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
-        line = next(n for n, text in enumerate(lines, 1) if f"@table {exc.name}" in text)
-    except (OSError, StopIteration):
-        pass
-    return Problem(file, line, "", f"template error: {exc}")
+            file, line = template_file(exc.template, list(options.templates), f"@table {exc.name}")
+            raise DefinitionError([Problem(file, line, "", f"template error: {exc}")]) from None
 
 
 def load(path: Path, allow_outside: bool = False) -> Loaded:

@@ -148,14 +148,14 @@ def soft_deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def template_file(name: str, user_dirs: list[Path]) -> tuple[str, int]:
-    """Where template `name` lives, as a message's file and line (line 1: the line is unknown)."""
+def template_file(name: str, user_dirs: list[Path], snippet: str = "") -> tuple[str, int]:
+    """Where template `name` lives, as a message's file and line: the line holding `snippet`, or 1."""
     env = environment(user_dirs)
     try:
-        _, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+        source, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
     except Exception:  # noqa: BLE001 - then the name as written is the best we have
         return name, 1
-    return display_name(Path(str(filename))), 1
+    return display_name(Path(str(filename))), line_of(source, snippet) if snippet else 1
 
 
 def kind_of(name: str) -> str:
