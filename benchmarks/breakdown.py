@@ -21,7 +21,7 @@ marks = {"import the command line": time.perf_counter()}
 from pathlib import Path  # noqa: E402
 
 from printgen.core.atomic import write_all  # noqa: E402
-from printgen.core.build import BuildOptions
+from printgen.core.build import Artifact, BuildOptions  # noqa: E402
 from printgen.games import bundled_definition, game_entry  # noqa: E402
 from printgen.core.validation import validate  # noqa: E402
 from printgen.core.yamlread import read_yaml  # noqa: E402
@@ -43,11 +43,13 @@ art = ArtContext(path.parent, False)
 defn = validate(game.model, data, source, game.checks, context={"art": art})
 loaded = Loaded(game, defn, path, path.stem, source, art.library)
 marks["validate (pydantic and the game's checks)"] = time.perf_counter()
-pdf = omiga.tiles_pdf(defn, BuildOptions(PAPERS["a4"]), loaded)
+from printgen.output.writers import write  # noqa: E402
+
+pdf = write(omiga.tiles_document(defn, BuildOptions(PAPERS["a4"]), loaded))
 marks["omiga.pdf: faces, backs, marks, rules"] = time.perf_counter()
-pictures = omiga.tile_svgs(defn)
+pictures = [Artifact(doc.name, write(doc)) for doc in omiga.tile_svgs(defn)]
 marks["72 SVGs"] = time.perf_counter()
-png = omiga.contact_sheet(defn)
+png = write(omiga.contact_sheet(defn, "omiga-tiles.png"))
 marks["the PNG contact sheet (a PDF, rasterised)"] = time.perf_counter()
 out = Path(sys.argv[1])
 write_all([(out / "omiga.pdf", pdf), (out / "omiga-tiles.png", png)] + [(out / a.name, a.data) for a in pictures])

@@ -19,7 +19,8 @@ from printgen.games import game_entry, game_ids, registry
 from printgen.core.parallel import beside, can_fork
 from printgen.core.paper import PAPERS
 from printgen.drawing.picture import placed, rect
-from printgen.output.pdf import Page, PdfMeta, render_pdf
+from printgen.drawing.document import Document, Page
+from printgen.output.writers import write
 from printgen.output.reuse import reusable
 from printgen.output.svg import svg_bytes
 
@@ -50,7 +51,7 @@ def filled(pdf: bytes, page: int = 0) -> list[tuple[float, float, tuple]]:
 def test_a_repeated_group_is_stored_once_and_drawn_wherever_it_is_placed():
     pages = [Page(shapes=[placed(reusable(square()), (1, 0, 0, 1, x, 20)) for x in (20, 50, 80)]),
              Page(shapes=[placed(reusable(square()), (1, 0, 0, 1, 20, 100))])]
-    pdf = render_pdf(pages, PAPERS["a4"], PdfMeta("forms", flip=None))
+    pdf = write(Document("forms.pdf", PAPERS["a4"], pages, "forms"))
     assert forms_in(pdf) == 1
     blue = (0.0, 0.2, 0.667)
     assert filled(pdf, 0) == [(20, 20, blue), (50, 20, blue), (80, 20, blue)]
@@ -61,7 +62,7 @@ def test_different_content_gets_its_own_form():
     assert reusable(square(BLUE)).key == reusable(square(BLUE)).key
     assert reusable(square(BLUE)).key != reusable(square(RED)).key
     shapes = [placed(reusable(square(c)), (1, 0, 0, 1, x, 20)) for c, x in ((BLUE, 20), (RED, 50))]
-    assert forms_in(render_pdf([Page(shapes=shapes)], PAPERS["a4"], PdfMeta("two", flip=None))) == 2
+    assert forms_in(write(Document("two.pdf", PAPERS["a4"], [Page(shapes=shapes)], "two"))) == 2
 
 
 def test_a_form_sets_its_own_colours_whatever_was_drawn_before_it():
@@ -70,7 +71,7 @@ def test_a_form_sets_its_own_colours_whatever_was_drawn_before_it():
     plain.add(Rect(0, 0, 10, 10, fillColor=black, strokeColor=None))
     shapes = [rect(0, 0, 5, 5, fill=RED), placed(reusable(plain), (1, 0, 0, 1, 20, 20)),
               rect(0, 200, 5, 5, fill=BLUE), placed(reusable(plain), (1, 0, 0, 1, 50, 20))]
-    pdf = render_pdf([Page(shapes=shapes)], PAPERS["a4"], PdfMeta("state", flip=None))
+    pdf = write(Document("state.pdf", PAPERS["a4"], [Page(shapes=shapes)], "state"))
     assert [f[2] for f in filled(pdf)] in ([(0.0,), (0.0,)], [(0.0, 0.0, 0.0), (0.0, 0.0, 0.0)])
 
 

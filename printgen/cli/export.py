@@ -20,8 +20,9 @@ from printgen.core.build import Artifact
 from printgen.core.paper import Paper
 from printgen.drawing.picture import placed
 from printgen.core.progress import progress
+from printgen.drawing.document import Document, Page
 from printgen.output.png import image_from_pdf, png_bytes
-from printgen.output.pdf import Page, PdfMeta, render_pdf
+from printgen.output.writers import write
 
 PRINT_SHOP_BLEED = 3.0  # mm: what most print shops ask for
 PRINT_SHOP = "print-shop"
@@ -42,7 +43,7 @@ def single_pdf(drawing: Group, width: float, height: float, bleed: float, title:
     page = Page(shapes=[placed(drawing, translate(bleed, bleed))],
                 trim_box=(bleed, bleed, bleed + width, bleed + height),
                 bleed_box=(0.0, 0.0, paper.width, paper.height))
-    return render_pdf([page], paper, PdfMeta(title=title, subject="One piece, with bleed", flip=None))
+    return write(Document("piece.pdf", paper, [page], title, "One piece, with bleed"))
 
 
 def back_stem(deck: str) -> str:
@@ -115,7 +116,7 @@ def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float
     for i, drawing in enumerate(drawings):
         row, column = divmod(i, grid.columns)
         page.shapes.append(placed(drawing, translate(column * w, (grid.rows - 1 - row) * h)))
-    pdf = render_pdf([page], paper, PdfMeta(title="Tabletop Simulator deck sheet", flip=None))
+    pdf = write(Document("sheet.pdf", paper, [page], "Tabletop Simulator deck sheet"))
     return png_bytes(image_from_pdf(pdf, grid.columns * px[0], grid.rows * px[1]))
 
 

@@ -199,11 +199,13 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
         report = tv.check_set(defn, source, games, seed)
     click.echo(report.as_json() if as_json else report.as_text())
     if show:
-        files = tv.show_files(report, seed)
-        for name, data in files:
-            write_bytes(out_dir / output_name(path) / name, data)
-            click.echo(f"wrote {out_dir / output_name(path) / name}", err=True)
-        if not files:
+        from printgen.output.writers import write  # reportlab's canvas, only when a board is drawn
+
+        documents = tv.show_documents(report, seed)
+        for doc in documents:
+            write_bytes(out_dir / output_name(path) / doc.name, write(doc))
+            click.echo(f"wrote {out_dir / output_name(path) / doc.name}", err=True)
+        if not documents:
             click.echo("--show: no board drawn; fix the structure problems first", err=True)
     sys.exit(0 if report.valid else EXIT_INVALID)
 

@@ -1,8 +1,10 @@
 """The table of games printgen can build. A game appears here only when it builds for real.
 
 Each game module offers a `GAME` entry: its id, what it makes, its pydantic model and checks, and a
-build function that returns files as bytes. Nothing is written until every game has built, so a bad
-definition leaves no half-finished output behind.
+build function that lays out documents (printgen.drawing.document). `Loaded.build` hands them to the
+table of writers (printgen.output.writers), which also turns every layout failure into a located
+problem. Nothing is written to disk until every game has built, so a bad definition leaves no
+half-finished output behind.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from printgen.core.yamlread import read_yaml
 
 if TYPE_CHECKING:
     from printgen.art.library import ArtLibrary
+    from printgen.drawing.document import Document
 
 GAME_MODULES = ["one_minute_war", "fracas", "quick_violence", "armies", "omiga"]
 
@@ -40,7 +43,7 @@ class Validator(Protocol):
     def read(self, path: Path) -> tuple[Any, SourceMap]: ...
     def check_set(self, defn: Any, source: SourceMap, games: int | None = None,
                   seed: int | None = None, progress: Callable[[int], None] | None = None) -> Any: ...
-    def show_files(self, report: Any, seed: int | None = None) -> list[tuple[str, bytes]]: ...
+    def show_documents(self, report: Any, seed: int | None = None) -> list[Document]: ...
     def simulated_games(self, defn: Any) -> int: ...
 
 
@@ -55,7 +58,7 @@ class Game:
     title: str
     makes: list[str]
     model: type[BaseModel]
-    build: Callable[[Any, BuildOptions, "Loaded"], list[Artifact]]
+    build: Callable[[Any, BuildOptions, "Loaded"], list[Document]]
     checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
     # capability: the game's separate pieces for `printgen export` (layout.cards); None: none
     pieces: Callable[[Any], list[Any]] | None = None
@@ -102,10 +105,13 @@ class Loaded:
     art: ArtLibrary = field(default_factory=lambda: art_module().ArtLibrary())  # images, fonts, templates
 
     def build(self, options: BuildOptions) -> list[Artifact]:
+        """The game's documents, laid out and written in memory (printgen.output.writers)."""
+        from printgen.output.writers import write_all  # the writers import reportlab's canvas
+
         if self.art.templates is not None:  # after --templates folders, before the bundled ones
             options = replace(options, templates=(*options.templates, self.art.templates))
         try:
-            return self.game.build(self.definition, options, self)
+            return write_all(self.game.build(self.definition, options, self), self.source)
         except UnknownTable as exc:  # the one place a game's text asking for a missing table is placed
             from printgen.jinja.render import template_file
 

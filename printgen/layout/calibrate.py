@@ -26,7 +26,8 @@ from printgen.drawing import fonts
 from printgen.core.paper import Flip, Paper
 from printgen.drawing.picture import LineStyle, guide, placed, rect, text
 from printgen.layout.sheet import Duplex
-from printgen.output.pdf import Page, PdfMeta, render_pdf
+from printgen.drawing.document import Document, Page
+from printgen.output.writers import write
 
 STEP = 0.5  # mm between neighbouring bars: the sheet's resolution
 REACH = 6.0  # mm either side of the offset printed with
@@ -230,8 +231,10 @@ def calibration_pages(paper: Paper, flip: Flip, offset: tuple[float, float]) -> 
     return [front, back]
 
 
+def calibration_document(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> Document:
+    return Document("calibrate.pdf", paper, calibration_pages(paper, flip, offset),
+                    "printgen duplex calibration", "Print double-sided at actual size; read the back offset against the light", flip)
+
+
 def calibration_pdf(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    meta = PdfMeta(title="printgen duplex calibration",
-                   subject="Print double-sided at actual size; read the back offset against the light",
-                   flip=flip)
-    return render_pdf(calibration_pages(paper, flip, offset), paper, meta)
+    return write(calibration_document(paper, flip, offset))

@@ -17,7 +17,7 @@ from reportlab.graphics.shapes import Group, translate
 from printgen.core.paper import SAFE_MARGIN_MM, Paper
 from printgen.drawing.picture import CUT, guide, placed, text
 from printgen.layout.sheet import Box, Duplex
-from printgen.output.pdf import Page
+from printgen.drawing.document import Page
 from printgen.output.reuse import reusable
 
 MARK_LENGTH = 3.0  # mm: one dash of the cut style, so a mark prints as one solid stroke

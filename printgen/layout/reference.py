@@ -2,13 +2,13 @@
 
 Any game can have one; the module knows nothing about a particular game. A game supplies a
 `Reference` (its Jinja template, the template's variables, its data tables and figures, and the
-`ReferenceSettings` from its YAML), and gets PDFs back:
+`ReferenceSettings` from its YAML), and gets documents back:
 
     ref = Reference(title="Fracas", template="fracas/reference.txt.j2", context={"d": defn},
                     tables={"turn": DataTable(("Step", "What you do"), rows, (0.3, 0.7))},
                     settings=defn.reference, sections={"A turn": ("turn",)})
-    reference_artifacts(ref, options, loaded)  # <stem>-reference.pdf, <stem>-reference-cards.pdf
-    sheet_pdf(ref, options, loaded, extra_pages=[...])  # the sheet, then pages of the game's own
+    reference_documents(ref, options, stem)  # <stem>-reference.pdf, <stem>-reference-cards.pdf
+    sheet_document(ref, options, name, extra_pages=[...])  # the sheet, then pages of the game's own
 
 The template uses printgen's markup (see story.py). The page is split into two halves: everything
 before `@newpage` goes in the top half, the rest in the bottom half. A half starts with its `#`
@@ -20,7 +20,7 @@ width in mm and returning any flowable (a figure, say); a figure that cannot fit
 `DoesNotFit(loc, message)`, which becomes a located error too.
 
 Text is set at `settings.text_size_pt` (7 pt at least) and never shrunk or cut: a half whose text
-does not fit raises a `DefinitionError` naming the sheet, the half and the section, located at
+does not fit becomes a problem (after drawing, see printgen.output.writers) naming the sheet, the half and the section, located at
 `sections[section]` (the YAML key that feeds the section) or else at the settings' `text_size_pt`.
 
 The same two halves make both outputs, so what fits one fits the other:
@@ -44,16 +44,16 @@ from reportlab.platypus import Flowable, Frame, PageBreak, Paragraph, Table
 from reportlab.platypus.doctemplate import LayoutError
 
 from printgen.drawing import fonts
-from printgen.core.build import Artifact, BuildOptions, Origin
+from printgen.core.build import BuildOptions
+from printgen.drawing.document import Document, Located, Page
 from printgen.core.source import Loc
-from printgen.core.paper import MM_PER_PT, Paper, font_mm, pt
+from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
 from printgen.drawing.markup import escape
 from printgen.drawing.picture import CUT, guide, rect, text
 from printgen.core.problems import DefinitionError, Problem
 from printgen.layout.sheet import Duplex
 from printgen.drawing.story import Stack, Styles, build_story, styles, table_style, tagged
 from printgen.jinja.render import render
-from printgen.output.pdf import Page, PdfMeta, render_pdf
 
 INSET = 8.0  # mm between a half's text and the paper edge or the cut line (5 mm safe margin + slack)
 COLUMN_GAP = 6.0  # mm between columns
@@ -84,15 +84,6 @@ class DataTable:
 
 
 Figure = Callable[[float], Flowable]  # column width in mm -> a flowable that fits it
-
-
-class DoesNotFit(Exception):
-    """Raised by a figure that cannot be drawn in the width it is given; `loc` is the YAML key."""
-
-    def __init__(self, loc: Loc, message: str) -> None:
-        super().__init__(message)
-        self.loc = loc
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -234,7 +225,7 @@ def keep_sections_whole(items: list[Flowable], width: float, height: float) -> l
     return result
 
 
-def overflow_problem(ref: Reference, half: Half, paper: Paper, source: Any) -> Problem:
+def overflow_problem(ref: Reference, half: Half, paper: Paper) -> tuple[Loc, str]:
     """Name the sheet, the half and the first section that did not fit, at its YAML key."""
     sections: list[str] = []
     for item in half.leftover:
@@ -247,10 +238,10 @@ def overflow_problem(ref: Reference, half: Half, paper: Paper, source: Any) -> P
     more = f" (and {', '.join(repr(s) for s in sections[1:])} after it)" if sections[1:] else ""
     size_key = ".".join(str(p) for p in (*ref.settings_loc, "text_size_pt"))
     loc = ref.sections.get(first, (*ref.settings_loc, "text_size_pt"))
-    return source.problem(loc, (
+    return loc, (
         f"the {ref.sheet_name} ({paper.name}), {half.label}: section '{first}'{more} does not fit "
         f"its box ({spill * MM_PER_PT:.0f} mm of text left over); shorten it, or lower {size_key} "
-        f"(now {ref.settings.text_size_pt:g} pt, 7 pt at the least)"))
+        f"(now {ref.settings.text_size_pt:g} pt, 7 pt at the least)")
 
 
 # -- pages -----------------------------------------------------------------------------------------
@@ -337,46 +328,35 @@ def compose_cards(ref: Reference, options: BuildOptions) -> Composed:
     return Composed([front, back], story, halves)
 
 
-def render_checked(ref: Reference, composed: Composed, options: BuildOptions, loaded: Origin,
-                   meta: PdfMeta) -> bytes:
-    """Draw the pages, then turn every half that overflowed into one located problem each."""
-    try:
-        pdf = render_pdf(composed.pages, options.paper, meta, composed.story)
-    except DoesNotFit as exc:
-        raise DefinitionError([loaded.source.problem(exc.loc, f"the {ref.sheet_name} "
-                                                     f"({options.paper.name}): {exc.message}")])
-    problems, seen = [], set()
-    for half in composed.halves:
-        if half.leftover:
-            problem = overflow_problem(ref, half, options.paper, loaded.source)
-            if problem.message not in seen:
-                seen.add(problem.message)
-                problems.append(problem)
-    if problems:
-        raise DefinitionError(problems)
-    return pdf
+def document(ref: Reference, composed: Composed, paper: Paper, name: str, title: str, subject: str,
+             flip: Flip | None) -> Document:
+    """The pages as a document; a half that overflowed is told once per message, after drawing."""
+
+    def leftovers() -> Located:
+        found = [overflow_problem(ref, half, paper) for half in composed.halves if half.leftover]
+        return list(dict.fromkeys(found))
+
+    return Document(name, paper, composed.pages, title, subject, flip, composed.story,
+                    label=f"the {ref.sheet_name} ({paper.name})", after=leftovers)
 
 
-def sheet_pdf(ref: Reference, options: BuildOptions, loaded: Origin, extra_pages: Sequence[Page] = (),
-              title: str | None = None) -> bytes:
+def sheet_document(ref: Reference, options: BuildOptions, name: str, extra_pages: Sequence[Page] = (),
+                   title: str | None = None) -> Document:
     """The one-page sheet (single-sided), followed by any pages the game adds (tokens, say)."""
     composed = compose_sheet(ref, options)
     composed.pages += list(extra_pages)
-    meta = PdfMeta(title=title or f"{ref.title} \u2013 reference sheet",
-                   subject="Print single-sided at actual size (100 %)", flip=None)
-    return render_checked(ref, composed, options, loaded, meta)
+    return document(ref, composed, options.paper, name, title or f"{ref.title} \u2013 reference sheet",
+                    "Print single-sided at actual size (100 %)", None)
 
 
-def cards_pdf(ref: Reference, options: BuildOptions, loaded: Origin) -> bytes:
+def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document:
     """Two double-sided half-page reference cards on one sheet."""
-    meta = PdfMeta(title=f"{ref.title} \u2013 reference cards",
-                   subject="Print double-sided at actual size (100 %), then cut along the dashed line",
-                   flip=options.flip)
-    return render_checked(ref, compose_cards(ref, options), options, loaded, meta)
+    return document(ref, compose_cards(ref, options), options.paper, name,
+                    f"{ref.title} \u2013 reference cards",
+                    "Print double-sided at actual size (100 %), then cut along the dashed line", options.flip)
 
 
-def reference_artifacts(ref: Reference, options: BuildOptions, loaded: Origin) -> list[Artifact]:
+def reference_documents(ref: Reference, options: BuildOptions, stem: str) -> list[Document]:
     """`<stem>-reference.pdf` (the one-page sheet) and `<stem>-reference-cards.pdf` (duplex cards)."""
-    stem = loaded.name
-    return [Artifact(f"{stem}-reference.pdf", sheet_pdf(ref, options, loaded)),
-            Artifact(f"{stem}-reference-cards.pdf", cards_pdf(ref, options, loaded))]
+    return [sheet_document(ref, options, f"{stem}-reference.pdf"),
+            cards_document(ref, options, f"{stem}-reference-cards.pdf")]

@@ -15,7 +15,7 @@ from reportlab.graphics.shapes import Group, rotate, translate
 
 from printgen.core.paper import Flip, Paper
 from printgen.drawing.picture import CUT, FOLD, Matrix, compose, guide, placed, text
-from printgen.output.pdf import Page
+from printgen.drawing.document import Page
 
 Box = tuple[float, float, float, float]  # x, y, w, h in mm, y up from the bottom edge
 

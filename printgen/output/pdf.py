@@ -7,7 +7,6 @@ moves from the front of a sheet to its back without the game code knowing where 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.graphics.renderPDF import draw as render_drawing
@@ -16,54 +15,44 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, PageBreak
 
 from printgen.drawing import fonts
-from printgen.core.paper import PT_PER_MM, Flip, Paper, pt
+from printgen.drawing.document import Document, Page, TextOverflow
+from printgen.core.paper import PT_PER_MM, Paper, pt
 
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
 
 
-@dataclass
-class Page:
-    """One side of a sheet: millimetre shapes and the rectangles text may flow into."""
-
-    shapes: list[Any] = field(default_factory=list)
-    frames: list[tuple[float, float, float, float]] = field(default_factory=list)  # x, y, w, h mm
-    trim_box: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 mm, before `shift`
-    bleed_box: tuple[float, float, float, float] | None = None
-    shift: tuple[float, float] = (0.0, 0.0)  # mm; moves all content (a duplex back offset)
-
-
-class TextOverflow(Exception):
-    """The story did not fit in the frames it was given."""
-
-    def __init__(self, leftover: list[Flowable]) -> None:
-        self.leftover = leftover
-        heading = next((f for f in leftover if getattr(f, "section", None)), None)
-        where = f" (from section '{heading.section}')" if heading else ""
-        super().__init__(f"{len(leftover)} block(s) of text did not fit on the pages{where}")
+def write_pdf(doc: Document) -> bytes:
+    """The document as PDF bytes; a growing document gets one more page per attempt until its
+    story fits (the last attempt's `TextOverflow` goes up to be located)."""
+    if doc.grow is None:
+        return render_pdf(doc, doc.pages, doc.story)
+    overflow = TextOverflow([])
+    for count in range(doc.grow.first, doc.grow.last + 1):
+        try:
+            return render_pdf(doc, doc.grow.pages(count), doc.grow.story())
+        except TextOverflow as exc:
+            if doc.grow.fixed_last is not None and not exc.spilled:  # another page would not help
+                raise TextOverflow(exc.leftover, blame=doc.grow.fixed_last) from None
+            overflow = exc
+    raise overflow
 
 
-@dataclass
-class PdfMeta:
-    title: str
-    subject: str = ""
-    author: str = "printgen"
-    flip: Flip | None = "long"
-
-
-def render_pdf(pages: list[Page], paper: Paper, meta: PdfMeta,
-               story: list[Flowable] | None = None) -> bytes:
-    """Draw every page and return the PDF bytes (nothing touches the disk here)."""
+def render_pdf(doc: Document, pages: list[Page], story: list[Flowable]) -> bytes:
+    """Draw `pages` at the document's paper size and return the PDF bytes (nothing touches the
+    disk here); `story` flows through their frames in order."""
+    paper = doc.paper
     fonts.register()
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1,
                     pageCompression=1, initialFontName=fonts.REGULAR, initialFontSize=10)
-    canvas.setTitle(meta.title)
-    canvas.setSubject(meta.subject)
-    canvas.setAuthor(meta.author)
+    canvas.setTitle(doc.title)
+    canvas.setSubject(doc.subject)
+    canvas.setAuthor("printgen")
     canvas.setCreator("printgen")
     canvas.setViewerPreference("PrintScaling", "None")
-    canvas.setViewerPreference("Duplex", DUPLEX[meta.flip])
+    canvas.setViewerPreference("Duplex", DUPLEX[doc.flip])
     remaining = list(story or [])
+    carried = into_last = False  # the page before passed text on (to this page; to the last)
     for page in pages:
         chunk, broke = take_until_page_break(remaining)
         # reportlab keeps a box for every later page, so each page sets (or clears) its own
@@ -79,9 +68,10 @@ def render_pdf(pages: list[Page], paper: Paper, meta: PdfMeta,
         canvas.restoreState()
         if chunk:  # whatever did not fit goes on to the next page, still ahead of its page break
             remaining[:0] = chunk + ([PageBreak()] if broke else [])
+        into_last, carried = carried, bool(chunk)
         canvas.showPage()
     if remaining:
-        raise TextOverflow(remaining)
+        raise TextOverflow(remaining, into_last)
     canvas.save()
     return buffer.getvalue()
 

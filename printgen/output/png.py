@@ -6,6 +6,14 @@ from __future__ import annotations
 import io
 from typing import Iterator
 
+from printgen.drawing.document import Document
+from printgen.output.pdf import write_pdf
+
+
+def write_png(doc: Document) -> bytes:
+    """The document's first page, drawn as PDF and rasterised at its `dpi`."""
+    return png_from_pdf(write_pdf(doc), doc.dpi)
+
 
 def png_from_pdf(pdf: bytes, dpi: float, page: int = 0) -> bytes:
     """Render one page at `dpi` into PNG bytes (the same input gives the same bytes)."""

@@ -14,6 +14,7 @@ from reportlab.graphics import shapes as rl
 from reportlab.lib.colors import Color
 
 from printgen.drawing import fonts
+from printgen.drawing.document import Document
 from printgen.drawing.numbers import num
 
 
@@ -146,3 +147,8 @@ def svg_bytes(shapes: list[Any], width: float, height: float, title: str = "") -
     for shape in shapes:
         writer.add(shape)
     return writer.tostring()
+
+
+def write_svg(doc: Document) -> bytes:
+    """The document's first page as an SVG of the paper's size, in millimetres."""
+    return svg_bytes(doc.pages[0].shapes if doc.pages else [], doc.paper.width, doc.paper.height, doc.title)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from printgen.layout.reference import DataTable, Reference, reference_artifacts
-from printgen.core.build import Artifact, BuildOptions
+from printgen.layout.reference import DataTable, Reference, reference_documents
+from printgen.core.build import BuildOptions
+from printgen.drawing.document import Document
 from printgen.games import Game, Loaded
 from printgen.games.armies.model import Armies, check_stamina
 from printgen.games.armies.positions import positions_figure
@@ -46,9 +47,12 @@ def reference(defn: Armies) -> Reference:
                      tables=tables, settings=defn.reference, sections=SECTIONS)
 
 
-def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
-    artifacts = reference_artifacts(reference(defn), options, loaded)
-    return [Artifact(f"{loaded.name}.pdf", artifacts[0].data), *artifacts]
+def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document]:
+    """The reference sheet is the game's whole paper: `<stem>.pdf` is the same file."""
+    sheet, cards = reference_documents(reference(defn), options, loaded.name)
+    sheet.also = (sheet.name,)
+    sheet.name = f"{loaded.name}.pdf"
+    return [sheet, cards]
 
 
 GAME = Game(

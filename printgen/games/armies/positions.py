@@ -14,7 +14,7 @@ from reportlab.lib.colors import Color, HexColor, white
 from printgen.drawing import fonts
 from printgen.core.paper import PT_PER_MM, font_mm
 from printgen.drawing.picture import compose, placed, rect, text
-from printgen.layout.reference import DoesNotFit
+from printgen.drawing.document import DoesNotFit
 from printgen.games.armies.model import Armies, Position
 
 CARD_RATIO = 88 / 63  # a poker card's height over its width

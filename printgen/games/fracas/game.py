@@ -6,9 +6,9 @@ same reference as two double-sided half-page cards, one per player (see printgen
 """
 from __future__ import annotations
 
-from printgen.core.problems import DefinitionError, Problem
-from printgen.layout.reference import DataTable, Reference, reference_artifacts, sheet_pdf
-from printgen.core.build import Artifact, BuildOptions
+from printgen.core.build import BuildOptions
+from printgen.drawing.document import Document
+from printgen.layout.reference import DataTable, Reference, reference_documents, sheet_document
 from printgen.games import Game, Loaded
 from printgen.games.fracas.model import Fracas, check_players
 from printgen.games.fracas.pieces import cards
@@ -35,23 +35,15 @@ def reference(defn: Fracas) -> Reference:
                      tables=tables, settings=defn.reference, sections=sections)
 
 
-def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
-    layout, problems = plan(defn, options.paper, loaded.source)
+def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document]:
+    layout, problems = plan(defn, options.paper)
     bleed = BLEED if options.bleed is None else options.bleed
     ref = reference(defn)
-    main: bytes = b""
-    try:
-        main = sheet_pdf(ref, options, loaded, extra_pages=[token_page(defn, layout, options.paper, bleed)],
-                         title=f"{defn.title} \u2013 reference sheet and life tokens")
-    except DefinitionError as exc:
-        problems += exc.problems
-    if problems:
-        raise DefinitionError(dedupe(problems))
-    return [Artifact(f"{loaded.name}.pdf", main), *reference_artifacts(ref, options, loaded)]
-
-
-def dedupe(problems: list[Problem]) -> list[Problem]:
-    return list(dict.fromkeys(problems))
+    main = sheet_document(ref, options, f"{loaded.name}.pdf",
+                          extra_pages=[token_page(defn, layout, options.paper, bleed)],
+                          title=f"{defn.title} \u2013 reference sheet and life tokens")
+    main.problems += problems
+    return [main, *reference_documents(ref, options, loaded.name)]
 
 
 GAME = Game(

@@ -18,11 +18,9 @@ from reportlab.lib.colors import Color, white
 
 from printgen.drawing import fonts
 from printgen.art.library import art_of
-from printgen.core.source import SourceMap
 from printgen.core.paper import Paper, font_mm
 from printgen.drawing.picture import CUT, colour, guide, rect, text, tint
-from printgen.core.problems import Problem
-from printgen.output.pdf import Page
+from printgen.drawing.document import Located, Page
 from printgen.games.fracas.model import Fracas, Player
 
 MARGIN = 8.0  # mm from the paper edge to the title and the cut lines' ends
@@ -64,26 +62,26 @@ class TokenLayout:
         return [(k // self.columns, k % self.columns) for k in range(self.count)]
 
 
-def plan(defn: Fracas, paper: Paper, source: SourceMap) -> tuple[TokenLayout, list[Problem]]:
+def plan(defn: Fracas, paper: Paper) -> tuple[TokenLayout, Located]:
     """Lay the two blocks side by side; anything that cannot fit is a located problem."""
     size, columns = defn.tokens.size, min(defn.tokens.columns, defn.life)
     rows = ceil(defn.life / columns)
     width = 2 * columns * size + BLOCK_GAP
     room_w = paper.width - 2 * (MARGIN + OVERSHOOT)
     room_h = paper.height - 2 * MARGIN - HEADER - OVERSHOOT
-    problems = []
+    problems: Located = []
     if width > room_w:
-        problems.append(source.problem(("tokens", "columns"), (
+        problems.append((("tokens", "columns"), (
             f"two blocks of {columns} tokens of {size:g} mm are {width:.0f} mm wide and {paper.name} "
             f"paper has room for {room_w:.0f} mm; use fewer columns or a smaller tokens.size")))
     if rows * size > room_h:
-        problems.append(source.problem(("tokens", "size"), (
+        problems.append((("tokens", "size"), (
             f"{defn.life} tokens in rows of {columns} need {rows * size:.0f} mm of height and "
             f"{paper.name} paper has room for {room_h:.0f} mm; use more columns or a smaller size")))
     for i, player in enumerate(defn.players):
         need = fonts.text_width(player.name, fonts.BOLD, font_mm(NAME_PT)) + 3
         if need > size:
-            problems.append(source.problem(("players", i, "name"), (
+            problems.append((("players", i, "name"), (
                 f"the name '{player.name}' needs {need:.0f} mm on a {size:g} mm life token; "
                 f"shorten it or enlarge tokens.size")))
     layout = TokenLayout(size, columns, rows, defn.life, (paper.width - width) / 2,

@@ -11,9 +11,7 @@ from reportlab.lib.colors import HexColor
 from printgen.drawing import fonts
 from printgen.core.paper import Paper
 from printgen.drawing.picture import placed, rect, text
-from printgen.output.png import png_from_pdf
-from printgen.output.pdf import Page, PdfMeta, render_pdf
-from printgen.output.svg import svg_bytes
+from printgen.drawing.document import Document, Page
 from printgen.games.omiga.model import DECKS, Omiga
 from printgen.games.omiga.simulation import Record
 from printgen.games.omiga.tile import OmigaTile, tile_on_table
@@ -67,10 +65,10 @@ def heading(defn: Omiga, record: Record, seed: int, game: int) -> str:
             f"after {moves} placement{'s' * (moves != 1)}")
 
 
-def board_files(defn: Omiga, record: Record, seed: int, game: int) -> tuple[bytes, bytes]:
-    """(SVG bytes, PNG bytes) of the end position."""
-    group, width, height = board(defn, record, heading(defn, record, seed, game))
-    svg = svg_bytes([group], width, height, heading(defn, record, seed, game))
-    pdf = render_pdf([Page(shapes=[group])], Paper("board", width, height),
-                     PdfMeta(title=f"{defn.title} board", flip=None))
-    return svg, png_from_pdf(pdf, BOARD_DPI)
+def board_documents(defn: Omiga, record: Record, seed: int, game: int, stem: str) -> list[Document]:
+    """`<stem>.svg` and `<stem>.png`: the end position, as a picture and as pixels."""
+    title = heading(defn, record, seed, game)
+    group, width, height = board(defn, record, title)
+    size = Paper("board", width, height)
+    return [Document(f"{stem}.svg", size, [Page([group])], title),
+            Document(f"{stem}.png", size, [Page([group])], f"{defn.title} board", dpi=BOARD_DPI)]

@@ -16,18 +16,15 @@ from reportlab.platypus import Paragraph, Table
 from printgen.drawing import fonts
 from printgen.layout.cards import Card
 from printgen.layout.imposition import impose
-from printgen.core.parallel import beside
 from printgen.core.paper import PT_PER_MM, Paper, pt
 from printgen.drawing.markup import escape
 from printgen.drawing.picture import placed, rect, text, turned
 from printgen.core.problems import DefinitionError
-from printgen.output.png import png_from_pdf
 from printgen.layout.sheet import Duplex
 from printgen.drawing.story import Styles, build_story, styles, table_style
 from printgen.jinja.render import render
-from printgen.output.pdf import Page, PdfMeta, TextOverflow, render_pdf
-from printgen.output.svg import svg_bytes
-from printgen.core.build import Artifact, BuildOptions
+from printgen.core.build import BuildOptions
+from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded, Validator
 from printgen.games.omiga.checks import structure_errors
 from printgen.games.omiga.model import DECKS, Omiga, check_geometry, check_palettes, tile_name
@@ -134,8 +131,9 @@ def rules_pdf_story(defn: Omiga, options: BuildOptions, width: float):
     return build_story(markup, tables, style, "omiga/rules.txt.j2")
 
 
-def contact_sheet(defn: Omiga) -> bytes:
-    """Both decks side by side, six tiles a row, as a PNG."""
+def contact_sheet(defn: Omiga, name: str) -> Document:
+    """Both decks side by side, six tiles a row, as a PNG (made on another core if there is one,
+    while the tile sheets are written: that leaves the two about equally long)."""
     w, h, gap, margin, label = defn.card.width, defn.card.height, CONTACT_GAP, 10.0, 9.0
     per_row = 6
     rows = max(-(-len(defn.deck(d).tiles) // per_row) for d in DECKS)
@@ -152,29 +150,26 @@ def contact_sheet(defn: Omiga) -> bytes:
             at = translate(x0 + c * (w + gap), top - (r + 1) * h - r * gap)
             page.shapes.append(placed(OmigaTile(defn, deck, i, tile).front(), at))
             page.shapes.append(placed(rect(0, 0, w, h, stroke=black, stroke_width=0.15), at))
-    pdf = render_pdf([page], paper, PdfMeta(title=f"{defn.title} tiles", flip=None))
-    return png_from_pdf(pdf, CONTACT_DPI)
+    return Document(name, paper, [page], f"{defn.title} tiles", dpi=CONTACT_DPI, apart=True)
 
 
-def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
-    """omiga.pdf and the SVGs here; meanwhile the contact sheet (a second PDF, rasterised) on another
-    core if there is one. That split leaves the two about equally long."""
-    with beside(lambda: contact_sheet(defn)) as sheet:
-        files = [Artifact(f"{loaded.name}.pdf", tiles_pdf(defn, options, loaded)), *tile_svgs(defn)]
-        return files + [Artifact(f"{loaded.name}-tiles.png", sheet.result())]
+def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
+    """omiga.pdf, one SVG per tile and the contact sheet."""
+    return [tiles_document(defn, options, loaded), *tile_svgs(defn),
+            contact_sheet(defn, f"{loaded.name}-tiles.png")]
 
 
-def tile_svgs(defn: Omiga) -> list[Artifact]:
+def tile_svgs(defn: Omiga) -> list[Document]:
     """One SVG per tile."""
-    artifacts = []
+    documents = []
     for tile in all_tiles(defn):
         name = tile_name(tile.deck, tile.index)
-        artifacts.append(Artifact(f"svg/{name}.svg", svg_bytes([tile.front()], tile.width, tile.height,
-                                                               f"{defn.title} {name}")))
-    return artifacts
+        documents.append(Document(f"svg/{name}.svg", Paper(name, tile.width, tile.height),
+                                  [Page([tile.front()])], f"{defn.title} {name}"))
+    return documents
 
 
-def tiles_pdf(defn: Omiga, options: BuildOptions, loaded: Loaded) -> bytes:
+def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Document:
     """The tile sheets (faces, backs, cut marks) and the rules page."""
     paper = options.paper
     tiles = all_tiles(defn)
@@ -194,15 +189,11 @@ def tiles_pdf(defn: Omiga, options: BuildOptions, loaded: Loaded) -> bytes:
     pages = [page for sheet in sheets for page in (sheet.front, sheet.back)]
     area = (RULES_MARGIN, RULES_MARGIN, paper.width - 2 * RULES_MARGIN, paper.height - 2 * RULES_MARGIN)
     pages.append(Page(frames=[area]))
-    story = rules_pdf_story(defn, options, area[2])
-    meta = PdfMeta(title=f"{defn.title} \u2013 tiles and rules",
-                   subject="Print the tile sheets double-sided at actual size", flip=options.flip)
-    try:
-        pdf = render_pdf(pages, paper, meta, story)
-    except TextOverflow as exc:
-        raise DefinitionError([loaded.source.problem(("text_size_pt",), f"the rules do not fit on one "
-                                                     f"page: {exc}; lower text_size_pt")])
-    return pdf
+    return Document(f"{loaded.name}.pdf", paper, pages, f"{defn.title} \u2013 tiles and rules",
+                    "Print the tile sheets double-sided at actual size", options.flip,
+                    rules_pdf_story(defn, options, area[2]),
+                    overflow=Blame(("text_size_pt",), "the rules do not fit on one page",
+                                   "lower text_size_pt"))
 
 
 def cards(defn: Omiga) -> list[Card]:

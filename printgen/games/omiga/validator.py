@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from printgen.core.source import SourceMap
+from printgen.drawing.document import Document
 from printgen.core.validation import shorten, validate
 from printgen.core.yamlread import read_yaml
 from printgen.core.problems import DefinitionError, Problem
@@ -203,9 +204,9 @@ def simulated_games(defn: Omiga) -> int:
     return defn.validation.games
 
 
-def show_files(report: Report, seed: int | None = None, game: int = 0) -> list[tuple[str, bytes]]:
-    """SVG and PNG of game `game` of the seeded run (nothing if the tiles cannot be drawn)."""
-    from printgen.games.omiga.board import board_files
+def show_documents(report: Report, seed: int | None = None, game: int = 0) -> list[Document]:
+    """board.svg and board.png: game `game` of the seeded run (nothing if the tiles cannot be drawn)."""
+    from printgen.games.omiga.board import board_documents
     from printgen.games.omiga.simulation import replay
 
     if any(f.check == "structure" and f.severity == "error" for f in report.findings):
@@ -213,5 +214,4 @@ def show_files(report: Report, seed: int | None = None, game: int = 0) -> list[t
     defn = report.defn
     seed = defn.validation.seed if seed is None else seed
     record = replay(compile_set(defn), defn.validation.table.columns, defn.validation.table.rows, seed, game)
-    svg, png = board_files(defn, record, seed, game)
-    return [("board.svg", svg), ("board.png", png)]
+    return board_documents(defn, record, seed, game, "board")

@@ -10,13 +10,13 @@ from printgen.core.paper import pt
 from printgen.drawing.markup import escape
 from printgen.drawing.picture import placed
 from printgen.core.problems import DefinitionError
-from printgen.layout.reference import DataTable, Reference, reference_artifacts, reference_styles
+from printgen.layout.reference import DataTable, Reference, reference_documents, reference_styles
 from printgen.layout.sheet import Duplex, DuplexSheet, frames_around, line_legend
 from printgen.drawing.story import Styles, build_story, styles, table_style
 from printgen.jinja.render import render
-from printgen.output.pdf import PdfMeta, TextOverflow, render_pdf
-from printgen.output.svg import svg_bytes
-from printgen.core.build import Artifact, BuildOptions
+from printgen.core.build import BuildOptions
+from printgen.core.paper import Paper
+from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded
 from printgen.games.one_minute_war.card import WarCard, check_card_text
 from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_soldiers
@@ -94,7 +94,7 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
 
 
 
-def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
+def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Document]:
     paper = options.paper
     card = WarCard(defn)
     duplex = Duplex(paper, options.flip, options.back_offset)
@@ -125,20 +125,17 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Art
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
     story = build_story(markup, tables, style, "one_minute_war/rules.txt.j2")
-    meta = PdfMeta(title=f"{defn.title} \u2013 rules and card", subject="Print double-sided at actual size",
-                   flip=options.flip)
-    try:
-        pdf = render_pdf([sheet.front, sheet.back], paper, meta, story)
-    except TextOverflow as exc:
-        raise DefinitionError([loaded.source.problem(("text_size_pt",), f"the rules do not fit on one "
-                                                     f"sheet: {exc}; lower text_size_pt")])
-    stem = loaded.name
-    return reference_artifacts(reference(defn), options, loaded) + [
-        Artifact(f"{stem}.pdf", pdf),
-        Artifact(f"svg/{stem}-card-front.svg", svg_bytes([card.front(), card.guides()], card.width,
-                                                         card.height, f"{defn.title} card, front")),
-        Artifact(f"svg/{stem}-card-back.svg", svg_bytes([card.back(), mirrored_guides(card)], card.width,
-                                                        card.height, f"{defn.title} card, back")),
+    sheet_doc = Document(f"{loaded.name}.pdf", paper, [sheet.front, sheet.back],
+                         f"{defn.title} \u2013 rules and card", "Print double-sided at actual size",
+                         options.flip, story, overflow=Blame(("text_size_pt",), "the rules do not fit on "
+                                                             "one sheet", "lower text_size_pt"))
+    stem, size = loaded.name, Paper("card", card.width, card.height)
+    return reference_documents(reference(defn), options, stem) + [
+        sheet_doc,
+        Document(f"svg/{stem}-card-front.svg", size, [Page([card.front(), card.guides()])],
+                 f"{defn.title} card, front"),
+        Document(f"svg/{stem}-card-back.svg", size, [Page([card.back(), mirrored_guides(card)])],
+                 f"{defn.title} card, back"),
     ]
 
 

@@ -17,13 +17,13 @@ from printgen.core.source import SourceMap
 from printgen.core.paper import MM_PER_PT, Paper, pt
 from printgen.drawing.markup import escape
 from printgen.drawing.picture import text
-from printgen.core.problems import DefinitionError, Problem
-from printgen.layout.reference import (DataTable, DoesNotFit, Reference, data_table,
-                                       reference_artifacts, reference_styles)
+from printgen.core.problems import DefinitionError
+from printgen.layout.reference import (DataTable, Reference, data_table, reference_documents,
+                                       reference_styles)
 from printgen.drawing.story import Styles, build_story, styles, table_style
 from printgen.jinja.render import render
-from printgen.output.pdf import Page, PdfMeta, TextOverflow, render_pdf
-from printgen.core.build import Artifact, BuildOptions
+from printgen.core.build import BuildOptions
+from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.games import Game, Loaded
 from printgen.games.quick_violence.model import SIZES, Dimension, QuickViolence, check_army
 from printgen.games.quick_violence.measuring_page import GREY, MeasuringPage, number
@@ -167,51 +167,33 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int) -> list[Page]:
                  frames=columns(paper)) for n in range(1, count + 1)]
 
 
-def overflow_of(pages: list[Page], paper: Paper, meta: PdfMeta, story: list[Flowable]) -> TextOverflow | None:
-    try:
-        render_pdf(pages, paper, meta, story)
-    except TextOverflow as exc:
-        return exc
-    return None
-
-
-def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage) -> bytes:
+def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage) -> Document:
     """The rules in two columns on as many pages as they need, then the measuring page.
 
-    The page count is only known once the text is set: it starts from an estimate, and a build
-    whose rules still overflow tries again with one more rules page.
+    The page count is only known once the text is set: it starts from an estimate, and the writer
+    tries again with one more rules page while the rules overflow (see drawing.document.Grow).
     """
     paper, style = options.paper, styles(defn.text_size_pt)
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
 
-    def stories() -> tuple[list[Flowable], list[Flowable]]:  # fresh flowables for every attempt
-        return (story_of("rules.txt.j2", defn, options, style, loaded.source),
-                story_of("measuring.txt.j2", defn, options, measuring_style, loaded.source))
+    def story() -> list[Flowable]:  # fresh flowables for every attempt
+        return (story_of("rules.txt.j2", defn, options, style, loaded.source) + [PageBreak()]
+                + story_of("measuring.txt.j2", defn, options, measuring_style, loaded.source))
 
-    def problem(message: str) -> DefinitionError:
-        return DefinitionError([loaded.source.problem(("text_size_pt",), f"{message}; lower "
-                                                      f"text_size_pt or shorten the template")])
-
-    meta = PdfMeta(title=f"{defn.title} \u2013 rulebook and measuring page",
-                   subject="Print at Actual size: the measuring page is the game's ruler", flip=None)
     last = Page(shapes=page.shapes(), frames=[page.text_box()])
-    rules, measuring = stories()
-    count = pages_for(rules, paper)
-    rules, measuring = stories()
-    while True:
-        try:
-            return render_pdf(rule_pages(defn, paper, count) + [last], paper, meta,
-                              rules + [PageBreak()] + measuring)
-        except TextOverflow:
-            pass
-        rules, measuring = stories()
-        if overflow_of(rule_pages(defn, paper, count), paper, meta, rules) is None:
-            exc = overflow_of([last], paper, meta, measuring)
-            raise problem(f"the measuring page's text does not fit its box on {paper.name} paper: {exc}")
-        if count == MAX_RULE_PAGES:
-            raise problem(f"the rules need more than {MAX_RULE_PAGES} pages of {paper.name} paper")
-        count += 1
-        rules, measuring = stories()
+    advice = "lower text_size_pt or shorten the template"
+    try:
+        first = pages_for(story_of("rules.txt.j2", defn, options, style, loaded.source), paper)
+    except DefinitionError:  # a fighter table that cannot be set: the writer meets it again and reports it
+        first = 1
+    return Document(f"{loaded.name}.pdf", paper, [], f"{defn.title} \u2013 rulebook and measuring page",
+                    "Print at Actual size: the measuring page is the game's ruler", None,
+                    grow=Grow(lambda count: rule_pages(defn, paper, count) + [last], story, first,
+                              MAX_RULE_PAGES, fixed_last=Blame(("text_size_pt",), "the measuring page's "
+                                                               f"text does not fit its box on {paper.name} "
+                                                               "paper", advice)),
+                    overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_RULE_PAGES} pages of "
+                                   f"{paper.name} paper", advice))
 
 
 def reference(defn: QuickViolence, paper: Paper) -> Reference:
@@ -244,23 +226,15 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
                      sections={"Fighters": ("fighters",), "The arrows": ("labels",)})
 
 
-def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Artifact]:
-    """Check the measuring page for this paper first, then set both PDFs; report every problem."""
+def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Document]:
+    """Check the measuring page for this paper first, then lay out the rulebook and the reference."""
     colours = {name: HexColor(value) for name, value in defn.colours.model_dump().items()}
     page = MeasuringPage(options.paper, defn.labels, defn.range_mm, users(defn), colours)
     problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
     if problems:  # a range arrow that does not fit makes the rest of the book meaningless
         raise DefinitionError(problems)
-    artifacts: list[Artifact] = []
-    for make in (lambda: [Artifact(f"{loaded.name}.pdf", rulebook(defn, options, loaded, page))],
-                 lambda: reference_artifacts(reference(defn, options.paper), options, loaded)):
-        try:
-            artifacts += make()
-        except DefinitionError as exc:
-            problems += exc.problems
-    if problems:
-        raise DefinitionError(list(dict.fromkeys(problems)))
-    return artifacts
+    return [rulebook(defn, options, loaded, page),
+            *reference_documents(reference(defn, options.paper), options, loaded.name)]
 
 
 GAME = Game(

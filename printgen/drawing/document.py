@@ -1,0 +1,102 @@
+"""The one document model every game returns, and the layout failures a writer can meet.
+
+A game lays out `Document`s and never calls a writer: `printgen.output.writers` turns each into
+bytes by its kind (the file name's suffix), and turns every failure below into a problem located in
+the definition, in that one place. Drawing is in millimetres, y up from the paper's bottom-left.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any, Callable
+
+from printgen.core.paper import Flip, Paper
+from printgen.core.source import Loc
+
+if TYPE_CHECKING:  # only named here: a document is built by code that has imported platypus already
+    from reportlab.platypus import Flowable
+
+
+@dataclass
+class Page:
+    """One side of a sheet: millimetre shapes and the rectangles text may flow into."""
+
+    shapes: list[Any] = field(default_factory=list)
+    frames: list[tuple[float, float, float, float]] = field(default_factory=list)  # x, y, w, h mm
+    trim_box: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1 mm, before `shift`
+    bleed_box: tuple[float, float, float, float] | None = None
+    shift: tuple[float, float] = (0.0, 0.0)  # mm; moves all content (a duplex back offset)
+
+
+class TextOverflow(Exception):
+    """The story did not fit in the frames it was given. `spilled`: the page before the last passed
+    text on to it (so the last page did not overflow with its own text alone); `blame`, when the
+    writer knows better than the document where to point."""
+
+    def __init__(self, leftover: list[Flowable], spilled: bool = False, blame: Blame | None = None) -> None:
+        self.leftover = leftover
+        self.spilled = spilled
+        self.blame = blame
+        heading = next((f for f in leftover if getattr(f, "section", None)), None)
+        where = f" (from section '{heading.section}')" if heading else ""
+        super().__init__(f"{len(leftover)} block(s) of text did not fit on the pages{where}")
+
+
+class DoesNotFit(Exception):
+    """Raised by a figure that cannot be drawn in the width it is given; `loc` is the YAML key."""
+
+    def __init__(self, loc: Loc, message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Blame:
+    """Where text that does not fit is placed in the definition, and what the user can do."""
+
+    key: Loc
+    what: str  # "the rules do not fit on one sheet"
+    advice: str  # "lower text_size_pt"
+
+
+@dataclass(frozen=True)
+class Grow:
+    """Pages made for a count only known once the text is set: the writer tries `first` pages,
+    then one more at a time up to `last`, with a fresh story for each attempt."""
+
+    pages: Callable[[int], list[Page]]
+    story: Callable[[], list[Flowable]]
+    first: int
+    last: int
+    fixed_last: Blame | None = None  # the last page never moves: text overflowing it alone is told so
+
+
+Located = list[tuple[Loc, str]]
+
+
+@dataclass
+class Document:
+    """One output file: pages of shapes and frames, a story poured through the frames in order, and
+    how its layout failures are to be told. Its kind is its file name's suffix: `pdf`, `svg` (the
+    first page, at the paper's size) or `png` (the first page rasterised at `dpi`)."""
+
+    name: str  # relative to the game's output folder, e.g. "svg/white-01.svg"
+    paper: Paper  # the page size; for an SVG or PNG, the picture's size
+    pages: list[Page]
+    title: str
+    subject: str = ""
+    flip: Flip | None = None  # the duplex edge a PDF asks the printer for; None: one-sided
+    story: list[Flowable] = field(default_factory=list)
+    dpi: float = 0.0
+    grow: Grow | None = None  # instead of `pages` and `story`, when the page count depends on the text
+    overflow: Blame | None = None  # where story left over is placed
+    label: str = ""  # how a figure that does not fit names this document: "the Fracas reference sheet (A4)"
+    after: Callable[[], Located] | None = None  # text a layout found cut short while being drawn
+    problems: Located = field(default_factory=list)  # found while laying out, before any drawing
+    also: tuple[str, ...] = ()  # the same bytes under these names too
+    apart: bool = False  # worth writing on another core while the rest is written (a large raster)
+
+    @property
+    def kind(self) -> str:
+        return PurePosixPath(self.name).suffix.lstrip(".")
