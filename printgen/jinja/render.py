@@ -100,6 +100,10 @@ def render_here(name: str, context: dict[str, Any], user_dirs: list[Path]) -> st
     with soft_deadline(TEMPLATE_BUDGET.seconds * SOFT_DEADLINE):
         try:
             text = env.get_template(name).render(**context)
+            if kind_of(name) == "txt":  # paragraph markup: only harmless tags may reach reportlab
+                check_markup(env, name, text)  # inside the deadline's reach, so it is located too
+        except DefinitionError:
+            raise
         except TemplateSyntaxError as exc:
             file = display_name(Path(exc.filename)) if exc.filename else name
             raise DefinitionError([Problem(file, exc.lineno or 1, "", f"template error: {exc.message}")])
@@ -119,8 +123,6 @@ def render_here(name: str, context: dict[str, Any], user_dirs: list[Path]) -> st
         except Exception as exc:  # noqa: BLE001 - a user's template may fail in any way; say where
             file, line = template_frame(name)
             raise DefinitionError([Problem(file, line, "", f"template error: {describe(exc)}")])
-    if kind_of(name) == "txt":  # paragraph markup: only harmless tags may reach reportlab
-        check_markup(env, name, text)
     return text
 
 
