@@ -7,10 +7,9 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
-from printgen.art.library import TemplateFolder
 from printgen.core.source import Loc
-from printgen.layout.reference import ReferenceSettings
-from printgen.core.fields import Cell, Name, Short, Strict
+from printgen.games.header import WithReference
+from printgen.core.fields import Cell, Short, Strict
 
 
 
@@ -42,10 +41,8 @@ class Result(Strict):
     result: Cell
 
 
-class Armies(Strict):
+class Armies(WithReference):
     game: Literal["armies"]
-    title: Name
-    credit: Annotated[str, Field(max_length=120)] = ""
     armies_each: Annotated[int, Field(ge=1, le=8, description="army cards each player draws")] = 3
     hand: Annotated[int, Field(ge=1, le=15, description="fighting cards each player holds")] = 5
     attack: Short = "red"
@@ -54,8 +51,6 @@ class Armies(Strict):
     positions: Annotated[list[Position], Field(min_length=2, max_length=8)]
     round: Annotated[list[Step], Field(min_length=1, max_length=12)]
     results: Annotated[list[Result], Field(min_length=1, max_length=10)]
-    reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
-    templates: TemplateFolder = None
 
 
 def check_stamina(defn: Armies) -> Iterable[tuple[Loc, str]]:

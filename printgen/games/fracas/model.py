@@ -9,9 +9,9 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
-from printgen.art.library import ImageFile, TemplateFolder
+from printgen.art.library import ImageFile
 from printgen.core.source import Loc
-from printgen.layout.reference import ReferenceSettings
+from printgen.games.header import WithReference
 from printgen.core.fields import Cell, HexColour, Name, Short, Strict
 
 
@@ -49,10 +49,8 @@ class Tokens(Strict):
     columns: Annotated[int, Field(ge=1, le=8, description="tokens across each player's block")] = 4
 
 
-class Fracas(Strict):
+class Fracas(WithReference):
     game: Literal["fracas"]
-    title: Name
-    credit: Annotated[str, Field(max_length=120)] = ""
     players: Annotated[list[Player], Field(min_length=2, max_length=2)]
     life: Annotated[int, Field(ge=1, le=40, description="life points, and tokens, per player")] = 20
     hand_limit: Annotated[int, Field(ge=1, le=15, description="opening hand and end-of-turn limit")] = 7
@@ -60,8 +58,6 @@ class Fracas(Strict):
     turn: Annotated[list[Step], Field(min_length=1, max_length=12)]
     skirmish: Annotated[list[Outcome], Field(min_length=1, max_length=10)]
     tokens: Tokens = Field(default_factory=Tokens)
-    reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
-    templates: TemplateFolder = None
 
 
 def check_players(defn: Fracas) -> Iterable[tuple[Loc, str]]:

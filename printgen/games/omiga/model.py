@@ -8,8 +8,9 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
-from printgen.art.library import ImageFile, TemplateFolder
+from printgen.art.library import ImageFile
 from printgen.core.source import Loc
+from printgen.games.header import Definition
 from printgen.core.fields import HexColour, Strict
 
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$",
@@ -121,10 +122,8 @@ class Validation(Strict):
     thresholds: Thresholds = Field(default_factory=Thresholds)
 
 
-class Omiga(Strict):
+class Omiga(Definition):
     game: Literal["omiga"]
-    title: Annotated[str, Field(min_length=1, max_length=24)]
-    credit: Annotated[str, Field(max_length=120)] = ""
     palette: Name
     palettes: Annotated[dict[Name, Palette], Field(min_length=1)]
     colours: Annotated[list[Name], Field(min_length=1, max_length=8)]
@@ -135,7 +134,6 @@ class Omiga(Strict):
     validation: Validation = Field(default_factory=Validation)
     text_size_pt: Annotated[float, Field(ge=6, le=12)] = 8.5
     art: DeckArt = Field(default_factory=DeckArt)
-    templates: TemplateFolder = None
 
     def deck(self, name: str) -> Deck:
         return getattr(self.decks, name)

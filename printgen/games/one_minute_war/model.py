@@ -5,9 +5,9 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
-from printgen.art.library import FontFile, ImageFile, TemplateFolder
+from printgen.art.library import FontFile, ImageFile
 from printgen.core.source import Loc
-from printgen.layout.reference import ReferenceSettings
+from printgen.games.header import WithReference
 from printgen.core.fields import HexColour, Name, Strict
 
 Millimetres = Annotated[float, Field(gt=0, le=300, allow_inf_nan=False)]
@@ -58,10 +58,8 @@ class Logo(Strict):
     font: FontFile = None  # a TrueType font for the logo text and the title on the card's front
 
 
-class OneMinuteWar(Strict):
+class OneMinuteWar(WithReference):
     game: Literal["one_minute_war"]
-    title: Name
-    credit: Annotated[str, Field(max_length=120)] = ""
     sides: Annotated[list[Side], Field(min_length=2, max_length=2,
                                        description="near side (bottom row) first, then far side")]
     soldiers: Annotated[list[Soldier], Field(min_length=2, max_length=8)]
@@ -69,8 +67,6 @@ class OneMinuteWar(Strict):
     card: Card = Field(default_factory=Card)
     logo: Logo
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 9
-    reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
-    templates: TemplateFolder = None
 
 
 def check_soldiers(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:

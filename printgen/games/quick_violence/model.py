@@ -9,9 +9,8 @@ from typing import Annotated, Iterable, Literal
 
 from pydantic import Field
 
-from printgen.art.library import TemplateFolder
 from printgen.core.source import Loc
-from printgen.layout.reference import ReferenceSettings
+from printgen.games.header import WithReference
 from printgen.core.fields import HexColour, Strict
 
 Dimension = Literal["width", "length", "diagonal"]
@@ -64,10 +63,9 @@ class Colours(Strict):
     range: HexColour = "#c0392b"
 
 
-class QuickViolence(Strict):
+class QuickViolence(WithReference):
     game: Literal["quick_violence"]
     title: Annotated[str, Field(min_length=1, max_length=40)]
-    credit: Annotated[str, Field(max_length=120)] = ""
     army_budget: Annotated[int, Field(ge=1, le=200, description="points each player may spend")]
     fighters: Fighters
     range_mm: Annotated[float, Field(ge=30, le=400, allow_inf_nan=False,
@@ -75,8 +73,6 @@ class QuickViolence(Strict):
     labels: Labels = Field(default_factory=Labels)
     colours: Colours = Field(default_factory=Colours)
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 10.0
-    reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
-    templates: TemplateFolder = None
 
 
 def check_army(defn: QuickViolence) -> Iterable[tuple[Loc, str]]:

@@ -1,0 +1,30 @@
+"""The keys every game's definition starts with, declared once.
+
+Which game it is, its title and credit, and the folder of the user's own templates; a game with a
+reference sheet also takes its `reference:` settings. Each game's model narrows `game` to its id
+(a `Literal`), so a definition for one game can never validate as another.
+"""
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from printgen.art.library import TemplateFolder
+from printgen.core.fields import Name, Strict
+from printgen.layout.reference import ReferenceSettings
+
+Credit = Annotated[str, Field(max_length=120, description="who made the game, printed in small type")]
+
+
+class Definition(Strict):
+    game: str
+    title: Name
+    credit: Credit = ""
+    templates: TemplateFolder = None
+
+
+class WithReference(Definition):
+    """A definition whose game prints a reference sheet (printgen.layout.reference)."""
+
+    reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
