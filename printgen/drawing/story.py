@@ -8,8 +8,9 @@ Inline <b> and <i> work as in reportlab paragraphs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
+from reportlab.lib.colors import HexColor, black
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, TableStyle
 
@@ -48,6 +49,18 @@ def styles(size: float = 9.0) -> Styles:
 def table_style(commands: list[tuple]) -> TableStyle:
     """A TableStyle whose cells default to the embedded font (platypus would pick Helvetica)."""
     return TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR)] + commands)
+
+
+def ruled_style(pad_x: float | None = None, extra: Sequence[tuple] = ()) -> TableStyle:
+    """printgen's one look for a table in rules text: a heavy rule under the head, hairlines under
+    each row, cells aligned at the top; `pad_x` sets the side padding (points), `extra` adds to it."""
+    commands: list[tuple] = [("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
+                             ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
+                             ("VALIGN", (0, 0), (-1, -1), "TOP")]
+    if pad_x is not None:
+        commands += [("LEFTPADDING", (0, 0), (-1, -1), pad_x), ("RIGHTPADDING", (0, 0), (-1, -1), pad_x)]
+    commands += [("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
+    return table_style(commands + list(extra))
 
 
 TableFactory = Callable[[float], Flowable]  # given the frame width in mm

@@ -21,7 +21,7 @@ from printgen.drawing.markup import escape
 from printgen.drawing.picture import placed, rect, text, turned
 from printgen.core.problems import DefinitionError
 from printgen.layout.sheet import Duplex
-from printgen.drawing.story import Styles, build_story, styles, table_style
+from printgen.drawing.story import Styles, build_story, ruled_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, Page
@@ -71,13 +71,7 @@ def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
         rows.append([Paragraph("top and bottom" if len(rows) == first_form else "", cell),
                      Paragraph(f"{escape(name)}{shape}", cell), Paragraph(escape(joins), cell)])
     table = Table(rows, colWidths=[pt(width) * f for f in (0.22, 0.38, 0.40)])
-    table.setStyle(table_style([
-        ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-        ("LEFTPADDING", (1, 1), (1, len(defn.colours)), 8),
-    ] + swatches))
+    table.setStyle(ruled_style(extra=[("LEFTPADDING", (1, 1), (1, len(defn.colours)), 8), *swatches]))
     return table
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from reportlab.graphics.shapes import Group
-from reportlab.lib.colors import HexColor, black
+from reportlab.lib.colors import HexColor
 from reportlab.platypus import Paragraph, Table
 
 from printgen.drawing import fonts
@@ -12,7 +12,7 @@ from printgen.drawing.picture import placed
 from printgen.core.problems import DefinitionError
 from printgen.layout.reference import DataTable, Reference, reference_documents, reference_styles
 from printgen.layout.sheet import Duplex, DuplexSheet, frames_around, line_legend
-from printgen.drawing.story import Styles, build_story, styles, table_style
+from printgen.drawing.story import Styles, build_story, ruled_style, styles, table_style
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper
@@ -44,13 +44,7 @@ def soldier_table(defn: OneMinuteWar, style: Styles, width: float):
     rows += [[Paragraph(escape(value), cell) for value in row] for row in soldier_rows(defn)]
     widths = [0.09, 0.21, 0.32, 0.38]
     table = Table(rows, colWidths=[pt(width) * f for f in widths], repeatRows=1)
-    table.setStyle(table_style([
-        ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-    ]))
+    table.setStyle(ruled_style(pad_x=2))
     return table
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from math import ceil
 
 from reportlab.graphics.shapes import Group
-from reportlab.lib.colors import HexColor, black
+from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
 
 from printgen.drawing import fonts
@@ -20,7 +20,7 @@ from printgen.drawing.picture import text
 from printgen.core.problems import DefinitionError
 from printgen.layout.reference import (DataTable, Reference, data_table, reference_documents,
                                        reference_styles)
-from printgen.drawing.story import Styles, build_story, styles, table_style
+from printgen.drawing.story import Styles, build_story, ruled_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
@@ -122,13 +122,7 @@ def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: Sour
                         ("Damage points", lambda f: str(f.damage))):
         rows.append([Paragraph(name, head)] + [Paragraph(value(f), cell) for _, f in sizes])
     table = Table(rows, colWidths=[pt(width) * s for s in SHARES])
-    table.setStyle(table_style([
-        ("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD), ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-    ]))
+    table.setStyle(ruled_style(pad_x=CELL_PAD))
     return table
 
 
