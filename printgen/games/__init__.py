@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from printgen.art.library import ArtLibrary
     from printgen.drawing.document import Document
 
-GAME_MODULES = ["one_minute_war", "fracas", "quick_violence", "armies", "omiga"]
+GAME_MODULES = ["one_minute_war", "fracas", "quick_violence", "armies", "omiga", "deck"]
 
 
 class ValidationReport(Protocol):
@@ -103,6 +103,7 @@ class Loaded:
     name: str  # output folder and file stem
     source: SourceMap  # locates build-time problems (such as text that does not fit) in the YAML
     art: ArtLibrary = field(default_factory=lambda: art_module().ArtLibrary())  # images, fonts, templates
+    allow_outside: bool = False  # files outside the definition's folder may be read (--allow-outside)
 
     def build(self, options: BuildOptions) -> list[Artifact]:
         """The game's documents, laid out and written in memory (printgen.output.writers)."""
@@ -138,7 +139,7 @@ def load(path: Path, allow_outside: bool = False) -> Loaded:
     game = game_entry(game_id)
     art = art_module().ArtContext(path.parent, allow_outside)
     model = validate(game.model, data, source, game.checks, context={"art": art})
-    return Loaded(game, model, path, output_name(path), source, art.library)
+    return Loaded(game, model, path, output_name(path), source, art.library, allow_outside)
 
 
 def output_name(path: Path) -> str:

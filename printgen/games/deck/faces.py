@@ -1,0 +1,131 @@
+"""A card's face or back for one row: the layout's elements with that row's values, drawn in
+millimetres as reportlab shapes.
+
+The layout is written y down from the card's top-left corner; the side is drawn in a group that
+turns it into printgen's y-up picture, and text and images are turned upright again locally.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from reportlab.graphics.shapes import Ellipse, Group, Path, PolyLine, Polygon
+from reportlab.lib.colors import Color, HexColor
+
+from printgen.drawing import fonts
+from printgen.drawing.picture import rect
+from printgen.games.deck.model import Element
+from printgen.games.deck.paths import path_of
+from printgen.games.deck.textbox import Box, draw, fit, upright
+
+FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
+COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
+LIMIT = 1000.0  # mm: no coordinate on a card is anywhere near this
+
+
+class Unfit(ValueError):
+    """A value of one element that cannot be drawn; `key` is the element's key at fault."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+@dataclass
+class Side:
+    """What a side needs besides its layout: the card's size, the safe inset, icons and images."""
+
+    width: float
+    height: float
+    safe: float
+    icons: Mapping[str, Any] = field(default_factory=dict)
+    image: Callable[[str], Any] = lambda name: None  # file name -> loaded Art (or ValueError)
+
+
+def number(value: Any, key: str) -> float:
+    try:
+        result = float(value)
+    except (TypeError, ValueError):
+        raise Unfit(key, f"expected a number of mm (got {str(value)!r})") from None
+    if not -LIMIT <= result <= LIMIT:
+        raise Unfit(key, f"expected a number of mm between {-LIMIT:g} and {LIMIT:g} (got {value!r})")
+    return result
+
+
+def paint(value: Any, key: str) -> Color | None:
+    text = "" if value is None else str(value).strip()
+    if text in ("", "none"):
+        return None
+    if not COLOUR.match(text):
+        raise Unfit(key, f"expected a colour as #rrggbb or 'none' (got {text!r})")
+    return HexColor(text)
+
+
+def draw_element(el: Element, v: Callable[[str], Any], side: Side) -> Any:
+    """One element with the row's values (`v(key)`), in card coordinates, y down."""
+    stroke, width = paint(v("stroke"), "stroke"), number(v("stroke_width"), "stroke_width")
+    if el.type in ("rect", "ellipse", "image", "text"):
+        x, y = number(v("x"), "x"), number(v("y"), "y")
+        w, h = number(v("width"), "width"), number(v("height"), "height")
+        if w <= 0 or h <= 0:
+            raise Unfit("width", f"expected a width and height above 0 (got {w:g} x {h:g})")
+    if el.type == "rect":
+        return rect(x, y, w, h, fill=paint(v("fill"), "fill"), stroke=stroke, stroke_width=width,
+                    radius=min(number(v("radius"), "radius"), w / 2, h / 2))
+    if el.type == "ellipse":
+        return Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, fillColor=paint(v("fill"), "fill"),
+                       strokeColor=stroke, strokeWidth=width)
+    if el.type in ("line", "polygon"):
+        points = [number(c, "points") for point in (v("points") or []) for c in point]
+        if el.type == "line":
+            return PolyLine(points, strokeColor=stroke, strokeWidth=width, strokeLineCap=1)
+        return Polygon(points, fillColor=paint(v("fill"), "fill"), strokeColor=stroke, strokeWidth=width)
+    if el.type == "path":
+        try:
+            shape: Path = path_of(str(v("d")), number(v("x"), "x"), number(v("y"), "y"))
+        except Unfit:
+            raise
+        except ValueError as exc:
+            raise Unfit("d", str(exc)) from None
+        shape.fillColor, shape.strokeColor, shape.strokeWidth = paint(v("fill"), "fill"), stroke, width
+        return shape
+    if el.type == "image":
+        try:
+            art = side.image(str(v("src")))
+        except ValueError as exc:
+            raise Unfit("src", str(exc)) from None
+        return upright(art.shape(0, 0, w, h), x, y + h)
+    return text_element(el, v, side, Box(x, y, w, h))
+
+
+def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box) -> Group:
+    inside = (box.x >= side.safe - 1e-6 and box.y >= side.safe - 1e-6
+              and box.x + box.width <= side.width - side.safe + 1e-6
+              and box.y + box.height <= side.height - side.safe + 1e-6)
+    if not inside:
+        raise Unfit("x", f"the text box ({box.x:g}, {box.y:g}, {box.width:g} x {box.height:g} mm) leaves "
+                         f"the safe area, {side.safe:g} mm inside the cut; move it in or make it smaller")
+    font = FONTS[el.font]
+    least = el.min_size or el.size
+    value = "" if v("text") is None else str(v("text"))
+    found = fit(value, side.icons, font, el.size, least, box, el.wrap, el.line_height)
+    if found is None:
+        shrink = f"even at {least:g} pt" if least < el.size else f"at {el.size:g} pt (set min_size to let it shrink)"
+        raise Unfit("text", f"the text does not fit its {box.width:g} x {box.height:g} mm box {shrink}; "
+                            f"shorten it or enlarge the box")
+    size, lines = found
+    return draw(lines, font, size, box, paint(v("colour"), "colour") or HexColor("#000000"), el.align,
+                el.valign, el.line_height)
+
+
+def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float) -> Group:
+    """The drawn elements in printgen's y-up picture, over the background running into the bleed."""
+    card = Group(transform=(1, 0, 0, -1, 0, height))
+    for shape in drawn:
+        card.add(shape)
+    group = Group()
+    if background is not None:
+        group.add(rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background))
+    group.add(card)
+    return group

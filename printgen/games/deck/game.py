@@ -1,0 +1,177 @@
+"""Decks: cards drawn from a layout and rows of data, imposed for duplex, gutterfold or fronts only,
+with an SVG and a PNG of every card's face (and of each back) for checking art and for other tools.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.graphics.shapes import Group
+
+from printgen.art.library import ArtContext
+from printgen.core.build import BuildOptions
+from printgen.core.paper import PAPERS, Paper
+from printgen.core.problems import DefinitionError, Problem
+from printgen.core.source import SourceMap, dotted
+from printgen.drawing.document import Document, Page
+from printgen.games import Game, Loaded
+from printgen.games.deck.faces import Side, Unfit, draw_element, paint, side_group
+from printgen.games.deck.model import Deck, check_elements, check_source
+from printgen.games.deck.rows import Row, read_rows
+from printgen.games.deck.sheets import duplex_sheets, gutterfold_sheets
+from printgen.games.deck.values import RowValues, row_values, yaml_key
+from printgen.layout.cards import Card, slug
+from printgen.layout.sheet import Duplex
+from printgen.output.reuse import reusable
+
+SHEETS = {**PAPERS, "a3": Paper("A3", 297.0, 420.0), "tabloid": Paper("Tabloid", 279.4, 431.8)}
+FACE_DPI = 150
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """One row's card: its face and back drawn once, placed as often as it has copies."""
+
+    name: str
+    width: float
+    height: float
+    face: Group
+    back_art: Group
+
+    def front(self, bleed: float = 0.0) -> Group:
+        return self.face
+
+    def back(self, bleed: float = 0.0) -> Group:
+        return self.back_art
+
+
+def paper_of(defn: Deck, options: BuildOptions) -> Paper:
+    """The definition's paper when it names one, else --paper; landscape turns it."""
+    paper = SHEETS[defn.sheet.paper] if "paper" in defn.sheet.model_fields_set else options.paper
+    if defn.sheet.orientation == "landscape":
+        return Paper(paper.name, paper.height, paper.width)
+    return paper
+
+
+def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, bleed: float,
+              source: SourceMap, problems: list[Problem]) -> Group:
+    """One side for one row; each element that cannot be drawn adds a problem at the row's line
+    that names the element and its line in the definition."""
+    drawn = []
+
+    def fault(key: tuple[Any, ...], message: str) -> None:
+        where = yaml_key(key)
+        problems.append(Problem(row.file, row.line, "", f"row {row.index + 1}: {dotted(where)} "
+                                f"({source.file}:{source.line_of(where)}): {message}"))
+
+    for i in range(len(getattr(defn, side).layout)):
+        if not values.shown(side, i):
+            continue
+        try:
+            drawn.append(draw_element(values.element(side, i), lambda key: values.get(side, i, key), layout))
+        except Unfit as exc:
+            fault((side, i, exc.key), str(exc))
+    try:
+        background = paint(values.background(side), "background")
+    except Unfit as exc:
+        fault((side, "background"), str(exc))
+        background = None
+    return side_group(drawn, background, layout.width, layout.height, bleed)
+
+
+def names(rows: list[Row], values: list[RowValues]) -> list[str]:
+    """A file name for each card: the `name` template, else the first column, made unique."""
+    used: dict[str, int] = {}
+    result = []
+    for row, value in zip(rows, values):
+        given = value.rendered.get(("name",)) or next((str(v) for v in row.values.values() if v), "")
+        stem = slug(given, f"card-{row.index + 1:03}")[:60]
+        used[stem] = used.get(stem, 0) + 1
+        result.append(stem if used[stem] == 1 else f"{stem}-{used[stem]}")
+    return result
+
+
+def build_cards(defn: Deck, loaded: Loaded, bleed: float) -> list[tuple[DeckCard, Row]]:
+    rows = read_rows(defn, loaded.source, loaded.path.parent, loaded.allow_outside)
+    values = row_values(defn, rows, loaded.source)
+    width, height = defn.card.dimensions
+    context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
+    icons = {name: loaded.art.add_image(file, context) for name, file in defn.icons.items()}
+    layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context))
+    shared_back = not any(k[0] == "back" for k in values[0].rendered) if values else True
+    problems: list[Problem] = []
+    cards = []
+    back: Group | None = None
+    for row, value, name in zip(rows, values, names(rows, values)):
+        face = draw_side(defn, "face", value, row, layout, bleed, loaded.source, problems)
+        if back is None or not shared_back:
+            back = draw_side(defn, "back", value, row, layout, bleed, loaded.source, problems)
+        cards.append((DeckCard(name, width, height, reusable(face) if row.copies > 1 else face, back), row))
+    if problems:
+        raise DefinitionError(list(dict.fromkeys(problems)))
+    return cards
+
+
+def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
+    bleed = defn.card.bleed if options.bleed is None else options.bleed
+    cards = build_cards(defn, loaded, bleed)
+    pieces = [card for card, row in cards for _ in range(row.copies)]
+    paper = paper_of(defn, options)
+    lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
+    title = defn.title
+    try:
+        if defn.sheet.layout == "gutterfold":
+            pages = gutterfold_sheets(pieces, paper, bleed, f"{title}, sheet {{sheet}} of {{count}}. Print "
+                                      "one-sided at actual size, cut round each pair, fold along the "
+                                      "dotted line.", lines)
+            flip = None
+        else:
+            fronts = defn.sheet.layout == "fronts"
+            how = ("Print one-sided at actual size." if fronts else
+                   f"Print both sides at actual size, turning on the {options.flip} edge.")
+            pages = duplex_sheets(pieces, Duplex(paper, options.flip, options.back_offset), bleed,
+                                  {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
+                                   "back": f"{title}, sheet {{sheet}} of {{count}}, backs."}, lines, fronts)
+            flip = None if fronts else options.flip
+    except ValueError as exc:
+        raise DefinitionError([loaded.source.problem(("card",), str(exc))])
+    documents = [Document(f"{loaded.name}.pdf", paper, pages, f"{title} \u2013 cards",
+                          "Print at actual size (100 %)", flip)]
+    documents += face_documents(defn, [card for card, _ in cards])
+    return documents
+
+
+def face_documents(defn: Deck, cards: list[DeckCard]) -> list[Document]:
+    """svg/<card>.svg and png/<card>.png for every card's face, and the back (or each row's back)."""
+    documents: list[Document] = []
+    if not cards:
+        return documents
+    width, height = cards[0].width, cards[0].height
+    size = Paper("card", width, height)
+    backs: dict[int, str] = {}
+    for card in cards:
+        sides = [(card.name, card.face)]
+        if id(card.back_art) not in backs:
+            backs[id(card.back_art)] = "back" if len(backs) == 0 else f"back-{card.name}"
+            sides.append((backs[id(card.back_art)], card.back_art))
+        for name, group in sides:
+            documents.append(Document(f"svg/{name}.svg", size, [Page([group])], f"{defn.title}: {name}"))
+            documents.append(Document(f"png/{name}.png", size, [Page([group])], f"{defn.title}: {name}",
+                                      dpi=FACE_DPI, apart=True))
+    return documents
+
+
+def pieces(defn: Deck) -> list[Card]:  # noqa: ARG001 - export needs a build's rows (see docs/decks.md)
+    return []
+
+
+GAME = Game(
+    id="deck",
+    title="Deck",
+    makes=["deck.pdf: the cards imposed with cut marks, backs for duplex (or gutterfold, or fronts only)",
+           "svg/ and png/: every card's face and the back"],
+    model=Deck,
+    build=build,
+    checks=(check_elements, check_source),
+    bleed=True,
+)

@@ -1,0 +1,169 @@
+"""The deck definition: the card's size, where its rows come from, and how faces and backs look.
+
+Coordinates in a layout are millimetres from the card's top-left corner, x to the right and y down,
+as in SVG and in every drawing program, so a designer can read them off a ruler. Any value of an
+element may be a Jinja expression over the row (`"{{ name }}"`, `"{{ 20 + cost * 2 }}"`); such
+values are worked out per row (printgen.games.deck.values) and checked then.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Iterable, Literal, Optional, Union
+
+from pydantic import Field
+
+from printgen.art.library import FileName
+from printgen.core.fields import Name, Strict
+from printgen.core.source import Loc
+from printgen.games.header import Definition
+
+SIZES: dict[str, tuple[float, float]] = {  # width, height in mm, portrait
+    "poker": (63.5, 88.9), "bridge": (57.2, 88.9), "tarot": (70.0, 120.0), "mini": (44.5, 63.5),
+    "square": (63.5, 63.5), "euro": (59.0, 92.0), "mini-euro": (45.0, 68.0), "domino": (44.5, 88.9),
+    "business": (50.8, 88.9), "jumbo": (88.9, 127.0), "token": (25.4, 25.4),
+}
+KINDS = ("rect", "ellipse", "line", "polygon", "path", "image", "text")
+
+Number = Annotated[Union[float, str], Field(description="a number of millimetres, or a Jinja expression "
+                                                        "such as '{{ 10 + cost }}'")]
+Paint = Annotated[str, Field(max_length=400, description="a colour as #rrggbb, 'none', or a Jinja "
+                                                         "expression giving one")]
+Text = Annotated[str, Field(max_length=4000)]
+Column = Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+                              description="a column name: letters, digits and _, not starting with a "
+                                          "digit, so templates can say {{ name }}")]
+
+
+class Card(Strict):
+    size: Annotated[Optional[Literal[tuple(SIZES)]], Field(  # type: ignore[valid-type]
+        description=f"a usual size: {', '.join(SIZES)}; or give width and height")] = "poker"
+    width: Annotated[Optional[float], Field(gt=10, le=300, allow_inf_nan=False)] = None
+    height: Annotated[Optional[float], Field(gt=10, le=400, allow_inf_nan=False)] = None
+    corner_radius: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,
+                                          description="rounding of the cut guides' corners, mm")] = 3.0
+    bleed: Annotated[float, Field(ge=0, le=6, allow_inf_nan=False,
+                                  description="how far backgrounds run past the cut, mm")] = 2.0
+    safe: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,
+                                 description="inset of the safe area inside the cut, mm; text "
+                                             "must stay inside it")] = 3.0
+
+    @property
+    def dimensions(self) -> tuple[float, float]:
+        if self.width is not None and self.height is not None:
+            return self.width, self.height
+        return SIZES[self.size or "poker"]
+
+
+class Element(Strict):
+    """One thing drawn on a face or back. Which keys apply depends on `type` (see docs/decks.md)."""
+
+    type: Literal["rect", "ellipse", "line", "polygon", "path", "image", "text"]
+    when: Annotated[Optional[str], Field(max_length=400, description="a Jinja condition over the row, "
+                                         "such as 'cost > 2'; the element is drawn only when it holds")] = None
+    x: Number = 0.0
+    y: Number = 0.0
+    width: Optional[Number] = None
+    height: Optional[Number] = None
+    radius: Number = 0.0
+    points: Annotated[Optional[list[Annotated[list[Number], Field(min_length=2, max_length=2)]]],
+                      Field(max_length=200, description="[x, y] pairs in mm")] = None
+    d: Annotated[Optional[str], Field(max_length=20_000, description="SVG path data in mm, "
+                                      "e.g. 'M 0 0 L 10 0 L 5 8 Z'")] = None
+    fill: Optional[Paint] = None
+    stroke: Optional[Paint] = None
+    stroke_width: Number = 0.3
+    src: Optional[Annotated[str, Field(min_length=1, max_length=300)]] = None
+    text: Optional[Text] = None
+    font: Literal["regular", "bold", "italic", "bold-italic"] = "regular"
+    size: Annotated[float, Field(ge=7, le=72, allow_inf_nan=False, description="text size in points, "
+                                                                                "7 at the least")] = 10.0
+    min_size: Annotated[Optional[float], Field(ge=7, le=72, allow_inf_nan=False, description="shrink "
+                                               "text that does not fit down to this size, 7 pt at the least")] = None
+    colour: Paint = "#000000"
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    wrap: bool = True
+    line_height: Annotated[float, Field(ge=0.8, le=3)] = 1.2
+
+
+class Face(Strict):
+    layout: Annotated[list[Element], Field(max_length=200)] = Field(default_factory=list)
+    background: Optional[Paint] = "#ffffff"
+
+
+class Sheet(Strict):
+    paper: Literal["a4", "letter", "a3", "tabloid"] = "a4"
+    orientation: Literal["portrait", "landscape"] = "portrait"
+    gap: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False, description="mm between cards")] = 0.0
+    layout: Annotated[Literal["duplex", "gutterfold", "fronts"], Field(
+        description="duplex: backs on the reverse; gutterfold: each back beside its front, to fold; "
+                    "fronts: faces only")] = "duplex"
+    cut: Literal["marks", "lines"] = "marks"
+
+
+Scalar = Union[bool, int, float, str, None]
+
+
+class Deck(Definition):
+    game: Literal["deck"]
+    title: Annotated[str, Field(min_length=1, max_length=60)]
+    card: Card = Field(default_factory=Card)
+    data: Annotated[Optional[FileName], Field(description="a CSV file beside the definition, UTF-8, "
+                                                          "with a header row")] = None
+    rows: Annotated[Optional[list[dict[Column, Scalar]]], Field(max_length=10_000)] = None
+    columns: Annotated[dict[Column, Literal["text", "whole number", "number", "yes/no"]], Field(
+        max_length=100, description="how to read a column: text, whole number, number or yes/no")] = \
+        Field(default_factory=dict)
+    copies: Column = "copies"
+    name: Annotated[Optional[str], Field(max_length=400, description="a Jinja expression naming a "
+                                         "card's files, such as '{{ title }}'")] = None
+    icons: Annotated[dict[Name, FileName], Field(max_length=100, description="pictures text can show "
+                                                 "inline as :name:")] = Field(default_factory=dict)
+    face: Face
+    back: Face = Field(default_factory=Face)
+    sheet: Sheet = Field(default_factory=Sheet)
+
+
+OWN_KEYS = {
+    "rect": {"x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width"},
+    "ellipse": {"x", "y", "width", "height", "fill", "stroke", "stroke_width"},
+    "line": {"points", "stroke", "stroke_width"},
+    "polygon": {"points", "fill", "stroke", "stroke_width"},
+    "path": {"x", "y", "d", "fill", "stroke", "stroke_width"},
+    "image": {"x", "y", "width", "height", "src"},
+    "text": {"x", "y", "width", "height", "text", "font", "size", "min_size", "colour", "align",
+             "valign", "wrap", "line_height"},
+}
+NEEDED = {"rect": ("width", "height"), "ellipse": ("width", "height"), "line": ("points",),
+          "polygon": ("points",), "path": ("d",), "image": ("src", "width", "height"),
+          "text": ("text", "width", "height")}
+
+
+def check_elements(defn: Deck) -> Iterable[tuple[Loc, str]]:
+    """Each element's keys fit its type: a key another type uses is a mistake, a needed one missing."""
+    for side in ("face", "back"):
+        for i, element in enumerate(getattr(defn, side).layout):
+            given = element.model_fields_set - {"type", "when"}
+            for key in sorted(given - OWN_KEYS[element.type]):
+                yield (side, "layout", i, key), (f"{article(element.type)} {element.type} takes no '{key}'; it takes "
+                                                 f"{', '.join(sorted(OWN_KEYS[element.type]))}")
+            for key in NEEDED[element.type]:
+                if getattr(element, key) is None:
+                    yield (side, "layout", i), f"{article(element.type)} {element.type} needs '{key}'"
+            if element.type in ("line", "polygon") and element.points is not None:
+                least = 2 if element.type == "line" else 3
+                if len(element.points) < least:
+                    yield (side, "layout", i, "points"), f"a {element.type} needs at least {least} points"
+
+
+def article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def check_source(defn: Deck) -> Iterable[tuple[Loc, str]]:
+    if defn.data is None and defn.rows is None:
+        yield ("game",), ("expected the cards' rows: 'data: cards.csv' (a CSV file beside the definition) "
+                          "or 'rows:' (a list of rows here)")
+    if defn.data is not None and defn.rows is not None:
+        yield ("rows",), "expected 'data' or 'rows', not both"
+    if (defn.card.width is None) != (defn.card.height is None):
+        yield ("card",), "expected both width and height, or neither (then 'size' sets them)"

@@ -1,0 +1,177 @@
+"""A deck's rows: from a CSV file beside the definition, or inline in it, each with where it was
+written, so that any problem with a value is told at its CSV line and column.
+
+A CSV file is UTF-8 with a header row. Values are text unless the definition's `columns:` says how
+to read them; the copies column (`copies` unless renamed) is a whole number, 1 when empty.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from printgen.art.library import ArtContext, resolve
+from printgen.core.problems import DefinitionError, Problem, display_name
+from printgen.core.source import SourceMap
+from printgen.games.deck.model import Deck
+
+MAX_CSV_BYTES = 16 * 1024 * 1024
+MAX_ROWS = 20_000
+MAX_COLUMNS = 100
+MAX_CELL = 4_000
+MAX_COPIES = 1_000
+NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+YES, NO = {"yes", "y", "true", "1", "x"}, {"no", "n", "false", "0", ""}
+
+Value = Any  # str, int, float, bool or None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of card data and where it was written (`file:line`, and `key` for inline rows)."""
+
+    index: int  # 0-based, in file order
+    values: dict[str, Value]
+    copies: int
+    file: str
+    line: int
+    key: tuple[str | int, ...] = ()  # the key path of an inline row; () for a CSV row
+
+    def problem(self, column: str, message: str) -> Problem:
+        path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in self.key)
+        where = f"{path}.{column}".replace(".[", "[") if self.key else f"column '{column}'"
+        return Problem(self.file, self.line, "" if not self.key else where,
+                       message if self.key else f"{where}: {message}")
+
+
+def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) -> list[Row]:
+    """Every row, typed, or one DefinitionError holding every problem found in the data."""
+    if defn.rows is not None:
+        raw = [(i, dict(row), source.file, source.line_of(("rows", i)), ("rows", i))
+               for i, row in enumerate(defn.rows)]
+    else:
+        assert defn.data is not None
+        raw = csv_rows(defn.data, source, ArtContext(base, allow_outside))
+    rows: list[Row] = []
+    problems: list[Problem] = []
+    for index, values, file, line, key in raw:
+        row = Row(index, values, 1, file, line, key)
+        typed: dict[str, Value] = {}
+        for column, value in values.items():
+            try:
+                typed[column] = convert(value, defn.columns.get(column, "text"))
+            except ValueError as exc:
+                problems.append(row.problem(column, str(exc)))
+        try:
+            copies = count(typed.pop(defn.copies, None))
+        except ValueError as exc:
+            problems.append(row.problem(defn.copies, str(exc)))
+            copies = 1
+        rows.append(Row(index, typed, copies, file, line, key))
+    for column in defn.columns:
+        if rows and all(column not in r.values for r in rows) and column != defn.copies:
+            problems.append(source.problem(("columns", column), f"no row has a column '{column}'"))
+    if problems:
+        raise DefinitionError(problems)
+    return rows
+
+
+def csv_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[Any, ...]]:
+    """(index, {column: text}, file, line, ()) for each CSV record; the line is where it starts."""
+    try:
+        path = resolve(name, context)
+        if path.stat().st_size > MAX_CSV_BYTES:
+            raise ValueError(f"{display_name(path)} is over {MAX_CSV_BYTES // 2**20} MiB, the most a "
+                             f"deck's data may be")
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DefinitionError([source.problem(("data",), f"expected a UTF-8 file, but byte {exc.start} "
+                                              f"is not UTF-8; save the CSV as UTF-8")])
+    except (ValueError, OSError) as exc:
+        raise DefinitionError([source.problem(("data",), str(exc))])
+    file = display_name(path)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if not header or not any(h.strip() for h in header):
+            raise DefinitionError([Problem(file, 1, "", "expected a header row naming the columns")])
+        columns = check_header(header, file)
+        found: list[tuple[Any, ...]] = []
+        start = reader.line_num + 1
+        for record in reader:
+            line, start = start, reader.line_num + 1
+            if not any(cell.strip() for cell in record):
+                continue  # a blank line is no card
+            if len(found) == MAX_ROWS:
+                raise DefinitionError([Problem(file, line, "", f"more than {MAX_ROWS:,} rows; a deck may "
+                                               f"have at most {MAX_ROWS:,}")])
+            if len(record) > len(columns):
+                raise DefinitionError([Problem(file, line, "", f"{len(record)} values but the header names "
+                                               f"{len(columns)} columns; quote values holding a comma")])
+            long = next((c for c, v in zip(columns, record) if len(v) > MAX_CELL), None)
+            if long:
+                raise DefinitionError([Problem(file, line, "", f"column '{long}': a value may have at most "
+                                               f"{MAX_CELL:,} characters")])
+            found.append((len(found), dict(zip(columns, record)), file, line, ()))
+    except csv.Error as exc:
+        raise DefinitionError([Problem(file, reader.line_num or 1, "", f"cannot read this CSV line: {exc}")])
+    return found
+
+
+def check_header(header: list[str], file: str) -> list[str]:
+    names = [h.strip() for h in header]
+    problems = []
+    if len(names) > MAX_COLUMNS:
+        problems.append(f"{len(names)} columns; a deck may have at most {MAX_COLUMNS}")
+    for name in names:
+        if not name or name[0].isdigit() or any(c not in NAME_CHARS for c in name):
+            problems.append(f"column '{name}': expected a name of letters, digits and _ that does not "
+                            f"start with a digit, so templates can use it")
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    problems += [f"column '{name}' appears twice" for name in duplicates]
+    if problems:
+        raise DefinitionError([Problem(file, 1, "", message) for message in problems])
+    return names
+
+
+def convert(value: Value, kind: str) -> Value:
+    """A cell read as its column's kind; ValueError says what was expected."""
+    if not isinstance(value, str):  # an inline row's value, already typed by YAML
+        if kind == "whole number" and not (isinstance(value, int) and not isinstance(value, bool)):
+            raise ValueError(f"expected a whole number (got {value!r})")
+        if kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ValueError(f"expected a number (got {value!r})")
+        if kind == "yes/no" and not isinstance(value, bool):
+            raise ValueError(f"expected yes or no (got {value!r})")
+        return value
+    cell = value.strip()
+    if kind == "text":
+        return value
+    if kind == "yes/no":
+        if cell.lower() in YES | NO:
+            return cell.lower() in YES
+        raise ValueError(f"expected yes or no (got '{cell}')")
+    if cell == "":
+        return None
+    try:
+        if kind == "whole number":
+            return int(cell.replace("_", "x"))  # int() would take 1_000; a CSV cell should not
+        number = float(cell.replace("_", "x"))
+    except ValueError:
+        raise ValueError(f"expected a {'whole number' if kind == 'whole number' else 'number'} "
+                         f"(got '{cell}')") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ValueError(f"expected a finite number (got '{cell}')")
+    return number
+
+
+def count(value: Value) -> int:
+    if value is None or value == "":
+        return 1
+    if isinstance(value, str):
+        value = convert(value, "whole number")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COPIES:
+        raise ValueError(f"expected a whole number of copies from 0 to {MAX_COPIES} (got {value!r})")
+    return value

@@ -1,0 +1,82 @@
+"""A deck's sheets: duplex (backs on the reverse, printgen's imposition), gutterfold (each back
+beside its front, to fold along the middle) or fronts only; cut marks in the margins or full cut
+lines round every card, with the card's corner radius.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from reportlab.graphics.shapes import Group, translate
+
+from printgen.core.paper import Paper
+from printgen.drawing.document import Page
+from printgen.drawing.picture import CUT, FOLD, guide, placed, rect
+from printgen.layout.imposition import Grid, ImposedSheet, Piece, caption_text, cut_marks, impose, trim_and_bleed
+from printgen.layout.sheet import Box, Duplex
+from printgen.output.reuse import reusable
+
+FOLD_MARGIN = 5.0  # mm the fold line stops short of the paper edge
+
+
+def cut_lines(boxes: Sequence[Box], radius: float) -> Group:
+    """A dashed outline round every card, corners rounded like the card."""
+    group = Group()
+    for x, y, w, h in boxes:
+        outline = rect(x, y, w, h, stroke=CUT.colour, stroke_width=CUT.width, radius=radius)
+        outline.strokeDashArray = list(CUT.dash or ())
+        group.add(outline)
+    return group
+
+
+def duplex_sheets(pieces: Sequence[Piece], duplex: Duplex, bleed: float, captions: dict[str, str],
+                  lines: float | None, fronts_only: bool) -> list[Page]:
+    """Pages for duplex printing (a front then its back), or fronts alone."""
+    def caption(sheet: int, count: int, side: str) -> str:
+        return captions[side].format(sheet=sheet + 1, count=count)
+
+    pages: list[Page] = []
+    for sheet in impose(pieces, duplex, bleed, caption):
+        if lines is not None:
+            sheet.front.shapes.append(cut_lines(sheet.boxes, lines))
+        pages += [sheet.front] if fronts_only else [sheet.front, sheet.back]
+    return pages
+
+
+def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, caption: str,
+                      lines: float | None) -> list[Page]:
+    """Fronts on the left half, each back mirrored on the right half, a fold line between: folded
+    along it, every back lies behind its front. One-sided printing, no duplex needed."""
+    if not pieces:
+        return []
+    first = pieces[0]
+    half = Paper(paper.name, paper.width / 2, paper.height)
+    grid = Grid(half, first.width, first.height, bleed)
+    if grid.per_page == 0:
+        raise ValueError(f"a {first.width:g} x {first.height:g} mm card with {bleed:g} mm bleed does not "
+                         f"fit on half of a {paper.name} sheet; use landscape, a larger paper or "
+                         f"the duplex layout")
+    fold = Duplex(paper, "long")  # folding about the middle turns a card over like a long-edge flip
+    slots = grid.boxes()
+    pages = []
+    count = math.ceil(len(pieces) / grid.per_page)
+    for s in range(count):
+        batch = pieces[s * grid.per_page:(s + 1) * grid.per_page]
+        boxes = slots[:len(batch)]
+        page = Page()
+        backs = [fold.back_box(box) for box in boxes]
+        for piece, box in zip(batch, boxes):
+            page.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
+            page.shapes.append(placed(reusable(piece.back(bleed)), fold.back_placement(box)))
+        page.shapes.append(cut_marks(list(boxes) + backs, paper, bleed))
+        page.shapes.append(guide(paper.width / 2, FOLD_MARGIN, paper.width / 2, paper.height - FOLD_MARGIN, FOLD))
+        if lines is not None:
+            page.shapes.append(cut_lines(list(boxes) + backs, lines))
+        if bleed > 0:
+            page.trim_box, page.bleed_box = trim_and_bleed(list(boxes) + backs, bleed)
+        page.shapes.append(caption_text(caption.format(sheet=s + 1, count=count), paper))
+        pages.append(page)
+    return pages
+
+
+__all__ = ["ImposedSheet", "cut_lines", "duplex_sheets", "gutterfold_sheets"]

@@ -1,0 +1,148 @@
+"""Text in a box on a card: wrapped to its width, shrunk step by step down to a least size until it
+fits, with pictures inline (`:sword:` draws the icon named `sword` at the text's height).
+
+Drawn as shapes (not platypus paragraphs) so the PDF and the SVG of a face are the same picture.
+Coordinates here are the card's own: millimetres, y down from the top-left corner.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from reportlab.graphics.shapes import Group, String
+from reportlab.lib.colors import Color
+
+from printgen.core.paper import font_mm
+from printgen.drawing import fonts
+from printgen.drawing.picture import placed
+
+ICON = re.compile(r":([A-Za-z0-9_-]{1,40}):")
+STEP = 0.5  # pt between the sizes tried when shrinking
+ASCENT = 0.76  # of the font size: the embedded sans's cap height sits about here below the top
+ICON_GAP = 0.15  # of the font size, either side of an icon
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # a word, or "" for an icon
+    icon: Any = None  # the icon's Art
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+def tokens(paragraph: str, icons: Mapping[str, Any]) -> list[list[Token]]:
+    """Words of one paragraph; an icon is a word of its own, or glued to the word it touches."""
+    words: list[list[Token]] = []
+    for word in paragraph.split():
+        parts: list[Token] = []
+        last = 0
+        for match in ICON.finditer(word):
+            if match.group(1) not in icons:
+                continue
+            if match.start() > last:
+                parts.append(Token(word[last:match.start()]))
+            parts.append(Token("", icons[match.group(1)]))
+            last = match.end()
+        if last < len(word):
+            parts.append(Token(word[last:]))
+        words.append(parts)
+    return words
+
+
+def word_width(word: list[Token], font: str, size: float) -> float:
+    return sum(icon_width(t.icon, size) if t.icon else fonts.text_width(t.text, font, size) for t in word)
+
+
+def icon_width(art: Any, size: float) -> float:
+    width, height = art.natural
+    return size * width / height + 2 * ICON_GAP * size
+
+
+def lines_at(text: str, icons: Mapping[str, Any], font: str, size_pt: float, width: float,
+             wrap: bool) -> list[list[list[Token]]]:
+    """Lines of words at a size: each paragraph (a line break in the text) starts a new line."""
+    size = font_mm(size_pt)
+    space = fonts.text_width(" ", font, size)
+    lines: list[list[list[Token]]] = []
+    for paragraph in text.split("\n"):
+        words = tokens(paragraph, icons)
+        line: list[list[Token]] = []
+        used = 0.0
+        for word in words:
+            w = word_width(word, font, size)
+            if wrap and line and used + space + w > width:
+                lines.append(line)
+                line, used = [], 0.0
+            used += (space if line else 0) + w
+            line.append(word)
+        lines.append(line)
+    return lines
+
+
+def measure(lines: list[list[list[Token]]], font: str, size_pt: float) -> float:
+    size = font_mm(size_pt)
+    space = fonts.text_width(" ", font, size)
+    return max((sum(word_width(w, font, size) for w in line) + space * max(0, len(line) - 1)
+                for line in lines), default=0.0)
+
+
+def fit(text: str, icons: Mapping[str, Any], font: str, size_pt: float, least_pt: float, box: Box,
+        wrap: bool, line_height: float) -> tuple[float, list[list[list[Token]]]] | None:
+    """The largest size from `size_pt` down to `least_pt` at which the text fits the box, with its
+    lines; None when it does not fit even at the least size."""
+    size = size_pt
+    while size >= least_pt - 1e-9:
+        lines = lines_at(text, icons, font, size, box.width, wrap)
+        tall = font_mm(size) * (line_height * (len(lines) - 1) + 1)
+        if measure(lines, font, size) <= box.width + 1e-6 and tall <= box.height + 1e-6:
+            return size, lines
+        size = round(size - STEP, 2)
+    return None
+
+
+def draw(lines: list[list[list[Token]]], font: str, size_pt: float, box: Box, colour: Color,
+         align: str, valign: str, line_height: float) -> Group:
+    """The lines as strings and icons, in card coordinates (y down); each glyph is turned upright."""
+    size = font_mm(size_pt)
+    space = fonts.text_width(" ", font, size)
+    leading = size * line_height
+    tall = size * (line_height * (len(lines) - 1) + 1)
+    top = box.y + {"top": 0.0, "middle": (box.height - tall) / 2, "bottom": box.height - tall}[valign]
+    group = Group()
+    for n, line in enumerate(lines):
+        width = sum(word_width(w, font, size) for w in line) + space * max(0, len(line) - 1)
+        x = box.x + {"left": 0.0, "center": (box.width - width) / 2, "right": box.width - width}[align]
+        baseline = top + n * leading + size * ASCENT
+        run, run_x = "", x
+        for i, word in enumerate(line):
+            if i:
+                run += " "
+                x += space
+            for token in word:
+                if token.icon is None:
+                    run += token.text
+                    x += fonts.text_width(token.text, font, size)
+                    continue
+                if run.strip():
+                    group.add(upright(String(0, 0, run, fontName=font, fontSize=size, fillColor=colour),
+                                      run_x, baseline))
+                w = icon_width(token.icon, size)
+                group.add(upright(token.icon.shape(0, 0, w - 2 * ICON_GAP * size, size),
+                                  x + ICON_GAP * size, baseline + size * (1 - ASCENT)))
+                x += w
+                run, run_x = "", x
+        if run.strip():
+            group.add(upright(String(0, 0, run, fontName=font, fontSize=size, fillColor=colour), run_x, baseline))
+    return group
+
+
+def upright(shape: Any, x: float, y: float) -> Group:
+    """A shape drawn y-up, placed at (x, y) of a y-down card."""
+    return placed(shape, (1, 0, 0, -1, x, y))

@@ -1,0 +1,89 @@
+"""Which values of a deck's layout are templates, and their text for every row.
+
+Every templated value is rendered in one bounded batch (printgen.jinja.values); a literal value is
+used as written. `RowValues.get(side, index, key)` then answers for one row either way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from printgen.core.source import SourceMap, dotted
+from printgen.games.deck.model import Deck, Element
+from printgen.games.deck.rows import Row
+from printgen.jinja.values import Expression, Place, is_template, render_values
+
+FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d")
+Key = tuple[Any, ...]  # ("face", 3, "x"), ("face", 3, "points", 1, 0), ("back", "background"), ("name",)
+FALSE = {"", "false", "0", "no", "none"}
+
+
+def condition(text: str) -> str:
+    """A `when:` condition as a template printing 1 when it holds (written bare: 'cost > 2')."""
+    return text if is_template(text) else f"{{% if ({text}) %}}1{{% endif %}}"
+
+
+def templated(defn: Deck) -> dict[Key, str]:
+    """Every value of the definition that is a template, by its key."""
+    found: dict[Key, str] = {}
+    if defn.name:
+        found[("name",)] = defn.name if is_template(defn.name) else "{{ " + defn.name + " }}"
+    for side in ("face", "back"):
+        layout = getattr(defn, side)
+        if is_template(layout.background):
+            found[(side, "background")] = layout.background
+        for i, el in enumerate(layout.layout):
+            if el.when is not None:
+                found[(side, i, "when")] = condition(el.when)
+            for key in FIELDS:
+                if is_template(getattr(el, key)):
+                    found[(side, i, key)] = getattr(el, key)
+            for k, point in enumerate(el.points or []):
+                for j, coordinate in enumerate(point):
+                    if is_template(coordinate):
+                        found[(side, i, "points", k, j)] = coordinate
+    return found
+
+
+def yaml_key(key: Key) -> tuple[Any, ...]:
+    """Where a value sits in the YAML: ("face", 3, "x") is face.layout[3].x."""
+    if key[0] in ("face", "back") and isinstance(key[1], int):
+        return (key[0], "layout", *key[1:])
+    return key
+
+
+@dataclass
+class RowValues:
+    literal: Deck
+    rendered: dict[Key, str]
+
+    def element(self, side: str, index: int) -> Element:
+        return getattr(self.literal, side).layout[index]
+
+    def get(self, side: str, index: int, key: str) -> Any:
+        el = self.element(side, index)
+        if key == "points":
+            return [tuple(self.rendered.get((side, index, "points", k, j), c) for j, c in enumerate(p))
+                    for k, p in enumerate(el.points or [])]
+        return self.rendered.get((side, index, key), getattr(el, key))
+
+    def shown(self, side: str, index: int) -> bool:
+        text = self.rendered.get((side, index, "when"))
+        return text is None or text.strip().lower() not in FALSE
+
+    def background(self, side: str) -> Any:
+        return self.rendered.get((side, "background"), getattr(self.literal, side).background)
+
+
+def context(row: Row) -> dict[str, Any]:
+    return {"row": dict(row.values), "number": row.index + 1, "copies": row.copies, **row.values}
+
+
+def row_values(defn: Deck, rows: list[Row], source: SourceMap) -> list[RowValues]:
+    """Each row's values: its templates rendered (all rows in one bounded child), the rest literal."""
+    keys = templated(defn)
+    expressions = [Expression(text, source.file, source.line_of(yaml_key(k)), dotted(yaml_key(k)))
+                   for k, text in keys.items()]
+    places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
+    texts = render_values(expressions, [context(row) for row in rows], places)
+    return [RowValues(defn, dict(zip(keys, values))) for values in texts]

@@ -1,0 +1,102 @@
+"""Many small templates over many rows, in one bounded child: the values of a deck's layout.
+
+A deck of a thousand cards with ten templated values is ten thousand renders; a child per render
+would cost a fork each. So every expression is compiled once, and every row rendered, in a single
+child under a budget that grows with the work (still bounded by the kernel). Each render gets the
+sandbox's step budget afresh. A failure names the expression's place in the definition and the
+row's place in its data, with every failure found reported together.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from jinja2 import StrictUndefined, Template, TemplateSyntaxError
+
+from printgen.core.bounded import Budget, BudgetExceeded, run_bounded
+from printgen.core.problems import DefinitionError, Problem
+from printgen.jinja.plaindata import plain
+from printgen.jinja.render import OutOfTime, describe, soft_deadline
+from printgen.jinja.sandbox import BoundedSandbox
+
+SECONDS_PER_RENDER = 0.001  # far above the ~20 us a small expression takes
+MAX_SECONDS = 60.0
+MAX_PROBLEMS = 50  # a mistake in one column repeats on every row; the first ones say enough
+
+
+@dataclass(frozen=True)
+class Expression:
+    """One templated value: its text and where it was written (the definition's file and line, and
+    its key path there)."""
+
+    text: str
+    file: str
+    line: int
+    path: str
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a row was written, to locate a failure while rendering it."""
+
+    file: str
+    line: int
+    label: str  # e.g. "row 12"
+
+
+def is_template(value: object) -> bool:
+    return isinstance(value, str) and ("{{" in value or "{%" in value)
+
+
+def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str, Any]],
+                  places: Sequence[Place]) -> list[list[str]]:
+    """The text of every expression for every context (row), or one DefinitionError."""
+    if not expressions or not contexts:
+        return [[] for _ in contexts]
+    data = [plain(context) for context in contexts]
+    renders = len(expressions) * len(contexts)
+    budget = Budget(seconds=min(MAX_SECONDS, 4.0 + renders * SECONDS_PER_RENDER),
+                    memory=512 * 1024 * 1024, what="the deck's templated values")
+    texts = [e.text for e in expressions]
+    try:
+        result = run_bounded(lambda: render_here(texts, data, expressions, places, budget.seconds), budget)
+    except BudgetExceeded as exc:
+        first = expressions[0]
+        raise DefinitionError([Problem(first.file, first.line, first.path, f"template error: {exc}")])
+    return result
+
+
+def render_here(texts: list[str], contexts: list[dict[str, Any]], expressions: Sequence[Expression],
+                places: Sequence[Place], seconds: float) -> list[list[str]]:
+    env = BoundedSandbox(autoescape=False, undefined=StrictUndefined, keep_trailing_newline=False)
+    problems: list[Problem] = []
+    compiled: list[Template | None] = []
+    for text, where in zip(texts, expressions):
+        try:
+            compiled.append(env.from_string(text))
+        except TemplateSyntaxError as exc:
+            problems.append(Problem(where.file, where.line, where.path, f"template error: {exc.message}"))
+            compiled.append(None)
+    if problems:
+        raise DefinitionError(problems)
+    out: list[list[str]] = []
+    with soft_deadline(seconds * 0.85):
+        for context, place in zip(contexts, places):
+            values = []
+            for template, where in zip(compiled, expressions):
+                env.steps = 0
+                try:
+                    assert template is not None  # a syntax error stopped the batch before
+                    values.append(template.render(**context))
+                except OutOfTime as exc:  # the whole batch is over its time: stop here
+                    raise DefinitionError([Problem(where.file, where.line, where.path,
+                                                   f"template error: {exc}")]) from None
+                except Exception as exc:  # noqa: BLE001 - a user's expression may fail in any way
+                    values.append("")
+                    if len(problems) < MAX_PROBLEMS:
+                        problems.append(Problem(place.file, place.line, "", f"{place.label}: {where.path} "
+                                                f"({where.file}:{where.line}): template error: {describe(exc)}"))
+            out.append(values)
+    if problems:
+        raise DefinitionError(problems)
+    return out

@@ -1,0 +1,188 @@
+"""Decks from a definition and a CSV: every output read back. Cards are counted and placed from the
+PDF, backs measured against their mirrored fronts for both flips and for gutterfold, text boxes
+found inside their cards, and data and layout problems located in the CSV and the definition."""
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from lxml import etree
+
+from printgen.games import bundled_definition
+
+MM = 72 / 25.4
+CARD_W, CARD_H = 63.5, 88.9
+BAND_W = 57.5  # the sample's title band on each face, 3 mm inside the card
+FRAME_W = 55.5  # the sample's frame on each back, 4 mm inside the card
+
+
+@pytest.fixture
+def deck(tmp_path) -> Path:
+    """The bundled sample deck (definition, CSV, icon) copied where a test may edit it."""
+    folder = tmp_path / "mine"
+    shutil.copytree(bundled_definition("deck").parent, folder,
+                    ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    return folder / "deck.yaml"
+
+
+def rows_of(deck: Path) -> list[dict[str, str]]:
+    with open(deck.parent / "cards.csv", newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def rects(page, width: float) -> list[tuple[float, float]]:
+    """(x, y) in mm, y up, of the lower-left corner of every drawn rectangle `width` mm wide."""
+    found = []
+    for r in page.rects + page.curves:
+        w = (r["x1"] - r["x0"]) / MM
+        if abs(w - width) < 0.02:
+            found.append((round(r["x0"] / MM, 3), round((float(page.height) - r["bottom"]) / MM, 3)))
+    return sorted(set(found))
+
+
+def build(run_cli, deck: Path, out: Path, *args: str):
+    result = run_cli("build", deck, "--out", out, *args)
+    assert result.exit_code == 0, result.output
+    return out / "deck"
+
+
+def test_every_copy_of_every_row_is_printed(run_cli, deck, tmp_path):
+    folder = build(run_cli, deck, tmp_path / "out")
+    rows = rows_of(deck)
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        fronts = pdf.pages[0::2]
+        text = "\n".join(page.extract_text() for page in fronts)
+        bands = sum(len(rects(page, BAND_W)) for page in fronts)
+    assert bands == sum(int(r["copies"]) for r in rows) == 18
+    for row in rows:
+        assert text.count(row["title"]) == int(row["copies"]), row["title"]
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_each_back_lies_behind_its_front(run_cli, deck, tmp_path, flip):
+    folder = build(run_cli, deck, tmp_path / flip, "--flip", flip)
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        width, height = float(pdf.pages[0].width) / MM, float(pdf.pages[0].height) / MM
+        for front, back in zip(pdf.pages[0::2], pdf.pages[1::2]):
+            frames = rects(back, FRAME_W)
+            assert len(frames) == len(rects(front, BAND_W)) > 0
+            for x, y in rects(front, BAND_W):  # the band's lower edge is 3 + 11 mm below the card's top
+                card_x, card_y = x - 3, y + 3 + 11 - CARD_H
+                if flip == "long":
+                    bx, by = width - card_x - CARD_W, card_y
+                else:
+                    bx, by = card_x, height - card_y - CARD_H
+                assert any(abs(fx - (bx + 4)) < 0.01 and abs(fy - (by + 4)) < 0.01 for fx, fy in frames), \
+                    (flip, card_x, card_y)
+
+
+def test_gutterfold_puts_each_back_beside_its_front_across_a_fold(run_cli, deck, tmp_path):
+    deck.write_text(deck.read_text().replace("layout: duplex", "layout: gutterfold"))
+    folder = build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        assert pdf.metadata.get("Subject", "").startswith("Print at actual size")
+        total = 0
+        for page in pdf.pages:
+            width = float(page.width) / MM
+            bands, frames = rects(page, BAND_W), rects(page, FRAME_W)
+            assert len(bands) == len(frames) > 0
+            total += len(bands)
+            for x, y in bands:
+                card_x, card_y = x - 3, y + 3 + 11 - CARD_H
+                assert card_x + CARD_W <= width / 2
+                assert any(abs(fx - (width - card_x - CARD_W + 4)) < 0.01 and abs(fy - (card_y + 4)) < 0.01
+                           for fx, fy in frames)
+            fold = [line for line in page.lines if abs(line["x0"] - line["x1"]) < 0.01
+                    and abs(line["x0"] / MM - width / 2) < 0.01]
+            assert fold, "no fold line down the middle"
+        assert total == 18
+
+
+def test_text_boxes_stay_inside_their_cards(run_cli, deck, tmp_path):
+    folder = build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        page = pdf.pages[0]
+        cards = [(x - 3, y + 3 + 11 - CARD_H) for x, y in rects(page, BAND_W)]
+        for char in page.chars:
+            if char["size"] < 6.9:  # the page caption (6.5 pt, in the margin; see issue 15)
+                continue
+            x, y = char["x0"] / MM, (float(page.height) - char["bottom"]) / MM
+            inside = [c for c in cards if c[0] + 3 <= x and char["x1"] / MM <= c[0] + CARD_W - 3 + 0.01
+                      and c[1] + 3 - 1 <= y <= c[1] + CARD_H - 3]
+            assert inside, (char["text"], x, y)
+
+
+def test_every_face_and_the_back_come_as_svg_and_png(run_cli, deck, tmp_path):
+    folder = build(run_cli, deck, tmp_path / "out")
+    names = {p.stem for p in (folder / "svg").glob("*.svg")}
+    assert names == {"ember-tonic", "frost-draught", "mossy-elixir", "storm-flask", "quiet-syrup",
+                     "cinder-brew", "glass-mist", "gale-water", "back"}
+    assert {p.stem for p in (folder / "png").glob("*.png")} == names
+    svg = etree.parse(str(folder / "svg" / "ember-tonic.svg")).getroot()
+    assert (svg.get("width"), svg.get("height")) == ("63.5mm", "88.9mm")
+    assert "Ember Tonic" in "".join(svg.itertext())
+
+
+def test_ten_times_the_rows_give_ten_times_the_cards(run_cli, deck, tmp_path):
+    csv_path = deck.parent / "cards.csv"
+    lines = csv_path.read_text().splitlines()
+    csv_path.write_text("\n".join([lines[0]] + lines[1:] * 10) + "\n")
+    folder = build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        assert sum(len(rects(page, BAND_W)) for page in pdf.pages[0::2]) == 180
+
+
+def test_a_bad_value_in_the_csv_is_located_at_its_line_and_column(run_cli, deck, tmp_path):
+    csv_path = deck.parent / "cards.csv"
+    lines = csv_path.read_text().splitlines()
+    lines[3] = lines[3].replace(",1,", ",x,", 1)
+    csv_path.write_text("\n".join(lines) + "\n")
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "cards.csv:4: column 'cost': expected a whole number (got 'x')" in result.output, result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_text_that_cannot_fit_names_the_csv_row_and_the_layout_line(run_cli, deck, tmp_path):
+    csv_path = deck.parent / "cards.csv"
+    lines = csv_path.read_text().splitlines()
+    lines[2] = lines[2].replace("Freeze a rival card until your next turn.", "Freeze a rival card. " * 30)
+    csv_path.write_text("\n".join(lines) + "\n")
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    layout_line = next(n for n, line in enumerate(deck.read_text().splitlines(), 1)
+                       if line.strip() == 'text: "{{ text }}"')
+    assert f"cards.csv:3: row 2: face.layout[6].text (" in result.output, result.output
+    assert f"deck.yaml:{layout_line}): the text does not fit its 53.5 x 22 mm box even at 7.5 pt" \
+        in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_broken_template_value_is_located_at_the_row(run_cli, deck, tmp_path):
+    deck.write_text(deck.read_text().replace('text: "{{ cost }}"', 'text: "{{ price }}"'))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "cards.csv:2: row 1: face.layout[3].text (" in result.output, result.output
+    assert "'price' is undefined" in result.output
+
+
+def test_inline_rows_need_no_csv(run_cli, deck, tmp_path):
+    text = deck.read_text().replace("data: cards.csv\n", "rows:\n  - {title: One, kind: fire, cost: 1, text: A.}\n"
+                                    "  - {title: Two, kind: ice, cost: 2, text: B., copies: 3}\n")
+    deck.write_text(text)
+    folder = build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        words = pdf.pages[0].extract_text()
+    assert words.count("One") == 1 and words.count("Two") == 3
+
+
+def test_an_element_key_its_type_does_not_take_is_located(run_cli, deck, tmp_path):
+    deck.write_text(deck.read_text().replace("    - type: ellipse    # the cost\n",
+                                             "    - type: ellipse    # the cost\n      radius: 2\n"))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "face.layout[2].radius: an ellipse takes no 'radius'" in result.output, result.output
