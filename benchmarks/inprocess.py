@@ -57,7 +57,7 @@ def warm_rebuild(out: Path) -> float:
     options = BuildOptions(PAPERS["a4"])
     paths = [bundled_definition("omiga")]
     try:
-        from printgen.cli.workflow import build_games, write_results
+        from printgen.cli.engine import build_games, write_results
     except ImportError:  # an older tree: what its `printgen build` did
         from printgen.core.atomic import write_bytes
         from printgen.games import load

@@ -182,3 +182,20 @@ def test_broken_config_is_a_located_error_and_nothing_is_written(run_cli, tmp_pa
     assert re.search(rf"config\.toml:{line}: .*{re.escape(message)}", result.stderr), result.stderr
     assert "Traceback" not in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_saving_keeps_the_rest_of_the_config_file_as_written(run_cli, tmp_path):
+    config = tmp_path / "config" / "printgen" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('# my printer at home\ntheme = "dark"\n\n[back_offset]\nshort = [0.5, 0.5]  # measured in May\n\n'
+                      '[printers.office.tray]\nname = "bypass"\nsizes = ["a4", "letter"]\n')
+    assert run_cli("calibrate", "--save", "1.5,-0.5").exit_code == 0
+    text = config.read_text()
+    for kept in ("# my printer at home", 'theme = "dark"', "short = [0.5, 0.5]  # measured in May",
+                 "[printers.office.tray]", 'name = "bypass"', 'sizes = ["a4", "letter"]'):
+        assert kept in text
+    assert "long = [1.5, -0.5]" in text
+    from printgen.core.config import tomllib  # tomli before Python 3.11
+    data = tomllib.loads(text)
+    assert data["printers"]["office"]["tray"]["sizes"] == ["a4", "letter"]
+    assert data["back_offset"] == {"short": [0.5, 0.5], "long": [1.5, -0.5]}

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 
 from pdfmeasure import CUT_DASH, segments
 from printgen.layout.cards import Card
-from printgen.cli.export import TTS_PER_SHEET, tts
+from printgen.output.export import TTS_PER_SHEET, tts
 from printgen.output.png import png_from_pdf
 
 MM = 72 / 25.4

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+from functools import partial
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from reportlab.lib.colors import HexColor, black
 
 from printgen.core.atomic import write_all
 from printgen.games import game_entry, game_ids, registry
-from printgen.core.parallel import beside, can_fork
+from printgen.core.parallel import beside, can_fork, on_cores
 from printgen.core.paper import PAPERS
 from printgen.drawing.picture import placed, rect
 from printgen.drawing.document import Document, Page
@@ -112,24 +113,39 @@ def test_the_command_line_imports_no_rasteriser_no_svg_library_and_no_drawing_co
     assert not heavy & loaded
 
 
-def test_reportlab_shape_checks_are_off_unless_asked_for():
-    code = "import printgen, reportlab.graphics.shapes as s\nprint(s.shapeChecking)"
+def test_importing_printgen_leaves_reportlab_settings_alone():
+    code = "import printgen, printgen.games, printgen.output.writers, reportlab.graphics.shapes as s\n" \
+           "print(s.shapeChecking)"
     env = {k: v for k, v in os.environ.items() if k not in ("RL_shapeChecking", "PRINTGEN_SHAPE_CHECKS")}
-    for extra, expected in (({}, "0"), ({"PRINTGEN_SHAPE_CHECKS": "1"}, "1")):
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.strip() == "1"
+
+
+def test_shape_checks_are_off_while_printgen_builds_and_back_after(tmp_path):
+    """A library user's own shapes stay checked; printgen's are not, unless PRINTGEN_SHAPE_CHECKS=1."""
+    code = ("from reportlab import rl_config\nfrom printgen.games import load, bundled_definition\n"
+            "from printgen.core.build import BuildOptions\nfrom printgen.core.paper import PAPERS\n"
+            "import printgen.games.fracas.game as g\nseen = []\nbuild = g.GAME.build\n"
+            "def spy(*a):\n    seen.append(rl_config.shapeChecking)\n    return build(*a)\n"
+            "object.__setattr__(g.GAME, 'build', spy)\n"
+            "loaded = load(bundled_definition('fracas'))\nloaded.build(BuildOptions(PAPERS['a4']))\n"
+            "print(seen[0], rl_config.shapeChecking)")
+    env = {k: v for k, v in os.environ.items() if k not in ("RL_shapeChecking", "PRINTGEN_SHAPE_CHECKS")}
+    for extra, expected in (({}, "0 1"), ({"PRINTGEN_SHAPE_CHECKS": "1"}, "1 1")):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                             env={**env, **extra})
-        assert out.stdout.strip() == expected
-def test_omiga_backs_and_marks_are_forms_and_builds_stay_identical(run_cli, tmp_path):
-    outputs = []
-    for run in ("one", "two"):
-        result = run_cli("build", "omiga", "--out", tmp_path / run)
-        assert result.exit_code == 0, result.output
-        outputs.append((tmp_path / run / "omiga" / "omiga.pdf").read_bytes())
-    assert outputs[0] == outputs[1]
-    # two deck backs and the cut marks (every sheet is full, so one set of marks serves all six pages)
-    assert forms_in(outputs[0]) == 3
+                             env={**env, **extra}, cwd=tmp_path)
+        assert out.stdout.strip() == expected, out.stderr
 
 
+def test_the_printgen_command_starts_reportlab_without_shape_checks(tmp_path):
+    code = ("import sys\nfrom printgen.cli.main import main\nimport atexit\n"
+            "atexit.register(lambda: print(__import__('reportlab.graphics.shapes').graphics.shapes.shapeChecking))\n"
+            "sys.argv = ['printgen', 'build', 'fracas', '--out', sys.argv[1]]\nmain()")
+    env = {k: v for k, v in os.environ.items() if k not in ("RL_shapeChecking", "PRINTGEN_SHAPE_CHECKS")}
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "0"
+    assert (tmp_path / "fracas" / "fracas.pdf").stat().st_size > 0
 
 
 def test_each_bundled_game_is_found_by_its_module_name():
@@ -194,3 +210,40 @@ def test_a_helper_that_cannot_be_forked_leaves_the_job_to_this_process(monkeypat
     monkeypatch.setattr(os, "fork", no_fork)
     with beside(lambda: "done here") as helper:
         assert helper.pid is None and helper.result() == "done here"
+
+
+def which_process(n: int) -> tuple[int, int]:
+    return n * n, os.getpid()
+
+
+def test_many_jobs_run_on_helpers_and_come_back_in_order_with_each_result_heard():
+    heard: list[int] = []
+    results = on_cores([partial(which_process, n) for n in range(9)], lambda i, _: heard.append(i), workers=3)
+    assert [square for square, _ in results] == [n * n for n in range(9)]
+    assert sorted(heard) == list(range(9))
+    pids = {pid for _, pid in results}
+    if can_fork():
+        assert os.getpid() not in pids and len(pids) == 3  # three helpers, none of it done here
+    else:
+        assert pids == {os.getpid()}
+
+
+def fails_on(bad: int, n: int) -> int:
+    if n == bad:
+        raise ValueError(f"job {n} went wrong")
+    return n
+
+
+def test_a_job_that_fails_on_a_helper_fails_here_with_its_own_error_after_the_others():
+    heard: list[int] = []
+    with pytest.raises(ValueError, match="job 4 went wrong"):
+        on_cores([partial(fails_on, 4, n) for n in range(6)], lambda i, _: heard.append(i), workers=2)
+    if can_fork():
+        assert sorted(heard) == [0, 1, 2, 3, 5]  # everything else arrived first
+
+
+def test_many_jobs_without_fork_run_here_in_order(monkeypatch):
+    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
+    heard: list[int] = []
+    results = on_cores([partial(which_process, n) for n in range(4)], lambda i, _: heard.append(i))
+    assert heard == [0, 1, 2, 3] and {pid for _, pid in results} == {os.getpid()}

@@ -12,7 +12,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from printgen.cli import watch as watching
-from printgen.cli.main import watch_builds
+from printgen.cli.build import watch_builds
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS
 from printgen.jinja.render import bundled_dir

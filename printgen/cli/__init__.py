@@ -1,4 +1,7 @@
-"""The command line: the click group (main), what the commands share (common), and the work behind
-the commands that is more than parsing options (workflow: builds and calibration; export, preview,
-homebrew, watch). The top layer: nothing else in printgen imports it.
+"""The command line, the top layer: nothing else in printgen imports it.
+
+`main` is the click group and the entry point; one module per command (`build`, `validate`,
+`preview`, `calibrate`, `export`, `new`, `schema`, `listing` for `list`); `options` declares the
+options several commands share; `common` finds games and reports problems; `engine` builds games in
+memory and writes their files; `watch` is the polling loop behind `build --watch`.
 """

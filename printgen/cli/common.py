@@ -1,32 +1,22 @@
-"""What every command shares: finding a game or a definition, reading an offset, reporting problems.
+"""What every command shares: finding a game or a definition, and reporting problems.
 
-A command that finds problems in the user's files lists them (the first MAX_SHOWN), says how many
-there are and that nothing was written, and exits with EXIT_BAD_INPUT.
+A command that finds problems in the user's files raises DefinitionError; the command group
+(printgen.cli.main) lists them (the first MAX_SHOWN), says how many there are and that nothing was
+written, and exits with EXIT_BAD_INPUT. No command prints problems itself.
 """
 from __future__ import annotations
 
-import math
-import sys
 from pathlib import Path
 
 import click
 
-from printgen.core.problems import DefinitionError, Problem
-from printgen.games import bundled_definition, game_ids
+from printgen.core.problems import DefinitionError
+from printgen.core.yamlread import read_yaml
+from printgen.games import Game, bundled_definition, game_entry, game_ids
 
+EXIT_INVALID = 1  # `validate`: the file reads, but the set it defines has problems
 EXIT_BAD_INPUT = 2
-MAX_BACK_OFFSET_MM = 20.0
-
-
-def parse_offset(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
-    try:
-        x, y = (float(part) for part in value.split(","))
-    except ValueError:
-        raise click.BadParameter(f"expected two numbers in mm as X,Y such as 1.5,-0.5 (got {value!r})")
-    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in (x, y)):
-        raise click.BadParameter(f"each offset must be a number of mm between -{MAX_BACK_OFFSET_MM:g} "
-                                 f"and {MAX_BACK_OFFSET_MM:g} (got {value!r})")
-    return (x, y)
+MAX_SHOWN = 100  # problems listed; the count says how many there are in all
 
 
 def resolve(target: str) -> Path:
@@ -41,15 +31,27 @@ def resolve(target: str) -> Path:
                              param_hint="GAME")
 
 
-def fail(problems: list[Problem] | DefinitionError) -> None:
-    report = problems.report() if isinstance(problems, DefinitionError) else DefinitionError(problems).report()
-    lines = report.splitlines()
-    click.echo("\n".join(lines[:MAX_SHOWN]), err=True)  # a flood of one mistake helps nobody
+def paths_for(games: tuple[str, ...]) -> list[Path]:
+    """The definitions GAME ... name; every bundled game's when none is named."""
+    return [resolve(g) for g in games] or [bundled_definition(g) for g in game_ids()]
+
+
+def game_of(path: Path) -> Game | None:
+    """The game a definition names, or None if it cannot tell (the build will say why)."""
+    try:
+        data, _ = read_yaml(path)
+    except DefinitionError:
+        return None
+    game_id = data.get("game") if isinstance(data, dict) else None
+    return game_entry(game_id) if isinstance(game_id, str) and game_id in game_ids() else None
+
+
+def report(error: DefinitionError, then: str = "") -> None:
+    """The problems on stderr (the first MAX_SHOWN: a flood of one mistake helps nobody), then how
+    many there are, that nothing was written, and `then` (what happens next)."""
+    lines = error.report().splitlines()
+    click.echo("\n".join(lines[:MAX_SHOWN]), err=True)
     count = len(lines)
     more = f" (the first {MAX_SHOWN} are shown)" if count > MAX_SHOWN else ""
-    click.echo(f"printgen: {count:,} problem{'s' if count != 1 else ''} found{more}; nothing was written.",
+    click.echo(f"printgen: {count:,} problem{'s' if count != 1 else ''} found{more}; nothing was written.{then}",
                err=True)
-    sys.exit(EXIT_BAD_INPUT)
-
-
-MAX_SHOWN = 100  # problems listed; the count says how many there are in all

@@ -1,161 +1,65 @@
-"""`printgen export`: a game's pieces for a print shop (one PDF per face or back, with bleed) and for
-Tabletop Simulator (deck sheets of up to 10 x 7 faces, and a back image).
-
-Both start from the game's `pieces` capability (printgen.layout.cards), never from the imposed home-print sheets,
-so a print shop gets each piece at its trim size with its art running past the cut, and TTS gets a
-grid whose cells are whole pixels.
-"""
+"""`printgen export`: the pieces of every game that has them, for a print shop or Tabletop Simulator
+(the files themselves are made by printgen.output.export)."""
 from __future__ import annotations
 
-import csv
-import io
-import json
-import math
-from dataclasses import dataclass
+import sys
+from pathlib import Path
 
-from reportlab.graphics.shapes import Group, translate
+import click
 
-from printgen.layout.cards import Card, decks, slug
-from printgen.core.build import Artifact
-from printgen.core.paper import Paper
-from printgen.drawing.picture import placed
-from printgen.core.progress import progress
-from printgen.drawing.document import Document, Page
-from printgen.output.png import image_from_pdf, png_bytes
-from printgen.output.writers import write
-
-PRINT_SHOP_BLEED = 3.0  # mm: what most print shops ask for
-PRINT_SHOP = "print-shop"
-TTS = "tts"
-TTS_COLUMNS, TTS_ROWS = 10, 7  # the largest deck sheet Tabletop Simulator takes
-TTS_MIN_GRID = 2  # its deck dialog needs at least 2 x 2
-TTS_PER_SHEET = TTS_COLUMNS * TTS_ROWS - 1  # the last cell is kept for the hidden-card image
-TTS_DPI = 200.0
-TTS_MAX_PX = 8192  # per sheet side; TTS and most graphics cards cope with this
-SECONDS_PER_PRINT_FILE = 0.004  # measured: 74 Omiga files in 0.2 s
-SECONDS_PER_TTS_CARD = 0.006  # measured: 72 Omiga faces in 0.4 s
+from printgen.cli import options
+from printgen.cli.common import EXIT_BAD_INPUT, paths_for
+from printgen.cli.engine import Results, build_games, write_results
+from printgen.core.build import Artifact, BuildOptions
+from printgen.core.paper import PAPERS
+from printgen.games import Loaded, registry
 
 
-def single_pdf(drawing: Group, width: float, height: float, bleed: float, title: str) -> bytes:
-    """One piece on a page of its trim size plus `bleed` all round: MediaBox = BleedBox, and the
-    TrimBox `bleed` mm inside it."""
-    paper = Paper("piece", width + 2 * bleed, height + 2 * bleed)
-    page = Page(shapes=[placed(drawing, translate(bleed, bleed))],
-                trim_box=(bleed, bleed, bleed + width, bleed + height),
-                bleed_box=(0.0, 0.0, paper.width, paper.height))
-    return write(Document("piece.pdf", paper, [page], title, "One piece, with bleed"))
+@click.command("export")
+@click.argument("games", nargs=-1, required=True, metavar="GAME ...")
+@click.option("--print-shop", "print_shop", is_flag=True,
+              help="One PDF per card or tile face and per back, with bleed, plus manifest.csv.")
+@click.option("--tts", is_flag=True, help="Tabletop Simulator deck sheets (up to 10 x 7), backs and decks.json.")
+@options.bleed(3.0, "Print-shop bleed in mm: how far the art runs past each cut (0 to 6).")
+@click.option("--dpi", type=click.IntRange(50, 600), default=200, show_default=True,
+              help="Resolution of the Tabletop Simulator images.")
+@options.out("Folder to write into: OUT/<game>/print-shop/ and OUT/<game>/tts/.")
+@options.templates
+@options.allow_outside
+def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: float, dpi: int,
+                   out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool) -> None:
+    """Export GAME's cards, tiles or tokens one by one, for a print shop or Tabletop Simulator.
 
-
-def back_stem(deck: str) -> str:
-    return f"back-{slug(deck, 'deck')}"
-
-
-def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED) -> list[Artifact]:
-    """A PDF per face, a PDF per deck back, and manifest.csv listing size, bleed and quantity."""
-    grouped = decks(cards)
-    rows: list[dict[str, object]] = []
-    out: list[Artifact] = []
-    with progress(len(cards) + len(grouped), "Writing print-shop files", SECONDS_PER_PRINT_FILE) as bar:
-        for deck, members in grouped.items():
-            back_file = f"{back_stem(deck)}.pdf"
-            for card in members:
-                name = f"{card.name}.pdf"
-                out.append(Artifact(f"{PRINT_SHOP}/{name}", single_pdf(
-                    card.piece.front(bleed), *card.size, bleed, f"{title} {card.name} (face)")))
-                rows.append(manifest_row(name, card, "face", bleed, card.quantity, back_file))
-                bar.update(1)
-            first = members[0]
-            out.append(Artifact(f"{PRINT_SHOP}/{back_file}", single_pdf(
-                first.piece.back(bleed), *first.size, bleed, f"{title} {deck} (back)")))
-            rows.append(manifest_row(back_file, first, "back", bleed, sum(c.quantity for c in members), ""))
-            bar.update(1)
-    out.append(Artifact(f"{PRINT_SHOP}/manifest.csv", manifest_csv(rows)))
-    return out
-
-
-def manifest_row(file: str, card: Card, side: str, bleed: float, quantity: int, back: str) -> dict[str, object]:
-    width, height = card.size
-    return {"file": file, "kind": card.kind, "side": side, "deck": card.deck,
-            "trim_width_mm": f"{width:g}", "trim_height_mm": f"{height:g}", "bleed_mm": f"{bleed:g}",
-            "quantity": quantity, "back": back}
-
-
-def manifest_csv(rows: list[dict[str, object]]) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return buffer.getvalue().encode()
-
-
-@dataclass(frozen=True)
-class SheetGrid:
-    """One TTS deck sheet: `count` faces in a columns x rows grid of cells of cell_px pixels."""
-
-    columns: int
-    rows: int
-    count: int
-
-    @classmethod
-    def for_count(cls, count: int) -> "SheetGrid":
-        columns = max(TTS_MIN_GRID, min(TTS_COLUMNS, count))
-        return cls(columns, max(TTS_MIN_GRID, math.ceil(count / columns)), count)
-
-
-def card_pixels(width: float, height: float, dpi: float) -> tuple[int, int]:
-    """Whole pixels per card at `dpi`, lowered if a full 10-wide, 7-high sheet would be too big."""
-    dpi = min(dpi, TTS_MAX_PX / (TTS_COLUMNS * width) * 25.4, TTS_MAX_PX / (TTS_ROWS * height) * 25.4)
-    return max(1, round(width / 25.4 * dpi)), max(1, round(height / 25.4 * dpi))
-
-
-def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float], px: tuple[int, int]) -> bytes:
-    """Drawings left to right, top row first, each in its own cell; rasterised at whole-pixel cells."""
-    w, h = size_mm
-    paper = Paper("tts", grid.columns * w, grid.rows * h)
-    page = Page()
-    for i, drawing in enumerate(drawings):
-        row, column = divmod(i, grid.columns)
-        page.shapes.append(placed(drawing, translate(column * w, (grid.rows - 1 - row) * h)))
-    pdf = write(Document("sheet.pdf", paper, [page], "Tabletop Simulator deck sheet"))
-    return png_bytes(image_from_pdf(pdf, grid.columns * px[0], grid.rows * px[1]))
-
-
-def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI) -> list[Artifact]:
-    """Per deck: face sheets (`<deck>-1.png`, ...) and `<deck>-back.png`; `decks.json` describes them.
-
-    A card with quantity 20 appears 20 times, so the imported deck is complete. When a sheet has a
-    spare cell, its last cell shows the back: TTS uses that cell as the hidden-card picture.
+    Works for games made of separate pieces (see `printgen list`). Nothing is written unless
+    every game exports.
     """
-    out: list[Artifact] = []
-    described = []
-    grouped = decks(cards)
-    total = sum(c.quantity for c in cards)
-    with progress(total, "Drawing Tabletop Simulator sheets", SECONDS_PER_TTS_CARD) as bar:
-        for deck, members in grouped.items():
-            first = members[0]
-            size = first.size
-            px = card_pixels(*size, dpi)
-            back = first.piece.back(0.0)
-            faces = [card for card in members for _ in range(card.quantity)]
-            stem = slug(deck, "deck")
-            sheets = []
-            for s in range(math.ceil(len(faces) / TTS_PER_SHEET)):
-                batch = faces[s * TTS_PER_SHEET:(s + 1) * TTS_PER_SHEET]
-                grid = SheetGrid.for_count(len(batch))
-                drawings = [card.piece.front(0.0) for card in batch]
-                if grid.columns * grid.rows > len(batch):
-                    drawings += [Group()] * (grid.columns * grid.rows - len(batch) - 1) + [back]
-                name = f"{stem}-{s + 1}.png"
-                out.append(Artifact(f"{TTS}/{name}", grid_png(drawings, grid, size, px)))
-                sheets.append({"file": name, "columns": grid.columns, "rows": grid.rows, "count": grid.count,
-                               "cards": [card.name for card in batch]})
-                bar.update(len(batch))
-            back_name = f"{stem}-back.png"
-            out.append(Artifact(f"{TTS}/{back_name}", grid_png([back], SheetGrid(1, 1, 1), size, px)))
-            described.append({"deck": deck, "kind": first.kind, "card_mm": list(size), "card_px": list(px),
-                              "back": back_name, "sheets": sheets})
-    data = {"game": game_id, "note": "In Tabletop Simulator: Objects > Components > Cards > Custom Deck; "
-            "give it a sheet as Face, the deck's back as Back, and the sheet's columns, rows and count.",
-            "decks": described}
-    out.append(Artifact(f"{TTS}/decks.json", (json.dumps(data, indent=2) + "\n").encode()))
-    return out
+    if not (print_shop or tts):
+        raise click.UsageError("say what to export: --print-shop, --tts, or both")
+    # the same checks as build, so a definition that cannot build cannot export either
+    results = build_games(paths_for(games), BuildOptions(PAPERS["a4"], templates=template_dirs), allow_outside)
+    with_pieces = [g.id for g in registry().values() if g.pieces is not None]
+    for loaded, _ in results:
+        if loaded.game.pieces is None:
+            click.echo(f"printgen: {loaded.game.title} has no separate cards, tiles or tokens to export; "
+                       f"export works for {', '.join(with_pieces)}. Nothing was written.", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+    from printgen.output import export  # the drawing and rasterising code, for this command only
+
+    exported: Results = []
+    for loaded, _ in results:
+        pieces = loaded.game.pieces
+        assert pieces is not None  # every game without pieces was refused above
+        cards = pieces(loaded.definition)
+        files: list[Artifact] = []
+        if print_shop:
+            files += export.print_shop(loaded.game.title, cards, bleed)
+        if tts:
+            files += export.tts(loaded.name, cards, dpi)
+        exported.append((loaded, files))
+    write_results(exported, out_dir, describe=lambda loaded, files: describe_export(loaded, files, out_dir))
+
+
+def describe_export(loaded: Loaded, files: list[Artifact], out_dir: Path) -> str:
+    folders = sorted({f.name.split("/")[0] for f in files})
+    return "\n".join(f"{loaded.game.title}: {sum(f.name.startswith(d + '/') for f in files)} file(s) in "
+                     f"{out_dir / loaded.name / d}" for d in folders)

@@ -5,14 +5,42 @@ print, not a second drawing that could disagree with it.
 """
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
-from printgen.core.build import Artifact
+import click
+
+from printgen.cli import options
+from printgen.cli.common import paths_for
+from printgen.cli.engine import build_games, write_results
+from printgen.core.build import Artifact, BuildOptions
+from printgen.core.paper import PAPERS, Flip
 from printgen.core.progress import progress
-from printgen.output.png import page_count, page_pngs
 
 SECONDS_PER_PAGE_AT_100_DPI = 0.08  # measured on A4 pages; time grows with the pixel count
 FOLDER = "preview"
+
+
+@click.command("preview")
+@options.games
+@options.paper
+@options.flip
+@options.out("Folder to write into; the pictures go in OUT/<game>/preview/.")
+@click.option("--dpi", type=click.IntRange(20, 600), default=100, show_default=True,
+              help="Resolution of the pictures (100 is enough to proof-read; 300 to check fine lines).")
+@options.templates
+@options.allow_outside
+def preview_command(games: tuple[str, ...], paper: str, flip: Flip, out_dir: Path, dpi: int,
+                    template_dirs: tuple[Path, ...], allow_outside: bool) -> None:
+    """Write a PNG of every page of every PDF that GAME builds, and print the PNGs' paths.
+
+    The pictures are drawn from the real PDFs, so they show exactly what will print. With no GAME,
+    every bundled game is previewed. Nothing is written unless every game builds.
+    """
+    build_options = BuildOptions(PAPERS[paper], flip, (0.0, 0.0), template_dirs)
+    results = build_games(paths_for(games), build_options, allow_outside)
+    pictures = [(loaded, previews(artifacts, dpi)) for loaded, artifacts in results]
+    write_results(pictures, out_dir, describe=lambda loaded, files: "\n".join(
+        str(out_dir / loaded.name / f.name) for f in files))
 
 
 def preview_name(pdf_name: str, page: int, pages: int) -> str:
@@ -23,6 +51,8 @@ def preview_name(pdf_name: str, page: int, pages: int) -> str:
 
 def previews(artifacts: list[Artifact], dpi: float) -> list[Artifact]:
     """A PNG per page of every PDF among `artifacts`, in build order."""
+    from printgen.output.png import page_count, page_pngs  # the rasteriser, for this command only
+
     pdfs = [a for a in artifacts if a.name.endswith(".pdf")]
     counts = [page_count(a.data) for a in pdfs]
     each = SECONDS_PER_PAGE_AT_100_DPI * (dpi / 100) ** 2

@@ -89,38 +89,20 @@ def saved_back_offset(flip: Flip, path: Path | None = None) -> tuple[float, floa
 
 
 def save_back_offset(flip: Flip, offset: tuple[float, float], path: Path | None = None) -> Path:
-    """Store the offset for `flip`, keeping whatever else the file holds."""
+    """Store the offset for `flip`, keeping everything else in the file as the user wrote it: other
+    tables however deeply nested, comments, order and spacing (tomlkit edits the text in place)."""
+    import tomlkit  # only `calibrate --save` writes the file
+
     path = path or config_path()
-    data, _ = read(path)
-    table = data.get("back_offset")
-    data["back_offset"] = {**(table if isinstance(table, dict) else {}), flip: [offset[0], offset[1]]}
-    write_bytes(path, dump(data).encode("utf-8"))
+    _, text = read(path)  # a broken file is a located error before anything is written
+    document = tomlkit.parse(text) if text else tomlkit.document()
+    if not text:
+        document.add(tomlkit.comment("printgen settings; `printgen calibrate --save X,Y` writes the "
+                                     "back offset."))
+    table = document.get("back_offset")
+    if not isinstance(table, dict):
+        table = tomlkit.table()
+        document["back_offset"] = table
+    table[flip] = [float(offset[0]), float(offset[1])]
+    write_bytes(path, tomlkit.dumps(document).encode("utf-8"))
     return path
-
-
-def dump(data: dict[str, Any]) -> str:
-    """A small TOML writer for what this file holds: top-level scalars and tables of scalars/lists."""
-    lines = ["# printgen settings; `printgen calibrate --save X,Y` writes the back offset.", ""]
-    plain = {k: v for k, v in data.items() if not isinstance(v, dict)}
-    lines += [f"{key(k)} = {value(v)}" for k, v in plain.items()]
-    for name, table in data.items():
-        if isinstance(table, dict):
-            if lines[-1] != "":
-                lines.append("")
-            lines.append(f"[{key(name)}]")
-            lines += [f"{key(k)} = {value(v)}" for k, v in table.items() if not isinstance(v, dict)]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def key(name: str) -> str:
-    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else '"' + name.replace('"', '\\"') + '"'
-
-
-def value(item: Any) -> str:
-    if isinstance(item, bool):
-        return "true" if item else "false"
-    if isinstance(item, (int, float)):
-        return repr(float(item)) if isinstance(item, float) else str(item)
-    if isinstance(item, list):
-        return "[" + ", ".join(value(v) for v in item) + "]"
-    return '"' + str(item).replace("\\", "\\\\").replace('"', '\\"') + '"'

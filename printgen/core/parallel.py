@@ -1,106 +1,113 @@
-"""A second core for independent work: a forked helper computes one result while this process
-computes another.
+"""printgen's one way of using more cores: forked helpers that run jobs and send each result back.
 
-`beside(job)` forks a child that runs `job()` and pipes the pickled result back; `result()` reads
-it. A fork shares everything already imported and loaded, so the helper starts in a millisecond,
-where a fresh interpreter would spend a third of a second importing. Nothing else changes: the work
-is the same code, so the output is the same bytes whichever process made it.
+A fork shares everything already imported and loaded, so a helper starts in a millisecond, where a
+fresh interpreter (or a process pool's worker) would spend a third of a second importing, and the
+job's inputs (a compiled tile set, a loaded definition) need no pickling. Every helper is recorded
+for printgen.launch, so Ctrl-C and SIGTERM end it too, and dies with this process.
 
-Where forking is not safe or not useful (not Linux, one usable core, other threads running, or
-PRINTGEN_NO_FORK=1), `result()` simply runs the job in this process. If the helper fails in any way
-(an exception, a result that does not pickle, a crash), `result()` runs the job here too, so an
-error surfaces with its own traceback, exactly as without a helper.
+Two shapes of work use it:
+
+- `beside(job)`: one job on another core while this process does something else (the later half of
+  a build, the PNGs written beside a PDF); `.result()` waits for it.
+- `on_cores(jobs, on_result)`: many jobs, one helper per core, each result reported as it arrives
+  (the Omiga simulation's batches, with a progress bar); the results come back in the jobs' order.
+
+Nothing else changes: a job is the same code wherever it runs, so the output is the same bytes
+whichever process made it. Where forking is not safe or not useful (not Linux, one usable core,
+other threads running, or PRINTGEN_NO_FORK=1), the jobs run here, in order. A job whose helper
+fails in any way (an exception, a result that does not pickle, a crash) is run here again, so an
+error surfaces with its own traceback, exactly as without helpers.
 """
 from __future__ import annotations
 
 import os
 import pickle
+import selectors
 import signal
+import struct
 import sys
 import threading
-from typing import Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from printgen.core.bounded import LIVE, die_with_parent, find_prctl, fork_frozen
 
 T = TypeVar("T")
+FRAME = struct.Struct(">QQ")  # the job's index and the pickled result's length (0: the job failed)
+READ_SIZE = 1 << 16
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def can_fork() -> bool:
     if sys.platform != "linux" or os.environ.get("PRINTGEN_NO_FORK") == "1":
         return False
-    return len(os.sched_getaffinity(0)) >= 2 and threading.active_count() == 1
+    return cores() >= 2 and threading.active_count() == 1
 
 
-class Beside(Generic[T]):
-    """The result of `job`, computed by a forked helper while the caller does other work."""
+class Helper:
+    """A forked child that runs some of the jobs in turn and pipes back a frame per job."""
 
-    def __init__(self, job: Callable[[], T], fork: bool = True) -> None:
-        self.job = job
+    def __init__(self, jobs: dict[int, Callable[[], Any]]) -> None:
+        self.jobs = jobs
         self.pid: int | None = None
         self.fd: int | None = None
-        if fork and can_fork():
-            self.start()
+        self.pending = b""
 
-    def start(self) -> None:
+    def start(self) -> bool:
+        """Fork; False (and no child) if the system refuses a pipe or a process."""
         try:
             read, write = os.pipe()
-        except OSError:  # out of file descriptors: no helper, the job runs here
-            return
+        except OSError:  # out of file descriptors
+            return False
         find_prctl()
         parent = os.getpid()
         try:
             pid = fork_frozen()
-        except OSError:  # a process or memory limit: likewise
+        except OSError:  # a process or memory limit
             os.close(read)
             os.close(write)
-            return
-        if pid == 0:  # the helper: compute, send, and leave without running any exit handler
+            return False
+        if pid == 0:
             os.close(read)
             try:
                 die_with_parent(parent)
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends its helper itself
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends its helpers itself
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                try:
-                    payload = pickle.dumps(self.job(), protocol=pickle.HIGHEST_PROTOCOL)
-                except BaseException:  # noqa: BLE001 - the parent redoes the job and reports it
-                    payload = b""
                 with os.fdopen(write, "wb") as out:
-                    out.write(payload)
+                    for index, job in self.jobs.items():
+                        out.write(frame(index, job))
+                        out.flush()
             finally:
-                os._exit(0)
+                os._exit(0)  # no exit handler of the parent's runs twice
         os.close(write)
         LIVE.add(pid)
         self.pid, self.fd = pid, read
+        return True
 
-    def result(self) -> T:
-        if self.pid is None:
-            return self.job()
+    def take(self, data: bytes) -> list[tuple[int, bytes]]:
+        """The whole frames received so far, as (index, pickled result or b'' for a failure)."""
+        self.pending += data
+        frames = []
+        while len(self.pending) >= FRAME.size:
+            index, size = FRAME.unpack_from(self.pending)
+            if len(self.pending) < FRAME.size + size:
+                break
+            frames.append((index, self.pending[FRAME.size:FRAME.size + size]))
+            self.pending = self.pending[FRAME.size + size:]
+        return frames
+
+    def read_all(self) -> list[tuple[int, bytes]]:
+        """Every frame, waiting for the helper to finish."""
         assert self.fd is not None
         fd, self.fd = self.fd, None  # the file object owns it now: closed once, even if interrupted
-        try:
-            with os.fdopen(fd, "rb") as source:
-                payload = source.read()
-        except BaseException:  # interrupted while waiting: the helper's work is moot
-            self.kill()
-            raise
-        finally:
-            self.reap()
-        if payload:
-            try:
-                return pickle.loads(payload)
-            except Exception:  # noqa: BLE001 - a result that does not come back whole
-                pass
-        return self.job()
+        with os.fdopen(fd, "rb") as source:
+            return self.take(source.read())
 
-    def kill(self) -> None:
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-    def reap(self) -> None:
-        if self.fd is not None:  # never read (the caller failed first): the helper's work is moot
+    def stop(self) -> None:
+        """Kill the helper unless its pipe was read to the end, then wait for it."""
+        if self.fd is not None:
             os.close(self.fd)
             self.fd = None
             self.kill()
@@ -109,11 +116,65 @@ class Beside(Generic[T]):
             LIVE.discard(self.pid)
             self.pid = None
 
+    def kill(self) -> None:
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def frame(index: int, job: Callable[[], Any]) -> bytes:
+    try:
+        payload = pickle.dumps(job(), protocol=pickle.HIGHEST_PROTOCOL)
+    except BaseException:  # noqa: BLE001 - the parent runs the job again and reports it
+        payload = b""
+    return FRAME.pack(index, len(payload)) + payload
+
+
+def unpickled(payload: bytes) -> tuple[bool, Any]:
+    """(True, the result), or (False, None) for a job to run again here."""
+    if payload:
+        try:
+            return True, pickle.loads(payload)
+        except Exception:  # noqa: BLE001 - a result that does not come back whole
+            pass
+    return False, None
+
+
+class Beside(Generic[T]):
+    """The result of `job`, computed by a forked helper while the caller does other work."""
+
+    def __init__(self, job: Callable[[], T], fork: bool = True) -> None:
+        self.job = job
+        self.helper: Helper | None = None
+        if fork and can_fork():
+            helper = Helper({0: job})
+            self.helper = helper if helper.start() else None
+
+    @property
+    def pid(self) -> int | None:
+        return self.helper.pid if self.helper else None
+
+    def result(self) -> T:
+        if self.helper is None:
+            return self.job()
+        try:
+            frames = self.helper.read_all()
+        except BaseException:  # interrupted while waiting: the helper's work is moot
+            self.helper.kill()
+            raise
+        finally:
+            self.helper.stop()
+        done, value = unpickled(frames[0][1] if frames else b"")
+        return value if done else self.job()
+
     def __enter__(self) -> "Beside[T]":
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.reap()
+        if self.helper is not None:
+            self.helper.stop()
 
 
 def beside(job: Callable[[], T], fork: bool = True) -> Beside[T]:
@@ -121,3 +182,47 @@ def beside(job: Callable[[], T], fork: bool = True) -> Beside[T]:
     to share). Use it as a context manager, so that a helper whose result is never asked for (the
     caller failed first) is always stopped and waited for."""
     return Beside(job, fork)
+
+
+def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None] | None = None,
+             workers: int | None = None) -> list[T]:
+    """Every job's result, in the jobs' order, computed by up to `workers` helpers at once (default:
+    one per usable core); `on_result(index, result)` hears of each as it arrives."""
+    workers = min(workers or cores(), len(jobs))
+    results: dict[int, T] = {}
+
+    def done(index: int, value: T) -> None:
+        results[index] = value
+        if on_result is not None:
+            on_result(index, value)
+
+    helpers = [Helper({i: jobs[i] for i in range(w, len(jobs), workers)}) for w in range(workers)]
+    started = [h for h in helpers if h.start()] if workers > 1 and can_fork() else []
+    try:
+        gather(started, done)
+    finally:
+        for helper in started:
+            helper.stop()
+    for index, job in enumerate(jobs):  # never sent (no helper, or one that failed): run here
+        if index not in results:
+            done(index, job())
+    return [results[i] for i in range(len(jobs))]
+
+
+def gather(helpers: list[Helper], done: Callable[[int, Any], None]) -> None:
+    """Read every helper's frames as they come, until every helper has closed its pipe."""
+    with selectors.DefaultSelector() as selector:
+        for helper in helpers:
+            assert helper.fd is not None
+            selector.register(helper.fd, selectors.EVENT_READ, helper)
+        while selector.get_map():
+            for key, _ in selector.select():
+                helper = key.data
+                data = os.read(key.fd, READ_SIZE)
+                if not data:
+                    selector.unregister(key.fd)
+                    continue
+                for index, payload in helper.take(data):
+                    ok, value = unpickled(payload)
+                    if ok:
+                        done(index, value)

@@ -107,12 +107,14 @@ class Loaded:
 
     def build(self, options: BuildOptions) -> list[Artifact]:
         """The game's documents, laid out and written in memory (printgen.output.writers)."""
+        from printgen.drawing.checks import unchecked_shapes
         from printgen.output.writers import write_all  # the writers import reportlab's canvas
 
         if self.art.templates is not None:  # after --templates folders, before the bundled ones
             options = replace(options, templates=(*options.templates, self.art.templates))
         try:
-            return write_all(self.game.build(self.definition, options, self), self.source)
+            with unchecked_shapes():
+                return write_all(self.game.build(self.definition, options, self), self.source)
         except UnknownTable as exc:  # the one place a game's text asking for a missing table is placed
             from printgen.jinja.render import template_file
 

@@ -13,12 +13,12 @@ last changed). Every game has its own seed, so a run gives the same numbers on a
 """
 from __future__ import annotations
 
-import os
 import random
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
+from printgen.core.parallel import on_cores
 from printgen.games.omiga.tileset import Compiled
 
 OUTCOMES = ("white_behind", "white_edge", "black_behind", "black_edge", "draw_edges", "draw_out",
@@ -26,7 +26,8 @@ OUTCOMES = ("white_behind", "white_edge", "black_behind", "black_edge", "draw_ed
 WHITE_BEHIND, WHITE_EDGE, BLACK_BEHIND, BLACK_EDGE, DRAW_EDGES, DRAW_OUT, STALL, NO_START = range(8)
 EMPTY, WALL = 3, 2  # cell owners besides the players 0 (white) and 1 (black)
 HAND = 3
-PARALLEL_FROM = 2000  # games; fewer run faster in this process than with worker start-up
+PARALLEL_FROM = 2000  # games; fewer take too short a time to be worth sharing out
+BATCH = 250  # games per job: small enough for a smooth progress bar, large enough to cost nothing
 
 
 @dataclass
@@ -234,38 +235,18 @@ def replay(cs: Compiled, columns: int, rows: int, seed: int, game: int) -> Recor
     return Record(OUTCOMES[outcome], placements, columns, rows)
 
 
-_shared: tuple[Compiled, int, int, int] | None = None
-
-
-def _init(cs: Compiled, columns: int, rows: int, seed: int) -> None:
-    global _shared
-    _shared = (cs, columns, rows, seed)
-
-
-def _chunk(first: int, last: int) -> Tally:
-    assert _shared is not None
-    cs, columns, rows, seed = _shared
-    return play_range(cs, columns, rows, seed, first, last)
-
-
 def simulate(cs: Compiled, columns: int, rows: int, games: int, seed: int,
              progress: Callable[[int], None] | None = None, workers: int | None = None) -> Tally:
-    """Play `games` seeded games on every core; `progress(n)` hears of each finished batch."""
-    workers = workers or os.cpu_count() or 1
+    """Play `games` seeded games in batches, on every core for a long run (printgen.core.parallel);
+    `progress(n)` hears of each finished batch."""
+    batches = [(a, min(a + BATCH, games)) for a in range(0, games, BATCH)]
+    jobs = [partial(play_range, cs, columns, rows, seed, a, b) for a, b in batches]
+
+    def finished(index: int, _: Tally) -> None:
+        if progress:
+            progress(batches[index][1] - batches[index][0])
+
     total = empty_tally(cs)
-    size = max(25, games // (workers * 8))
-    chunks = [(a, min(a + size, games)) for a in range(0, games, size)]
-    if workers == 1 or games < PARALLEL_FROM:
-        for a, b in chunks:
-            total.add(play_range(cs, columns, rows, seed, a, b))
-            if progress:
-                progress(b - a)
-        return total
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init,
-                             initargs=(cs, columns, rows, seed)) as pool:
-        futures = {pool.submit(_chunk, a, b): b - a for a, b in chunks}
-        for future in as_completed(futures):
-            total.add(future.result())
-            if progress:
-                progress(futures[future])
+    for tally in on_cores(jobs, finished, workers if games >= PARALLEL_FROM else 1):
+        total.add(tally)
     return total

@@ -1,0 +1,80 @@
+"""`printgen build`: every file a game makes, written only when every named game builds; with
+`--watch`, again after every change until Ctrl-C."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from printgen.cli import options
+from printgen.cli.common import game_of, paths_for, report
+from printgen.cli.engine import back_offset_for, build_games, write_results
+from printgen.core.build import BuildOptions
+from printgen.core.paper import PAPERS, Flip
+from printgen.core.problems import DefinitionError, display_name
+
+WATCH_INTERVAL = 0.5  # s between looks at the files
+
+
+@click.command("build")
+@options.games
+@options.paper
+@options.flip
+@options.back_offset
+@options.out("Folder to write into; each game gets a sub-folder.")
+@options.templates
+@options.allow_outside
+@options.bleed(None, "Run the art of imposed pieces (Omiga tiles, Fracas tokens, deck cards) MM past "
+                     "their cut lines; the PDF gets a TrimBox and a BleedBox. Overrides the "
+                     "definition's bleed.")
+@click.option("--watch", is_flag=True,
+              help="Keep running: rebuild whenever the definition, its art or a template changes "
+                   "(Ctrl-C stops).")
+def build_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: tuple[float, float] | None,
+                  out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool,
+                  bleed: float | None, watch: bool) -> None:
+    """Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all.
+
+    Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
+    requested game builds.
+    """
+    paths = paths_for(games)
+    build_options = BuildOptions(PAPERS[paper], flip, back_offset_for(back_offset, flip), template_dirs,
+                                 bleed)
+    if bleed is not None:
+        for path in paths:
+            game = game_of(path)
+            if game is not None and not game.bleed:
+                click.echo(f"printgen: --bleed: {game.title} has no imposed pieces; its files have no "
+                           "bleed", err=True)
+    if watch:
+        watch_builds(paths, build_options, out_dir, allow_outside)
+        return
+    write_results(build_games(paths, build_options, allow_outside), out_dir)
+
+
+def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, allow_outside: bool,
+                 **loop: Any) -> int:
+    """Build now and after every change until Ctrl-C; a broken definition is reported and waited
+    on, never the end of the run. `loop` passes test settings (interval, max_rounds, should_stop)
+    through to printgen.cli.watch.watch."""
+    from printgen.cli.watch import watch, watched
+
+    def rebuild(changed: list[Path]) -> None:
+        if changed:
+            names = ", ".join(display_name(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
+            click.echo(f"printgen: changed: {names}; rebuilding", err=True)
+        try:
+            write_results(build_games(paths, build_options, allow_outside), out_dir)
+        except DefinitionError as exc:
+            report(exc, then=" Watching for changes...")
+        else:
+            click.echo("printgen: watching for changes (Ctrl-C stops)", err=True)
+
+    loop.setdefault("interval", WATCH_INTERVAL)
+    try:
+        return watch(lambda: watched(paths, build_options.templates), rebuild, **loop)
+    except KeyboardInterrupt:
+        click.echo("printgen: stopped watching.", err=True)
+        return 0

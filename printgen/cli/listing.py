@@ -1,0 +1,20 @@
+"""`printgen list`: the bundled games, what each builds, and which commands take which game (asked of
+each game's capabilities, never of its id)."""
+from __future__ import annotations
+
+import click
+
+from printgen.games import registry
+
+
+@click.command("list")
+def list_command() -> None:
+    """List the bundled games, the files each one builds, and which ones `export` takes."""
+    for game in registry().values():
+        click.echo(f"{game.id}  ({game.title})")
+        for item in game.makes:
+            click.echo(f"    {item}")
+        if game.pieces is not None:
+            click.echo(f"    printgen export {game.id} --print-shop | --tts: its pieces one by one")
+        if game.validator is not None:
+            click.echo(f"    printgen validate {game.id}: checks that its tile set plays")

@@ -1,0 +1,66 @@
+"""`printgen validate`: check that a tile set plays, for every game with a validator."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from printgen.cli import options
+from printgen.cli.common import EXIT_INVALID, game_of, resolve
+from printgen.core.atomic import write_bytes
+from printgen.core.problems import DefinitionError, Problem, display_name
+from printgen.games import output_name, registry
+
+PROGRESS_FROM = 2000  # games; shorter runs finish before a bar would help
+
+
+@click.command("validate")
+@click.argument("target", metavar="PATH")
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
+              help="Games to simulate (default: validation.games in the definition).")
+@click.option("--seed", type=click.IntRange(0, 2**31), default=None,
+              help="Seed for the simulation (default: validation.seed); same seed, same numbers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON for machines.")
+@click.option("--show", is_flag=True, help="Also write an SVG and a PNG of one simulated end position.")
+@options.out("Folder for --show; the pictures go in OUT/<name>/.")
+def validate_command(target: str, games: int | None, seed: int | None, as_json: bool, show: bool,
+                     out_dir: Path) -> None:
+    """Check a tile set (a bundled game id or a definition .yaml) and report every problem.
+
+    Exit status: 0 valid, 1 the set has problems, 2 the definition cannot be read.
+    """
+    path = resolve(target)
+    able = [g for g in registry().values() if g.validator is not None]
+    game = game_of(path) or able[0]  # a file that names no game: its validator says what is wrong
+    try:
+        if game.validator is None:
+            raise DefinitionError([Problem(display_name(path), 1, "game", f"validate checks the "
+                                           f"sets of {', '.join(g.id for g in able)}; this is a "
+                                           f"{game.title} definition")])
+        tv = game.validator()  # imported only now: only this command needs the simulation
+        defn, source = tv.read(path)
+    except DefinitionError as exc:
+        if as_json:
+            click.echo(json.dumps({"file": str(path), "readable": False, "valid": False, "problems": [
+                {"file": p.file, "line": p.line, "path": p.path, "message": p.message} for p in exc.problems]},
+                indent=2))
+        raise
+    total = games if games is not None else tv.simulated_games(defn)
+    if total >= PROGRESS_FROM:
+        with click.progressbar(length=total, label="Simulating games", file=sys.stderr) as bar:
+            verdict = tv.check_set(defn, source, games, seed, bar.update)
+    else:
+        verdict = tv.check_set(defn, source, games, seed)
+    click.echo(verdict.as_json() if as_json else verdict.as_text())
+    if show:
+        from printgen.output.writers import write  # reportlab's canvas, only when a board is drawn
+
+        documents = tv.show_documents(verdict, seed)
+        for doc in documents:
+            write_bytes(out_dir / output_name(path) / doc.name, write(doc))
+            click.echo(f"wrote {out_dir / output_name(path) / doc.name}", err=True)
+        if not documents:
+            click.echo("--show: no board drawn; fix the structure problems first", err=True)
+    sys.exit(0 if verdict.valid else EXIT_INVALID)
