@@ -186,3 +186,53 @@ def test_an_element_key_its_type_does_not_take_is_located(run_cli, deck, tmp_pat
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 2
     assert "face.layout[2].radius: an ellipse takes no 'radius'" in result.output, result.output
+
+
+def test_export_lists_ten_times_the_cards_for_ten_times_the_rows(run_cli, deck, tmp_path):
+    """The print-shop manifest counts each row's copies; its PDFs are one card at trim plus bleed."""
+    def manifest(out: Path) -> list[dict[str, str]]:
+        result = run_cli("export", deck, "--print-shop", "--out", out)
+        assert result.exit_code == 0, result.output
+        with open(out / "deck" / "print-shop" / "manifest.csv", newline="") as f:
+            return list(csv.DictReader(f))
+
+    once = manifest(tmp_path / "once")
+    rows = rows_of(deck)
+    with open(deck.parent / "cards.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        for n in range(10):
+            writer.writerows({**row, "title": f"{row['title']} {n}"} for row in rows)
+    tenfold = manifest(tmp_path / "tenfold")
+    faces = [r for r in tenfold if r["side"] == "face"]
+    backs = [r for r in tenfold if r["side"] == "back"]
+    assert len(faces) == 10 * len([r for r in once if r["side"] == "face"]) == 80
+    assert sum(int(r["quantity"]) for r in faces) == 10 * 18
+    assert len(backs) == 1 and int(backs[0]["quantity"]) == 180 and backs[0]["file"] == "back-potion-shop.pdf"
+    with pdfplumber.open(tmp_path / "once" / "deck" / "print-shop" / once[0]["file"]) as pdf:
+        page = pdf.pages[0]
+        assert float(page.width) / MM == pytest.approx(CARD_W + 6, abs=0.01)
+        trim = page.trimbox
+        assert (trim[2] - trim[0]) / MM == pytest.approx(CARD_W, abs=0.01)
+        assert once[0]["file"].removesuffix(".pdf").replace("-", " ") in page.extract_text().lower()
+
+
+def test_tabletop_simulator_sheets_hold_every_copy(run_cli, deck, tmp_path):
+    import json
+
+    result = run_cli("export", deck, "--tts", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    described = json.loads((tmp_path / "deck" / "tts" / "decks.json").read_text())
+    (only,) = described["decks"]
+    assert sum(sheet["count"] for sheet in only["sheets"]) == 18
+    assert only["card_mm"] == [CARD_W, CARD_H]
+
+
+def test_face_pictures_follow_dpi(run_cli, deck, tmp_path):
+    from PIL import Image
+
+    folder = build(run_cli, deck, tmp_path / "out", "--dpi", "300")
+    names = sorted(p.name for p in (folder / "png").iterdir())
+    assert len(names) == len(rows_of(deck)) + 1 and "back.png" in names
+    with Image.open(folder / "png" / names[0]) as image:
+        assert image.size == (round(CARD_W / 25.4 * 300), round(CARD_H / 25.4 * 300))

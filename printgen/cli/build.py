@@ -28,12 +28,15 @@ WATCH_INTERVAL = 0.5  # s between looks at the files
 @options.bleed(None, "Run the art of imposed pieces (Omiga tiles, Fracas tokens, deck cards) MM past "
                      "their cut lines; the PDF gets a TrimBox and a BleedBox. Overrides the "
                      "definition's bleed.")
+@click.option("--dpi", type=click.IntRange(30, 600), default=None, metavar="DPI",
+              help="Resolution of the PNG pictures of single pieces: each deck card and back (default "
+                   "150), the Omiga contact sheet (default 80).")
 @click.option("--watch", is_flag=True,
               help="Keep running: rebuild whenever the definition, its art or a template changes "
                    "(Ctrl-C stops).")
 def build_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: tuple[float, float] | None,
                   out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool,
-                  bleed: float | None, watch: bool) -> None:
+                  bleed: float | None, dpi: int | None, watch: bool) -> None:
     """Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all.
 
     Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
@@ -41,7 +44,7 @@ def build_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: t
     """
     paths = paths_for(games)
     build_options = BuildOptions(PAPERS[paper], flip, back_offset_for(back_offset, flip), template_dirs,
-                                 bleed)
+                                 bleed, dpi)
     if bleed is not None:
         for path in paths:
             game = game_of(path)

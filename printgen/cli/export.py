@@ -49,7 +49,7 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     for loaded, _ in results:
         pieces = loaded.game.pieces
         assert pieces is not None  # every game without pieces was refused above
-        cards = pieces(loaded.definition)
+        cards = pieces(loaded)
         files: list[Artifact] = []
         if print_shop:
             files += export.print_shop(loaded.game.title, cards, bleed)

@@ -20,6 +20,7 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     templates: tuple[Path, ...] = ()
     bleed: float | None = None  # mm; `--bleed` overrides a definition's own bleed where a game has one
+    dpi: int | None = None  # `--dpi`: pictures of single pieces (deck cards, the Omiga contact sheet)
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ class Game:
     build: Callable[[Any, BuildOptions, "Loaded"], list[Document]]
     checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
     # capability: the game's separate pieces for `printgen export` (layout.cards); None: none
-    pieces: Callable[[Any], list[Any]] | None = None
+    pieces: Callable[["Loaded"], list[Any]] | None = None
     # capability: its imposed sheets take `--bleed`
     bleed: bool = False
     # capability: `printgen validate` checks its sets; a function importing the validator on demand

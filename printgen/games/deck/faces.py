@@ -18,6 +18,7 @@ from printgen.drawing.picture import rect
 from printgen.games.deck.model import Element
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.textbox import Box, draw, fit, upright
+from printgen.output.reuse import reusable
 
 FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
 COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -117,6 +118,25 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box) -> 
     size, lines = found
     return draw(lines, font, size, box, paint(v("colour"), "colour") or HexColor("#000000"), el.align,
                 el.valign, el.line_height)
+
+
+@dataclass
+class DrawnSide:
+    """One side of one card, drawn once; `at(bleed)` puts it over its background run `bleed` mm past
+    the cut, so the home sheets, the print-shop files (3 mm) and Tabletop Simulator (none) share it."""
+
+    content: list[Any]
+    background: Color | None
+    width: float
+    height: float
+    reuse: bool = False  # placed more than once: stored once in a PDF (printgen.output.reuse)
+    drawn: dict[float, Any] = field(default_factory=dict)
+
+    def at(self, bleed: float) -> Any:
+        if bleed not in self.drawn:
+            group = side_group(self.content, self.background, self.width, self.height, bleed)
+            self.drawn[bleed] = reusable(group) if self.reuse else group
+        return self.drawn[bleed]
 
 
 def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float) -> Group:

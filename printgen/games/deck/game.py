@@ -15,14 +15,13 @@ from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap, dotted
 from printgen.drawing.document import Document, Page
 from printgen.games import Game, Loaded
-from printgen.games.deck.faces import Side, Unfit, draw_element, paint, side_group
+from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, paint
 from printgen.games.deck.model import Deck, check_elements, check_source
 from printgen.games.deck.rows import Row, read_rows
 from printgen.games.deck.sheets import duplex_sheets, gutterfold_sheets
 from printgen.games.deck.values import RowValues, row_values, yaml_key
 from printgen.layout.cards import Card, slug
 from printgen.layout.sheet import Duplex
-from printgen.output.reuse import reusable
 
 SHEETS = {**PAPERS, "a3": Paper("A3", 297.0, 420.0), "tabloid": Paper("Tabloid", 279.4, 431.8)}
 FACE_DPI = 150
@@ -30,19 +29,22 @@ FACE_DPI = 150
 
 @dataclass(frozen=True)
 class DeckCard:
-    """One row's card: its face and back drawn once, placed as often as it has copies."""
+    """One row's card: its face and back drawn once, placed as often as it has copies. Rows whose
+    backs come out the same share one back (`back_name` names it: `back`, or `back-<first card>`)."""
 
     name: str
     width: float
     height: float
-    face: Group
-    back_art: Group
+    face: DrawnSide
+    back_side: DrawnSide
+    back_name: str
+    copies: int
 
     def front(self, bleed: float = 0.0) -> Group:
-        return self.face
+        return self.face.at(bleed)
 
     def back(self, bleed: float = 0.0) -> Group:
-        return self.back_art
+        return self.back_side.at(bleed)
 
 
 def paper_of(defn: Deck, options: BuildOptions) -> Paper:
@@ -53,8 +55,8 @@ def paper_of(defn: Deck, options: BuildOptions) -> Paper:
     return paper
 
 
-def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, bleed: float,
-              source: SourceMap, problems: list[Problem]) -> Group:
+def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
+              problems: list[Problem]) -> DrawnSide:
     """One side for one row; each element that cannot be drawn adds a problem at the row's line
     that names the element and its line in the definition."""
     drawn = []
@@ -76,7 +78,7 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
     except Unfit as exc:
         fault((side, "background"), str(exc))
         background = None
-    return side_group(drawn, background, layout.width, layout.height, bleed)
+    return DrawnSide(drawn, background, layout.width, layout.height)
 
 
 def names(rows: list[Row], values: list[RowValues]) -> list[str]:
@@ -91,22 +93,26 @@ def names(rows: list[Row], values: list[RowValues]) -> list[str]:
     return result
 
 
-def build_cards(defn: Deck, loaded: Loaded, bleed: float) -> list[tuple[DeckCard, Row]]:
+def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
+    """Every row's card, drawn once; problems of every row are raised together."""
     rows = read_rows(defn, loaded.source, loaded.path.parent, loaded.allow_outside)
     values = row_values(defn, rows, loaded.source)
     width, height = defn.card.dimensions
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     icons = {name: loaded.art.add_image(file, context) for name, file in defn.icons.items()}
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context))
-    shared_back = not any(k[0] == "back" for k in values[0].rendered) if values else True
     problems: list[Problem] = []
     cards = []
-    back: Group | None = None
+    backs: dict[tuple[tuple[Any, str], ...], tuple[DrawnSide, str]] = {}
     for row, value, name in zip(rows, values, names(rows, values)):
-        face = draw_side(defn, "face", value, row, layout, bleed, loaded.source, problems)
-        if back is None or not shared_back:
-            back = draw_side(defn, "back", value, row, layout, bleed, loaded.source, problems)
-        cards.append((DeckCard(name, width, height, reusable(face) if row.copies > 1 else face, back), row))
+        face = draw_side(defn, "face", value, row, layout, loaded.source, problems)
+        face.reuse = row.copies > 1
+        back_values = tuple(sorted((k, v) for k, v in value.rendered.items() if k[0] == "back"))
+        if back_values not in backs:
+            back = draw_side(defn, "back", value, row, layout, loaded.source, problems)
+            backs[back_values] = (back, "back" if not backs else f"back-{name}")
+        back, back_name = backs[back_values]
+        cards.append(DeckCard(name, width, height, face, back, back_name, row.copies))
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))
     return cards
@@ -114,8 +120,8 @@ def build_cards(defn: Deck, loaded: Loaded, bleed: float) -> list[tuple[DeckCard
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     bleed = defn.card.bleed if options.bleed is None else options.bleed
-    cards = build_cards(defn, loaded, bleed)
-    pieces = [card for card, row in cards for _ in range(row.copies)]
+    cards = build_cards(defn, loaded)
+    pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
     title = defn.title
@@ -137,32 +143,35 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
         raise DefinitionError([loaded.source.problem(("card",), str(exc))])
     documents = [Document(f"{loaded.name}.pdf", paper, pages, f"{title} \u2013 cards",
                           "Print at actual size (100 %)", flip)]
-    documents += face_documents(defn, [card for card, _ in cards])
+    documents += face_documents(defn, cards, options.dpi or FACE_DPI)
     return documents
 
 
-def face_documents(defn: Deck, cards: list[DeckCard]) -> list[Document]:
-    """svg/<card>.svg and png/<card>.png for every card's face, and the back (or each row's back)."""
+def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Document]:
+    """svg/<card>.svg and png/<card>.png for every card's face, and for each distinct back."""
     documents: list[Document] = []
-    if not cards:
-        return documents
-    width, height = cards[0].width, cards[0].height
-    size = Paper("card", width, height)
-    backs: dict[int, str] = {}
+    size = Paper("card", *defn.card.dimensions)
+    seen: set[str] = set()
     for card in cards:
-        sides = [(card.name, card.face)]
-        if id(card.back_art) not in backs:
-            backs[id(card.back_art)] = "back" if len(backs) == 0 else f"back-{card.name}"
-            sides.append((backs[id(card.back_art)], card.back_art))
+        sides = [(card.name, card.front())]
+        if card.back_name not in seen:
+            seen.add(card.back_name)
+            sides.append((card.back_name, card.back()))
         for name, group in sides:
             documents.append(Document(f"svg/{name}.svg", size, [Page([group])], f"{defn.title}: {name}"))
             documents.append(Document(f"png/{name}.png", size, [Page([group])], f"{defn.title}: {name}",
-                                      dpi=FACE_DPI, apart=True))
+                                      dpi=dpi, apart=True))
     return documents
 
 
-def pieces(defn: Deck) -> list[Card]:  # noqa: ARG001 - export needs a build's rows (see docs/decks.md)
-    return []
+def pieces(loaded: Loaded) -> list[Card]:
+    """Each row's card once, with its number of copies, for `printgen export`; cards that share a
+    back form one deck."""
+    defn: Deck = loaded.definition
+    def deck(card: DeckCard) -> str:  # named after the game, so the back's file says what it is
+        return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"
+
+    return [Card(card.name, "card", deck(card), card, card.copies) for card in build_cards(defn, loaded)]
 
 
 GAME = Game(
@@ -173,5 +182,6 @@ GAME = Game(
     model=Deck,
     build=build,
     checks=(check_elements, check_source),
+    pieces=pieces,
     bleed=True,
 )

@@ -55,6 +55,6 @@ GAME = Game(
     model=Fracas,
     build=build,
     checks=(check_players,),
-    pieces=cards,
+    pieces=lambda loaded: cards(loaded.definition),
     bleed=True,
 )

@@ -125,7 +125,7 @@ def rules_pdf_story(defn: Omiga, options: BuildOptions, width: float):
     return build_story(markup, tables, style, "omiga/rules.txt.j2")
 
 
-def contact_sheet(defn: Omiga, name: str) -> Document:
+def contact_sheet(defn: Omiga, name: str, dpi: int | None = None) -> Document:
     """Both decks side by side, six tiles a row, as a PNG (made on another core if there is one,
     while the tile sheets are written: that leaves the two about equally long)."""
     w, h, gap, margin, label = defn.card.width, defn.card.height, CONTACT_GAP, 10.0, 9.0
@@ -144,13 +144,13 @@ def contact_sheet(defn: Omiga, name: str) -> Document:
             at = translate(x0 + c * (w + gap), top - (r + 1) * h - r * gap)
             page.shapes.append(placed(OmigaTile(defn, deck, i, tile).front(), at))
             page.shapes.append(placed(rect(0, 0, w, h, stroke=black, stroke_width=0.15), at))
-    return Document(name, paper, [page], f"{defn.title} tiles", dpi=CONTACT_DPI, apart=True)
+    return Document(name, paper, [page], f"{defn.title} tiles", dpi=dpi or CONTACT_DPI, apart=True)
 
 
 def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """omiga.pdf, one SVG per tile and the contact sheet."""
     return [tiles_document(defn, options, loaded), *tile_svgs(defn),
-            contact_sheet(defn, f"{loaded.name}-tiles.png")]
+            contact_sheet(defn, f"{loaded.name}-tiles.png", options.dpi)]
 
 
 def tile_svgs(defn: Omiga) -> list[Document]:
@@ -204,7 +204,7 @@ GAME = Game(
     model=Omiga,
     build=build,
     checks=(check_palettes, check_geometry, structure_errors),
-    pieces=cards,
+    pieces=lambda loaded: cards(loaded.definition),
     bleed=True,
     validator=lambda: cast(Validator, import_module("printgen.games.omiga.validator")),
 )
