@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import shutil
 from pathlib import Path
 
@@ -236,3 +237,88 @@ def test_face_pictures_follow_dpi(run_cli, deck, tmp_path):
     assert len(names) == len(rows_of(deck)) + 1 and "back.png" in names
     with Image.open(folder / "png" / names[0]) as image:
         assert image.size == (round(CARD_W / 25.4 * 300), round(CARD_H / 25.4 * 300))
+
+
+def captions(page) -> list[dict]:
+    return [c for c in page.chars if c["size"] < 6.9]
+
+
+def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cli, deck, tmp_path):
+    text = deck.read_text().replace("orientation: portrait    # or landscape", "orientation: landscape\n  gap: 3")
+    deck.write_text(text)
+    folder = build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        assert float(pdf.pages[0].width) > float(pdf.pages[0].height)
+        for number, page in enumerate(pdf.pages):
+            line = "".join(c["text"] for c in captions(page))
+            assert "actual size" in line or "reverse of the faces" in line, (number, line)
+            bands = rects(page, BAND_W) or rects(page, FRAME_W)
+            lowest_card = min(y for _, y in bands) - (CARD_H - 14 if rects(page, BAND_W) else 4)  # mm, y up
+            assert float(page.height) / MM - min(c["top"] for c in captions(page)) / MM < lowest_card - 2
+        xs = sorted({x for x, _ in rects(pdf.pages[0], BAND_W)})
+        assert len(xs) >= 2
+        assert xs[1] - xs[0] == pytest.approx(CARD_W + 2 * 2 + 3, abs=0.01)  # card, its bleed both sides, the gap
+
+
+def test_gutterfold_fold_line_stops_above_the_caption(run_cli, deck, tmp_path):
+    deck.write_text(deck.read_text().replace("layout: duplex", "layout: gutterfold"))
+    folder = build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        for page in pdf.pages:
+            width = float(page.width) / MM
+            fold = [line for line in page.lines if abs(line["x0"] - line["x1"]) < 0.01
+                    and abs(line["x0"] / MM - width / 2) < 0.01]
+            caption_top = min(c["top"] for c in captions(page))
+            assert fold and all(line["bottom"] < caption_top for line in fold)
+            assert any(abs(c["x0"] / MM - width / 2) < 30 for c in captions(page))  # centred on the fold
+
+
+FACE_TEMPLATE = """<svg xmlns="http://www.w3.org/2000/svg" width="{{ card.width }}mm" height="{{ card.height }}mm"
+     viewBox="0 0 {{ card.width }} {{ card.height }}">
+  <rect x="10" y="70" width="{{ cost * 5 }}" height="4" fill="{{ {'fire': '#aa2200', 'ice': '#0044aa', 'earth': '#227700', 'air': '#775599'}[kind] }}"/>
+</svg>
+"""
+
+
+def use_face_template(deck: Path, template: str) -> None:
+    (deck.parent / "face.svg.j2").write_text(template)
+    deck.write_text(deck.read_text().replace("face:\n  background:", "face:\n  template: face.svg.j2\n  background:"))
+
+
+def test_an_svg_template_is_filled_in_for_every_row(run_cli, deck, tmp_path):
+    use_face_template(deck, FACE_TEMPLATE)
+    folder = build(run_cli, deck, tmp_path / "out")
+    colours = {"fire": (0xaa, 0x22, 0x00), "ice": (0x00, 0x44, 0xaa), "earth": (0x22, 0x77, 0x00),
+               "air": (0x77, 0x55, 0x99)}
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        bars = []
+        for page in pdf.pages[0::2]:
+            for r in page.rects:
+                colour = r.get("non_stroking_color")
+                if colour and len(colour) == 3 and abs((r["bottom"] - r["top"]) / MM - 4) < 0.01:
+                    bars.append((round((r["x1"] - r["x0"]) / MM, 2), tuple(round(c * 255) for c in colour)))
+    expected = sorted((float(row["cost"]) * 5, colours[row["kind"]]) for row in rows_of(deck)
+                      for _ in range(int(row["copies"])))
+    assert sorted(bars) == expected
+
+
+@pytest.mark.parametrize("template,where,message", [
+    ("<svg>\n{{ cost +\n</svg>", r"face\.svg\.j2:3: face\.template: ", "unexpected '<'"),
+    (FACE_TEMPLATE.replace("{{ cost * 5 }}", "{{ nosuch }}"),
+     r"cards\.csv:2: row 1: face\.template \(\S*face\.svg\.j2:3\)", "'nosuch' is undefined"),
+    ("<p>{{ title }}</p>", r"cards\.csv:2: row 1: face\.template ", "not SVG"),
+])
+def test_svg_template_problems_are_located(run_cli, deck, tmp_path, template, where, message):
+    use_face_template(deck, template)
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert re.search(where, result.stderr) and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "out").exists()
+
+
+def test_a_missing_svg_template_is_named_at_its_key(run_cli, deck, tmp_path):
+    deck.write_text(deck.read_text().replace("template: back.svg.j2", "template: nothere.svg.j2"))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    line = next(n for n, text in enumerate(deck.read_text().splitlines(), 1) if "nothere" in text)
+    assert f"deck.yaml:{line}: back.template: expected a file, but" in result.stderr, result.stderr

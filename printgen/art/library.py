@@ -181,6 +181,18 @@ class ArtLibrary:
         self.files.append(path)
         return art
 
+    def add_svg_text(self, path: Path, data: bytes, context: ArtContext) -> Art:
+        """An SVG made by printgen rather than read (a deck's template rendered for one row), named
+        after the template `path`; the same bytes are converted once."""
+        key = (digest(data), "SVG", context.allow_outside)
+        art = _CACHE.get(key)
+        if art is None:
+            from printgen.art.svg import load_svg
+
+            art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
+            _CACHE[key] = art
+        return art
+
     def add_font(self, value: str, context: ArtContext) -> str:
         if value in self.fonts:
             return self.fonts[value]

@@ -149,7 +149,7 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
     findings = scan(tree)
     try:
-        blob = run_bounded(lambda: drawingdata.dumps(convert(path, root_folder)), PICTURE_BUDGET)
+        blob = run_bounded(lambda: drawingdata.dumps(convert(path, data, root_folder)), PICTURE_BUDGET)
     except BudgetExceeded as exc:
         raise ValueError(f"{shown}: {exc}")
     drawing, notes = drawingdata.loads(blob)
@@ -159,9 +159,11 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     return art
 
 
-def convert(path: Path, root_folder: Path | None) -> tuple[Any, tuple[str, ...]]:
-    """svglib's drawing of the file and what svglib logged while making it."""
-    from svglib.svglib import svg2rlg
+def convert(path: Path, data: bytes, root_folder: Path | None) -> tuple[Any, tuple[str, ...]]:
+    """svglib's drawing of the bytes read from `path` (never the file read again, which may have
+    changed, or may not exist: a deck's SVG template rendered for one row) and what svglib logged
+    while making it. Relative <image> links are found from `path`'s folder."""
+    from svglib.svglib import SvgRenderer, load_svg_file
 
     shown = display_name(path)
     logger = logging.getLogger("svglib")
@@ -169,8 +171,9 @@ def convert(path: Path, root_folder: Path | None) -> tuple[Any, tuple[str, ...]]
     logger.addHandler(handler)
     logger.propagate = False
     try:
-        drawing = svg2rlg(str(path), external_reference_root=None if root_folder is None
-                          else str(root_folder))  # its folder resolves relative <image> links
+        root = load_svg_file(io.BytesIO(data), resolve_entities=False)
+        drawing = None if root is None else SvgRenderer(
+            str(path), external_reference_root=None if root_folder is None else str(root_folder)).render(root)
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # noqa: BLE001 - svglib fails in many ways on odd files; say which

@@ -8,6 +8,7 @@ row's place in its data, with every failure found reported together.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -75,7 +76,8 @@ def render_here(texts: list[str], contexts: list[dict[str, Any]], expressions: S
         try:
             compiled.append(env.from_string(text))
         except TemplateSyntaxError as exc:
-            problems.append(Problem(where.file, where.line, where.path, f"template error: {exc.message}"))
+            problems.append(Problem(where.file, where.line + (exc.lineno or 1) - 1, where.path,
+                                    f"template error: {exc.message}"))
             compiled.append(None)
     if problems:
         raise DefinitionError(problems)
@@ -94,9 +96,22 @@ def render_here(texts: list[str], contexts: list[dict[str, Any]], expressions: S
                 except Exception as exc:  # noqa: BLE001 - a user's expression may fail in any way
                     values.append("")
                     if len(problems) < MAX_PROBLEMS:
+                        line = where.line + string_line() - 1
                         problems.append(Problem(place.file, place.line, "", f"{place.label}: {where.path} "
-                                                f"({where.file}:{where.line}): template error: {describe(exc)}"))
+                                                f"({where.file}:{line}): template error: {describe(exc)}"))
             out.append(values)
     if problems:
         raise DefinitionError(problems)
     return out
+
+
+def string_line() -> int:
+    """The line, within a template made from a string, where the current exception was raised
+    (Jinja's rewritten traceback names such frames '<template>'); 1 if none is found."""
+    tb = sys.exc_info()[2]
+    found = 1
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            found = tb.tb_lineno
+        tb = tb.tb_next
+    return found

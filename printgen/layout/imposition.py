@@ -9,7 +9,7 @@ each one's art runs `bleed` mm past its cut lines.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Protocol, Sequence
 
 from reportlab.graphics.shapes import Group, translate
@@ -24,6 +24,7 @@ MARK_LENGTH = 3.0  # mm: one dash of the cut style, so a mark prints as one soli
 MARK_GAP = 1.5  # mm kept clear between a mark and the art (bleed included)
 EDGE = SAFE_MARGIN_MM + MARK_LENGTH + MARK_GAP  # least distance from the paper edge to the art
 CAPTION_PT = 6.5
+CAPTION_ROOM = 4.0  # mm the caption needs between the paper's safe margin and the cut marks
 
 
 class Piece(Protocol):
@@ -44,34 +45,46 @@ class Piece(Protocol):
 
 @dataclass(frozen=True)
 class Grid:
-    """Where pieces of one size go on one side of the paper: a centred grid of trim boxes."""
+    """Where pieces of one size go on one side of the paper: a centred grid of trim boxes, `gap` mm
+    apart (besides their bleed), above a `foot` of mm kept free at the bottom for a caption."""
 
     paper: Paper
     width: float
     height: float
     bleed: float = 0.0
+    gap: float = 0.0
+    foot: float = 0.0
 
     @property
     def pitch(self) -> tuple[float, float]:
-        return self.width + 2 * self.bleed, self.height + 2 * self.bleed
+        return self.width + 2 * self.bleed + self.gap, self.height + 2 * self.bleed + self.gap
 
     @property
     def columns(self) -> int:
-        return fit(self.paper.width, self.pitch[0])
+        return fit(self.paper.width + self.gap, self.pitch[0])
 
     @property
     def rows(self) -> int:
-        return fit(self.paper.height, self.pitch[1])
+        return fit(self.paper.height - self.foot + self.gap, self.pitch[1])
 
     @property
     def per_page(self) -> int:
         return self.columns * self.rows
 
     def origin(self) -> tuple[float, float]:
-        """Lower-left corner of the first trim box, with the whole grid centred on the paper."""
+        """Lower-left corner of the first trim box, with the whole grid centred on the paper (above
+        the foot)."""
         px, py = self.pitch
-        return ((self.paper.width - self.columns * px) / 2 + self.bleed,
-                (self.paper.height - self.rows * py) / 2 + self.bleed)
+        return ((self.paper.width - self.columns * px + self.gap) / 2 + self.bleed,
+                self.foot + (self.paper.height - self.foot - self.rows * py + self.gap) / 2 + self.bleed)
+
+    def caption_fits(self) -> bool:
+        """Whether a caption fits below the cut marks of the bottom row."""
+        return self.origin()[1] - self.bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + CAPTION_ROOM - 1e-9
+
+    def with_caption(self) -> "Grid":
+        """This grid, or, when a caption would not fit below it, the grid above a caption's room."""
+        return self if self.caption_fits() else replace(self, foot=CAPTION_ROOM)
 
     def boxes(self) -> list[Box]:
         """Trim boxes in reading order: left to right, top row first."""
@@ -126,12 +139,16 @@ Caption = Callable[[int, int, str], str]  # (sheet index, sheet count, "front" o
 
 
 def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
-           caption: Caption | None = None) -> list[ImposedSheet]:
-    """Lay `pieces` out on as many sheets as they need; raises ValueError if none fits the paper."""
+           caption: Caption | None = None, gap: float = 0.0) -> list[ImposedSheet]:
+    """Lay `pieces` out on as many sheets as they need; raises ValueError if none fits the paper.
+    Every page gets its caption: if none would fit below a centred grid, the grid moves up (and
+    loses a row if it must) to make room."""
     if not pieces:
         return []
     first = pieces[0]
-    grid = Grid(duplex.paper, first.width, first.height, bleed)
+    grid = Grid(duplex.paper, first.width, first.height, bleed, gap)
+    if caption:
+        grid = grid.with_caption()
     if grid.per_page == 0:
         raise ValueError(f"a {first.width:g} x {first.height:g} mm piece with {bleed:g} mm bleed does not "
                          f"fit on {duplex.paper.name} paper inside {EDGE:g} mm margins")
@@ -153,7 +170,7 @@ def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
         marks = reusable(cut_marks(boxes, duplex.paper, bleed))  # one PDF form for like sheets
         front.shapes.append(marks)
         back.shapes.append(placed(marks, duplex.mirror()))
-        if caption and grid.origin()[1] - bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + 4:
+        if caption:
             front.shapes.append(caption_text(caption(s, count, "front"), duplex.paper))
             back.shapes.append(caption_text(caption(s, count, "back"), duplex.paper))
         sheets.append(ImposedSheet(front, back, list(boxes)))

@@ -42,6 +42,7 @@ class Side:
     safe: float
     icons: Mapping[str, Any] = field(default_factory=dict)
     image: Callable[[str], Any] = lambda name: None  # file name -> loaded Art (or ValueError)
+    template: Callable[[str, bytes], Any] = lambda side, svg: None  # a rendered SVG -> Art (or ValueError)
 
 
 def number(value: Any, key: str) -> float:

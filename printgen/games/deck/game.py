@@ -8,10 +8,10 @@ from typing import Any
 
 from reportlab.graphics.shapes import Group
 
-from printgen.art.library import ArtContext
+from printgen.art.library import ArtContext, resolve
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS, Paper
-from printgen.core.problems import DefinitionError, Problem
+from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, dotted
 from printgen.drawing.document import Document, Page
 from printgen.games import Game, Loaded
@@ -19,7 +19,8 @@ from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, pain
 from printgen.games.deck.model import Deck, check_elements, check_source
 from printgen.games.deck.rows import Row, read_rows
 from printgen.games.deck.sheets import duplex_sheets, gutterfold_sheets
-from printgen.games.deck.values import RowValues, row_values, yaml_key
+from printgen.games.deck.textbox import upright
+from printgen.games.deck.values import RowValues, TemplateFile, row_values, yaml_key
 from printgen.layout.cards import Card, slug
 from printgen.layout.sheet import Duplex
 
@@ -66,6 +67,13 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
         problems.append(Problem(row.file, row.line, "", f"row {row.index + 1}: {dotted(where)} "
                                 f"({source.file}:{source.line_of(where)}): {message}"))
 
+    svg = values.template(side)
+    if svg is not None:
+        try:
+            art = layout.template(side, svg.encode("utf-8"))
+            drawn.append(upright(art.shape(0, 0, layout.width, layout.height), 0, layout.height))
+        except ValueError as exc:
+            fault((side, "template"), f"the SVG it made for this row: {exc}")
     for i in range(len(getattr(defn, side).layout)):
         if not values.shown(side, i):
             continue
@@ -93,14 +101,43 @@ def names(rows: list[Row], values: list[RowValues]) -> list[str]:
     return result
 
 
+MAX_TEMPLATE_BYTES = 256 * 1024  # an SVG template is a drawing of one card, not an archive
+
+
+def template_files(defn: Deck, source: SourceMap, context: ArtContext) -> dict[str, TemplateFile]:
+    """Each side's SVG template file, read once; every problem with them located at its key."""
+    files: dict[str, TemplateFile] = {}
+    problems: list[Problem] = []
+    for side in ("face", "back"):
+        name = getattr(defn, side).template
+        if name is None:
+            continue
+        try:
+            path = resolve(name, context)
+            if path.stat().st_size > MAX_TEMPLATE_BYTES:
+                raise ValueError(f"{display_name(path)} is over {MAX_TEMPLATE_BYTES // 1024} KiB, the "
+                                 "most an SVG template may be")
+            files[side] = TemplateFile(path, path.read_bytes().decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            problems.append(source.problem((side, "template"), f"expected a UTF-8 text file (byte "
+                                           f"{exc.start + 1} is not UTF-8); save it as UTF-8"))
+        except (ValueError, OSError) as exc:
+            problems.append(source.problem((side, "template"), str(exc)))
+    if problems:
+        raise DefinitionError(problems)
+    return files
+
+
 def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     """Every row's card, drawn once; problems of every row are raised together."""
     rows = read_rows(defn, loaded.source, loaded.path.parent, loaded.allow_outside)
-    values = row_values(defn, rows, loaded.source)
-    width, height = defn.card.dimensions
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
+    files = template_files(defn, loaded.source, context)
+    values = row_values(defn, rows, loaded.source, files)
+    width, height = defn.card.dimensions
     icons = {name: loaded.art.add_image(file, context) for name, file in defn.icons.items()}
-    layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context))
+    layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
+                  lambda side, data: loaded.art.add_svg_text(files[side].path, data, context))
     problems: list[Problem] = []
     cards = []
     backs: dict[tuple[tuple[Any, str], ...], tuple[DrawnSide, str]] = {}
@@ -129,7 +166,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
         if defn.sheet.layout == "gutterfold":
             pages = gutterfold_sheets(pieces, paper, bleed, f"{title}, sheet {{sheet}} of {{count}}. Print "
                                       "one-sided at actual size, cut round each pair, fold along the "
-                                      "dotted line.", lines)
+                                      "dotted line.", lines, defn.sheet.gap)
             flip = None
         else:
             fronts = defn.sheet.layout == "fronts"
@@ -137,7 +174,9 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
                    f"Print both sides at actual size, turning on the {options.flip} edge.")
             pages = duplex_sheets(pieces, Duplex(paper, options.flip, options.back_offset), bleed,
                                   {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
-                                   "back": f"{title}, sheet {{sheet}} of {{count}}, backs."}, lines, fronts)
+                                   "back": f"{title}, sheet {{sheet}} of {{count}}, backs: the reverse of "
+                                           f"the faces, turned on the {options.flip} edge."}, lines, fronts,
+                                  defn.sheet.gap)
             flip = None if fronts else options.flip
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card",), str(exc))])

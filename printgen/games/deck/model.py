@@ -86,6 +86,10 @@ class Element(Strict):
 
 
 class Face(Strict):
+    template: Annotated[Optional[FileName], Field(description=(
+        "an SVG Jinja template beside the definition, such as 'face.svg.j2', rendered for every row "
+        "(its columns, plus card.width, card.height, card.safe and card.bleed in mm) and drawn "
+        "under the layout"))] = None
     layout: Annotated[list[Element], Field(max_length=200)] = Field(default_factory=list)
     background: Optional[Paint] = "#ffffff"
 

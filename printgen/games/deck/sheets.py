@@ -9,10 +9,11 @@ from typing import Sequence
 
 from reportlab.graphics.shapes import Group, translate
 
-from printgen.core.paper import Paper
+from printgen.core.paper import SAFE_MARGIN_MM, Paper
 from printgen.drawing.document import Page
 from printgen.drawing.picture import CUT, FOLD, guide, placed, rect
-from printgen.layout.imposition import Grid, ImposedSheet, Piece, caption_text, cut_marks, impose, trim_and_bleed
+from printgen.layout.imposition import (CAPTION_ROOM, Grid, ImposedSheet, Piece, caption_text, cut_marks, impose,
+                                        trim_and_bleed)
 from printgen.layout.sheet import Box, Duplex
 from printgen.output.reuse import reusable
 
@@ -30,13 +31,13 @@ def cut_lines(boxes: Sequence[Box], radius: float) -> Group:
 
 
 def duplex_sheets(pieces: Sequence[Piece], duplex: Duplex, bleed: float, captions: dict[str, str],
-                  lines: float | None, fronts_only: bool) -> list[Page]:
+                  lines: float | None, fronts_only: bool, gap: float = 0.0) -> list[Page]:
     """Pages for duplex printing (a front then its back), or fronts alone."""
     def caption(sheet: int, count: int, side: str) -> str:
         return captions[side].format(sheet=sheet + 1, count=count)
 
     pages: list[Page] = []
-    for sheet in impose(pieces, duplex, bleed, caption):
+    for sheet in impose(pieces, duplex, bleed, caption, gap):
         if lines is not None:
             sheet.front.shapes.append(cut_lines(sheet.boxes, lines))
         pages += [sheet.front] if fronts_only else [sheet.front, sheet.back]
@@ -44,14 +45,14 @@ def duplex_sheets(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption
 
 
 def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, caption: str,
-                      lines: float | None) -> list[Page]:
+                      lines: float | None, gap: float = 0.0) -> list[Page]:
     """Fronts on the left half, each back mirrored on the right half, a fold line between: folded
     along it, every back lies behind its front. One-sided printing, no duplex needed."""
     if not pieces:
         return []
     first = pieces[0]
     half = Paper(paper.name, paper.width / 2, paper.height)
-    grid = Grid(half, first.width, first.height, bleed)
+    grid = Grid(half, first.width, first.height, bleed, gap).with_caption()
     if grid.per_page == 0:
         raise ValueError(f"a {first.width:g} x {first.height:g} mm card with {bleed:g} mm bleed does not "
                          f"fit on half of a {paper.name} sheet; use landscape, a larger paper or "
@@ -69,7 +70,9 @@ def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, capti
             page.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
             page.shapes.append(placed(reusable(piece.back(bleed)), fold.back_placement(box)))
         page.shapes.append(cut_marks(list(boxes) + backs, paper, bleed))
-        page.shapes.append(guide(paper.width / 2, FOLD_MARGIN, paper.width / 2, paper.height - FOLD_MARGIN, FOLD))
+        # the fold line stops above the caption, which is centred on it
+        page.shapes.append(guide(paper.width / 2, SAFE_MARGIN_MM + CAPTION_ROOM, paper.width / 2,
+                                 paper.height - FOLD_MARGIN, FOLD))
         if lines is not None:
             page.shapes.append(cut_lines(list(boxes) + backs, lines))
         if bleed > 0:

@@ -6,8 +6,10 @@ used as written. `RowValues.get(side, index, key)` then answers for one row eith
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from printgen.core.problems import display_name
 from printgen.core.source import SourceMap, dotted
 from printgen.games.deck.model import Deck, Element
 from printgen.games.deck.rows import Row
@@ -23,9 +25,12 @@ def condition(text: str) -> str:
     return text if is_template(text) else f"{{% if ({text}) %}}1{{% endif %}}"
 
 
-def templated(defn: Deck) -> dict[Key, str]:
-    """Every value of the definition that is a template, by its key."""
+def templated(defn: Deck, files: dict[str, "TemplateFile"]) -> dict[Key, str]:
+    """Every value of the definition that is a template, by its key; a side's SVG template file is
+    one more, under (side, "template")."""
     found: dict[Key, str] = {}
+    for side, file in files.items():
+        found[(side, "template")] = file.text
     if defn.name:
         found[("name",)] = defn.name if is_template(defn.name) else "{{ " + defn.name + " }}"
     for side in ("face", "back"):
@@ -52,6 +57,14 @@ def yaml_key(key: Key) -> tuple[Any, ...]:
     return key
 
 
+@dataclass(frozen=True)
+class TemplateFile:
+    """A side's SVG template: its path (to name it and find its relative links) and its text."""
+
+    path: Path
+    text: str
+
+
 @dataclass
 class RowValues:
     literal: Deck
@@ -71,19 +84,33 @@ class RowValues:
         text = self.rendered.get((side, index, "when"))
         return text is None or text.strip().lower() not in FALSE
 
+    def template(self, side: str) -> str | None:
+        """The side's SVG template rendered for this row, or None when the side has none."""
+        return self.rendered.get((side, "template"))
+
     def background(self, side: str) -> Any:
         return self.rendered.get((side, "background"), getattr(self.literal, side).background)
 
 
-def context(row: Row) -> dict[str, Any]:
-    return {"row": dict(row.values), "number": row.index + 1, "copies": row.copies, **row.values}
+def context(row: Row, card: dict[str, float]) -> dict[str, Any]:
+    return {"card": card, "row": dict(row.values), "number": row.index + 1, "copies": row.copies,
+            **row.values}
 
 
-def row_values(defn: Deck, rows: list[Row], source: SourceMap) -> list[RowValues]:
+def row_values(defn: Deck, rows: list[Row], source: SourceMap,
+               files: dict[str, TemplateFile] | None = None) -> list[RowValues]:
     """Each row's values: its templates rendered (all rows in one bounded child), the rest literal."""
-    keys = templated(defn)
-    expressions = [Expression(text, source.file, source.line_of(yaml_key(k)), dotted(yaml_key(k)))
-                   for k, text in keys.items()]
+    files = files or {}
+    keys = templated(defn, files)
+
+    def where(key: Key) -> Expression:
+        if key[1:] == ("template",):
+            return Expression(keys[key], display_name(files[key[0]].path), 1, f"{key[0]}.template")
+        return Expression(keys[key], source.file, source.line_of(yaml_key(key)), dotted(yaml_key(key)))
+
+    expressions = [where(key) for key in keys]
     places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
-    texts = render_values(expressions, [context(row) for row in rows], places)
+    width, height = defn.card.dimensions
+    card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.bleed}
+    texts = render_values(expressions, [context(row, card) for row in rows], places)
     return [RowValues(defn, dict(zip(keys, values))) for values in texts]
