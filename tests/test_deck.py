@@ -322,3 +322,37 @@ def test_a_missing_svg_template_is_named_at_its_key(run_cli, deck, tmp_path):
     assert result.exit_code == 2
     line = next(n for n, text in enumerate(deck.read_text().splitlines(), 1) if "nothere" in text)
     assert f"deck.yaml:{line}: back.template: expected a file, but" in result.stderr, result.stderr
+
+
+def test_new_deck_writes_a_starter_that_builds_and_shows_every_element_kind(run_cli, tmp_path):
+    from ruamel.yaml import YAML
+
+    folder = tmp_path / "my deck"
+    result = run_cli("new", "deck", folder)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["back.svg.j2", "cards.csv", "deck.yaml", "flask.svg"]
+    definition = YAML(typ="safe").load(folder / "deck.yaml")
+    kinds = {element["type"] for side in ("face", "back") for element in definition[side]["layout"]}
+    assert kinds == {"rect", "ellipse", "line", "polygon", "path", "image", "text"}
+    assert definition["back"]["template"] == "back.svg.j2" and definition["data"] == "cards.csv"
+    out = build(run_cli, folder / "deck.yaml", tmp_path / "out")
+    with pdfplumber.open(out / "deck.pdf") as pdf:
+        assert sum(len(rects(page, BAND_W)) for page in pdf.pages[0::2]) == 18
+        # the back's template drew its lattice: small diamonds in its colour on every back
+        back = pdf.pages[1]
+        lattice = [c for c in back.curves if c.get("non_stroking_color") and
+                   tuple(round(v * 255) for v in c["non_stroking_color"]) == (0xc9, 0xd5, 0xe0)]
+        assert len(lattice) > 100
+
+
+def test_watch_and_schema_cover_decks(run_cli, deck):
+    import json
+
+    from printgen.cli.watch import watched
+
+    names = {p.name for p in watched([deck])}
+    assert {"deck.yaml", "cards.csv", "flask.svg", "back.svg.j2"} <= names
+    schema = json.loads(run_cli("schema", "deck").stdout)
+    face = schema["$defs"]["Face"]["properties"]
+    assert {"template", "layout", "background"} <= set(face)
+    assert "SVG Jinja template" in face["template"]["description"]

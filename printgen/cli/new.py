@@ -43,11 +43,19 @@ def copied_definition(game_id: str, with_templates: bool) -> bytes:
 
 
 def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tuple[Path, bytes]]:
-    """Every file `new` writes, and its content, decided before anything is written."""
+    """Every file `new` writes, and its content, decided before anything is written: the definition,
+    every file beside it that it names (a deck's CSV, pictures and SVG templates), and with
+    `--templates` the game's rules templates."""
+    from printgen.cli.watch import referenced
+
+    definition = bundled_definition(game_id)
+    home = definition.parent.resolve()
     files = [(folder / f"{game_id}.yaml", copied_definition(game_id, with_templates))]
+    named = sorted(p for p in referenced(definition) if p.parent == home and p.suffix != ".py")
+    files += [(folder / path.name, path.read_bytes()) for path in named]
     if with_templates:
         source = bundled_dir() / game_id
-        for template in sorted(source.glob("*.j2")):
+        for template in sorted(set(source.glob("*.j2")) - {p for p in named}):
             files.append((folder / TEMPLATE_FOLDER / game_id / template.name, template.read_bytes()))
     return files
 
