@@ -356,3 +356,21 @@ def test_watch_and_schema_cover_decks(run_cli, deck):
     face = schema["$defs"]["Face"]["properties"]
     assert {"template", "layout", "background"} <= set(face)
     assert "SVG Jinja template" in face["template"]["description"]
+
+
+def test_a_text_box_may_use_a_font_file_of_its_own(run_cli, deck, tmp_path):
+    import reportlab
+
+    shutil.copy(Path(reportlab.__file__).parent / "fonts" / "VeraIt.ttf", deck.parent / "title.ttf")
+    text = deck.read_text()
+    deck.write_text(text.replace('      size: 12\n      min_size: 8\n      font: bold', '      size: 12\n      min_size: 8\n      font: title.ttf', 1))
+    folder = build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        titles = [c for c in pdf.pages[0].chars if c["text"] == "E" and c["size"] > 8]
+        assert titles and all(c["fontname"].endswith("VeraSans-Oblique") for c in titles), \
+            {c["fontname"] for c in titles}
+    deck.write_text(text.replace('      font: bold\n      valign: middle', '      font: nothere.ttf\n      valign: middle', 1))
+    result = run_cli("build", deck, "--out", tmp_path / "broken")
+    assert result.exit_code == 2
+    assert result.stderr.count("nothere.ttf") == 1 and "face.layout[1].font: expected a file" in result.stderr, \
+        result.stderr

@@ -43,6 +43,7 @@ class Side:
     icons: Mapping[str, Any] = field(default_factory=dict)
     image: Callable[[str], Any] = lambda name: None  # file name -> loaded Art (or ValueError)
     template: Callable[[str, bytes], Any] = lambda side, svg: None  # a rendered SVG -> Art (or ValueError)
+    font: Callable[[str], str] = lambda name: name  # a .ttf file name -> its registered font (or ValueError)
 
 
 def number(value: Any, key: str) -> float:
@@ -108,7 +109,10 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box) -> 
     if not inside:
         raise Unfit("x", f"the text box ({box.x:g}, {box.y:g}, {box.width:g} x {box.height:g} mm) leaves "
                          f"the safe area, {side.safe:g} mm inside the cut; move it in or make it smaller")
-    font = FONTS[el.font]
+    try:
+        font = FONTS[el.font] if el.font in FONTS else side.font(el.font)
+    except ValueError as exc:
+        raise Unfit("font", str(exc)) from None
     least = el.min_size or el.size
     value = "" if v("text") is None else str(v("text"))
     found = fit(value, side.icons, font, el.size, least, box, el.wrap, el.line_height)

@@ -128,6 +128,21 @@ def template_files(defn: Deck, source: SourceMap, context: ArtContext) -> dict[s
     return files
 
 
+def load_fonts(defn: Deck, source: SourceMap, context: ArtContext) -> None:
+    """Every font file the layouts name, loaded once, so a missing or broken one is told once, at
+    its element, rather than on every row."""
+    problems = []
+    for side in ("face", "back"):
+        for i, element in enumerate(getattr(defn, side).layout):
+            if element.type == "text" and element.font.lower().endswith(".ttf"):
+                try:
+                    context.library.add_font(element.font, context)
+                except ValueError as exc:
+                    problems.append(source.problem((side, "layout", i, "font"), str(exc)))
+    if problems:
+        raise DefinitionError(problems)
+
+
 def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     """Every row's card, drawn once; problems of every row are raised together."""
     rows = read_rows(defn, loaded.source, loaded.path.parent, loaded.allow_outside)
@@ -136,8 +151,10 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     values = row_values(defn, rows, loaded.source, files)
     width, height = defn.card.dimensions
     icons = {name: loaded.art.add_image(file, context) for name, file in defn.icons.items()}
+    load_fonts(defn, loaded.source, context)
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
-                  lambda side, data: loaded.art.add_svg_text(files[side].path, data, context))
+                  lambda side, data: loaded.art.add_svg_text(files[side].path, data, context),
+                  lambda name: loaded.art.add_font(name, context))
     problems: list[Problem] = []
     cards = []
     backs: dict[tuple[tuple[Any, str], ...], tuple[DrawnSide, str]] = {}

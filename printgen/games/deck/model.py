@@ -21,6 +21,7 @@ SIZES: dict[str, tuple[float, float]] = {  # width, height in mm, portrait
     "square": (63.5, 63.5), "euro": (59.0, 92.0), "mini-euro": (45.0, 68.0), "domino": (44.5, 88.9),
     "business": (50.8, 88.9), "jumbo": (88.9, 127.0), "token": (25.4, 25.4),
 }
+FONT_STYLES = ("regular", "bold", "italic", "bold-italic")
 KINDS = ("rect", "ellipse", "line", "polygon", "path", "image", "text")
 
 Number = Annotated[Union[float, str], Field(description="a number of millimetres, or a Jinja expression "
@@ -73,7 +74,9 @@ class Element(Strict):
     stroke_width: Number = 0.3
     src: Optional[Annotated[str, Field(min_length=1, max_length=300)]] = None
     text: Optional[Text] = None
-    font: Literal["regular", "bold", "italic", "bold-italic"] = "regular"
+    font: Annotated[str, Field(min_length=1, max_length=300, description=(
+        "regular, bold, italic or bold-italic (printgen's own sans), or a TrueType font file (.ttf) "
+        "beside the definition"))] = "regular"
     size: Annotated[float, Field(ge=7, le=72, allow_inf_nan=False, description="text size in points, "
                                                                                 "7 at the least")] = 10.0
     min_size: Annotated[Optional[float], Field(ge=7, le=72, allow_inf_nan=False, description="shrink "
@@ -153,6 +156,9 @@ def check_elements(defn: Deck) -> Iterable[tuple[Loc, str]]:
             for key in NEEDED[element.type]:
                 if getattr(element, key) is None:
                     yield (side, "layout", i), f"{article(element.type)} {element.type} needs '{key}'"
+            if element.font not in FONT_STYLES and not element.font.lower().endswith(".ttf"):
+                yield (side, "layout", i, "font"), (f"expected {', '.join(FONT_STYLES)} or a TrueType font "
+                                                    f"file such as 'fonts/title.ttf' (got {element.font!r})")
             if element.type in ("line", "polygon") and element.points is not None:
                 least = 2 if element.type == "line" else 3
                 if len(element.points) < least:
