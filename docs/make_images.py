@@ -1,6 +1,6 @@
 """Make the guides' pictures from real builds: run printgen, render its PDFs with pypdfium2, crop.
 
-Run from the repository root:  python docs/make_images.py
+Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guide's only)
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 """
@@ -69,10 +69,26 @@ def side_by_side(left: Image.Image, right: Image.Image, gap: int = 24) -> Image.
     return out
 
 
+def deck_images(out: Path) -> None:
+    """docs/decks.md: the starter deck as `printgen new deck` writes it, built duplex and gutterfold."""
+    printgen("new", "deck", out / "starter")
+    printgen("build", out / "starter" / "deck.yaml", "--out", out / "duplex")
+    sheet = out / "duplex" / "deck" / "deck.pdf"
+    save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
+    save(Image.open(out / "duplex" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
+    definition = out / "starter" / "deck.yaml"
+    definition.write_text(definition.read_text().replace("layout: duplex ", "layout: gutterfold "))
+    printgen("build", definition, "--out", out / "fold")
+    save(render(out / "fold" / "deck" / "deck.pdf", 0, 65), "deck-gutterfold.png", 536)
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
+        deck_images(out)
+        if sys.argv[1:] == ["deck"]:
+            return
         # print at home: the bundled games as they are
         printgen("build", "one_minute_war", "quick_violence", "--out", out)
         war = out / "one_minute_war" / "one_minute_war.pdf"
