@@ -198,8 +198,8 @@ def exercise(game: str, text: str, paper: str, flip: str) -> str:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{game}.yaml"
         path.write_text(text)
-        for beside in bundled_definition(game).parent.glob("*.*"):  # a deck's CSV and pictures
-            if beside.suffix in (".csv", ".svg", ".png"):
+        for beside in bundled_definition(game).parent.glob("*.*"):  # a deck's CSV, pictures, templates
+            if beside.suffix in (".csv", ".svg", ".png", ".j2"):
                 (Path(folder) / beside.name).write_bytes(beside.read_bytes())
         try:
             loaded = load(path)
