@@ -1,5 +1,5 @@
 """The floor for the deck benchmark: a bare reportlab script drawing the same cards as
-make_deck.py's deck, nine to an A4 sheet with a page of backs after each, and nothing else: no
+make_deck.py's deck, four to an A4 sheet as printgen places them, with a page of backs after each, and nothing else: no
 definition, no checks, no pictures per card.
 
     python benchmarks/deck/floor_deck.py FOLDER OUT.pdf
@@ -54,9 +54,11 @@ def main() -> None:
     with open(folder / "cards.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     c = Canvas(out, pagesize=PAGE, invariant=1, pageCompression=1)
-    slots = [(15 * mm + i * (W + 4 * mm), 15 * mm + j * (H + 4 * mm)) for j in range(3) for i in range(3)]
-    for start in range(0, len(rows), 9):
-        batch = rows[start:start + 9]
+    # the sheets printgen makes of this deck: 2 x 2 cards 4 mm apart (2 mm bleed each), centred
+    left, low = (PAGE[0] - 2 * W - 4 * mm) / 2, (PAGE[1] - 2 * H - 4 * mm) / 2
+    slots = [(left + i * (W + 4 * mm), low + j * (H + 4 * mm)) for j in range(2) for i in range(2)]
+    for start in range(0, len(rows), len(slots)):
+        batch = rows[start:start + len(slots)]
         for row, (x, y) in zip(batch, slots):
             face(c, x, y, row, folder)
         c.showPage()

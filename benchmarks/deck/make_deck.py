@@ -32,7 +32,7 @@ face:
   background: "#f3efe6"
   layout:
     - {type: rect, x: 3, y: 3, width: 57.5, height: 11, radius: 2, fill: "#ffffff", stroke: "#404040"}
-    - {type: text, text: "{{ title }}", x: 5, y: 5, width: 41, height: 7, size: 12, font: bold, valign: middle}
+    - {type: text, text: "{{ title }}", x: 5, y: 5, width: 41, height: 7, size: 12, min_size: 8, font: bold, valign: middle}
     - {type: ellipse, x: 48, y: 3.5, width: 10, height: 10, fill: "#404040"}
     - {type: text, text: "{{ cost }}", x: 48, y: 5, width: 10, height: 7, size: 14, font: bold, colour: "#ffffff", align: center, valign: middle}
     - {type: image, src: art.png, x: 11.75, y: 17, width: 40, height: 36}
@@ -49,7 +49,7 @@ width: 750
 height: 1050
 background_color: [243, 239, 230]
 elements:
-  - {type: rectangle, size: [679, 130], position: [35, 35], color: [255, 255, 255], outline_color: [64, 64, 64], outline_width: 4, corners: 24}
+  - {type: rectangle, size: [679, 130], position: [35, 35], color: [255, 255, 255], outline_color: [64, 64, 64], outline_width: 4, corner_radius: 24}
   - {type: text, text: "%title%", position: [59, 59], font_size: 50, color: [0, 0, 0]}
   - {type: circle, radius: 59, position: [626, 100], color: [64, 64, 64]}
   - {type: text, text: "%cost%", position: [610, 66], font_size: 58, color: [255, 255, 255]}
