@@ -8,16 +8,16 @@ from typing import Any
 
 from reportlab.graphics.shapes import Group
 
-from printgen.art.library import ArtContext, resolve
+from printgen.art.library import ArtContext
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS, Paper
-from printgen.core.problems import DefinitionError, Problem, display_name
+from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap, dotted
 from printgen.drawing.document import Document, Page
 from printgen.games import Game, Loaded
 from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, paint
 from printgen.games.deck.model import Deck, check_elements, check_source
-from printgen.games.deck.rows import Row, read_rows
+from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, gutterfold_sheets
 from printgen.games.deck.textbox import upright
 from printgen.games.deck.values import RowValues, TemplateFile, row_values, yaml_key
@@ -113,11 +113,8 @@ def template_files(defn: Deck, source: SourceMap, context: ArtContext) -> dict[s
         if name is None:
             continue
         try:
-            path = resolve(name, context)
-            if path.stat().st_size > MAX_TEMPLATE_BYTES:
-                raise ValueError(f"{display_name(path)} is over {MAX_TEMPLATE_BYTES // 1024} KiB, the "
-                                 "most an SVG template may be")
-            files[side] = TemplateFile(path, path.read_bytes().decode("utf-8"))
+            path, data = read_beside(name, context, MAX_TEMPLATE_BYTES, "an SVG template")
+            files[side] = TemplateFile(path, data.decode("utf-8"))
         except UnicodeDecodeError as exc:
             problems.append(source.problem((side, "template"), f"expected a UTF-8 text file (byte "
                                            f"{exc.start + 1} is not UTF-8); save it as UTF-8"))

@@ -78,14 +78,21 @@ def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) ->
     return rows
 
 
+def read_beside(name: str, context: ArtContext, limit: int, what: str) -> tuple[Path, bytes]:
+    """A file the definition names (its data, an SVG template): found as art is, and refused with a
+    ValueError when it is over `limit` bytes (`what` says what it is, for the message)."""
+    path = resolve(name, context)
+    if path.stat().st_size > limit:
+        shown = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"
+        raise ValueError(f"{display_name(path)} is over {shown}, the most {what} may be")
+    return path, path.read_bytes()
+
+
 def csv_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[Any, ...]]:
     """(index, {column: text}, file, line, ()) for each CSV record; the line is where it starts."""
     try:
-        path = resolve(name, context)
-        if path.stat().st_size > MAX_CSV_BYTES:
-            raise ValueError(f"{display_name(path)} is over {MAX_CSV_BYTES // 2**20} MiB, the most a "
-                             f"deck's data may be")
-        text = path.read_bytes().decode("utf-8-sig")
+        path, data = read_beside(name, context, MAX_CSV_BYTES, "a deck's data")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DefinitionError([source.problem(("data",), f"expected a UTF-8 file, but byte {exc.start} "
                                               f"is not UTF-8; save the CSV as UTF-8")])
