@@ -12,6 +12,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from lxml import etree
+from pypdf import PdfReader
 
 from printgen.games import bundled_definition
 
@@ -256,8 +257,8 @@ def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cl
             lowest_card = min(y for _, y in bands) - (CARD_H - 14 if rects(page, BAND_W) else 4)  # mm, y up
             assert float(page.height) / MM - min(c["top"] for c in captions(page)) / MM < lowest_card - 2
         xs = sorted({x for x, _ in rects(pdf.pages[0], BAND_W)})
-        assert len(xs) >= 2
-        assert xs[1] - xs[0] == pytest.approx(CARD_W + 2 * 2 + 3, abs=0.01)  # card, its bleed both sides, the gap
+        assert len(xs) == 4  # bleed left out gives way: 3 cards a row with 2 mm of it, 4 with none
+        assert xs[1] - xs[0] == pytest.approx(CARD_W + 3, abs=0.01)  # the card and the gap
 
 
 def test_gutterfold_fold_line_stops_above_the_caption(run_cli, deck, tmp_path):
@@ -374,3 +375,45 @@ def test_a_text_box_may_use_a_font_file_of_its_own(run_cli, deck, tmp_path):
     assert result.exit_code == 2
     assert result.stderr.count("nothere.ttf") == 1 and "face.layout[1].font: expected a file" in result.stderr, \
         result.stderr
+
+
+def card_pitch(page) -> tuple[int, float]:
+    """(cards on the page, mm from one card's left edge to the next one's)."""
+    bands = rects(page, BAND_W)
+    xs = sorted({x for x, _ in bands})
+    return len(bands), xs[1] - xs[0]
+
+
+def test_bleed_left_out_gives_way_to_nine_poker_cards_on_a4(run_cli, deck, tmp_path):
+    folder = build(run_cli, deck, tmp_path / "auto")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        assert card_pitch(pdf.pages[0]) == (9, pytest.approx(CARD_W, abs=0.01))  # edge to edge
+    first = PdfReader(folder / "deck.pdf").pages[0]
+    assert first.trimbox == first.bleedbox  # no bleed claimed
+    result = run_cli("build", deck, "--out", tmp_path / "given", "--bleed", "2")
+    assert result.exit_code == 0
+    assert "--bleed 2 fits 4 cards on each A4 sheet, where 9 fit without bleed" in result.output
+    with pdfplumber.open(tmp_path / "given" / "deck" / "deck.pdf") as pdf:
+        assert card_pitch(pdf.pages[0]) == (4, pytest.approx(CARD_W + 4, abs=0.01))
+
+
+def test_bleed_written_in_the_definition_is_kept_with_a_located_warning(run_cli, deck, tmp_path):
+    text = deck.read_text()
+    deck.write_text(text.replace("  # bleed: 2 ", "  bleed: 2   "))
+    line = 1 + deck.read_text().splitlines().index(next(l for l in deck.read_text().splitlines()
+                                                         if l.startswith("  bleed: 2")))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0
+    assert f"deck.yaml:{line}: card.bleed: 2 mm fits 4 cards on each A4 sheet, where 9 fit" in result.output
+    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:
+        assert card_pitch(pdf.pages[0]) == (4, pytest.approx(CARD_W + 4, abs=0.01))
+    first = PdfReader(tmp_path / "out" / "deck" / "deck.pdf").pages[0]
+    assert float(first.trimbox.left - first.bleedbox.left) / MM == pytest.approx(2, abs=0.01)
+
+
+def test_bleed_left_out_is_kept_when_the_sheet_has_room(run_cli, deck, tmp_path):
+    deck.write_text(deck.read_text().replace("orientation: portrait", "paper: a3\n  orientation: portrait"))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0 and "fits" not in result.output
+    first = PdfReader(tmp_path / "out" / "deck" / "deck.pdf").pages[0]
+    assert float(first.trimbox.left - first.bleedbox.left) / MM == pytest.approx(2, abs=0.01)

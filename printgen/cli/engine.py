@@ -45,7 +45,7 @@ def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = 
     problems: list[Problem] = []
     results: Results = []
     for warnings, built, found in outcomes:
-        for warning in warnings:  # art that cannot print exactly as drawn
+        for warning in warnings:  # art that cannot print exactly as drawn, a sheet that holds fewer
             click.echo(warning, err=True)
         results += [built] if built else []
         problems += found
@@ -63,14 +63,15 @@ def preload(paths: list[Path]) -> None:
 
 
 def build_one(path: Path, options: BuildOptions, allow_outside: bool) -> Outcome:
-    """(art warnings, the loaded game and its files or None, problems) for one definition."""
-    warnings: list[str] = []
+    """(warnings about art and sheets, the loaded game and its files or None, problems) for one
+    definition."""
+    loaded = None
     try:
         loaded = load(path, allow_outside=allow_outside)
-        warnings = list(loaded.art.warnings)
-        return warnings, (loaded, loaded.build(options)), []
-    except DefinitionError as exc:
-        return warnings, None, list(exc.problems)
+        artifacts = loaded.build(options)
+        return list(loaded.art.warnings), (loaded, artifacts), []
+    except DefinitionError as exc:  # warnings found before the problems are still worth telling
+        return list(loaded.art.warnings) if loaded else [], None, list(exc.problems)
 
 
 def write_results(results: Results, out_dir: Path,

@@ -94,6 +94,11 @@ class Grid:
                 for r in range(self.rows) for c in range(self.columns)]
 
 
+def per_sheet(paper: Paper, width: float, height: float, bleed: float, gap: float = 0.0) -> int:
+    """How many pieces one side of the paper holds, caption included (as `impose` lays them out)."""
+    return Grid(paper, width, height, bleed, gap).with_caption().per_page
+
+
 def fit(length: float, pitch: float) -> int:
     return max(0, math.floor((length - 2 * EDGE) / pitch + 1e-9))
 

@@ -22,6 +22,7 @@ from printgen.games.deck.sheets import duplex_sheets, gutterfold_sheets
 from printgen.games.deck.textbox import upright
 from printgen.games.deck.values import RowValues, TemplateFile, row_values, yaml_key
 from printgen.layout.cards import Card, slug
+from printgen.layout.imposition import per_sheet
 from printgen.layout.sheet import Duplex
 
 SHEETS = {**PAPERS, "a3": Paper("A3", 297.0, 420.0), "tabloid": Paper("Tabloid", 279.4, 431.8)}
@@ -169,11 +170,35 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     return cards
 
 
+def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded) -> float:
+    """The bleed the sheets are imposed with. Given (`--bleed`, else `card.bleed`), it is kept, with
+    a warning when it costs cards on every sheet. Left out, it is 2 mm when that costs none, and
+    otherwise none: cards edge to edge, one cut between two, is what a home printer's user expects
+    (nine poker cards on A4), and a neighbour's background stands in for bleed along shared cuts."""
+    width, height = defn.card.dimensions
+    area = Paper(paper.name, paper.width / 2, paper.height) if defn.sheet.layout == "gutterfold" else paper
+    most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
+    given = options.bleed if options.bleed is not None else defn.card.bleed
+    if given is None:
+        return defn.card.most_bleed if per_sheet(area, width, height, defn.card.most_bleed,
+                                                 defn.sheet.gap) == most else 0.0
+    fewer = per_sheet(area, width, height, given, defn.sheet.gap)
+    if 0 < fewer < most:
+        if options.bleed is not None:
+            what, advice = f"printgen: --bleed {given:g}", "build without --bleed to let the deck choose"
+        else:
+            what = f"{loaded.source.file}:{loaded.source.line_of(('card', 'bleed'))}: card.bleed"
+            what, advice = f"{what}: {given:g} mm", "leave card.bleed out to let printgen choose"
+        loaded.art.warnings.append(f"{what} fits {fewer} cards on each {paper.name} sheet, where {most} fit "
+                                   f"without bleed; {advice}, or give 0")
+    return given
+
+
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    bleed = defn.card.bleed if options.bleed is None else options.bleed
     cards = build_cards(defn, loaded)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
+    bleed = sheet_bleed(defn, options, paper, loaded)
     lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
     title = defn.title
     try:

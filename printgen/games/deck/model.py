@@ -34,6 +34,9 @@ Column = Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z_][
                                           "digit, so templates can say {{ name }}")]
 
 
+DEFAULT_BLEED = 2.0  # mm: enough for a cut or a duplex back a little off, as print shops ask
+
+
 class Card(Strict):
     size: Annotated[Optional[Literal[tuple(SIZES)]], Field(  # type: ignore[valid-type]
         description=f"a usual size: {', '.join(SIZES)}; or give width and height")] = "poker"
@@ -41,11 +44,17 @@ class Card(Strict):
     height: Annotated[Optional[float], Field(gt=10, le=400, allow_inf_nan=False)] = None
     corner_radius: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,
                                           description="rounding of the cut guides' corners, mm")] = 3.0
-    bleed: Annotated[float, Field(ge=0, le=6, allow_inf_nan=False,
-                                  description="how far backgrounds run past the cut, mm")] = 2.0
+    bleed: Annotated[Optional[float], Field(ge=0, le=6, allow_inf_nan=False, description=(
+        "how far backgrounds run past the cut, mm; left out, 2 mm when a sheet holds as many "
+        "cards with it as without, else none and the cards stand edge to edge"))] = None
     safe: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,
                                  description="inset of the safe area inside the cut, mm; text "
                                              "must stay inside it")] = 3.0
+
+    @property
+    def most_bleed(self) -> float:
+        """The bleed a card is drawn for when the sheet has room: the one given, else the usual 2 mm."""
+        return DEFAULT_BLEED if self.bleed is None else self.bleed
 
     @property
     def dimensions(self) -> tuple[float, float]:

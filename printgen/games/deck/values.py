@@ -111,6 +111,6 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap,
     expressions = [where(key) for key in keys]
     places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
     width, height = defn.card.dimensions
-    card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.bleed}
+    card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
     texts = render_values(expressions, [context(row, card) for row in rows], places)
     return [RowValues(defn, dict(zip(keys, values))) for values in texts]
