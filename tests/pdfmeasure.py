@@ -69,5 +69,20 @@ def chars_mm(page: pdfplumber.page.Page) -> list[dict]:
     return out
 
 
+def glyph_pt(char: dict) -> float:
+    """A pdfplumber character's real size in points, however it is turned.
+
+    pdfplumber's `size` is the height of the character's upright box, which for a glyph turned a
+    quarter is its advance width. pdfminer boxes a glyph as `adv` by the font size in text space,
+    mapped by `matrix`; the font size is recovered from that box and scaled by the matrix."""
+    a, b, c, d = (float(v) for v in char["matrix"][:4])
+    adv = float(char["adv"])
+    if abs(d) > 1e-9:
+        size = ((char["bottom"] - char["top"]) - abs(b) * adv) / abs(d)
+    else:
+        size = ((char["x1"] - char["x0"]) - abs(a) * adv) / abs(c)
+    return size * (c * c + d * d) ** 0.5
+
+
 def svg_root(path: Path) -> ET.Element:
     return ET.parse(path).getroot()

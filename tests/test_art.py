@@ -18,7 +18,8 @@ from pdfmeasure import MM, chars_mm
 
 A4_W, A4_H = 210.0, 297.0
 OMW_MARGIN = 9.0  # One Minute War's page margin; its card sits in the upper-right corner
-TAB_PAD, ART_INSET = 1.2, 3.0
+from printgen.games.one_minute_war.card import ART_INSET, BAND, TAB_PAD, TabRows  # noqa: E402
+from printgen.games.one_minute_war.model import Card  # noqa: E402
 
 MARKER_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="42mm" height="42mm" viewBox="0 0 42 42">
   <rect width="42" height="42" fill="#202020"/>
@@ -75,29 +76,32 @@ def war_with_art(copy_definition, tmp_path):
     png(tmp_path / "art" / "logo.png", (200, 200))
     png(tmp_path / "art" / "field.png", (300, 100), (200, 220, 190))
     set_key(yaml, "  text: One Minute War", "  image: art/logo.png")
-    set_key(yaml, "  text_size_pt: 6.5", "  body_image: art/field.png")
+    set_key(yaml, "  text_size_pt: 7", "  body_image: art/field.png")
     return yaml
 
 
 def test_logo_and_body_art_land_at_their_exact_place_and_size(run_cli, war_with_art, tmp_path):
     result = run_cli("build", war_with_art, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
-    card_x, card_y = A4_W - OMW_MARGIN - 100, A4_H - OMW_MARGIN - 80  # 100 x 80 mm card
+    card_x, card_y = A4_W - OMW_MARGIN - 110, A4_H - OMW_MARGIN - 88  # 110 x 88 mm card
     with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
         front, back = images_mm(pdf.pages[0]), images_mm(pdf.pages[1])
     # front: the 3:1 body art fills the body's height between the side labels (5.5 mm clear above
     # and below), centred across the body's width inside its 3 mm inset
-    art_h = 40 - 2 * 5.5
+    art_h = 44 - 2 * 5.5
     art_w = 3 * art_h
-    assert front == [pytest.approx((card_x + 50 - art_w / 2, card_y + 20 + 5.5, art_w, art_h), abs=0.01)]
-    inner_h = 40 - 2 * ART_INSET
-    # back (long-edge flip: the card lies mirrored at the left): a 17.6 mm square on each of the ten
-    # tabs, 1.2 mm inside the tab, and one 34 mm square centred on the body
-    back_x = A4_W - card_x - 100
-    side = 20 - 2 * TAB_PAD
-    tabs = [(back_x + i * 20 + TAB_PAD, card_y + row + TAB_PAD, side, side)
-            for row in (0, 60) for i in range(5)]
-    body = (back_x + (100 - inner_h) / 2, card_y + 20 + ART_INSET, inner_h, inner_h)
+    assert front == [pytest.approx((card_x + 55 - art_w / 2, card_y + 22 + 5.5, art_w, art_h), abs=0.01)]
+    inner_h = 44 - 2 * ART_INSET
+    # back (long-edge flip: the card lies mirrored at the left): on each of the ten tabs, the square
+    # logo as large as fits the room below the soldier's number and name, TAB_PAD inside it; one
+    # square centred on the body
+    back_x = A4_W - card_x - 110
+    rows = TabRows.of(Card())
+    side = 22 - rows.name + BAND - 1.5 - TAB_PAD - 2 * TAB_PAD
+    x_in = (22 - side) / 2
+    tabs = [(back_x + i * 22 + x_in, card_y + y, side, side)
+            for y in (22 - TAB_PAD - side, 66 + TAB_PAD) for i in range(5)]
+    body = (back_x + (110 - inner_h) / 2, card_y + 22 + ART_INSET, inner_h, inner_h)
     expected = sorted(tabs + [body])
     assert len(back) == len(expected)
     for got, want in zip(back, expected):
@@ -133,11 +137,13 @@ def test_logo_font_is_used_for_the_title_and_the_logo(run_cli, copy_definition, 
     set_key(yaml, "  text: One Minute War", "  font: display.ttf")
     result = run_cli("build", yaml, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
-    card_x, card_y = A4_W - OMW_MARGIN - 100, A4_H - OMW_MARGIN - 80
+    card_x, card_y = A4_W - OMW_MARGIN - 110, A4_H - OMW_MARGIN - 88
     with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
-        title = [c for c in chars_mm(pdf.pages[0]) if card_x < c["x0"] < card_x + 100
-                 and card_y + 20 < c["y0"] < card_y + 60 and c["size"] == pytest.approx(14)]
-        logo = [c for c in chars_mm(pdf.pages[1]) if c["x0"] < A4_W / 2 and c["y0"] > card_y]
+        title = [c for c in chars_mm(pdf.pages[0]) if card_x < c["x0"] < card_x + 110
+                 and card_y + 22 < c["y0"] < card_y + 66 and c["size"] == pytest.approx(14)]
+        # the logo: 7 pt on the tabs (under each soldier's number and name), 16 pt on the body
+        logo = [c for c in chars_mm(pdf.pages[1]) if c["x0"] < A4_W - card_x and c["y0"] > card_y
+                and round(c["size"]) in (7, 16)]
     assert "".join(c["text"] for c in title).replace(" ", "") == "ONEMINUTEWAR"
     assert {c["font"].split("+")[-1] for c in title} == {"BitstreamVeraSans-Roman"}
     assert len(logo) >= 11 * len("ONEMINUTEWAR")  # ten tabs and the card's back

@@ -9,11 +9,11 @@ import pytest
 
 CASES = {
     "unknown_key": (
-        ("  tab_height: 20\n", "  tab_height: 20\n  tab_hieght: 18\n"),
+        ("  tab_height: 22\n", "  tab_height: 22\n  tab_hieght: 18\n"),
         "card.tab_hieght: unknown key; expected one of: width, tab_height,",
     ),
     "wrong_type": (
-        ("  width: 100\n", "  width: wide\n"),
+        ("  width: 110\n", "  width: wide\n"),
         "card.width: expected a valid number (got 'wide')",
     ),
     "duplicate_key": (
@@ -79,8 +79,8 @@ def test_broken_definition_is_located_and_writes_nothing(run_cli, copy_definitio
 
 def test_all_problems_are_reported_at_once(run_cli, copy_definition, tmp_path):
     path = copy_definition("one_minute_war", "many")
-    text = path.read_text().replace("  width: 100\n", "  width: -3\n").replace("    beats: [5]\n", "    beats: [9]\n")
-    text = text.replace("  tab_height: 20\n", "  tab_height: 20\n  colour: red\n")
+    text = path.read_text().replace("  width: 110\n", "  width: -3\n").replace("    beats: [5]\n", "    beats: [9]\n")
+    text = text.replace("  tab_height: 22\n", "  tab_height: 22\n  colour: red\n")
     path.write_text(text)
     result = run_cli("build", path, "--out", tmp_path)
     assert result.exit_code == 2

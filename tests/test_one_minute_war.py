@@ -11,7 +11,7 @@ import pytest
 from pdfmeasure import CUT_DASH, FOLD_DASH, chars_mm, guides, page_size_mm, segments, svg_root
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-CARD_W, CARD_H = 100.0, 80.0  # from card_defs/one_minute_war.yaml: width 100, 20 + 40 + 20
+CARD_W, CARD_H = 110.0, 88.0  # from one_minute_war.yaml: width 110, 22 + 44 + 22
 
 
 def build(run_cli, out: Path, *args: str, game: str = "one_minute_war") -> Path:
@@ -141,7 +141,7 @@ def test_tab_backs_read_upright_for_their_owner_once_folded(run_cli, tmp_path):
             # the tab over about a horizontal line, which reverses the y component
             material = (-a, b) if flip == "long" else (a, -b)
             seen = (material[0], -material[1])
-            near_row = front_y < y0 + 20
+            near_row = front_y < y0 + 22
             assert seen == ((1, 0) if near_row else (-1, 0)), (flip, c)
 
 
@@ -181,9 +181,24 @@ def test_card_svgs_have_physical_size_and_the_same_guides(a4_pdf):
         dashed = [el for el in root.iter(f"{ns}line") if el.get("stroke-dasharray")]
         assert len(dashed) == 14
         texts = "".join(el.text or "" for el in root.iter(f"{ns}text"))
-        assert ("Spearman" in texts) == (side == "front")
+        assert texts.count("Spearman") == 2  # one tab in each row, on both sides
         if side == "back":
-            assert set(texts.replace(" ", "")) <= set("ONEMINUTWAR")  # only the logo on the back
+            assert "Defeats" not in texts  # abilities stay on the faces
+
+
+def test_each_folded_tab_shows_its_soldier_upright_for_its_owner(a4_pdf):
+    """On the back page the near row is drawn upside down (it turns once folded up), the far row
+    upright; each row holds every soldier's number at the number size, 2 mm or more inside its tab."""
+    with pdfplumber.open(a4_pdf) as pdf:
+        chars = [c for c in chars_mm(pdf.pages[1]) if c["size"] > 14 and c["text"].isdigit()]
+    assert len(chars) == 10
+    low = sorted(chars, key=lambda c: c["y0"])[:5]
+    high = sorted(chars, key=lambda c: c["y0"])[5:]
+    assert {c["dir"] for c in low} == {(-1, 0)} and {c["dir"] for c in high} == {(1, 0)}
+    assert sorted(c["text"] for c in low) == sorted(c["text"] for c in high) == list("12345")
+    # read left to right on the back page: the far row counts up, the near row (upside down) down
+    assert [c["text"] for c in sorted(high, key=lambda c: c["x0"])] == list("12345")
+    assert [c["text"] for c in sorted(low, key=lambda c: c["x0"])] == list("54321")
 
 
 def test_svg_card_guides_match_the_pdf_card_guides(a4_pdf):

@@ -10,7 +10,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from printgen.core.fontfiles import BOLD, BOLD_ITALIC, FACE_FILES, ITALIC, REGULAR, font_dir
 
-__all__ = ["BOLD", "BOLD_ITALIC", "ITALIC", "REGULAR", "register", "svg_family", "text_width"]
+__all__ = ["BOLD", "BOLD_ITALIC", "ITALIC", "MIN_PT", "REGULAR", "descent", "register", "svg_family",
+           "text_width"]
 
 SVG_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 
@@ -46,6 +47,16 @@ def text_width(text: str, font: str, size: float) -> float:
     """Width of `text` in the same unit as `size` (mm in, mm out)."""
     register()
     return pdfmetrics.stringWidth(text, font, size)
+
+
+def descent(font: str, size: float) -> float:
+    """How far the font's lowest glyph reaches below the baseline, in the unit of `size` (so a line
+    meant to stay clear of the paper's edge is placed by its glyphs' boxes, not its baseline)."""
+    register()
+    return -pdfmetrics.getDescent(font, size)
+
+
+MIN_PT = 7.0  # no glyph printgen prints is smaller: below it, home inkjets blur and readers squint
 
 
 def is_bold(font: str) -> bool:

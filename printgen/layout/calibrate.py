@@ -36,7 +36,7 @@ Y_PITCH = 5.0  # mm between columns of the y staircase
 BAR = 3.0  # mm: length of one bar
 BAR_STYLE = LineStyle("calibration bar", 0.3, None)
 BACK_STYLE = LineStyle("calibration line", 0.3, None)
-LABEL_PT = 6.5
+LABEL_PT = 7.0
 BAND = HexColor("#ececec")
 ARROW_W, ARROW_H = 18.0, 32.0
 OTHER: dict[str, Flip] = {"long": "short", "short": "long"}
@@ -98,7 +98,7 @@ def x_staircase(layout: Layout, flip: Flip, offset: float) -> Group:
                        font=fonts.BOLD if v == round(v) else fonts.REGULAR))
     top = cy + (len(readings) // 2 + 1) * X_PITCH
     group.add(text(left - 1, top + 2, "X reading", 9, fonts.BOLD))
-    group.add(text(left - 1, top - 1.5, "mm, the X of --back-offset", 6.5))
+    group.add(text(left - 1, top - 1.5, "mm, the X of --back-offset", LABEL_PT))
     return group
 
 
@@ -120,8 +120,8 @@ def y_staircase(layout: Layout, flip: Flip, offset: float) -> Group:
         group.add(turned_label)
     left = cx - (len(readings) // 2 + 1) * Y_PITCH
     group.add(text(left - 3, cy + 1, "Y reading", 9, fonts.BOLD, anchor="end"))
-    group.add(text(left - 3, cy - 2.5, "mm, the Y of", 6.5, anchor="end"))
-    group.add(text(left - 3, cy - 5.2, "--back-offset", 6.5, anchor="end"))
+    group.add(text(left - 3, cy - 2.5, "mm, the Y of", LABEL_PT, anchor="end"))
+    group.add(text(left - 3, cy - 5.2, "--back-offset", LABEL_PT, anchor="end"))
     return group
 
 

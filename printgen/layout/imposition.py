@@ -14,7 +14,8 @@ from typing import Callable, Protocol, Sequence
 
 from reportlab.graphics.shapes import Group, translate
 
-from printgen.core.paper import SAFE_MARGIN_MM, Paper
+from printgen.core.paper import SAFE_MARGIN_MM, Paper, font_mm
+from printgen.drawing import fonts
 from printgen.drawing.picture import CUT, guide, placed, text
 from printgen.layout.sheet import Box, Duplex
 from printgen.drawing.document import Page
@@ -23,7 +24,7 @@ from printgen.output.reuse import reusable
 MARK_LENGTH = 3.0  # mm: one dash of the cut style, so a mark prints as one solid stroke
 MARK_GAP = 1.5  # mm kept clear between a mark and the art (bleed included)
 EDGE = SAFE_MARGIN_MM + MARK_LENGTH + MARK_GAP  # least distance from the paper edge to the art
-CAPTION_PT = 6.5
+CAPTION_PT = fonts.MIN_PT
 CAPTION_ROOM = 4.0  # mm the caption needs between the paper's safe margin and the cut marks
 
 
@@ -185,5 +186,6 @@ def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
 def caption_text(value: str, paper: Paper) -> Group:
     """A line of small print in the bottom margin, below the cut marks."""
     group = Group()
-    group.add(text(paper.width / 2, SAFE_MARGIN_MM + 0.3, value, CAPTION_PT, anchor="middle"))
+    baseline = SAFE_MARGIN_MM + fonts.descent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
+    group.add(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle"))
     return group

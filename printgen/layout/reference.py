@@ -289,11 +289,18 @@ def cut_line(paper: Paper, label: str | None) -> Group:
     group = Group()
     group.add(guide(SAFE, y, paper.width - SAFE, y, CUT))
     if label:
-        size = 7
-        width = fonts.text_width(label, fonts.ITALIC, font_mm(size)) + 4
-        x = paper.width / 2
-        group.add(rect(x - width / 2, y - 2, width, 4, fill=white))
-        group.add(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
+        group.add(cut_label(paper, label))
+    return group
+
+
+def cut_label(paper: Paper, label: str) -> Group:
+    """A line of small print on a white ground, centred on the cut line: where it says how to print
+    the page, the first thing a reader sees is how to print it."""
+    y, x, size = paper.height / 2, paper.width / 2, fonts.MIN_PT
+    width = fonts.text_width(label, fonts.ITALIC, font_mm(size)) + 4
+    group = Group()
+    group.add(rect(x - width / 2, y - 2, width, 4, fill=white))
+    group.add(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
     return group
 
 
@@ -305,7 +312,8 @@ def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:
     size = boxes[0][2:]
     halves = [Half(top, ref.settings.columns, HALVES[0], size),
               Half(bottom, ref.settings.columns, HALVES[1], size)]
-    page = Page(shapes=[cut_line(options.paper, "cut here for two half-page cards")], frames=boxes)
+    page = Page(shapes=[cut_line(options.paper, "Print one-sided at actual size; cut here for two half-page "
+                                                "cards")], frames=boxes)
     return Composed([page], list(halves), halves)
 
 
@@ -314,9 +322,12 @@ def compose_cards(ref: Reference, options: BuildOptions) -> Composed:
     paper = options.paper
     duplex = Duplex(paper, options.flip, options.back_offset)
     boxes = half_boxes(paper)
-    front = Page(shapes=[cut_line(paper, None)], frames=boxes)
+    front = Page(shapes=[cut_line(paper, f"Print both sides at actual size, turning on the {options.flip} "
+                                         f"edge; cut here")], frames=boxes)
     back = duplex.back_page()  # the printer's back offset moves everything on it
-    back.shapes = [Group(cut_line(paper, None), transform=duplex.mirror())]
+    # the line is mirrored with the back; its label, centred, is drawn unmirrored so it reads
+    back.shapes = [Group(cut_line(paper, None), transform=duplex.mirror()),
+                   cut_label(paper, f"The cards' backs, turned on the {options.flip} edge; cut here")]
     back.frames = [duplex.back_box(box) for box in boxes]
     first, second = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
     size = boxes[0][2:]

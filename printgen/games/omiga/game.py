@@ -100,9 +100,9 @@ def example_drawing(defn: Omiga, width: float) -> Drawing:
         return drawing
     low, right, up = found
     group = Group(transform=(PT_PER_MM * scale, 0, 0, PT_PER_MM * scale, 0, 0))
-    group.add(low.front())
-    group.add(placed(right.front(), translate(w, 0)))
-    group.add(placed(turned(up.front(), w, h), translate(0, h)))
+    group.add(low.front(numbered=False))  # the text names the tiles; numbers would print at 4 pt
+    group.add(placed(right.front(numbered=False), translate(w, 0)))
+    group.add(placed(turned(up.front(numbered=False), w, h), translate(0, h)))
     drawing.add(group)
     return drawing
 

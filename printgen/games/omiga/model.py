@@ -132,7 +132,7 @@ class Omiga(Definition):
     card: Card = Field(default_factory=Card)
     decks: Decks
     validation: Validation = Field(default_factory=Validation)
-    text_size_pt: Annotated[float, Field(ge=6, le=12)] = 8.5
+    text_size_pt: Annotated[float, Field(ge=7, le=12)] = 8.5
     art: DeckArt = Field(default_factory=DeckArt)
 
     def deck(self, name: str) -> Deck:

@@ -24,7 +24,7 @@ from printgen.drawing.picture import colour, placed, rect, text, turned
 from printgen.games.omiga.model import Card, Colour, DeckLook, Form, Omiga, Tile
 
 ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the radius
-NUMBER_PT = 5.0
+NUMBER_PT = fonts.MIN_PT  # the tile number: small, but no smaller than any printed text
 
 
 def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) -> None:
@@ -139,7 +139,7 @@ class OmigaTile:
     def look(self) -> DeckLook:
         return getattr(self.defn.looks(), self.deck)
 
-    def front(self, bleed: float = 0.0) -> Group:
+    def front(self, bleed: float = 0.0, numbered: bool = True) -> Group:
         card, look, tile = self.defn.card, self.look, self.tile
         w, h, r = card.width, card.height, card.radius
         group = Group()
@@ -151,8 +151,9 @@ class OmigaTile:
             paint = self.defn.looks().colours[name]
             group.add(semicircle(cx, h / 2, r, facing, bleed, colour(paint.fill)))
             group.add(self.mark(paint, cx, facing))
-        group.add(text(1.6, card.band + 1.2, f"{self.index + 1}", NUMBER_PT, fonts.BOLD,
-                       fill=colour(look.ink)))
+        if numbered:  # a figure drawn smaller leaves it out rather than print it below 7 pt
+            group.add(text(2.0, card.band + 1.2, f"{self.index + 1}", NUMBER_PT, fonts.BOLD,
+                           fill=colour(look.ink)))
         return group
 
     def mark(self, paint: Colour, cx: float, facing: float) -> Group:

@@ -22,8 +22,9 @@ from printgen.drawing.picture import (CUT, FOLD, colour, guide, placed, rect, te
 from printgen.games.one_minute_war.model import Card, OneMinuteWar, Soldier
 
 ABILITY_LINES = 3
-TAB_PAD = 1.2  # mm kept clear inside each tab edge
+TAB_PAD = 2.0  # mm kept clear inside each tab edge: a scissors cut a little off never clips text
 BAND = 1.2  # mm, the coloured strip along each tab's fold
+TAB_BLEED = 2.0  # mm the tabs' solid backs run past their cut and fold lines
 CAP = 0.73  # cap height of the font, as a fraction of its size
 DESCENT = 0.24  # descender depth, as a fraction of its size
 
@@ -127,22 +128,35 @@ class WarCard:
         t, tw, b = card.tab_height, self.tab_width, card.body_height
         group = Group()
         group.add(rect(0, t, self.width, b, fill=white))
+        # each row's solid colour runs TAB_BLEED past the outline and the fold, so a back printed a
+        # little off shows no white edge on a folded tab (the body's back lies on the table)
+        for y, side in ((-TAB_BLEED, near), (t + b - TAB_BLEED, far)):
+            group.add(rect(-TAB_BLEED, y, self.width + 2 * TAB_BLEED, t + 2 * TAB_BLEED, fill=colour(side.colour)))
         group.add(placed(self.logo_block(self.width, b, 16, inset=ART_INSET), translate(0, t)))
         for i in range(len(self.defn.soldiers)):
             # Turned over, the near row's tab i sits at the mirrored x; the far row's order was
             # already reversed on the front, so here it runs left to right.
             # Folding a near tab up over the card turns its back 180 degrees relative to this view,
             # so it is drawn upside down here to read upright for its owner once folded.
-            near_tab = self.tab_back(colour(near.colour))
+            soldier = self.soldiers()[i]
+            near_tab = self.tab_back(colour(near.colour), soldier)
             group.add(placed(turned(near_tab, tw, t), translate(self.width - (i + 1) * tw, 0)))
-            group.add(placed(self.tab_back(colour(far.colour)), translate(i * tw, t + b)))
+            group.add(placed(self.tab_back(colour(far.colour), soldier), translate(i * tw, t + b)))
         return group
 
-    def tab_back(self, side: Color) -> Group:
-        tw, t = self.tab_width, self.defn.card.tab_height
+    def tab_back(self, side: Color, soldier: Soldier) -> Group:
+        """What a folded-up tab shows its owner: the soldier's number and name over the logo, so
+        nobody has to remember which tab is which."""
+        card, tw, t = self.defn.card, self.tab_width, self.defn.card.tab_height
+        rows = TabRows.of(card)
         group = Group()
         group.add(rect(0, 0, tw, t, fill=side))
-        group.add(self.logo_block(tw, t, 6.5, fill=white))
+        group.add(text(tw / 2, t - rows.number + BAND, str(soldier.number), card.number_size_pt, fonts.BOLD,
+                       anchor="middle", fill=white))
+        group.add(text(tw / 2, t - rows.name + BAND, soldier.name, card.text_size_pt + 1, fonts.BOLD,
+                       anchor="middle", fill=white))
+        logo = t - rows.name + BAND - 1.5 - TAB_PAD  # the room left below the name
+        group.add(self.logo_block(tw, logo, fonts.MIN_PT, fill=white))
         return group
 
     def logo_block(self, w: float, h: float, size_pt: float, fill: Color | None = None,

@@ -42,11 +42,11 @@ class Restrictions(Strict):
 class Card(Strict):
     """The fold-and-cut card, in millimetres. Tabs are `width / soldiers` wide."""
 
-    width: Millimetres = 100
-    tab_height: Millimetres = 20
-    body_height: Millimetres = 40
-    number_size_pt: Annotated[float, Field(ge=6, le=40)] = 15
-    text_size_pt: Annotated[float, Field(ge=5, le=14)] = 6.5
+    width: Millimetres = 110
+    tab_height: Millimetres = 22
+    body_height: Millimetres = 44
+    number_size_pt: Annotated[float, Field(ge=7, le=40)] = 15
+    text_size_pt: Annotated[float, Field(ge=7, le=14)] = 7
     body_image: ImageFile = None  # art printed across the card's body, behind the title
 
 
