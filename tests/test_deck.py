@@ -110,7 +110,7 @@ def test_text_boxes_stay_inside_their_cards(run_cli, deck, tmp_path):
         page = pdf.pages[0]
         cards = [(x - 3, y + 3 + 11 - CARD_H) for x, y in rects(page, BAND_W)]
         for char in page.chars:
-            if char["size"] < 6.9:  # the page caption (6.5 pt, in the margin; see issue 15)
+            if (float(page.height) - char["bottom"]) / MM < 9:  # the page caption, in the margin
                 continue
             x, y = char["x0"] / MM, (float(page.height) - char["bottom"]) / MM
             inside = [c for c in cards if c[0] + 3 <= x and char["x1"] / MM <= c[0] + CARD_W - 3 + 0.01
@@ -241,7 +241,8 @@ def test_face_pictures_follow_dpi(run_cli, deck, tmp_path):
 
 
 def captions(page) -> list[dict]:
-    return [c for c in page.chars if c["size"] < 6.9]
+    """The page's caption: the only text in the bottom margin, below every card's cut marks."""
+    return [c for c in page.chars if (float(page.height) - c["bottom"]) / MM < 9]
 
 
 def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cli, deck, tmp_path):
