@@ -18,7 +18,7 @@ from printgen.games import Game, Loaded
 from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, paint
 from printgen.games.deck.model import Deck, check_elements, check_source
 from printgen.games.deck.rows import Row, read_beside, read_rows
-from printgen.games.deck.sheets import duplex_sheets, gutterfold_sheets
+from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
 from printgen.games.deck.textbox import upright
 from printgen.games.deck.values import RowValues, TemplateFile, row_values, yaml_key
 from printgen.layout.cards import Card, slug
@@ -176,7 +176,7 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
     otherwise none: cards edge to edge, one cut between two, is what a home printer's user expects
     (nine poker cards on A4), and a neighbour's background stands in for bleed along shared cuts."""
     width, height = defn.card.dimensions
-    area = Paper(paper.name, paper.width / 2, paper.height) if defn.sheet.layout == "gutterfold" else paper
+    area = fold_half(paper) if defn.sheet.layout == "gutterfold" else paper
     most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
     given = options.bleed if options.bleed is not None else defn.card.bleed
     if given is None:

@@ -44,6 +44,11 @@ def duplex_sheets(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption
     return pages
 
 
+def fold_half(paper: Paper) -> Paper:
+    """The half of a gutterfold sheet that holds the fronts (the backs take the other half)."""
+    return Paper(paper.name, paper.width / 2, paper.height)
+
+
 def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, caption: str,
                       lines: float | None, gap: float = 0.0) -> list[Page]:
     """Fronts on the left half, each back mirrored on the right half, a fold line between: folded
@@ -51,8 +56,7 @@ def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, capti
     if not pieces:
         return []
     first = pieces[0]
-    half = Paper(paper.name, paper.width / 2, paper.height)
-    grid = Grid(half, first.width, first.height, bleed, gap).with_caption()
+    grid = Grid(fold_half(paper), first.width, first.height, bleed, gap).with_caption()
     if grid.per_page == 0:
         raise ValueError(f"a {first.width:g} x {first.height:g} mm card with {bleed:g} mm bleed does not "
                          f"fit on half of a {paper.name} sheet; use landscape, a larger paper or "
@@ -82,4 +86,4 @@ def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, capti
     return pages
 
 
-__all__ = ["ImposedSheet", "cut_lines", "duplex_sheets", "gutterfold_sheets"]
+__all__ = ["ImposedSheet", "cut_lines", "duplex_sheets", "fold_half", "gutterfold_sheets"]

@@ -133,12 +133,11 @@ class WarCard:
         for y, side in ((-TAB_BLEED, near), (t + b - TAB_BLEED, far)):
             group.add(rect(-TAB_BLEED, y, self.width + 2 * TAB_BLEED, t + 2 * TAB_BLEED, fill=colour(side.colour)))
         group.add(placed(self.logo_block(self.width, b, 16, inset=ART_INSET), translate(0, t)))
-        for i in range(len(self.defn.soldiers)):
+        for i, soldier in enumerate(self.soldiers()):
             # Turned over, the near row's tab i sits at the mirrored x; the far row's order was
             # already reversed on the front, so here it runs left to right.
             # Folding a near tab up over the card turns its back 180 degrees relative to this view,
             # so it is drawn upside down here to read upright for its owner once folded.
-            soldier = self.soldiers()[i]
             near_tab = self.tab_back(colour(near.colour), soldier)
             group.add(placed(turned(near_tab, tw, t), translate(self.width - (i + 1) * tw, 0)))
             group.add(placed(self.tab_back(colour(far.colour), soldier), translate(i * tw, t + b)))
