@@ -90,10 +90,12 @@ def main() -> None:
         if sys.argv[1:] == ["deck"]:
             return
         # print at home: the bundled games as they are
-        printgen("build", "one_minute_war", "quick_violence", "--out", out)
+        printgen("build", "one_minute_war", "quick_violence", "omiga", "--out", out)
         war = out / "one_minute_war" / "one_minute_war.pdf"
+        save(render(war, 0, 100), "one_minute_war-front.png")  # the README's first picture
+        save(Image.open(out / "omiga" / "omiga-tiles.png").convert("RGB"), "omiga-tiles.png")
         save(side_by_side(render(war, 0, 60), render(war, 1, 60)), "home-sheet-both-sides.png")
-        save(render(war, 0, 200, (95, 5, 205, 100)), "home-card-lines.png", 640)
+        save(render(war, 0, 200, (87, 5, 205, 101)), "home-card-lines.png", 640)
         book = out / "quick_violence" / "quick_violence.pdf"
         pages = len(pypdfium2.PdfDocument(book))
         save(render(book, pages - 1, 70), "home-measuring-page.png")
@@ -104,7 +106,7 @@ def main() -> None:
         # customise art: the example in docs/examples/my_war and the garden tile set's backs
         printgen("build", ROOT / "docs/examples/my_war/one_minute_war.yaml", "--out", out / "art")
         mine = out / "art" / "one_minute_war" / "one_minute_war.pdf"
-        save(side_by_side(render(mine, 0, 160, (99, 7, 203, 96)), render(mine, 1, 160, (7, 7, 111, 96))),
+        save(side_by_side(render(mine, 0, 160, (89, 7, 203, 99)), render(mine, 1, 160, (7, 7, 121, 99))),
              "art-card-front-and-back.png", 1000)
         printgen("build", ROOT / "docs/examples/garden_tiles/omiga.yaml", "--out", out / "garden")
         garden = out / "garden" / "omiga" / "omiga.pdf"
