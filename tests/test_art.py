@@ -344,11 +344,11 @@ def test_svg_art_keeps_its_gradients_and_transparency(run_cli, copy_definition, 
     assert "warning" not in result.output
     pdf_path = tmp_path / "o" / "omiga" / "omiga.pdf"
     with pdfplumber.open(pdf_path) as pdf:  # the first tile back on the first back page
-        page = pdf.pages[1]
+        page = pdf.pages[3]
         boxes = sorted((r["x0"], r["top"], r["x1"], r["bottom"]) for r in page.rects
                        if abs(r["width"] / MM - 42) < 0.01 and abs(r["height"] / MM - 21) < 0.01)
     scale = 4
-    image = pypdfium2.PdfDocument(pdf_path)[1].render(scale=scale).to_pil().convert("RGB")
+    image = pypdfium2.PdfDocument(pdf_path)[3].render(scale=scale).to_pil().convert("RGB")
     x0, top, x1, bottom = boxes[0]
 
     def pixel(fx: float, fy: float) -> tuple[int, ...]:
@@ -367,15 +367,15 @@ def test_svg_art_keeps_its_gradients_and_transparency(run_cli, copy_definition, 
 def test_deck_back_art_covers_the_tile_and_its_bleed(run_cli, copy_definition, tmp_path):
     yaml = copy_definition("omiga")
     png(tmp_path / "back.png", (300, 300), (200, 40, 40))
-    text = yaml.read_text().replace("  bleed: 0 ", "  bleed: 2 ")
-    yaml.write_text(text + "\nart:\n  white_back: back.png\n")
+    yaml.write_text(yaml.read_text() + "\nart:\n  white_back: back.png\n")  # with the default 2 mm bleed
     result = run_cli("build", yaml, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "o" / "omiga" / "omiga.pdf") as pdf:
-        backs = images_mm(pdf.pages[1])  # the first sheet's backs: 20 white tiles (a row gives way
-        assert "sheet 1 of 4" in pdf.pages[1].extract_text()  # to the sheet's line at its foot)
-    assert len(backs) == 20
-    assert all(w == pytest.approx(46, abs=0.01) and h == pytest.approx(46, abs=0.01) for _, _, w, h in backs)
+        backs = images_mm(pdf.pages[3])  # the first sheet's backs: 24 white tiles, each drawn with its
+        assert "sheet 1 of 3" in pdf.pages[3].extract_text()  # bleed and then without, on top
+    bled = [(w, h) for _, _, w, h in backs if w > 44]
+    assert len(bled) == 24 and len(backs) == 48
+    assert all(w == pytest.approx(46, abs=0.01) and h == pytest.approx(46, abs=0.01) for w, h in bled)
     assert image_xobjects(tmp_path / "o" / "omiga" / "omiga.pdf") == 1
 
 

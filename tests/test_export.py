@@ -152,22 +152,25 @@ def test_bleed_3_sets_trim_and_bleed_boxes_3mm_apart_on_omiga_sheets(run_cli, tm
     assert result.exit_code == 0, result.output
     path = tmp_path / "omiga" / "omiga.pdf"
     reader = PdfReader(path)
-    sheets = reader.pages[:-1]  # the last page is the rules page: nothing to trim there
-    assert "/TrimBox" not in reader.pages[-1] and "/BleedBox" not in reader.pages[-1]
+    sheets = reader.pages[2:]  # the rules sheet comes first: nothing to trim there
+    assert all("/TrimBox" not in page and "/BleedBox" not in page for page in reader.pages[:2])
     with pdfplumber.open(path) as pdf:
-        for index, page in enumerate(sheets):
+        for index, page in enumerate(sheets, start=2):
             trim, bleed = box_mm(page.trimbox), box_mm(page.bleedbox)
             assert [b - t for b, t in zip(bleed, trim)] == pytest.approx([-3, -3, 3, 3], abs=1e-3)
             # the TrimBox is where the cut marks say to cut (the back page moves with its offset)
             assert cut_mark_extent(pdf.pages[index]) == pytest.approx(trim, abs=1e-3)
 
 
-def test_bleed_overrides_the_definition_and_spaces_the_tiles(run_cli, tmp_path):
-    assert run_cli("build", "omiga", "--bleed", "2", "--out", tmp_path).exit_code == 0
-    with pdfplumber.open(tmp_path / "omiga" / "omiga.pdf") as pdf:
-        xs = sorted({round(m.x1, 3) for m in segments(pdf.pages[0], CUT_DASH) if abs(m.x1 - m.x2) < 1e-6})
-    gaps = [b - a for a, b in zip(xs, xs[1:])]
-    assert sorted({round(g, 3) for g in gaps}) == [4.0, TILE]  # 2 x 2 mm between neighbours
+def test_bleed_overrides_the_definition_and_sizes_the_gutter_between_the_decks(run_cli, tmp_path):
+    for bleed, gutter in (("3", [6.0, TILE]), ("0", [TILE])):
+        assert run_cli("build", "omiga", "--bleed", bleed, "--out", tmp_path / bleed).exit_code == 0
+        with pdfplumber.open(tmp_path / bleed / "omiga" / "omiga.pdf") as pdf:
+            middle = pdf.pages[4]  # the sheet where the white deck's last rows meet the black deck's
+            ys = sorted({round(m.y1, 3) for m in segments(middle, CUT_DASH) if abs(m.y1 - m.y2) < 1e-6})
+            xs = sorted({round(m.x1, 3) for m in segments(middle, CUT_DASH) if abs(m.x1 - m.x2) < 1e-6})
+        assert sorted({round(b - a, 3) for a, b in zip(ys, ys[1:])}) == gutter
+        assert {round(b - a, 3) for a, b in zip(xs, xs[1:])} == {TILE}  # one deck's tiles share cuts
 
 
 def test_bleed_on_fracas_tokens_runs_the_colour_past_the_outer_cuts(run_cli, tmp_path):

@@ -20,7 +20,8 @@ from printgen.games.omiga.tile import profile
 TILE = 42.0
 RADIUS = 8.0
 TOL = 0.01  # mm
-SEMI_FILLS = {(0.184314, 0.619608, 0.341176), (0.894118, 0.345098, 0.607843)}  # #2f9e57, #e4589b
+SEMI_FILLS = {(0.121569, 0.478431, 0.266667), (0.956863, 0.639216, 0.780392)}  # #1f7a44, #f4a3c7
+FRONTS = slice(2, 8, 2)  # the rules take the first sheet; then each tile sheet, front and back
 
 
 def build(run_cli, out: Path, *args: str, definition: str = "omiga") -> Path:
@@ -74,7 +75,9 @@ def bezier_mid(p0, p1, p2, p3) -> tuple[float, float]:
 
 
 def semicircles_pdf(page) -> list[dict]:
-    """Every semicircle on a PDF page: centre and radius (mm, y up) and the worst arc deviation."""
+    """Every semicircle on a PDF page: centre and radius (mm, y up) and the worst arc deviation.
+    A tile is drawn twice, with its bleed and then without (see layout/shared_cuts.py); both
+    drawings' semicircles are returned, and `unique` keeps one per centre."""
     height = float(page.height)
     found = []
     for curve in page.curves:
@@ -93,7 +96,8 @@ def semicircles_pdf(page) -> list[dict]:
                 current = end
         cx, cy, r = circle_through(on_arc)
         worst = max(abs(math.dist(bezier_mid(*b), (cx, cy)) - r) for b in beziers)
-        found.append({"cx": cx, "cy": cy, "r": r, "arc_error": worst, "pieces": len(beziers)})
+        side = 1 if sum(x for x, _ in on_arc) / len(on_arc) > cx else -1  # which tile it belongs to
+        found.append({"cx": cx, "cy": cy, "r": r, "arc_error": worst, "pieces": len(beziers), "side": side})
     return found
 
 
@@ -120,15 +124,25 @@ def filled_rects(page, size: float) -> list[dict]:
     return out
 
 
-def test_pdf_has_three_duplex_sheets_and_a_rules_page(a4):
+def unique(found: list[dict]) -> list[dict]:
+    """One semicircle per centre and side (the drawings with and without bleed share both)."""
+    kept: dict[tuple[float, float, int], dict] = {}
+    for s in found:
+        kept.setdefault((round(s["cx"], 2), round(s["cy"], 2), s["side"]), s)
+    return list(kept.values())
+
+
+def test_pdf_has_a_rules_sheet_then_three_duplex_tile_sheets(a4):
     with pdfplumber.open(a4 / "omiga.pdf") as pdf:
-        assert len(pdf.pages) == 7
+        assert len(pdf.pages) == 8
         for page in pdf.pages:
             w, h = page_size_mm(page)
             assert abs(w - 210) < TOL and abs(h - 297) < TOL
-        words = pdf.pages[6].extract_text()
-        for heading in ("How tiles join", "Setting up", "Playing", "Winning", "Reference"):
+        words = pdf.pages[0].extract_text() + pdf.pages[1].extract_text()
+        for heading in ("Making the tiles", "How tiles join", "Setting up", "Playing", "Winning",
+                        "Reference", "Questions and answers", "An example at actual size"):
             assert heading in words
+        assert "sheet 1 of 3" in pdf.pages[2].extract_text()  # the pieces come after the rules
         fonts = {c["fontname"].split("+")[-1] for page in pdf.pages for c in page.chars}
         assert fonts and all(f.startswith("BitstreamVeraSans") for f in fonts), fonts  # embedded, no Helvetica
 
@@ -136,28 +150,29 @@ def test_pdf_has_three_duplex_sheets_and_a_rules_page(a4):
 def test_every_semicircle_is_centred_on_its_edge_midpoint_with_one_radius(a4):
     centres = []
     with pdfplumber.open(a4 / "omiga.pdf") as pdf:
-        for page in pdf.pages[0:6:2]:
+        for page in pdf.pages[FRONTS]:
             xs, ys = cut_lines(page)
-            assert len(xs) == 5 and len(ys) == 7  # 4 x 6 tiles, butted
-            for s in semicircles_pdf(page):
+            # 4 x 6 tiles, one deck's tiles sharing cuts; the middle sheet's gutter has two cuts
+            assert len(xs) == 5 and len(ys) in (7, 8)
+            for s in unique(semicircles_pdf(page)):
                 assert abs(s["r"] - RADIUS) < TOL, s
                 assert s["arc_error"] < TOL, s  # a true arc, not a polygon
                 edge = min(xs, key=lambda x: abs(x - s["cx"]))
                 below = max(y for y in ys if y < s["cy"])
-                above = min(y for y in ys if y > s["cy"])
+                above = min(y for y in ys if y > s["cy"])  # the cut above this tile, not the gutter's
                 assert abs(s["cx"] - edge) < TOL, s
                 assert abs(s["cy"] - (below + above) / 2) < TOL, s
                 assert abs(above - below - TILE) < TOL
-                centres.append((round(s["cx"], 2), round(s["cy"], 2)))
+                centres.append((round(s["cx"], 2), round(s["cy"], 2), s["side"]))
     assert len(centres) == 144  # two per tile
 
 
 def test_72_faces_each_with_a_semicircle_on_both_edges(a4):
     faces = 0
     with pdfplumber.open(a4 / "omiga.pdf") as pdf:
-        for page in pdf.pages[0:6:2]:
+        for page in pdf.pages[FRONTS]:
             xs, ys = cut_lines(page)
-            centres = [(s["cx"], s["cy"]) for s in semicircles_pdf(page)]
+            centres = [(s["cx"], s["cy"]) for s in unique(semicircles_pdf(page))]
             has = lambda x, y: any(abs(cx - x) < TOL and abs(cy - y) < TOL for cx, cy in centres)  # noqa: E731
             for left, right in zip(xs, xs[1:]):
                 for low, high in zip(ys, ys[1:]):
@@ -166,8 +181,9 @@ def test_72_faces_each_with_a_semicircle_on_both_edges(a4):
     assert faces == 72
 
 
-FACE = {(1.0, 1.0, 1.0): "white", colour_key((0.12549, 0.12549, 0.12549)): "black"}
-BACK = {colour_key((0.952941, 0.945098, 0.92549)): "white", colour_key((0.12549, 0.12549, 0.12549)): "black"}
+GREY = colour_key((0.690196, 0.690196, 0.690196))  # #b0b0b0: the black deck's face and back
+FACE = {(1.0, 1.0, 1.0): "white", GREY: "black"}
+BACK = {(1.0, 1.0, 1.0): "white", GREY: "black"}
 
 
 @pytest.mark.parametrize("flip,offset", [("long", (0.0, 0.0)), ("short", (0.0, 0.0)),
@@ -177,7 +193,7 @@ def test_backs_lie_behind_their_faces(run_cli, tmp_path, flip, offset):
     with pdfplumber.open(pdf_in(folder)) as pdf:
         decks = []
         for sheet in range(3):
-            front, back = pdf.pages[2 * sheet], pdf.pages[2 * sheet + 1]
+            front, back = pdf.pages[2 + 2 * sheet], pdf.pages[3 + 2 * sheet]
             faces = filled_rects(front, TILE)
             backs = {(round(b["x"], 2), round(b["y"], 2)): BACK[b["fill"]] for b in filled_rects(back, TILE)}
             assert len(faces) == len(backs) == 24
@@ -199,41 +215,70 @@ def test_backs_lie_behind_their_faces(run_cli, tmp_path, flip, offset):
     assert decks.count("white") == decks.count("black") == 36
 
 
-def test_cut_marks_stay_in_the_margins_with_and_without_bleed(run_cli, copy_definition, tmp_path):
-    bled = copy_definition("omiga", "bled")
-    bled.write_text(bled.read_text().replace("bleed: 0 ", "bleed: 1.5 "))
-    for definition, bleed in (("omiga", 0.0), (str(bled), 1.5)):
-        folder = build(run_cli, tmp_path / str(bleed), definition=definition)
-        with pdfplumber.open(pdf_in(folder)) as pdf:
-            for page in pdf.pages[0:6:2]:
-                art = filled_rects(page, TILE + 2 * bleed)
-                assert art, "no tile art found"
-                x0 = min(a["x"] for a in art)
-                y0 = min(a["y"] for a in art)
-                x1 = max(a["x"] for a in art) + TILE + 2 * bleed
-                y1 = max(a["y"] for a in art) + TILE + 2 * bleed
-                marks = segments(page, CUT_DASH)
-                assert marks
-                for m in marks:
-                    inside_x = x0 < m.x1 < x1 and x0 < m.x2 < x1
-                    inside_y = y0 < m.y1 < y1 and y0 < m.y2 < y1
-                    assert not (inside_x and inside_y), m  # never across the art
-                    assert min(m.x1, m.x2) >= 5 - TOL and max(m.x1, m.x2) <= 205 + TOL
-                    assert min(m.y1, m.y2) >= 5 - TOL and max(m.y1, m.y2) <= 292 + TOL
-                    assert m.length <= 3 + TOL
-                xs, ys = cut_lines(page)
-                if bleed:  # two cuts per gutter; every semicircle still sits on a cut line
-                    assert len(xs) == 2 * len({round(a["x"], 2) for a in art})
-                    for s in semicircles_pdf(page):
-                        assert min(abs(s["cx"] - x) for x in xs) < TOL
-                        assert abs(s["r"] - RADIUS) < TOL
+def trim_lines(page) -> set[tuple[float, ...]]:
+    """Solid thin lines (the cut lines drawn on the fronts), each as (x1, y1, x2, y2) in mm."""
+    height = float(page.height)
+    found = set()
+    for line in page.lines:
+        if line.get("dash") and line["dash"][0]:
+            continue
+        (xa, ta), (xb, tb) = line["pts"][0], line["pts"][-1]
+        ends = sorted([(round(xa / MM, 2), round((height - ta) / MM, 2)), (round(xb / MM, 2), round((height - tb) / MM, 2))])
+        found.add((*ends[0], *ends[1]))
+    return found
+
+
+@pytest.mark.parametrize("bleed", [0.0, 2.0])
+def test_cut_marks_in_the_margins_cut_lines_on_every_edge_and_bleed_round_each_deck(
+        run_cli, copy_definition, tmp_path, bleed):
+    definition = copy_definition("omiga", "bled")
+    definition.write_text(re.sub(r"\n  bleed: 2 ", f"\n  bleed: {bleed:g} ", definition.read_text()))
+    folder = build(run_cli, tmp_path, definition=str(definition))
+    with pdfplumber.open(pdf_in(folder)) as pdf:
+        for number, page in enumerate(pdf.pages[FRONTS]):
+            faces = filled_rects(page, TILE)
+            assert len(faces) == 24
+            x0, y0 = min(f["x"] for f in faces) - bleed, min(f["y"] for f in faces) - bleed
+            x1, y1 = max(f["x"] for f in faces) + TILE + bleed, max(f["y"] for f in faces) + TILE + bleed
+            marks = segments(page, CUT_DASH)
+            assert marks
+            for m in marks:
+                inside_x = x0 < m.x1 < x1 and x0 < m.x2 < x1
+                inside_y = y0 < m.y1 < y1 and y0 < m.y2 < y1
+                assert not (inside_x and inside_y), m  # never across the art
+                assert min(m.x1, m.x2) >= 5 - TOL and max(m.x1, m.x2) <= 205 + TOL
+                assert min(m.y1, m.y2) >= 5 - TOL and max(m.y1, m.y2) <= 292 + TOL
+                assert m.length <= 3 + TOL
+            # a thin cut line along every edge of every tile, for scissors
+            lines = trim_lines(page)
+            for f in faces:
+                x, y = round(f["x"], 2), round(f["y"], 2)
+                X, Y = round(x + TILE, 2), round(y + TILE, 2)
+                assert {(x, y, X, y), (x, Y, X, Y), (x, y, x, Y), (X, y, X, Y)} <= lines, f
+            # bleed: the art drawn with bleed reaches `bleed` mm past the block on every side, and
+            # the middle sheet parts its white and black rows by a gutter of 2 x bleed
+            bled = filled_rects(page, TILE + 2 * bleed) if bleed else faces
+            assert abs(min(b["x"] for b in bled) - x0) < TOL and abs(min(b["y"] for b in bled) - y0) < TOL
+            xs, ys = cut_lines(page)
+            assert len(xs) == 5
+            gaps = sorted(round(b - a, 2) for a, b in zip(ys, ys[1:]))
+            if number == 1 and bleed:
+                assert len(ys) == 8 and gaps[0] == round(2 * bleed, 2) and gaps[1:] == [TILE] * 6
+            else:
+                assert len(ys) == 7 and gaps == [TILE] * 6
+    with pdfplumber.open(pdf_in(folder)) as pdf:  # the grey backs of the black deck bleed too
+        back = pdf.pages[5]
+        grey = [r for r in filled_rects(back, TILE + 2 * bleed) if r["fill"] == GREY] if bleed else []
+        assert len(grey) == (12 if bleed else 0)
+        if bleed:
+            assert back.bbox and float(back.bleedbox[0]) < float(back.trimbox[0])
 
 
 def test_letter_paper_keeps_24_tiles_a_sheet(run_cli, tmp_path):
     folder = build(run_cli, tmp_path, "--paper", "letter")
     with pdfplumber.open(pdf_in(folder)) as pdf:
-        assert len(pdf.pages) == 7
-        assert sum(len(semicircles_pdf(p)) for p in pdf.pages[0:6:2]) == 144
+        assert len(pdf.pages) == 8
+        assert [len(unique(semicircles_pdf(p))) for p in pdf.pages[FRONTS]] == [48, 48, 48]
 
 
 def svg_points(d: str) -> tuple[list[tuple[float, float]], int]:
@@ -254,7 +299,7 @@ def test_one_svg_per_tile_with_exact_semicircles(a4):
         assert root.get("viewBox") == "0 0 42 42"
         flip = root.find("svg:g", SVG_NS).get("transform")
         assert flip == "matrix(1 0 0 -1 0 42)"
-        semis = [p for p in root.iter(f"{{{SVG_NS['svg']}}}path") if p.get("fill") in ("#2f9e57", "#e4589b")]
+        semis = [p for p in root.iter(f"{{{SVG_NS['svg']}}}path") if p.get("fill") in ("#1f7a44", "#f4a3c7")]
         assert len(semis) == 2
         centres = []
         for path in semis:
@@ -274,7 +319,7 @@ def test_contact_sheet_shows_all_tiles(a4):
     width_mm = 2 * (6 * TILE + 5 * 3) + 3 * 10
     assert abs(image.width - width_mm / 25.4 * 80) <= 2
     colours = {c for _, c in image.getcolors(maxcolors=1 << 20)}
-    assert (0x2f, 0x9e, 0x57) in colours and (0xe4, 0x58, 0x9b) in colours
+    assert (0x1f, 0x7a, 0x44) in colours and (0xf4, 0xa3, 0xc7) in colours
 
 
 def test_builds_are_byte_identical(run_cli, tmp_path, a4):
@@ -290,20 +335,24 @@ def test_colour_blind_palette_puts_a_symbol_in_every_semicircle(run_cli, copy_de
     folder = build(run_cli, tmp_path, definition=str(definition))
     root = ET.parse(folder / "svg" / "white-14.svg").getroot()  # green | pink
     ns = f"{{{SVG_NS['svg']}}}"
-    assert {p.get("fill") for p in root.iter(f"{ns}path")} >= {"#0072b2", "#e69f00"}
+    assert {p.get("fill") for p in root.iter(f"{ns}path")} >= {"#005a8f", "#e69f00"}
     dots = [c for c in root.iter(f"{ns}circle") if c.get("fill") not in (None, "none")]
-    crosses = [p for p in root.iter(f"{ns}path") if p.get("fill") == "none" and p.get("stroke")]
+    crosses = [p for p in root.iter(f"{ns}path") if p.get("fill") == "none" and p.get("stroke")
+               and "A" not in p.get("d", "") and p.get("d", "").count("C") == 0]  # not the outlines
     assert len(dots) == 1 and len(crosses) == 1
     assert 0 < float(dots[0].get("cx")) < RADIUS  # inside the left semicircle
     with pdfplumber.open(pdf_in(folder)) as pdf:
-        assert "blue with a dot" in pdf.pages[6].extract_text()
+        assert "blue with a dot" in pdf.pages[0].extract_text()
 
 
-def test_printer_palette_builds(run_cli, copy_definition, tmp_path):
+def test_solid_palette_is_one_word_away(run_cli, copy_definition, tmp_path):
     definition = copy_definition("omiga")
-    definition.write_text(definition.read_text().replace("palette: standard", "palette: printer"))
+    definition.write_text(definition.read_text().replace("palette: standard", "palette: solid"))
     folder = build(run_cli, tmp_path, definition=str(definition))
     assert len(list((folder / "svg").glob("*.svg"))) == 72
+    with pdfplumber.open(pdf_in(folder)) as pdf:
+        fills = {colour_key(r["non_stroking_color"]) for r in pdf.pages[7].rects if r.get("fill")}
+    assert colour_key((0.12549, 0.12549, 0.12549)) in fills  # #202020: the solid black deck's back
 
 
 def test_geometry_contract_of_the_forms():
@@ -344,3 +393,70 @@ def test_a_radius_too_large_is_a_located_error(run_cli, copy_definition):
     assert result.exit_code == 2
     line = next(i for i, t in enumerate(definition.read_text().splitlines(), 1) if "radius: 15" in t)
     assert f"omiga.yaml:{line}: card.radius: expected at most" in result.output
+
+
+def lightness_of(rgb: tuple[float, ...]) -> float:
+    from printgen.drawing.lightness import lightness
+    return lightness("#" + "".join(f"{round(v * 255):02x}" for v in rgb))
+
+
+@pytest.mark.parametrize("palette", ["standard", "solid", "colour_blind"])
+def test_colours_that_carry_meaning_differ_by_25_in_lightness_and_carry_a_symbol(
+        run_cli, copy_definition, tmp_path, palette):
+    definition = copy_definition("omiga")
+    definition.write_text(definition.read_text().replace("palette: standard", f"palette: {palette}"))
+    folder = build(run_cli, tmp_path, definition=str(definition))
+    with pdfplumber.open(pdf_in(folder)) as pdf:
+        page = pdf.pages[4]  # the middle sheet holds both decks
+        semis = {colour_key(c["non_stroking_color"]) for c in page.curves
+                 if c.get("fill") and abs((c["x1"] - c["x0"]) / MM - RADIUS) < 0.05
+                 and abs((c["bottom"] - c["top"]) / MM - 2 * RADIUS) < 0.05}
+        faces = {f["fill"] for f in filled_rects(page, TILE)}
+    assert len(semis) == 2 and len(faces) == 2
+    for pair in (sorted(semis), sorted(faces)):
+        assert abs(lightness_of(pair[0]) - lightness_of(pair[1])) >= 25, pair
+    root = ET.parse(folder / "svg" / "white-14.svg").getroot()  # green | pink: two different marks
+    ns = f"{{{SVG_NS['svg']}}}"
+    marks = [c for c in root.iter(f"{ns}circle")] + [p for p in root.iter(f"{ns}path")
+                                                      if p.get("fill") == "none" and "C" not in p.get("d", "")]
+    assert len(marks) == 2
+
+
+def test_default_ink_is_light_enough_for_a_home_inkjet(a4):
+    """The default palette darkens under a fifth of each tile page, measured as the mean darkness of
+    the rendered pages, and little more than half as much as the solid palette (0.18 and 0.32)."""
+    import pypdfium2 as pdfium
+
+    def darkness(path: Path) -> float:
+        pdf = pdfium.PdfDocument(str(path))
+        values = []
+        for index in range(2, len(pdf)):
+            bitmap = pdf[index].render(scale=20 / 72, grayscale=True)
+            data = bytes(bitmap.buffer)
+            values.append(1 - sum(data) / (255 * len(data)))
+        return sum(values) / len(values)
+
+    light = darkness(a4 / "omiga.pdf")
+    assert light < 0.2, light
+    text = (Path(__file__).parents[1] / "printgen/games/omiga/omiga.yaml").read_text()
+    solid_yaml = a4.parent / "solid.yaml"
+    solid_yaml.write_text(text.replace("palette: standard", "palette: solid"))
+    from click.testing import CliRunner
+    from printgen.cli.main import cli
+    result = CliRunner().invoke(cli, ["build", str(solid_yaml), "--out", str(a4.parent / "solid")])
+    assert result.exit_code == 0, result.output
+    solid = darkness(a4.parent / "solid" / "solid" / "solid.pdf")
+    assert light < 0.6 * solid, (light, solid)
+
+
+def test_colours_too_close_in_lightness_get_a_located_warning(run_cli, copy_definition, tmp_path):
+    definition = copy_definition("omiga")
+    text = definition.read_text()
+    definition.write_text(text.replace('pink: {fill: "#f4a3c7", label: pink, symbol: ring}',
+                                       'pink: {fill: "#e4589b", label: pink, symbol: ring}', 1)
+                          .replace('green: {fill: "#1f7a44"', 'green: {fill: "#2f9e57"', 1))
+    line = next(n for n, row in enumerate(definition.read_text().splitlines(), 1) if "#e4589b" in row)
+    result = run_cli("build", definition, "--out", tmp_path / "o")
+    assert result.exit_code == 0
+    assert (f"{definition.name}:{line}: warning: palettes.standard.colours.pink.fill: #e4589b has lightness "
+            f"58 and green has 58") in result.output

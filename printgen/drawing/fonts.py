@@ -56,6 +56,12 @@ def descent(font: str, size: float) -> float:
     return -pdfmetrics.getDescent(font, size)
 
 
+def ascent(font: str, size: float) -> float:
+    """How far the font's tallest glyph reaches above the baseline, in the unit of `size`."""
+    register()
+    return pdfmetrics.getAscent(font, size)
+
+
 MIN_PT = 7.0  # no glyph printgen prints is smaller: below it, home inkjets blur and readers squint
 
 

@@ -1,8 +1,9 @@
 """Omiga: 72 square tiles with matching edge semicircles, imposed for duplex, one SVG per tile,
 a PNG contact sheet, and a one-page rules and reference sheet.
 
-Page order in omiga.pdf: front and back of each tile sheet, then the rules page, so the tile sheets
-print double-sided and the rules page lands on a sheet of its own.
+Page order in omiga.pdf: the rules on both sides of one sheet (how tiles join first, then a
+reference and an example at actual size), then the front and back of each tile sheet, so the whole
+file prints double-sided and the reader meets the rules first.
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from reportlab.platypus import Paragraph, Table
 
 from printgen.drawing import fonts
 from printgen.layout.cards import Card
-from printgen.layout.imposition import impose
+from printgen.layout.reference import DataTable, Reference, reference_documents
+from printgen.layout.shared_cuts import impose_shared
 from printgen.core.paper import PT_PER_MM, Paper, pt
 from printgen.drawing.markup import escape
 from printgen.drawing.picture import placed, rect, text, turned
@@ -27,10 +29,12 @@ from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded, Validator
 from printgen.games.omiga.checks import structure_errors
-from printgen.games.omiga.model import DECKS, Omiga, check_geometry, check_palettes, tile_name
+from printgen.games.omiga.model import (DECKS, Omiga, check_geometry, check_palettes, lightness_warnings,
+                                        tile_name)
 from printgen.games.omiga.tile import OmigaTile
 
 RULES_MARGIN = 12.0  # mm around the rules page text
+RULES_GUTTER = 8.0  # mm between the two columns
 CONTACT_DPI = 80
 CONTACT_GAP = 3.0  # mm between tiles on the contact sheet
 
@@ -93,16 +97,20 @@ def example_drawing(defn: Omiga, width: float) -> Drawing:
     """Three tiles as they lie on the table, at a reduced scale, gutters and circles joined."""
     found = example_pair(defn)
     w, h = defn.card.width, defn.card.height
-    scale = min(0.6, width / (2 * w))
+    scale = min(1.0, width / (2 * w))
+    numbered = scale == 1.0  # smaller, the numbers would print below 7 pt; the text names the tiles
     drawing = Drawing(pt(2 * w * scale), pt(2 * h * scale))
     drawing.initialFontName = fonts.REGULAR
     if found is None:
         return drawing
     low, right, up = found
     group = Group(transform=(PT_PER_MM * scale, 0, 0, PT_PER_MM * scale, 0, 0))
-    group.add(low.front(numbered=False))  # the text names the tiles; numbers would print at 4 pt
-    group.add(placed(right.front(numbered=False), translate(w, 0)))
-    group.add(placed(turned(up.front(numbered=False), w, h), translate(0, h)))
+    group.add(low.front(numbered=numbered))
+    group.add(placed(right.front(numbered=numbered), translate(w, 0)))
+    group.add(placed(turned(up.front(numbered=numbered), w, h), translate(0, h)))
+    outline = Group(*(placed(rect(0, 0, w, h, stroke=black, stroke_width=0.15), translate(x, y))
+                      for x, y in ((0, 0), (w, 0), (0, h))))
+    group.add(outline)
     drawing.add(group)
     return drawing
 
@@ -123,6 +131,15 @@ def rules_pdf_story(defn: Omiga, options: BuildOptions, width: float):
     tables = {"reference": lambda w: reference_table(defn, style, w),
               "example": lambda w: example_drawing(defn, w)}
     return build_story(markup, tables, style, "omiga/rules.txt.j2")
+
+
+def rules_columns(paper: Paper) -> list[tuple[float, float, float, float]]:
+    """Two columns inside the rules margin: lines of about 60 characters, where one column across the
+    page ran to 130, too long for the eye to find the next line."""
+    width = (paper.width - 2 * RULES_MARGIN - RULES_GUTTER) / 2
+    height = paper.height - 2 * RULES_MARGIN
+    return [(RULES_MARGIN, RULES_MARGIN, width, height),
+            (RULES_MARGIN + width + RULES_GUTTER, RULES_MARGIN, width, height)]
 
 
 def contact_sheet(defn: Omiga, name: str, dpi: int | None = None) -> Document:
@@ -149,8 +166,12 @@ def contact_sheet(defn: Omiga, name: str, dpi: int | None = None) -> Document:
 
 def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """omiga.pdf, one SVG per tile and the contact sheet."""
+    for loc, message in lightness_warnings(defn):
+        found = loaded.source.problem(loc, message)
+        loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
     return [tiles_document(defn, options, loaded), *tile_svgs(defn),
-            contact_sheet(defn, f"{loaded.name}-tiles.png", options.dpi)]
+            contact_sheet(defn, f"{loaded.name}-tiles.png", options.dpi),
+            *reference_documents(reference(defn), options, loaded.name)]
 
 
 def tile_svgs(defn: Omiga) -> list[Document]:
@@ -177,17 +198,41 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Docume
 
     try:
         bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
-        sheets = impose(tiles, duplex, bleed, caption)
+        sheets = impose_shared(tiles, duplex, bleed, lambda tile: cast(OmigaTile, tile).deck, caption)
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
-    pages = [page for sheet in sheets for page in (sheet.front, sheet.back)]
-    area = (RULES_MARGIN, RULES_MARGIN, paper.width - 2 * RULES_MARGIN, paper.height - 2 * RULES_MARGIN)
-    pages.append(Page(frames=[area]))
-    return Document(f"{loaded.name}.pdf", paper, pages, f"{defn.title} \u2013 tiles and rules",
-                    "Print the tile sheets double-sided at actual size", options.flip,
-                    rules_pdf_story(defn, options, area[2]),
-                    overflow=Blame(("text_size_pt",), "the rules do not fit on one page",
+    frames = rules_columns(paper)
+    rules = [Page(frames=frames), Page(frames=frames)]  # one sheet, so the tiles start on a new one
+    pages = rules + [page for sheet in sheets for page in (sheet.front, sheet.back)]
+    return Document(f"{loaded.name}.pdf", paper, pages, f"{defn.title} \u2013 rules and tiles",
+                    "Print the whole file double-sided at actual size", options.flip,
+                    rules_pdf_story(defn, options, frames[0][2]),
+                    overflow=Blame(("text_size_pt",), "the rules do not fit on their two pages",
                                    "lower text_size_pt"))
+
+
+def joins_table(defn: Omiga) -> DataTable:
+    """Each edge colour and form with what it joins, for the reference sheet."""
+    palette = defn.looks()
+    rows = []
+    for name in defn.colours:
+        paint = palette.colours[name]
+        mark = f" with a {paint.symbol}" if paint.symbol != "none" else ""
+        rows.append(("left, right", f"{paint.label}{mark}", f"{paint.label}: one whole circle"))
+    for name, form in defn.forms.items():
+        shape = "" if form.shape == name else f" ({form.shape})"
+        rows.append(("top, bottom", f"{name}{shape}", ", ".join(defn.fits.get(name, [])) or "nothing"))
+    return DataTable(("Edge", "Kind", "Joins"), rows, (0.26, 0.37, 0.37))
+
+
+def reference(defn: Omiga) -> Reference:
+    """The reference card: where a tile may go and what joins on the front, start and end behind."""
+    return Reference(title=defn.title, template="omiga/reference.txt.j2",
+                     context={"d": defn, "white_count": len(defn.decks.white.tiles),
+                              "black_count": len(defn.decks.black.tiles)},
+                     tables={"joins": joins_table(defn), "example": lambda w: example_drawing(defn, w)},
+                     settings=defn.reference,
+                     sections={"What joins": ("colours",)})
 
 
 def cards(defn: Omiga) -> list[Card]:
@@ -198,9 +243,12 @@ def cards(defn: Omiga) -> list[Card]:
 GAME = Game(
     id="omiga",
     title="Omiga",
-    makes=["omiga.pdf: the 72 tiles imposed with cut marks, their backs for duplex, a rules page",
+    makes=["omiga.pdf: the rules on one sheet, then the 72 tiles with cut lines and their backs, "
+           "all double-sided",
            "svg/: one SVG per tile (white-01.svg ... black-36.svg)",
-           "omiga-tiles.png: a contact sheet of every tile"],
+           "omiga-tiles.png: a contact sheet of every tile",
+           "omiga-reference.pdf: a one-page reference (where a tile may go, what joins, start and end)",
+           "omiga-reference-cards.pdf: the same as two double-sided half-page cards"],
     model=Omiga,
     build=build,
     checks=(check_palettes, check_geometry, structure_errors),

@@ -4,14 +4,15 @@ is a structure check (see omiga_check), so `printgen validate` can report it wit
 """
 from __future__ import annotations
 
-from typing import Annotated, Iterable, Literal
+from typing import Annotated, Iterable, Literal, Optional
 
 from pydantic import Field
 
 from printgen.art.library import ImageFile
 from printgen.core.source import Loc
-from printgen.games.header import Definition
+from printgen.games.header import WithReference
 from printgen.core.fields import HexColour, Strict
+from printgen.drawing.lightness import MIN_DIFFERENCE, lightness
 
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$",
                             description="a name of letters, digits, _ and -, starting with a letter")]
@@ -39,6 +40,7 @@ class DeckLook(Strict):
     ink: HexColour
     back: HexColour
     back_ink: HexColour
+    outline: Optional[HexColour] = None  # a line around each semicircle, for light fills
 
 
 class Palette(Strict):
@@ -86,7 +88,7 @@ class Card(Strict):
     band: Millimetres = 4.5
     form_depth: Millimetres = 3
     form_width: Millimetres = 24
-    bleed: Annotated[float, Field(ge=0, le=3, allow_inf_nan=False)] = 0
+    bleed: Annotated[float, Field(ge=0, le=3, allow_inf_nan=False)] = 2
 
 
 class DeckArt(Strict):
@@ -122,7 +124,7 @@ class Validation(Strict):
     thresholds: Thresholds = Field(default_factory=Thresholds)
 
 
-class Omiga(Definition):
+class Omiga(WithReference):
     game: Literal["omiga"]
     palette: Name
     palettes: Annotated[dict[Name, Palette], Field(min_length=1)]
@@ -132,7 +134,7 @@ class Omiga(Definition):
     card: Card = Field(default_factory=Card)
     decks: Decks
     validation: Validation = Field(default_factory=Validation)
-    text_size_pt: Annotated[float, Field(ge=7, le=12)] = 8.5
+    text_size_pt: Annotated[float, Field(ge=7, le=12)] = 10.5
     art: DeckArt = Field(default_factory=DeckArt)
 
     def deck(self, name: str) -> Deck:
@@ -192,3 +194,26 @@ def check_geometry(defn: Omiga) -> Iterable[tuple[Loc, str]]:
                                    f"{card.width / 2 - 2:g} mm (got {card.radius:g})")
     if card.bleed >= card.radius:
         yield ("card", "bleed"), f"expected less than the radius ({card.radius:g} mm) (got {card.bleed:g})"
+
+
+def lightness_warnings(defn: Omiga) -> Iterable[tuple[Loc, str]]:
+    """Colours of the chosen palette that a black-and-white printer (or a colour-blind player) could
+    mistake for each other: semicircle colours, and the two decks' faces, closer than 25 in L*.
+    Warnings, not errors: the symbols may still tell them apart, and the user chose the colours."""
+    palette = defn.palettes.get(defn.palette)
+    if palette is None:
+        return
+    names = [c for c in defn.colours if c in palette.colours]
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            la, lb = lightness(palette.colours[a].fill), lightness(palette.colours[b].fill)
+            if abs(la - lb) < MIN_DIFFERENCE:
+                yield (("palettes", defn.palette, "colours", b, "fill"),
+                       f"{palette.colours[b].fill} has lightness {lb:.0f} and {a} has {la:.0f}; "
+                       f"colours closer than {MIN_DIFFERENCE:.0f} print alike in black and white, so "
+                       f"make one lighter or darker")
+    white, black = lightness(palette.white.face), lightness(palette.black.face)
+    if abs(white - black) < MIN_DIFFERENCE:
+        yield (("palettes", defn.palette, "black", "face"),
+               f"{palette.black.face} has lightness {black:.0f} and the white deck's face {white:.0f}; "
+               f"the decks should differ by at least {MIN_DIFFERENCE:.0f}")

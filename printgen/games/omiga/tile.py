@@ -25,6 +25,7 @@ from printgen.games.omiga.model import Card, Colour, DeckLook, Form, Omiga, Tile
 
 ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the radius
 NUMBER_PT = fonts.MIN_PT  # the tile number: small, but no smaller than any printed text
+OUTLINE_MM = 0.35  # the line around a semicircle, when the palette asks for one
 
 
 def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) -> None:
@@ -57,6 +58,19 @@ def semicircle(cx: float, cy: float, r: float, facing: float, bleed: float, fill
     path.moveTo(cx + r * math.cos(math.radians(start)), cy + r * math.sin(math.radians(start)))
     arc(path, cx, cy, r, start, end)
     path.closePath()
+    return path
+
+
+def outline(cx: float, cy: float, r: float, facing: float, bleed: float, ink: Color) -> Path:
+    """The semicircle's curved edge as a thin line (drawn inside the disc, so the disc keeps its
+    radius): with light fills it keeps a pale semicircle visible on a pale face."""
+    width = OUTLINE_MM
+    half = 90 + math.degrees(math.asin(min(bleed / r, 1.0)))
+    start, end = facing - half, facing + half
+    inner = r - width / 2
+    path = Path(fillColor=None, strokeColor=ink, strokeWidth=width)
+    path.moveTo(cx + inner * math.cos(math.radians(start)), cy + inner * math.sin(math.radians(start)))
+    arc(path, cx, cy, inner, start, end)
     return path
 
 
@@ -150,6 +164,8 @@ class OmigaTile:
         for cx, facing, name in ((0.0, 0.0, tile.left), (w, 180.0, tile.right)):
             paint = self.defn.looks().colours[name]
             group.add(semicircle(cx, h / 2, r, facing, bleed, colour(paint.fill)))
+            if look.outline:
+                group.add(outline(cx, h / 2, r, facing, bleed, colour(look.outline)))
             group.add(self.mark(paint, cx, facing))
         if numbered:  # a figure drawn smaller leaves it out rather than print it below 7 pt
             group.add(text(2.0, card.band + 1.2, f"{self.index + 1}", NUMBER_PT, fonts.BOLD,

@@ -1,0 +1,180 @@
+"""Imposition with shared cuts: pieces with alike backs sit edge to edge, one cut between two, and
+bleed runs only round the outside of each block of alike pieces.
+
+Why: a duplex misregistration shifts the backs, so along a cut each piece shows a sliver of its
+neighbour's back. Where the neighbour's back is the same as the piece's own, nothing shows, so bleed
+is only needed where paper or an unlike back would show: round the block, and in a gutter of
+2 x bleed between rows of unlike pieces. That is how 72 Omiga tiles get 2 mm of bleed and still fit
+three sheets of A4 or Letter, where bleed round every tile needs four.
+
+Each piece is drawn twice: once with its bleed, then once without, on top. Inside a block the second
+drawing of each neighbour covers the first's bleed, so every trim box shows only its own art, and the
+bleed shows only where no neighbour lies. The fronts get thin cut lines along every trim edge as well
+as the margin marks, for cutting with scissors.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Hashable, Sequence
+
+from reportlab.graphics.shapes import Group, translate
+from reportlab.lib.colors import HexColor
+
+from printgen.core.paper import SAFE_MARGIN_MM, Paper, font_mm
+from printgen.drawing import fonts
+from printgen.drawing.document import Page
+from printgen.drawing.picture import LineStyle, guide, placed, text
+from printgen.layout.imposition import (CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, Caption,
+                                        ImposedSheet, Piece, caption_text, cut_marks, trim_and_bleed)
+from printgen.layout.sheet import Box, Duplex
+from printgen.output.reuse import reusable
+
+TRIM_LINE = LineStyle("trim", 0.15, None, HexColor("#9a9a9a"))  # thin and grey: half stays on each piece
+Kind = Callable[[Piece], Hashable]
+
+
+@dataclass(frozen=True)
+class Row:
+    """Pieces of one kind side by side; a new kind always starts a new row."""
+
+    kind: Hashable
+    pieces: tuple[Piece, ...]
+
+
+def rows_of(pieces: Sequence[Piece], columns: int, kind: Kind) -> list[Row]:
+    rows: list[Row] = []
+    for piece in pieces:
+        key = kind(piece)
+        if rows and rows[-1].kind == key and len(rows[-1].pieces) < columns:
+            rows[-1] = Row(key, rows[-1].pieces + (piece,))
+        else:
+            rows.append(Row(key, (piece,)))
+    return rows
+
+
+def block_height(rows: Sequence[Row], height: float, bleed: float) -> float:
+    """Rows stacked top to bottom with a 2 x bleed gutter wherever the kind changes."""
+    gutters = sum(1 for a, b in zip(rows, rows[1:]) if a.kind != b.kind)
+    return len(rows) * height + gutters * 2 * bleed
+
+
+def sheets_of(rows: Sequence[Row], height: float, bleed: float, room: float) -> list[list[Row]]:
+    """Rows dealt onto sheets in order, as many on each as its `room` (mm, bleed excluded) holds."""
+    sheets: list[list[Row]] = []
+    for row in rows:
+        if sheets and block_height(sheets[-1] + [row], height, bleed) <= room + 1e-9:
+            sheets[-1].append(row)
+        else:
+            sheets.append([row])
+    return sheets
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where the blocks go on the paper: columns, the height rows may fill, and where the caption
+    goes ("foot": below the bottom marks; "side": turned, in the left margin)."""
+
+    paper: Paper
+    width: float
+    height: float
+    bleed: float
+    columns: int
+    room: float
+    caption_at: str
+
+
+def frame_for(paper: Paper, width: float, height: float, bleed: float) -> Frame:
+    """Columns across; rows as high as the paper allows; the caption below them if it fits there,
+    else beside them if there is room, else below them with a row given up for it."""
+    columns = max(0, math.floor((paper.width - 2 * EDGE - 2 * bleed) / width + 1e-9))
+    room = paper.height - 2 * EDGE - 2 * bleed
+    side = (paper.width - columns * width) / 2 - bleed - MARK_GAP - MARK_LENGTH
+    rows = math.floor(room / height + 1e-9)
+    spare = room - rows * height  # mm the full block leaves free, top and bottom together
+    if spare / 2 >= CAPTION_ROOM - 1e-9:
+        return Frame(paper, width, height, bleed, columns, room, "foot")
+    if side >= SAFE_MARGIN_MM + CAPTION_ROOM:
+        return Frame(paper, width, height, bleed, columns, room, "side")
+    return Frame(paper, width, height, bleed, columns, room - CAPTION_ROOM, "foot")
+
+
+def boxes_for(frame: Frame, rows: Sequence[Row]) -> list[Box]:
+    """Trim boxes, row by row from the top, the block centred on the paper (above a foot caption's
+    room when the caption needs it)."""
+    paper, w, h, bleed = frame.paper, frame.width, frame.height, frame.bleed
+    foot = CAPTION_ROOM if frame.room < paper.height - 2 * EDGE - 2 * bleed - 1e-9 else 0.0
+    total = block_height(rows, h, bleed)
+    top = foot + (paper.height - foot + total) / 2
+    x0 = (paper.width - frame.columns * w) / 2
+    boxes: list[Box] = []
+    y = top
+    for i, row in enumerate(rows):
+        if i and row.kind != rows[i - 1].kind:
+            y -= 2 * bleed
+        y -= h
+        boxes += [(x0 + c * w, y, w, h) for c in range(len(row.pieces))]
+    return boxes
+
+
+def trim_lines(boxes: Sequence[Box]) -> Group:
+    """Every trim box's edges, each shared edge once."""
+    seen: set[tuple[float, ...]] = set()
+    group = Group()
+    for x, y, w, h in boxes:
+        for edge in ((x, y, x + w, y), (x, y + h, x + w, y + h), (x, y, x, y + h), (x + w, y, x + w, y + h)):
+            key = tuple(round(v, 4) for v in edge)
+            if key not in seen:
+                seen.add(key)
+                group.add(guide(*edge, TRIM_LINE))
+    return group
+
+
+def side_caption(value: str, paper: Paper) -> Group:
+    """The caption turned to read upwards along the left margin, its foot on the safe margin."""
+    baseline = SAFE_MARGIN_MM + fonts.ascent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
+    group = Group(transform=(0, 1, -1, 0, baseline, paper.height / 2))
+    group.add(text(0, 0, value, CAPTION_PT, anchor="middle"))
+    return group
+
+
+def impose_shared(pieces: Sequence[Piece], duplex: Duplex, bleed: float, kind: Kind,
+                  caption: Caption | None = None) -> list[ImposedSheet]:
+    """Lay `pieces` out in their order, kind by kind, on as many sheets as they need; raises
+    ValueError if none fits the paper."""
+    if not pieces:
+        return []
+    first = pieces[0]
+    if any((p.width, p.height) != (first.width, first.height) for p in pieces):
+        raise ValueError("every piece in one imposition must have the same size")
+    frame = frame_for(duplex.paper, first.width, first.height, bleed)
+    if frame.columns == 0 or frame.room < first.height:
+        raise ValueError(f"a {first.width:g} x {first.height:g} mm piece with {bleed:g} mm bleed does not "
+                         f"fit on {duplex.paper.name} paper inside {EDGE:g} mm margins")
+    dealt = sheets_of(rows_of(pieces, frame.columns, kind), first.height, bleed, frame.room)
+    return [sheet(rows, frame, duplex, caption, (s, len(dealt))) for s, rows in enumerate(dealt)]
+
+
+def sheet(rows: Sequence[Row], frame: Frame, duplex: Duplex, caption: Caption | None,
+          number: tuple[int, int]) -> ImposedSheet:
+    """One sheet's front and back pages."""
+    boxes = boxes_for(frame, rows)
+    batch = [piece for row in rows for piece in row.pieces]
+    bleed = frame.bleed
+    front, back = Page(), duplex.back_page()  # the back page carries the printer's offset
+    for layer in ((bleed, 0.0) if bleed > 0 else (0.0,)):
+        for piece, box in zip(batch, boxes):
+            front.shapes.append(placed(piece.front(layer), translate(box[0], box[1])))
+            back.shapes.append(placed(reusable(piece.back(layer)), duplex.back_placement(box)))
+    front.shapes.append(trim_lines(boxes))
+    if bleed > 0:
+        front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
+        back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
+    marks = reusable(cut_marks(boxes, duplex.paper, bleed))
+    front.shapes.append(marks)
+    back.shapes.append(placed(marks, duplex.mirror()))
+    if caption:
+        write = side_caption if frame.caption_at == "side" else caption_text
+        front.shapes.append(write(caption(number[0], number[1], "front"), duplex.paper))
+        back.shapes.append(write(caption(number[0], number[1], "back"), duplex.paper))
+    return ImposedSheet(front, back, boxes)
