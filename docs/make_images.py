@@ -1,6 +1,13 @@
 """Make the guides' pictures from real builds: run printgen, render its PDFs with pypdfium2, crop.
 
 Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guide's only)
+
+The before-and-after pictures of docs/print-quality.md need a build made by printgen as it was before
+the print-quality work (commit d9317f2), on A4, in a folder of its own:
+
+    git worktree add /tmp/before d9317f2
+    PYTHONPATH=/tmp/before python -m printgen.cli.main build --out /tmp/before-out
+    python docs/make_images.py quality /tmp/before-out
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 """
@@ -82,10 +89,39 @@ def deck_images(out: Path) -> None:
     save(render(out / "fold" / "deck" / "deck.pdf", 0, 65), "deck-gutterfold.png", 536)
 
 
+def labelled(image: Image.Image, words: str) -> Image.Image:
+    """The picture under a line of words, so a reader knows which side is which."""
+    out = Image.new("RGB", (image.width, image.height + 28), "white")
+    out.paste(image, (0, 28))
+    ImageDraw.Draw(out).text((4, 6), words, fill=(0, 0, 0))
+    return out
+
+
+# (picture, before: (file, page, dpi, crop), after: (file, page, dpi, crop)); files under out/<game>/
+BEFORE_AFTER = [
+    ("quality-omiga-sheet.png", ("omiga/omiga.pdf", 2, 45, None), ("omiga/omiga.pdf", 4, 45, None)),
+    ("quality-omiga-rules.png", ("omiga/omiga.pdf", 6, 45, None), ("omiga/omiga.pdf", 0, 45, None)),
+    ("quality-one_minute_war-card.png", ("one_minute_war/one_minute_war.pdf", 1, 110, (5, 5, 125, 100)),
+     ("one_minute_war/one_minute_war.pdf", 1, 110, (5, 5, 125, 100))),
+]
+
+
+def quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md: the same page before the print-quality work and now."""
+    for name, (old, old_page, old_dpi, old_box), (new, new_page, new_dpi, new_box) in BEFORE_AFTER:
+        left = labelled(render(before / old, old_page, old_dpi, old_box), "before")
+        right = labelled(render(after / new, new_page, new_dpi, new_box), "after")
+        save(side_by_side(left, right), name, 1200)
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
+        if sys.argv[1:2] == ["quality"]:
+            printgen("build", "--out", out)
+            quality_images(Path(sys.argv[2]), out)
+            return
         deck_images(out)
         if sys.argv[1:] == ["deck"]:
             return

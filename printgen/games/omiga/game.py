@@ -55,27 +55,30 @@ def fit_words(defn: Omiga) -> str:
 
 
 def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
-    """The palette's colours and symbols, and each form with what it fits."""
+    """The palette's colours and symbols, and each form with what it fits. Each colour's row starts
+    with a swatch cell filled with it (a cell background, so it stays inside its row)."""
     cell = style.body.clone("refcell", spaceAfter=0)
     head = cell.clone("refhead", fontName=fonts.BOLD)
     palette = defn.looks()
-    rows = [[Paragraph("Edge", head), Paragraph("Kind", head), Paragraph("Joins", head)]]
+    rows = [["", Paragraph("Edge", head), Paragraph("Kind", head), Paragraph("Joins", head)]]
     swatches = []
     for r, name in enumerate(defn.colours, start=1):
         paint = palette.colours[name]
         mark = f" with a {paint.symbol}" if paint.symbol != "none" else ""
-        rows.append([Paragraph("left and right" if r == 1 else "", cell),
+        rows.append(["", Paragraph("left and right" if r == 1 else "", cell),
                      Paragraph(f"{escape(paint.label)}{mark}", cell),
                      Paragraph(f"{escape(paint.label)}: the halves make one circle", cell)])
-        swatches.append(("LINEBEFORE", (1, r), (1, r), 6, HexColor(paint.fill)))
+        swatches.append(("BACKGROUND", (0, r), (0, r), HexColor(paint.fill)))
     first_form = len(rows)
     for name, form in defn.forms.items():
         shape = "" if form.shape == name else f" ({form.shape})"
         joins = ", ".join(defn.fits.get(name, [])) or "nothing"
-        rows.append([Paragraph("top and bottom" if len(rows) == first_form else "", cell),
+        rows.append(["", Paragraph("top and bottom" if len(rows) == first_form else "", cell),
                      Paragraph(f"{escape(name)}{shape}", cell), Paragraph(escape(joins), cell)])
-    table = Table(rows, colWidths=[pt(width) * f for f in (0.22, 0.38, 0.40)])
-    table.setStyle(ruled_style(extra=[("LEFTPADDING", (1, 1), (1, len(defn.colours)), 8), *swatches]))
+    swatch = 3.0  # mm
+    rest = pt(width - swatch)
+    table = Table(rows, colWidths=[pt(swatch)] + [rest * f for f in (0.24, 0.36, 0.40)])
+    table.setStyle(ruled_style(extra=swatches))
     return table
 
 
