@@ -344,7 +344,7 @@ def test_colour_blind_palette_puts_a_symbol_in_every_semicircle(run_cli, copy_de
     with pdfplumber.open(pdf_in(folder)) as pdf:
         first = pdf.pages[0]
         right_column = first.crop((first.width / 2, 0, first.width, first.height)).extract_text()
-        assert "blue with a dot" in " ".join(right_column.split())
+        assert re.search(r"blue with a .{0,40}dot", " ".join(right_column.split()))  # cells wrap
 
 
 def test_solid_palette_is_one_word_away(run_cli, copy_definition, tmp_path):
