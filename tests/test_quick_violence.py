@@ -16,10 +16,12 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
+from pdfmeasure import glyph_pt
 from printgen.cli.main import cli
 from printgen.core.build import BuildOptions
 from printgen.games import bundled_definition, load
 from printgen.games.quick_violence.measuring_page import PAGE_COLOURS, RANGE_COLOUR, SCALE_COLOUR
+from printgen.games.quick_violence.model import PRINTGEN_RANGE_MM
 from printgen.core.paper import PAPERS as PRINTGEN_PAPERS
 
 MM = 72 / 25.4
@@ -235,8 +237,10 @@ def test_changing_the_range_in_the_yaml_changes_the_arrow(run_cli, copy_definiti
         page = pdf.pages[-1]
         red = arrow(page, RANGE_COLOUR)
         words = " ".join(page.extract_text().split())
+        level = level_text(page)
     assert red.length == pytest.approx(120.5, abs=0.01)
     assert "REACH 120.5 mm" in words
+    assert "The original rules give it no length; this book chose 120.5 mm (printgen's choice is 150)." in level
 
 
 def test_a_range_that_does_not_fit_a4_is_located_but_fits_letter(run_cli, copy_definition, tmp_path):
@@ -293,3 +297,198 @@ def test_measuring_text_too_long_for_its_box_is_located(run_cli, tmp_path):
     assert re.search(r"quick_violence\.yaml:\d+: text_size_pt: the measuring page's text does not fit "
                      r"its box on A4 paper", result.output), result.output
     assert not (tmp_path / "o").exists()
+
+
+# -- issue 15: the ends that printers cut off, the wording, the table, the page feet ----------
+
+EDGES = {("width", "tail"): "left edge", ("width", "tip"): "right edge", ("length", "tail"): "top edge",
+         ("length", "tip"): "bottom edge", ("diagonal", "tail"): "corner", ("diagonal", "tip"): "corner"}
+PRINTER_MARGIN = 6.0  # the widest strip a home printer leaves blank (4 to 6 mm)
+TICK = 5.0
+
+
+@dataclass(frozen=True)
+class Words:
+    """One run of 7 pt characters in one colour and direction: a label as drawn, in mm (y up)."""
+
+    text: str
+    points: list[tuple[float, float]]  # each character's origin
+    gap: float  # the least distance from any character's box to the paper's edge
+
+
+def coloured_words(page, colour) -> list[Words]:
+    """The 7 pt labels drawn in `colour`, split where the direction changes or a run breaks off."""
+    w, h = float(page.width), float(page.height)
+    runs: list[list[dict]] = []
+    for c in page.chars:
+        if not same_colour(tuple(float(v) for v in c["non_stroking_color"] or ()), colour):
+            continue
+        if abs(glyph_pt(c) - 7.0) > 0.05:
+            continue
+        last = runs[-1][-1] if runs else None
+        if (last is None or [round(v, 3) for v in last["matrix"][:4]] != [round(v, 3) for v in c["matrix"][:4]]
+                or math.dist(last["matrix"][4:], c["matrix"][4:]) > 4 * MM):
+            runs.append([])
+        runs[-1].append(c)
+    return [Words("".join(c["text"] for c in run), [(c["matrix"][4] / MM, c["matrix"][5] / MM) for c in run],
+                  min(min(c["x0"], w - c["x1"], c["top"], h - c["bottom"]) for c in run) / MM)
+            for run in runs]
+
+
+@dataclass(frozen=True)
+class EndTick:
+    dimension: str
+    side: str
+    middle: tuple[float, float]
+    distance: float  # along the arrow, from the tick to the arrow's end at the paper's edge
+    ends: list[tuple[float, float]]
+    words: Words
+
+
+def end_ticks(page) -> list[EndTick]:
+    """Every short tick across a page arrow, with the arrow end it belongs to and its words."""
+    found = []
+    for dim in ("width", "length", "diagonal"):
+        colour = PAGE_COLOURS[dim]
+        line = arrow(page, colour)
+        ux, uy = ((line.tip[0] - line.tail[0]) / line.length, (line.tip[1] - line.tail[1]) / line.length)
+        words = coloured_words(page, colour)
+        for mark in line.marks:
+            (x1, y1), (x2, y2) = mark.points[0], mark.points[-1]
+            if mark.filled or abs(math.dist((x1, y1), (x2, y2)) - TICK) > 0.05:
+                continue
+            assert abs((x2 - x1) * ux + (y2 - y1) * uy) < 0.01, "a tick runs square to its arrow"
+            middle = ((x1 + x2) / 2, (y1 + y2) / 2)
+            along = (middle[0] - line.tail[0]) * ux + (middle[1] - line.tail[1]) * uy
+            off = abs((middle[0] - line.tail[0]) * uy - (middle[1] - line.tail[1]) * ux)
+            assert off < 0.01, "a tick's middle lies on its arrow"
+            side, distance = ("tail", along) if along < line.length / 2 else ("tip", line.length - along)
+            near = min(words, key=lambda wd: min(math.dist(p, middle) for p in wd.points))
+            found.append(EndTick(dim, side, middle, distance, [(x1, y1), (x2, y2)], near))
+    return found
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_each_arrow_end_has_a_tick_inside_the_printed_area_that_says_how_far_the_edge_is(built, paper):
+    w, h, _ = PAPERS[paper]
+    pdf, page = measuring_page(built[paper])
+    with pdf:
+        ticks = end_ticks(page)
+    assert sorted((t.dimension, t.side) for t in ticks) == sorted(EDGES)
+    for t in ticks:
+        for x, y in t.ends:  # the whole tick is printed, whatever the printer's margin
+            assert PRINTER_MARGIN < x < w - PRINTER_MARGIN and PRINTER_MARGIN < y < h - PRINTER_MARGIN, t
+        distance = f"{t.distance:.2f}".rstrip("0").rstrip(".")
+        assert t.words.text == f"{distance} mm to the {EDGES[(t.dimension, t.side)]}"
+        assert t.distance == pytest.approx(round(t.distance), abs=0.01)  # whole millimetres, easy to add
+        assert min(math.dist(p, t.middle) for p in t.words.points) < 6.0  # the words sit by their tick
+        assert t.words.gap >= PRINTER_MARGIN, t.words  # and are printed too
+    # where the ends are: each tick measured from the paper's edge it names
+    at = {(t.dimension, t.side): t for t in ticks}
+    assert at["width", "tail"].middle[0] == pytest.approx(20.0, abs=0.01)
+    assert w - at["width", "tip"].middle[0] == pytest.approx(20.0, abs=0.01)
+    assert h - at["length", "tail"].middle[1] == pytest.approx(10.0, abs=0.01)
+    assert at["length", "tip"].middle[1] == pytest.approx(20.0, abs=0.01)
+    assert math.dist(at["diagonal", "tail"].middle, (0, h)) == pytest.approx(40.0, abs=0.01)
+    assert math.dist(at["diagonal", "tip"].middle, (w, 0)) == pytest.approx(20.0, abs=0.01)
+
+
+def level_text(page) -> str:
+    """The page's upright text in one line (slanted and turned captions would interleave with it)."""
+    level = page.filter(lambda o: o["object_type"] != "char" or abs(o["matrix"][1]) < 1e-6)
+    return " ".join(level.extract_text().split())
+
+
+def column_text(page) -> str:
+    """A two-column page's text, the left column before the right, in one line."""
+    w, h = float(page.width), float(page.height)
+    halves = (page.crop((0, 0, w / 2, h)), page.crop((w / 2, 0, w, h)))
+    return " ".join(" ".join(half.extract_text().split()) for half in halves)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_fit_to_page_is_said_to_shrink_the_printed_lengths_but_not_the_moves(built, paper):
+    pdf, page = measuring_page(built[paper])
+    with pdf:
+        words = level_text(page)
+    assert "every move" not in words
+    assert ('"Fit to page" shrinks the print a few percent: the red arrow, the bars and the ticks near '
+            "the arrow ends come out wrong. The moves stay true: they end at the paper's own edges.") in words
+    assert "A tick near each end says how far it is to the edge." in words
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_150_mm_range_is_printed_as_printgens_choice(built, paper):
+    with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
+        rules = " ".join(column_text(p) for p in pdf.pages[:-1])
+        measuring = level_text(pdf.pages[-1])
+    assert "The original rules give it no length; 150 mm is printgen's choice." in measuring
+    assert "(The original rules leave the range open; 150 mm is printgen's choice.)" in rules
+    assert PRINTGEN_RANGE_MM == 150.0
+    assert "range_mm: 150\n" in bundled_definition("quick_violence").read_text()
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_fighter_tables_arrow_cells_take_two_lines_name_over_length(built, paper):
+    _, _, diagonal = PAPERS[paper]
+    length = f"{diagonal:.2f}".rstrip("0").rstrip(".")
+    with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
+        page = pdf.pages[0]  # the table stands in its left column
+        words = page.crop((0, 0, float(page.width) / 2, float(page.height))).extract_words()
+    large = next(wd for wd in words if wd["text"] == "Large")
+    top = next(wd for wd in words if wd["text"] == "Moves")["top"]
+    bottom = next(wd for wd in words if wd["text"] == "Defend")["top"]
+    cell = [wd for wd in words if wd["x0"] >= large["x0"] - 0.5 and top - 0.5 <= wd["top"] < bottom - 0.5]
+    lines: dict[float, list[str]] = {}
+    for wd in cell:
+        lines.setdefault(round(wd["top"], 1), []).append(wd["text"])
+    assert [" ".join(line) for _, line in sorted(lines.items())] == ["LONG", f"{length} mm"]
+
+
+MARGIN = 14.0  # the rules pages' margin (game.MARGIN); the page footer sits below it
+FOOTER_TOP = 12.0
+MAX_BLANK = 40.0
+
+
+def foot_blanks(page) -> dict[str, float]:
+    """Per half of the page: mm from the lowest ink above the footer down to the bottom margin."""
+    height, middle = float(page.height), float(page.width) / 2
+    lowest = {"left": math.inf, "right": math.inf}
+    boxes = [(c["x0"], c["x1"], c["bottom"]) for c in page.chars if c["text"].strip()]
+    boxes += [(o["x0"], o["x1"], o["bottom"]) for o in page.lines + page.rects + page.curves]
+    for x0, x1, bottom in boxes:
+        y = (height - bottom) / MM
+        if y > FOOTER_TOP:
+            side = "left" if (x0 + x1) / 2 < middle else "right"
+            lowest[side] = min(lowest[side], y)
+    return {side: y - MARGIN for side, y in lowest.items()}
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_no_rules_page_ends_in_more_than_40_mm_of_blank_and_the_last_one_fills_both_columns(built, paper):
+    with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
+        pages = pdf.pages[:-1]  # the measuring page is the document's last
+        assert len(pages) == 2
+        blanks = [foot_blanks(page) for page in pages]
+        last = " ".join(pages[-1].extract_text().split())
+        words = pages[-1].extract_words()
+    for number, blank in enumerate(blanks, start=1):
+        assert min(blank.values()) <= MAX_BLANK, (number, blank)
+    assert max(blanks[-1].values()) <= MAX_BLANK, blanks[-1]  # both columns reach the foot
+    assert "Army sheets" in last
+    players = [wd for wd in words if wd["text"] == "Player"]
+    assert len(players) == 2 and players[0]["x0"] < float(pages[-1].width) / 2 < players[1]["x0"]
+    assert last.count("points spent ______ of 10") == 2
+
+
+@pytest.mark.parametrize("size", [7, 12])
+@pytest.mark.parametrize("paper", PAPERS)
+def test_other_text_sizes_leave_no_blank_foot_either(run_cli, copy_definition, tmp_path, size, paper):
+    path = copy_definition("quick_violence")
+    edited(path, ("text_size_pt: 10", f"text_size_pt: {size}"))
+    result = run_cli("build", path, "--paper", paper, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "o" / "quick_violence" / "quick_violence.pdf") as pdf:
+        for number, page in enumerate(pdf.pages[:-1], start=1):
+            blank = foot_blanks(page)
+            assert min(blank.values()) <= MAX_BLANK, (number, blank)

@@ -6,7 +6,9 @@ table and the reference card are all generated from the YAML, so they always agr
 """
 from __future__ import annotations
 
+from functools import cache
 from math import ceil
+from typing import Callable
 
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import HexColor
@@ -23,9 +25,13 @@ from printgen.layout.reference import (DataTable, Reference, data_table, referen
 from printgen.drawing.story import Styles, build_story, ruled_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
+from printgen.drawing.columns import cut_to, level_height
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.games import Game, Loaded
-from printgen.games.quick_violence.model import SIZES, Dimension, QuickViolence, check_army
+from printgen.games.quick_violence.model import (PRINTGEN_RANGE_MM, SIZES, Dimension, QuickViolence,
+                                                  check_army)
+from printgen.games.quick_violence.army_sheet import army_sheets
+from printgen.games.quick_violence.army_sheet import height_needed as sheets_needed
 from printgen.games.quick_violence.measuring_page import GREY, MeasuringPage, number
 
 MARGIN = 14.0  # mm around the text pages; well inside what any printer can print
@@ -33,8 +39,10 @@ GUTTER = 7.0
 CELL_PAD = 2.0  # points
 MAX_RULE_PAGES = 8
 MEASURING_MAX_PT = 9.0  # the measuring page's text never grows past this: the arrows need the room
-SHARES = (0.28, 0.24, 0.24, 0.24)  # fighter table columns: the row names, then one per size
+SHARES = (0.28, 0.24, 0.24, 0.24)  # the reference sheet's fighter table: row names, then one per size
+BOOK_SHARES = (0.25, 0.25, 0.25, 0.25)  # in the rulebook's narrow column: "363.74 mm" fits one line
 FOOTER_Y = 8.0
+SHEETS_GAP = 5.0  # mm between the levelled columns of the last rules page and the army sheets
 TEMPLATES = "quick_violence"
 
 
@@ -83,6 +91,7 @@ def context(defn: QuickViolence, paper: Paper) -> dict:
                     "length": number(lengths[dim]), "who": ", ".join(users(defn)[dim])}
                    for dim, span in SPANS],
         "range": number(defn.range_mm), "range_in": number(defn.range_mm / 25.4),
+        "printgen_range": number(PRINTGEN_RANGE_MM), "range_is_printgens": defn.range_mm == PRINTGEN_RANGE_MM,
         "armies": example_armies(defn),
         "activation": [(n, half_up(n)) for n in (1, 4, 5)],
         "losing": [(n, ordinal(half_up(n))) for n in (4, 5)],
@@ -97,12 +106,13 @@ def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: Sour
     """The fighter sizes side by side, straight from the YAML.
 
     Sizes are the columns, so the table stays readable in a narrow rules column as well as across
-    a whole page. A word too wide for its cell would be broken mid-word, so that is an error.
+    a whole page. A word too wide for its cell would be broken mid-word, so that is an error. An
+    arrow's length goes on the line under its name: "LONG (363.74 mm)" would break in three.
     """
     lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
     cell = style.body.clone("qv-cell", spaceAfter=0, fontSize=style.body.fontSize * 0.95)
     head = cell.clone("qv-head", fontName=fonts.BOLD)
-    inner = [pt(width) * s - 2 * CELL_PAD for s in SHARES]
+    inner = [pt(width) * s - 2 * CELL_PAD for s in BOOK_SHARES]
     problems = []
     for dim in ("width", "length", "diagonal"):
         label = defn.labels.of(dim)
@@ -116,12 +126,12 @@ def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: Sour
     rows: list[list[Flowable]] = [[Paragraph("", head)] + [Paragraph(s.capitalize(), head) for s, _ in sizes]]
     for name, value in (("Cost", lambda f: f"{f.cost} point{'s' if f.cost != 1 else ''}"),
                         ("Actions", lambda f: str(f.actions)),
-                        ("Moves with", lambda f: f"<b>{escape(defn.labels.of(f.move))}</b> "
-                                                 f"({number(lengths[f.move])} mm)"),
+                        ("Moves with", lambda f: f"<b>{escape(defn.labels.of(f.move))}</b><br/>"
+                                                 f"{number(lengths[f.move])} mm"),
                         ("Defend bonus", lambda f: f"+{f.defence}"),
                         ("Damage points", lambda f: str(f.damage))):
         rows.append([Paragraph(name, head)] + [Paragraph(value(f), cell) for _, f in sizes])
-    table = Table(rows, colWidths=[pt(width) * s for s in SHARES])
+    table = Table(rows, colWidths=[pt(width) * s for s in BOOK_SHARES])
     table.setStyle(ruled_style(pad_x=CELL_PAD))
     return table
 
@@ -141,8 +151,11 @@ def footer(paper: Paper, words: str) -> Group:
 
 
 def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: Styles,
-             source: SourceMap) -> list[Flowable]:
-    markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
+             source: SourceMap, markup: str | None = None) -> list[Flowable]:
+    """The template's flowables; `markup` is its text when already rendered (rendering runs in a
+    child process, too slow to repeat for every trial layout)."""
+    if markup is None:
+        markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
     tables = {"fighters": lambda width: fighter_table(defn, options.paper, style, source, width)}
     return build_story(markup, tables, style, f"{TEMPLATES}/{template}")
 
@@ -156,9 +169,20 @@ def pages_for(story: list[Flowable], paper: Paper) -> int:
     return min(MAX_RULE_PAGES, max(1 + breaks, ceil(total / (len(columns(paper)) * pt(height)))))
 
 
-def rule_pages(defn: QuickViolence, paper: Paper, count: int) -> list[Page]:
-    return [Page(shapes=[footer(paper, f"{defn.title} \u00b7 page {n} of {count + 1}")],
-                 frames=columns(paper)) for n in range(1, count + 1)]
+def rule_pages(defn: QuickViolence, paper: Paper, count: int,
+               rules: Callable[[], list[Flowable]]) -> list[Page]:
+    """`count` pages of two columns; on the last, the columns end level as high as the rules allow
+    and the army sheets fill the foot (no page but the measuring page ends in blank paper)."""
+    full = columns(paper)
+    height = level_height(rules, [full] * (count - 1), full)
+    pages = [Page(shapes=[footer(paper, f"{defn.title} \u00b7 page {n} of {count + 1}")], frames=full)
+             for n in range(1, count + 1)]
+    pages[-1].frames = cut_to(full, height)
+    _, _, _, room = full[0]
+    band = (MARGIN, MARGIN, paper.width - 2 * MARGIN, room - height - SHEETS_GAP)
+    if band[3] >= sheets_needed(defn, band[2]):
+        pages[-1].shapes.append(army_sheets(defn, band, full))
+    return pages
 
 
 def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage) -> Document:
@@ -170,19 +194,26 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
     paper, style = options.paper, styles(defn.text_size_pt)
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
 
-    def story() -> list[Flowable]:  # fresh flowables for every attempt
-        return (story_of("rules.txt.j2", defn, options, style, loaded.source) + [PageBreak()]
-                + story_of("measuring.txt.j2", defn, options, measuring_style, loaded.source))
+    @cache
+    def markup(template: str) -> str:
+        return render(f"{TEMPLATES}/{template}", context(defn, paper), options.templates)
+
+    def rules() -> list[Flowable]:  # fresh flowables for every attempt
+        return story_of("rules.txt.j2", defn, options, style, loaded.source, markup("rules.txt.j2"))
+
+    def story() -> list[Flowable]:
+        return rules() + [PageBreak()] + story_of("measuring.txt.j2", defn, options, measuring_style,
+                                                  loaded.source, markup("measuring.txt.j2"))
 
     last = Page(shapes=page.shapes(), frames=[page.text_box()])
     advice = "lower text_size_pt or shorten the template"
     try:
-        first = pages_for(story_of("rules.txt.j2", defn, options, style, loaded.source), paper)
+        first = pages_for(rules(), paper)
     except DefinitionError:  # a fighter table that cannot be set: the writer meets it again and reports it
         first = 1
     return Document(f"{loaded.name}.pdf", paper, [], f"{defn.title} \u2013 rulebook and measuring page",
                     "Print at Actual size: the measuring page is the game's ruler", None,
-                    grow=Grow(lambda count: rule_pages(defn, paper, count) + [last], story, first,
+                    grow=Grow(lambda count: rule_pages(defn, paper, count, rules) + [last], story, first,
                               MAX_RULE_PAGES, fixed_last=Blame(("text_size_pt",), "the measuring page's "
                                                                f"text does not fit its box on {paper.name} "
                                                                "paper", advice)),

@@ -2,8 +2,10 @@
 
 Three arrows run from one paper edge to the opposite one (SHORT across the width, MEDIUM down the
 length, LONG from corner to corner), so each move is exactly a dimension of the sheet and survives a
-printer that cannot print the outer 4-6 mm. The red RANGE arrow and the two scale bars sit inside the
-safe margin, at their true lengths, so a player can check the print with a ruler.
+printer that cannot print the outer 4-6 mm. Those printers cut off the arrows' ends, so each end
+has a tick well inside the printed area with its distance to the paper's edge written beside it.
+The red RANGE arrow and the two scale bars sit inside the safe margin, at their true lengths, so a
+player can check the print with a ruler.
 
 Layout (mm, y up): SHORT lies INSET below the top edge, MEDIUM INSET right of the left edge, and LONG
 runs from the top-left corner to the bottom-right one. The text box fills the upper-right triangle;
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Literal
 
 from reportlab.graphics.shapes import Circle, Group, Line, Polygon, rotate, translate
 from reportlab.lib.colors import Color, HexColor, black, white
@@ -52,6 +54,10 @@ CHECK_Y = 53.0
 DRAWING_TOP = 104.0
 CLEARANCE = 8.0  # mm kept between LONG's centre line and anything in the lower-left triangle
 BOX_CLEARANCE = 11.0  # the same for the text box, which must also clear LONG's label
+TICK_HALF = 2.5  # half-length of an end mark's tick across its arrow
+TICK_WIDTH = 0.3
+MARK_PT = 7  # the end marks' words: the smallest size printgen prints
+MARK_GAP = 1.5  # from a tick to its words, along the arrow
 LABEL_PT = 13
 DETAIL_PT = 8.5
 NOTE_PT = 8
@@ -100,6 +106,74 @@ class Arrow:
         group.add(Polygon([px, py, bx + nx * h, by + ny * h, bx - nx * h, by - ny * h],
                           fillColor=self.colour, strokeColor=None, strokeWidth=0))
         return group
+
+
+Side = Literal["tail", "tip"]
+Placing = Literal["along", "beside"]
+
+# Where each page arrow's ends are marked: mm from the paper's edge (or corner) along the arrow, the
+# edge's name, and whether the words run along the arrow or beside the tick. The distances keep the
+# ticks out of the 4-6 mm that printers leave blank, off the heads (14 mm) and clear of the places
+# near the top-left corner where the arrows cross: SHORT's tail is marked right of MEDIUM, MEDIUM's
+# above SHORT (its words beside the tick, as SHORT is in their way), LONG's beyond both.
+END_MARKS: dict[tuple[Dimension, Side], tuple[float, str, Placing]] = {
+    ("width", "tail"): (20.0, "left edge", "along"), ("width", "tip"): (20.0, "right edge", "along"),
+    ("length", "tail"): (10.0, "top edge", "beside"), ("length", "tip"): (20.0, "bottom edge", "along"),
+    ("diagonal", "tail"): (40.0, "corner", "along"), ("diagonal", "tip"): (20.0, "corner", "along"),
+}
+
+
+@dataclass(frozen=True)
+class EndMark:
+    """A tick across a page arrow inside the printed area, and words saying how far the arrow's end
+    (the paper's edge) lies beyond it: what a printer that cannot reach the edge leaves out."""
+
+    at: Point  # the tick's middle, on the arrow's centre line
+    across: Point  # unit vector along the tick (square to the arrow)
+    distance: float  # mm from the tick to the arrow's end
+    words: str
+    origin: Point  # where the words' baseline starts (anchor "start") or ends ("end")
+    angle: float  # the words' direction, degrees
+    anchor: str
+    colour: Color
+
+    def drawing(self) -> Group:
+        (x, y), (ax, ay), h = self.at, self.across, TICK_HALF
+        group = Group()
+        group.add(Line(x + ax * h, y + ay * h, x - ax * h, y - ay * h, strokeColor=self.colour,
+                       strokeWidth=TICK_WIDTH, strokeLineCap=0))
+        words = text(0, 0, self.words, MARK_PT, anchor=self.anchor, fill=self.colour)
+        group.add(placed(words, compose(translate(*self.origin), rotate(self.angle))))
+        return group
+
+
+def end_mark(arrow: Arrow, side: Side, distance: float, edge: str, placing: Placing) -> EndMark:
+    """The mark `distance` mm in from the arrow's tail or tip. Words along the arrow sit on its
+    left-hand side (above SHORT, right of MEDIUM, above-right of LONG), reading away from the tick
+    towards the middle of the arrow; words beside the tick continue the tick's line."""
+    ux, uy = arrow.unit
+    nx, ny = -uy, ux
+    inward = 1.0 if side == "tail" else -1.0
+    end = arrow.tail if side == "tail" else arrow.tip
+    at = (end[0] + inward * ux * distance, end[1] + inward * uy * distance)
+    size = font_mm(MARK_PT)
+    if placing == "beside":  # the words' tops face back along the arrow: centred on the tick
+        out, lift = TICK_HALF + MARK_GAP, CAP * size / 2
+        origin = (at[0] + nx * out + ux * lift, at[1] + ny * out + uy * lift)
+        angle, anchor = math.degrees(math.atan2(ny, nx)), "start"
+    else:
+        step, lift = inward * MARK_GAP, SHAFT / 2 + 0.7 + DESCENT * size
+        origin = (at[0] + ux * step + nx * lift, at[1] + uy * step + ny * lift)
+        angle, anchor = math.degrees(math.atan2(uy, ux)), "start" if side == "tail" else "end"
+    return EndMark(at, (nx, ny), distance, f"{number(distance)} mm to the {edge}", origin, angle, anchor,
+                   arrow.colour)
+
+
+def mark_reach(dimension: Dimension, side: Side) -> float:
+    """How far in from the arrow's end (mm, along it) a tip mark's words reach: captions stop short."""
+    distance, edge, _ = END_MARKS[(dimension, side)]
+    words = f"{number(distance)} mm to the {edge}"
+    return distance + MARK_GAP + fonts.text_width(words, fonts.REGULAR, font_mm(MARK_PT))
 
 
 def number(value: float) -> str:
@@ -160,6 +234,11 @@ class MeasuringPage:
                 "length": Arrow((INSET, h), (INSET, 0.0), self.colours["length"]),
                 "diagonal": Arrow((0.0, h), (w, 0.0), self.colours["diagonal"])}
 
+    def end_marks(self) -> list[EndMark]:
+        """Both ends of every page arrow fall where printers cannot print: each gets a mark."""
+        arrows = self.page_arrows()
+        return [end_mark(arrows[dim], side, *END_MARKS[(dim, side)]) for dim, side in END_MARKS]
+
     def range_arrow(self) -> Arrow:
         return Arrow((LANE_LEFT, RANGE_Y), (LANE_LEFT + self.range_mm, RANGE_Y), self.colours["range"],
                      RANGE_HEAD_LENGTH, RANGE_HEAD_HALF, TAIL_BAR_HALF)
@@ -177,7 +256,7 @@ class MeasuringPage:
         """The rectangle in the upper-right triangle that the page's instructions flow into."""
         w, h, d = self.size
         left = round(w * 0.47, 1)
-        top, right = h - INSET - 10.0, w - 10.0
+        top, right = h - INSET - 10.0, w - 8.0
         bottom = (w * h - h * left + BOX_CLEARANCE * d) / w
         return left, bottom, right - left, top - bottom
 
@@ -204,10 +283,11 @@ class MeasuringPage:
         range_base = RANGE_Y + TAIL_BAR_HALF + 2.0
         return {
             "width": (LANE_LEFT, h - INSET - SHAFT / 2 - 2.2 - CAP * font_mm(LABEL_PT), 0.0,
-                      w - HEAD_LENGTH - 4.0 - LANE_LEFT),
-            "length": (INSET + gap, h - INSET - 24.0, -90.0, (h - INSET - 24.0) - (HEAD_LENGTH + 4.0)),
+                      w - END_MARKS[("width", "tip")][0] - 2.0 - LANE_LEFT),
+            "length": (INSET + gap, h - INSET - 24.0, -90.0,
+                       (h - INSET - 24.0) - mark_reach("length", "tip") - 4.0),
             "diagonal": (start * ux + gap * nx, h + start * uy + gap * ny, angle,
-                         d - HEAD_LENGTH - 10.0 - start),
+                         d - mark_reach("diagonal", "tip") - 6.0 - start),
             "range": (LANE_LEFT, range_base, 0.0,
                       self.room_right(range_base + CAP * font_mm(LABEL_PT)) - LANE_LEFT),
         }
@@ -233,6 +313,8 @@ class MeasuringPage:
         group = Group()
         for arrow in self.page_arrows().values():
             group.add(arrow.drawing())
+        for mark in self.end_marks():
+            group.add(mark.drawing())
         group.add(self.range_arrow().drawing())
         captions = self.captions()
         for key, (x, y, angle, _) in self.slots().items():

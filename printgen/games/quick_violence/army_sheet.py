@@ -1,0 +1,107 @@
+"""Army sheets: the foot of the rulebook's last rules page, one sheet per player, one per column.
+
+A medium or large fighter survives several hits, and nothing else in the book keeps count of them.
+The sheets fill whatever height the rules leave free under their levelled columns, a line per
+fighter, so the page ends in something to use rather than in blank paper.
+"""
+from __future__ import annotations
+
+from math import floor
+
+from reportlab.graphics.shapes import Group, Line, Rect
+from reportlab.lib.colors import HexColor, black
+
+from printgen.drawing import fonts
+from printgen.core.paper import font_mm
+from printgen.drawing.picture import text, wrap
+from printgen.games.quick_violence.model import QuickViolence
+
+Box = tuple[float, float, float, float]  # x, y, w, h in mm
+
+HEADING_PT = 10
+NOTE_PT = 7.5
+SMALL_PT = 7
+ROW = 7.0  # mm a line: room to write a name by hand
+MIN_ROWS = 2  # the least worth printing; small enough that a foot too short for the sheets is
+# under 40 mm, the most blank a page may end in
+BOX = 3.2  # a hit box's side
+BOX_GAP = 1.2
+HEADING_DROP = 4.5  # from the band's top to the heading's baseline
+HEAD_ROOM = 8.5  # from the band's top to the first note line's baseline
+NOTE_LEAD = 3.2
+NOTE_GAP = 2.5  # from the last note line's baseline to the top of the sheets
+TABLE_HEAD = 9.0  # the player's line and the column names, above the first row
+RULE = HexColor("#999999")
+SOFT = HexColor("#555555")
+
+
+def note(defn: QuickViolence) -> str:
+    """How to fill the sheets in, with the damage points from the definition."""
+    points = ", ".join(f"{size} {fighter.damage}" for size, fighter in defn.fighters.by_size())
+    return (f"One fighter a line: circle its size and tick a box per hit; it dies at its damage points "
+            f"({points}).")
+
+
+def note_lines(defn: QuickViolence, width: float) -> list[str]:
+    return wrap(note(defn), fonts.REGULAR, NOTE_PT, width)
+
+
+def height_needed(defn: QuickViolence, width: float, rows: int = MIN_ROWS) -> float:
+    """The band's height for `rows` lines a player: below that, the sheets are left out."""
+    return HEAD_ROOM + (len(note_lines(defn, width)) - 1) * NOTE_LEAD + NOTE_GAP + TABLE_HEAD + rows * ROW
+
+
+def army_sheets(defn: QuickViolence, band: Box, columns: list[Box]) -> Group:
+    """The heading and note across the band, then one player's sheet in each column below them."""
+    x, y, w, h = band
+    group = Group()
+    group.add(text(x, y + h - HEADING_DROP, "Army sheets", HEADING_PT, fonts.BOLD))
+    lines = note_lines(defn, w)
+    base = y + h - HEAD_ROOM
+    for k, line in enumerate(lines):
+        group.add(text(x, base - k * NOTE_LEAD, line, NOTE_PT, fill=SOFT))
+    top = base - (len(lines) - 1) * NOTE_LEAD - NOTE_GAP
+    rows = floor((top - TABLE_HEAD - y) / ROW)
+    for cx, _, cw, _ in columns:
+        group.add(player_sheet(defn, cx, top, cw, rows))
+    return group
+
+
+def player_sheet(defn: QuickViolence, x: float, top: float, width: float, rows: int) -> Group:
+    """One player's name and points, then `rows` lines of fighter, size and hit boxes."""
+    hits = max(fighter.damage for _, fighter in defn.fighters.by_size())
+    boxes = hits * BOX + (hits - 1) * BOX_GAP
+    size_x = x + width - boxes - 4.0 - size_width()
+    left = x + width - boxes
+    group = Group()
+    group.add(text(x, top - 2.6, "Player", SMALL_PT, fonts.BOLD))
+    group.add(Line(x + 9.0, top - 3.0, x + width * 0.5, top - 3.0, strokeColor=RULE, strokeWidth=0.2))
+    group.add(text(x + width, top - 2.6, f"points spent ______ of {defn.army_budget}", SMALL_PT,
+                   anchor="end"))
+    head = top - TABLE_HEAD
+    for at, word in ((x, "Fighter"), (size_x, "Size"), (left, "Hits")):
+        group.add(text(at, head + 1.2, word, SMALL_PT, fonts.BOLD, fill=SOFT))
+    group.add(Line(x, head, x + width, head, strokeColor=black, strokeWidth=0.4, strokeLineCap=0))
+    for k in range(1, rows + 1):
+        group.add(fighter_line(x, head - k * ROW, width, size_x, hits))
+    return group
+
+
+SIZE_WORDS = ("S", "M", "L")  # small, medium, large: the letters a player circles
+
+
+def size_width() -> float:
+    return fonts.text_width("   ".join(SIZE_WORDS), fonts.REGULAR, font_mm(SMALL_PT))
+
+
+def fighter_line(x: float, y: float, width: float, size_x: float, hits: int) -> Group:
+    """A line to write on, the size letters to circle and the hit boxes, with its rule at y."""
+    group = Group()
+    group.add(Line(x, y, x + width, y, strokeColor=RULE, strokeWidth=0.2, strokeLineCap=0))
+    middle = y + ROW / 2 - 1.0
+    group.add(text(size_x, middle, "   ".join(SIZE_WORDS), SMALL_PT, fill=SOFT))
+    left = x + width - hits * BOX - (hits - 1) * BOX_GAP
+    for n in range(hits):
+        group.add(Rect(left + n * (BOX + BOX_GAP), y + (ROW - BOX) / 2, BOX, BOX, fillColor=None,
+                       strokeColor=SOFT, strokeWidth=0.25))
+    return group
