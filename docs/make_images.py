@@ -101,8 +101,12 @@ def labelled(image: Image.Image, words: str) -> Image.Image:
 BEFORE_AFTER = [
     ("quality-omiga-sheet.png", ("omiga/omiga.pdf", 2, 45, None), ("omiga/omiga.pdf", 4, 45, None)),
     ("quality-omiga-rules.png", ("omiga/omiga.pdf", 6, 45, None), ("omiga/omiga.pdf", 0, 45, None)),
-    ("quality-one_minute_war-card.png", ("one_minute_war/one_minute_war.pdf", 1, 110, (5, 5, 125, 100)),
-     ("one_minute_war/one_minute_war.pdf", 1, 110, (5, 5, 125, 100))),
+    ("quality-one_minute_war-card.png", ("one_minute_war/one_minute_war.pdf", 1, 110, (3, 5, 112, 100)),
+     ("one_minute_war/one_minute_war.pdf", 1, 110, (3, 5, 122, 108))),
+    ("quality-quick_violence-measuring.png", ("quick_violence/quick_violence.pdf", 2, 45, None),
+     ("quick_violence/quick_violence.pdf", 2, 45, None)),
+    ("quality-quick_violence-page-2.png", ("quick_violence/quick_violence.pdf", 1, 45, None),
+     ("quick_violence/quick_violence.pdf", 1, 45, None)),
 ]
 
 
