@@ -38,7 +38,7 @@ from printgen.core.source import Loc
 from printgen.drawing.document import Blame, Document, Grow, Page
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing.picture import rect, text
-from printgen.drawing.story import Stack, Styles, build_story, styles
+from printgen.drawing.story import FitWidth, Stack, Styles, build_story, styles, tagged
 from printgen.jinja.render import render
 from printgen.layout.reference import DataTable, data_table
 
@@ -147,14 +147,35 @@ def rules_table(table: DataTable, style: Styles, accent: Color) -> Figure:
     return make
 
 
-def story(book: Rulebook, options: BuildOptions) -> list[Flowable]:
-    """The template rendered and turned into flowables (fresh ones for each layout attempt)."""
+def markup(book: Rulebook, options: BuildOptions) -> str:
+    """The template rendered once per build; its flowables are made afresh for each layout pass."""
+    context = {**book.context, "flip": options.flip, "paper": options.paper.name}
+    return render(book.template, context, options.templates)
+
+
+def story(book: Rulebook, text: str) -> list[Flowable]:
+    """The rendered template as fresh flowables (every layout pass consumes its own)."""
     style = rulebook_styles(book.settings, book.accent)
     accent = HexColor(book.accent)
     factories = {name: rules_table(table, style, accent) if isinstance(table, DataTable) else table
                  for name, table in book.tables.items()}
-    context = {**book.context, "flip": options.flip, "paper": options.paper.name}
-    return build_story(render(book.template, context, options.templates), factories, style, book.template)
+    return keep_leads_with_tables(build_story(text, factories, style, book.template))
+
+
+def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
+    """A sentence ending in a colon introduces the table after it, so the two travel as one block
+    that may break inside the table but never leaves the sentence alone at a column's foot."""
+    result: list[Flowable] = []
+    for item in items:
+        lead = result[-1] if result else None
+        parts = list(lead.items) if isinstance(lead, Stack) else [lead]
+        last = parts[-1]
+        if isinstance(item, FitWidth) and isinstance(last, Paragraph) and last.text.rstrip().endswith(":"):
+            last.style = last.style.clone(f"{last.style.name}-lead", keepWithNext=1)
+            result[-1] = tagged(Stack([*parts, item]), getattr(item, "section", ""))
+        else:
+            result.append(item)
+    return result
 
 
 @dataclass(frozen=True)
@@ -251,8 +272,8 @@ def balanced(pages: list[Page], items: list[Flowable], layout: Layout) -> list[P
         return not trial
 
     width = pt(layout.column_width)
-    text = sum(item.wrap(width, pt(full))[1] + item.getSpaceBefore() for item in remaining) / pt(1)
-    height = min(full, text / layout.columns)
+    needed = sum(item.wrap(width, pt(full))[1] + item.getSpaceBefore() for item in remaining) / pt(1)
+    height = min(full, needed / layout.columns)
     while height < full and not fits(height):
         height = min(full, height + BALANCE_STEP)
     if height >= full:
@@ -278,14 +299,15 @@ def estimate(items: list[Flowable], layout: Layout) -> int:
 def rulebook_document(book: Rulebook, options: BuildOptions, name: str) -> Document:
     """The rulebook as one PDF, printed on both sides and turned on the `--flip` edge."""
     paper = options.paper
-    items = story(book, options)
+    text = markup(book, options)
+    items = story(book, text)
     layout = plan(items, book.settings, paper)
     size_key = ".".join(str(p) for p in (*book.settings_loc, "text_size_pt"))
     advice = f"lower {size_key} or shorten the template"
     return Document(name, paper, [], f"{book.title} \u2013 rules",
                     f"Print on both sides at actual size, turning on the {options.flip} edge", options.flip,
-                    grow=Grow(lambda count: balanced(pages(book, layout, count), story(book, options), layout),
-                              lambda: story(book, options),
+                    grow=Grow(lambda count: balanced(pages(book, layout, count), story(book, text), layout),
+                              lambda: story(book, text),
                               estimate(items, layout), MAX_PAGES),
                     overflow=Blame((*book.settings_loc, "text_size_pt"),
                                    f"the {book.title} rules need more than {MAX_PAGES} pages of "
