@@ -86,3 +86,11 @@ def glyph_pt(char: dict) -> float:
 
 def svg_root(path: Path) -> ET.Element:
     return ET.parse(path).getroot()
+
+
+def reading_text(page: pdfplumber.page.Page) -> str:
+    """A two-column page's text in reading order: the left half top to bottom, then the right
+    (a full-width title comes out in two pieces; pdfplumber alone would interleave the columns)."""
+    mid = float(page.width) / 2
+    halves = (page.crop((0, 0, mid, page.height)), page.crop((mid, 0, page.width, page.height)))
+    return " ".join(" ".join((half.extract_text() or "").split()) for half in halves)

@@ -385,8 +385,8 @@ def test_fracas_token_image_on_every_token_and_in_the_export(run_cli, copy_defin
     set_key(yaml, "    suits: hearts and diamonds", "    token_image: emblem.png")
     result = run_cli("build", yaml, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "o" / "fracas" / "fracas.pdf") as pdf:
-        placed = images_mm(pdf.pages[-1])
+    with pdfplumber.open(tmp_path / "o" / "fracas" / "fracas-tokens.pdf") as pdf:
+        placed = images_mm(pdf.pages[0])
     # 22 mm tokens: the emblem fits above the name, in 18 x 15.5 mm, so it is 15.5 mm square
     assert len(placed) == 20
     assert all(w == pytest.approx(15.5, abs=0.01) and h == pytest.approx(15.5, abs=0.01)

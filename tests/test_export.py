@@ -175,12 +175,12 @@ def test_bleed_overrides_the_definition_and_sizes_the_gutter_between_the_decks(r
 
 def test_bleed_on_fracas_tokens_runs_the_colour_past_the_outer_cuts(run_cli, tmp_path):
     assert run_cli("build", "fracas", "--bleed", "3", "--out", tmp_path).exit_code == 0
-    path = tmp_path / "fracas" / "fracas.pdf"
-    tokens = PdfReader(path).pages[1]
+    path = tmp_path / "fracas" / "fracas-tokens.pdf"
+    tokens = PdfReader(path).pages[0]
     trim, bleed = box_mm(tokens.trimbox), box_mm(tokens.bleedbox)
     assert [b - t for b, t in zip(bleed, trim)] == pytest.approx([-3, -3, 3, 3], abs=1e-3)
     with pdfplumber.open(path) as pdf:
-        page = pdf.pages[1]
+        page = pdf.pages[0]
         height = float(page.height)
         tinted = [r for r in page.rects if r.get("fill") and r["width"] < 40 * MM]
         left = min(r["x0"] for r in tinted) / MM

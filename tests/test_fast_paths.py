@@ -200,7 +200,7 @@ def test_builds_with_and_without_a_helper_are_identical(run_cli, tmp_path, monke
     shared = build("shared")
     monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
     alone = build("alone")
-    assert shared == alone and len(shared) == 79
+    assert shared == alone and len(shared) == 80
 
 
 def test_a_helper_that_cannot_be_forked_leaves_the_job_to_this_process(monkeypatch):

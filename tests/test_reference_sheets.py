@@ -1,4 +1,5 @@
-"""Fracas and Armies reference sheets, measured in the PDFs `printgen build` really writes.
+"""Fracas and Armies reference sheets (and the tables their rulebooks share with them), measured
+in the PDFs `printgen build` really writes.
 
 The expected tables are worked out here from the YAML itself, not through printgen's code, so a
 sheet that drifts from its definition fails.
@@ -15,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
-from pdfmeasure import CUT_DASH, chars_mm, page_size_mm, segments
+from pdfmeasure import CUT_DASH, chars_mm, page_size_mm, reading_text, segments
 from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
@@ -52,13 +53,28 @@ def norm(text: str | None) -> str:
 
 
 def tables_in(pdf: Path, pages: list[int] | None = None) -> list[list[list[str]]]:
-    """Every ruled table pdfplumber finds, cells with their line breaks joined back up."""
+    """Every ruled table pdfplumber finds, in reading order (down the left half of a page, then
+    the right), cells with their line breaks joined back up."""
     found = []
     with pdfplumber.open(pdf) as doc:
         for i, page in enumerate(doc.pages):
             if pages is None or i in pages:
-                found += [[[norm(c) for c in row] for row in t.extract()] for t in page.find_tables()]
+                tables = sorted(page.find_tables(), key=lambda t: (t.bbox[0] > page.width / 2, t.bbox[1]))
+                found += [[[norm(c) for c in row] for row in t.extract()] for t in tables]
     return found
+
+
+def rows_across(tables: list[list[list[str]]]) -> list[list[str]]:
+    """Every row of every table, with a row a column or page break cut in two joined up again (its
+    continuation starts with an empty first cell, under a repeated header)."""
+    rows: list[list[str]] = []
+    for table in tables:
+        for row in table[1:] if table[0] in rows else table:  # a repeated header is left out
+            if rows and row and not row[0] and len(row) == len(rows[-1]):
+                rows[-1] = [" ".join(filter(None, (a, b))) for a, b in zip(rows[-1], row)]
+            else:
+                rows.append(row)
+    return rows
 
 
 def build(out: Path, *args: str) -> Path:
@@ -74,7 +90,9 @@ def built(tmp_path_factory) -> dict[str, Path]:
 
 
 def pdfs(out: Path, game: str) -> dict[str, Path]:
-    return {kind: out / game / f"{game}{kind}.pdf" for kind in ("", "-reference", "-reference-cards")}
+    """The game's PDFs by kind: "" is the rulebook; Fracas also has its "-tokens"."""
+    kinds = ("", "-reference", "-reference-cards") + (("-tokens",) if game == "fracas" else ())
+    return {kind: out / game / f"{game}{kind}.pdf" for kind in kinds}
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -84,11 +102,12 @@ def test_every_table_row_is_printed_as_the_yaml_says(built, game, paper):
     files = pdfs(built[paper], game)
     sheet = tables_in(files["-reference"])
     cards = tables_in(files["-reference-cards"])
-    main = tables_in(files[""], pages=[0])
+    book = rows_across(tables_in(files[""]))  # the rulebook's tables may break across columns
     for table in expected:
         assert table in sheet, f"{game} sheet lacks {table[0]}"
-        assert table in main, f"{game}.pdf lacks {table[0]}"
         assert sum(t == table for t in cards) == 2, f"each of the two cards needs {table[0]}"
+        for row in table:
+            assert row in book, f"{game}.pdf (the rulebook) lacks {row}"
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -115,17 +134,19 @@ def test_pages_fonts_and_margins(built, game, paper):
 
 
 def test_print_preferences_and_titles(built):
+    duplex = {"": "/DuplexFlipLongEdge", "-tokens": "/Simplex", "-reference": "/Simplex",
+              "-reference-cards": "/DuplexFlipLongEdge"}
     for game in GAMES:
         files = pdfs(built["a4"], game)
-        for kind, duplex in (("", "/Simplex"), ("-reference", "/Simplex"),
-                             ("-reference-cards", "/DuplexFlipLongEdge")):
-            reader = pypdf.PdfReader(files[kind])
+        for kind, path in files.items():
+            reader = pypdf.PdfReader(path)
             prefs = reader.trailer["/Root"]["/ViewerPreferences"]
-            assert prefs["/PrintScaling"] == "/None" and prefs["/Duplex"] == duplex, (game, kind)
+            assert prefs["/PrintScaling"] == "/None" and prefs["/Duplex"] == duplex[kind], (game, kind)
             assert reader.metadata.title.startswith(game.capitalize())
         assert len(pypdf.PdfReader(files["-reference"]).pages) == 1
         assert len(pypdf.PdfReader(files["-reference-cards"]).pages) == 2
-    assert len(pypdf.PdfReader(pdfs(built["a4"], "fracas")[""]).pages) == 2  # sheet + tokens
+        assert len(pypdf.PdfReader(files[""]).pages) >= 2  # the rulebook
+    assert len(pypdf.PdfReader(pdfs(built["a4"], "fracas")["-tokens"]).pages) == 1
 
 
 def cut_lines(page) -> list:
@@ -171,7 +192,7 @@ def edited(copy_definition, game: str, replacements: list[tuple[str, str]]) -> P
     return path
 
 
-def test_changing_the_fracas_yaml_changes_the_sheet_and_tokens(run_cli, copy_definition, tmp_path):
+def test_changing_the_fracas_yaml_changes_the_sheet_rules_and_tokens(run_cli, copy_definition, tmp_path):
     path = edited(copy_definition, "fracas", [
         ("what: Take the top card of your deck. You draw on your very first turn as well.",
          "what: Draw two cards from the top of your deck."),
@@ -180,21 +201,27 @@ def test_changing_the_fracas_yaml_changes_the_sheet_and_tokens(run_cli, copy_def
     ])
     result = run_cli("build", path, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    main = tmp_path / "out" / "fracas" / "fracas.pdf"
-    tables = tables_in(main, pages=[0])
+    files = pdfs(tmp_path / "out", "fracas")
+    tables = tables_in(files["-reference"])
     assert ["2. Draw", "Draw two cards from the top of your deck."] in [r for t in tables for r in t]
+    assert ["2. Draw", "Draw two cards from the top of your deck."] in rows_across(tables_in(files[""]))
     for table in expected_tables("fracas", yaml_of(path)):
         assert table in tables
-    with pdfplumber.open(main) as pdf:
+    with pdfplumber.open(files["-reference"]) as pdf:
         sheet = norm(pdf.pages[0].extract_text())
         assert "start on 24 life" in sheet and "Crimson takes the hearts" in sheet
         assert "Take the top card" not in sheet
-        tokens = chars_mm(pdf.pages[1])
+    with pdfplumber.open(files[""]) as pdf:
+        book = " ".join(reading_text(page) for page in pdf.pages)
+        assert "48 life tokens, 24 in each player's colour" in book
+        assert "Crimson takes all the hearts and diamonds" in book and "Take the top card" not in book
+    with pdfplumber.open(files["-tokens"]) as pdf:
+        tokens = chars_mm(pdf.pages[0])
         ones = [c for c in tokens if c["text"] == "1" and c["size"] > 12]
-        colours = {tuple(ch["non_stroking_color"]) for ch in pdf.pages[1].chars
+        colours = {tuple(ch["non_stroking_color"]) for ch in pdf.pages[0].chars
                    if ch["text"] == "1" and ch["size"] > 12}
         assert len(ones) == 48 and len(colours) == 2  # 24 life tokens a player, in two colours
-        text = norm(pdf.pages[1].extract_text())
+        text = norm(pdf.pages[0].extract_text())
         assert "Crimson: 24 life tokens" in text and "Black: 24 life tokens" in text
 
 
@@ -276,8 +303,8 @@ def test_tokens_are_cut_apart_on_a_grid_of_their_size(built):
     d = yaml_of(bundled_definition("fracas"))
     size, columns = d["tokens"]["size"], d["tokens"]["columns"]
     rows = math.ceil(d["life"] / columns)
-    with pdfplumber.open(pdfs(built["letter"], "fracas")[""]) as pdf:
-        cuts = segments(pdf.pages[1], CUT_DASH)
+    with pdfplumber.open(pdfs(built["letter"], "fracas")["-tokens"]) as pdf:
+        cuts = segments(pdf.pages[0], CUT_DASH)
     xs = sorted({round(s.x1, 2) for s in cuts if abs(s.x1 - s.x2) < 0.01})
     ys = sorted({round(s.y1, 2) for s in cuts if abs(s.y1 - s.y2) < 0.01})
     assert len(xs) == 2 * (columns + 1) and len(ys) == rows + 1

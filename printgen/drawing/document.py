@@ -96,6 +96,8 @@ class Document:
     problems: Located = field(default_factory=list)  # found while laying out, before any drawing
     also: tuple[str, ...] = ()  # the same bytes under these names too
     apart: bool = False  # worth writing on another core while the rest is written (a large raster)
+    breaks: bool = False  # a block may break across frames (a paragraph between lines, a table
+    # between rows), so a booklet's columns end level instead of ragged; otherwise blocks stay whole
 
     @property
     def kind(self) -> str:

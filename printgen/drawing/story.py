@@ -83,6 +83,13 @@ class FitWidth(Flowable):
         assert self.content is not None
         self.content.drawOn(self.canv, 0, 0)
 
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        """The content at this width, broken where it allows (a table between rows, its head
+        repeated); only a writer that lets blocks break asks (see Document.breaks)."""
+        content = self.factory(avail_width * MM_PER_PT)
+        section = getattr(self, "section", "")
+        return [tagged(part, section) for part in content.split(avail_width, avail_height)]
+
 
 def build_story(markup: str, tables: dict[str, TableFactory], style: Styles,
                 template: str = "") -> list[Flowable]:
@@ -169,6 +176,25 @@ class Stack(Flowable):
 
     def getSpaceAfter(self) -> float:
         return self.items[-1].getSpaceAfter()
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        """Whole items up to the first that does not fit, then as much of that one as fits; the
+        rest follows. A heading never ends the first part alone: with no text after it, nothing
+        splits and the block moves on whole."""
+        used, section = 0.0, getattr(self, "section", "")
+        for k, item in enumerate(self.items):
+            gap = max(self.items[k - 1].getSpaceAfter(), item.getSpaceBefore()) if k else 0.0
+            _, h = item.wrap(avail_width, avail_height)
+            if used + gap + h <= avail_height:
+                used += gap + h
+                continue
+            parts = item.split(avail_width, avail_height - used - gap) if used + gap < avail_height else []
+            kept = self.items[:k] + parts[:1]
+            rest = [tagged(part, section) for part in parts[1:]] if parts else [item]
+            if not kept or getattr(getattr(kept[-1], "style", None), "keepWithNext", False):
+                return []
+            return [tagged(Stack(kept), section), *rest, *self.items[k + 1:]]
+        return [self]
 
     def draw(self) -> None:
         y = self.height

@@ -1,8 +1,9 @@
 """The keys every game's definition starts with, declared once.
 
 Which game it is, its title and credit, and the folder of the user's own templates; a game with a
-reference sheet also takes its `reference:` settings. Each game's model narrows `game` to its id
-(a `Literal`), so a definition for one game can never validate as another.
+reference sheet also takes its `reference:` settings, and one with a rulebook its `rules:`. Each
+game's model narrows `game` to its id (a `Literal`), so a definition for one game can never
+validate as another.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pydantic import Field
 from printgen.art.library import TemplateFolder
 from printgen.core.fields import Name, Strict
 from printgen.layout.reference import ReferenceSettings
+from printgen.layout.rulebook import RulebookSettings
 
 Credit = Annotated[str, Field(max_length=120, description="who made the game, printed in small type")]
 
@@ -28,3 +30,9 @@ class WithReference(Definition):
     """A definition whose game prints a reference sheet (printgen.layout.reference)."""
 
     reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
+
+
+class WithRulebook(WithReference):
+    """A definition whose game prints a rulebook (printgen.layout.rulebook) besides its reference."""
+
+    rules: RulebookSettings = Field(default_factory=RulebookSettings)

@@ -127,14 +127,16 @@ def table_factory(table: DataTable, style: Styles, accent: Color) -> Callable[[f
     return lambda width: data_table(table, style, accent, width)
 
 
-def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float) -> Table:
-    """A fully ruled table: every cell boxed, so a reader's eye (and pdfplumber) finds each row."""
+def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float,
+               kind: type[Table] = Table) -> Table:
+    """A fully ruled table: every cell boxed, so a reader's eye (and pdfplumber) finds each row.
+    `kind`: a Table subclass that splits its own way (a rulebook's, say)."""
     cell = style.body.clone("ref-cell", spaceAfter=0, leading=style.body.fontSize * 1.15)
     head = cell.clone("ref-head", fontName=fonts.BOLD, textColor=white)
     rows = [[Paragraph(escape(h), head) for h in table.header]]
     rows += [[Paragraph(escape(value), cell) for value in row] for row in table.rows]
     total = sum(table.widths)
-    result = Table(rows, colWidths=[pt(width_mm) * w / total for w in table.widths], repeatRows=1)
+    result = kind(rows, colWidths=[pt(width_mm) * w / total for w in table.widths], repeatRows=1)
     result.setStyle(table_style([
         ("BACKGROUND", (0, 0), (-1, 0), accent),
         ("GRID", (0, 0), (-1, -1), 0.4, HexColor("#9a9a9a")),

@@ -12,10 +12,11 @@ from typing import Any
 from reportlab.graphics.renderPDF import draw as render_drawing
 from reportlab.graphics.shapes import Drawing, Group
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Frame, PageBreak
+from reportlab.platypus import Flowable, PageBreak
 
 from printgen.drawing import fonts
 from printgen.drawing.document import Document, Page, TextOverflow
+from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.core.paper import PT_PER_MM, Paper, pt
 
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
@@ -62,9 +63,7 @@ def render_pdf(doc: Document, pages: list[Page], story: list[Flowable]) -> bytes
         canvas.translate(pt(page.shift[0]), pt(page.shift[1]))
         draw_shapes(canvas, page.shapes, paper)
         for x, y, w, h in page.frames:
-            frame = Frame(pt(x), pt(y), pt(w), pt(h), leftPadding=0, rightPadding=0,
-                          topPadding=0, bottomPadding=0, showBoundary=0)
-            frame.addFromList(chunk, canvas)
+            pour(frame_at(x, y, w, h), chunk, canvas, doc.breaks)
         canvas.restoreState()
         if chunk:  # whatever did not fit goes on to the next page, still ahead of its page break
             remaining[:0] = chunk + ([PageBreak()] if broke else [])
@@ -84,18 +83,6 @@ def page_box(box: tuple[float, float, float, float] | None,
     x0, y0, x1, y1 = box
     dx, dy = shift
     return tuple(pt(v) for v in (x0 + dx, y0 + dy, x1 + dx, y1 + dy))
-
-
-def take_until_page_break(story: list[Flowable]) -> tuple[list[Flowable], bool]:
-    """Remove and return the flowables before the next page break, and whether one was found."""
-    for i, item in enumerate(story):
-        if isinstance(item, PageBreak):
-            chunk = story[:i]
-            del story[:i + 1]
-            return chunk, True
-    chunk = story[:]
-    story.clear()
-    return chunk, False
 
 
 def draw_shapes(canvas: Canvas, shapes: list[Any], paper: Paper) -> None:

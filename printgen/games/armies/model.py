@@ -8,7 +8,7 @@ from typing import Annotated, Iterable, Literal
 from pydantic import Field
 
 from printgen.core.source import Loc
-from printgen.games.header import WithReference
+from printgen.games.header import WithRulebook
 from printgen.core.fields import Cell, Short, Strict
 
 
@@ -41,7 +41,7 @@ class Result(Strict):
     result: Cell
 
 
-class Armies(WithReference):
+class Armies(WithRulebook):
     game: Literal["armies"]
     armies_each: Annotated[int, Field(ge=1, le=8, description="army cards each player draws")] = 3
     hand: Annotated[int, Field(ge=1, le=15, description="fighting cards each player holds")] = 5

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from printgen.art.library import ImageFile
 from printgen.core.source import Loc
-from printgen.games.header import WithReference
+from printgen.games.header import WithRulebook
 from printgen.core.fields import Cell, HexColour, Name, Short, Strict
 
 
@@ -49,7 +49,7 @@ class Tokens(Strict):
     columns: Annotated[int, Field(ge=1, le=8, description="tokens across each player's block")] = 4
 
 
-class Fracas(WithReference):
+class Fracas(WithRulebook):
     game: Literal["fracas"]
     players: Annotated[list[Player], Field(min_length=2, max_length=2)]
     life: Annotated[int, Field(ge=1, le=40, description="life points, and tokens, per player")] = 20

@@ -1,0 +1,315 @@
+"""Rulebooks: a game's full rules as a booklet of pages in columns, from a Jinja template.
+
+A reference sheet (printgen.layout.reference) squeezes the rules onto one page; a rulebook has room
+to teach them: setup, the turn, the end, a worked example, questions that come up. A game supplies
+a `Rulebook` (its template, the template's variables, its data tables and figures, its settings)
+and gets one document back:
+
+    book = Rulebook(title="Fracas", template="fracas/rules.txt.j2", context={"d": defn},
+                    tables={"turn": DataTable(("Step", "What you do"), rows, (0.2, 0.8))},
+                    settings=defn.rules, accent=defn.reference.accent)
+    rulebook_document(book, options, "fracas.pdf")
+
+The template uses printgen's markup (see drawing.story) and is also given `flip` (the edge to turn
+the paper on) and `paper` (its name), so its first lines can say how to print the booklet. Its `#`
+title and `%%` subtitle lines go in a band across the top of the first page; the rest flows through
+the columns. Paragraphs and tables break between lines and rows (Document.breaks), so every page but
+the last ends level at its foot, and a heading always keeps some text under it.
+
+The page count is known only once the text is set: the writer starts from an estimate and adds a
+page while the text overflows, up to MAX_PAGES (drawing.document.Grow).
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from math import ceil
+from typing import Annotated, Any, Callable, Mapping, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+from reportlab.graphics.shapes import Group
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
+
+from printgen.core.build import BuildOptions
+from printgen.core.paper import Paper, pt
+from printgen.core.source import Loc
+from printgen.drawing.document import Blame, Document, Grow, Page
+from printgen.drawing.flow import frame_at, pour, take_until_page_break
+from printgen.drawing.picture import rect, text
+from printgen.drawing.story import FitWidth, Stack, Styles, build_story, styles, tagged
+from printgen.jinja.render import render
+from printgen.layout.reference import DataTable, data_table
+
+MARGIN = 14.0  # mm from the paper edge to the text, on every side
+GUTTER = 7.0  # mm between columns
+BAND_GAP = 5.0  # mm between the first page's title band and its columns (a rule sits in it)
+FOOTER_Y = 8.0  # mm: the baseline of the page footer, well clear of the 5 mm safe margin
+FOOTER_PT = 7.0
+MAX_PAGES = 12
+BALANCE_STEP = 2.0  # mm: the last page's columns grow by this until its text fits them
+GREY = HexColor("#666666")
+RULE = (0.4, HexColor("#9a9a9a"))  # a data table's grid line (printgen.layout.reference)
+
+Figure = Callable[[float], Flowable]  # column width in mm -> a flowable that fits it
+
+
+class RulebookSettings(BaseModel):
+    """The `rules:` block of a game's YAML: how its rulebook's text is set."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text_size_pt: Annotated[float, Field(ge=7, le=12, allow_inf_nan=False,
+                                         description="body text size; never below 7 pt")] = 9.5
+    columns: Annotated[int, Field(ge=1, le=3, description="text columns on each page")] = 2
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """Everything a game hands over to get its rulebook."""
+
+    title: str  # the game's title
+    template: str  # e.g. "fracas/rules.txt.j2", looked up through the user's template folders
+    context: Mapping[str, Any]
+    tables: Mapping[str, Union[DataTable, Figure]]
+    settings: RulebookSettings
+    accent: str  # #rrggbb for headings and table heads
+    settings_loc: Loc = ("rules",)  # where `settings` sits in the YAML
+
+
+def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
+    """story.py's styles with headings and the title in the game's accent colour."""
+    base = styles(settings.text_size_pt)
+    size, ink = settings.text_size_pt, HexColor(accent)
+    return Styles(
+        body=base.body,
+        bullet=base.bullet,
+        heading=base.heading.clone("rules-heading", textColor=ink, spaceBefore=size * 0.9),
+        title=base.title.clone("title", textColor=ink),
+        subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
+    )
+
+
+def is_head(item: Flowable) -> bool:
+    return isinstance(item, Paragraph) and item.style.name in ("title", "subtitle")
+
+
+class RulesTable(Table):
+    """A data table that breaks between rows, or inside the next row when that leaves less of the
+    column empty; a broken row keeps `least` points at least on each side of the break (it breaks
+    higher up when the tail would be too short)."""
+
+    least = 0.0
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803 (reportlab's names)
+        self._calc(availWidth, availHeight)
+        self.splitInRow = 1
+        parts = self._splitRows(availHeight, doInRowSplit=0)
+        used = parts[0].wrap(availWidth, availHeight)[1] if len(parts) == 2 else 0.0
+        if availHeight - used > 2 * self.least:  # worth breaking inside the next row
+            inside = self.in_row(availWidth, availHeight)
+            parts = inside or parts
+        for part in parts:
+            part.least = self.least
+        return parts
+
+    def in_row(self, width: float, height: float) -> list[Flowable]:
+        """The table broken inside a row, each half at least `least` tall, or [] if it cannot be."""
+        parts = self._splitRows(height, doInRowSplit=1)
+        halves = self.broken(parts)
+        if halves and halves[1] < self.least:  # break higher up so that the tail keeps enough
+            self._calc(width, height)
+            parts = self._splitRows(height - (self.least - halves[1]), doInRowSplit=1)
+            halves = self.broken(parts)
+        if not halves or min(halves) < self.least - 0.01:
+            return []
+        parts[0].setStyle([("LINEBELOW", (0, -1), (-1, -1), *RULE)])  # close the first half's box
+        return parts
+
+    def broken(self, parts: list[Flowable]) -> tuple[float, float] | None:
+        """The heights of a row's two halves when `parts` split inside a row, else None."""
+        if len(parts) != 2 or not all(isinstance(p, Table) for p in parts):
+            return None
+        first, second = parts
+        if len(first._cellvalues) + len(second._cellvalues) <= len(self._cellvalues) + self.repeatRows:
+            return None  # split between rows
+        return first._argH[-1], second._argH[self.repeatRows]
+
+
+def rules_table(table: DataTable, style: Styles, accent: Color) -> Figure:
+    """A ruled data table for the rulebook, free to break across columns (see RulesTable); a
+    broken row keeps two lines at least on each side."""
+    def make(width: float) -> Flowable:
+        result = data_table(table, style, accent, width, RulesTable)
+        result.least = 2 * style.body.fontSize * 1.15 + 3.2  # two lines and the cell's padding
+        return result
+    return make
+
+
+def markup(book: Rulebook, options: BuildOptions) -> str:
+    """The template rendered once per build; its flowables are made afresh for each layout pass."""
+    context = {**book.context, "flip": options.flip, "paper": options.paper.name}
+    return render(book.template, context, options.templates)
+
+
+def story(book: Rulebook, text: str) -> list[Flowable]:
+    """The rendered template as fresh flowables (every layout pass consumes its own)."""
+    style = rulebook_styles(book.settings, book.accent)
+    accent = HexColor(book.accent)
+    factories = {name: rules_table(table, style, accent) if isinstance(table, DataTable) else table
+                 for name, table in book.tables.items()}
+    return keep_leads_with_tables(build_story(text, factories, style, book.template))
+
+
+def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
+    """A sentence ending in a colon introduces the table after it, so the two travel as one block
+    that may break inside the table but never leaves the sentence alone at a column's foot."""
+    result: list[Flowable] = []
+    for item in items:
+        lead = result[-1] if result else None
+        parts = list(lead.items) if isinstance(lead, Stack) else [lead]
+        last = parts[-1]
+        if isinstance(item, FitWidth) and isinstance(last, Paragraph) and last.text.rstrip().endswith(":"):
+            last.style = last.style.clone(f"{last.style.name}-lead", keepWithNext=1)
+            result[-1] = tagged(Stack([*parts, item]), getattr(item, "section", ""))
+        else:
+            result.append(item)
+    return result
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the text goes: the first page's title band (if the template has a title) and the
+    columns, in mm."""
+
+    paper: Paper
+    columns: int
+    band: float  # height of the title band; 0 when there is none
+
+    @property
+    def width(self) -> float:
+        return self.paper.width - 2 * MARGIN
+
+    @property
+    def column_width(self) -> float:
+        return (self.width - (self.columns - 1) * GUTTER) / self.columns
+
+    def column_frames(self, top: float) -> list[tuple[float, float, float, float]]:
+        w = self.column_width
+        return [(MARGIN + i * (w + GUTTER), MARGIN, w, top - MARGIN) for i in range(self.columns)]
+
+    @property
+    def body_top(self) -> float:
+        return self.paper.height - MARGIN
+
+    @property
+    def first_top(self) -> float:
+        """The columns' top on the first page, under the band and its rule."""
+        return self.body_top - self.band - BAND_GAP if self.band else self.body_top
+
+
+def plan(items: list[Flowable], settings: RulebookSettings, paper: Paper) -> Layout:
+    """Measure the title band: the story's heads set across the full text width."""
+    heads = []
+    for item in items:
+        if not is_head(item):
+            break
+        heads.append(item)
+    band = 0.0
+    if heads:
+        _, height = Stack(heads).wrap(pt(paper.width - 2 * MARGIN), pt(paper.height))
+        band = height / pt(1) + 0.5  # a hair of room, far less than any heading after it needs
+    return Layout(paper, settings.columns, band)
+
+
+def footer(layout: Layout, words: str) -> Group:
+    return Group(text(layout.paper.width / 2, FOOTER_Y, words, FOOTER_PT, anchor="middle", fill=GREY))
+
+
+def pages(book: Rulebook, layout: Layout, count: int) -> list[Page]:
+    """`count` pages: the first with the title band and a rule under it, each with a footer."""
+    result = []
+    for n in range(1, count + 1):
+        words = f"{book.title} \u00b7 rules \u00b7 page {n} of {count}"
+        page = Page(shapes=[footer(layout, words)])
+        if n == 1 and layout.band:
+            top = layout.body_top
+            page.frames.append((MARGIN, top - layout.band, layout.width, layout.band))
+            rule_y = top - layout.band - BAND_GAP / 2
+            page.shapes.append(rect(MARGIN, rule_y - 0.3, layout.width, 0.6, fill=HexColor(book.accent)))
+            page.frames += layout.column_frames(layout.first_top)
+        else:
+            page.frames += layout.column_frames(layout.body_top)
+        result.append(page)
+    return result
+
+
+def balanced(pages: list[Page], items: list[Flowable], layout: Layout) -> list[Page]:
+    """The pages with the last one's columns cut to the height that shares its text evenly, found
+    by pouring the story through the pages on a throwaway canvas. They come back unchanged when
+    the text does not fit the last page anyway (the writer then adds a page)."""
+    canvas = Canvas(io.BytesIO())
+    remaining = list(items)
+    for page in pages[:-1]:
+        chunk, broke = take_until_page_break(remaining)
+        for box in page.frames:
+            pour(frame_at(*box), chunk, canvas, True)
+        remaining[:0] = chunk + ([PageBreak()] if broke else [])
+    last = pages[-1]
+    fixed, columns = last.frames[:-layout.columns], last.frames[-layout.columns:]
+    if not remaining or any(isinstance(item, PageBreak) for item in remaining):
+        return pages
+    _, bottom, _, full = columns[0]
+    top = bottom + full
+
+    def fits(height: float) -> bool:
+        trial = list(remaining)
+        for box in fixed:
+            pour(frame_at(*box), trial, canvas, True)
+        for x, _, w, _ in columns:
+            pour(frame_at(x, top - height, w, height), trial, canvas, True)
+        return not trial
+
+    width = pt(layout.column_width)
+    needed = sum(item.wrap(width, pt(full))[1] + item.getSpaceBefore() for item in remaining) / pt(1)
+    height = min(full, needed / layout.columns)
+    while height < full and not fits(height):
+        height = min(full, height + BALANCE_STEP)
+    if height >= full:
+        return pages
+    frames = fixed + [(x, top - height, w, height) for x, _, w, _ in columns]
+    return pages[:-1] + [Page(shapes=last.shapes, frames=frames)]
+
+
+def estimate(items: list[Flowable], layout: Layout) -> int:
+    """A first guess at the page count from the text's height, never more than it needs (an extra
+    page would print blank), so most builds lay the text out once or twice."""
+    width = pt(layout.column_width)
+    body = [item for item in items if not is_head(item) and not isinstance(item, PageBreak)]
+    total = sum(item.wrap(width, pt(layout.paper.height))[1] + item.getSpaceBefore() + item.getSpaceAfter()
+                for item in body)
+    first = pt(layout.first_top - MARGIN) * layout.columns
+    rest = pt(layout.body_top - MARGIN) * layout.columns
+    breaks = sum(isinstance(item, PageBreak) for item in items)
+    needed = 1 + max(0, ceil((0.9 * total - first) / rest))
+    return min(MAX_PAGES, max(1 + breaks, needed))
+
+
+def rulebook_document(book: Rulebook, options: BuildOptions, name: str) -> Document:
+    """The rulebook as one PDF, printed on both sides and turned on the `--flip` edge."""
+    paper = options.paper
+    text = markup(book, options)
+    items = story(book, text)
+    layout = plan(items, book.settings, paper)
+    size_key = ".".join(str(p) for p in (*book.settings_loc, "text_size_pt"))
+    advice = f"lower {size_key} or shorten the template"
+    return Document(name, paper, [], f"{book.title} \u2013 rules",
+                    f"Print on both sides at actual size, turning on the {options.flip} edge", options.flip,
+                    grow=Grow(lambda count: balanced(pages(book, layout, count), story(book, text), layout),
+                              lambda: story(book, text),
+                              estimate(items, layout), MAX_PAGES),
+                    overflow=Blame((*book.settings_loc, "text_size_pt"),
+                                   f"the {book.title} rules need more than {MAX_PAGES} pages of "
+                                   f"{paper.name} paper", advice),
+                    label=f"the {book.title} rules ({paper.name})", breaks=True)
