@@ -236,3 +236,154 @@ def test_reference_sheet_rows_follow_the_yaml(run_cli, copy_definition, tmp_path
         row = f"{soldier['number']} {soldier['name']} {beaten} {soldier['ability']}"
         assert row in lines, row
     assert "2 Princess 5 Knight Topples the Knight" in lines
+
+
+# -- rules content: the facts and tips the sheet prints, read back from the built PDF ------------
+
+def sheet_text(pdf_path: Path) -> list[str]:
+    """Each page's text with line breaks and runs of spaces folded to one space, so a sentence
+    that wraps still reads as one string."""
+    with pdfplumber.open(pdf_path) as pdf:
+        return [" ".join(page.extract_text().split()) for page in pdf.pages]
+
+
+def tips_section(page_text: str) -> str:
+    assert " Tips " in page_text, "the first page has no Tips section"
+    return page_text.split(" Tips ", 1)[1]
+
+
+def edited_definition(copy_definition, name: str, edit) -> Path:
+    from ruamel.yaml import YAML
+    yaml = YAML()
+    path = copy_definition("one_minute_war", name)
+    data = yaml.load(path.read_text())
+    edit(data)
+    with path.open("w") as out:
+        yaml.dump(data, out)
+    return path
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_priest_tip_names_exactly_the_soldiers_he_survives(run_cli, tmp_path, paper):
+    """The tip is worked out from the beats table: the Priest stands against every soldier whose
+    `beats` leaves out number 1, which in the bundled table are the Priest and the Princess."""
+    from ruamel.yaml import YAML
+    from printgen.games import bundled_definition
+    soldiers = YAML(typ="safe").load(bundled_definition("one_minute_war").read_text())["soldiers"]
+    spared = [s["name"] for s in sorted(soldiers, key=lambda s: s["number"]) if 1 not in s.get("beats", [])]
+    assert spared == ["Priest", "Princess"]
+    tips = tips_section(sheet_text(build(run_cli, tmp_path, "--paper", paper))[0])
+    assert "Your Priest stands only against the enemy Priest or Princess; anything else, a fist " \
+           "included, defeats him." in tips
+    assert "While the enemy Knight is down, your Princess defeats nobody and is worth most as a " \
+           "sacrifice." in tips
+    assert "fought 2 rounds running: he must sit out the next round." in tips
+    assert "bait" not in tips and "still useful" not in tips  # the old advice said the opposite
+
+
+def test_tips_follow_a_homebrew_beats_table(run_cli, copy_definition, tmp_path):
+    """A different table gets different tips: here only the Spearman defeats the Priest; the Priest
+    (who now defeats the Princess), the Princess and the Spearman each have a single victim; and
+    soldiers may fight 3 rounds running."""
+    beats = {1: [2], 2: [5], 3: [1], 4: [2, 3], 5: [3, 4]}
+
+    def edit(data):
+        for soldier in data["soldiers"]:
+            soldier["beats"] = beats[soldier["number"]]
+        data["restrictions"]["max_rounds_in_a_row"] = 3
+    path = edited_definition(copy_definition, "homebrew", edit)
+    first = sheet_text(build(run_cli, tmp_path, game=str(path)))[0]
+    assert "Each time the Priest fights, he must revive a fallen soldier of his side" in first
+    assert "The Priest defeats nobody" not in first
+    tips = tips_section(first)
+    assert "Your Priest stands only against the enemy Priest, Princess, Archer or Knight;" in tips
+    assert "While the enemy Princess is down, your Priest defeats nobody" in tips
+    assert "While the enemy Knight is down, your Princess defeats nobody" in tips
+    assert "While the enemy Priest is down, your Spearman defeats nobody" in tips
+    assert "fought 3 rounds running" in tips and "fought 2 rounds running" not in tips
+
+
+def test_tips_that_do_not_hold_are_left_out(run_cli, copy_definition, tmp_path):
+    """When nothing defeats the Priest, the Priest tip would say nothing true, so it is left out;
+    the single-victim tips name this table's pairs, and with one round at most the rest-tip changes."""
+    beats = {1: [], 2: [4, 5], 3: [2, 4], 4: [5], 5: [3]}
+
+    def edit(data):
+        for soldier in data["soldiers"]:
+            soldier["beats"] = beats[soldier["number"]]
+        data["restrictions"]["max_rounds_in_a_row"] = 1
+    path = edited_definition(copy_definition, "nothing_beats_him", edit)
+    tips = tips_section(sheet_text(build(run_cli, tmp_path, game=str(path)))[0])
+    assert "stands only against" not in tips
+    assert "While the enemy Knight is down, your Archer defeats nobody" in tips
+    assert "While the enemy Spearman is down, your Knight defeats nobody" in tips
+    assert "your Princess defeats nobody" not in tips  # she has two victims in this table
+    assert "The enemy soldier who fought last round cannot fight in this one." in tips
+    assert "rounds running" not in tips
+
+
+def test_tips_without_a_reviver_and_without_lone_victims(run_cli, copy_definition, tmp_path):
+    beats = {1: [], 2: [4, 5], 3: [1, 2], 4: [1, 3], 5: [1, 3, 4]}
+
+    def edit(data):
+        for soldier in data["soldiers"]:
+            soldier["beats"] = beats[soldier["number"]]
+            soldier.pop("revives", None)
+    path = edited_definition(copy_definition, "no_priest", edit)
+    first = sheet_text(build(run_cli, tmp_path, game=str(path)))[0]
+    tips = tips_section(first)
+    assert "stands only against" not in tips and "defeats nobody" not in tips
+    assert "revive" not in first  # no reviver: no revival paragraph or restriction either
+    assert "fought 2 rounds running" in tips
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_priests_revival_is_compulsory(run_cli, tmp_path, paper):
+    """The revival is not the owner's choice: the rules say it must happen, and nowhere use "may"
+    for it. (The sacrifice is a choice, and keeps its "may".)"""
+    first, second = sheet_text(build(run_cli, tmp_path, "--paper", paper))
+    assert "The Priest defeats nobody, but each time he fights he must revive a fallen soldier of " \
+           "his side if there is one: his owner picks which and folds that tab up again." in first
+    sentences = re.split(r"(?<=[.;:?!])\s", first + " " + second)
+    about_reviving = [s for s in sentences if re.search(r"reviv|bring\w* (him|one|back)", s)]
+    assert len(about_reviving) >= 4
+    assert not [s for s in about_reviving if re.search(r"\bmay\b", s)], about_reviving
+    assert "you may show a fist" in first
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_rules_state_the_aim_before_the_first_round(run_cli, tmp_path, paper):
+    """The aim closes "Setting up", in the column beside the card (read on its own, since
+    pdfplumber would run its lines together with the card's)."""
+    with pdfplumber.open(build(run_cli, tmp_path, "--paper", paper)) as pdf:
+        page = pdf.pages[0]
+        outline = [s for s in guides(page) if s.dash == CUT_DASH and s.length > 90]
+        card_x = min(min(s.x1, s.x2) for s in outline) * 72 / 25.4
+        card_foot = page.height - (min(min(s.y1, s.y2) for s in outline) - 6) * 72 / 25.4  # and legend
+        beside = " ".join(page.crop((0, 0, card_x, card_foot)).extract_text().split())
+    setting_up = beside.split(" Setting up ", 1)[1]
+    assert setting_up.endswith("Your aim: fold down every enemy soldier, or have more of yours "
+                               "standing at the end.")
+
+
+def test_both_sides_may_sacrifice_answer_makes_sense_when_allowed(run_cli, copy_definition, tmp_path):
+    """With sacrifices open to both players, two fists mean no soldier was chosen, so the answer
+    cannot say that chosen soldiers fall."""
+    path = edited_definition(copy_definition, "open_sacrifice",
+                             lambda data: data["restrictions"].__setitem__("sacrifice_only_when_behind", False))
+    second = sheet_text(build(run_cli, tmp_path, game=str(path)))[1]
+    assert "Can both players sacrifice in the same round? Yes: then neither side has chosen a soldier, " \
+           "so each player just folds down one of their own." in second
+    assert "both chosen soldiers fall" not in second
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_first_page_is_full_enough(run_cli, tmp_path, paper):
+    """The rules continue overleaf, so the first page may not leave more than 40 mm empty above
+    its bottom margin (the last page may)."""
+    from printgen.games.one_minute_war.game import PAGE_MARGIN
+    with pdfplumber.open(build(run_cli, tmp_path, "--paper", paper)) as pdf:
+        assert len(pdf.pages) == 2
+        body = [c for c in chars_mm(pdf.pages[0]) if 8 <= c["size"] < 14 and c["dir"] == (1, 0)]
+    blank = min(c["y0"] for c in body) - PAGE_MARGIN
+    assert 0 <= blank <= 40, f"{blank:.1f} mm blank at the foot of page 1 on {paper}"

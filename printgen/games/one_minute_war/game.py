@@ -1,6 +1,8 @@
 """One Minute War: a one-sheet duplex rules document with a fold-and-cut card of soldier tabs."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Paragraph, Table
@@ -55,6 +57,37 @@ def outcome(attacker: Soldier, defender: Soldier) -> str:
     if attacker.number in defender.beats:
         return "falls"
     return "both stand"
+
+
+@dataclass(frozen=True)
+class LoneVictim:
+    """A soldier who defeats exactly one other: once that one has fallen, he can win no more."""
+
+    soldier: str
+    victim: str
+
+
+@dataclass(frozen=True)
+class Tips:
+    """What the rules' tips say, worked out from the soldier table so that a homebrew table gets
+    tips that are true of it (or none) rather than the bundled game's advice.
+
+    `reviver_stands_against`: the soldiers, in number order, against whom the reviver comes through
+    a round; empty when there is no reviver or nothing defeats him (then there is nothing to say).
+    `lone_victims`: each soldier who defeats exactly one other, with that one."""
+
+    reviver_stands_against: list[str]
+    lone_victims: list[LoneVictim]
+
+
+def tips(defn: OneMinuteWar) -> Tips:
+    order = sorted(defn.soldiers, key=lambda s: s.number)
+    names = {s.number: s.name for s in order}
+    reviver = next((s for s in order if s.revives), None)
+    stands = [] if reviver is None else [s.name for s in order if outcome(reviver, s) != "falls"]
+    if len(stands) == len(order):
+        stands = []
+    return Tips(stands, [LoneVictim(s.name, names[s.beats[0]]) for s in order if len(s.beats) == 1])
 
 
 def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
@@ -114,7 +147,7 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     style = styles(defn.text_size_pt)
     markup = render("one_minute_war/rules.txt.j2", {"d": defn, "soldiers": card.soldiers(),
                                                     "near": defn.sides[0], "far": defn.sides[1],
-                                                    "flip": options.flip},
+                                                    "flip": options.flip, "tips": tips(defn)},
                     options.templates)
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
