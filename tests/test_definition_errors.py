@@ -86,7 +86,48 @@ def test_all_problems_are_reported_at_once(run_cli, copy_definition, tmp_path):
     assert result.exit_code == 2
     assert "card.width: expected a number greater than 0 (got -3" in result.output
     assert "card.colour: unknown key" in result.output
-    assert "2 problems found; nothing was written." in result.output
+    assert "soldiers[1].beats[0]: Princess beats 9, but no soldier has that number" in result.output
+    assert "3 problems found; nothing was written." in result.output
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_problem_example() -> str:
+    """The README's example of a broken definition's report: the block after "every problem at once"."""
+    text = README.read_text()
+    start = text.index("lists every problem at once:")
+    block = text[text.index("```\n", start) + 4:]
+    return "\n".join(line.strip() for line in block[:block.index("```")].strip().splitlines())
+
+
+def test_the_readme_two_mistake_example_is_what_build_prints(copy_definition, tmp_path):
+    """The README's my_war.yaml: a soldier beating an unknown number and a negative card width
+    are both reported, with their lines, by the real command, and nothing is written."""
+    path = copy_definition("one_minute_war", "my_war")
+    text = path.read_text()
+    assert "    beats: [5]\n" in text and "  width: 110\n" in text
+    path.write_text(text.replace("    beats: [5]\n", "    beats: [7]\n", 1).replace("  width: 110\n", "  width: -3\n", 1))
+    proc = subprocess.run([sys.executable, "-m", "printgen.cli.main", "build", "my_war.yaml", "--out", "o"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == readme_problem_example()
+    assert "my_war.yaml:27: soldiers[1].beats[0]: Princess beats 7" in proc.stderr
+    assert "my_war.yaml:52: card.width: expected a number greater than 0 (got -3)" in proc.stderr
+    assert "printgen: 2 problems found; nothing was written." in proc.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_check_waits_when_a_required_value_is_wrong(run_cli, copy_definition, tmp_path):
+    """A wrong value that cannot be left out (a soldier's name) is reported alone: the soldier
+    checks would otherwise run on a table with a soldier missing."""
+    path = copy_definition("one_minute_war", "required")
+    text = path.read_text().replace("    name: Princess\n", "    name: ''\n").replace("    beats: [5]\n", "    beats: [7]\n")
+    path.write_text(text)
+    result = run_cli("build", path, "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    assert "soldiers[1].name: expected some text, not an empty string" in result.output
+    assert "1 problem found; nothing was written." in result.output
 
 
 def test_semantic_problems_are_all_reported_together(run_cli, copy_definition, tmp_path):
