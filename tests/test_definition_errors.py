@@ -174,3 +174,48 @@ def test_tab_text_that_does_not_fit_names_the_soldier(run_cli, copy_definition, 
     assert result.exit_code == 2
     assert "soldiers[1].ability: Princess's ability needs" in result.output
     assert "shorten it or widen card.width" in result.output
+
+
+def run_printgen(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real command, run in `folder`."""
+    return subprocess.run([sys.executable, "-m", "printgen.cli.main", *args], capture_output=True,
+                          text=True, cwd=folder)
+
+
+def test_an_unquoted_colour_says_to_quote_it(copy_definition, tmp_path):
+    """`colour: #1f5f99` is a key with a comment and no value: the message says so and how to write it."""
+    path = copy_definition("one_minute_war", "colours")
+    text = path.read_text()
+    assert '    colour: "#1f5f99"\n' in text
+    path.write_text(text.replace('    colour: "#1f5f99"\n', "    colour: #1f5f99\n"))
+    proc = run_printgen(tmp_path, "build", "colours.yaml", "--out", "o")
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "colours.yaml:14: sides[1].colour: expected text, but the key has no value: YAML reads a '#' "
+        "after a space as the start of a comment, so write the colour in quotes: '#1f5f99'\n"
+        "printgen: 1 problem found; nothing was written.\n")
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_unquoted_colour_in_braces_says_to_quote_it(tmp_path):
+    """The homebrew guide's `{fill: "#3c8d2f", label: leaf}` without quotes: the comment swallows the
+    closing brace, and the message names the colour to quote."""
+    source = Path(__file__).resolve().parents[1] / "docs" / "examples" / "garden_tiles" / "omiga.yaml"
+    text = source.read_text()
+    assert '{fill: "#3c8d2f", label: leaf}' in text
+    (tmp_path / "garden.yaml").write_text(text.replace('{fill: "#3c8d2f", label: leaf}', "{fill: #3c8d2f, label: leaf}"))
+    line = text[:text.index('{fill: "#3c8d2f"')].count("\n") + 1
+    proc = run_printgen(tmp_path, "validate", "garden.yaml")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[0] == (
+        f"garden.yaml:{line}: invalid YAML: a mapping opened with '{{' here is not closed: YAML reads a '#' "
+        "after a space as the start of a comment, so write the colour in quotes: '#3c8d2f'")
+
+
+def test_a_real_comment_after_an_empty_key_gets_no_quote_hint(copy_definition, tmp_path):
+    path = copy_definition("one_minute_war", "comment")
+    path.write_text(path.read_text().replace('    colour: "#1f5f99"\n', "    colour:   # blue, later\n"))
+    proc = run_printgen(tmp_path, "build", "comment.yaml", "--out", "o")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[0] == ("comment.yaml:14: sides[1].colour: expected text, but the key has "
+                                           "no value; write one after the colon")

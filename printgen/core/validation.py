@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable, Mapping, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from printgen.core.problems import DefinitionError, Problem
-from printgen.core.source import Loc, SourceMap
+from printgen.core.source import Loc, SourceMap, commented_value, quote_hint
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -31,7 +31,8 @@ def validate(model: type[Model], data: Any, source: SourceMap,
         result = model.model_validate(data, context=context)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
-        problems = [source.problem(err["loc"], explain(err, model, err["loc"])) for err in errors]
+        problems = [source.problem(err["loc"], with_comment_hint(explain(err, model, err["loc"]), err, source))
+                    for err in errors]
         paths = {p.path for p in problems}
         if not text:  # the game's checks on the parts that are right, so no problem waits for a rerun
             problems += checked_without(model, data, source, checks, context, errors)
@@ -42,6 +43,17 @@ def validate(model: type[Model], data: Any, source: SourceMap,
     if problems:
         raise DefinitionError(source.hints + problems)
     return result
+
+
+def with_comment_hint(message: str, err: Mapping[str, Any], source: SourceMap) -> str:
+    """For a key with no value whose line goes on with '#text' (`colour: #1f5f99`, which YAML
+    reads as a comment), the message says so and how to quote it; otherwise it is unchanged."""
+    if err.get("input", "") is not None or err["type"] == "missing":
+        return message
+    value = commented_value(source.text_of(source.line_of(err["loc"])))
+    if value is None:
+        return message
+    return f"{message.split('; ')[0]}: {quote_hint(value)}"
 
 
 def checked_without(model: type[Model], data: Any, source: SourceMap,
