@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from printgen.core.problems import DefinitionError
-from printgen.core.source import Loc, SourceMap
+from printgen.core.problems import DefinitionError, Problem
+from printgen.core.source import Loc, SourceMap, commented_value, quote_hint
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -30,9 +30,12 @@ def validate(model: type[Model], data: Any, source: SourceMap,
     try:
         result = model.model_validate(data, context=context)
     except ValidationError as exc:
-        problems = [source.problem(err["loc"], explain(err, model, err["loc"]))
-                    for err in exc.errors(include_url=False)]
+        errors = exc.errors(include_url=False)
+        problems = [source.problem(err["loc"], with_comment_hint(explain(err, model, err["loc"]), err, source))
+                    for err in errors]
         paths = {p.path for p in problems}
+        if not text:  # the game's checks on the parts that are right, so no problem waits for a rerun
+            problems += checked_without(model, data, source, checks, context, errors)
         raise DefinitionError(source.hints + problems + [p for p in text if p.path not in paths])
     if text:  # the game checks measure and quote text, so they run only on printable text
         raise DefinitionError(source.hints + text)
@@ -40,6 +43,85 @@ def validate(model: type[Model], data: Any, source: SourceMap,
     if problems:
         raise DefinitionError(source.hints + problems)
     return result
+
+
+def with_comment_hint(message: str, err: Mapping[str, Any], source: SourceMap) -> str:
+    """For a key with no value whose line goes on with '#text' (`colour: #1f5f99`, which YAML
+    reads as a comment), the message says so and how to quote it; otherwise it is unchanged."""
+    if err.get("input", "") is not None or err["type"] == "missing":
+        return message
+    value = commented_value(source.text_of(source.line_of(err["loc"])))
+    if value is None:
+        return message
+    return f"{message.split('; ')[0]}: {quote_hint(value)}"
+
+
+def checked_without(model: type[Model], data: Any, source: SourceMap,
+                    checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]],
+                    context: dict[str, Any] | None, errors: list[Any]) -> list[Problem]:
+    """The game's checks, run on the definition with every wrong value left out, when each one can
+    be (a key with a default, or an unknown key); their problems about those values are dropped.
+
+    Without this, a soldier beating an unknown number would only show once `card.width: -3` is
+    fixed. When a wrong value cannot be left out (a required key), the checks wait, as before.
+    """
+    holes = [tuple(err["loc"]) for err in errors]
+    if not all(removable(model, hole, err["type"]) for hole, err in zip(holes, errors)):
+        return []
+    trimmed = data
+    for hole in holes:
+        trimmed = without(trimmed, hole)
+    try:
+        result = model.model_validate(trimmed, context=context)
+    except ValidationError:
+        return []
+    return [source.problem(loc, message) for check in checks for loc, message in check(result)
+            if not any(overlaps(tuple(loc), hole) for hole in holes)]
+
+
+def removable(model: type[BaseModel], loc: Loc, kind: str) -> bool:
+    """Whether the key at `loc` can be left out of the definition: an unknown key, or a field of a
+    model that has a default. A key inside a mapping of names (a palette's colours) cannot: leaving
+    it out would make the names that refer to it look wrong."""
+    if not loc or not isinstance(loc[-1], str):
+        return False
+    if kind == "extra_forbidden":
+        return True
+    current: Any = model
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        field = getattr(current, "model_fields", {}).get(part)
+        if field is None:
+            return False
+        current = inner_model(field.annotation)
+    field = getattr(current, "model_fields", {}).get(loc[-1])
+    return field is not None and not field.is_required()
+
+
+def without(data: Any, loc: Loc) -> Any:
+    """`data` with the key at `loc` left out, copying only the mappings and lists on the way."""
+    if not loc:
+        return data
+    head, rest = loc[0], loc[1:]
+    if isinstance(data, dict) and head in data:
+        copy = dict(data)
+        if rest:
+            copy[head] = without(data[head], rest)
+        else:
+            del copy[head]
+        return copy
+    if isinstance(data, list) and isinstance(head, int) and 0 <= head < len(data) and rest:
+        items = list(data)
+        items[head] = without(data[head], rest)
+        return items
+    return data
+
+
+def overlaps(loc: tuple[Any, ...], hole: tuple[Any, ...]) -> bool:
+    """Whether a check's key path lies inside a left-out value, or holds one."""
+    shorter = min(len(loc), len(hole))
+    return loc[:shorter] == hole[:shorter]
 
 
 def explain(err: Mapping[str, Any], model: type[BaseModel], loc: Loc) -> str:

@@ -19,7 +19,7 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import ReaderError
 
 from printgen.core.problems import DefinitionError, Problem, display_name
-from printgen.core.source import SourceMap, dotted
+from printgen.core.source import SourceMap, commented_value, dotted, quote_hint
 
 MAX_DEFINITION_BYTES = 1024 * 1024  # a hand-written game is a few KiB; ruamel reads ~600 KiB a second
 MAX_NODES = 10_000  # values, keys and lists: the bundled games have under 500; ruamel reads ~9,000 a second
@@ -65,6 +65,9 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
         line, what = explain_yaml_error(exc)
         if runaway and runaway[0] <= line:
             line, what = runaway[0], RUNAWAY.format(*runaway)
+        value = commented_value(text.splitlines()[line - 1]) if 0 < line <= text.count("\n") + 1 else None
+        if value:  # `{fill: #3c8d2f, ...}`: the comment swallowed the rest of the mapping
+            what = f"{what.split(';')[0].split(' (')[0]}: {quote_hint(value)}"
         raise DefinitionError([Problem(shown, line, "", f"invalid YAML: {what}")])
     except ReaderError as exc:  # a character YAML does not allow anywhere, such as a raw control byte
         line = text[:max(exc.position, 0)].count("\n") + 1
@@ -82,7 +85,7 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     if size > MAX_VALUES:
         raise DefinitionError([Problem(shown, 1, "", f"the YAML expands to more than {MAX_VALUES:,} values "
                                        "(aliases that repeat aliases?); write the values out instead")])
-    source = SourceMap(shown, data)
+    source = SourceMap(shown, data, text.splitlines())
     if runaway:
         source.hints.append(Problem(shown, runaway[0], "", f"perhaps the cause: {RUNAWAY.format(*runaway)}"))
     return data, source
