@@ -62,3 +62,25 @@ def test_every_pdf_says_on_its_first_page_how_to_print_it(built):
         assert HOW.search(first), (path.name, first[:200])
         if duplex:
             assert EDGE_WORD.search(first), (path.name, first[:200])
+
+
+FOOT_MM = 40.0
+
+
+def lowest_ink_mm(page) -> float | None:
+    """How high above the paper's bottom edge the lowest mark on the page (text, line, shape or
+    picture) sits, in mm; None for an empty page."""
+    height = float(page.height)
+    marks = [c for c in page.chars if c["text"].strip()] + page.rects + page.lines + page.curves + page.images
+    return min((height - m["bottom"]) / MM for m in marks) if marks else None
+
+
+def test_no_page_but_the_last_leaves_more_than_40_mm_blank_at_its_foot(built):
+    blank = []
+    for path in built:
+        with pdfplumber.open(path) as pdf:
+            for number, page in enumerate(pdf.pages[:-1], start=1):
+                low = lowest_ink_mm(page)
+                if low is None or low > FOOT_MM:
+                    blank.append((path.name, number, low and round(low, 1)))
+    assert blank == [], blank

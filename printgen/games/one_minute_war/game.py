@@ -172,11 +172,12 @@ def mirrored_guides(card: WarCard) -> Group:
 
 
 def reference(defn: OneMinuteWar) -> Reference:
-    """The reference card: the soldier table and a round on the front, the fine print on the back."""
+    """The reference card: the soldier table and the rules in brief on the front, every match-up and
+    the tips on the back."""
     table = DataTable(SOLDIER_HEADER, soldier_rows(defn), (0.1, 0.22, 0.33, 0.35))
     reviver = next((s for s in defn.soldiers if s.revives), None)
     return Reference(title=defn.title, template="one_minute_war/reference.txt.j2",
-                     context={"d": defn, "r": defn.restrictions, "reviver": reviver},
+                     context={"d": defn, "r": defn.restrictions, "reviver": reviver, "tips": tips(defn)},
                      tables={"soldiers": table,
                              "matchups": lambda width: matchup_table(defn, reference_styles(defn.reference), width)},
                      settings=defn.reference,
