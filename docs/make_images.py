@@ -107,6 +107,8 @@ BEFORE_AFTER = [
      ("quick_violence/quick_violence.pdf", 2, 45, None)),
     ("quality-quick_violence-page-2.png", ("quick_violence/quick_violence.pdf", 1, 45, None),
      ("quick_violence/quick_violence.pdf", 1, 45, None)),
+    ("quality-armies-rules.png", ("armies/armies.pdf", 0, 45, None), ("armies/armies.pdf", 0, 45, None)),
+    ("quality-fracas-rules.png", ("fracas/fracas.pdf", 0, 45, None), ("fracas/fracas.pdf", 0, 45, None)),
 ]
 
 
