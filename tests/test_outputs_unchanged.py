@@ -37,7 +37,7 @@ def test_every_bundled_file_is_byte_identical_to_the_record(run_cli, tmp_path):
     record = json.loads(RECORD.read_text())
     if record["versions"] != versions:
         pytest.skip(f"recorded with {record['versions']}, running {versions}")
-    assert sum(len(files) for files in found.values()) == 2 * 108  # 5 + 4 + 3 + 3 + 74 + 19 per paper
+    assert sum(len(files) for files in found.values()) == 2 * 110  # 5 + 4 + 3 + 3 + 76 + 19 per paper
     for paper, files in record["files"].items():
         changed = sorted(name for name in files if found[paper].get(name) != files[name])
         assert changed == [] and set(found[paper]) == set(files), (paper, changed)
