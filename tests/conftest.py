@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from building import build
 from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
@@ -51,3 +52,14 @@ def copy_definition(tmp_path):
         shutil.copyfile(bundled_definition(game), target)
         return target
     return copy
+
+
+@pytest.fixture(scope="session")
+def card_games_built(tmp_path_factory) -> dict[str, Path]:
+    """Fracas and Armies built once on A4 and once on Letter, for every module that reads them
+    (each build is well under a second, but the rulebook and reference tests share them)."""
+    built = {}
+    for paper in ("a4", "letter"):
+        built[paper] = build(tmp_path_factory.mktemp(f"card-games-{paper}"), "fracas", "armies",
+                             "--paper", paper)
+    return built

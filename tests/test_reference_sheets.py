@@ -13,11 +13,10 @@ from pathlib import Path
 import pdfplumber
 import pypdf
 import pytest
-from click.testing import CliRunner
 from ruamel.yaml import YAML
 
+from building import build
 from pdfmeasure import CUT_DASH, chars_mm, page_size_mm, reading_text, segments
-from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -77,16 +76,9 @@ def rows_across(tables: list[list[list[str]]]) -> list[list[str]]:
     return rows
 
 
-def build(out: Path, *args: str) -> Path:
-    result = CliRunner().invoke(cli, ["build", *args, "--out", str(out)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return out
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
-    """Both games on both papers, built once for the whole module (each build is well under 1 s)."""
-    return {paper: build(tmp_path_factory.mktemp(paper), *GAMES, "--paper", paper) for paper in PAPERS}
+def built(card_games_built) -> dict[str, Path]:
+    return card_games_built
 
 
 def pdfs(out: Path, game: str) -> dict[str, Path]:

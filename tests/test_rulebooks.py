@@ -10,10 +10,9 @@ from pathlib import Path
 import pdfplumber
 import pypdf
 import pytest
-from click.testing import CliRunner
 
+from building import build, replace_once
 from pdfmeasure import CUT_DASH, MM, reading_text, segments
-from printgen.cli.main import cli
 
 PAPERS = ("a4", "letter")
 GAMES = ("fracas", "armies")
@@ -29,15 +28,9 @@ SECTIONS = {
 }
 
 
-def build(out: Path, *args: str) -> Path:
-    result = CliRunner().invoke(cli, ["build", *args, "--out", str(out)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return out
-
-
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
-    return {paper: build(tmp_path_factory.mktemp(paper), *GAMES, "--paper", paper) for paper in PAPERS}
+def built(card_games_built) -> dict[str, Path]:
+    return card_games_built
 
 
 def words_of(path: Path) -> list[str]:
@@ -154,11 +147,7 @@ def test_the_examples_name_real_cards_and_follow_the_rules(built):
 
 
 def test_the_armies_example_is_played_out_from_the_definition(run_cli, copy_definition, tmp_path):
-    path = copy_definition("armies")
-    text = path.read_text()
-    old = "    index: Q\n    stamina: 2\n"
-    assert text.count(old) == 1
-    path.write_text(text.replace(old, "    index: Q\n    stamina: 3\n"))
+    path = replace_once(copy_definition("armies"), "    index: Q\n    stamina: 2\n", "    index: Q\n    stamina: 3\n")
     assert run_cli("build", path, "--out", tmp_path).exit_code == 0
     book = " ".join(words_of(tmp_path / "armies" / "armies.pdf"))
     assert "Tom's Queen loses 1 SP and is turned diagonal: 1 SP left" in book  # a 3 SP Queen survives
@@ -186,11 +175,7 @@ def test_every_page_but_the_last_ends_within_40_mm_of_its_foot(built, game, pape
 
 
 def test_a_larger_text_size_takes_more_pages_and_still_ends_them_level(run_cli, copy_definition, tmp_path):
-    path = copy_definition("armies")
-    text = path.read_text()
-    old = "rules:\n  text_size_pt: 9.5\n"
-    assert text.count(old) == 1
-    path.write_text(text.replace(old, "rules:\n  text_size_pt: 12\n"))
+    path = replace_once(copy_definition("armies"), "rules:\n  text_size_pt: 9.5\n", "rules:\n  text_size_pt: 12\n")
     assert run_cli("build", path, "--out", tmp_path / "big").exit_code == 0
     assert run_cli("build", "armies", "--out", tmp_path / "usual").exit_code == 0
     big, usual = (pypdf.PdfReader(tmp_path / d / "armies" / "armies.pdf") for d in ("big", "usual"))

@@ -87,15 +87,7 @@ def removable(model: type[BaseModel], loc: Loc, kind: str) -> bool:
         return False
     if kind == "extra_forbidden":
         return True
-    current: Any = model
-    for part in loc[:-1]:
-        if isinstance(part, int):
-            continue
-        field = getattr(current, "model_fields", {}).get(part)
-        if field is None:
-            return False
-        current = inner_model(field.annotation)
-    field = getattr(current, "model_fields", {}).get(loc[-1])
+    field = field_at(model, loc)
     return field is not None and not field.is_required()
 
 
@@ -182,15 +174,7 @@ LIMIT_KEYS = {"greater_than": "gt", "greater_than_equal": "ge", "less_than": "lt
 
 def field_description(model: type[BaseModel], loc: Loc) -> str | None:
     """The `description` of the field at `loc`, which says in words what a value should look like."""
-    current: Any = model
-    field = None
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        field = getattr(current, "model_fields", {}).get(part)
-        if field is None:
-            return None
-        current = inner_model(field.annotation)
+    field = field_at(model, loc)
     if field is None:
         return None
     if field.description:
@@ -227,15 +211,25 @@ def shorten(value: Any) -> str:
 
 def allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:
     """The field names of the model found by following `loc` from the root model."""
+    if not [part for part in loc if not isinstance(part, int)]:
+        return list(model.model_fields)
+    field = field_at(model, loc)
+    return list(getattr(inner_model(field.annotation), "model_fields", {})) if field is not None else []
+
+
+def field_at(model: type[BaseModel], loc: Loc) -> Any:
+    """The pydantic field that a key path names, following nested models through lists, mappings
+    and Optional (list indexes are skipped); None when a key on the way is not a field."""
     current: Any = model
+    field = None
     for part in loc:
         if isinstance(part, int):
             continue
         field = getattr(current, "model_fields", {}).get(part)
         if field is None:
-            return []
+            return None
         current = inner_model(field.annotation)
-    return list(getattr(current, "model_fields", {}))
+    return field
 
 
 def inner_model(annotation: Any) -> Any:
