@@ -15,10 +15,9 @@ from typing import Any, Callable, TypeVar
 
 import click
 
-from printgen.core.paper import PAPERS
+from printgen.core.paper import MAX_BLEED_MM, PAPERS
 
 MAX_BACK_OFFSET_MM = 20.0
-MAX_BLEED_MM = 6.0
 F = TypeVar("F", bound=Callable[..., Any])
 
 

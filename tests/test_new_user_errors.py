@@ -1,0 +1,43 @@
+"""The mistakes a new user meets first (issue 15, "Errors a new user meets"): each is answered with
+exit 2 and a located message, or is no longer a mistake."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from printgen.core.paper import MAX_BLEED_MM
+
+
+def set_omiga_bleed(path, value: str) -> int:
+    """Write `card.bleed: value` into an Omiga definition; return its line number."""
+    text, count = re.subn(r"\n  bleed: 2 ", f"\n  bleed: {value} ", path.read_text())
+    assert count == 1
+    path.write_text(text)
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith(f"  bleed: {value} "))
+
+
+def test_a_definition_may_ask_for_as_much_bleed_as_the_command_line(run_cli, copy_definition, tmp_path):
+    definition = copy_definition("omiga", "mine")
+    set_omiga_bleed(definition, f"{MAX_BLEED_MM:g}")
+    result = run_cli("build", definition, "--out", tmp_path / "a")
+    assert result.exit_code == 0, result.output
+    result = run_cli("build", definition, "--bleed", f"{MAX_BLEED_MM:g}", "--out", tmp_path / "b")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "a/mine/mine.pdf").read_bytes() == (tmp_path / "b/mine/mine.pdf").read_bytes()
+
+
+def test_bleed_over_the_limit_is_refused_alike_in_a_definition_and_on_the_command_line(
+        run_cli, copy_definition, tmp_path):
+    over = f"{MAX_BLEED_MM + 0.5:g}"
+    definition = copy_definition("omiga", "mine")
+    line = set_omiga_bleed(definition, over)
+    result = run_cli("build", definition, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert result.stderr == (f"{definition}:{line}: card.bleed: expected a number of at most "
+                             f"{MAX_BLEED_MM:g} (got {over})\n"
+                             "printgen: 1 problem found; nothing was written.\n")
+    result = run_cli("build", "omiga", "--bleed", over, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert f"Invalid value for '--bleed': {over} is not in the range 0<=x<={MAX_BLEED_MM}" in result.stderr
+    assert not (tmp_path / "out").exists()
