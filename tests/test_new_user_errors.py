@@ -41,3 +41,17 @@ def test_bleed_over_the_limit_is_refused_alike_in_a_definition_and_on_the_comman
     assert result.exit_code == 2
     assert f"Invalid value for '--bleed': {over} is not in the range 0<=x<={MAX_BLEED_MM}" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def files_of(folder) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("command", [["build", "fracas"], ["calibrate"]])
+def test_paper_and_flip_may_be_written_in_capitals(run_cli, tmp_path, command):
+    upper = run_cli(*command, "--paper", "A4", "--flip", "SHORT", "--out", tmp_path / "upper")
+    lower = run_cli(*command, "--paper", "a4", "--flip", "short", "--out", tmp_path / "lower")
+    assert upper.exit_code == lower.exit_code == 0, upper.output
+    assert upper.output.replace("upper", "lower") == lower.output
+    assert files_of(tmp_path / "upper") == files_of(tmp_path / "lower") != {}
+    assert run_cli(*command, "--paper", "Letter", "--out", tmp_path / "letter").exit_code == 0
