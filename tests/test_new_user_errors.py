@@ -3,10 +3,13 @@ exit 2 and a located message, or is no longer a mistake."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from printgen.core.paper import MAX_BLEED_MM
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 
 def set_omiga_bleed(path, value: str) -> int:
@@ -55,3 +58,23 @@ def test_paper_and_flip_may_be_written_in_capitals(run_cli, tmp_path, command):
     assert upper.output.replace("upper", "lower") == lower.output
     assert files_of(tmp_path / "upper") == files_of(tmp_path / "lower") != {}
     assert run_cli(*command, "--paper", "Letter", "--out", tmp_path / "letter").exit_code == 0
+
+
+def test_validate_finds_missing_art_as_build_does(run_cli, copy_definition, tmp_path, monkeypatch):
+    definition = copy_definition("omiga", "mine")
+    text = definition.read_text()
+    assert "\n# art:\n#   white_back: art/white-back.png\n" in text
+    definition.write_text(text.replace("\n# art:\n#   white_back:", "\nart:\n  white_back:"))
+    line = text.splitlines().index("#   white_back: art/white-back.png") + 1
+    monkeypatch.chdir(tmp_path)
+    expected = (f"mine.yaml:{line}: art.white_back: expected a file, but art/white-back.png does not "
+                "exist (got 'art/white-back.png')\nprintgen: 1 problem found; nothing was written.\n")
+    validated = run_cli("validate", "mine.yaml")
+    built = run_cli("build", "mine.yaml", "--out", "out")
+    assert (validated.exit_code, validated.stdout, validated.stderr) == (2, "", expected)
+    assert (built.exit_code, built.stdout, built.stderr) == (2, "", expected)
+    assert not (tmp_path / "out").exists()
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art/white-back.png").write_bytes(EXAMPLES.joinpath("garden_tiles/art/white-back.png").read_bytes())
+    assert run_cli("validate", "mine.yaml").exit_code == 0
+    assert run_cli("build", "mine.yaml", "--out", "out").exit_code == 0
