@@ -200,7 +200,7 @@ def test_an_unquoted_colour_says_to_quote_it(copy_definition, tmp_path):
 def test_an_unquoted_colour_in_braces_says_to_quote_it(tmp_path):
     """The homebrew guide's `{fill: "#3c8d2f", label: leaf}` without quotes: the comment swallows the
     closing brace, and the message names the colour to quote."""
-    source = Path(__file__).resolve().parents[1] / "docs" / "examples" / "garden_tiles" / "omiga.yaml"
+    source = Path(__file__).resolve().parents[1] / "docs" / "examples" / "garden_tiles" / "garden_tiles.yaml"
     text = source.read_text()
     assert '{fill: "#3c8d2f", label: leaf}' in text
     (tmp_path / "garden.yaml").write_text(text.replace('{fill: "#3c8d2f", label: leaf}', "{fill: #3c8d2f, label: leaf}"))

@@ -25,13 +25,13 @@ def test_guide_pictures_exist_and_stay_small(guide):
 
 
 def test_art_example_builds_without_warnings(run_cli, tmp_path):
-    result = run_cli("build", EXAMPLES / "my_war" / "one_minute_war.yaml", "--out", tmp_path)
+    result = run_cli("build", EXAMPLES / "my_war" / "my_war.yaml", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     assert "warning" not in result.output
 
 
 def test_tile_set_example_validates_and_builds(run_cli, tmp_path):
-    definition = EXAMPLES / "garden_tiles" / "omiga.yaml"
+    definition = EXAMPLES / "garden_tiles" / "garden_tiles.yaml"
     result = run_cli("validate", definition, "--games", "40")
     assert result.exit_code == 0, result.output
     result = run_cli("build", definition, "--out", tmp_path)

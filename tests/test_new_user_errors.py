@@ -78,3 +78,29 @@ def test_validate_finds_missing_art_as_build_does(run_cli, copy_definition, tmp_
     (tmp_path / "art/white-back.png").write_bytes(EXAMPLES.joinpath("garden_tiles/art/white-back.png").read_bytes())
     assert run_cli("validate", "mine.yaml").exit_code == 0
     assert run_cli("build", "mine.yaml", "--out", "out").exit_code == 0
+
+
+@pytest.mark.parametrize("game", ["omiga", "one_minute_war", "deck"])
+def test_a_copy_from_new_builds_beside_the_bundled_game_not_over_it(run_cli, tmp_path, monkeypatch, game):
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("build", game).exit_code == 0
+    bundled = files_of(tmp_path / "output" / game)
+    made = run_cli("new", game, "house_rules")
+    assert made.exit_code == 0, made.output
+    assert made.stdout.splitlines()[0] == "wrote house_rules/house_rules.yaml"
+    built = run_cli("build", "house_rules/house_rules.yaml")
+    assert built.exit_code == 0, built.output
+    assert built.stdout.endswith("file(s) in output/house_rules\n")
+    assert (tmp_path / "output/house_rules/house_rules.pdf").read_bytes().startswith(b"%PDF-")
+    assert files_of(tmp_path / "output" / game) == bundled
+    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == sorted([game, "house_rules"])
+
+
+def test_new_refuses_a_folder_named_like_a_bundled_game(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("new", "fracas", "omiga")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: Invalid value for DIR: a copy in a folder named 'omiga' would build into output/omiga/, "
+        "over the bundled game's files; choose another name, such as my_omiga")
+    assert not (tmp_path / "omiga").exists()
