@@ -19,7 +19,7 @@ def test_new_copies_the_commented_definition_and_it_builds(run_cli, tmp_path):
     assert result.exit_code == 0, result.output
     copy = folder / "mine.yaml"
     assert copy.read_bytes() == bundled_definition("one_minute_war").read_bytes()  # comments kept
-    assert "# image: art/logo.png" in copy.read_text()  # the art keys are explained in place
+    assert "# image: art/logo.svg" in copy.read_text()  # the art keys are explained in place
     assert f"printgen build {copy}" in result.output or "printgen build" in result.output
     built = run_cli("build", copy, "--out", tmp_path / "o")
     assert built.exit_code == 0, built.output

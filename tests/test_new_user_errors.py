@@ -3,6 +3,7 @@ exit 2 and a located message, or is no longer a mistake."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,33 @@ def test_new_refuses_a_folder_named_like_a_bundled_game(run_cli, tmp_path, monke
         "Error: Invalid value for DIR: a copy in a folder named 'omiga' would build into output/omiga/, "
         "over the bundled game's files; choose another name, such as my_omiga")
     assert not (tmp_path / "omiga").exists()
+
+
+ART_LINE = re.compile(r"^( *)#( *)(\w+): (art/\S+)", re.M)  # a commented art key in a definition
+
+
+@pytest.mark.parametrize("game, example", [("one_minute_war", "my_war"), ("omiga", "garden_tiles")])
+def test_a_copy_builds_with_its_commented_art_keys_on_and_the_example_art_beside_it(
+        run_cli, tmp_path, monkeypatch, game, example):
+    """Every commented art key in the copy names a file of the example's art folder, except the ones
+    that say the file is the user's own; switched on, with that folder copied in, the copy builds."""
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("new", game, "mine").exit_code == 0
+    copy = tmp_path / "mine" / "mine.yaml"
+    art = EXAMPLES / example / "art"
+    named = ART_LINE.findall(copy.read_text())
+    own = [path for _, _, _, path in named if not (art.parent / path).is_file()]
+    for path in own:
+        line = next(ln for ln in copy.read_text().splitlines() if path in ln)
+        assert "of your own" in line, line
+    assert len(named) - len(own) >= 2
+    text = copy.read_text()
+    for indent, gap, key, path in named:  # '#' and the space after it go
+        if path not in own:
+            text = text.replace(f"{indent}#{gap}{key}: {path}", f"{indent}{gap[1:]}{key}: {path}")
+    copy.write_text(text.replace("# art:\n", "art:\n"))
+    shutil.copytree(art, tmp_path / "mine" / "art")
+    built = run_cli("build", copy)
+    assert built.exit_code == 0, built.output
+    assert "warning" not in built.output
+    assert (tmp_path / "output/mine/mine.pdf").is_file()
