@@ -146,25 +146,25 @@ def main() -> None:
         save(side_by_side(render(sheet, 0, 60), render(sheet, 1, 60)), "home-calibration-sheet.png")
 
         # customise art: the example in docs/examples/my_war and the garden tile set's backs
-        printgen("build", ROOT / "docs/examples/my_war/one_minute_war.yaml", "--out", out / "art")
-        mine = out / "art" / "one_minute_war" / "one_minute_war.pdf"
+        printgen("build", ROOT / "docs/examples/my_war/my_war.yaml", "--out", out / "art")
+        mine = out / "art" / "my_war" / "my_war.pdf"
         save(side_by_side(render(mine, 0, 160, (89, 7, 203, 99)), render(mine, 1, 160, (7, 7, 121, 99))),
              "art-card-front-and-back.png", 1000)
-        printgen("build", ROOT / "docs/examples/garden_tiles/omiga.yaml", "--out", out / "garden")
-        garden = out / "garden" / "omiga" / "omiga.pdf"
+        printgen("build", ROOT / "docs/examples/garden_tiles/garden_tiles.yaml", "--out", out / "garden")
+        garden = out / "garden" / "garden_tiles" / "garden_tiles.pdf"
         save(render(garden, 3, 110, (12, 102.5, 198, 194.5)), "art-tile-backs.png", 900)
 
         # homebrew tile set: its contact sheet and a simulated end position
-        contact = Image.open(out / "garden" / "omiga" / "omiga-tiles.png").convert("RGB")
+        contact = Image.open(out / "garden" / "garden_tiles" / "garden_tiles-tiles.png").convert("RGB")
         save(contact, "homebrew-contact-sheet.png", 1000)
-        printgen("validate", ROOT / "docs/examples/garden_tiles/omiga.yaml", "--games", "200", "--show",
+        printgen("validate", ROOT / "docs/examples/garden_tiles/garden_tiles.yaml", "--games", "200", "--show",
                  "--out", out / "show")
         board = next((out / "show").rglob("*.png"))
         save(Image.open(board).convert("RGB"), "homebrew-board.png", 800)
 
         # print shop: one exported tile, its trim and bleed
-        printgen("export", ROOT / "docs/examples/garden_tiles/omiga.yaml", "--print-shop", "--out", out / "shop")
-        shop = out / "shop" / "omiga" / "print-shop"
+        printgen("export", ROOT / "docs/examples/garden_tiles/garden_tiles.yaml", "--print-shop", "--out", out / "shop")
+        shop = out / "shop" / "garden_tiles" / "print-shop"
         face = sorted(shop.glob("white-*.pdf"))[0]
         back = sorted(shop.glob("back-*.pdf"))[0]
         save(side_by_side(with_trim_box(face, 300), with_trim_box(back, 300)), "print-shop-tile.png", 900)

@@ -198,12 +198,12 @@ def test_an_unquoted_colour_says_to_quote_it(copy_definition, tmp_path):
 
 
 def test_an_unquoted_colour_in_braces_says_to_quote_it(tmp_path):
-    """The homebrew guide's `{fill: "#3c8d2f", label: leaf}` without quotes: the comment swallows the
-    closing brace, and the message names the colour to quote."""
-    source = Path(__file__).resolve().parents[1] / "docs" / "examples" / "garden_tiles" / "omiga.yaml"
+    """The homebrew guide's `{fill: "#3c8d2f", label: leaf, symbol: dot}` without quotes: the
+    comment swallows the closing brace, and the message names the colour to quote."""
+    source = Path(__file__).resolve().parents[1] / "docs" / "examples" / "garden_tiles" / "garden_tiles.yaml"
     text = source.read_text()
-    assert '{fill: "#3c8d2f", label: leaf}' in text
-    (tmp_path / "garden.yaml").write_text(text.replace('{fill: "#3c8d2f", label: leaf}', "{fill: #3c8d2f, label: leaf}"))
+    assert '{fill: "#3c8d2f", label: leaf, symbol: dot}' in text
+    (tmp_path / "garden.yaml").write_text(text.replace('{fill: "#3c8d2f", label: leaf, symbol: dot}', "{fill: #3c8d2f, label: leaf, symbol: dot}"))
     line = text[:text.index('{fill: "#3c8d2f"')].count("\n") + 1
     proc = run_printgen(tmp_path, "validate", "garden.yaml")
     assert proc.returncode == 2

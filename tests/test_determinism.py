@@ -30,15 +30,15 @@ def contents(out: Path) -> dict[str, bytes]:
 
 
 def definitions(folder: Path) -> list[Path]:
-    """Every bundled game, plus each example with art, copied under its own name (examples are
-    named after their game, and each definition builds into OUT/<file name>/)."""
+    """Every bundled game, plus each example with art (named after its folder, as `printgen new`
+    names a copy, so each builds into an OUT/<file name>/ of its own)."""
     from printgen.games import bundled_definition, registry
 
     found = [bundled_definition(game) for game in registry()]
     for example in EXAMPLES:
         copy = folder / example.parent.name
         shutil.copytree(example.parent, copy)  # art is found beside the definition
-        found.append((copy / example.name).rename(copy / f"{example.parent.name}.yaml"))
+        found.append(copy / example.name)
     return found
 
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import re
+import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -25,15 +27,71 @@ def test_guide_pictures_exist_and_stay_small(guide):
 
 
 def test_art_example_builds_without_warnings(run_cli, tmp_path):
-    result = run_cli("build", EXAMPLES / "my_war" / "one_minute_war.yaml", "--out", tmp_path)
+    result = run_cli("build", EXAMPLES / "my_war" / "my_war.yaml", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     assert "warning" not in result.output
 
 
 def test_tile_set_example_validates_and_builds(run_cli, tmp_path):
-    definition = EXAMPLES / "garden_tiles" / "omiga.yaml"
+    definition = EXAMPLES / "garden_tiles" / "garden_tiles.yaml"
     result = run_cli("validate", definition, "--games", "40")
     assert result.exit_code == 0, result.output
     result = run_cli("build", definition, "--out", tmp_path)
     assert result.exit_code == 0, result.output
     assert "warning" not in result.output
+
+
+# -- the homebrew guide, command by command --------------------------------------------------------
+
+BLOCK = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
+
+
+def follow_edits(copy: Path, yaml_blocks: list[str]) -> None:
+    """The guide's step 3 on a fresh copy: its title, its two colours and its art, as shown."""
+    title, palette, art = (b for b in yaml_blocks if b.startswith(("title:", "palettes:", "art:")))
+    text = copy.read_text()
+    text = re.sub(r"^title: .*\n", title, text, count=1, flags=re.M)
+    for line in palette.splitlines()[3:]:  # the standard palette's colours come first in the file
+        key = line.split(":")[0] + ":"
+        text = re.sub(rf"^{re.escape(key)} .*$", line, text, count=1, flags=re.M)
+    commented = "".join(f"# {line}\n" for line in art.splitlines())  # the copy has them off
+    assert commented in text
+    copy.write_text(text.replace(commented, art))
+
+
+def test_the_homebrew_guide_shows_what_printgen_prints(run_cli, tmp_path, monkeypatch):
+    """Every command of docs/homebrew-tile-set.md is run in order, as a reader would (but for
+    --watch, which runs until stopped); each output block shown after one is what it printed. The
+    copy the guide makes, edited as shown, is the example in docs/examples/garden_tiles/."""
+    monkeypatch.chdir(tmp_path)
+    blocks = BLOCK.findall((ROOT / "docs" / "homebrew-tile-set.md").read_text())
+    yaml_blocks = [body for kind, body in blocks if kind == "yaml"]
+    copy = tmp_path / "garden_tiles" / "garden_tiles.yaml"
+    shown = 0
+    for number, (kind, body) in enumerate(blocks):
+        if kind != "sh":
+            continue
+        before = blocks[number - 1]
+        broken = before[0] == "yaml" and before[1].lstrip().startswith("- {")  # step 5's mistake
+        if broken:
+            good = copy.read_text()
+            copy.write_text(good.replace(before[1].replace("leaf", "green"), before[1], 1))
+        output = ""
+        for line in body.splitlines():
+            args = shlex.split(line, comments=True)
+            assert args[0] == "printgen", line
+            if "--watch" in args:
+                continue
+            result = run_cli(*args[1:])
+            assert result.exit_code == (1 if broken else 0), result.output
+            output += result.output
+            if args[1] == "new":
+                follow_edits(copy, yaml_blocks)
+                assert copy.read_text() == (EXAMPLES / "garden_tiles" / "garden_tiles.yaml").read_text()
+                shutil.copytree(EXAMPLES / "garden_tiles" / "art", copy.parent / "art")
+        if broken:
+            copy.write_text(good)
+        if number + 1 < len(blocks) and blocks[number + 1][0] == "":
+            assert output == blocks[number + 1][1], body
+            shown += 1
+    assert shown >= 6

@@ -17,39 +17,39 @@ def test_new_copies_the_commented_definition_and_it_builds(run_cli, tmp_path):
     folder = tmp_path / "mine"
     result = run_cli("new", "one_minute_war", folder)
     assert result.exit_code == 0, result.output
-    copy = folder / "one_minute_war.yaml"
+    copy = folder / "mine.yaml"
     assert copy.read_bytes() == bundled_definition("one_minute_war").read_bytes()  # comments kept
-    assert "# image: art/logo.png" in copy.read_text()  # the art keys are explained in place
+    assert "# image: art/logo.svg" in copy.read_text()  # the art keys are explained in place
     assert f"printgen build {copy}" in result.output or "printgen build" in result.output
     built = run_cli("build", copy, "--out", tmp_path / "o")
     assert built.exit_code == 0, built.output
-    assert (tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf").read_bytes().startswith(b"%PDF-")
+    assert (tmp_path / "o" / "mine" / "mine.pdf").read_bytes().startswith(b"%PDF-")
 
 
 def test_a_homebrew_tile_set_builds_and_validates(run_cli, tmp_path):
     folder = tmp_path / "tiles"
     assert run_cli("new", "omiga", folder).exit_code == 0
-    copy = folder / "omiga.yaml"
+    copy = folder / "tiles.yaml"
     copy.write_text(copy.read_text().replace("title: Omiga", "title: Garden Duel"))
     result = run_cli("validate", copy, "--games", "40")
     assert result.exit_code == 0, result.output
     built = run_cli("build", copy, "--out", tmp_path / "o")
     assert built.exit_code == 0, built.output
-    with pdfplumber.open(tmp_path / "o" / "omiga" / "omiga.pdf") as pdf:
+    with pdfplumber.open(tmp_path / "o" / "tiles" / "tiles.pdf") as pdf:
         assert "Garden Duel" in pdf.pages[0].extract_text()
 
 
 def test_validate_reports_a_broken_copy_with_its_line(run_cli, tmp_path):
     folder = tmp_path / "tiles"
     assert run_cli("new", "omiga", folder).exit_code == 0
-    copy = folder / "omiga.yaml"
+    copy = folder / "tiles.yaml"
     lines = copy.read_text().splitlines()
     at = next(i for i, line in enumerate(lines) if "{left: green, right: green, top: tip, bottom: tip}" in line)
     lines[at] = lines[at].replace("right: green", "right: purple")
     copy.write_text("\n".join(lines) + "\n")
     result = run_cli("validate", copy, "--games", "40")
     assert result.exit_code == 1, result.output
-    assert f"omiga.yaml:{at + 1}:" in result.output and "purple" in result.output
+    assert f"tiles.yaml:{at + 1}:" in result.output and "purple" in result.output
 
 
 def test_new_with_templates_copies_them_and_the_copy_uses_them(run_cli, tmp_path):
@@ -58,11 +58,11 @@ def test_new_with_templates_copies_them_and_the_copy_uses_them(run_cli, tmp_path
     assert result.exit_code == 0, result.output
     rules = folder / "templates" / "one_minute_war" / "rules.txt.j2"
     assert rules.exists() and (folder / "templates" / "one_minute_war" / "reference.txt.j2").exists()
-    assert re.search(r"^templates: templates/$", (folder / "one_minute_war.yaml").read_text(), re.M)
+    assert re.search(r"^templates: templates/$", (folder / "mine.yaml").read_text(), re.M)
     rules.write_text(rules.read_text() + "\nHouse rule: {{ near.name }} plays at the kitchen table.\n")
-    built = run_cli("build", folder / "one_minute_war.yaml", "--out", tmp_path / "o")
+    built = run_cli("build", folder / "mine.yaml", "--out", tmp_path / "o")
     assert built.exit_code == 0, built.output
-    with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
+    with pdfplumber.open(tmp_path / "o" / "mine" / "mine.pdf") as pdf:
         text = " ".join(page.extract_text() for page in pdf.pages)
     assert "House rule: Red plays at the kitchen table." in text
 
@@ -70,11 +70,11 @@ def test_new_with_templates_copies_them_and_the_copy_uses_them(run_cli, tmp_path
 def test_new_never_overwrites_without_force(run_cli, tmp_path):
     folder = tmp_path / "mine"
     assert run_cli("new", "fracas", folder).exit_code == 0
-    copy = folder / "fracas.yaml"
+    copy = folder / "mine.yaml"
     copy.write_text("game: fracas  # my edits\n")
     again = run_cli("new", "fracas", folder, "--templates")
     assert again.exit_code == 2
-    assert "fracas.yaml: already exists; pass --force" in again.output
+    assert "mine.yaml: already exists; pass --force" in again.output
     assert copy.read_text() == "game: fracas  # my edits\n"
     assert not (folder / "templates").exists()  # nothing at all was written
     forced = run_cli("new", "fracas", folder, "--force")

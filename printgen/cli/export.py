@@ -20,7 +20,7 @@ from printgen.games import Loaded, registry
 @click.option("--print-shop", "print_shop", is_flag=True,
               help="One PDF per card or tile face and per back, with bleed, plus manifest.csv.")
 @click.option("--tts", is_flag=True, help="Tabletop Simulator deck sheets (up to 10 x 7), backs and decks.json.")
-@options.bleed(3.0, "Print-shop bleed in mm: how far the art runs past each cut (0 to 6).")
+@options.bleed(3.0, "Print-shop bleed in mm: how far the art runs past each cut.")
 @click.option("--dpi", type=click.IntRange(50, 600), default=200, show_default=True,
               help="Resolution of the Tabletop Simulator images.")
 @options.out("Folder to write into: OUT/<game>/print-shop/ and OUT/<game>/tts/.")

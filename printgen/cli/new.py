@@ -1,8 +1,9 @@
 """`printgen new GAME DIR`: start a game of your own from a bundled one.
 
-It copies the bundled definition byte for byte (its comments explain every key), and with
-`--templates` the game's rules templates too, switching on the definition's `templates:` key so the
-copies are used.
+It copies the bundled definition byte for byte (its comments explain every key) as DIR/<DIR's
+name>.yaml, so that the copy builds into output/<DIR's name>/ and never over the bundled game's
+files; with `--templates` the game's rules templates too, switching on the definition's
+`templates:` key so the copies are used.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import click
 from printgen.cli.common import EXIT_BAD_INPUT
 from printgen.core.atomic import write_bytes
 from printgen.core.problems import display_name
-from printgen.games import bundled_definition, game_entry, registry
+from printgen.games import bundled_definition, game_entry, game_ids, output_name, registry
 from printgen.jinja.render import bundled_dir
 
 TEMPLATE_FOLDER = "templates"
@@ -42,6 +43,11 @@ def copied_definition(game_id: str, with_templates: bool) -> bytes:
     return text.encode("utf-8")
 
 
+def copy_name(folder: Path) -> str:
+    """The copy's file stem, which names its output folder: DIR's own name."""
+    return folder.resolve().name
+
+
 def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tuple[Path, bytes]]:
     """Every file `new` writes, and its content, decided before anything is written: the definition,
     every file beside it that it names (a deck's CSV, pictures and SVG templates), and with
@@ -50,7 +56,7 @@ def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tupl
 
     definition = bundled_definition(game_id)
     home = definition.parent.resolve()
-    files = [(folder / f"{game_id}.yaml", copied_definition(game_id, with_templates))]
+    files = [(folder / f"{copy_name(folder)}.yaml", copied_definition(game_id, with_templates))]
     named = sorted(p for p in referenced(definition) if p.parent == home and p.suffix != ".py")
     files += [(folder / path.name, path.read_bytes()) for path in named]
     if with_templates:
@@ -69,10 +75,15 @@ def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tupl
 def new_command(game: str, folder: Path, with_templates: bool, force: bool) -> None:
     """Start your own version of GAME in DIR: a copy of its definition, ready to edit.
 
-    The copy keeps the comments that explain each key. Build it with
-    `printgen build DIR/GAME.yaml`. Existing files are never replaced unless --force is given.
+    The copy, DIR/<DIR's name>.yaml, keeps the comments that explain each key; it builds into
+    output/<DIR's name>/. Existing files are never replaced unless --force is given.
     """
     game_choice(game)
+    name = copy_name(folder)
+    if output_name(Path(f"{name}.yaml")) in game_ids():
+        raise click.BadParameter(f"a copy in a folder named '{name}' would build into "
+                                 f"output/{name}/, over the bundled game's files; choose another "
+                                 "name, such as my_" + name, param_hint="DIR")
     files = planned_files(game, folder, with_templates)
     taken = [path for path, _ in files if path.exists()]
     if taken and not force:

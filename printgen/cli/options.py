@@ -15,10 +15,9 @@ from typing import Any, Callable, TypeVar
 
 import click
 
-from printgen.core.paper import PAPERS
+from printgen.core.paper import MAX_BLEED_MM, PAPERS
 
 MAX_BACK_OFFSET_MM = 20.0
-MAX_BLEED_MM = 6.0
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -50,9 +49,10 @@ def parse_offset(ctx: click.Context | None, param: click.Parameter | None,
 
 
 games = click.argument("games", nargs=-1, metavar="[GAME ...]")
-paper = click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True,
-                     help="Paper size to print on.")
-flip = click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
+paper = click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="a4",
+                     show_default=True, help="Paper size to print on.")
+flip = click.option("--flip", type=click.Choice(["long", "short"], case_sensitive=False), default="long",
+                    show_default=True,
                     help="Which edge your printer turns the sheet over for two-sided printing.")
 back_offset = click.option(
     "--back-offset", "back_offset", default=None, callback=parse_offset, metavar="X,Y",

@@ -25,8 +25,9 @@ PROGRESS_FROM = 2000  # games; shorter runs finish before a bar would help
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON for machines.")
 @click.option("--show", is_flag=True, help="Also write an SVG and a PNG of one simulated end position.")
 @options.out("Folder for --show; the pictures go in OUT/<name>/.")
+@options.allow_outside
 def validate_command(target: str, games: int | None, seed: int | None, as_json: bool, show: bool,
-                     out_dir: Path) -> None:
+                     out_dir: Path, allow_outside: bool) -> None:
     """Check a tile set (a bundled game id or a definition .yaml) and report every problem.
 
     Exit status: 0 valid, 1 the set has problems, 2 the definition cannot be read.
@@ -40,7 +41,7 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
                                            f"sets of {', '.join(g.id for g in able)}; this is a "
                                            f"{game.title} definition")])
         tv = game.validator()  # imported only now: only this command needs the simulation
-        defn, source = tv.read(path)
+        defn, source = tv.read(path, allow_outside)
     except DefinitionError as exc:
         if as_json:
             click.echo(json.dumps({"file": str(path), "readable": False, "valid": False, "problems": [

@@ -7,6 +7,9 @@ from typing import Literal
 PT_PER_MM = 72 / 25.4
 MM_PER_PT = 25.4 / 72
 SAFE_MARGIN_MM = 5.0  # home printers cannot print the outer 4-6 mm
+# The most bleed a definition (`card.bleed`) or `--bleed` may ask for: print shops ask for 3 mm,
+# 1/8 inch (3.175 mm) or 5 mm, and 6 mm covers them all with room to spare.
+MAX_BLEED_MM = 6.0
 
 Flip = Literal["long", "short"]
 

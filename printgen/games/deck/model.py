@@ -13,6 +13,7 @@ from pydantic import Field
 
 from printgen.art.library import FileName
 from printgen.core.fields import Name, Strict
+from printgen.core.paper import MAX_BLEED_MM
 from printgen.core.source import Loc
 from printgen.games.header import Definition
 
@@ -44,7 +45,7 @@ class Card(Strict):
     height: Annotated[Optional[float], Field(gt=10, le=400, allow_inf_nan=False)] = None
     corner_radius: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,
                                           description="rounding of the cut guides' corners, mm")] = 3.0
-    bleed: Annotated[Optional[float], Field(ge=0, le=6, allow_inf_nan=False, description=(
+    bleed: Annotated[Optional[float], Field(ge=0, le=MAX_BLEED_MM, allow_inf_nan=False, description=(
         "how far backgrounds run past the cut, mm; left out, 2 mm when a sheet holds as many "
         "cards with it as without, else none and the cards stand edge to edge"))] = None
     safe: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,

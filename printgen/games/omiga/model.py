@@ -12,6 +12,7 @@ from printgen.art.library import ImageFile
 from printgen.core.source import Loc
 from printgen.games.header import WithReference
 from printgen.core.fields import HexColour, Strict
+from printgen.core.paper import MAX_BLEED_MM
 from printgen.drawing.lightness import MIN_DIFFERENCE, lightness
 
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$",
@@ -88,7 +89,7 @@ class Card(Strict):
     band: Millimetres = 4.5
     form_depth: Millimetres = 3
     form_width: Millimetres = 24
-    bleed: Annotated[float, Field(ge=0, le=3, allow_inf_nan=False)] = 2
+    bleed: Annotated[float, Field(ge=0, le=MAX_BLEED_MM, allow_inf_nan=False)] = 2
 
 
 class DeckArt(Strict):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from printgen.art.library import ArtContext
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document
 from printgen.core.validation import shorten, validate
@@ -25,8 +26,9 @@ from printgen.games.omiga.simulation import OUTCOMES, Tally, simulate
 TOP_TILES = 6  # tiles named when a play threshold fails
 
 
-def read(path: Path) -> tuple[Omiga, SourceMap]:
-    """The definition as a model, or a DefinitionError saying why it cannot be read."""
+def read(path: Path, allow_outside: bool = False) -> tuple[Omiga, SourceMap]:
+    """The definition as a model, or a DefinitionError saying why it cannot be read. Its art files
+    and template folder are found and read as `build` reads them, with the same messages."""
     data, source = read_yaml(path)
     if not isinstance(data, dict):
         raise DefinitionError([Problem(source.file, 1, "", f"expected a mapping of keys at the top "
@@ -35,7 +37,8 @@ def read(path: Path) -> tuple[Omiga, SourceMap]:
         got = "nothing" if data.get("game") is None else shorten(data.get("game"))
         raise DefinitionError([source.problem(("game",), f"printgen validate checks tile sets, so "
                                               f"expected game: omiga (got {got})")])
-    return validate(Omiga, data, source), source
+    art = ArtContext(path.parent, allow_outside)
+    return validate(Omiga, data, source, context={"art": art}), source
 
 
 @dataclass
