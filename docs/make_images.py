@@ -79,14 +79,14 @@ def side_by_side(left: Image.Image, right: Image.Image, gap: int = 24) -> Image.
 def deck_images(out: Path) -> None:
     """docs/decks.md: the starter deck as `printgen new deck` writes it, built duplex and gutterfold."""
     printgen("new", "deck", out / "starter")
-    printgen("build", out / "starter" / "deck.yaml", "--out", out / "duplex")
-    sheet = out / "duplex" / "deck" / "deck.pdf"
+    printgen("build", out / "starter" / "starter.yaml", "--out", out / "duplex")
+    sheet = out / "duplex" / "starter" / "starter.pdf"
     save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
-    save(Image.open(out / "duplex" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
-    definition = out / "starter" / "deck.yaml"
+    save(Image.open(out / "duplex" / "starter" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
+    definition = out / "starter" / "starter.yaml"
     definition.write_text(definition.read_text().replace("layout: duplex ", "layout: gutterfold "))
     printgen("build", definition, "--out", out / "fold")
-    save(render(out / "fold" / "deck" / "deck.pdf", 0, 65), "deck-gutterfold.png", 536)
+    save(render(out / "fold" / "starter" / "starter.pdf", 0, 65), "deck-gutterfold.png", 536)
 
 
 def labelled(image: Image.Image, words: str) -> Image.Image:
