@@ -313,6 +313,21 @@ def test_a_stamina_the_card_cannot_show_is_located(run_cli, copy_definition, tmp
     assert f"armies.yaml:{line}: stamina[0].stamina: Ace starts with 5 SP" in result.output
 
 
+def test_a_position_name_too_wide_for_the_drawing_names_each_document_and_its_setting(
+        run_cli, copy_definition, tmp_path):
+    """A long position name does not fit its share of the drawing: both the rulebook and the
+    reference sheet say so at the key, each naming its own columns setting (found by a Hypothesis
+    case that once crashed the rulebook)."""
+    path = edited(copy_definition, "armies", [("- name: upright\n", "- name: upright and untouched\n")])
+    result = run_cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "internal error" not in result.output
+    line = next(n for n, l in enumerate(path.read_text().splitlines(), 1) if l == "positions:")
+    assert f"armies.yaml:{line}: positions: the Armies rules (A4): the position drawing" in result.output
+    assert "shorten the names or use fewer rules.columns" in result.output
+    assert "shorten the names or use fewer reference.columns" in result.output
+    assert not (tmp_path / "out").exists()
+
+
 def test_two_builds_are_byte_identical(tmp_path):
     first, second = build(tmp_path / "a", *GAMES), build(tmp_path / "b", *GAMES)
     for game in GAMES:

@@ -35,7 +35,7 @@ from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper, pt
 from printgen.core.source import Loc
-from printgen.drawing.document import Blame, Document, Grow, Page
+from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing.picture import rect, text
 from printgen.drawing.story import FitWidth, Stack, Styles, build_story, styles, tagged
@@ -302,13 +302,17 @@ def rulebook_document(book: Rulebook, options: BuildOptions, name: str) -> Docum
     text = markup(book, options)
     items = story(book, text)
     layout = plan(items, book.settings, paper)
+    try:
+        first_guess = estimate(items, layout)
+    except DoesNotFit:  # a figure too wide for a column: writing the book names it, with its key
+        first_guess = 1
     size_key = ".".join(str(p) for p in (*book.settings_loc, "text_size_pt"))
     advice = f"lower {size_key} or shorten the template"
     return Document(name, paper, [], f"{book.title} \u2013 rules",
                     f"Print on both sides at actual size, turning on the {options.flip} edge", options.flip,
                     grow=Grow(lambda count: balanced(pages(book, layout, count), story(book, text), layout),
                               lambda: story(book, text),
-                              estimate(items, layout), MAX_PAGES),
+                              first_guess, MAX_PAGES),
                     overflow=Blame((*book.settings_loc, "text_size_pt"),
                                    f"the {book.title} rules need more than {MAX_PAGES} pages of "
                                    f"{paper.name} paper", advice),

@@ -23,7 +23,7 @@ SECTIONS = {"Stamina": ("stamina",), "Fighting cards": ("results",), "A round": 
 def reference(defn: Armies) -> Reference:
     """The reference sheet's template, tables, figure and settings, all drawn from the definition."""
     return Reference(title=defn.title, template="armies/reference.txt.j2", context={"d": defn},
-                     tables=tables(defn), settings=defn.reference, sections=SECTIONS)
+                     tables=tables(defn, "reference"), settings=defn.reference, sections=SECTIONS)
 
 
 def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document]:

@@ -73,8 +73,9 @@ def lattice(w: float, h: float, step: float) -> Group:
     return group
 
 
-def positions_figure(defn: Armies, width: float, accent: str) -> Drawing:
-    """A Drawing `width` mm wide: every position in a row, labelled, as a flowable for the sheet."""
+def positions_figure(defn: Armies, width: float, accent: str, columns_key: str = "reference.columns") -> Drawing:
+    """A Drawing `width` mm wide: every position in a row, labelled, as a flowable for the sheet;
+    `columns_key` is the setting a user can lower when the names do not fit."""
     n = len(defn.positions)
     cell = width / n
     ink = HexColor(accent)
@@ -83,7 +84,7 @@ def positions_figure(defn: Armies, width: float, accent: str) -> Drawing:
         raise DoesNotFit(("positions",), (
             f"the position drawing gives each of the {n} positions {cell:.0f} mm of a {width:.0f} mm "
             f"column, and the longest name needs {widest + 1:.0f} mm; shorten the names or use fewer "
-            f"reference.columns"))
+            f"{columns_key}"))
     w = min(MAX_CARD_WIDTH, (cell - 2) / max(extent(p.turn, 1, CARD_RATIO)[0] for p in defn.positions))
     h = w * CARD_RATIO
     tallest = max(extent(p.turn, w, h)[1] for p in defn.positions)

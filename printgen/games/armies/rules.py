@@ -32,8 +32,9 @@ def position_rows(defn: Armies) -> list[tuple[str, ...]]:
     return rows
 
 
-def tables(defn: Armies) -> dict[str, DataTable | Callable[[float], Any]]:
-    """The stamina, results, round and positions tables, and the drawing of the positions."""
+def tables(defn: Armies, settings: str) -> dict[str, DataTable | Callable[[float], Any]]:
+    """The stamina, results, round and positions tables, and the drawing of the positions, for the
+    document whose layout is set under `settings` ('rules' or 'reference')."""
     ranks = len(defn.stamina)
     return {
         "stamina": DataTable(("Army card", "Starts with"),
@@ -44,7 +45,7 @@ def tables(defn: Armies) -> dict[str, DataTable | Callable[[float], Any]]:
                            [(f"{i}. {s.step}", s.what) for i, s in enumerate(defn.round, 1)], (0.27, 0.73)),
         "positions": DataTable(("Position", "SP lost", *(a.index for a in defn.stamina)),
                                position_rows(defn), (0.34, 0.18, *([0.48 / ranks] * ranks))),
-        "drawing": lambda width: positions_figure(defn, width, defn.reference.accent),
+        "drawing": lambda width: positions_figure(defn, width, defn.reference.accent, f"{settings}.columns"),
     }
 
 
@@ -111,4 +112,4 @@ def rulebook(defn: Armies, stem: str) -> Rulebook:
     return Rulebook(title=defn.title, template="armies/rules.txt.j2",
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
                              "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
-                    tables=tables(defn), settings=defn.rules, accent=defn.reference.accent)
+                    tables=tables(defn, "rules"), settings=defn.rules, accent=defn.reference.accent)
