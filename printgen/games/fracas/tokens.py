@@ -30,8 +30,8 @@ BLEED = 1.0  # mm of colour past the outer cut lines
 HEADER = 24.0  # mm from the top margin to the top of the blocks (title, note, block labels)
 NAME_PT = 7.0
 POT_MIN = 40.0  # mm: below this much free height the pot mat is left out
-TOKEN_PAD = 2.0  # mm kept clear around a token's own image
-TOKEN_ART_BOTTOM = 4.5  # mm: a token's image starts above the owner's name
+TOKEN_PAD = 2.0  # mm kept clear inside a token's cut lines: round its image, below and beside its name
+TOKEN_ART_BOTTOM = 4.5  # mm: a token's image starts above the owner's name (its 7 pt glyph boxes reach 4.47)
 
 
 
@@ -79,7 +79,7 @@ def plan(defn: Fracas, paper: Paper) -> tuple[TokenLayout, Located]:
             f"{defn.life} tokens in rows of {columns} need {rows * size:.0f} mm of height and "
             f"{paper.name} paper has room for {room_h:.0f} mm; use more columns or a smaller size")))
     for i, player in enumerate(defn.players):
-        need = fonts.text_width(player.name, fonts.BOLD, font_mm(NAME_PT)) + 3
+        need = fonts.text_width(player.name, fonts.BOLD, font_mm(NAME_PT)) + 2 * TOKEN_PAD
         if need > size:
             problems.append((("players", i, "name"), (
                 f"the name '{player.name}' needs {need:.0f} mm on a {size:g} mm life token; "
@@ -91,7 +91,8 @@ def plan(defn: Fracas, paper: Paper) -> tuple[TokenLayout, Located]:
 
 def token(player: Player, size: float) -> Group:
     """One token in its own size x size box: a ring and the value 1 (or the player's own
-    `token_image`, as large as fits above the name), and the owner's name."""
+    `token_image`, as large as fits above the name), and the owner's name, its glyphs' boxes
+    TOKEN_PAD inside the bottom cut."""
     ink = colour(player.colour)
     group = Group()
     image = art_of(player.token_image)
@@ -99,12 +100,13 @@ def token(player: Player, size: float) -> Group:
         group.add(image.shape(TOKEN_PAD, TOKEN_ART_BOTTOM, size - 2 * TOKEN_PAD,
                               size - TOKEN_ART_BOTTOM - TOKEN_PAD))
     else:
-        centre = size / 2 + 1.3
+        centre = size / 2 + 2.0
         group.add(Circle(size / 2, centre, size * 0.32, fillColor=white, strokeColor=ink, strokeWidth=0.6))
         number = size * 0.72  # pt
         group.add(text(size / 2, centre - font_mm(number) * 0.36, "1", number, fonts.BOLD,
                        anchor="middle", fill=ink))
-    group.add(text(size / 2, 1.4, player.name, NAME_PT, fonts.BOLD, anchor="middle", fill=ink))
+    baseline = TOKEN_PAD + fonts.descent(fonts.BOLD, font_mm(NAME_PT))
+    group.add(text(size / 2, baseline, player.name, NAME_PT, fonts.BOLD, anchor="middle", fill=ink))
     return group
 
 

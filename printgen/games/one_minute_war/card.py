@@ -148,13 +148,18 @@ class WarCard:
         nobody has to remember which tab is which."""
         card, tw, t = self.defn.card, self.tab_width, self.defn.card.tab_height
         rows = TabRows.of(card)
+        # no band on the back, so the rows move BAND towards the tab's cut edge; the number's glyph
+        # box reaches the font's ascent above its baseline, a little over the cap height the rows
+        # allow for, so they move back by the difference to keep that box TAB_PAD inside the cut
+        number_mm = font_mm(card.number_size_pt)
+        lift = BAND - max(0.0, fonts.ascent(fonts.BOLD, number_mm) - CAP * number_mm)
         group = Group()
         group.add(rect(0, 0, tw, t, fill=side))
-        group.add(text(tw / 2, t - rows.number + BAND, str(soldier.number), card.number_size_pt, fonts.BOLD,
+        group.add(text(tw / 2, t - rows.number + lift, str(soldier.number), card.number_size_pt, fonts.BOLD,
                        anchor="middle", fill=white))
-        group.add(text(tw / 2, t - rows.name + BAND, soldier.name, card.text_size_pt + 1, fonts.BOLD,
+        group.add(text(tw / 2, t - rows.name + lift, soldier.name, card.text_size_pt + 1, fonts.BOLD,
                        anchor="middle", fill=white))
-        logo = t - rows.name + BAND - 1.5 - TAB_PAD  # the room left below the name
+        logo = t - rows.name + BAND - 1.5 - TAB_PAD  # the room below where the name stood with a band
         group.add(self.logo_block(tw, logo, fonts.MIN_PT, fill=white))
         return group
 
