@@ -15,9 +15,14 @@ def build(out: Path, *args: str) -> Path:
     return out
 
 
-def replace_once(path: Path, old: str, new: str) -> Path:
-    """Edit a copied definition: `old` must occur exactly once, so the edit cannot miss silently."""
+
+def edited(copy_definition, game: str, replacements: list[tuple[str, str]]) -> Path:
+    """A copy of a bundled definition with text swaps applied; each old text must occur exactly
+    once, so an edit cannot miss silently."""
+    path = copy_definition(game)
     text = path.read_text()
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new))
+    for old, new in replacements:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path.write_text(text)
     return path

@@ -15,7 +15,7 @@ import pypdf
 import pytest
 from ruamel.yaml import YAML
 
-from building import build
+from building import build, edited
 from pdfmeasure import CUT_DASH, chars_mm, page_size_mm, reading_text, segments
 from printgen.games import bundled_definition
 
@@ -172,16 +172,6 @@ def test_cards_cut_in_the_middle_and_backs_line_up(tmp_path, paper, flip):
         still, shifted = first_char(a.pages[1], "Armies: playing"), first_char(b.pages[1], "Armies: playing")
         assert abs(shifted["x0"] - still["x0"] - 1.5) < 0.01 and abs(shifted["y0"] - still["y0"] + 0.5) < 0.01
         assert first_char(b.pages[0], "Armies")["x0"] == first_char(a.pages[0], "Armies")["x0"]
-
-
-def edited(copy_definition, game: str, replacements: list[tuple[str, str]]) -> Path:
-    path = copy_definition(game)
-    text = path.read_text()
-    for old, new in replacements:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path.write_text(text)
-    return path
 
 
 def test_changing_the_fracas_yaml_changes_the_sheet_rules_and_tokens(run_cli, copy_definition, tmp_path):

@@ -11,7 +11,7 @@ import pdfplumber
 import pypdf
 import pytest
 
-from building import build, replace_once
+from building import build, edited
 from pdfmeasure import CUT_DASH, MM, reading_text, segments
 
 PAPERS = ("a4", "letter")
@@ -147,7 +147,7 @@ def test_the_examples_name_real_cards_and_follow_the_rules(built):
 
 
 def test_the_armies_example_is_played_out_from_the_definition(run_cli, copy_definition, tmp_path):
-    path = replace_once(copy_definition("armies"), "    index: Q\n    stamina: 2\n", "    index: Q\n    stamina: 3\n")
+    path = edited(copy_definition, "armies", [("    index: Q\n    stamina: 2\n", "    index: Q\n    stamina: 3\n")])
     assert run_cli("build", path, "--out", tmp_path).exit_code == 0
     book = " ".join(words_of(tmp_path / "armies" / "armies.pdf"))
     assert "Tom's Queen loses 1 SP and is turned diagonal: 1 SP left" in book  # a 3 SP Queen survives
@@ -175,7 +175,7 @@ def test_every_page_but_the_last_ends_within_40_mm_of_its_foot(built, game, pape
 
 
 def test_a_larger_text_size_takes_more_pages_and_still_ends_them_level(run_cli, copy_definition, tmp_path):
-    path = replace_once(copy_definition("armies"), "rules:\n  text_size_pt: 9.5\n", "rules:\n  text_size_pt: 12\n")
+    path = edited(copy_definition, "armies", [("rules:\n  text_size_pt: 9.5\n", "rules:\n  text_size_pt: 12\n")])
     assert run_cli("build", path, "--out", tmp_path / "big").exit_code == 0
     assert run_cli("build", "armies", "--out", tmp_path / "usual").exit_code == 0
     big, usual = (pypdf.PdfReader(tmp_path / d / "armies" / "armies.pdf") for d in ("big", "usual"))

@@ -12,9 +12,9 @@ import io
 from typing import Callable
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Frame, PageBreak
+from reportlab.platypus import Flowable, PageBreak
 
-from printgen.core.paper import pt
+from printgen.drawing.flow import frame_at, pour, take_until_page_break
 
 Box = tuple[float, float, float, float]  # x, y, w, h in mm
 TOLERANCE = 0.5  # mm: how close to the least height the search goes
@@ -25,13 +25,10 @@ def leftover(story: list[Flowable], pages: list[list[Box]]) -> list[Flowable]:
     canvas = Canvas(io.BytesIO())
     remaining = list(story)
     for frames in pages:
-        cut = next((i for i, item in enumerate(remaining) if isinstance(item, PageBreak)), len(remaining))
-        chunk, rest = remaining[:cut], remaining[cut + 1:]
-        for x, y, w, h in frames:
-            Frame(pt(x), pt(y), pt(w), pt(h), leftPadding=0, rightPadding=0, topPadding=0,
-                  bottomPadding=0, showBoundary=0).addFromList(chunk, canvas)
-        broke = cut < len(remaining)
-        remaining = chunk + ([PageBreak()] if chunk and broke else []) + rest
+        chunk, broke = take_until_page_break(remaining)
+        for box in frames:
+            pour(frame_at(*box), chunk, canvas, breaks=False)
+        remaining[:0] = chunk + ([PageBreak()] if chunk and broke else [])
     return remaining
 
 

@@ -10,17 +10,20 @@ def _linear(channel: float) -> float:
     return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
 
 
-def lightness(hex_colour: str) -> float:
-    """L* (0 black .. 100 white) of '#rrggbb', for the D65 white of sRGB."""
+def luminance(hex_colour: str) -> float:
+    """Relative luminance Y (0 black .. 1 white) of '#rrggbb'."""
     value = hex_colour.lstrip("#")
     r, g, b = (_linear(int(value[i:i + 2], 16) / 255) for i in (0, 2, 4))
-    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def lightness(hex_colour: str) -> float:
+    """L* (0 black .. 100 white) of '#rrggbb', for the D65 white of sRGB."""
+    y = luminance(hex_colour)
     return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else y * 24389 / 27
 
 
 def ink(hex_colour: str) -> float:
     """How much ink a fill lays down, 0 (paper) to 1 (solid black): 1 - relative luminance, a
     rough figure for comparing palettes, not a printer's real coverage."""
-    value = hex_colour.lstrip("#")
-    r, g, b = (_linear(int(value[i:i + 2], 16) / 255) for i in (0, 2, 4))
-    return 1 - (0.2126 * r + 0.7152 * g + 0.0722 * b)
+    return 1 - luminance(hex_colour)
