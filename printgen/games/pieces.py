@@ -1,0 +1,232 @@
+"""A game's pieces drawn from SVG templates fed with plain data (docs/ARCHITECTURE.md, "Pieces
+drawn from templates").
+
+A game computes what its rules depend on (an Omiga semicircle's centre and radius, a form's
+polygon) and hands it, as plain data in millimetres with y down from the piece's top-left corner,
+to a Jinja template that writes an SVG. The template is found like a rules template: the
+`--templates` folders, then the definition's `templates:` folder, then printgen's own.
+
+`PieceTemplates.draw_many` renders every piece of a batch (72 tile faces, say) and converts each
+distinct SVG with svglib in ONE bounded child, which sends the drawings back pickled
+(`art.drawingdata`). Text goes into printgen's embedded fonts (`art.svg.embedded_fonts`). Each
+drawing comes back as a reportlab group in millimetres, y up, placed at the piece's box
+(0, 0, width, height), ready for the imposition code; the same piece asked for again (the contact
+sheet, an SVG of one tile) is not drawn again.
+
+Every template problem is a located DefinitionError: a Jinja failure at its file and line; an
+SVG svglib cannot read, or that is too costly to draw, at the template's file. What svglib
+leaves out (markers, filters...) and a drawing of the wrong size are warnings naming the file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from reportlab.graphics.shapes import Drawing, Group, mmult
+
+from printgen.core.bounded import Budget, BudgetExceeded, MiB, run_bounded
+from printgen.core.paper import PT_PER_MM
+from printgen.core.problems import DefinitionError, Problem, display_name
+from printgen.drawing.markup import line_of
+from printgen.jinja.plaindata import plain
+
+PIECE_SECONDS = 0.05  # s each piece adds to a batch's budget (a tile face: ~3 ms to render and convert)
+MAX_SECONDS = 120.0
+PIECE_MEMORY = 768 * MiB  # as for one SVG art file
+SHARE_FROM = 24  # pieces: a batch this big or bigger is shared out, one child per core
+SIZE_TOLERANCE = 0.01  # mm: a template's <svg> further off the piece's size than this is reported
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece to draw: the template's data and the box it is drawn in (mm)."""
+
+    context: Mapping[str, Any]
+    width: float
+    height: float
+    label: str  # names the piece in messages: "tile white-03 (face)"
+
+
+@dataclass
+class PieceTemplates:
+    """The piece templates of one build: where they are searched, every piece drawn so far (by
+    template and data), and the warnings found while drawing."""
+
+    user_dirs: tuple[Path, ...] = ()
+    drawn: dict[str, Group] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
+
+    def source(self, name: str) -> tuple[Path, str]:
+        """The file template `name` is read from and its text (the first found in the search order)."""
+        if name not in self.sources:
+            from printgen.jinja.render import environment, searched
+
+            env = environment(self.user_dirs)
+            try:
+                text, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+            except Exception as exc:  # noqa: BLE001 - missing, too big, a link out of its folder
+                raise DefinitionError([Problem(name, 1, "", f"template error: cannot read the piece "
+                                               f"template '{name}' from {searched(env.loader.searchpath)} "  # type: ignore[union-attr]
+                                               f"({exc})")]) from None
+            self.sources[name] = (Path(str(filename)), text)
+        return self.sources[name]
+
+    def where(self, name: str, snippet: str = "") -> tuple[str, int]:
+        """The template's file as messages show it, and the line holding `snippet` (else 1)."""
+        path, text = self.source(name)
+        return display_name(path), line_of(text, snippet) if snippet else 1
+
+    def draw(self, name: str, piece: Piece) -> Group:
+        return self.draw_many(name, [piece])[0]
+
+    def draw_many(self, name: str, pieces: Sequence[Piece]) -> list[Group]:
+        """Each piece drawn from template `name`, in order; those not drawn before are rendered and
+        converted together."""
+        data = [plain(dict(piece.context)) for piece in pieces]
+        keys = [key_of(name, item, piece) for item, piece in zip(data, pieces)]
+        wanted: dict[str, tuple[Piece, Any]] = {}
+        for key, item, piece in zip(keys, data, pieces):
+            if key not in self.drawn:
+                wanted.setdefault(key, (piece, item))
+        if wanted:
+            groups = self.convert(name, list(wanted.values()))
+            self.drawn.update(zip(wanted, groups))
+        return [self.drawn[key] for key in keys]
+
+    def convert(self, name: str, pieces: list[tuple[Piece, Any]]) -> list[Group]:
+        """Render and convert `pieces` (each with its plain data) in bounded children: one, or one
+        per core for a big batch (each with its share of the budget), so 144 tile faces take about
+        half the time on two cores."""
+        from printgen.art import drawingdata
+        from printgen.core.parallel import can_fork, cores, on_cores
+        from printgen.drawing import fonts
+        import svglib.svglib  # noqa: F401 - imported once here, not again in every child
+
+        path, _ = self.source(name)
+        fonts.register()  # before the fork, so the child converts text with the fonts in place
+        ways = max(1, min(cores() if can_fork() else 1, len(pieces) // SHARE_FROM))
+        shares = [pieces[i::ways] for i in range(ways)]
+        blobs = on_cores([lambda share=share: self.bounded(name, path, share) for share in shares])  # type: ignore[misc]
+        drawn: dict[int, Group] = {}
+        for first, (share, blob) in enumerate(zip(shares, blobs)):
+            *drawings, meta = drawingdata.loads(blob)
+            report = json.loads(meta)
+            self.note(name, report["findings"], report["notes"])
+            for k, (i, (piece, _)) in enumerate(zip(report["index"], share)):
+                self.check_size(name, drawings[i], piece)
+                drawn[first + k * ways] = placed_at(drawings[i], piece.width, piece.height)
+        return [drawn[i] for i in range(len(pieces))]
+
+    def bounded(self, name: str, path: Path, pieces: list[tuple[Piece, Any]]) -> bytes:
+        """One bounded child's work: render `pieces` and convert their SVGs; its problems located."""
+        folders = list(self.user_dirs)
+        contexts = [item for _, item in pieces]
+        labels = [piece.label for piece, _ in pieces]
+        budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(pieces)), PIECE_MEMORY,
+                        "the piece template")
+        try:
+            blob = run_bounded(lambda: draw_here(name, path, contexts, labels, folders, budget.seconds),
+                               budget)
+        except BudgetExceeded as exc:
+            raise DefinitionError([Problem(*self.where(name), "", f"template error: {exc}")]) from None
+        except ValueError as exc:  # an SVG svglib could not read, or one too costly to draw
+            raise DefinitionError([Problem(*self.where(name), "", str(exc))]) from None
+        if not isinstance(blob, bytes):
+            raise RuntimeError(f"the piece template {name} came back as {type(blob).__name__}")
+        return blob
+
+    def note(self, name: str, findings: list[list[Any]], notes: list[str]) -> None:
+        """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
+        file, text = self.source(name)
+        shown = display_name(file)
+        for feature, what in findings:
+            warning = f"{shown}:{line_of(text, '<' + feature) if '<' + feature in text else line_of(text, feature)}: " \
+                      f"warning: {feature}: {what}"
+            self.warn(warning)
+        for message in notes:
+            self.warn(f"{shown}: warning: svglib: {message}")
+
+    def check_size(self, name: str, drawing: Any, piece: Piece) -> None:
+        w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM
+        if abs(w - piece.width) > SIZE_TOLERANCE or abs(h - piece.height) > SIZE_TOLERANCE:
+            file, line = self.where(name, "<svg")
+            self.warn(f"{file}:{line}: warning: the SVG it makes for {piece.label} is {w:g} x {h:g} mm, "
+                      f"but the piece is {piece.width:g} x {piece.height:g} mm, so it is stretched to "
+                      f"fit; give the <svg> width=\"{piece.width:g}mm\" height=\"{piece.height:g}mm\"")
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+
+def key_of(name: str, data: Any, piece: Piece) -> str:
+    """What tells two pieces apart: the template, the plain data it is given and the box."""
+    data = json.dumps([name, data, piece.width, piece.height], sort_keys=True)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+
+def draw_here(name: str, path: Path, contexts: list[dict[str, Any]], labels: list[str],
+              user_dirs: list[Path], seconds: float) -> bytes:
+    """In the bounded child: render every piece, then measure, scan and convert each distinct SVG
+    once. Returns the pickled drawings followed by a JSON report (which drawing each piece uses,
+    what svglib leaves out)."""
+    from printgen.art import drawingdata
+    from printgen.art.measure import measure_svg
+    from printgen.art.svg import convert, embedded_fonts, scan
+    from printgen.art.svgtree import parse
+    from printgen.jinja.render import render_each
+
+    texts = render_each(name, contexts, user_dirs, seconds, labels)
+    font_map = embedded_fonts()
+    distinct: dict[str, int] = {}
+    drawings: list[Any] = []
+    findings: dict[str, str] = {}
+    notes: list[str] = []
+    for text, label in zip(texts, labels):
+        if text in distinct:
+            continue
+        distinct[text] = len(drawings)
+        data = text.encode("utf-8")
+        try:
+            tree = parse(path, data)
+            measure_svg(tree, path, path.parent)
+            drawing, logged = convert(path, data, path.parent, font_map, tree)
+        except ValueError as exc:
+            raise ValueError(f"template error (for {label}): the SVG it made: {exc}") from None
+        for found in scan(tree):
+            if found.feature != "text":  # text is set in the embedded fonts here
+                findings.setdefault(found.feature, found.what)
+        notes += [n for n in logged if n not in notes]
+        drawings.append(drawing)
+    report = {"index": [distinct[t] for t in texts], "findings": sorted(findings.items()), "notes": notes}
+    return drawingdata.dumps((*drawings, json.dumps(report)))
+
+
+def placed_at(drawing: Drawing, width: float, height: float) -> Group:
+    """svglib's drawing (points, its own y flip inside) as a group in millimetres, y up, filling
+    the box (0, 0, width, height): the drawing's size is mapped onto the box."""
+    scale = (width / drawing.width, 0.0, 0.0, height / drawing.height, 0.0, 0.0)
+    contents = list(drawing.contents)
+    if len(contents) == 1 and isinstance(contents[0], Group):
+        inner = contents[0]
+        return Group(*inner.contents, transform=mmult(scale, inner.transform))
+    return Group(*contents, transform=scale)
+
+
+def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, tuple[float, ...]]]:
+    """Every shape drawn by the SVG element with id `ident` (svglib keeps it as `svgid`), each with
+    the transform from its own coordinates to the piece's (mm, y up)."""
+    def walk(node: Any, matrix: tuple[float, ...], inside: bool) -> Iterator[tuple[Any, tuple[float, ...]]]:
+        inside = inside or getattr(node, "svgid", None) == ident
+        if isinstance(node, Group):
+            here = mmult(matrix, tuple(node.transform))
+            for child in node.contents:
+                yield from walk(child, here, inside)
+        elif inside:
+            yield node, matrix
+
+    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), False)
