@@ -56,6 +56,7 @@ class PieceTemplates:
     template and data), and the warnings found while drawing."""
 
     user_dirs: tuple[Path, ...] = ()
+    common: dict[str, Any] = field(default_factory=dict)  # plain data every piece's render sees too
     drawn: dict[str, Group] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
@@ -128,9 +129,10 @@ class PieceTemplates:
         labels = [piece.label for piece, _ in pieces]
         budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(pieces)), PIECE_MEMORY,
                         "the piece template")
+        common = self.common
         try:
-            blob = run_bounded(lambda: draw_here(name, path, contexts, labels, folders, budget.seconds),
-                               budget)
+            blob = run_bounded(lambda: draw_here(name, path, contexts, labels, folders, budget.seconds,
+                                                 common), budget)
         except BudgetExceeded as exc:
             raise DefinitionError([Problem(*self.where(name), "", f"template error: {exc}")]) from None
         except ValueError as exc:  # an SVG svglib could not read, or one too costly to draw
@@ -170,7 +172,7 @@ def key_of(name: str, data: Any, piece: Piece) -> str:
 
 
 def draw_here(name: str, path: Path, contexts: list[dict[str, Any]], labels: list[str],
-              user_dirs: list[Path], seconds: float) -> bytes:
+              user_dirs: list[Path], seconds: float, common: dict[str, Any]) -> bytes:
     """In the bounded child: render every piece, then measure, scan and convert each distinct SVG
     once. Returns the pickled drawings followed by a JSON report (which drawing each piece uses,
     what svglib leaves out)."""
@@ -180,7 +182,7 @@ def draw_here(name: str, path: Path, contexts: list[dict[str, Any]], labels: lis
     from printgen.art.svgtree import parse
     from printgen.jinja.render import render_each
 
-    texts = render_each(name, contexts, user_dirs, seconds, labels)
+    texts = render_each(name, contexts, user_dirs, seconds, labels, common)
     font_map = embedded_fonts()
     distinct: dict[str, int] = {}
     drawings: list[Any] = []

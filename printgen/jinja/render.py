@@ -111,15 +111,17 @@ def batch_budget(count: int, per_item: float = PER_RENDER, what: str = "the temp
 
 
 def render_many(name: str, contexts: Sequence[dict[str, Any]], user_dirs: Iterable[Path] = (),
-                labels: Sequence[str] = ()) -> list[str]:
+                labels: Sequence[str] = (), common: dict[str, Any] | None = None) -> list[str]:
     """Template `name` rendered once for each context (plain data only), all in ONE bounded child:
-    the pieces of a game (72 tiles, faces and backs) cost one fork, not one each. A failure is a
-    located DefinitionError, its message naming the piece (`labels[i]`) it was rendered for."""
+    the pieces of a game (72 tiles, faces and backs) cost one fork, not one each. `common` is data
+    every render sees too (the definition as `d`), copied once. A failure is a located
+    DefinitionError, its message naming the piece (`labels[i]`) it was rendered for."""
     folders = list(user_dirs)
     data = [plain(context) for context in contexts]
+    shared = plain(common or {})
     budget = batch_budget(len(data))
     try:
-        texts = run_bounded(lambda: render_each(name, data, folders, budget.seconds, labels), budget)
+        texts = run_bounded(lambda: render_each(name, data, folders, budget.seconds, labels, shared), budget)
     except BudgetExceeded as exc:
         raise DefinitionError([Problem(*template_file(name, folders), "", f"template error: {exc}")])
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
@@ -128,9 +130,10 @@ def render_many(name: str, contexts: Sequence[dict[str, Any]], user_dirs: Iterab
 
 
 def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[Path], seconds: float,
-                labels: Sequence[str] = ()) -> list[str]:
-    """Render `name` for every context in this process (a bounded child); the sandbox's step budget
-    starts afresh for each, and the whole batch stops itself at SOFT_DEADLINE of `seconds`."""
+                labels: Sequence[str] = (), common: dict[str, Any] | None = None) -> list[str]:
+    """Render `name` for every context (over `common`) in this process (a bounded child); the
+    sandbox's step budget starts afresh for each, and the whole batch stops itself at
+    SOFT_DEADLINE of `seconds`."""
     env = environment(user_dirs, inline_values=kind_of(name) == "txt")
     texts: list[str] = []
     with soft_deadline(seconds * SOFT_DEADLINE, seconds):
@@ -138,7 +141,7 @@ def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[P
             label = labels[index] if index < len(labels) else ""
             with located(env, name, label):
                 env.steps = 0  # type: ignore[attr-defined]  # BoundedSandbox's per-render budget
-                text = env.get_template(name).render(**context)  # compiled once, then cached
+                text = env.get_template(name).render({**(common or {}), **context})  # compiled once
                 if kind_of(name) == "txt":  # paragraph markup: only harmless tags may reach reportlab
                     check_markup(env, name, text)  # inside the deadline's reach, so it is located too
             texts.append(text)

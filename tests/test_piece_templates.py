@@ -1,0 +1,123 @@
+"""Pieces drawn from SVG templates (printgen/games/pieces.py): a user copies the bundled piece
+templates with `printgen new GAME DIR --templates`, edits them, and finds the edit in the PDF and
+the SVGs; the geometry the rules depend on is measured and a template that breaks it is named."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from pdfmeasure import SVG_NS
+from printgen.core.problems import DefinitionError
+from printgen.jinja.render import render_many
+
+NS = f"{{{SVG_NS['svg']}}}"
+TILE = 42.0
+MM = 72 / 25.4
+CREAM = (0.992157, 0.941176, 0.835294)  # #fdf0d5
+GREEN = (0.121569, 0.478431, 0.266667)  # #1f7a44, the standard palette's green semicircle
+
+
+def rgb(value) -> tuple[float, ...]:
+    return tuple(round(float(v), 6) for v in (value or ()))
+
+
+@pytest.fixture
+def copied(run_cli, tmp_path) -> Path:
+    """`printgen new omiga DIR --templates`: the definition and every template, the tile face and
+    back among them, ready to edit; returns the face template."""
+    result = run_cli("new", "omiga", tmp_path / "mine", "--templates")
+    assert result.exit_code == 0, result.output
+    face = tmp_path / "mine" / "templates" / "omiga" / "tile-face.svg.j2"
+    assert face.is_file() and (face.parent / "tile-back.svg.j2").is_file()
+    assert "templates/omiga/tile-face.svg.j2" in result.output
+    return face
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new))
+
+
+def line_of(path: Path, snippet: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if snippet in line)
+
+
+def test_a_copied_tile_template_changed_in_colour_and_shape_prints_the_change(run_cli, copied, tmp_path):
+    # a cream face instead of the deck's colour, and a diamond where the green semicircles had a dot
+    edit(copied, 'fill="{{ look.face }}"', 'fill="#fdf0d5"')
+    edit(copied, '<circle cx="{{ m.x }}" cy="{{ m.y }}" r="{{ m.size * 0.6 }}" fill="{{ s.ink }}"/>',
+         '<polygon points="{{ m.x }},{{ m.y - m.size }} {{ m.x + m.size }},{{ m.y }} {{ m.x }},{{ m.y + m.size }} '
+         '{{ m.x - m.size }},{{ m.y }}" fill="{{ s.ink }}"/>')
+    result = run_cli("build", copied.parents[2] / "omiga.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output  # the semicircles and forms are as the rules need
+    folder = tmp_path / "out" / "omiga"
+    with pdfplumber.open(folder / "omiga.pdf") as pdf:
+        page = pdf.pages[2]  # the first tile sheet's faces: 24 white tiles
+        faces = [r for r in page.rects if r.get("fill") and abs((r["x1"] - r["x0"]) / MM - TILE) < 0.01
+                 and abs((r["bottom"] - r["top"]) / MM - TILE) < 0.01]
+        assert len(faces) == 24 and {rgb(r["non_stroking_color"]) for r in faces} == {CREAM}
+        diamonds = [c for c in page.curves if c.get("fill") and len(c["pts"]) in (4, 5)
+                    and rgb(c["non_stroking_color"]) == (1.0, 1.0, 1.0)
+                    and abs((max(x for x, _ in c["pts"]) - min(x for x, _ in c["pts"])) / MM - 2 * 0.26 * 8) < 0.01]
+        assert diamonds  # white diamonds (2.08 mm across) on the green semicircles
+        greens = [c for c in page.curves if c.get("fill") and rgb(c["non_stroking_color"]) == GREEN]
+        assert greens  # the semicircles themselves are unchanged
+        fonts = {c["fontname"].split("+")[-1] for c in page.chars}
+        assert fonts and all(f.startswith("BitstreamVeraSans") for f in fonts)  # the numbers, embedded
+    root = ET.parse(folder / "svg" / "white-01.svg").getroot()  # green | green
+    assert {r.get("fill") for r in root.iter(f"{NS}rect")} == {"#fdf0d5"}
+    assert len([p for p in root.iter(f"{NS}polygon") if p.get("fill") == "#ffffff"]) == 2
+    assert not [c for c in root.iter(f"{NS}circle") if c.get("fill") not in (None, "none")]
+
+
+def test_a_semicircle_moved_off_its_edge_midpoint_is_a_located_warning(run_cli, copied, tmp_path):
+    edit(copied, 'd="{{ s.path }}" fill="{{ s.fill }}"/>', 'd="{{ s.path }}" fill="{{ s.fill }}" transform="translate(0 1.5)"/>')
+    line = line_of(copied, 'id="semicircle-')
+    definition = copied.parents[2] / "omiga.yaml"
+    result = run_cli("build", definition, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output  # a warning: the user may mean it
+    found = re.findall(rf"tile-face\.svg\.j2:{line}: warning: tile white-01 \(and 71 more\): the (left|right) "
+                       r"semicircle \(id=\"semicircle-\1\"\) is drawn centred at \(\d+\.00, 22\.50\) mm with "
+                       r"radius 8\.00 mm; it must be centred on the \1 edge's midpoint", result.output)
+    assert sorted(found) == ["left", "right"], result.output
+    result = run_cli("validate", definition, "--games", "20")
+    assert re.search(rf"tile-face\.svg\.j2:{line}: tile white-01 \(and 71 more\): the left semicircle",
+                     result.output), result.output
+    assert "Result: valid" in result.output and "drawing   warn" in result.output
+
+
+def test_forms_drawn_so_they_no_longer_fit_are_named(run_cli, copied, tmp_path):
+    # every bottom band drawn flat: a tile's tip no longer meets its partner's notch
+    edit(copied, '<polygon id="form-{{ form.edge }}" points="{{ form.points }}" fill="{{ look.band }}"/>',
+         '{% if form.edge == "top" %}<polygon id="form-top" points="{{ form.points }}" fill="{{ look.band }}"/>'
+         '{% else %}<rect id="form-bottom" x="{{ box.x }}" y="{{ tile.height - form.band }}" '
+         'width="{{ box.width }}" height="{{ form.band - box.y }}" fill="{{ look.band }}"/>{% endif %}')
+    result = run_cli("build", copied.parents[2] / "omiga.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    line = line_of(copied, 'id="form-bottom"')
+    assert re.search(rf"tile-face\.svg\.j2:{line}: warning: tile \S+ \(and \d+ more\): the form '\w+' is drawn "
+                     r"differently on the bottom edge", result.output), result.output
+
+
+def test_a_mistake_in_a_piece_template_is_located_and_names_the_piece(run_cli, copied, tmp_path):
+    edit(copied, "{% if number %}", "{% if number.missing.key %}")
+    line = line_of(copied, "number.missing.key")
+    result = run_cli("build", copied.parents[2] / "omiga.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert re.search(rf"tile-face\.svg\.j2:{line}: template error \(for tile white-01\): .*missing",
+                     result.output), result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_render_many_renders_every_context_in_one_child_and_locates_failures(tmp_path):
+    (tmp_path / "piece.svg.j2").write_text('<svg>{{ n }}</svg>\n{% if n > 2 %}{{ 1 / 0 }}{% endif %}\n')
+    assert render_many("piece.svg.j2", [{"n": 1}, {"n": 2}], [tmp_path]) == ["<svg>1</svg>\n", "<svg>2</svg>\n"]
+    with pytest.raises(DefinitionError) as caught:
+        render_many("piece.svg.j2", [{"n": 1}, {"n": 3}], [tmp_path], labels=["one", "three"])
+    assert "piece.svg.j2:2: template error (for three): ZeroDivisionError" in str(caught.value)
