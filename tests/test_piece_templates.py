@@ -78,7 +78,7 @@ def test_a_copied_tile_template_changed_in_colour_and_shape_prints_the_change(ru
 
 def test_a_semicircle_moved_off_its_edge_midpoint_is_a_located_warning(run_cli, copied, tmp_path):
     edit(copied, 'd="{{ s.path }}" fill="{{ s.fill }}"/>', 'd="{{ s.path }}" fill="{{ s.fill }}" transform="translate(0 1.5)"/>')
-    line = line_of(copied, 'id="semicircle-')
+    line = line_of(copied, '<path id="semicircle-')
     definition = copied.parents[2] / "omiga.yaml"
     result = run_cli("build", definition, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output  # a warning: the user may mean it
@@ -100,7 +100,7 @@ def test_forms_drawn_so_they_no_longer_fit_are_named(run_cli, copied, tmp_path):
          'width="{{ box.width }}" height="{{ form.band - box.y }}" fill="{{ look.band }}"/>{% endif %}')
     result = run_cli("build", copied.parents[2] / "omiga.yaml", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    line = line_of(copied, 'id="form-bottom"')
+    line = line_of(copied, '<rect id="form-bottom"')
     assert re.search(rf"tile-face\.svg\.j2:{line}: warning: tile \S+ \(and \d+ more\): the form '\w+' is drawn "
                      r"differently on the bottom edge", result.output), result.output
 

@@ -13,6 +13,7 @@ found on (and how many more).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -28,6 +29,7 @@ TOLERANCE = 0.02  # mm: far below what a butted pair of tiles shows, far above r
 SAMPLES = 97  # x positions along an edge (never exactly on a form's corner)
 CURVE_STEPS = 16  # straight pieces a Bezier is followed by when an outline is flattened
 Point = tuple[float, float]
+COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 
 @dataclass
@@ -254,7 +256,9 @@ def where_id(art: TileArt, ident: str) -> tuple[str, int]:
     """The face template's file and the line where `ident` is written (spelt out, or built by a
     loop over the sides or edges: id="semicircle-{{ s.side }}")."""
     _, text = art.templates.source(FACE_TEMPLATE)
-    for probe in (f'id="{ident}"', ident, ident.split("-")[0] + "-"):
+    text = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # the notes may name the ids too
+    file, _ = art.templates.where(FACE_TEMPLATE)
+    for probe in (f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident):
         if probe in text:
-            return art.templates.where(FACE_TEMPLATE, probe)
-    return art.templates.where(FACE_TEMPLATE)
+            return file, text.count("\n", 0, text.index(probe)) + 1
+    return file, 1
