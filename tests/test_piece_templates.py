@@ -121,3 +121,33 @@ def test_render_many_renders_every_context_in_one_child_and_locates_failures(tmp
     with pytest.raises(DefinitionError) as caught:
         render_many("piece.svg.j2", [{"n": 1}, {"n": 3}], [tmp_path], labels=["one", "three"])
     assert "piece.svg.j2:2: template error (for three): ZeroDivisionError" in str(caught.value)
+
+
+def test_elements_converted_once_draw_what_whole_svgs_draw(tmp_path):
+    """art.svgbatch: an element seen before is not converted again, and the drawing is the same as
+    svglib's of the whole SVG (an SVG whose parts depend on each other is converted whole)."""
+    from printgen.art.svg import convert, embedded_fonts
+    from printgen.art.svgbatch import BatchConverter
+    from printgen.art.svgtree import parse
+    from printgen.games.pieces import placed_at
+    from printgen.output.svg import svg_bytes
+
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10">'
+    svgs = [head + '<rect x="-1" y="-1" width="22" height="12" fill="#fdf0d5"/>'
+            '<path id="semicircle-left" d="M0 2 C3 2 5 4 5 5 Z" fill="#1f7a44" transform="translate(0 1)"/>'
+            f'<text x="2" y="8" font-size="3" font-weight="bold">{n}</text></svg>' for n in (1, 2)]
+    svgs.append(head + '<style>.a { fill: #cc0000 }</style><rect class="a" width="4" height="4"/></svg>')
+    path = tmp_path / "piece.svg.j2"
+    fonts = embedded_fonts()
+    batch = BatchConverter(path, tmp_path, fonts)
+    for text in svgs:
+        data = text.encode()
+        alone, _ = convert(path, data, tmp_path, fonts, parse(path, data))
+        together = batch.convert(data, parse(path, data))
+        assert (svg_bytes([placed_at(together, 20, 10)], 20, 10)
+                == svg_bytes([placed_at(alone, 20, 10)], 20, 10))
+    assert len(batch.shapes) == 4  # the rect and the path once, a text for each number
+    first, second = (batch.convert(t.encode(), parse(path, t.encode())) for t in svgs[:2])
+    assert first.contents[0].contents[0] is second.contents[0].contents[0]  # one shape, twice placed
+    assert b"#cc0000" in svg_bytes([placed_at(batch.convert(svgs[2].encode(), parse(path, svgs[2].encode())),
+                                              20, 10)], 20, 10)

@@ -7,9 +7,9 @@ to a Jinja template that writes an SVG. The template is found like a rules templ
 `--templates` folders, then the definition's `templates:` folder, then printgen's own.
 
 `PieceTemplates.draw_many` renders every piece of a batch (72 tile faces, say) and converts each
-distinct SVG with svglib in ONE bounded child, which sends the drawings back pickled
-(`art.drawingdata`). Text goes into printgen's embedded fonts (`art.svg.embedded_fonts`). Each
-drawing comes back as a reportlab group in millimetres, y up, placed at the piece's box
+distinct SVG with svglib in ONE bounded child, each distinct element once (`art.svgbatch`); the
+child sends the drawings back pickled (`art.drawingdata`). Text goes into printgen's embedded
+fonts (`art.svg.embedded_fonts`). Each drawing comes back as a reportlab group in millimetres, y up, placed at the piece's box
 (0, 0, width, height), ready for the imposition code; the same piece asked for again (the contact
 sheet, an SVG of one tile) is not drawn again.
 
@@ -36,7 +36,6 @@ from printgen.jinja.plaindata import plain
 PIECE_SECONDS = 0.05  # s each piece adds to a batch's budget (a tile face: ~3 ms to render and convert)
 MAX_SECONDS = 120.0
 PIECE_MEMORY = 768 * MiB  # as for one SVG art file
-SHARE_FROM = 24  # pieces: a batch this big or bigger is shared out, one child per core
 SIZE_TOLERANCE = 0.01  # mm: a template's <svg> further off the piece's size than this is reported
 
 
@@ -99,28 +98,23 @@ class PieceTemplates:
         return [self.drawn[key] for key in keys]
 
     def convert(self, name: str, pieces: list[tuple[Piece, Any]]) -> list[Group]:
-        """Render and convert `pieces` (each with its plain data) in bounded children: one, or one
-        per core for a big batch (each with its share of the budget), so 144 tile faces take about
-        half the time on two cores."""
+        """Render and convert `pieces` (each with its plain data) in one bounded child. (Sharing a
+        batch out over two cores was tried: with each distinct element converted once per child,
+        one child for the whole batch is quicker.)"""
         from printgen.art import drawingdata
-        from printgen.core.parallel import can_fork, cores, on_cores
         from printgen.drawing import fonts
         import svglib.svglib  # noqa: F401 - imported once here, not again in every child
 
         path, _ = self.source(name)
         fonts.register()  # before the fork, so the child converts text with the fonts in place
-        ways = max(1, min(cores() if can_fork() else 1, len(pieces) // SHARE_FROM))
-        shares = [pieces[i::ways] for i in range(ways)]
-        blobs = on_cores([lambda share=share: self.bounded(name, path, share) for share in shares])  # type: ignore[misc]
-        drawn: dict[int, Group] = {}
-        for first, (share, blob) in enumerate(zip(shares, blobs)):
-            *drawings, meta = drawingdata.loads(blob)
-            report = json.loads(meta)
-            self.note(name, report["findings"], report["notes"])
-            for k, (i, (piece, _)) in enumerate(zip(report["index"], share)):
-                self.check_size(name, drawings[i], piece)
-                drawn[first + k * ways] = placed_at(drawings[i], piece.width, piece.height)
-        return [drawn[i] for i in range(len(pieces))]
+        *drawings, meta = drawingdata.loads(self.bounded(name, path, pieces))
+        report = json.loads(meta)
+        self.note(name, report["findings"], report["notes"])
+        groups = []
+        for i, (piece, _) in zip(report["index"], pieces):
+            self.check_size(name, drawings[i], piece)
+            groups.append(placed_at(drawings[i], piece.width, piece.height))
+        return groups
 
     def bounded(self, name: str, path: Path, pieces: list[tuple[Piece, Any]]) -> bytes:
         """One bounded child's work: render `pieces` and convert their SVGs; its problems located."""
@@ -178,16 +172,16 @@ def draw_here(name: str, path: Path, contexts: list[dict[str, Any]], labels: lis
     what svglib leaves out)."""
     from printgen.art import drawingdata
     from printgen.art.measure import measure_svg
-    from printgen.art.svg import convert, embedded_fonts, scan
+    from printgen.art.svg import embedded_fonts, scan
+    from printgen.art.svgbatch import BatchConverter
     from printgen.art.svgtree import parse
     from printgen.jinja.render import render_each
 
     texts = render_each(name, contexts, user_dirs, seconds, labels, common)
-    font_map = embedded_fonts()
+    converter = BatchConverter(path, path.parent, embedded_fonts())
     distinct: dict[str, int] = {}
     drawings: list[Any] = []
     findings: dict[str, str] = {}
-    notes: list[str] = []
     for text, label in zip(texts, labels):
         if text in distinct:
             continue
@@ -196,15 +190,15 @@ def draw_here(name: str, path: Path, contexts: list[dict[str, Any]], labels: lis
         try:
             tree = parse(path, data)
             measure_svg(tree, path, path.parent)
-            drawing, logged = convert(path, data, path.parent, font_map, tree)
+            drawing = converter.convert(data, tree)
         except ValueError as exc:
             raise ValueError(f"template error (for {label}): the SVG it made: {exc}") from None
         for found in scan(tree):
             if found.feature != "text":  # text is set in the embedded fonts here
                 findings.setdefault(found.feature, found.what)
-        notes += [n for n in logged if n not in notes]
         drawings.append(drawing)
-    report = {"index": [distinct[t] for t in texts], "findings": sorted(findings.items()), "notes": notes}
+    report = {"index": [distinct[t] for t in texts], "findings": sorted(findings.items()),
+              "notes": converter.logged}
     return drawingdata.dumps((*drawings, json.dumps(report)))
 
 
