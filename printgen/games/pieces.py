@@ -84,56 +84,55 @@ class PieceTemplates:
         return self.draw_many(name, [piece])[0]
 
     def draw_many(self, name: str, pieces: Sequence[Piece]) -> list[Group]:
-        """Each piece drawn from template `name`, in order; those not drawn before are rendered and
-        converted together."""
-        data = [plain(dict(piece.context)) for piece in pieces]
-        keys = [key_of(name, item, piece) for item, piece in zip(data, pieces)]
-        wanted: dict[str, tuple[Piece, Any]] = {}
-        for key, item, piece in zip(keys, data, pieces):
-            if key not in self.drawn:
-                wanted.setdefault(key, (piece, item))
-        if wanted:
-            groups = self.convert(name, list(wanted.values()))
-            self.drawn.update(zip(wanted, groups))
-        return [self.drawn[key] for key in keys]
+        """Each piece drawn from template `name`, in order (see draw_batches)."""
+        return self.draw_batches([(name, pieces)])[0]
 
-    def convert(self, name: str, pieces: list[tuple[Piece, Any]]) -> list[Group]:
-        """Render and convert `pieces` (each with its plain data) in one bounded child. (Sharing a
-        batch out over two cores was tried: with each distinct element converted once per child,
-        one child for the whole batch is quicker.)"""
+    def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
+        """Each batch's pieces drawn from its template, in order. The pieces not drawn before, of
+        every batch, are rendered and converted together in one bounded child."""
+        keyed: list[list[str]] = []
+        jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]] = []
+        for name, pieces in batches:
+            data = [plain(dict(piece.context)) for piece in pieces]
+            keys = [key_of(name, item, piece) for item, piece in zip(data, pieces)]
+            wanted: dict[str, tuple[Piece, Any]] = {}
+            for key, item, piece in zip(keys, data, pieces):
+                if key not in self.drawn:
+                    wanted.setdefault(key, (piece, item))
+            keyed.append(keys)
+            if wanted:
+                jobs.append((name, wanted))
+        if jobs:
+            self.convert(jobs)
+        return [[self.drawn[key] for key in keys] for keys in keyed]
+
+    def convert(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> None:
+        """Render and convert every job's pieces (each with its plain data) in one bounded child,
+        and remember each drawing by its key. (Sharing the pieces out over two cores was tried:
+        with each distinct element converted once per child, one child is quicker.)"""
         from printgen.art import drawingdata
         from printgen.drawing import fonts
         import svglib.svglib  # noqa: F401 - imported once here, not again in every child
 
-        path, _ = self.source(name)
         fonts.register()  # before the fork, so the child converts text with the fonts in place
-        *drawings, meta = drawingdata.loads(self.bounded(name, path, pieces))
-        report = json.loads(meta)
-        self.note(name, report["findings"], report["notes"])
-        groups = []
-        for i, (piece, _) in zip(report["index"], pieces):
-            self.check_size(name, drawings[i], piece)
-            groups.append(placed_at(drawings[i], piece.width, piece.height))
-        return groups
-
-    def bounded(self, name: str, path: Path, pieces: list[tuple[Piece, Any]]) -> bytes:
-        """One bounded child's work: render `pieces` and convert their SVGs; its problems located."""
-        folders = list(self.user_dirs)
-        contexts = [item for _, item in pieces]
-        labels = [piece.label for piece, _ in pieces]
-        budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(pieces)), PIECE_MEMORY,
-                        "the piece template")
-        common = self.common
+        work = [(name, self.source(name)[0], [item for _, item in wanted.values()],
+                 [piece.label for piece, _ in wanted.values()]) for name, wanted in jobs]
+        count = sum(len(wanted) for _, wanted in jobs)
+        budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * count), PIECE_MEMORY, "the piece template")
+        folders, common = list(self.user_dirs), self.common
         try:
-            blob = run_bounded(lambda: draw_here(name, path, contexts, labels, folders, budget.seconds,
-                                                 common), budget)
-        except BudgetExceeded as exc:
-            raise DefinitionError([Problem(*self.where(name), "", f"template error: {exc}")]) from None
-        except ValueError as exc:  # an SVG svglib could not read, or one too costly to draw
-            raise DefinitionError([Problem(*self.where(name), "", str(exc))]) from None
+            blob = run_bounded(lambda: draw_here(work, folders, budget.seconds, common), budget)
+        except BudgetExceeded as exc:  # killed inside one long step: blame the templates it ran
+            raise DefinitionError([Problem(*self.where(name), "", f"template error: {exc}")
+                                   for name, _ in jobs]) from None
         if not isinstance(blob, bytes):
-            raise RuntimeError(f"the piece template {name} came back as {type(blob).__name__}")
-        return blob
+            raise RuntimeError(f"the piece templates came back as {type(blob).__name__}")
+        *drawings, meta = drawingdata.loads(blob)
+        for (name, wanted), report in zip(jobs, json.loads(meta)):
+            self.note(name, report["findings"], report["notes"])
+            for (key, (piece, _)), i in zip(wanted.items(), report["index"]):
+                self.check_size(name, drawings[i], piece)
+                self.drawn[key] = placed_at(drawings[i], piece.width, piece.height)
 
     def note(self, name: str, findings: list[list[Any]], notes: list[str]) -> None:
         """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
@@ -165,22 +164,34 @@ def key_of(name: str, data: Any, piece: Piece) -> str:
     return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
 
-def draw_here(name: str, path: Path, contexts: list[dict[str, Any]], labels: list[str],
-              user_dirs: list[Path], seconds: float, common: dict[str, Any]) -> bytes:
-    """In the bounded child: render every piece, then measure, scan and convert each distinct SVG
-    once. Returns the pickled drawings followed by a JSON report (which drawing each piece uses,
-    what svglib leaves out)."""
+def draw_here(work: list[tuple[str, Path, list[dict[str, Any]], list[str]]], user_dirs: list[Path],
+              seconds: float, common: dict[str, Any]) -> bytes:
+    """In the bounded child, for each (template, its file, contexts, labels): render every piece,
+    then measure, scan and convert each distinct SVG once. Returns the pickled drawings followed by
+    a JSON report per template (which drawing each piece uses, what svglib leaves out)."""
     from printgen.art import drawingdata
+    from printgen.art.svg import embedded_fonts
+
+    fonts = embedded_fonts()
+    drawings: list[Any] = []
+    reports = []
+    for name, path, contexts, labels in work:
+        reports.append(draw_one(name, path, contexts, labels, user_dirs, seconds, common, fonts, drawings))
+    return drawingdata.dumps((*drawings, json.dumps(reports)))
+
+
+def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list[str], user_dirs: list[Path],
+             seconds: float, common: dict[str, Any], fonts: Any, drawings: list[Any]) -> dict[str, Any]:
+    """One template's pieces, their drawings appended to `drawings`; its report."""
     from printgen.art.measure import measure_svg
-    from printgen.art.svg import embedded_fonts, scan
+    from printgen.art.svg import scan
     from printgen.art.svgbatch import BatchConverter
     from printgen.art.svgtree import parse
     from printgen.jinja.render import render_each
 
     texts = render_each(name, contexts, user_dirs, seconds, labels, common)
-    converter = BatchConverter(path, path.parent, embedded_fonts())
+    converter = BatchConverter(path, path.parent, fonts)
     distinct: dict[str, int] = {}
-    drawings: list[Any] = []
     findings: dict[str, str] = {}
     for text, label in zip(texts, labels):
         if text in distinct:
@@ -191,15 +202,15 @@ def draw_here(name: str, path: Path, contexts: list[dict[str, Any]], labels: lis
             tree = parse(path, data)
             measure_svg(tree, path, path.parent)
             drawing = converter.convert(data, tree)
-        except ValueError as exc:
-            raise ValueError(f"template error (for {label}): the SVG it made: {exc}") from None
+        except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
+            raise DefinitionError([Problem(display_name(path), 1, "", f"template error (for {label}): "
+                                           f"the SVG it made: {exc}")]) from None
         for found in scan(tree):
             if found.feature != "text":  # text is set in the embedded fonts here
                 findings.setdefault(found.feature, found.what)
         drawings.append(drawing)
-    report = {"index": [distinct[t] for t in texts], "findings": sorted(findings.items()),
-              "notes": converter.logged}
-    return drawingdata.dumps((*drawings, json.dumps(report)))
+    return {"index": [distinct[t] for t in texts], "findings": sorted(findings.items()),
+            "notes": converter.logged}
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:

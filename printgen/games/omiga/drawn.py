@@ -13,9 +13,10 @@ found on (and how many more).
 from __future__ import annotations
 
 import math
+from functools import partial
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from reportlab.graphics.shapes import Circle, Ellipse, Path, Polygon, PolyLine, Rect
 
@@ -120,9 +121,11 @@ def fit_circle(points: Sequence[Point]) -> tuple[float, float, float, float] | N
     return cx, cy, r, max(abs(math.dist(p, (cx, cy)) - r) for p in points)
 
 
-def semicircle_of(face: Any, ident: str) -> tuple[float, float, float, float] | None:
-    """Centre, radius and worst deviation of what the element `ident` drew, or None if nothing."""
-    shapes = list(shapes_with_id(face, ident))
+Shapes = list[tuple[Any, tuple[float, ...]]]  # shapes with their transforms to the tile's box
+
+
+def semicircle_of(shapes: Shapes) -> tuple[float, float, float, float] | None:
+    """Centre, radius and worst deviation of what an element drew, or None if nothing."""
     if not shapes:
         return None
     curves: list[Point] = []
@@ -147,12 +150,12 @@ def crossings(rings: list[list[Point]], x: float) -> list[float]:
     return found
 
 
-def profile_of(face: Any, ident: str, defn: Omiga) -> list[float] | None:
-    """The form's profile as drawn, in the top edge's terms: how far the band's inner line is
-    pushed out at each sample x (see tile.profile); None when nothing carries the id or the
-    outline does not reach across."""
+def profile_of(shapes: Shapes, ident: str, defn: Omiga) -> list[float] | None:
+    """The form's profile as drawn by the element `ident`, in the top edge's terms: how far the
+    band's inner line is pushed out at each sample x (see tile.profile); None when nothing carries
+    the id or the outline does not reach across."""
     card = defn.card
-    rings = [ring for shape, matrix in shapes_with_id(face, ident) for ring in outline_of(shape, matrix)[0]]
+    rings = [ring for shape, matrix in shapes for ring in outline_of(shape, matrix)[0]]
     if not rings:
         return None
     values = []
@@ -179,13 +182,24 @@ def drawn_faults(defn: Omiga, art: TileArt) -> list[Fault]:
     def fault(key: str, ident: str, message: str, tile: str) -> None:
         faults.setdefault(key, Fault(ident, message)).tiles.append(tile)
 
+    memo: dict[Any, Any] = {}
+
+    def measured(face: Any, ident: str, measure: Callable[[Shapes], Any]) -> Any:
+        """`measure` of what `ident` drew on `face`; tiles share shapes (art.svgbatch converts each
+        distinct element once), so each distinct drawing is measured once."""
+        shapes = list(shapes_with_id(face, ident))
+        key = (ident, tuple((id(shape), matrix) for shape, matrix in shapes))
+        if key not in memo:
+            memo[key] = measure(shapes)
+        return memo[key]
+
     drawn_forms: dict[str, tuple[list[float], str, str]] = {}  # form -> profile, tile, edge
     for deck, i, tile in defn.tiles():
         name = tile_name(deck, i)
         face = art.face(deck, i, 0.0, True)
         for side, cx in (("left", 0.0), ("right", card.width)):
             ident = f"semicircle-{side}"
-            found = semicircle_of(face, ident)
+            found = measured(face, ident, semicircle_of)
             if found is None:
                 fault(f"missing {ident}", ident, f"nothing has id=\"{ident}\", so printgen cannot check "
                       f"the {side} semicircle; give the shape that draws it that id", name)
@@ -204,7 +218,7 @@ def drawn_faults(defn: Omiga, art: TileArt) -> list[Fault]:
                       f"not make one circle", name)
         for edge, form in (("top", tile.top), ("bottom", tile.bottom)):
             ident = f"form-{edge}"
-            values = profile_of(face, ident, defn)
+            values = measured(face, ident, partial(profile_of, ident=ident, defn=defn))
             if values is None:
                 fault(f"missing {ident}", ident, f"nothing with id=\"{ident}\" spans the tile's width, "
                       f"so printgen cannot check the {edge} form; give the band that draws it that id", name)

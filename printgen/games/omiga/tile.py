@@ -226,12 +226,13 @@ class TileArt:
         """Draw every face and back at each of `bleeds` that is not drawn yet."""
         faces = [(deck, i, b, numbered) for b in dict.fromkeys(bleeds) for deck, i, _ in self.defn.tiles()
                  if (deck, i, b, numbered) not in self.faces]
-        drawn = self.templates.draw_many(FACE_TEMPLATE, [self.face_piece(*key) for key in faces])
-        self.faces.update(zip(faces, drawn))
         backs = [(deck, b) for b in dict.fromkeys(bleeds) for deck in DECKS
                  if (deck, b) not in self.backs and self.back_image(deck) is None]
-        drawn = self.templates.draw_many(BACK_TEMPLATE, [self.back_piece(*key) for key in backs])
-        self.backs.update(zip(backs, drawn))
+        drawn_faces, drawn_backs = self.templates.draw_batches([
+            (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]),
+            (BACK_TEMPLATE, [self.back_piece(*key) for key in backs])])  # one child for both
+        self.faces.update(zip(faces, drawn_faces))
+        self.backs.update(zip(backs, drawn_backs))
 
     def face(self, deck: str, index: int, bleed: float, numbered: bool) -> Group:
         if (deck, index, bleed, numbered) not in self.faces:
