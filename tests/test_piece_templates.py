@@ -151,3 +151,26 @@ def test_elements_converted_once_draw_what_whole_svgs_draw(tmp_path):
     assert first.contents[0].contents[0] is second.contents[0].contents[0]  # one shape, twice placed
     assert b"#cc0000" in svg_bytes([placed_at(batch.convert(svgs[2].encode(), parse(path, svgs[2].encode())),
                                               20, 10)], 20, 10)
+
+
+def test_export_draws_tiles_from_a_templates_folder_given_on_the_command_line(run_cli, tmp_path):
+    from printgen.jinja.render import bundled_dir
+
+    folder = tmp_path / "mine" / "omiga"
+    folder.mkdir(parents=True)
+    face = folder / "tile-face.svg.j2"
+    face.write_text((bundled_dir() / "omiga" / "tile-face.svg.j2").read_text())
+    edit(face, 'fill="{{ look.face }}"', 'fill="#fdf0d5"')
+    result = run_cli("export", "omiga", "--print-shop", "--templates", tmp_path / "mine", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "out" / "omiga" / "print-shop" / "white-01.pdf") as pdf:
+        fills = {rgb(r["non_stroking_color"]) for r in pdf.pages[0].rects if r.get("fill")}
+    assert CREAM in fills
+
+
+def test_a_piece_template_that_makes_broken_svg_is_located(run_cli, copied, tmp_path):
+    edit(copied, "</svg>", "</svg\n")
+    result = run_cli("build", copied.parents[2] / "omiga.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert re.search(r"tile-face\.svg\.j2:1: template error \(for tile white-01\): the SVG it made: .*"
+                     r"not a readable SVG file \(line \d+", result.output), result.output

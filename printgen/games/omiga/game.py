@@ -14,6 +14,7 @@ from reportlab.graphics.shapes import Drawing, Group, translate
 from reportlab.lib.colors import HexColor, black
 from reportlab.platypus import Paragraph, Table
 
+from printgen.art.library import template_folders
 from printgen.drawing import fonts
 from printgen.layout.cards import Card
 from printgen.layout.reference import DataTable, Reference, reference_documents
@@ -238,10 +239,11 @@ def reference(defn: Omiga, art: TileArt) -> Reference:
                      sections={"What joins": ("colours",)})
 
 
-def cards(loaded: Loaded) -> list[Card]:
-    """Every tile for `printgen export`: one face each, and one back per deck."""
+def cards(loaded: Loaded, options: BuildOptions) -> list[Card]:
+    """Every tile for `printgen export`: one face each, and one back per deck, drawn from the tile
+    templates found as in a build (--templates, then the definition's `templates:` folder)."""
     defn: Omiga = loaded.definition
-    art = tile_art(defn, [loaded.art.templates] if loaded.art.templates else [])
+    art = tile_art(defn, [*options.templates, *template_folders(defn.templates)])
     return [Card(tile_name(t.deck, t.index), "tile", t.deck, t) for t in all_tiles(defn, art)]
 
 
