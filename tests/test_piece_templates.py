@@ -174,3 +174,50 @@ def test_a_piece_template_that_makes_broken_svg_is_located(run_cli, copied, tmp_
     assert result.exit_code == 2
     assert re.search(r"tile-face\.svg\.j2:1: template error \(for tile white-01\): the SVG it made: .*"
                      r"not a readable SVG file \(line \d+", result.output), result.output
+
+
+# -- One Minute War: tabs and card body --------------------------------------------------------
+
+@pytest.fixture
+def war(run_cli, tmp_path) -> Path:
+    result = run_cli("new", "one_minute_war", tmp_path / "war", "--templates")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "war" / "templates" / "one_minute_war"
+    for name in ("tab-front.svg.j2", "tab-back.svg.j2", "card-body.svg.j2"):
+        assert (folder / name).is_file(), name
+    return folder
+
+
+def test_copied_tab_templates_changed_in_colour_and_shape_print_the_change(run_cli, war, tmp_path):
+    # the tabs' backs in a dark grey instead of the side's colour, and a ring round each number
+    edit(war / "tab-back.svg.j2", 'height="{{ tab.height }}" fill="{{ side.colour }}"/>',
+         'height="{{ tab.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
+         'cy="{{ rows.number - sizes.number * 0.36 }}" r="3.2" fill="none" stroke="#ffcc00" stroke-width="0.4"/>')
+    result = run_cli("build", war.parents[1] / "one_minute_war.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    folder = tmp_path / "out" / "one_minute_war"
+    dark, gold = (0.2, 0.2, 0.2), (1.0, 0.8, 0.0)
+    with pdfplumber.open(folder / "one_minute_war.pdf") as pdf:
+        back = pdf.pages[1]
+        fills = {rgb(r["non_stroking_color"]) for r in back.rects if r.get("fill")}
+        rings = [c for c in back.curves if rgb(c.get("stroking_color")) == gold]
+        fonts = {c["fontname"].split("+")[-1] for c in back.chars}
+    assert dark in fills
+    assert len(rings) == 10  # a ring on every tab's back, both rows
+    assert fonts and all(f.startswith("BitstreamVeraSans") for f in fonts)
+    root = ET.parse(folder / "svg" / "one_minute_war-card-back.svg").getroot()
+    assert len([c for c in root.iter(f"{NS}circle") if c.get("stroke") == "#ffcc00"]) == 10
+    assert "#333333" in {r.get("fill") for r in root.iter(f"{NS}rect")}
+
+
+def test_text_past_a_tabs_safe_area_is_a_located_warning(run_cli, war, tmp_path):
+    template = war / "tab-front.svg.j2"
+    edit(template, '<text x="{{ tab.pad }}" y="{{ rows.name }}"', '<text x="0.5" y="{{ rows.name }}"')
+    line = line_of(template, '<text x="{{ tab.pad }}" y="{{ rows.number }}"')  # the first text
+    result = run_cli("build", war.parents[1] / "one_minute_war.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert re.search(rf"tab-front\.svg\.j2:{line}: warning: (\w+)'s tab \(Red side, face\): '\1' "
+                     r"reaches 1\.5 mm past the safe area \(and 9 more texts on the tabs\); keep a tab's "
+                     r"text 2 mm inside its edges", result.output), result.output
+    assert result.output.count("warning") == 1

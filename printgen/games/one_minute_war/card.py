@@ -287,24 +287,25 @@ SAFE_TOLERANCE = 0.01  # mm
 
 def tab_warnings(card: WarCard) -> list[str]:
     """`file:line: warning: ...` for each tab template whose text reaches past the tab's safe area
-    (TAB_PAD inside every edge, where a cut a little off would clip it), naming the first tab it
-    happens on and how many more; then what drawing the pieces noticed."""
+    (TAB_PAD inside every edge, where a cut a little off would clip it), naming the first text and
+    tab it happens on and how many more; then what drawing the pieces noticed."""
     from printgen.games.pieces import text_boxes
 
     tw, t = card.tab_width, card.defn.card.tab_height
-    found: dict[tuple[str, str], list[str]] = {}
+    found: dict[str, list[str]] = {}
     for key, name, piece in card.pieces():
         if name == BODY:
             continue
         for words, (x0, y0, x1, y1) in text_boxes(card.piece(*key)):
             past = max(TAB_PAD - x0, x1 - (tw - TAB_PAD), TAB_PAD - y0, y1 - (t - TAB_PAD))
             if past > SAFE_TOLERANCE:
-                found.setdefault((name, words), []).append(f"{piece.label}: '{words}' reaches {past:.1f} mm "
-                                                           f"past it")
+                found.setdefault(name, []).append(f"{piece.label}: '{words}' reaches {past:.1f} mm past the "
+                                                  f"safe area")
     lines = []
-    for (name, _), where in found.items():
+    for name, where in found.items():
         file, line = card.templates.where(name, "<text")
-        more = f" (and on {len(where) - 1} more tabs)" if len(where) > 1 else ""
-        lines.append(f"{file}:{line}: warning: {where[0]}{more}; keep a tab's text {TAB_PAD:g} mm inside "
-                     f"its edges (the safe area), or a cut a little off clips it")
+        more = len(where) - 1
+        also = f" (and {more} more text{'s' * (more != 1)} on the tabs)" if more else ""
+        lines.append(f"{file}:{line}: warning: {where[0]}{also}; keep a tab's text {TAB_PAD:g} mm inside "
+                     f"its edges, or a cut a little off clips it")
     return lines + card.templates.warnings
