@@ -148,12 +148,40 @@ def piece_images(out: Path) -> None:
     save(side_by_side(before, after), "pieces-omiga-face.png", 1100)
 
 
+# ... and to the copied One Minute War tab back: a dark back with a gold ring round each number
+TAB_BACK_EDITS = [
+    ('height="{{ tab.height }}" fill="{{ side.colour }}"/>',
+     'height="{{ tab.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
+     'cy="{{ rows.number - sizes.number * 0.36 }}" r="3.2" fill="none" stroke="#ffcc00" stroke-width="0.4"/>'),
+]
+
+
+def war_images(out: Path) -> None:
+    """The bundled One Minute War card's back, and the same from a copied tab-back template."""
+    printgen("new", "one_minute_war", out / "war", "--templates")
+    back = out / "war" / "templates" / "one_minute_war" / "tab-back.svg.j2"
+    text = back.read_text()
+    for old, new in TAB_BACK_EDITS:
+        assert old in text, old
+        text = text.replace(old, new)
+    back.write_text(text)
+    printgen("build", "one_minute_war", "--out", out / "bundled")
+    printgen("build", out / "war" / "one_minute_war.yaml", "--out", out / "edited")
+    box = (5, 5, 123, 101)  # the card on the back page (the page is turned over, so it sits left)
+    before = labelled(render(out / "bundled" / "one_minute_war" / "one_minute_war.pdf", 1, 130, box),
+                      "bundled template")
+    after = labelled(render(out / "edited" / "one_minute_war" / "one_minute_war.pdf", 1, 130, box),
+                     "your copy, edited")
+    save(side_by_side(before, after), "pieces-war-tab-back.png", 1100)
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         if sys.argv[1:] == ["pieces"]:
             piece_images(out)
+            war_images(out / "war")
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)
@@ -163,6 +191,7 @@ def main() -> None:
         if sys.argv[1:] == ["deck"]:
             return
         piece_images(out / "pieces")
+        war_images(out / "war-pieces")
         # print at home: the bundled games as they are
         printgen("build", "one_minute_war", "quick_violence", "omiga", "--out", out)
         war = out / "one_minute_war" / "one_minute_war.pdf"
