@@ -1,6 +1,7 @@
 """Make the guides' pictures from real builds: run printgen, render its PDFs with pypdfium2, crop.
 
-Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guide's only)
+Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guide's only,
+`... pieces` for the piece-template pictures of the art guide)
 
 The before-and-after pictures of docs/print-quality.md need a build made by printgen as it was before
 the print-quality work (commit d9317f2), on A4, in a folder of its own:
@@ -120,10 +121,68 @@ def quality_images(before: Path, after: Path) -> None:
         save(side_by_side(left, right), name, 1200)
 
 
+# docs/customise-art.md, "Draw the pieces your own way": the edits the guide makes to the copied
+# Omiga tile face template, as (what the bundled template says, what the guide writes instead)
+FACE_EDITS = [
+    ('fill="{{ look.face }}"', 'fill="{{ \'#fdf0d5\' if tile.deck == \'white\' else look.face }}"'),
+    ('<circle cx="{{ m.x }}" cy="{{ m.y }}" r="{{ m.size * 0.6 }}" fill="{{ s.ink }}"/>',
+     '<polygon points="{{ m.x }},{{ m.y - m.size }} {{ m.x + m.size }},{{ m.y }} {{ m.x }},{{ m.y + m.size }} '
+     '{{ m.x - m.size }},{{ m.y }}" fill="{{ s.ink }}"/>'),
+]
+
+
+def piece_images(out: Path) -> None:
+    """The bundled Omiga tiles, and the same tiles from a copied face template with FACE_EDITS."""
+    printgen("new", "omiga", out / "mine", "--templates")
+    face = out / "mine" / "templates" / "omiga" / "tile-face.svg.j2"
+    text = face.read_text()
+    for old, new in FACE_EDITS:
+        assert old in text, old
+        text = text.replace(old, new)
+    face.write_text(text)
+    printgen("build", "omiga", "--out", out / "bundled")
+    printgen("build", out / "mine" / "mine.yaml", "--out", out / "edited")
+    box = (14, 20, 106, 112)  # the first sheet's top-left four tiles and their cut lines
+    before = labelled(render(out / "bundled" / "omiga" / "omiga.pdf", 2, 150, box), "bundled template")
+    after = labelled(render(out / "edited" / "mine" / "mine.pdf", 2, 150, box), "your copy, edited")
+    save(side_by_side(before, after), "pieces-omiga-face.png", 1100)
+
+
+# ... and to the copied One Minute War tab back: a dark back with a gold ring round each number
+TAB_BACK_EDITS = [
+    ('height="{{ tab.height }}" fill="{{ side.colour }}"/>',
+     'height="{{ tab.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
+     'cy="{{ rows.number - sizes.number * 0.36 }}" r="3.2" fill="none" stroke="#ffcc00" stroke-width="0.4"/>'),
+]
+
+
+def war_images(out: Path) -> None:
+    """The bundled One Minute War card's back, and the same from a copied tab-back template."""
+    printgen("new", "one_minute_war", out / "war", "--templates")
+    back = out / "war" / "templates" / "one_minute_war" / "tab-back.svg.j2"
+    text = back.read_text()
+    for old, new in TAB_BACK_EDITS:
+        assert old in text, old
+        text = text.replace(old, new)
+    back.write_text(text)
+    printgen("build", "one_minute_war", "--out", out / "bundled")
+    printgen("build", out / "war" / "war.yaml", "--out", out / "edited")
+    box = (5, 5, 123, 101)  # the card on the back page (the page is turned over, so it sits left)
+    before = labelled(render(out / "bundled" / "one_minute_war" / "one_minute_war.pdf", 1, 130, box),
+                      "bundled template")
+    after = labelled(render(out / "edited" / "war" / "war.pdf", 1, 130, box),
+                     "your copy, edited")
+    save(side_by_side(before, after), "pieces-war-tab-back.png", 1100)
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
+        if sys.argv[1:] == ["pieces"]:
+            piece_images(out)
+            war_images(out / "war")
+            return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)
             quality_images(Path(sys.argv[2]), out)
@@ -131,6 +190,8 @@ def main() -> None:
         deck_images(out)
         if sys.argv[1:] == ["deck"]:
             return
+        piece_images(out / "pieces")
+        war_images(out / "war-pieces")
         # print at home: the bundled games as they are
         printgen("build", "one_minute_war", "quick_violence", "omiga", "--out", out)
         war = out / "one_minute_war" / "one_minute_war.pdf"

@@ -87,7 +87,14 @@ def _check_templates(value: str | None, info: ValidationInfo) -> str | None:
     context = art_context(info)
     if value is not None and context is not None:
         context.library.templates = resolve(value, context, folder=True)
+        return ArtName(value, context.library.templates)
     return value
+
+
+def template_folders(value: str | None) -> list[Path]:
+    """The folder a `TemplateFolder` value names, found when the definition was loaded ([] if none)."""
+    folder = getattr(value, "loaded", None)
+    return [folder] if isinstance(folder, Path) else []
 
 
 FileName = Annotated[str, Field(min_length=1, max_length=300)]

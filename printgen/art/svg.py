@@ -159,10 +159,14 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     return art
 
 
-def convert(path: Path, data: bytes, root_folder: Path | None) -> tuple[Any, tuple[str, ...]]:
+def convert(path: Path, data: bytes, root_folder: Path | None,
+            font_map: Any = None, tree: Any = None) -> tuple[Any, tuple[str, ...]]:
     """svglib's drawing of the bytes read from `path` (never the file read again, which may have
     changed, or may not exist: a deck's SVG template rendered for one row) and what svglib logged
-    while making it. Relative <image> links are found from `path`'s folder."""
+    while making it. Relative <image> links are found from `path`'s folder. `font_map` decides
+    which registered font a `font-family` becomes (svglib's own, by default: the standard PDF
+    fonts, which are not embedded; `embedded_fonts()` for printgen's own). `tree`: the same bytes
+    already parsed by `svgtree.parse`, so they are not parsed twice."""
     from svglib.svglib import SvgRenderer, load_svg_file
 
     shown = display_name(path)
@@ -171,9 +175,10 @@ def convert(path: Path, data: bytes, root_folder: Path | None) -> tuple[Any, tup
     logger.addHandler(handler)
     logger.propagate = False
     try:
-        root = load_svg_file(io.BytesIO(data), resolve_entities=False)
+        root = tree if tree is not None else load_svg_file(io.BytesIO(data), resolve_entities=False)
         drawing = None if root is None else SvgRenderer(
-            str(path), external_reference_root=None if root_folder is None else str(root_folder)).render(root)
+            str(path), font_map=font_map,
+            external_reference_root=None if root_folder is None else str(root_folder)).render(root)
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # noqa: BLE001 - svglib fails in many ways on odd files; say which
@@ -198,3 +203,34 @@ def warnings_for(art: Art) -> list[str]:
     shown = display_name(art.path)
     lines = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
     return lines + [f"{shown}: warning: svglib: {note}" for note in notes]
+
+
+def embedded_fonts() -> Any:
+    """An svglib font map that gives every `font-family` printgen's embedded fonts: a user's own
+    TrueType font when the family names one the definition loaded, else Bitstream Vera in the
+    asked weight and style. So text an SVG piece template writes ends up in the PDF's embedded
+    subset, never in a standard font the reader's viewer substitutes (svglib's own map falls back
+    to Helvetica, and looks families up with fontconfig)."""
+    from svglib.fonts import FontMap
+
+    from printgen.drawing import fonts
+
+    fonts.register()
+    faces = {(False, False): fonts.REGULAR, (True, False): fonts.BOLD, (False, True): fonts.ITALIC,
+             (True, True): fonts.BOLD_ITALIC}
+
+    class EmbeddedFonts(FontMap):
+        def register_default_fonts(self) -> None:  # no standard-font aliases: nothing maps there
+            return None
+
+        def find_font(self, font_name: str, weight: Any = "normal", style: Any = "normal") -> tuple[str, bool]:
+            family = font_name.strip().strip("'\"").lower()
+            for registered, name in fonts.USER_FAMILIES.items():
+                if name.lower() == family:
+                    return registered, True
+            text = str(weight).strip().lower()
+            bold = text in ("bold", "bolder") or (text.isdigit() and int(text) >= 600)
+            italic = str(style).strip().lower() in ("italic", "oblique")
+            return faces[(bold, italic)], True
+
+    return EmbeddedFonts()

@@ -36,7 +36,8 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     if not (print_shop or tts):
         raise click.UsageError("say what to export: --print-shop, --tts, or both")
     # the same checks as build, so a definition that cannot build cannot export either
-    results = build_games(paths_for(games), BuildOptions(PAPERS["a4"], templates=template_dirs), allow_outside)
+    build_options = BuildOptions(PAPERS["a4"], templates=template_dirs)
+    results = build_games(paths_for(games), build_options, allow_outside)
     with_pieces = [g.id for g in registry().values() if g.pieces is not None]
     for loaded, _ in results:
         if loaded.game.pieces is None:
@@ -49,7 +50,7 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     for loaded, _ in results:
         pieces = loaded.game.pieces
         assert pieces is not None  # every game without pieces was refused above
-        cards = pieces(loaded)
+        cards = pieces(loaded, build_options)
         files: list[Artifact] = []
         if print_shop:
             files += export.print_shop(loaded.game.title, cards, bleed)

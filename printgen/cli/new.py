@@ -2,7 +2,8 @@
 
 It copies the bundled definition byte for byte (its comments explain every key) as DIR/<DIR's
 name>.yaml, so that the copy builds into output/<DIR's name>/ and never over the bundled game's
-files; with `--templates` the game's rules templates too, switching on the definition's
+files; with `--templates` the game's templates too (its rules and reference texts, and the SVG
+templates its pieces are drawn from, such as Omiga's tile face and back), switching on the definition's
 `templates:` key so the copies are used.
 """
 from __future__ import annotations
@@ -38,7 +39,7 @@ def copied_definition(game_id: str, with_templates: bool) -> bytes:
         key = f"templates: {TEMPLATE_FOLDER}/"
         text, found = TEMPLATES_LINE.subn(key, text, count=1)
         if not found:
-            text = text.rstrip("\n") + ("\n\n# Your own copies of the rules templates; a file there "
+            text = text.rstrip("\n") + ("\n\n# Your own copies of the templates; a file there "
                                         f"replaces the bundled one.\n{key}\n")
     return text.encode("utf-8")
 
@@ -51,7 +52,7 @@ def copy_name(folder: Path) -> str:
 def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tuple[Path, bytes]]:
     """Every file `new` writes, and its content, decided before anything is written: the definition,
     every file beside it that it names (a deck's CSV, pictures and SVG templates), and with
-    `--templates` the game's rules templates."""
+    `--templates` the game's templates (rules, reference and pieces)."""
     from printgen.cli.watch import referenced
 
     definition = bundled_definition(game_id)
@@ -70,7 +71,8 @@ def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tupl
 @click.argument("game", metavar="GAME")
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--templates", "with_templates", is_flag=True,
-              help="Also copy the game's rules templates into DIR/templates/ and use them.")
+              help="Also copy the game's templates (rules, reference and piece drawings) into "
+                   "DIR/templates/ and use them.")
 @click.option("--force", is_flag=True, help="Replace files that already exist in DIR.")
 def new_command(game: str, folder: Path, with_templates: bool, force: bool) -> None:
     """Start your own version of GAME in DIR: a copy of its definition, ready to edit.

@@ -5,7 +5,9 @@ to edit, so nothing here ever stops at the first problem.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -51,10 +53,17 @@ class DefinitionError(Exception):
 
 def display_name(path: Path) -> str:
     """The path as the user should see it: relative to the working directory when possible."""
+    return _shown_as(str(path), os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _shown_as(path: str, cwd: str) -> str:
+    """display_name's answer, remembered: resolving a path costs a system call per folder in it,
+    and a piece template's name is shown for each of a hundred SVGs made from it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
     except ValueError:
-        return str(path)
+        return path
 
 
 class UnknownTable(ValueError):

@@ -60,8 +60,9 @@ class Game:
     model: type[BaseModel]
     build: Callable[[Any, BuildOptions, "Loaded"], list[Document]]
     checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
-    # capability: the game's separate pieces for `printgen export` (layout.cards); None: none
-    pieces: Callable[["Loaded"], list[Any]] | None = None
+    # capability: the game's separate pieces for `printgen export` (layout.cards), drawn with the
+    # build's options (its --templates folders); None: none
+    pieces: Callable[["Loaded", BuildOptions], list[Any]] | None = None
     # capability: its imposed sheets take `--bleed`
     bleed: bool = False
     # capability: `printgen validate` checks its sets; a function importing the validator on demand

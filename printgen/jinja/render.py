@@ -15,7 +15,7 @@ import threading
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from jinja2 import StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
 from jinja2.sandbox import SandboxedEnvironment
@@ -96,34 +96,86 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
 
 def render_here(name: str, context: dict[str, Any], user_dirs: list[Path]) -> str:
     """Render in this process (the bounded child); every failure is a located DefinitionError."""
+    return render_each(name, [context], user_dirs, TEMPLATE_BUDGET.seconds)[0]
+
+
+PER_RENDER = 0.02  # s each further render of one template adds to a batch's budget (a piece: ~1 ms)
+MAX_BATCH_SECONDS = 60.0
+
+
+def batch_budget(count: int, per_item: float = PER_RENDER, what: str = "the template") -> Budget:
+    """The budget of one child rendering a template `count` times: the single render's budget plus a
+    little for each further one, never more than a minute."""
+    seconds = min(MAX_BATCH_SECONDS, TEMPLATE_BUDGET.seconds + max(count - 1, 0) * per_item)
+    return Budget(seconds=seconds, memory=TEMPLATE_BUDGET.memory, what=what)
+
+
+def render_many(name: str, contexts: Sequence[dict[str, Any]], user_dirs: Iterable[Path] = (),
+                labels: Sequence[str] = (), common: dict[str, Any] | None = None) -> list[str]:
+    """Template `name` rendered once for each context (plain data only), all in ONE bounded child:
+    the pieces of a game (72 tiles, faces and backs) cost one fork, not one each. `common` is data
+    every render sees too (the definition as `d`), copied once. A failure is a located
+    DefinitionError, its message naming the piece (`labels[i]`) it was rendered for."""
+    folders = list(user_dirs)
+    data = [plain(context) for context in contexts]
+    shared = plain(common or {})
+    budget = batch_budget(len(data))
+    try:
+        texts = run_bounded(lambda: render_each(name, data, folders, budget.seconds, labels, shared), budget)
+    except BudgetExceeded as exc:
+        raise DefinitionError([Problem(*template_file(name, folders), "", f"template error: {exc}")])
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise RuntimeError(f"the template {name} came back as {type(texts).__name__}")
+    return texts
+
+
+def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[Path], seconds: float,
+                labels: Sequence[str] = (), common: dict[str, Any] | None = None) -> list[str]:
+    """Render `name` for every context (over `common`) in this process (a bounded child); the
+    sandbox's step budget starts afresh for each, and the whole batch stops itself at
+    SOFT_DEADLINE of `seconds`."""
     env = environment(user_dirs, inline_values=kind_of(name) == "txt")
-    with soft_deadline(TEMPLATE_BUDGET.seconds * SOFT_DEADLINE):
-        try:
-            text = env.get_template(name).render(**context)
-            if kind_of(name) == "txt":  # paragraph markup: only harmless tags may reach reportlab
-                check_markup(env, name, text)  # inside the deadline's reach, so it is located too
-        except DefinitionError:
-            raise
-        except TemplateSyntaxError as exc:
-            file = display_name(Path(exc.filename)) if exc.filename else name
-            raise DefinitionError([Problem(file, exc.lineno or 1, "", f"template error: {exc.message}")])
-        except TemplateNotFound as exc:
-            file, line = template_frame(name)
-            raise DefinitionError([Problem(file, line, "", f"template error: no template called "
-                                           f"'{exc.name}' in {searched(env.loader.searchpath)}")])  # type: ignore[union-attr]
-        except RecursionError:
-            file, line = template_frame(name)
-            raise DefinitionError([Problem(file, line, "", "template error: the template calls itself "
-                                           "without end")])
-        except MemoryError:
-            file, line = template_frame(name)
-            raise DefinitionError([Problem(file, line, "", "template error: the template needed more "
-                                           f"than {TEMPLATE_BUDGET.memory // 2**20} MiB of memory, the "
-                                           "most printgen allows; make it smaller")])
-        except Exception as exc:  # noqa: BLE001 - a user's template may fail in any way; say where
-            file, line = template_frame(name)
-            raise DefinitionError([Problem(file, line, "", f"template error: {describe(exc)}")])
-    return text
+    texts: list[str] = []
+    with soft_deadline(seconds * SOFT_DEADLINE, seconds):
+        for index, context in enumerate(contexts):
+            label = labels[index] if index < len(labels) else ""
+            with located(env, name, label):
+                env.steps = 0  # type: ignore[attr-defined]  # BoundedSandbox's per-render budget
+                text = env.get_template(name).render({**(common or {}), **context})  # compiled once
+                if kind_of(name) == "txt":  # paragraph markup: only harmless tags may reach reportlab
+                    check_markup(env, name, text)  # inside the deadline's reach, so it is located too
+            texts.append(text)
+    return texts
+
+
+@contextmanager
+def located(env: Any, name: str, label: str = "") -> Iterator[None]:
+    """Turn any failure of a render into a DefinitionError at the template's file and line; `label`
+    names the piece being rendered, when there are many."""
+    to = f" (for {label})" if label else ""
+    try:
+        yield
+    except DefinitionError:
+        raise
+    except TemplateSyntaxError as exc:
+        file = display_name(Path(exc.filename)) if exc.filename else name
+        raise DefinitionError([Problem(file, exc.lineno or 1, "", f"template error: {exc.message}")])
+    except TemplateNotFound as exc:
+        file, line = template_frame(name)
+        raise DefinitionError([Problem(file, line, "", f"template error: no template called "
+                                       f"'{exc.name}' in {searched(env.loader.searchpath)}")])
+    except RecursionError:
+        file, line = template_frame(name)
+        raise DefinitionError([Problem(file, line, "", f"template error{to}: the template calls itself "
+                                       "without end")])
+    except MemoryError:
+        file, line = template_frame(name)
+        raise DefinitionError([Problem(file, line, "", "template error: the template needed more "
+                                       f"than {TEMPLATE_BUDGET.memory // 2**20} MiB of memory, the "
+                                       "most printgen allows; make it smaller")])
+    except Exception as exc:  # noqa: BLE001 - a user's template may fail in any way; say where
+        file, line = template_frame(name)
+        raise DefinitionError([Problem(file, line, "", f"template error{to}: {describe(exc)}")])
 
 
 class OutOfTime(TemplateError):
@@ -131,14 +183,15 @@ class OutOfTime(TemplateError):
 
 
 @contextmanager
-def soft_deadline(seconds: float) -> Iterator[None]:
-    """Interrupt Python-level work after `seconds` (the parent's hard deadline still stands)."""
+def soft_deadline(seconds: float, budget: float = TEMPLATE_BUDGET.seconds) -> Iterator[None]:
+    """Interrupt Python-level work after `seconds` (the parent's hard deadline, `budget`, still
+    stands, and is the figure the message gives)."""
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def expire(signum: int, frame: Any) -> None:
-        raise OutOfTime(f"the template took more than {TEMPLATE_BUDGET.seconds:g} s, the most "
+        raise OutOfTime(f"the template took more than {budget:g} s, the most "
                         f"printgen allows; make it simpler")
 
     previous = signal.signal(signal.SIGALRM, expire)

@@ -242,7 +242,7 @@ def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Docume
     return documents
 
 
-def pieces(loaded: Loaded) -> list[Card]:
+def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
     """Each row's card once, with its number of copies, for `printgen export`; cards that share a
     back form one deck."""
     defn: Deck = loaded.definition

@@ -58,6 +58,6 @@ GAME = Game(
     model=Fracas,
     build=build,
     checks=(check_players,),
-    pieces=lambda loaded: cards(loaded.definition),
+    pieces=lambda loaded, options: cards(loaded.definition),
     bleed=True,
 )

@@ -8,13 +8,14 @@ from __future__ import annotations
 from reportlab.graphics.shapes import Group, translate
 from reportlab.lib.colors import HexColor
 
+from printgen.art.library import template_folders
 from printgen.drawing import fonts
 from printgen.core.paper import Paper
 from printgen.drawing.picture import placed, rect, text
 from printgen.drawing.document import Document, Page
 from printgen.games.omiga.model import DECKS, Omiga
 from printgen.games.omiga.simulation import Record
-from printgen.games.omiga.tile import OmigaTile, tile_on_table
+from printgen.games.omiga.tile import OmigaTile, TileArt, tile_art, tile_on_table
 
 MARGIN = 12.0  # mm around the table
 CAPTION = 12.0  # mm above the table for the caption
@@ -31,7 +32,7 @@ ENDINGS = {
 }
 
 
-def board(defn: Omiga, record: Record, heading: str) -> tuple[Group, float, float]:
+def board(defn: Omiga, record: Record, heading: str, art: TileArt) -> tuple[Group, float, float]:
     """The board as one group in millimetres, with its width and height."""
     w, h = defn.card.width, defn.card.height
     width = record.columns * w + 2 * MARGIN
@@ -46,7 +47,7 @@ def board(defn: Omiga, record: Record, heading: str) -> tuple[Group, float, floa
         group.add(rect(MARGIN, MARGIN + r * h - 0.15, record.columns * w, 0.3, fill=lines))
     for p in record.placements:
         deck = DECKS[p.deck]
-        tile = OmigaTile(defn, deck, p.tile, defn.deck(deck).tiles[p.tile])
+        tile = OmigaTile(defn, deck, p.tile, defn.deck(deck).tiles[p.tile], art)
         group.add(placed(tile_on_table(tile), translate(MARGIN + p.column * w, MARGIN + p.row * h)))
     if record.placements:
         last = record.placements[-1]
@@ -65,10 +66,13 @@ def heading(defn: Omiga, record: Record, seed: int, game: int) -> str:
             f"after {moves} placement{'s' * (moves != 1)}")
 
 
-def board_documents(defn: Omiga, record: Record, seed: int, game: int, stem: str) -> list[Document]:
-    """`<stem>.svg` and `<stem>.png`: the end position, as a picture and as pixels."""
+def board_documents(defn: Omiga, record: Record, seed: int, game: int, stem: str,
+                    art: TileArt | None = None) -> list[Document]:
+    """`<stem>.svg` and `<stem>.png`: the end position, as a picture and as pixels; the tiles drawn
+    from the face template (in the definition's `templates:` folder, else printgen's own)."""
     title = heading(defn, record, seed, game)
-    group, width, height = board(defn, record, title)
+    art = art or tile_art(defn, template_folders(defn.templates))
+    group, width, height = board(defn, record, title, art)
     size = Paper("board", width, height)
     return [Document(f"{stem}.svg", size, [Page([group])], title),
             Document(f"{stem}.png", size, [Page([group])], f"{defn.title} board", dpi=BOARD_DPI)]

@@ -19,11 +19,12 @@ SIDES = ("left", "right", "top", "bottom")
 
 @dataclass(frozen=True)
 class Finding:
-    check: str  # structure, setup, dead, balance, mirror, play
+    check: str  # structure, setup, dead, balance, mirror, play, drawing
     severity: Severity
     loc: Loc
     message: str
     tiles: tuple[str, ...] = ()
+    where: tuple[str, int] | None = None  # a file and line other than the definition's (a template)
 
 
 def names_list(tiles: Iterable[str], limit: int = 8) -> str:

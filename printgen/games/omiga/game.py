@@ -14,6 +14,7 @@ from reportlab.graphics.shapes import Drawing, Group, translate
 from reportlab.lib.colors import HexColor, black
 from reportlab.platypus import Paragraph, Table
 
+from printgen.art.library import template_folders
 from printgen.drawing import fonts
 from printgen.layout.cards import Card
 from printgen.layout.reference import DataTable, Reference, reference_documents
@@ -29,19 +30,15 @@ from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded, Validator
 from printgen.games.omiga.checks import structure_errors
+from printgen.games.omiga.drawn import drawn_warnings
 from printgen.games.omiga.model import (DECKS, Omiga, check_geometry, check_palettes, lightness_warnings,
                                         tile_name)
-from printgen.games.omiga.tile import OmigaTile
+from printgen.games.omiga.tile import OmigaTile, TileArt, all_tiles, tile_art
 
 RULES_MARGIN = 12.0  # mm around the rules page text
 RULES_GUTTER = 8.0  # mm between the two columns
 CONTACT_DPI = 80
 CONTACT_GAP = 3.0  # mm between tiles on the contact sheet
-
-
-def all_tiles(defn: Omiga) -> list[OmigaTile]:
-    return [OmigaTile(defn, deck, i, tile) for deck, i, tile in defn.tiles()]
-
 
 
 def fit_words(defn: Omiga) -> str:
@@ -82,9 +79,9 @@ def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
     return table
 
 
-def example_pair(defn: Omiga) -> tuple[OmigaTile, OmigaTile, OmigaTile] | None:
+def example_pair(defn: Omiga, art: TileArt) -> tuple[OmigaTile, OmigaTile, OmigaTile] | None:
     """A white tile, a white neighbour on its right, and a black tile that fits above it."""
-    tiles = all_tiles(defn)
+    tiles = all_tiles(defn, art)
     white = [t for t in tiles if t.deck == "white"]
     blacks = [t for t in tiles if t.deck == "black"]
     for low in white:
@@ -96,9 +93,9 @@ def example_pair(defn: Omiga) -> tuple[OmigaTile, OmigaTile, OmigaTile] | None:
     return None
 
 
-def example_drawing(defn: Omiga, width: float) -> Drawing:
+def example_drawing(defn: Omiga, art: TileArt, width: float) -> Drawing:
     """Three tiles as they lie on the table, at a reduced scale, gutters and circles joined."""
-    found = example_pair(defn)
+    found = example_pair(defn, art)
     w, h = defn.card.width, defn.card.height
     scale = min(1.0, width / (2 * w))
     numbered = scale == 1.0  # smaller, the numbers would print below 7 pt; the text names the tiles
@@ -118,9 +115,9 @@ def example_drawing(defn: Omiga, width: float) -> Drawing:
     return drawing
 
 
-def rules_pdf_story(defn: Omiga, options: BuildOptions, width: float):
+def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float):
     style = styles(defn.text_size_pt)
-    found = example_pair(defn)
+    found = example_pair(defn, art)
     example = "none in this set"
     if found:
         low, right, up = found
@@ -132,7 +129,7 @@ def rules_pdf_story(defn: Omiga, options: BuildOptions, width: float):
         "white_count": len(defn.decks.white.tiles), "black_count": len(defn.decks.black.tiles),
         "example": example}, options.templates)
     tables = {"reference": lambda w: reference_table(defn, style, w),
-              "example": lambda w: example_drawing(defn, w)}
+              "example": lambda w: example_drawing(defn, art, w)}
     return build_story(markup, tables, style, "omiga/rules.txt.j2")
 
 
@@ -145,7 +142,7 @@ def rules_columns(paper: Paper) -> list[tuple[float, float, float, float]]:
             (RULES_MARGIN + width + RULES_GUTTER, RULES_MARGIN, width, height)]
 
 
-def contact_sheet(defn: Omiga, name: str, dpi: int | None = None) -> Document:
+def contact_sheet(defn: Omiga, art: TileArt, name: str, dpi: int | None = None) -> Document:
     """Both decks side by side, six tiles a row, as a PNG (made on another core if there is one,
     while the tile sheets are written: that leaves the two about equally long)."""
     w, h, gap, margin, label = defn.card.width, defn.card.height, CONTACT_GAP, 10.0, 9.0
@@ -162,7 +159,7 @@ def contact_sheet(defn: Omiga, name: str, dpi: int | None = None) -> Document:
         for i, tile in enumerate(defn.deck(deck).tiles):
             r, c = divmod(i, per_row)
             at = translate(x0 + c * (w + gap), top - (r + 1) * h - r * gap)
-            page.shapes.append(placed(OmigaTile(defn, deck, i, tile).front(), at))
+            page.shapes.append(placed(OmigaTile(defn, deck, i, tile, art).front(), at))
             page.shapes.append(placed(rect(0, 0, w, h, stroke=black, stroke_width=0.15), at))
     return Document(name, paper, [page], f"{defn.title} tiles", dpi=dpi or CONTACT_DPI, apart=True)
 
@@ -172,25 +169,29 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
     for loc, message in lightness_warnings(defn):
         found = loaded.source.problem(loc, message)
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
-    return [tiles_document(defn, options, loaded), *tile_svgs(defn),
-            contact_sheet(defn, f"{loaded.name}-tiles.png", options.dpi),
-            *reference_documents(reference(defn), options, loaded.name)]
+    art = tile_art(defn, options.templates)
+    bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
+    art.prepare([bleed, 0.0])  # every face and back the sheets, SVGs and pictures need: one child
+    loaded.art.warnings.extend(w for w in drawn_warnings(defn, art) if w not in loaded.art.warnings)
+    return [tiles_document(defn, options, loaded, art), *tile_svgs(defn, art),
+            contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi),
+            *reference_documents(reference(defn, art), options, loaded.name)]
 
 
-def tile_svgs(defn: Omiga) -> list[Document]:
+def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:
     """One SVG per tile."""
     documents = []
-    for tile in all_tiles(defn):
+    for tile in all_tiles(defn, art):
         name = tile_name(tile.deck, tile.index)
         documents.append(Document(f"svg/{name}.svg", Paper(name, tile.width, tile.height),
                                   [Page([tile.front()])], f"{defn.title} {name}"))
     return documents
 
 
-def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Document:
+def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: TileArt) -> Document:
     """The tile sheets (faces, backs, cut marks) and the rules page."""
     paper = options.paper
-    tiles = all_tiles(defn)
+    tiles = all_tiles(defn, art)
     duplex = Duplex(paper, options.flip, options.back_offset)
 
     def caption(sheet: int, count: int, side: str) -> str:
@@ -209,7 +210,7 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Docume
     pages = rules + [page for sheet in sheets for page in (sheet.front, sheet.back)]
     return Document(f"{loaded.name}.pdf", paper, pages, f"{defn.title} \u2013 rules and tiles",
                     "Print the whole file double-sided at actual size", options.flip,
-                    rules_pdf_story(defn, options, frames[0][2]),
+                    rules_pdf_story(defn, options, art, frames[0][2]),
                     overflow=Blame(("text_size_pt",), "the rules do not fit on their two pages",
                                    "lower text_size_pt"))
 
@@ -228,19 +229,22 @@ def joins_table(defn: Omiga) -> DataTable:
     return DataTable(("Edge", "Kind", "Joins"), rows, (0.26, 0.37, 0.37))
 
 
-def reference(defn: Omiga) -> Reference:
+def reference(defn: Omiga, art: TileArt) -> Reference:
     """The reference card: where a tile may go and what joins on the front, start and end behind."""
     return Reference(title=defn.title, template="omiga/reference.txt.j2",
                      context={"d": defn, "white_count": len(defn.decks.white.tiles),
                               "black_count": len(defn.decks.black.tiles)},
-                     tables={"joins": joins_table(defn), "example": lambda w: example_drawing(defn, w)},
+                     tables={"joins": joins_table(defn), "example": lambda w: example_drawing(defn, art, w)},
                      settings=defn.reference,
                      sections={"What joins": ("colours",)})
 
 
-def cards(defn: Omiga) -> list[Card]:
-    """Every tile for `printgen export`: one face each, and one back per deck."""
-    return [Card(tile_name(t.deck, t.index), "tile", t.deck, t) for t in all_tiles(defn)]
+def cards(loaded: Loaded, options: BuildOptions) -> list[Card]:
+    """Every tile for `printgen export`: one face each, and one back per deck, drawn from the tile
+    templates found as in a build (--templates, then the definition's `templates:` folder)."""
+    defn: Omiga = loaded.definition
+    art = tile_art(defn, [*options.templates, *template_folders(defn.templates)])
+    return [Card(tile_name(t.deck, t.index), "tile", t.deck, t) for t in all_tiles(defn, art)]
 
 
 GAME = Game(
@@ -255,7 +259,7 @@ GAME = Game(
     model=Omiga,
     build=build,
     checks=(check_palettes, check_geometry, structure_errors),
-    pieces=lambda loaded: cards(loaded.definition),
+    pieces=cards,
     bleed=True,
     validator=lambda: cast(Validator, import_module("printgen.games.omiga.validator")),
 )

@@ -13,15 +13,21 @@ Geometry contract (what makes printed tiles fit when butted together):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path as PathLike
+from typing import Any, Sequence
 
-from reportlab.graphics.shapes import Circle, Group, Path, Polygon
+from reportlab.graphics.shapes import Group, Path, Polygon
 from reportlab.lib.colors import Color, black, white
 
-from printgen.drawing import fonts
 from printgen.art.library import art_of
-from printgen.drawing.picture import colour, placed, rect, text, turned
-from printgen.games.omiga.model import Card, Colour, DeckLook, Form, Omiga, Tile
+from printgen.core.paper import font_mm
+from printgen.drawing import fonts
+from printgen.drawing.numbers import num
+from printgen.drawing.picture import colour, placed, rect, turned
+from printgen.games.omiga.model import DECKS, Card, DeckLook, Form, Omiga, Tile, tile_name
+from printgen.games.pieces import Piece, PieceTemplates
+from printgen.jinja.plaindata import plain
 
 ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the radius
 NUMBER_PT = fonts.MIN_PT  # the tile number: small, but no smaller than any printed text
@@ -103,33 +109,156 @@ def contrast(fill: Color) -> Color:
     return black if luminance > 0.5 else white
 
 
-def symbol(kind: str, x: float, y: float, size: float, ink: Color, facing: float) -> Group:
-    """A small mark centred at (x, y) so colour is never the only cue. `facing` as in semicircle()."""
-    group = Group()
-    line = {"strokeColor": ink, "strokeWidth": size * 0.32, "strokeLineCap": 1}
-    if kind == "dot":
-        group.add(Circle(x, y, size * 0.6, fillColor=ink, strokeColor=None, strokeWidth=0))
-    elif kind == "ring":
-        group.add(Circle(x, y, size * 0.7, fillColor=None, **line))
-    elif kind == "cross":
-        path = Path(fillColor=None, **line)
-        path.moveTo(x - size, y)
-        path.lineTo(x + size, y)
-        path.moveTo(x, y - size)
-        path.lineTo(x, y + size)
-        group.add(path)
-    elif kind == "bar":
-        path = Path(fillColor=None, **line)
-        path.moveTo(x, y - size)
-        path.lineTo(x, y + size)
-        group.add(path)
-    elif kind == "square":
-        group.add(rect(x - size * 0.6, y - size * 0.6, size * 1.2, size * 1.2, fill=ink))
-    elif kind == "triangle":  # points at the edge, so two halves make a bow tie
-        d = -1 if facing == 0 else 1
-        group.add(Polygon([x + d * size, y, x - d * size * 0.7, y + size, x - d * size * 0.7, y - size],
-                          fillColor=ink, strokeColor=None, strokeWidth=0))
-    return group
+# -- what the tile templates are given: plain data, millimetres, y down from the top-left corner ---
+
+FACE_TEMPLATE = "omiga/tile-face.svg.j2"
+BACK_TEMPLATE = "omiga/tile-back.svg.j2"
+
+
+def svg_d(path: Path, height: float) -> str:
+    """A reportlab path (y up) as SVG path data (y down) in a box `height` mm high."""
+    points = iter(zip(path.points[::2], path.points[1::2]))
+    parts = []
+    for op in path.operators:
+        if op == 3:  # closePath
+            parts.append("Z")
+            continue
+        count = 3 if op == 2 else 1  # curveTo takes three points; moveTo and lineTo one
+        coords = [next(points) for _ in range(count)]
+        parts.append("MLC"[op] + " ".join(f"{num(x)} {num(height - y)}" for x, y in coords))
+    return " ".join(parts)
+
+
+def flipped(points: list[tuple[float, float]], height: float) -> list[list[float]]:
+    return [[round(x, 6), round(height - y, 6)] for x, y in points]
+
+
+def band_points(form: Form, card: Card, bleed: float, edge: str) -> list[tuple[float, float]]:
+    """The band's polygon (y up): the top band, or the bottom one (the same, turned 180 degrees)."""
+    band = top_band(form, card, bleed, black).points
+    points = list(zip(band[::2], band[1::2]))
+    if edge == "bottom":
+        points = [(card.width - x, card.height - y) for x, y in points]
+    return points
+
+
+def outlines(card: Card, side: str, bleed: float) -> tuple[str, str]:
+    """A semicircle's half disc and its inner outline line as SVG path data (y down)."""
+    w, h, r = card.width, card.height, card.radius
+    cx, facing = (0.0, 0.0) if side == "left" else (w, 180.0)
+    return (svg_d(semicircle(cx, h / 2, r, facing, bleed, black), h),
+            svg_d(outline(cx, h / 2, r, facing, bleed, black), h))
+
+
+def form_data(defn: Omiga, name: str, edge: str, bleed: float) -> dict[str, Any]:
+    card, form = defn.card, defn.forms[name]
+    polygon = flipped(band_points(form, card, bleed, edge), card.height)
+    return {"edge": edge, "name": name, "shape": form.shape, "direction": form.direction,
+            "depth": card.form_depth, "width": card.form_width, "band": card.band,
+            "polygon": polygon, "points": " ".join(f"{num(x)},{num(y)}" for x, y in polygon)}
+
+
+def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numbered: bool,
+              memo: dict[Any, Any] | None = None) -> dict[str, Any]:
+    """Everything the face template draws, computed here so the geometry the rules depend on stays
+    exact: each semicircle's centre, radius, colour, symbol and exact outline; each form's polygon.
+    `memo` keeps the outlines and polygons, which a set repeats on many tiles."""
+    memo = {} if memo is None else memo
+    card, look, palette = defn.card, getattr(defn.looks(), deck), defn.looks()
+    w, h, r = card.width, card.height, card.radius
+    semicircles = []
+    for side, cx, facing, name in (("left", 0.0, 0.0, tile.left), ("right", w, 180.0, tile.right)):
+        paint = palette.colours[name]
+        if (side, bleed) not in memo:
+            memo[(side, bleed)] = outlines(card, side, bleed)
+        disc, ring = memo[(side, bleed)]
+        semicircles.append({
+            "side": side, "colour": name, "cx": cx, "cy": h / 2, "r": r, "fill": paint.fill,
+            "label": paint.label, "symbol": paint.symbol,
+            "ink": "#000000" if contrast(colour(paint.fill)) == black else "#ffffff",
+            "path": disc, "outline": ring if look.outline else None,
+            "mark": {"x": cx + (0.45 * r if facing == 0 else -0.45 * r), "y": h / 2, "size": 0.26 * r,
+                     "toward": -1 if facing == 0 else 1}})
+    forms = []
+    for edge, name in (("top", tile.top), ("bottom", tile.bottom)):
+        if (name, edge, bleed) not in memo:
+            memo[(name, edge, bleed)] = form_data(defn, name, edge, bleed)
+        forms.append(memo[(name, edge, bleed)])
+    number = {"text": str(index + 1), "x": 2.0, "y": h - (card.band + 1.2), "size": font_mm(NUMBER_PT)}
+    return {"tile": {"deck": deck, "name": tile_name(deck, index), "number": index + 1, "width": w,
+                     "height": h, "bleed": bleed},
+            "look": {"face": look.face, "band": look.band, "ink": look.ink, "outline": look.outline,
+                     "outline_width": OUTLINE_MM},
+            "box": {"x": -bleed, "y": -bleed, "width": w + 2 * bleed, "height": h + 2 * bleed},
+            "semicircles": semicircles, "forms": forms, "number": number if numbered else None}
+
+
+def back_data(defn: Omiga, deck: str, bleed: float) -> dict[str, Any]:
+    """What the back template draws: the deck's colours, the title, and the emblem's measures."""
+    look, w, h = getattr(defn.looks(), deck), defn.card.width, defn.card.height
+    ring = min(w, h) * 0.34
+    return {"tile": {"deck": deck, "width": w, "height": h, "bleed": bleed},
+            "look": {"back": look.back, "ink": look.back_ink},
+            "box": {"x": -bleed, "y": -bleed, "width": w + 2 * bleed, "height": h + 2 * bleed},
+            "title": defn.title,
+            "emblem": {"cx": w / 2, "cy": h / 2, "ring": ring, "inner": ring - 1.6, "line": 0.7,
+                       "inner_line": 0.25, "text_y": h / 2 + 1.1, "size": font_mm(8.5)}}
+
+
+@dataclass
+class TileArt:
+    """Draws one definition's tiles from the face and back templates, a whole set at a time: the
+    first face asked for at a bleed draws all 72 at that bleed (children as in PieceTemplates)."""
+
+    defn: Omiga
+    templates: PieceTemplates
+    faces: dict[tuple[str, int, float, bool], Group] = field(default_factory=dict)
+    backs: dict[tuple[str, float], Group] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def face_piece(self, deck: str, index: int, bleed: float, numbered: bool) -> Piece:
+        tile = self.defn.deck(deck).tiles[index]
+        data = face_data(self.defn, deck, index, tile, bleed, numbered, self.memo)
+        return Piece(data, self.defn.card.width,
+                     self.defn.card.height, f"tile {tile_name(deck, index)}")
+
+    def prepare(self, bleeds: Sequence[float], numbered: bool = True) -> None:
+        """Draw every face and back at each of `bleeds` that is not drawn yet."""
+        faces = [(deck, i, b, numbered) for b in dict.fromkeys(bleeds) for deck, i, _ in self.defn.tiles()
+                 if (deck, i, b, numbered) not in self.faces]
+        backs = [(deck, b) for b in dict.fromkeys(bleeds) for deck in DECKS
+                 if (deck, b) not in self.backs and self.back_image(deck) is None]
+        drawn_faces, drawn_backs = self.templates.draw_batches([
+            (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]),
+            (BACK_TEMPLATE, [self.back_piece(*key) for key in backs])])  # one child for both
+        self.faces.update(zip(faces, drawn_faces))
+        self.backs.update(zip(backs, drawn_backs))
+
+    def face(self, deck: str, index: int, bleed: float, numbered: bool) -> Group:
+        if (deck, index, bleed, numbered) not in self.faces:
+            self.prepare([bleed], numbered)
+        return self.faces[(deck, index, bleed, numbered)]
+
+    def back_piece(self, deck: str, bleed: float) -> Piece:
+        return Piece(back_data(self.defn, deck, bleed), self.defn.card.width, self.defn.card.height,
+                     f"the {deck} deck's back")
+
+    def back_image(self, deck: str) -> Any:
+        return art_of(getattr(self.defn.art, f"{deck}_back"))
+
+    def back(self, deck: str, bleed: float) -> Group:
+        """The deck's back; a deck's own back image (art.white_back / art.black_back) replaces the
+        template's drawing, over the palette's back colour."""
+        image = self.back_image(deck)
+        if image is None:
+            if (deck, bleed) not in self.backs:
+                self.prepare([bleed])
+            return self.backs[(deck, bleed)]
+        look, w, h = getattr(self.defn.looks(), deck), self.defn.card.width, self.defn.card.height
+        group = Group()
+        group.add(rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour(look.back)))
+        group.add(image.shape(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed))  # covers the bleed too
+        return group
 
 
 @dataclass(frozen=True)
@@ -140,6 +269,7 @@ class OmigaTile:
     deck: str
     index: int
     tile: Tile
+    art: TileArt
 
     @property
     def width(self) -> float:
@@ -154,47 +284,23 @@ class OmigaTile:
         return getattr(self.defn.looks(), self.deck)
 
     def front(self, bleed: float = 0.0, numbered: bool = True) -> Group:
-        card, look, tile = self.defn.card, self.look, self.tile
-        w, h, r = card.width, card.height, card.radius
-        group = Group()
-        group.add(rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour(look.face)))
-        band = colour(look.band)
-        group.add(top_band(self.defn.forms[tile.top], card, bleed, band))
-        group.add(turned(Group(top_band(self.defn.forms[tile.bottom], card, bleed, band)), w, h))
-        for cx, facing, name in ((0.0, 0.0, tile.left), (w, 180.0, tile.right)):
-            paint = self.defn.looks().colours[name]
-            group.add(semicircle(cx, h / 2, r, facing, bleed, colour(paint.fill)))
-            if look.outline:
-                group.add(outline(cx, h / 2, r, facing, bleed, colour(look.outline)))
-            group.add(self.mark(paint, cx, facing))
-        if numbered:  # a figure drawn smaller leaves it out rather than print it below 7 pt
-            group.add(text(2.0, card.band + 1.2, f"{self.index + 1}", NUMBER_PT, fonts.BOLD,
-                           fill=colour(look.ink)))
-        return group
-
-    def mark(self, paint: Colour, cx: float, facing: float) -> Group:
-        r = self.defn.card.radius
-        x = cx + (0.45 * r if facing == 0 else -0.45 * r)
-        return symbol(paint.symbol, x, self.height / 2, 0.26 * r, contrast(colour(paint.fill)), facing)
+        """The face from the face template; a figure drawn smaller leaves the number out rather
+        than print it below 7 pt."""
+        return self.art.face(self.deck, self.index, bleed, numbered)
 
     def back(self, bleed: float = 0.0) -> Group:
-        """The deck's back; symmetric, so a small duplex misregistration never shows at an edge.
-        A deck's own back image (art.white_back / art.black_back) replaces the emblem."""
-        look, w, h = self.look, self.width, self.height
-        ink = colour(look.back_ink)
-        group = Group()
-        group.add(rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour(look.back)))
-        image = art_of(getattr(self.defn.art, f"{self.deck}_back"))
-        if image is not None:  # art made for the tile covers its bleed too, so it runs past the cut
-            group.add(image.shape(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed))
-            return group
-        ring = min(w, h) * 0.34
-        group.add(Circle(w / 2, h / 2, ring, fillColor=None, strokeColor=ink, strokeWidth=0.7))
-        group.add(Circle(w / 2, h / 2, ring - 1.6, fillColor=None, strokeColor=ink, strokeWidth=0.25))
-        size = 8.5
-        group.add(text(w / 2, h / 2 - 1.1, self.defn.title.upper(), size, fonts.BOLD, anchor="middle",
-                       fill=ink))
-        return group
+        """The deck's back; symmetric, so a small duplex misregistration never shows at an edge."""
+        return self.art.back(self.deck, bleed)
+
+
+def tile_art(defn: Omiga, templates: Sequence[PathLike] = ()) -> TileArt:
+    """The drawer of `defn`'s tiles, with templates searched in `templates` first; every tile
+    template sees the definition as plain data `d`, like the rules templates."""
+    return TileArt(defn, PieceTemplates(tuple(PathLike(t) for t in templates), {"d": plain(defn)}))
+
+
+def all_tiles(defn: Omiga, art: TileArt) -> list[OmigaTile]:
+    return [OmigaTile(defn, deck, i, tile, art) for deck, i, tile in defn.tiles()]
 
 
 def tile_on_table(tile: OmigaTile) -> Group:

@@ -19,7 +19,7 @@ from printgen.core.validation import shorten, validate
 from printgen.core.yamlread import read_yaml
 from printgen.core.problems import DefinitionError, Problem
 from printgen.games.omiga.checks import Finding, balance, dead, mirror, names_list, setup, structure
-from printgen.games.omiga.model import Omiga, check_geometry, check_palettes
+from printgen.games.omiga.model import Omiga, Severity, check_geometry, check_palettes
 from printgen.games.omiga.tileset import Compiled, compile_set
 from printgen.games.omiga.simulation import OUTCOMES, Tally, simulate
 
@@ -62,6 +62,8 @@ class Report:
         return not self.errors
 
     def located(self, finding: Finding) -> Problem:
+        if finding.where is not None:  # in a template, not the definition
+            return Problem(finding.where[0], finding.where[1], "", finding.message)
         return self.source.problem(finding.loc, finding.message)
 
     def as_json(self) -> str:
@@ -92,12 +94,17 @@ class Report:
                      f"{len(self.warnings)} warning{'s' * (len(self.warnings) != 1)})")
         return "\n".join(lines)
 
-    def order(self, finding: Finding) -> tuple[int, str]:
-        return (self.source.line_of(finding.loc), finding.message)
+    def order(self, finding: Finding) -> tuple[bool, int, str]:
+        if finding.where is not None:
+            return (True, finding.where[1], finding.message)
+        return (False, self.source.line_of(finding.loc), finding.message)
 
     def summaries(self) -> list[tuple[str, str]]:
         s = self.sections
         out = [("structure", "names, fit table, deck sizes and duplicates checked")]
+        if "drawing" in s:
+            out.append(("drawing", f"the tile face template ({s['drawing']['template']}) checked: "
+                                   "semicircles on their edge midpoints with one radius, forms that fit"))
         if "setup" in s:
             st = s["setup"]
             out.append(("setup", f"each white opening has {st['fewest_answers']} to {st['most_answers']} "
@@ -187,6 +194,10 @@ def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: in
     model = [Finding("structure", "error", loc, msg)
              for check in (check_palettes, check_geometry) for loc, msg in check(defn)]
     report.findings += model + structure(defn)
+    if not any(f.severity == "error" for f in report.findings):  # the tiles can be drawn
+        found, stats = drawing(defn)
+        report.findings += found
+        report.sections["drawing"] = stats
     cs = compile_set(defn)
     for name, check in (("setup", setup), ("dead", dead), ("balance", balance), ("mirror", mirror)):
         found, stats = check(defn, cs)
@@ -200,6 +211,24 @@ def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: in
     report.findings += found
     report.sections["play"] = stats
     return report
+
+
+def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
+    """What the tile face template draws, measured against the geometry (omiga.drawn); a template
+    that cannot be drawn at all is an error, as it would stop `build`."""
+    from printgen.art.library import template_folders
+    from printgen.games.omiga.drawn import drawn_problems
+    from printgen.games.omiga.tile import FACE_TEMPLATE, tile_art
+
+    art = tile_art(defn, template_folders(defn.templates))
+    severity: Severity = "warning"
+    try:
+        file, _ = art.templates.where(FACE_TEMPLATE)
+        problems = drawn_problems(defn, art)
+    except DefinitionError as exc:
+        file, problems, severity = FACE_TEMPLATE, exc.problems, "error"
+    found = [Finding("drawing", severity, (), p.message, where=(p.file, p.line)) for p in problems]
+    return found, {"template": file}
 
 
 def simulated_games(defn: Omiga) -> int:

@@ -6,8 +6,8 @@ turned 180 degrees.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from reportlab.graphics.shapes import Group, translate
 from reportlab.lib.colors import Color, white
@@ -20,6 +20,12 @@ from printgen.core.textcheck import missing_in_font
 from printgen.drawing.picture import (CUT, FOLD, colour, guide, placed, rect, text, tint, turned,
                                       wrap)
 from printgen.games.one_minute_war.model import Card, OneMinuteWar, Soldier
+from printgen.games.pieces import Piece, PieceTemplates, has_id, with_art
+from printgen.jinja.plaindata import plain
+
+TAB_FRONT = "one_minute_war/tab-front.svg.j2"
+TAB_BACK = "one_minute_war/tab-back.svg.j2"
+BODY = "one_minute_war/card-body.svg.j2"
 
 ABILITY_LINES = 3
 TAB_PAD = 2.0  # mm kept clear inside each tab edge: a scissors cut a little off never clips text
@@ -54,9 +60,23 @@ ART_INSET = 3.0  # mm kept clear around art on the card's body
 LABEL_CLEAR = 5.5  # mm above and below body art on the front, where the side labels sit
 
 
+def hex_of(value: Color) -> str:
+    return "#" + value.hexval()[2:].lower()
+
+
+def family(font: str) -> str:
+    """The font-family a template names for a registered font (a user's by its own family)."""
+    return fonts.USER_FAMILIES.get(font, "Bitstream Vera Sans")
+
+
 @dataclass
 class WarCard:
+    """The card, its tabs and body drawn from the piece templates (searched in `templates` first,
+    then printgen's own); each piece drawn once, all of them in one bounded child."""
+
     defn: OneMinuteWar
+    templates: PieceTemplates = field(default_factory=PieceTemplates)
+    drawn: dict[tuple[Any, ...], Group] = field(default_factory=dict)
 
     @property
     def title_font(self) -> str:
@@ -78,108 +98,150 @@ class WarCard:
     def soldiers(self) -> list[Soldier]:
         return sorted(self.defn.soldiers, key=lambda s: s.number)
 
+    # -- the pieces: plain data for the templates, millimetres, y down from the piece's corner ----
+    def tab_data(self, soldier: Soldier, side: int) -> dict[str, Any]:
+        card, tw, t = self.defn.card, self.tab_width, self.defn.card.tab_height
+        rows, colour_of = TabRows.of(card), self.defn.sides[side]
+        lines = wrap(soldier.ability, fonts.REGULAR, card.text_size_pt, tw - 2 * TAB_PAD)
+        return {"tab": {"width": tw, "height": t, "pad": TAB_PAD, "band": BAND},
+                "side": {"name": colour_of.name, "colour": colour_of.colour,
+                         "tint": hex_of(tint(colour(colour_of.colour), 0.85))},
+                "soldier": {"number": soldier.number, "name": soldier.name, "ability": soldier.ability,
+                            "lines": lines},
+                "rows": {"number": rows.number, "name": rows.name,
+                         "abilities": [rows.first_ability + k * rows.leading for k in range(len(lines))]},
+                "sizes": {"number": font_mm(card.number_size_pt), "name": font_mm(card.text_size_pt + 1),
+                          "ability": font_mm(card.text_size_pt)}}
+
+    def tab_back_data(self, soldier: Soldier, side: int) -> dict[str, Any]:
+        data = self.tab_data(soldier, side)
+        t, tw = self.defn.card.tab_height, self.tab_width
+        rows = TabRows.of(self.defn.card)
+        box = t - rows.name + BAND - 1.5 - TAB_PAD  # the room below where the name stood with a band
+        # no band on the back, so the rows move BAND towards the tab's cut edge; the number's glyph
+        # box reaches the font's ascent above its baseline, a little over the cap height the rows
+        # allow for, so they move back by the difference to keep that box TAB_PAD inside the cut
+        number_mm = font_mm(self.defn.card.number_size_pt)
+        lift = BAND - max(0.0, fonts.ascent(fonts.BOLD, number_mm) - CAP * number_mm)
+        data["rows"] = {"number": rows.number - lift, "name": rows.name - lift}
+        del data["sizes"]["ability"], data["soldier"]["lines"], data["side"]["tint"]
+        data["logo"] = self.logo_data(0.0, t - box, tw, box, fonts.MIN_PT)
+        return data
+
+    def logo_data(self, x: float, y: float, w: float, h: float, size_pt: float) -> dict[str, Any]:
+        """The logo in a w x h box whose top-left corner is (x, y): its text wrapped and centred."""
+        lines = wrap(self.defn.logo.text.upper(), self.title_font, size_pt, w - 2 * TAB_PAD)
+        leading = font_mm(size_pt) * 1.1
+        top = h / 2 + leading * len(lines) / 2 - font_mm(size_pt) * 0.8  # y up in the box, as before
+        return {"x": x, "y": y, "width": w, "height": h, "text": self.defn.logo.text, "lines": lines,
+                "baselines": [y + h - (top - k * leading) for k in range(len(lines))],
+                "size": font_mm(size_pt), "font": family(self.title_font),
+                "image": art_of(self.defn.logo.image) is not None}
+
+    def body_data(self, side: str) -> dict[str, Any]:
+        card = self.defn.card
+        b, w = card.body_height, self.width
+        near, far = self.defn.sides
+        data: dict[str, Any] = {"side": side, "body": {"width": w, "height": b}, "art": None}
+        if side == "front":
+            data["title"] = {"text": self.defn.title.upper(), "x": w / 2, "y": b / 2 + font_mm(14) * 0.35,
+                             "size": font_mm(14), "font": family(self.title_font)}
+            data["near"] = {"label": f"{near.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
+            data["far"] = {"label": f"{far.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
+            if art_of(card.body_image) is not None:
+                data["art"] = {"x": ART_INSET, "y": LABEL_CLEAR, "width": w - 2 * ART_INSET,
+                               "height": b - 2 * LABEL_CLEAR}
+        else:
+            data["logo"] = self.logo_data(0.0, 0.0, w, b, 16)
+            if art_of(self.defn.logo.image) is not None:
+                data["art"] = {"x": ART_INSET, "y": ART_INSET, "width": w - 2 * ART_INSET,
+                               "height": b - 2 * ART_INSET}
+        return data
+
+    def pieces(self) -> list[tuple[tuple[Any, ...], str, Piece]]:
+        """Every piece of the card: (its key here, its template, what to draw)."""
+        tw, t, b = self.tab_width, self.defn.card.tab_height, self.defn.card.body_height
+        found: list[tuple[tuple[Any, ...], str, Piece]] = []
+        for soldier in self.soldiers():
+            for side in (0, 1):
+                who = f"{soldier.name}'s tab ({self.defn.sides[side].name} side"
+                found.append((("front", soldier.number, side), TAB_FRONT,
+                              Piece(self.tab_data(soldier, side), tw, t, who + ", face)")))
+                found.append((("back", soldier.number, side), TAB_BACK,
+                              Piece(self.tab_back_data(soldier, side), tw, t, who + ", back)")))
+        for face in ("front", "back"):
+            found.append((("body", face), BODY, Piece(self.body_data(face), self.width, b, f"the card's {face}")))
+        return found
+
+    def piece(self, *key: Any) -> Group:
+        """One drawn piece; the first asked for draws them all (one child for the three templates)."""
+        if not self.drawn:
+            found = self.pieces()
+            self.templates.common.setdefault("d", plain(self.defn))
+            names = list(dict.fromkeys(name for _, name, _ in found))
+            batches = self.templates.draw_batches([(name, [p for _, n, p in found if n == name]) for name in names])
+            for name, drawn in zip(names, batches):
+                self.drawn.update(zip([k for k, n, _ in found if n == name], drawn))
+        return self.drawn[key]
+
     # -- front -------------------------------------------------------------------------------
     def front(self) -> Group:
-        card, (near, far) = self.defn.card, self.defn.sides
-        t, tw = card.tab_height, self.tab_width
+        card, t, tw = self.defn.card, self.defn.card.tab_height, self.tab_width
         group = Group()
-        group.add(rect(0, t, self.width, card.body_height, fill=white))
-        group.add(self.body_front(near.name, far.name))
+        group.add(placed(self.body_front(), translate(0, t)))
         for i, soldier in enumerate(self.soldiers()):
-            group.add(placed(self.tab_front(soldier, colour(near.colour)), translate(i * tw, 0)))
+            group.add(placed(self.piece("front", soldier.number, 0), translate(i * tw, 0)))
             top_row_x = self.width - (i + 1) * tw  # the far player reads their row left to right too
-            group.add(placed(turned(self.tab_front(soldier, colour(far.colour)), tw, t),
+            group.add(placed(turned(self.piece("front", soldier.number, 1), tw, t),
                              translate(top_row_x, t + card.body_height)))
         return group
 
-    def tab_front(self, soldier: Soldier, side: Color) -> Group:
-        card, tw, t = self.defn.card, self.tab_width, self.defn.card.tab_height
-        rows = TabRows.of(card)
-        group = Group()
-        group.add(rect(0, 0, tw, t, fill=tint(side, 0.85)))
-        group.add(rect(0, t - BAND, tw, BAND, fill=side))  # a band along the fold, in the side colour
-        group.add(text(TAB_PAD, t - rows.number, str(soldier.number), card.number_size_pt, fonts.BOLD,
-                       fill=side))
-        group.add(text(TAB_PAD, t - rows.name, soldier.name, card.text_size_pt + 1, fonts.BOLD))
-        lines = wrap(soldier.ability, fonts.REGULAR, card.text_size_pt, tw - 2 * TAB_PAD)
-        for k, line in enumerate(lines):
-            group.add(text(TAB_PAD, t - rows.first_ability - k * rows.leading, line, card.text_size_pt))
-        return group
-
-    def body_front(self, near: str, far: str) -> Group:
-        card = self.defn.card
-        t, b, w = card.tab_height, card.body_height, self.width
-        group = Group()
-        mid = t + b / 2
-        body_art = art_of(card.body_image)
-        if body_art is not None:
-            group.add(body_art.shape(ART_INSET, t + LABEL_CLEAR, w - 2 * ART_INSET, b - 2 * LABEL_CLEAR))
-        group.add(text(w / 2, mid - font_mm(14) * 0.35, self.defn.title.upper(), 14, self.title_font,
-                       anchor="middle"))
-        group.add(text(w / 2, t + 2.5, f"{near} side", 7, fonts.BOLD, anchor="middle"))
-        label = Group()
-        label.add(text(w / 2, 2.5, f"{far} side", 7, fonts.BOLD, anchor="middle"))
-        group.add(placed(turned(label, w, b), translate(0, t)))
-        return group
+    def body_front(self) -> Group:
+        """The body from its template, the definition's body image where the template puts it."""
+        card, body = self.defn.card, self.piece("body", "front")
+        image = art_of(card.body_image)
+        if image is None or not has_id(body, "body-art"):
+            return body
+        b, w = card.body_height, self.width
+        return with_art(body, "body-art", image.shape(ART_INSET, LABEL_CLEAR, w - 2 * ART_INSET,
+                                                      b - 2 * LABEL_CLEAR))
 
     # -- back (as seen after turning the card over about its vertical axis) -------------------
     def back(self) -> Group:
         card, (near, far) = self.defn.card, self.defn.sides
         t, tw, b = card.tab_height, self.tab_width, card.body_height
         group = Group()
-        group.add(rect(0, t, self.width, b, fill=white))
+        group.add(placed(self.body_back(), translate(0, t)))
         # each row's solid colour runs TAB_BLEED past the outline and the fold, so a back printed a
         # little off shows no white edge on a folded tab (the body's back lies on the table)
         for y, side in ((-TAB_BLEED, near), (t + b - TAB_BLEED, far)):
             group.add(rect(-TAB_BLEED, y, self.width + 2 * TAB_BLEED, t + 2 * TAB_BLEED, fill=colour(side.colour)))
-        group.add(placed(self.logo_block(self.width, b, 16, inset=ART_INSET), translate(0, t)))
         for i, soldier in enumerate(self.soldiers()):
             # Turned over, the near row's tab i sits at the mirrored x; the far row's order was
             # already reversed on the front, so here it runs left to right.
             # Folding a near tab up over the card turns its back 180 degrees relative to this view,
             # so it is drawn upside down here to read upright for its owner once folded.
-            near_tab = self.tab_back(colour(near.colour), soldier)
-            group.add(placed(turned(near_tab, tw, t), translate(self.width - (i + 1) * tw, 0)))
-            group.add(placed(self.tab_back(colour(far.colour), soldier), translate(i * tw, t + b)))
+            group.add(placed(turned(self.tab_back(soldier, 0), tw, t), translate(self.width - (i + 1) * tw, 0)))
+            group.add(placed(self.tab_back(soldier, 1), translate(i * tw, t + b)))
         return group
 
-    def tab_back(self, side: Color, soldier: Soldier) -> Group:
+    def body_back(self) -> Group:
+        body, image = self.piece("body", "back"), art_of(self.defn.logo.image)
+        if image is None or not has_id(body, "body-art"):
+            return body
+        b = self.defn.card.body_height
+        return with_art(body, "body-art", image.shape(ART_INSET, ART_INSET, self.width - 2 * ART_INSET,
+                                                      b - 2 * ART_INSET))
+
+    def tab_back(self, soldier: Soldier, side: int) -> Group:
         """What a folded-up tab shows its owner: the soldier's number and name over the logo, so
         nobody has to remember which tab is which."""
-        card, tw, t = self.defn.card, self.tab_width, self.defn.card.tab_height
-        rows = TabRows.of(card)
-        # no band on the back, so the rows move BAND towards the tab's cut edge; the number's glyph
-        # box reaches the font's ascent above its baseline, a little over the cap height the rows
-        # allow for, so they move back by the difference to keep that box TAB_PAD inside the cut
-        number_mm = font_mm(card.number_size_pt)
-        lift = BAND - max(0.0, fonts.ascent(fonts.BOLD, number_mm) - CAP * number_mm)
-        group = Group()
-        group.add(rect(0, 0, tw, t, fill=side))
-        group.add(text(tw / 2, t - rows.number + lift, str(soldier.number), card.number_size_pt, fonts.BOLD,
-                       anchor="middle", fill=white))
-        group.add(text(tw / 2, t - rows.name + lift, soldier.name, card.text_size_pt + 1, fonts.BOLD,
-                       anchor="middle", fill=white))
-        logo = t - rows.name + BAND - 1.5 - TAB_PAD  # the room below where the name stood with a band
-        group.add(self.logo_block(tw, logo, fonts.MIN_PT, fill=white))
-        return group
-
-    def logo_block(self, w: float, h: float, size_pt: float, fill: Color | None = None,
-                   inset: float = TAB_PAD) -> Group:
-        """The logo in a w x h box, reading upright in it: the logo image (as large as fits inside
-        `inset`, proportions kept), or else the logo text, wrapped and centred."""
-        group = Group()
-        image = art_of(self.defn.logo.image)
-        if image is not None:
-            group.add(image.shape(inset, inset, w - 2 * inset, h - 2 * inset))
-            return group
-        font = self.title_font
-        lines = wrap(self.defn.logo.text.upper(), font, size_pt, w - 2 * TAB_PAD)
-        leading = font_mm(size_pt) * 1.1
-        top = h / 2 + leading * len(lines) / 2 - font_mm(size_pt) * 0.8
-        for k, line in enumerate(lines):
-            kwargs = {"fill": fill} if fill is not None else {}
-            group.add(text(w / 2, top - k * leading, line, size_pt, font, anchor="middle", **kwargs))
-        return group
+        drawn, image = self.piece("back", soldier.number, side), art_of(self.defn.logo.image)
+        if image is None or not has_id(drawn, "logo-art"):
+            return drawn
+        t, tw = self.defn.card.tab_height, self.tab_width
+        box = t - TabRows.of(self.defn.card).name + BAND - 1.5 - TAB_PAD
+        return with_art(drawn, "logo-art", image.shape(TAB_PAD, TAB_PAD, tw - 2 * TAB_PAD, box - 2 * TAB_PAD))
 
     # -- cut and fold lines -------------------------------------------------------------------
     def guides(self) -> Group:
@@ -199,7 +261,7 @@ class WarCard:
 
 def check_card_text(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
     """Every tab's text must fit its tab; say which soldier and what to shorten."""
-    card = WarCard(defn)
+    card = WarCard(defn)  # only measured: nothing is drawn
     inner = card.tab_width - 2 * TAB_PAD
     size = defn.card.text_size_pt
     for i, soldier in enumerate(defn.soldiers):
@@ -223,3 +285,32 @@ def check_card_text(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
     if defn.card.tab_height < needed:
         yield ("card", "tab_height"), (f"expected at least {needed:.1f} mm to hold a tab's text "
                                        f"(got {defn.card.tab_height:g}); or lower the text sizes")
+
+
+SAFE_TOLERANCE = 0.01  # mm
+
+
+def tab_warnings(card: WarCard) -> list[str]:
+    """`file:line: warning: ...` for each tab template whose text reaches past the tab's safe area
+    (TAB_PAD inside every edge, where a cut a little off would clip it), naming the first text and
+    tab it happens on and how many more; then what drawing the pieces noticed."""
+    from printgen.games.pieces import text_boxes
+
+    tw, t = card.tab_width, card.defn.card.tab_height
+    found: dict[str, list[str]] = {}
+    for key, name, piece in card.pieces():
+        if name == BODY:
+            continue
+        for words, (x0, y0, x1, y1) in text_boxes(card.piece(*key)):
+            past = max(TAB_PAD - x0, x1 - (tw - TAB_PAD), TAB_PAD - y0, y1 - (t - TAB_PAD))
+            if past > SAFE_TOLERANCE:
+                found.setdefault(name, []).append(f"{piece.label}: '{words}' reaches {past:.1f} mm past the "
+                                                  f"safe area")
+    lines = []
+    for name, where in found.items():
+        file, line = card.templates.where(name, "<text")
+        more = len(where) - 1
+        also = f" (and {more} more text{'s' * (more != 1)} on the tabs)" if more else ""
+        lines.append(f"{file}:{line}: warning: {where[0]}{also}; keep a tab's text {TAB_PAD:g} mm inside "
+                     f"its edges, or a cut a little off clips it")
+    return lines + card.templates.warnings

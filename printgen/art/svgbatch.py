@@ -1,0 +1,102 @@
+"""Many SVGs made from one template, converted by svglib with each distinct element converted once.
+
+A piece template makes a hundred SVGs that share most of their elements: 72 Omiga faces repeat the
+same background, bands and semicircles and differ in a number and a colour or two. svglib takes
+about 0.4 ms an element, so converting each SVG whole spends most of its time on elements it has
+already seen. For an SVG whose elements cannot affect one another, each top-level element is
+converted on its own, under a copy of the SVG's root (same size, viewBox, inherited attributes),
+and remembered by its text: the same element in another SVG costs a lookup. The drawing is then
+the root's frame (svglib's scaling and y flip) holding those shapes in order, which is what
+converting the whole SVG gives.
+
+An element can affect another through a stylesheet, <defs>, <use>, a `url(#...)` paint or clip, a
+class, links, nested <svg> and the like; an SVG with any of those is converted whole, as before.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+from printgen.art.svg import convert
+from printgen.art.svgtree import local
+
+# elements through which one part of an SVG can change how another is drawn
+ENTANGLING = {"style", "defs", "use", "symbol", "clipPath", "mask", "marker", "pattern", "switch",
+              "linearGradient", "radialGradient", "filter", "svg", "a", "image"}
+REFERENCE = re.compile(r"url\(", re.IGNORECASE)  # a paint, clip or mask naming another element
+
+
+def entangled(tree: Any) -> bool:
+    """True when an element of the SVG may draw differently on its own than beside the others."""
+    if any("space" in str(attribute) for attribute in tree.attrib):  # xml:space
+        return True
+    for element in tree.iterdescendants():
+        if not isinstance(element.tag, str):
+            continue
+        if local(element.tag) in ENTANGLING:
+            return True
+        for name, value in element.attrib.items():
+            if "href" in str(name) or name in ("class", "clip-path") or REFERENCE.search(str(value)):
+                return True
+    return False
+
+
+class BatchConverter:
+    """svglib for the SVGs of one batch (one template), elements remembered across them."""
+
+    def __init__(self, path: Path, root_folder: Path | None, font_map: Any) -> None:
+        self.path, self.root_folder, self.font_map = path, root_folder, font_map
+        self.frames: dict[bytes, Any] = {}  # the root's attributes -> svglib's drawing of it, empty
+        self.shapes: dict[tuple[bytes, bytes], list[Any]] = {}  # (root, element) -> its shapes
+        self.logged: list[str] = []
+
+    def convert(self, data: bytes, tree: Any) -> Any:
+        """svglib's drawing of `data` (parsed as `tree` by svgtree.parse)."""
+        from reportlab.graphics.shapes import Drawing, Group
+
+        if entangled(tree):
+            return self.whole(data, tree)
+        root = self.bare(tree)
+        key = root_key(root)
+        if key not in self.frames:
+            self.frames[key] = self.whole(data, root)
+        frame = self.frames[key]
+        main = Group(transform=frame.contents[0].transform)
+        for child in tree:
+            if not isinstance(child.tag, str):
+                continue
+            text = element_key(child)
+            if (key, text) not in self.shapes:
+                alone = self.bare(tree)
+                alone.append(copy.deepcopy(child))
+                self.shapes[(key, text)] = list(self.whole(data, alone).contents[0].contents)
+            main.contents.extend(self.shapes[(key, text)])
+        drawing = Drawing(frame.width, frame.height)
+        drawing.add(main)
+        return drawing
+
+    def whole(self, data: bytes, tree: Any) -> Any:
+        drawing, logged = convert(self.path, data, self.root_folder, self.font_map, tree)
+        self.logged += [message for message in logged if message not in self.logged]
+        return drawing
+
+    @staticmethod
+    def bare(tree: Any) -> Any:
+        """A copy of the root element without its children (its attributes and namespaces kept)."""
+        from lxml import etree
+
+        return etree.Element(tree.tag, dict(tree.attrib), nsmap=tree.nsmap)
+
+
+def root_key(root: Any) -> bytes:
+    from lxml import etree
+
+    return bytes(etree.tostring(root))
+
+
+def element_key(element: Any) -> bytes:
+    from lxml import etree
+
+    return bytes(etree.tostring(element, with_tail=False))

@@ -1,0 +1,286 @@
+"""A game's pieces drawn from SVG templates fed with plain data (docs/ARCHITECTURE.md, "Pieces
+drawn from templates").
+
+A game computes what its rules depend on (an Omiga semicircle's centre and radius, a form's
+polygon) and hands it, as plain data in millimetres with y down from the piece's top-left corner,
+to a Jinja template that writes an SVG. The template is found like a rules template: the
+`--templates` folders, then the definition's `templates:` folder, then printgen's own.
+
+`PieceTemplates.draw_many` renders every piece of a batch (72 tile faces, say) and converts each
+distinct SVG with svglib in ONE bounded child, each distinct element once (`art.svgbatch`); the
+child sends the drawings back pickled (`art.drawingdata`). Text goes into printgen's embedded
+fonts (`art.svg.embedded_fonts`). Each drawing comes back as a reportlab group in millimetres, y up, placed at the piece's box
+(0, 0, width, height), ready for the imposition code; the same piece asked for again (the contact
+sheet, an SVG of one tile) is not drawn again.
+
+Every template problem is a located DefinitionError: a Jinja failure at its file and line; an
+SVG svglib cannot read, or that is too costly to draw, at the template's file. What svglib
+leaves out (markers, filters...) and a drawing of the wrong size are warnings naming the file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from reportlab.graphics.shapes import Drawing, Group, mmult
+
+from printgen.core.bounded import Budget, BudgetExceeded, MiB, run_bounded
+from printgen.core.paper import PT_PER_MM
+from printgen.core.problems import DefinitionError, Problem, display_name
+from printgen.drawing.markup import line_of
+from printgen.jinja.plaindata import plain
+
+PIECE_SECONDS = 0.05  # s each piece adds to a batch's budget (a tile face: ~3 ms to render and convert)
+MAX_SECONDS = 120.0
+PIECE_MEMORY = 768 * MiB  # as for one SVG art file
+SIZE_TOLERANCE = 0.01  # mm: a template's <svg> further off the piece's size than this is reported
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece to draw: the template's data and the box it is drawn in (mm)."""
+
+    context: Mapping[str, Any]
+    width: float
+    height: float
+    label: str  # names the piece in messages: "tile white-03 (face)"
+
+
+@dataclass
+class PieceTemplates:
+    """The piece templates of one build: where they are searched, every piece drawn so far (by
+    template and data), and the warnings found while drawing."""
+
+    user_dirs: tuple[Path, ...] = ()
+    common: dict[str, Any] = field(default_factory=dict)  # plain data every piece's render sees too
+    drawn: dict[str, Group] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
+
+    def source(self, name: str) -> tuple[Path, str]:
+        """The file template `name` is read from and its text (the first found in the search order)."""
+        if name not in self.sources:
+            from printgen.jinja.render import environment, searched
+
+            env = environment(self.user_dirs)
+            try:
+                text, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+            except Exception as exc:  # noqa: BLE001 - missing, too big, a link out of its folder
+                raise DefinitionError([Problem(name, 1, "", f"template error: cannot read the piece "
+                                               f"template '{name}' from {searched(env.loader.searchpath)} "  # type: ignore[union-attr]
+                                               f"({exc})")]) from None
+            self.sources[name] = (Path(str(filename)), text)
+        return self.sources[name]
+
+    def where(self, name: str, snippet: str = "") -> tuple[str, int]:
+        """The template's file as messages show it, and the line holding `snippet` (else 1)."""
+        path, text = self.source(name)
+        return display_name(path), line_of(text, snippet) if snippet else 1
+
+    def draw(self, name: str, piece: Piece) -> Group:
+        return self.draw_many(name, [piece])[0]
+
+    def draw_many(self, name: str, pieces: Sequence[Piece]) -> list[Group]:
+        """Each piece drawn from template `name`, in order (see draw_batches)."""
+        return self.draw_batches([(name, pieces)])[0]
+
+    def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
+        """Each batch's pieces drawn from its template, in order. The pieces not drawn before, of
+        every batch, are rendered and converted together in one bounded child."""
+        keyed: list[list[str]] = []
+        jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]] = []
+        for name, pieces in batches:
+            data = [plain(dict(piece.context)) for piece in pieces]
+            keys = [key_of(name, item, piece) for item, piece in zip(data, pieces)]
+            wanted: dict[str, tuple[Piece, Any]] = {}
+            for key, item, piece in zip(keys, data, pieces):
+                if key not in self.drawn:
+                    wanted.setdefault(key, (piece, item))
+            keyed.append(keys)
+            if wanted:
+                jobs.append((name, wanted))
+        if jobs:
+            self.convert(jobs)
+        return [[self.drawn[key] for key in keys] for keys in keyed]
+
+    def convert(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> None:
+        """Render and convert every job's pieces (each with its plain data) in one bounded child,
+        and remember each drawing by its key. (Sharing the pieces out over two cores was tried:
+        with each distinct element converted once per child, one child is quicker.)"""
+        from printgen.art import drawingdata
+        from printgen.drawing import fonts
+        import svglib.svglib  # noqa: F401 - imported once here, not again in every child
+
+        fonts.register()  # before the fork, so the child converts text with the fonts in place
+        work = [(name, self.source(name)[0], [item for _, item in wanted.values()],
+                 [piece.label for piece, _ in wanted.values()]) for name, wanted in jobs]
+        count = sum(len(wanted) for _, wanted in jobs)
+        budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * count), PIECE_MEMORY, "the piece template")
+        folders, common = list(self.user_dirs), self.common
+        try:
+            blob = run_bounded(lambda: draw_here(work, folders, budget.seconds, common), budget)
+        except BudgetExceeded as exc:  # killed inside one long step: blame the templates it ran
+            raise DefinitionError([Problem(*self.where(name), "", f"template error: {exc}")
+                                   for name, _ in jobs]) from None
+        if not isinstance(blob, bytes):
+            raise RuntimeError(f"the piece templates came back as {type(blob).__name__}")
+        *drawings, meta = drawingdata.loads(blob)
+        for (name, wanted), report in zip(jobs, json.loads(meta)):
+            self.note(name, report["findings"], report["notes"])
+            for (key, (piece, _)), i in zip(wanted.items(), report["index"]):
+                self.check_size(name, drawings[i], piece)
+                self.drawn[key] = placed_at(drawings[i], piece.width, piece.height)
+
+    def note(self, name: str, findings: list[list[Any]], notes: list[str]) -> None:
+        """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
+        file, text = self.source(name)
+        shown = display_name(file)
+        for feature, what in findings:
+            warning = f"{shown}:{line_of(text, '<' + feature) if '<' + feature in text else line_of(text, feature)}: " \
+                      f"warning: {feature}: {what}"
+            self.warn(warning)
+        for message in notes:
+            self.warn(f"{shown}: warning: svglib: {message}")
+
+    def check_size(self, name: str, drawing: Any, piece: Piece) -> None:
+        w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM
+        if abs(w - piece.width) > SIZE_TOLERANCE or abs(h - piece.height) > SIZE_TOLERANCE:
+            file, line = self.where(name, "<svg")
+            self.warn(f"{file}:{line}: warning: the SVG it makes for {piece.label} is {w:g} x {h:g} mm, "
+                      f"but the piece is {piece.width:g} x {piece.height:g} mm, so it is stretched to "
+                      f"fit; give the <svg> width=\"{piece.width:g}mm\" height=\"{piece.height:g}mm\"")
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+
+def key_of(name: str, data: Any, piece: Piece) -> str:
+    """What tells two pieces apart: the template, the plain data it is given and the box."""
+    data = json.dumps([name, data, piece.width, piece.height], sort_keys=True)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+
+def draw_here(work: list[tuple[str, Path, list[dict[str, Any]], list[str]]], user_dirs: list[Path],
+              seconds: float, common: dict[str, Any]) -> bytes:
+    """In the bounded child, for each (template, its file, contexts, labels): render every piece,
+    then measure, scan and convert each distinct SVG once. Returns the pickled drawings followed by
+    a JSON report per template (which drawing each piece uses, what svglib leaves out)."""
+    from printgen.art import drawingdata
+    from printgen.art.svg import embedded_fonts
+
+    fonts = embedded_fonts()
+    drawings: list[Any] = []
+    reports = []
+    for name, path, contexts, labels in work:
+        reports.append(draw_one(name, path, contexts, labels, user_dirs, seconds, common, fonts, drawings))
+    return drawingdata.dumps((*drawings, json.dumps(reports)))
+
+
+def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list[str], user_dirs: list[Path],
+             seconds: float, common: dict[str, Any], fonts: Any, drawings: list[Any]) -> dict[str, Any]:
+    """One template's pieces, their drawings appended to `drawings`; its report."""
+    from printgen.art.measure import measure_svg
+    from printgen.art.svg import scan
+    from printgen.art.svgbatch import BatchConverter
+    from printgen.art.svgtree import parse
+    from printgen.jinja.render import render_each
+
+    texts = render_each(name, contexts, user_dirs, seconds, labels, common)
+    converter = BatchConverter(path, path.parent, fonts)
+    distinct: dict[str, int] = {}
+    findings: dict[str, str] = {}
+    for text, label in zip(texts, labels):
+        if text in distinct:
+            continue
+        distinct[text] = len(drawings)
+        data = text.encode("utf-8")
+        try:
+            tree = parse(path, data)
+            measure_svg(tree, path, path.parent)
+            drawing = converter.convert(data, tree)
+        except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
+            raise DefinitionError([Problem(display_name(path), 1, "", f"template error (for {label}): "
+                                           f"the SVG it made: {exc}")]) from None
+        for found in scan(tree):
+            if found.feature != "text":  # text is set in the embedded fonts here
+                findings.setdefault(found.feature, found.what)
+        drawings.append(drawing)
+    return {"index": [distinct[t] for t in texts], "findings": sorted(findings.items()),
+            "notes": converter.logged}
+
+
+def placed_at(drawing: Drawing, width: float, height: float) -> Group:
+    """svglib's drawing (points, its own y flip inside) as a group in millimetres, y up, filling
+    the box (0, 0, width, height): the drawing's size is mapped onto the box."""
+    scale = (width / drawing.width, 0.0, 0.0, height / drawing.height, 0.0, 0.0)
+    contents = list(drawing.contents)
+    if len(contents) == 1 and isinstance(contents[0], Group):
+        inner = contents[0]
+        return Group(*inner.contents, transform=mmult(scale, inner.transform))
+    return Group(*contents, transform=scale)
+
+
+def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, tuple[float, ...]]]:
+    """Every shape drawn by the SVG element with id `ident` (svglib keeps it as `svgid`), each with
+    the transform from its own coordinates to the piece's (mm, y up)."""
+    def walk(node: Any, matrix: tuple[float, ...], inside: bool) -> Iterator[tuple[Any, tuple[float, ...]]]:
+        inside = inside or getattr(node, "svgid", None) == ident
+        if isinstance(node, Group):
+            here = mmult(matrix, tuple(node.transform))
+            for child in node.contents:
+                yield from walk(child, here, inside)
+        elif inside:
+            yield node, matrix
+
+    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), False)
+
+
+def with_art(group: Group, ident: str, shape: Any) -> Group:
+    """`group` (as placed_at made it) with the top-level element of id `ident` (an empty
+    `<g id="...">` the template puts where a picture goes) replaced by `shape`, which is drawn in
+    the piece's own millimetres, y up: art a definition names (a logo image) is loaded by printgen
+    and never passes through the template, which only says where in its layers it goes. The
+    group is copied, never changed: drawings are shared between pieces."""
+    a, b, c, d, e, f = group.transform
+    det = a * d - b * c
+    inverse = (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)
+    contents = [Group(shape, transform=inverse) if getattr(item, "svgid", None) == ident else item
+                for item in group.contents]
+    return Group(*contents, transform=group.transform)
+
+
+def has_id(group: Group, ident: str) -> bool:
+    return any(getattr(item, "svgid", None) == ident for item in group.contents)
+
+
+def text_boxes(group: Group) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
+    """Every line of text a drawn piece prints, with the box its glyphs take in the piece's
+    millimetres (x0, y0, x1, y1): from the font's advance widths, and from the baseline down by
+    the descent and up by the cap height (as printgen lays text out)."""
+    from reportlab.graphics.shapes import String
+
+    from printgen.drawing import fonts
+
+    def walk(node: Any, matrix: tuple[float, ...]) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
+        if isinstance(node, Group):
+            for child in node.contents:
+                yield from walk(child, mmult(matrix, tuple(node.transform)))
+        elif isinstance(node, String):
+            width = fonts.text_width(node.text, node.fontName, node.fontSize)
+            x0 = node.x - {"middle": width / 2, "end": width}.get(node.textAnchor, 0.0)
+            low, high = node.y - DESCENT * node.fontSize, node.y + CAP * node.fontSize
+            a, b, c, d, e, f = matrix
+            xs, ys = [], []
+            for x, y in ((x0, low), (x0 + width, low), (x0, high), (x0 + width, high)):
+                xs.append(a * x + c * y + e)
+                ys.append(b * x + d * y + f)
+            yield node.text, (min(xs), min(ys), max(xs), max(ys))
+
+    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
+
+
+CAP, DESCENT = 0.73, 0.24  # of the font size: Bitstream Vera's capitals and descenders

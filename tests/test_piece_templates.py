@@ -1,0 +1,223 @@
+"""Pieces drawn from SVG templates (printgen/games/pieces.py): a user copies the bundled piece
+templates with `printgen new GAME DIR --templates`, edits them, and finds the edit in the PDF and
+the SVGs; the geometry the rules depend on is measured and a template that breaks it is named."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from pdfmeasure import SVG_NS
+from printgen.core.problems import DefinitionError
+from printgen.jinja.render import render_many
+
+NS = f"{{{SVG_NS['svg']}}}"
+TILE = 42.0
+MM = 72 / 25.4
+CREAM = (0.992157, 0.941176, 0.835294)  # #fdf0d5
+GREEN = (0.121569, 0.478431, 0.266667)  # #1f7a44, the standard palette's green semicircle
+
+
+def rgb(value) -> tuple[float, ...]:
+    return tuple(round(float(v), 6) for v in (value or ()))
+
+
+@pytest.fixture
+def copied(run_cli, tmp_path) -> Path:
+    """`printgen new omiga DIR --templates`: the definition and every template, the tile face and
+    back among them, ready to edit; returns the face template."""
+    result = run_cli("new", "omiga", tmp_path / "mine", "--templates")
+    assert result.exit_code == 0, result.output
+    face = tmp_path / "mine" / "templates" / "omiga" / "tile-face.svg.j2"
+    assert face.is_file() and (face.parent / "tile-back.svg.j2").is_file()
+    assert "templates/omiga/tile-face.svg.j2" in result.output
+    return face
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new))
+
+
+def line_of(path: Path, snippet: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if snippet in line)
+
+
+def test_a_copied_tile_template_changed_in_colour_and_shape_prints_the_change(run_cli, copied, tmp_path):
+    # a cream face instead of the deck's colour, and a diamond where the green semicircles had a dot
+    edit(copied, 'fill="{{ look.face }}"', 'fill="#fdf0d5"')
+    edit(copied, '<circle cx="{{ m.x }}" cy="{{ m.y }}" r="{{ m.size * 0.6 }}" fill="{{ s.ink }}"/>',
+         '<polygon points="{{ m.x }},{{ m.y - m.size }} {{ m.x + m.size }},{{ m.y }} {{ m.x }},{{ m.y + m.size }} '
+         '{{ m.x - m.size }},{{ m.y }}" fill="{{ s.ink }}"/>')
+    result = run_cli("build", copied.parents[2] / "mine.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output  # the semicircles and forms are as the rules need
+    folder = tmp_path / "out" / "mine"
+    with pdfplumber.open(folder / "mine.pdf") as pdf:
+        page = pdf.pages[2]  # the first tile sheet's faces: 24 white tiles
+        faces = [r for r in page.rects if r.get("fill") and abs((r["x1"] - r["x0"]) / MM - TILE) < 0.01
+                 and abs((r["bottom"] - r["top"]) / MM - TILE) < 0.01]
+        assert len(faces) == 24 and {rgb(r["non_stroking_color"]) for r in faces} == {CREAM}
+        diamonds = [c for c in page.curves if c.get("fill") and len(c["pts"]) in (4, 5)
+                    and rgb(c["non_stroking_color"]) == (1.0, 1.0, 1.0)
+                    and abs((max(x for x, _ in c["pts"]) - min(x for x, _ in c["pts"])) / MM - 2 * 0.26 * 8) < 0.01]
+        assert diamonds  # white diamonds (2.08 mm across) on the green semicircles
+        greens = [c for c in page.curves if c.get("fill") and rgb(c["non_stroking_color"]) == GREEN]
+        assert greens  # the semicircles themselves are unchanged
+        fonts = {c["fontname"].split("+")[-1] for c in page.chars}
+        assert fonts and all(f.startswith("BitstreamVeraSans") for f in fonts)  # the numbers, embedded
+    root = ET.parse(folder / "svg" / "white-01.svg").getroot()  # green | green
+    assert {r.get("fill") for r in root.iter(f"{NS}rect")} == {"#fdf0d5"}
+    assert len([p for p in root.iter(f"{NS}polygon") if p.get("fill") == "#ffffff"]) == 2
+    assert not [c for c in root.iter(f"{NS}circle") if c.get("fill") not in (None, "none")]
+
+
+def test_a_semicircle_moved_off_its_edge_midpoint_is_a_located_warning(run_cli, copied, tmp_path):
+    edit(copied, 'd="{{ s.path }}" fill="{{ s.fill }}"/>', 'd="{{ s.path }}" fill="{{ s.fill }}" transform="translate(0 1.5)"/>')
+    line = line_of(copied, '<path id="semicircle-')
+    definition = copied.parents[2] / "mine.yaml"
+    result = run_cli("build", definition, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output  # a warning: the user may mean it
+    found = re.findall(rf"tile-face\.svg\.j2:{line}: warning: tile white-01 \(and 71 more\): the (left|right) "
+                       r"semicircle \(id=\"semicircle-\1\"\) is drawn centred at \(\d+\.00, 22\.50\) mm with "
+                       r"radius 8\.00 mm; it must be centred on the \1 edge's midpoint", result.output)
+    assert sorted(found) == ["left", "right"], result.output
+    result = run_cli("validate", definition, "--games", "20")
+    assert re.search(rf"tile-face\.svg\.j2:{line}: tile white-01 \(and 71 more\): the left semicircle",
+                     result.output), result.output
+    assert "Result: valid" in result.output and "drawing   warn" in result.output
+
+
+def test_forms_drawn_so_they_no_longer_fit_are_named(run_cli, copied, tmp_path):
+    # every bottom band drawn flat: a tile's tip no longer meets its partner's notch
+    edit(copied, '<polygon id="form-{{ form.edge }}" points="{{ form.points }}" fill="{{ look.band }}"/>',
+         '{% if form.edge == "top" %}<polygon id="form-top" points="{{ form.points }}" fill="{{ look.band }}"/>'
+         '{% else %}<rect id="form-bottom" x="{{ box.x }}" y="{{ tile.height - form.band }}" '
+         'width="{{ box.width }}" height="{{ form.band - box.y }}" fill="{{ look.band }}"/>{% endif %}')
+    result = run_cli("build", copied.parents[2] / "mine.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    line = line_of(copied, '<rect id="form-bottom"')
+    assert re.search(rf"tile-face\.svg\.j2:{line}: warning: tile \S+ \(and \d+ more\): the form '\w+' is drawn "
+                     r"differently on the bottom edge", result.output), result.output
+
+
+def test_a_mistake_in_a_piece_template_is_located_and_names_the_piece(run_cli, copied, tmp_path):
+    edit(copied, "{% if number %}", "{% if number.missing.key %}")
+    line = line_of(copied, "number.missing.key")
+    result = run_cli("build", copied.parents[2] / "mine.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert re.search(rf"tile-face\.svg\.j2:{line}: template error \(for tile white-01\): .*missing",
+                     result.output), result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_render_many_renders_every_context_in_one_child_and_locates_failures(tmp_path):
+    (tmp_path / "piece.svg.j2").write_text('<svg>{{ n }}</svg>\n{% if n > 2 %}{{ 1 / 0 }}{% endif %}\n')
+    assert render_many("piece.svg.j2", [{"n": 1}, {"n": 2}], [tmp_path]) == ["<svg>1</svg>\n", "<svg>2</svg>\n"]
+    with pytest.raises(DefinitionError) as caught:
+        render_many("piece.svg.j2", [{"n": 1}, {"n": 3}], [tmp_path], labels=["one", "three"])
+    assert "piece.svg.j2:2: template error (for three): ZeroDivisionError" in str(caught.value)
+
+
+def test_elements_converted_once_draw_what_whole_svgs_draw(tmp_path):
+    """art.svgbatch: an element seen before is not converted again, and the drawing is the same as
+    svglib's of the whole SVG (an SVG whose parts depend on each other is converted whole)."""
+    from printgen.art.svg import convert, embedded_fonts
+    from printgen.art.svgbatch import BatchConverter
+    from printgen.art.svgtree import parse
+    from printgen.games.pieces import placed_at
+    from printgen.output.svg import svg_bytes
+
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10">'
+    svgs = [head + '<rect x="-1" y="-1" width="22" height="12" fill="#fdf0d5"/>'
+            '<path id="semicircle-left" d="M0 2 C3 2 5 4 5 5 Z" fill="#1f7a44" transform="translate(0 1)"/>'
+            f'<text x="2" y="8" font-size="3" font-weight="bold">{n}</text></svg>' for n in (1, 2)]
+    svgs.append(head + '<style>.a { fill: #cc0000 }</style><rect class="a" width="4" height="4"/></svg>')
+    path = tmp_path / "piece.svg.j2"
+    fonts = embedded_fonts()
+    batch = BatchConverter(path, tmp_path, fonts)
+    for text in svgs:
+        data = text.encode()
+        alone, _ = convert(path, data, tmp_path, fonts, parse(path, data))
+        together = batch.convert(data, parse(path, data))
+        assert (svg_bytes([placed_at(together, 20, 10)], 20, 10)
+                == svg_bytes([placed_at(alone, 20, 10)], 20, 10))
+    assert len(batch.shapes) == 4  # the rect and the path once, a text for each number
+    first, second = (batch.convert(t.encode(), parse(path, t.encode())) for t in svgs[:2])
+    assert first.contents[0].contents[0] is second.contents[0].contents[0]  # one shape, twice placed
+    assert b"#cc0000" in svg_bytes([placed_at(batch.convert(svgs[2].encode(), parse(path, svgs[2].encode())),
+                                              20, 10)], 20, 10)
+
+
+def test_export_draws_tiles_from_a_templates_folder_given_on_the_command_line(run_cli, tmp_path):
+    from printgen.jinja.render import bundled_dir
+
+    folder = tmp_path / "mine" / "omiga"
+    folder.mkdir(parents=True)
+    face = folder / "tile-face.svg.j2"
+    face.write_text((bundled_dir() / "omiga" / "tile-face.svg.j2").read_text())
+    edit(face, 'fill="{{ look.face }}"', 'fill="#fdf0d5"')
+    result = run_cli("export", "omiga", "--print-shop", "--templates", tmp_path / "mine", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "out" / "omiga" / "print-shop" / "white-01.pdf") as pdf:
+        fills = {rgb(r["non_stroking_color"]) for r in pdf.pages[0].rects if r.get("fill")}
+    assert CREAM in fills
+
+
+def test_a_piece_template_that_makes_broken_svg_is_located(run_cli, copied, tmp_path):
+    edit(copied, "</svg>", "</svg\n")
+    result = run_cli("build", copied.parents[2] / "mine.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert re.search(r"tile-face\.svg\.j2:1: template error \(for tile white-01\): the SVG it made: .*"
+                     r"not a readable SVG file \(line \d+", result.output), result.output
+
+
+# -- One Minute War: tabs and card body --------------------------------------------------------
+
+@pytest.fixture
+def war(run_cli, tmp_path) -> Path:
+    result = run_cli("new", "one_minute_war", tmp_path / "war", "--templates")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "war" / "templates" / "one_minute_war"
+    for name in ("tab-front.svg.j2", "tab-back.svg.j2", "card-body.svg.j2"):
+        assert (folder / name).is_file(), name
+    return folder
+
+
+def test_copied_tab_templates_changed_in_colour_and_shape_print_the_change(run_cli, war, tmp_path):
+    # the tabs' backs in a dark grey instead of the side's colour, and a ring round each number
+    edit(war / "tab-back.svg.j2", 'height="{{ tab.height }}" fill="{{ side.colour }}"/>',
+         'height="{{ tab.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
+         'cy="{{ rows.number - sizes.number * 0.36 }}" r="3.2" fill="none" stroke="#ffcc00" stroke-width="0.4"/>')
+    result = run_cli("build", war.parents[1] / "war.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    folder = tmp_path / "out" / "war"
+    dark, gold, name = (0.2, 0.2, 0.2), (1.0, 0.8, 0.0), war.parents[1].name  # the copy's own name
+    with pdfplumber.open(folder / f"{name}.pdf") as pdf:
+        back = pdf.pages[1]
+        fills = {rgb(r["non_stroking_color"]) for r in back.rects if r.get("fill")}
+        rings = [c for c in back.curves if rgb(c.get("stroking_color")) == gold]
+        fonts = {c["fontname"].split("+")[-1] for c in back.chars}
+    assert dark in fills
+    assert len(rings) == 10  # a ring on every tab's back, both rows
+    assert fonts and all(f.startswith("BitstreamVeraSans") for f in fonts)
+    root = ET.parse(folder / "svg" / f"{name}-card-back.svg").getroot()
+    assert len([c for c in root.iter(f"{NS}circle") if c.get("stroke") == "#ffcc00"]) == 10
+    assert "#333333" in {r.get("fill") for r in root.iter(f"{NS}rect")}
+
+
+def test_text_past_a_tabs_safe_area_is_a_located_warning(run_cli, war, tmp_path):
+    template = war / "tab-front.svg.j2"
+    edit(template, '<text x="{{ tab.pad }}" y="{{ rows.name }}"', '<text x="0.5" y="{{ rows.name }}"')
+    line = line_of(template, '<text x="{{ tab.pad }}" y="{{ rows.number }}"')  # the first text
+    result = run_cli("build", war.parents[1] / "war.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert re.search(rf"tab-front\.svg\.j2:{line}: warning: (\w+)'s tab \(Red side, face\): '\1' "
+                     r"reaches 1\.5 mm past the safe area \(and 9 more texts on the tabs\); keep a tab's "
+                     r"text 2 mm inside its edges", result.output), result.output
+    assert result.output.count("warning") == 1
