@@ -43,9 +43,16 @@ def session_members(session: int) -> list[int]:
 def interrupted_build(tmp_path: Path, signum: int, delay: float) -> tuple[int, str, list[int], list[Path]]:
     """Build every game, send `signum` after `delay`; return the exit code, stderr, the processes of
     the build still alive a moment after it exited, and the temporary files left."""
-    code = "import sys\nsys.argv = ['printgen', 'build', '--out', 'out']\nfrom printgen.launch import main\nmain()\n"
+    # the child says when Python itself has started (a signal before that meets Python's own
+    # start-up, not printgen), so a loaded machine does not move the delays out of printgen's code
+    ready, told = os.pipe()
+    code = (f"import os, sys\nos.write({told}, b'.')\nos.close({told})\n"
+            "sys.argv = ['printgen', 'build', '--out', 'out']\nfrom printgen.launch import main\nmain()\n")
     process = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+                               stderr=subprocess.PIPE, text=True, start_new_session=True, pass_fds=(told,))
+    os.close(told)
+    with os.fdopen(ready, "rb") as started:
+        started.read(1)  # blocks until the child has run its first line
     time.sleep(delay)
     if process.poll() is None:
         if signum == signal.SIGINT:

@@ -17,7 +17,7 @@ from printgen.core.source import SourceMap
 from printgen.drawing.document import Document
 from printgen.core.validation import shorten, validate
 from printgen.core.yamlread import read_yaml
-from printgen.core.problems import DefinitionError, Problem
+from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.games.omiga.checks import Finding, balance, dead, mirror, names_list, setup, structure
 from printgen.games.omiga.model import Omiga, Severity, check_geometry, check_palettes
 from printgen.games.omiga.tileset import Compiled, compile_set
@@ -219,11 +219,13 @@ def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
     from printgen.art.library import template_folders
     from printgen.games.omiga.drawn import drawn_problems
     from printgen.games.omiga.tile import FACE_TEMPLATE, tile_art
+    from printgen.jinja.render import bundled_dir
 
     art = tile_art(defn, template_folders(defn.templates))
     severity: Severity = "warning"
     try:
-        file, _ = art.templates.where(FACE_TEMPLATE)
+        path, _ = art.templates.source(FACE_TEMPLATE)
+        file = f"printgen's own {FACE_TEMPLATE}" if path.parent.parent == bundled_dir() else display_name(path)
         problems = drawn_problems(defn, art)
     except DefinitionError as exc:
         file, problems, severity = FACE_TEMPLATE, exc.problems, "error"
