@@ -150,8 +150,8 @@ def piece_images(out: Path) -> None:
 
 # ... and to the copied One Minute War tab back: a dark back with a gold ring round each number
 TAB_BACK_EDITS = [
-    ('height="{{ tab.height }}" fill="{{ side.colour }}"/>',
-     'height="{{ tab.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
+    ('height="{{ box.height }}" fill="{{ side.colour }}"/>',
+     'height="{{ box.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
      'cy="{{ rows.number - sizes.number * 0.36 }}" r="3.2" fill="none" stroke="#ffcc00" stroke-width="0.4"/>'),
 ]
 

@@ -190,20 +190,27 @@ def war(run_cli, tmp_path) -> Path:
 
 def test_copied_tab_templates_changed_in_colour_and_shape_print_the_change(run_cli, war, tmp_path):
     # the tabs' backs in a dark grey instead of the side's colour, and a ring round each number
-    edit(war / "tab-back.svg.j2", 'height="{{ tab.height }}" fill="{{ side.colour }}"/>',
-         'height="{{ tab.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
+    edit(war / "tab-back.svg.j2", 'height="{{ box.height }}" fill="{{ side.colour }}"/>',
+         'height="{{ box.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
          'cy="{{ rows.number - sizes.number * 0.36 }}" r="3.2" fill="none" stroke="#ffcc00" stroke-width="0.4"/>')
     result = run_cli("build", war.parents[1] / "war.yaml", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert "warning" not in result.output
     folder = tmp_path / "out" / "war"
-    dark, gold, name = (0.2, 0.2, 0.2), (1.0, 0.8, 0.0), war.parents[1].name  # the copy's own name
+    dark, gold, name = (0.2, 0.2, 0.2), (1.0, 0.8, 0.0), "war"  # the copy is named after its folder
     with pdfplumber.open(folder / f"{name}.pdf") as pdf:
         back = pdf.pages[1]
         fills = {rgb(r["non_stroking_color"]) for r in back.rects if r.get("fill")}
         rings = [c for c in back.curves if rgb(c.get("stroking_color")) == gold]
         fonts = {c["fontname"].split("+")[-1] for c in back.chars}
-    assert dark in fills
+        darks = [r for r in back.rects if r.get("fill") and rgb(r["non_stroking_color"]) == dark]
+        cuts = [(e["x0"], e["x1"]) for e in back.lines if (e.get("dash") or ([],))[0] == [3, 1.5]]
+    sides = {rgb(int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)) for h in ("#b03a2e", "#1f5f99")}
+    assert dark in fills and not sides & fills  # the bleed is in the template's colour too
+    # ... and runs 2 mm past the card's outline on the left and right (the long cut lines' ends)
+    left, right = min(x0 for x0, _ in cuts), max(x1 for _, x1 in cuts)
+    assert min(r["x0"] for r in darks) == pytest.approx(left - 2 * MM, abs=0.05)
+    assert max(r["x1"] for r in darks) == pytest.approx(right + 2 * MM, abs=0.05)
     assert len(rings) == 10  # a ring on every tab's back, both rows
     assert fonts and all(f.startswith("BitstreamVeraSans") for f in fonts)
     root = ET.parse(folder / "svg" / f"{name}-card-back.svg").getroot()

@@ -126,6 +126,13 @@ class WarCard:
         data["rows"] = {"number": rows.number - lift, "name": rows.name - lift}
         del data["sizes"]["ability"], data["soldier"]["lines"], data["side"]["tint"]
         data["logo"] = self.logo_data(0.0, t - box, tw, box, fonts.MIN_PT)
+        # the back's colour runs TAB_BLEED past the cut (top), the fold (bottom) and the card's
+        # outline (the first tab's left, the last tab's right), so a back printed a little off
+        # shows no white edge on a folded tab; between two tabs it stops at their shared cut
+        order = [s.number for s in self.soldiers()]
+        left = TAB_BLEED if soldier.number == order[0] else 0.0
+        right = TAB_BLEED if soldier.number == order[-1] else 0.0
+        data["box"] = {"x": -left, "y": -TAB_BLEED, "width": tw + left + right, "height": t + 2 * TAB_BLEED}
         return data
 
     def logo_data(self, x: float, y: float, w: float, h: float, size_pt: float) -> dict[str, Any]:
@@ -208,14 +215,10 @@ class WarCard:
 
     # -- back (as seen after turning the card over about its vertical axis) -------------------
     def back(self) -> Group:
-        card, (near, far) = self.defn.card, self.defn.sides
+        card = self.defn.card
         t, tw, b = card.tab_height, self.tab_width, card.body_height
         group = Group()
         group.add(placed(self.body_back(), translate(0, t)))
-        # each row's solid colour runs TAB_BLEED past the outline and the fold, so a back printed a
-        # little off shows no white edge on a folded tab (the body's back lies on the table)
-        for y, side in ((-TAB_BLEED, near), (t + b - TAB_BLEED, far)):
-            group.add(rect(-TAB_BLEED, y, self.width + 2 * TAB_BLEED, t + 2 * TAB_BLEED, fill=colour(side.colour)))
         for i, soldier in enumerate(self.soldiers()):
             # Turned over, the near row's tab i sits at the mirrored x; the far row's order was
             # already reversed on the front, so here it runs left to right.
