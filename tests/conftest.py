@@ -63,3 +63,12 @@ def card_games_built(tmp_path_factory) -> dict[str, Path]:
         built[paper] = build(tmp_path_factory.mktemp(f"card-games-{paper}"), "fracas", "armies",
                              "--paper", paper)
     return built
+
+
+@pytest.fixture(scope="session")
+def all_games_built(tmp_path_factory) -> dict[str, Path]:
+    """Every bundled game built once on A4 and once on Letter (`printgen build --paper P`), for the
+    modules that only read the files: the output record, the design rules, the leftover check.
+    Nobody writes into these folders; a test that must, copies one first."""
+    return {paper: build(tmp_path_factory.mktemp(f"all-{paper}"), "--paper", paper) for paper in ("a4", "letter")}
+

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pdfplumber
@@ -60,10 +61,10 @@ def test_template_cannot_reach_python_internals(run_cli, tmp_path):
     assert "template error" in result.output and "unsafe" in result.output
 
 
-def test_output_is_written_without_leftover_temporary_files(run_cli, tmp_path):
+def test_output_is_written_without_leftover_temporary_files(run_cli, tmp_path, all_games_built):
     out = tmp_path / "o"
-    assert run_cli("build", "--out", out).exit_code == 0
-    assert run_cli("build", "--out", out).exit_code == 0  # replacing existing files works too
+    shutil.copytree(all_games_built["a4"], out)  # a first build's files ...
+    assert run_cli("build", "--out", out).exit_code == 0  # ... replaced by a second build
     leftovers = [p for p in out.rglob("*") if p.name.startswith(".") or p.suffix == ".tmp"]
     assert leftovers == []
     assert (out / "one_minute_war" / "one_minute_war.pdf").read_bytes().startswith(b"%PDF-")
