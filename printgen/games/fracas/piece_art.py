@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from reportlab.graphics.shapes import Group
 
@@ -160,32 +160,44 @@ def piece_warnings(art: PieceArt) -> list[str]:
     drawn so far (TOKEN_PAD inside a token's cut, POT_PAD inside the mat), naming the first text and
     piece and how many more; then what drawing the pieces noticed (a template's <svg> of the wrong
     size, features svglib leaves out)."""
-    found: dict[str, list[tuple[str, str]]] = {}
+    found: dict[str, list[tuple[Key, str, str]]] = {}
     for key, (name, piece) in art.pieces.items():
         pad = POT_PAD if name == POT else TOKEN_PAD
         for words, (x0, y0, x1, y1) in text_boxes(art.drawn[key]):
             past = max(pad - x0, x1 - (piece.width - pad), pad - y0, y1 - (piece.height - pad))
             if past > SAFE_TOLERANCE:
-                found.setdefault(name, []).append((words, f"{piece.label}: '{words}' reaches {past:.1f} mm "
-                                                           f"past the safe area"))
+                found.setdefault(name, []).append((key, words, f"{piece.label}: '{words}' reaches "
+                                                               f"{past:.1f} mm past the safe area"))
     lines = []
     for name, where in found.items():
-        file, line = text_line(art.templates, name, where[0][0])
-        more = len({message for _, message in where}) - 1
+        first_key, words, message = where[0]
+        file, line = text_line(art.templates, name, words, art.pieces[first_key][1].context)
+        more = len({m for _, _, m in where}) - 1
         also = f" (and {more} more text{'s' * (more != 1)})" if more else ""
         keep = (f"keep the text {POT_PAD:g} mm inside the mat's outline" if name == POT else
                 f"keep a token's text {TOKEN_PAD:g} mm inside its cut, or a cut a little off clips it")
-        lines.append(f"{file}:{line}: warning: {where[0][1]}{also}; {keep}")
+        lines.append(f"{file}:{line}: warning: {message}{also}; {keep}")
     return lines + art.templates.warnings
 
 
-def text_line(templates: PieceTemplates, name: str, words: str) -> tuple[str, int]:
-    """The template's file and the line writing `words` when they are written out in it (the pot's),
-    else the line of its first text element."""
+def text_line(templates: PieceTemplates, name: str, words: str, data: Mapping[str, Any]) -> tuple[str, int]:
+    """The template's file and the line that writes `words`: where they are written out (the
+    pot's), else where the value they came from is used (`{{ name.text }}`), else the first text
+    element."""
     _, source = templates.source(name)
-    source = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), source)  # the notes may name them too
+    source = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), source)  # the notes name values too
     file, _ = templates.where(name)
-    for probe in (f">{words}<", "<text"):
+    used = [probe for path in paths_to(data, words) for probe in ("{{ " + path, "{{" + path)]
+    for probe in (f">{words}<", *used, "<text"):
         if probe in source:
             return file, source.count("\n", 0, source.index(probe)) + 1
     return file, 1
+
+
+def paths_to(data: Any, words: str, prefix: str = "") -> Iterator[str]:
+    """The dotted paths in a piece's data whose value is `words` ("name.text")."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            yield from paths_to(value, words, f"{prefix}{key}.")
+    elif str(data) == words and prefix and not isinstance(data, (list, bool)):
+        yield prefix[:-1]
