@@ -12,6 +12,7 @@ import pdfplumber
 import pytest
 
 from pdfmeasure import MM
+from printgen.games.fracas.tokens import BLEED
 
 TOKEN = 22.0  # mm, the bundled tokens.size
 MAT_WIDTH = 2 * 4 * TOKEN + 12.0  # two blocks of four tokens and the gap between them
@@ -68,7 +69,7 @@ def test_copied_token_and_mat_templates_changed_in_colour_and_shape_print_the_ch
     assert "warning" not in result.output
     with pdfplumber.open(tmp_path / "out" / "duel" / "duel-tokens.pdf") as pdf:
         page = pdf.pages[0]
-        grounds = [r for r in page.rects if r.get("fill") and r["width"] / MM < TOKEN + 1.01]
+        grounds = [r for r in page.rects if r.get("fill") and r["width"] / MM < TOKEN + 2 * BLEED + 0.01]
         diamonds = [c for c in page.curves if len(c["pts"]) in (4, 5)
                     and abs(width_mm(c) - 2 * 0.32 * TOKEN) < 0.01]
         ovals = [c for c in page.curves if rgb(c.get("stroking_color")) == GREEN]

@@ -5,7 +5,7 @@ into a pot that the player with more tokens wins when a deck runs out, and the n
 from the tokens each player kept. Tokens you can push across the table model that directly; a
 tracker would need a third dial for the pot and sums at every skirmish.
 
-Tokens are squares in a grid, so one straight cut serves two tokens. The block's colour runs 1 mm
+Tokens are squares in a grid, so one straight cut serves two tokens. The block's colour runs 2 mm
 past its outer cut lines (bleed), so a cut a little off the line leaves no white sliver. Each token
 and the pot mat are drawn from templates (piece_art.py); where they go and the cuts are drawn here.
 """
@@ -27,7 +27,7 @@ from printgen.games.fracas.piece_art import NAME_PT, TOKEN_PAD, Edges, PieceArt
 MARGIN = 8.0  # mm from the paper edge to the title and the cut lines' ends
 BLOCK_GAP = 12.0  # mm between the two players' blocks
 OVERSHOOT = 3.0  # mm the cut lines run past the block, so each cut is easy to start
-BLEED = 1.0  # mm of colour past the outer cut lines
+BLEED = 2.0  # mm of colour past the outer cut lines, as for every other piece
 HEADER = 24.0  # mm from the top margin to the top of the blocks (title, note, block labels)
 POT_MIN = 40.0  # mm: below this much free height the pot mat is left out
 
