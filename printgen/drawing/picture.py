@@ -45,6 +45,13 @@ def colour(value: str) -> Color:
 ONE_LINE = {ord("\n"): " ", ord("\t"): " ", ord("\r"): " "}
 
 
+def hex_of(value: Color) -> str:
+    """A colour as an SVG template writes it, '#rrggbb', each channel ROUNDED to the nearest of 256
+    levels (reportlab's hexval() truncates): a mixed tint then prints the pixels the mix itself
+    prints, since a renderer rounds a PDF's colour the same way."""
+    return "#" + "".join(f"{round(channel * 255):02x}" for channel in value.rgb())
+
+
 def tint(base: Color, amount: float) -> Color:
     """Mix a colour with white, so large areas stay light and cheap to print."""
     return Color(*(c + (1 - c) * amount for c in (base.red, base.green, base.blue)))

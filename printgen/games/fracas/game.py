@@ -8,14 +8,17 @@ of the rules, and tokens can go on card); `<stem>-reference.pdf` is the referenc
 """
 from __future__ import annotations
 
+from printgen.art.library import template_folders
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document
+from printgen.layout.cards import Card
 from printgen.layout.reference import Reference, reference_documents
 from printgen.layout.rulebook import rulebook_document
 from printgen.games import Game, Loaded
 from printgen.games.fracas.model import Fracas, check_players
 from printgen.games.fracas.pieces import cards
 from printgen.games.fracas.rules import rulebook, tables
+from printgen.games.fracas.piece_art import piece_art, piece_warnings
 from printgen.games.fracas.tokens import BLEED, plan, token_page
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
@@ -31,11 +34,15 @@ def reference(defn: Fracas) -> Reference:
                      tables=tables(defn), settings=defn.reference, sections=sections)
 
 
-def tokens_document(defn: Fracas, options: BuildOptions, name: str) -> Document:
-    """The life tokens alone, one page to print single-sided (on card if you can)."""
+def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Document:
+    """The life tokens alone, one page to print single-sided (on card if you can), drawn from the
+    piece templates; what a user's template puts past a safe area is a warning."""
     layout, problems = plan(defn, options.paper)
     bleed = BLEED if options.bleed is None else options.bleed
-    return Document(name, options.paper, [token_page(defn, layout, options.paper, bleed)],
+    art = piece_art(defn, options.templates)
+    page = token_page(art, layout, options.paper, bleed)
+    loaded.art.warnings.extend(w for w in piece_warnings(art) if w not in loaded.art.warnings)
+    return Document(f"{loaded.name}-tokens.pdf", options.paper, [page],
                     f"{defn.title} \u2013 life tokens", "Print single-sided at actual size (100 %)", None,
                     problems=problems)
 
@@ -44,8 +51,15 @@ def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document]
     """The rulebook first, then the tokens and the reference sheets."""
     stem = loaded.name
     return [rulebook_document(rulebook(defn, stem), options, f"{stem}.pdf"),
-            tokens_document(defn, options, f"{stem}-tokens.pdf"),
+            tokens_document(defn, options, loaded),
             *reference_documents(reference(defn), options, stem)]
+
+
+def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
+    """The tokens one by one for `printgen export`, drawn from the templates found as in a build
+    (--templates, then the definition's `templates:` folder)."""
+    defn: Fracas = loaded.definition
+    return cards(defn, [*options.templates, *template_folders(defn.templates)])
 
 
 GAME = Game(
@@ -58,6 +72,6 @@ GAME = Game(
     model=Fracas,
     build=build,
     checks=(check_players,),
-    pieces=lambda loaded, options: cards(loaded.definition),
+    pieces=pieces,
     bleed=True,
 )

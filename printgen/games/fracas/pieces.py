@@ -1,53 +1,57 @@
 """Fracas life tokens as separate pieces, for `printgen export` (print shop files, Tabletop Simulator).
 
 On the home-print sheet the tokens share cut lines and one block of colour. A print shop cuts each
-piece on its own, so here a token carries its own tinted square, running `bleed` mm past its edges.
-Its back is the same tint with the owner's name, so a token face down still shows whose it is.
+piece on its own, so here a token is drawn from the face template with its background running
+`bleed` mm past every edge. Its back, from the back template, shows the owner's name, so a token
+face down still shows whose it is.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
 
 from reportlab.graphics.shapes import Group
 
-from printgen.drawing import fonts
 from printgen.layout.cards import Card, slug
-from printgen.drawing.picture import colour, placed, rect, text, tint
-from printgen.games.fracas.model import Fracas, Player
-from printgen.games.fracas.tokens import token
+from printgen.games.fracas.model import Fracas
+from printgen.games.fracas.piece_art import PieceArt, piece_art
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # shares its drawer: told apart by identity
 class TokenPiece:
-    player: Player
-    size: float
+    """One player's token; the first face or back asked for at a bleed draws both players' faces
+    and backs at that bleed (one child)."""
+
+    art: PieceArt
+    index: int
 
     @property
     def width(self) -> float:
-        return self.size
+        return self.art.size
 
     @property
     def height(self) -> float:
-        return self.size
+        return self.art.size
 
-    def ground(self, bleed: float) -> Group:
-        s = self.size
-        paint = tint(colour(self.player.colour), 0.8)
-        return Group(rect(-bleed, -bleed, s + 2 * bleed, s + 2 * bleed, fill=paint))
+    def prepare(self, bleed: float) -> None:
+        players = range(len(self.art.defn.players))
+        self.art.prepare([("face", i, (bleed,) * 4) for i in players] + [("back", i, bleed) for i in players])
 
     def front(self, bleed: float = 0.0) -> Group:
-        return Group(self.ground(bleed), placed(token(self.player, self.size), (1, 0, 0, 1, 0, 0)))
+        self.prepare(bleed)
+        return self.art.face(self.index, (bleed,) * 4)
 
     def back(self, bleed: float = 0.0) -> Group:
-        s, ink = self.size, colour(self.player.colour)
-        return Group(self.ground(bleed), text(s / 2, s / 2 - 1.2, self.player.name, 9, fonts.BOLD,
-                                              anchor="middle", fill=ink))
+        self.prepare(bleed)
+        return self.art.back(self.index, bleed)
 
 
-def cards(defn: Fracas) -> list[Card]:
+def cards(defn: Fracas, templates: Sequence[Path] = ()) -> list[Card]:
     """One face per player, `life` copies of each; each player's tokens share their back."""
     names = [f"token-{slug(player.name, f'player{i + 1}')}" for i, player in enumerate(defn.players)]
     if len(set(names)) < len(names):  # 'Red!' and 'Red?' would share a file name
         names = [f"{name}-{i + 1}" for i, name in enumerate(names)]
-    return [Card(name, "life token", f"{player.name} tokens", TokenPiece(player, defn.tokens.size),
-                 quantity=defn.life) for name, player in zip(names, defn.players)]
+    art = piece_art(defn, templates)
+    return [Card(name, "life token", f"{player.name} tokens", TokenPiece(art, i), quantity=defn.life)
+            for i, (name, player) in enumerate(zip(names, defn.players))]

@@ -5,34 +5,31 @@ into a pot that the player with more tokens wins when a deck runs out, and the n
 from the tokens each player kept. Tokens you can push across the table model that directly; a
 tracker would need a third dial for the pot and sums at every skirmish.
 
-Tokens are squares in a grid, so one straight cut serves two tokens. The block's colour runs 1 mm
-past its outer cut lines (bleed), so a cut a little off the line leaves no white sliver.
+Tokens are squares in a grid, so one straight cut serves two tokens. The block's colour runs 2 mm
+past its outer cut lines (bleed), so a cut a little off the line leaves no white sliver. Each token
+and the pot mat are drawn from templates (piece_art.py); where they go and the cuts are drawn here.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from math import ceil
+from typing import Any
 
-from reportlab.graphics.shapes import Circle, Group
-from reportlab.lib.colors import Color, white
+from reportlab.graphics.shapes import Group, translate
 
 from printgen.drawing import fonts
-from printgen.art.library import art_of
 from printgen.core.paper import Paper, font_mm
-from printgen.drawing.picture import CUT, colour, guide, rect, text, tint
+from printgen.drawing.picture import CUT, colour, guide, placed, text
 from printgen.drawing.document import Located, Page
-from printgen.games.fracas.model import Fracas, Player
+from printgen.games.fracas.model import Fracas
+from printgen.games.fracas.piece_art import NAME_PT, TOKEN_PAD, Edges, PieceArt
 
 MARGIN = 8.0  # mm from the paper edge to the title and the cut lines' ends
 BLOCK_GAP = 12.0  # mm between the two players' blocks
 OVERSHOOT = 3.0  # mm the cut lines run past the block, so each cut is easy to start
-BLEED = 1.0  # mm of colour past the outer cut lines
+BLEED = 2.0  # mm of colour past the outer cut lines, as for every other piece
 HEADER = 24.0  # mm from the top margin to the top of the blocks (title, note, block labels)
-NAME_PT = 7.0
 POT_MIN = 40.0  # mm: below this much free height the pot mat is left out
-TOKEN_PAD = 2.0  # mm kept clear inside a token's cut lines: round its image, below and beside its name
-TOKEN_ART_BOTTOM = 4.5  # mm: a token's image starts above the owner's name (its 7 pt glyph boxes reach 4.47)
-
 
 
 @dataclass(frozen=True)
@@ -89,50 +86,27 @@ def plan(defn: Fracas, paper: Paper) -> tuple[TokenLayout, Located]:
     return layout, problems
 
 
-def token(player: Player, size: float) -> Group:
-    """One token in its own size x size box: a ring and the value 1 (or the player's own
-    `token_image`, as large as fits above the name), and the owner's name, its glyphs' boxes
-    TOKEN_PAD inside the bottom cut."""
-    ink = colour(player.colour)
-    group = Group()
-    image = art_of(player.token_image)
-    if image is not None:
-        group.add(image.shape(TOKEN_PAD, TOKEN_ART_BOTTOM, size - 2 * TOKEN_PAD,
-                              size - TOKEN_ART_BOTTOM - TOKEN_PAD))
-    else:
-        centre = size / 2 + 2.0
-        group.add(Circle(size / 2, centre, size * 0.32, fillColor=white, strokeColor=ink, strokeWidth=0.6))
-        number = size * 0.72  # pt
-        group.add(text(size / 2, centre - font_mm(number) * 0.36, "1", number, fonts.BOLD,
-                       anchor="middle", fill=ink))
-    baseline = TOKEN_PAD + fonts.descent(fonts.BOLD, font_mm(NAME_PT))
-    group.add(text(size / 2, baseline, player.name, NAME_PT, fonts.BOLD, anchor="middle", fill=ink))
-    return group
+def edges(layout: TokenLayout, row: int, col: int, bleed: float) -> Edges:
+    """The bleed past each cut of the token at (row, col): `bleed` where the cut is the block's
+    outline (no token beyond it), none where another token shares it."""
+    return tuple(bleed if outer else 0.0 for outer in (  # type: ignore[return-value]
+        col == 0, not has(layout, row + 1, col), not has(layout, row, col + 1), row == 0))
 
 
-def block(player: Player, layout: TokenLayout, x: float, bleed: float = BLEED) -> Group:
-    """One player's tokens, the colour behind them (`bleed` mm past the outer cut lines), and the
-    dashed grid to cut them apart."""
+def block(art: PieceArt, index: int, layout: TokenLayout, x: float, bleed: float = BLEED) -> Group:
+    """One player's tokens, each from the face template with the colour behind it `bleed` mm past
+    the block's outer cut lines, and the dashed grid to cut them apart."""
     s, top = layout.size, layout.top
+    player = art.defn.players[index]
     group = Group()
-    ink = colour(player.colour)
     for row, col in layout.cells():
-        cx, cy = x + col * s, top - (row + 1) * s
-        pad = [bleed if edge else 0 for edge in (col == 0, row == layout.rows - 1 or not
-                                                 has(layout, row + 1, col),
-                                                 col == layout.columns - 1 or not has(layout, row, col + 1),
-                                                 row == 0)]
-        group.add(rect(cx - pad[0], cy - pad[1], s + pad[0] + pad[2], s + pad[1] + pad[3],
-                       fill=tint(ink, 0.8)))
-    for row, col in layout.cells():
-        cx, cy = x + col * s, top - (row + 1) * s
-        moved = Group(token(player, s), transform=(1, 0, 0, 1, cx, cy))
-        group.add(moved)
+        group.add(placed(art.face(index, edges(layout, row, col, bleed)),
+                         translate(x + col * s, top - (row + 1) * s)))
     for x1, y1, x2, y2 in cut_lines(layout, x):
         group.add(guide(x1, y1, x2, y2, CUT))
     label_y = top + max(OVERSHOOT, bleed) + 1.5  # clear of the cut lines' ends and of the colour
     group.add(text(x, label_y, f"{player.name}: {layout.count} life tokens", 9, fonts.BOLD,
-                   fill=ink))
+                   fill=colour(player.colour)))
     return group
 
 
@@ -154,36 +128,43 @@ def cut_lines(layout: TokenLayout, x: float) -> list[tuple[float, float, float, 
     return lines
 
 
-def pot(layout: TokenLayout, paper: Paper, accent: Color) -> Group:
-    """A mat for the pot, in the room left under the tokens (left out if there is too little)."""
-    group = Group()
+def pot_box(layout: TokenLayout) -> tuple[float, float, float, float] | None:
+    """Where the pot mat goes (x, y, width, height), in the room left under the tokens; None when
+    there is too little."""
     top = layout.top - layout.block_height - OVERSHOOT - 8
     height = min(top - MARGIN, 90.0)
     if height < POT_MIN:
-        return group
+        return None
     width = 2 * layout.block_width + BLOCK_GAP
-    x, y = layout.left, top - height
-    group.add(rect(x, y, width, height, stroke=accent, stroke_width=0.5, radius=4))
-    group.add(text(x + width / 2, y + height / 2 + 2, "THE POT", 16, fonts.BOLD, anchor="middle",
-                   fill=tint(accent, 0.45)))
-    group.add(text(x + width / 2, y + height / 2 - 5, "Life lost to unblocked attacks waits here.", 9,
-                   anchor="middle"))
-    group.add(text(x + width / 2, y + height / 2 - 10, "When a deck runs out, the player with more "
-                   "tokens takes it all.", 9, anchor="middle"))
-    return group
+    return layout.left, top - height, width, height
 
 
-def token_page(defn: Fracas, layout: TokenLayout, paper: Paper, bleed: float = BLEED) -> Page:
+def sheet_pieces(defn: Fracas, layout: TokenLayout, bleed: float) -> list[tuple[Any, ...]]:
+    """Every piece the sheet draws (and the tokens' backs, which export prints, so that a build
+    checks them too): drawn together in one child."""
+    keys: list[tuple[Any, ...]] = [("face", i, edges(layout, row, col, bleed))
+                                   for i in range(len(defn.players)) for row, col in layout.cells()]
+    keys += [("back", i, 0.0) for i in range(len(defn.players))]
+    mat = pot_box(layout)
+    return keys + ([("pot", mat[2], mat[3])] if mat else [])
+
+
+def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float = BLEED) -> Page:
     """The whole page: title, a how-to line, both blocks and the pot mat. The TrimBox spans both
     blocks' cut lines and the BleedBox lies `bleed` mm outside it."""
+    defn = art.defn
+    art.prepare(sheet_pieces(defn, layout, bleed))
     shapes = Group()
     title_y = paper.height - MARGIN - 6
     shapes.add(text(MARGIN, title_y, f"{defn.title}: life tokens", 16, fonts.BOLD))
     shapes.add(text(MARGIN, title_y - 7, "Print single-sided at actual size, on card if you can. "
                     "Cut along the dashed lines; each token is one life point.", 8.5))
-    for i, player in enumerate(defn.players):
-        shapes.add(block(player, layout, layout.block_x(i), bleed))
-    shapes.add(pot(layout, paper, colour(defn.reference.accent)))
+    for i in range(len(defn.players)):
+        shapes.add(block(art, i, layout, layout.block_x(i), bleed))
+    mat = pot_box(layout)
+    if mat is not None:
+        x, y, width, height = mat
+        shapes.add(placed(art.pot(width, height), translate(x, y)))
     right = layout.block_x(len(defn.players) - 1) + layout.block_width
     trim = (layout.left, layout.top - layout.block_height, right, layout.top)
     bleed_box = (trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed)

@@ -10,15 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from reportlab.graphics.shapes import Group, translate
-from reportlab.lib.colors import Color, white
 
 from printgen.drawing import fonts
 from printgen.art.library import art_of, font_of
 from printgen.core.source import Loc
 from printgen.core.paper import font_mm
 from printgen.core.textcheck import missing_in_font
-from printgen.drawing.picture import (CUT, FOLD, colour, guide, placed, rect, text, tint, turned,
-                                      wrap)
+from printgen.drawing.picture import (CUT, FOLD, colour, guide, hex_of, placed, rect, text, tint,
+                                      turned, wrap)
 from printgen.games.one_minute_war.model import Card, OneMinuteWar, Soldier
 from printgen.games.pieces import Piece, PieceTemplates, has_id, with_art
 from printgen.jinja.plaindata import plain
@@ -58,10 +57,6 @@ class TabRows:
 
 ART_INSET = 3.0  # mm kept clear around art on the card's body
 LABEL_CLEAR = 5.5  # mm above and below body art on the front, where the side labels sit
-
-
-def hex_of(value: Color) -> str:
-    return "#" + value.hexval()[2:].lower()
 
 
 def family(font: str) -> str:

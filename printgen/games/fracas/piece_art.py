@@ -1,0 +1,203 @@
+"""Fracas's life tokens and pot mat drawn from SVG templates a user can copy and edit.
+
+printgen computes what the sheet depends on (each token's size, the bleed its place on the sheet
+needs, where its owner's name sits TOKEN_PAD inside the cut, the mat's box) and hands it to
+`fracas/token-face.svg.j2`, `fracas/token-back.svg.j2` and `fracas/pot.svg.j2` as plain data in
+millimetres, y down from the piece's top-left corner (see printgen/games/pieces.py). The cut lines,
+the block labels and where each piece goes stay in tokens.py.
+
+A user's template may put text where a slightly wide cut clips it; `piece_warnings` names the
+template file and line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from reportlab.graphics.shapes import Group
+
+from printgen.art.library import art_of
+from printgen.core.paper import font_mm
+from printgen.drawing import fonts
+from printgen.drawing.picture import colour, hex_of, tint
+from printgen.games.fracas.model import Fracas, Player
+from printgen.games.pieces import Piece, PieceTemplates, has_id, text_boxes, with_art
+from printgen.jinja.plaindata import plain
+
+TOKEN_FACE = "fracas/token-face.svg.j2"
+TOKEN_BACK = "fracas/token-back.svg.j2"
+POT = "fracas/pot.svg.j2"
+
+NAME_PT = 7.0
+BACK_NAME_PT = 9.0
+TOKEN_PAD = 2.0  # mm kept clear inside a token's cut lines: round its image, below and beside its name
+TOKEN_ART_BOTTOM = 4.5  # mm: a token's image starts above the owner's name (its 7 pt glyph boxes reach 4.47)
+POT_PAD = 2.0  # mm the pot's text keeps inside the mat's outline
+SAFE_TOLERANCE = 0.01  # mm
+COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
+
+# Bleed past a token's left, bottom, right and top cut (mm): on the sheet only the edges that are
+# a block's outer cuts get it; a print-shop token gets it all round.
+Edges = tuple[float, float, float, float]
+
+
+def token_box(size: float, bleed: Edges) -> dict[str, float]:
+    """The token with its bleed, y down: what its background should cover."""
+    left, bottom, right, top = bleed
+    return {"x": -left, "y": -top, "width": size + left + right, "height": size + top + bottom}
+
+
+def player_data(player: Player) -> dict[str, Any]:
+    ink = colour(player.colour)
+    return {"name": player.name, "colour": hex_of(ink), "tint": hex_of(tint(ink, 0.8))}
+
+
+def face_data(player: Player, size: float, bleed: Edges) -> dict[str, Any]:
+    """A token's face: a ring with the value 1 (or the player's token_image, in `art`) above the
+    owner's name, whose glyphs end TOKEN_PAD above the bottom cut."""
+    centre = size / 2 - 2.0  # y down: the ring sits 2 mm above the token's middle
+    value = font_mm(size * 0.72)  # the 1 is 0.72 pt for every mm of the token
+    name = font_mm(NAME_PT)
+    has_art = art_of(player.token_image) is not None
+    return {"token": {"size": size, "pad": TOKEN_PAD}, "box": token_box(size, bleed),
+            "player": player_data(player),
+            "ring": {"cx": size / 2, "cy": centre, "r": size * 0.32, "line": 0.6},
+            "value": {"text": "1", "x": size / 2, "y": centre + value * 0.36, "size": value},
+            "name": {"text": player.name, "x": size / 2,
+                     "y": size - TOKEN_PAD - fonts.descent(fonts.BOLD, name), "size": name},
+            "art": {"x": TOKEN_PAD, "y": TOKEN_PAD, "width": size - 2 * TOKEN_PAD,
+                    "height": size - TOKEN_ART_BOTTOM - TOKEN_PAD} if has_art else None}
+
+
+def back_data(player: Player, size: float, bleed: float) -> dict[str, Any]:
+    """A token's back: its owner's name in the middle, so a token face down still shows whose it is."""
+    return {"token": {"size": size, "pad": TOKEN_PAD}, "box": token_box(size, (bleed,) * 4),
+            "player": player_data(player),
+            "name": {"text": player.name, "x": size / 2, "y": size / 2 + 1.2, "size": font_mm(BACK_NAME_PT)}}
+
+
+def pot_data(width: float, height: float, accent: str) -> dict[str, Any]:
+    """The pot mat: its box, outline and colours; the words are the template's own."""
+    ink = colour(accent)
+    return {"mat": {"width": width, "height": height, "radius": 4.0, "line": 0.5, "pad": POT_PAD},
+            "accent": hex_of(ink), "title_ink": hex_of(tint(ink, 0.45)),
+            "sizes": {"title": font_mm(16), "text": font_mm(9)}}
+
+
+Key = tuple[Any, ...]
+
+
+@dataclass
+class PieceArt:
+    """Draws one definition's tokens and pot mat from the templates (searched in `templates`
+    first, then printgen's own); every piece asked for in one `prepare` is drawn in one child."""
+
+    defn: Fracas
+    templates: PieceTemplates
+    drawn: dict[Key, Group] = field(default_factory=dict)
+    pieces: dict[Key, tuple[str, Piece]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.templates.common.setdefault("d", plain(self.defn))
+
+    @property
+    def size(self) -> float:
+        return self.defn.tokens.size
+
+    def piece(self, key: Key) -> tuple[str, Piece]:
+        """The template and the piece that `key` names: ("face", player, edges), ("back", player,
+        bleed) or ("pot", width, height)."""
+        kind, *rest = key
+        s = self.size
+        if kind == "pot":
+            width, height = rest
+            return POT, Piece(pot_data(width, height, self.defn.reference.accent), width, height, "the pot mat")
+        player = self.defn.players[rest[0]]
+        if kind == "face":
+            return TOKEN_FACE, Piece(face_data(player, s, rest[1]), s, s, f"{player.name}'s life token (face)")
+        return TOKEN_BACK, Piece(back_data(player, s, rest[1]), s, s, f"{player.name}'s life token (back)")
+
+    def prepare(self, keys: Sequence[Key]) -> None:
+        """Draw every piece of `keys` not drawn yet, all in one child."""
+        wanted = [key for key in dict.fromkeys(keys) if key not in self.drawn]
+        for key in wanted:
+            self.pieces[key] = self.piece(key)
+        names = list(dict.fromkeys(self.pieces[key][0] for key in wanted))
+        batches = [(name, [key for key in wanted if self.pieces[key][0] == name]) for name in names]
+        drawn = self.templates.draw_batches([(name, [self.pieces[k][1] for k in keys]) for name, keys in batches])
+        for (_, keys_of), groups in zip(batches, drawn):
+            self.drawn.update(zip(keys_of, groups))
+
+    def get(self, key: Key) -> Group:
+        if key not in self.drawn:
+            self.prepare([key])
+        return self.drawn[key]
+
+    def face(self, index: int, bleed: Edges) -> Group:
+        """Player `index`'s token, with the player's token_image where the template puts it."""
+        drawn, image = self.get(("face", index, bleed)), art_of(self.defn.players[index].token_image)
+        if image is None or not has_id(drawn, "token-art"):
+            return drawn
+        s = self.size
+        return with_art(drawn, "token-art", image.shape(TOKEN_PAD, TOKEN_ART_BOTTOM, s - 2 * TOKEN_PAD,
+                                                        s - TOKEN_ART_BOTTOM - TOKEN_PAD))
+
+    def back(self, index: int, bleed: float) -> Group:
+        return self.get(("back", index, bleed))
+
+    def pot(self, width: float, height: float) -> Group:
+        return self.get(("pot", width, height))
+
+
+def piece_art(defn: Fracas, templates: Sequence[Path] = ()) -> PieceArt:
+    return PieceArt(defn, PieceTemplates(tuple(Path(t) for t in templates)))
+
+
+def piece_warnings(art: PieceArt) -> list[str]:
+    """`file:line: warning: ...` for each template whose text reaches past its safe area on a piece
+    drawn so far (TOKEN_PAD inside a token's cut, POT_PAD inside the mat), naming the first text and
+    piece and how many more; then what drawing the pieces noticed (a template's <svg> of the wrong
+    size, features svglib leaves out)."""
+    found: dict[str, list[tuple[Key, str, str]]] = {}
+    for key, (name, piece) in art.pieces.items():
+        pad = POT_PAD if name == POT else TOKEN_PAD
+        for words, (x0, y0, x1, y1) in text_boxes(art.drawn[key]):
+            past = max(pad - x0, x1 - (piece.width - pad), pad - y0, y1 - (piece.height - pad))
+            if past > SAFE_TOLERANCE:
+                found.setdefault(name, []).append((key, words, f"{piece.label}: '{words}' reaches "
+                                                               f"{past:.1f} mm past the safe area"))
+    lines = []
+    for name, where in found.items():
+        first_key, words, message = where[0]
+        file, line = text_line(art.templates, name, words, art.pieces[first_key][1].context)
+        more = len({m for _, _, m in where}) - 1
+        also = f" (and {more} more text{'s' * (more != 1)})" if more else ""
+        keep = (f"keep the text {POT_PAD:g} mm inside the mat's outline" if name == POT else
+                f"keep a token's text {TOKEN_PAD:g} mm inside its cut, or a cut a little off clips it")
+        lines.append(f"{file}:{line}: warning: {message}{also}; {keep}")
+    return lines + art.templates.warnings
+
+
+def text_line(templates: PieceTemplates, name: str, words: str, data: Mapping[str, Any]) -> tuple[str, int]:
+    """The template's file and the line that writes `words`: where they are written out (the
+    pot's), else where the value they came from is used (`{{ name.text }}`), else the first text
+    element."""
+    _, source = templates.source(name)
+    source = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), source)  # the notes name values too
+    file, _ = templates.where(name)
+    used = [probe for path in paths_to(data, words) for probe in ("{{ " + path, "{{" + path)]
+    for probe in (f">{words}<", *used, "<text"):
+        if probe in source:
+            return file, source.count("\n", 0, source.index(probe)) + 1
+    return file, 1
+
+
+def paths_to(data: Any, words: str, prefix: str = "") -> Iterator[str]:
+    """The dotted paths in a piece's data whose value is `words` ("name.text")."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            yield from paths_to(value, words, f"{prefix}{key}.")
+    elif str(data) == words and prefix and not isinstance(data, (list, bool)):
+        yield prefix[:-1]
