@@ -228,3 +228,23 @@ def test_text_past_a_tabs_safe_area_is_a_located_warning(run_cli, war, tmp_path)
                      r"reaches 1\.5 mm past the safe area \(and 9 more texts on the tabs\); keep a tab's "
                      r"text 2 mm inside its edges", result.output), result.output
     assert result.output.count("warning") == 1
+
+
+def test_a_font_one_definition_loads_does_not_reach_the_next_build(run_cli, copy_definition, tmp_path):
+    # Vera Roman as a user's own logo font: its family is "Bitstream Vera Sans", the family the
+    # bundled templates name in bold. It serves the definition that loads it (the card's title in
+    # it, not bold), and no later build in the same process (Omiga's tile backs stay bold)
+    import reportlab
+
+    war = copy_definition("one_minute_war", "war")
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "display.ttf").write_bytes((Path(reportlab.__file__).parent / "fonts" / "Vera.ttf").read_bytes())
+    war.write_text(war.read_text().replace("  # font: art/display.ttf", "  font: art/display.ttf", 1))
+    assert run_cli("build", war, "--out", tmp_path / "mine").exit_code == 0
+    with pdfplumber.open(tmp_path / "mine" / "war" / "war.pdf") as pdf:
+        title = {c["fontname"].split("+")[-1] for c in pdf.pages[0].chars if round(c["size"]) == 14}
+    assert title == {"BitstreamVeraSans-Roman"}
+    assert run_cli("build", "omiga", "--out", tmp_path / "omiga").exit_code == 0
+    with pdfplumber.open(tmp_path / "omiga" / "omiga" / "omiga.pdf") as pdf:
+        backs = {c["fontname"].split("+")[-1] for c in pdf.pages[3].chars if c["size"] > 8}
+    assert backs == {"BitstreamVeraSans-Bold"}

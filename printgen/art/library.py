@@ -69,6 +69,33 @@ def font_of(value: str | None, default: str) -> str:
     return getattr(value, "loaded", None) or default
 
 
+def loaded_fonts(model: Any) -> dict[str, str]:
+    """Every user font a definition loaded: its registered name -> its family name. Fonts stay
+    registered for the whole process, so what a piece template's font-family may reach is asked
+    of the definition being built, never of everything registered so far (`build --watch` and
+    the tests build one definition after another in one process)."""
+    from printgen.drawing.fonts import USER_FAMILIES
+
+    found: dict[str, str] = {}
+
+    def walk(value: Any) -> None:
+        loaded = getattr(value, "loaded", None)
+        if isinstance(value, str) and isinstance(loaded, str) and loaded in USER_FAMILIES:
+            found[loaded] = USER_FAMILIES[loaded]
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif hasattr(type(value), "model_fields"):
+            for name in type(value).model_fields:
+                walk(getattr(value, name, None))
+
+    walk(model)
+    return found
+
+
 def _check_image(value: str | None, info: ValidationInfo) -> str | None:
     context = art_context(info)
     if value is not None and context is not None:

@@ -16,7 +16,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from printgen.art import drawingdata
 from printgen.art.loaded import PICTURE_BUDGET, Art, digest, first_line
@@ -205,10 +205,10 @@ def warnings_for(art: Art) -> list[str]:
     return lines + [f"{shown}: warning: svglib: {note}" for note in notes]
 
 
-def embedded_fonts() -> Any:
+def embedded_fonts(user_fonts: Mapping[str, str] | None = None) -> Any:
     """An svglib font map that gives every `font-family` printgen's embedded fonts: a user's own
-    TrueType font when the family names one the definition loaded, else Bitstream Vera in the
-    asked weight and style. So text an SVG piece template writes ends up in the PDF's embedded
+    TrueType font when the family names one the definition loaded (`user_fonts`: registered name
+    -> family, from `art.library.loaded_fonts`), else Bitstream Vera in the asked weight and style. So text an SVG piece template writes ends up in the PDF's embedded
     subset, never in a standard font the reader's viewer substitutes (svglib's own map falls back
     to Helvetica, and looks families up with fontconfig)."""
     from svglib.fonts import FontMap
@@ -225,7 +225,7 @@ def embedded_fonts() -> Any:
 
         def find_font(self, font_name: str, weight: Any = "normal", style: Any = "normal") -> tuple[str, bool]:
             family = font_name.strip().strip("'\"").lower()
-            for registered, name in fonts.USER_FAMILIES.items():
+            for registered, name in (user_fonts or {}).items():
                 if name.lower() == family:
                     return registered, True
             text = str(weight).strip().lower()

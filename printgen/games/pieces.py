@@ -56,6 +56,7 @@ class PieceTemplates:
 
     user_dirs: tuple[Path, ...] = ()
     common: dict[str, Any] = field(default_factory=dict)  # plain data every piece's render sees too
+    user_fonts: dict[str, str] = field(default_factory=dict)  # the definition's own fonts: name -> family
     drawn: dict[str, Group] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
@@ -119,9 +120,9 @@ class PieceTemplates:
                  [piece.label for piece, _ in wanted.values()]) for name, wanted in jobs]
         count = sum(len(wanted) for _, wanted in jobs)
         budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * count), PIECE_MEMORY, "the piece template")
-        folders, common = list(self.user_dirs), self.common
+        folders, common, user_fonts = list(self.user_dirs), self.common, self.user_fonts
         try:
-            blob = run_bounded(lambda: draw_here(work, folders, budget.seconds, common), budget)
+            blob = run_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts), budget)
         except BudgetExceeded as exc:  # killed inside one long step: blame the templates it ran
             raise DefinitionError([Problem(*self.where(name), "", f"template error: {exc}")
                                    for name, _ in jobs]) from None
@@ -158,6 +159,14 @@ class PieceTemplates:
             self.warnings.append(message)
 
 
+def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
+    """The piece templates of one build of `defn`: searched in `folders` first; every piece sees
+    the definition as plain data `d` and may name the definition's own fonts by family."""
+    from printgen.art.library import loaded_fonts
+
+    return PieceTemplates(tuple(Path(f) for f in folders), {"d": plain(defn)}, user_fonts=loaded_fonts(defn))
+
+
 def key_of(name: str, data: Any, piece: Piece) -> str:
     """What tells two pieces apart: the template, the plain data it is given and the box."""
     data = json.dumps([name, data, piece.width, piece.height], sort_keys=True)
@@ -165,14 +174,14 @@ def key_of(name: str, data: Any, piece: Piece) -> str:
 
 
 def draw_here(work: list[tuple[str, Path, list[dict[str, Any]], list[str]]], user_dirs: list[Path],
-              seconds: float, common: dict[str, Any]) -> bytes:
+              seconds: float, common: dict[str, Any], user_fonts: dict[str, str]) -> bytes:
     """In the bounded child, for each (template, its file, contexts, labels): render every piece,
     then measure, scan and convert each distinct SVG once. Returns the pickled drawings followed by
     a JSON report per template (which drawing each piece uses, what svglib leaves out)."""
     from printgen.art import drawingdata
     from printgen.art.svg import embedded_fonts
 
-    fonts = embedded_fonts()
+    fonts = embedded_fonts(user_fonts)
     drawings: list[Any] = []
     reports = []
     for name, path, contexts, labels in work:

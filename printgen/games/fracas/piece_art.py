@@ -23,7 +23,7 @@ from printgen.core.paper import font_mm
 from printgen.drawing import fonts
 from printgen.drawing.picture import colour, hex_of, tint
 from printgen.games.fracas.model import Fracas, Player
-from printgen.games.pieces import Piece, PieceTemplates, has_id, text_boxes, with_art
+from printgen.games.pieces import Piece, PieceTemplates, has_id, templates_for, text_boxes, with_art
 from printgen.jinja.plaindata import plain
 
 TOKEN_FACE = "fracas/token-face.svg.j2"
@@ -152,7 +152,7 @@ class PieceArt:
 
 
 def piece_art(defn: Fracas, templates: Sequence[Path] = ()) -> PieceArt:
-    return PieceArt(defn, PieceTemplates(tuple(Path(t) for t in templates)))
+    return PieceArt(defn, templates_for(defn, templates))
 
 
 def piece_warnings(art: PieceArt) -> list[str]:

@@ -26,8 +26,7 @@ from printgen.drawing import fonts
 from printgen.drawing.numbers import num
 from printgen.drawing.picture import colour, placed, rect, turned
 from printgen.games.omiga.model import DECKS, Card, DeckLook, Form, Omiga, Tile, tile_name
-from printgen.games.pieces import Piece, PieceTemplates
-from printgen.jinja.plaindata import plain
+from printgen.games.pieces import Piece, PieceTemplates, templates_for
 
 ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the radius
 NUMBER_PT = fonts.MIN_PT  # the tile number: small, but no smaller than any printed text
@@ -296,7 +295,7 @@ class OmigaTile:
 def tile_art(defn: Omiga, templates: Sequence[PathLike] = ()) -> TileArt:
     """The drawer of `defn`'s tiles, with templates searched in `templates` first; every tile
     template sees the definition as plain data `d`, like the rules templates."""
-    return TileArt(defn, PieceTemplates(tuple(PathLike(t) for t in templates), {"d": plain(defn)}))
+    return TileArt(defn, templates_for(defn, [PathLike(t) for t in templates]))
 
 
 def all_tiles(defn: Omiga, art: TileArt) -> list[OmigaTile]:

@@ -21,7 +21,7 @@ from printgen.core.paper import Paper
 from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded
 from printgen.games.one_minute_war.card import WarCard, check_card_text, tab_warnings
-from printgen.games.pieces import PieceTemplates
+from printgen.games.pieces import templates_for
 from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_soldiers
 
 PAGE_MARGIN = 9.0  # mm; above the 5 mm safe margin, so home printers never clip text or card
@@ -124,7 +124,7 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
 
 def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Document]:
     paper = options.paper
-    card = WarCard(defn, PieceTemplates(options.templates))
+    card = WarCard(defn, templates_for(defn, options.templates))
     loaded.art.warnings.extend(w for w in tab_warnings(card) if w not in loaded.art.warnings)
     duplex = Duplex(paper, options.flip, options.back_offset)
     sheet = DuplexSheet(duplex)
