@@ -79,7 +79,7 @@ class PieceTemplates:
     def where(self, name: str, snippet: str = "") -> tuple[str, int]:
         """The template's file as messages show it, and the line holding `snippet` (else 1)."""
         path, text = self.source(name)
-        return display_name(path), line_of(text, snippet) if snippet else 1
+        return shown_name(path), line_of(text, snippet) if snippet else 1
 
     def draw(self, name: str, piece: Piece) -> Group:
         return self.draw_many(name, [piece])[0]
@@ -138,7 +138,7 @@ class PieceTemplates:
     def note(self, name: str, findings: list[list[Any]], notes: list[str]) -> None:
         """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
         file, text = self.source(name)
-        shown = display_name(file)
+        shown = shown_name(file)
         for feature, what in findings:
             warning = f"{shown}:{line_of(text, '<' + feature) if '<' + feature in text else line_of(text, feature)}: " \
                       f"warning: {feature}: {what}"
@@ -157,6 +157,18 @@ class PieceTemplates:
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+
+def shown_name(path: Path) -> str:
+    """A template's file as messages show it: printgen's own by its place in the package
+    (`printgen/games/fracas/token-back.svg.j2`), wherever printgen is installed; a user's as
+    display_name shows any file."""
+    from printgen.jinja.render import bundled_dir
+
+    try:
+        return f"printgen/games/{path.relative_to(bundled_dir()).as_posix()}"
+    except ValueError:
+        return display_name(path)
 
 
 def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
@@ -212,7 +224,7 @@ def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list
             measure_svg(tree, path, path.parent)
             drawing = converter.convert(data, tree)
         except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
-            raise DefinitionError([Problem(display_name(path), 1, "", f"template error (for {label}): "
+            raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
                                            f"the SVG it made: {exc}")]) from None
         for found in scan(tree):
             if found.feature != "text":  # text is set in the embedded fonts here

@@ -72,10 +72,14 @@ def face_data(player: Player, size: float, bleed: Edges) -> dict[str, Any]:
 
 
 def back_data(player: Player, size: float, bleed: float) -> dict[str, Any]:
-    """A token's back: its owner's name in the middle, so a token face down still shows whose it is."""
+    """A token's back: its owner's name in the middle, so a token face down still shows whose it is.
+    A long name is set smaller to keep inside the safe area; never below the face's NAME_PT, at
+    which the definition's checks make every name fit."""
+    wide = fonts.text_width(player.name, fonts.BOLD, font_mm(BACK_NAME_PT))
+    point = max(NAME_PT, min(BACK_NAME_PT, BACK_NAME_PT * (size - 2 * TOKEN_PAD) / wide)) if wide else BACK_NAME_PT
     return {"token": {"size": size, "pad": TOKEN_PAD}, "box": token_box(size, (bleed,) * 4),
             "player": player_data(player),
-            "name": {"text": player.name, "x": size / 2, "y": size / 2 + 1.2, "size": font_mm(BACK_NAME_PT)}}
+            "name": {"text": player.name, "x": size / 2, "y": size / 2 + 1.2, "size": font_mm(point)}}
 
 
 def pot_data(width: float, height: float, accent: str) -> dict[str, Any]:
