@@ -1,0 +1,246 @@
+"""`printgen serve`: the page, its pictures and PDFs from a real server on a free port; a saved
+change redraws the pictures, a broken definition is shown located and keeps the last pictures, the
+page's settings rebuild; requests for anything outside the served table, other methods, other hosts
+and oversized requests are refused; Ctrl-C ends it cleanly. The loop-back server's own behaviour
+is tested in-process, without a build.
+
+One server of a two-row deck serves the whole module (each build costs about a second); the tests
+run in order on it and the last one stops it with Ctrl-C.
+"""
+from __future__ import annotations
+
+import io
+import math
+import re
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageChops
+from pypdf import PdfReader
+
+from serving import Served, raw_request, save, small_deck, stop_all_in_session
+from printgen.cli import loopback
+from printgen.cli.loopback import Loopback, Reply
+from test_signals import session_members
+
+DPI = 30
+A4_PX = tuple(math.ceil(mm / 25.4 * DPI) for mm in (210, 297))
+LETTER_PX = tuple(math.ceil(inch * DPI) for inch in (8.5, 11))
+POKER_PX = tuple(round(mm / 25.4 * 150) for mm in (63.5, 88.9))  # the pieces' fixed 150 dpi
+SECRET = "TOP-SECRET-4471"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    home = tmp_path_factory.mktemp("serve")
+    (home / "secret.txt").write_text(SECRET)  # beside the deck's folder, not in it
+    definition = small_deck(home / "potion")
+    (definition.parent / "link.txt").symlink_to(home / "secret.txt")
+    server = Served(definition.parent, "potion.yaml", "--dpi", str(DPI))
+    server.wait(lambda s: s["version"] >= 1, "the first build")
+    yield server
+    stop_all_in_session(server.process)
+
+
+def png(served: Served, src: str) -> Image.Image:
+    status, headers, body = served.get(src)
+    assert status == 200 and headers["content-type"] == "image/png"
+    return Image.open(io.BytesIO(body))
+
+
+def pages(state: dict) -> list[dict]:
+    return state["games"][0]["pdfs"][0]["pages"]
+
+
+def test_the_page_shows_every_page_and_piece_and_links_the_pdf(served):
+    status, headers, html = served.get("/")
+    assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    assert b"<script>" in html and "script-src 'sha256-" in headers["content-security-policy"]
+    state = served.state()
+    assert state["problems"] == [] and state["settings"]["paper"] == "a4"
+    (game,) = state["games"]
+    assert game["title"] == "Potion Shop" and game["definition"] == "potion.yaml"
+    (pdf,) = game["pdfs"]
+    status, headers, data = served.get(pdf["href"])
+    assert status == 200 and headers["content-type"] == "application/pdf"
+    assert len(PdfReader(io.BytesIO(data)).pages) == len(pdf["pages"]) == 2  # faces, then backs
+    for number, page in enumerate(pdf["pages"]):
+        picture = png(served, page["src"])
+        assert picture.size == (page["width"], page["height"]) == A4_PX
+        # the picture is the served PDF's page itself, as pypdfium2 draws it
+        document = pdfium.PdfDocument(data)
+        expected = document[number].render(scale=DPI / 72).to_pil().convert("RGB")
+        document.close()
+        assert ImageChops.difference(picture.convert("RGB"), expected).getbbox() is None
+    (deck,) = game["decks"]
+    assert [face["name"] for face in deck["faces"]] == ["ember-tonic", "frost-draught"]
+    assert [face["quantity"] for face in deck["faces"]] == [3, 2]
+    for side in [deck["back"], *deck["faces"]]:
+        picture = png(served, side["src"])
+        assert picture.size == (side["width"], side["height"]) == POKER_PX
+        assert picture.convert("L").getextrema()[0] < 80  # drawn, not blank
+
+
+def test_a_broken_save_is_shown_located_over_the_last_pictures_and_the_fix_redraws_what_changed(served):
+    """One good rebuild for three promises: a problem is shown with its file and line while the
+    last pictures stay; fixing it clears the problem; what the fix changed is redrawn, and only that."""
+    definition, csv = served.folder / "potion.yaml", served.folder / "cards.csv"
+    good = definition.read_text()
+    before = served.state()
+    old = png(served, pages(before)[0]["src"])
+    save(definition, good.replace("  size: poker ", "  size: pokr  "))
+    save(csv, csv.read_text().replace("Deal 2 damage", "Deal 3 damage"))  # saved while broken
+    broken = served.wait(lambda s: s["problems"], "the problem of a broken definition")
+    line = next(n for n, text in enumerate(good.splitlines(), start=1) if text.startswith("  size: poker"))
+    (problem,) = broken["problems"]
+    assert problem.startswith(f"potion.yaml:{line}: card.size: expected 'poker', ")
+    assert problem.endswith("(got 'pokr')")
+    assert broken["games"] == before["games"]  # the last good pictures, still served
+    assert ImageChops.difference(png(served, pages(broken)[0]["src"]), old).getbbox() is None
+    assert "potion.yaml:" in served.stderr()
+
+    save(definition, good)
+    fixed = served.wait(lambda s: not s["problems"] and s["games"] != before["games"], "the fixed build")
+    assert pages(fixed)[0]["src"] != pages(before)[0]["src"]  # the faces' sheet: a card's new text
+    new = png(served, pages(fixed)[0]["src"])
+    assert ImageChops.difference(old.convert("RGB"), new.convert("RGB")).getbbox() is not None
+    assert pages(fixed)[1]["src"] == pages(before)[1]["src"]  # the backs look the same: same picture
+    faces = zip(fixed["games"][0]["decks"][0]["faces"], before["games"][0]["decks"][0]["faces"])
+    assert [a["src"] != b["src"] for a, b in faces] == [True, False]
+
+
+def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
+    before = served.state()
+    for query, words in (("bleed=9", "bleed: expected a number of mm from 0 to 6"),
+                         ("back_offset=1,nan", "back offset: each offset must be a number"),
+                         ("colour=red", "colour: expected paper (a4 or letter), flip")):
+        status, _, body = served.get(f"/set?{query}")
+        assert status == 400 and words in body.decode(), body
+    status, _, _ = served.get("/set?paper=letter&flip=short&back_offset=1.5,-0.5")
+    assert status == 200
+    after = served.wait(lambda s: s["version"] > before["version"], "a rebuild for new settings")
+    assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": None}
+    assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX, LETTER_PX]
+    status, _, data = served.get(after["games"][0]["pdfs"][0]["href"])
+    reader = PdfReader(io.BytesIO(data))
+    assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [612, 792]
+    assert "--paper letter --flip short --back-offset 1.5,-0.5" in served.stderr()
+
+
+@pytest.mark.parametrize("target", [
+    "/../secret.txt", "/files/0/../../../secret.txt", "/files/%2e%2e/%2e%2e/secret.txt",
+    "/%2e%2e%2f%2e%2e%2fsecret.txt", "/files/0/%2e%2e%2fpotion.yaml", "//etc/passwd", "/etc/passwd",
+    "/files//etc/passwd", "/files/0/link.txt", "/link.txt", "/potion.yaml", "/files/0/potion.yaml",
+    "/files/0/cards.csv", "/files/0/%ff%fe.png", "/files/0/potion.pdf%00", "*",
+    "http://127.0.0.1/files/0/potion.pdf"])
+def test_nothing_outside_the_served_table_is_served(served, target):
+    answer = raw_request(served.port, f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n\r\n"
+                         .encode())
+    assert answer.startswith(b"HTTP/1.0 404 "), answer[:80]
+    assert SECRET.encode() not in answer and b"game: deck" not in answer
+
+
+def test_only_gets_of_modest_size_for_this_host_are_answered(served):
+    host = f"Host: 127.0.0.1:{served.port}\r\n".encode()
+    for method in (b"POST", b"PUT", b"DELETE", b"HEAD"):
+        answer = raw_request(served.port, method + b" /state HTTP/1.1\r\n" + host +
+                             b"Content-Length: 5\r\n\r\nhello")
+        assert answer.startswith(b"HTTP/1.0 405 ") and b"\r\nAllow: GET\r\n" in answer, answer[:80]
+    status, _, body = served.get("/state", host="printgen.example.com")  # DNS rebinding
+    assert status == 403 and b"version" not in body
+    assert served.get("/state", host=f"localhost:{served.port}")[0] == 200
+    long_line = raw_request(served.port, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + host + b"\r\n")
+    assert long_line.startswith(b"HTTP/1.0 414 ")
+    big_head = raw_request(served.port, b"GET /state HTTP/1.1\r\n" + host + b"X-Pad: " + b"b" * 9000 + b"\r\n\r\n")
+    assert big_head.startswith(b"HTTP/1.0 431 ")
+    assert served.state()["problems"] == []  # and it still answers
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find processes and sockets")
+def test_ctrl_c_stops_the_server_and_everything_it_started(served):
+    listening = [line.split()[1] for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+                 if line.split()[3] == "0A"]  # state LISTEN
+    assert f"0100007F:{served.port:04X}" in listening  # 127.0.0.1 and nothing else
+    assert not [a for a in listening if a.endswith(f":{served.port:04X}") and not a.startswith("0100007F")]
+    code, err = served.stop(signal.SIGINT)
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "printgen: interrupted; no half-written file was left behind."
+    assert "Traceback" not in err and "internal error" not in err
+    assert session_members(served.process.pid) == []
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", served.port), timeout=5).close()
+
+
+# -- the loop-back server alone, in-process --------------------------------------------------------
+
+def echo(path: str, query: str) -> Reply:
+    return Reply(200, "text/plain", f"{path}?{query}".encode())
+
+
+def exchange(server: Loopback, request: bytes) -> bytes:
+    """Send a request, let the server answer it in this thread, and read the answer."""
+    with socket.create_connection(("127.0.0.1", server.port)) as client:
+        client.sendall(request)
+        server.serve_for(0.3)
+        client.settimeout(5)
+        return b"".join(iter(lambda: client.recv(65536), b""))
+
+
+def test_a_silent_connection_does_not_hold_up_the_others():
+    server = Loopback(echo)
+    try:
+        assert server.socket.getsockname()[0] == "127.0.0.1"
+        silent = socket.create_connection(("127.0.0.1", server.port))  # as a browser's spare one
+        answer = exchange(server, f"GET /a%20b?c=1 HTTP/1.1\r\nHost: localhost:{server.port}\r\n\r\n".encode())
+        assert answer.startswith(b"HTTP/1.0 200 ") and answer.endswith(b"/a b?c=1")
+        assert b"\r\nConnection: close\r\n" in answer
+        silent.close()
+    finally:
+        server.shut()
+
+
+def test_an_idle_connection_is_closed_and_the_oldest_beyond_the_limit(monkeypatch):
+    monkeypatch.setattr(loopback, "MAX_WAITING", 2)
+    monkeypatch.setattr(loopback, "IDLE_SECONDS", 0.0)
+    server = Loopback(echo)
+    try:
+        idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+        server.serve_for(0.2)
+        assert server.waiting == {}
+        for connection in idle:
+            connection.settimeout(5)
+            assert connection.recv(10) == b""  # closed by the server, unanswered
+            connection.close()
+    finally:
+        server.shut()
+
+
+def test_a_port_in_use_is_a_usage_error(run_cli):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = run_cli("serve", "fracas", "--port", str(port))
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output
+
+
+def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
+    from printgen.cli.live import Live, Settings
+    from printgen.cli.serve import serve
+
+    opened: list[str] = []
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("game: [fracas\n")  # fails at once: no build is paid for
+    live = Live([broken], Settings())
+    assert serve(live, open_browser=True, max_rounds=0) == 0
+    out = capsys.readouterr()
+    assert re.fullmatch(r"printgen: serving at (http://127\.0\.0\.1:\d+/) \(this computer only; Ctrl-C "
+                        r"stops\)\n", out.out)
+    assert opened == [out.out.split()[3]]
+    assert len(live.problems) == 1 and re.match(r"\S*broken\.yaml:1: ", live.problems[0])
+    assert live.version == 1 and live.games == []
