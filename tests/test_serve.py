@@ -5,12 +5,13 @@ and oversized requests are refused; Ctrl-C ends it cleanly. The loop-back server
 is tested in-process, without a build.
 
 One server of a two-row deck serves the whole module (each build costs about a second); the tests
-run in order on it and the last one stops it with Ctrl-C.
+run in order on it, one of them in headless Chromium, and the last one stops it with Ctrl-C.
 """
 from __future__ import annotations
 
 import io
 import math
+import os
 import re
 import signal
 import socket
@@ -23,6 +24,7 @@ import pytest
 from PIL import Image, ImageChops
 from pypdf import PdfReader
 
+from browser import MISSING, Browser
 from serving import Served, raw_request, save, small_deck, stop_all_in_session
 from printgen.cli import loopback
 from printgen.cli.loopback import Loopback, Reply
@@ -33,6 +35,7 @@ A4_PX = tuple(math.ceil(mm / 25.4 * DPI) for mm in (210, 297))
 LETTER_PX = tuple(math.ceil(inch * DPI) for inch in (8.5, 11))
 POKER_PX = tuple(round(mm / 25.4 * 150) for mm in (63.5, 88.9))  # the pieces' fixed 150 dpi
 SECRET = "TOP-SECRET-4471"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +115,69 @@ def test_a_broken_save_is_shown_located_over_the_last_pictures_and_the_fix_redra
     assert pages(fixed)[1]["src"] == pages(before)[1]["src"]  # the backs look the same: same picture
     faces = zip(fixed["games"][0]["decks"][0]["faces"], before["games"][0]["decks"][0]["faces"])
     assert [a["src"] != b["src"] for a, b in faces] == [True, False]
+
+
+# -- in a real browser -----------------------------------------------------------------------------
+
+PICTURES = """return [...document.images].map(img => ({src: img.getAttribute("src"), done: img.complete,
+    width: img.naturalWidth, height: img.naturalHeight, kept: img.dataset.kept || ""}));"""
+ALL_DRAWN = """const imgs = [...document.images];
+    return Number(document.body.dataset.version || 0) >= 1 && imgs.length > 0
+        && imgs.every(img => img.complete && img.naturalWidth > 0);"""
+PROBLEMS = """return [...document.querySelectorAll(".problems li")].map(li => li.textContent);"""
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+def test_in_a_browser_the_page_renders_and_follows_saves_without_reloading(served, tmp_path):
+    """Headless Chromium loads the page and draws every picture; a broken save shows its file and
+    line over the last pictures; the fix changes the pictures in the open page, without a reload.
+    Its screenshot is docs/images/serve-page.png (written there when PRINTGEN_RECORD_SCREENSHOT=1,
+    always into the test's own folder)."""
+    definition, csv = served.folder / "potion.yaml", served.folder / "cards.csv"
+    good = definition.read_text()
+    browser = Browser(tmp_path, 1200, 1300)
+    try:
+        browser.open(served.url)
+        browser.wait_for(ALL_DRAWN, "every picture drawn")
+        state = served.state()
+        deck = state["games"][0]["decks"][0]
+        expected = [*pages(state), deck["back"], *deck["faces"]]
+        shown = browser.run(PICTURES)
+        assert [(p["src"], p["width"], p["height"]) for p in shown] == \
+            [(e["src"], e["width"], e["height"]) for e in expected]
+        # marks that a reload would wipe: a script variable and the pictures' own elements
+        browser.run("window.samePage = true; for (const img of document.images) img.dataset.kept = 'yes';")
+
+        save(definition, good.replace("  size: poker ", "  size: pokr  "))
+        problems = browser.wait_for(PROBLEMS, "the problem of a broken definition")
+        line = next(n for n, text in enumerate(good.splitlines(), start=1) if text.startswith("  size: poker"))
+        assert len(problems) == 1 and re.match(rf"potion\.yaml:{line}: card\.size: expected 'poker', ", problems[0])
+        assert browser.run(PICTURES) == [{**p, "kept": "yes"} for p in shown]  # the last good pictures stay
+        screenshot = browser.screenshot()
+        viewport = browser.run("return [window.innerWidth, window.innerHeight];")
+        box = browser.run("""const r = document.querySelector(".problems").getBoundingClientRect();
+            return [r.left, r.top, r.height];""")
+
+        save(csv, re.sub(r"Deal (\d+) damage", lambda m: f"Deal {int(m[1]) + 1} damage", csv.read_text()))
+        save(definition, good)
+        browser.wait_for(f"""return document.querySelector(".problems") === null
+            && document.images[0].getAttribute("src") !== {shown[0]["src"]!r}
+            && [...document.images].every(img => img.complete && img.naturalWidth > 0);""", "the redrawn page")
+        assert browser.run("return window.samePage === true;"), "the page was reloaded"
+        now = browser.run(PICTURES)
+        assert [p["kept"] for p in now] == ["yes"] * len(shown), now  # the same elements, new pictures
+        # the faces' sheet and the changed card are redrawn; the backs and the other card are not
+        assert [a["src"] != b["src"] for a, b in zip(now, shown)] == [True, False, False, True, False]
+    finally:
+        browser.close()
+
+    (tmp_path / "serve-page.png").write_bytes(screenshot)
+    picture = Image.open(io.BytesIO(screenshot)).convert("RGB")
+    if os.environ.get("PRINTGEN_RECORD_SCREENSHOT"):
+        picture.quantize(128).save(ROOT / "docs" / "images" / "serve-page.png", optimize=True)
+    assert list(picture.size) == viewport
+    left, top, height = (round(v) for v in box)
+    assert picture.getpixel((left + 2, top + height // 2)) == (0xC0, 0x39, 0x2B)  # the problem box's red edge
 
 
 def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
@@ -220,6 +286,25 @@ def test_an_idle_connection_is_closed_and_the_oldest_beyond_the_limit(monkeypatc
         server.shut()
 
 
+def test_a_request_sent_a_byte_at_a_time_has_its_time_in_all(monkeypatch):
+    monkeypatch.setattr(loopback, "REQUEST_SECONDS", 0.2)
+    server = Loopback(echo)
+    try:
+        slow = socket.create_connection(("127.0.0.1", server.port))
+        slow.sendall(b"GET /slow HTTP/1.1\r\n")  # and the rest never comes
+        quick = socket.create_connection(("127.0.0.1", server.port))
+        quick.sendall(f"GET /quick HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+        server.serve_for(0.5)
+        for connection in (slow, quick):
+            connection.settimeout(5)
+        assert slow.recv(100) == b""  # given up on, unanswered
+        assert b"".join(iter(lambda: quick.recv(65536), b"")).endswith(b"/quick?")
+        slow.close()
+        quick.close()
+    finally:
+        server.shut()
+
+
 def test_a_port_in_use_is_a_usage_error(run_cli):
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
@@ -244,3 +329,28 @@ def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
     assert opened == [out.out.split()[3]]
     assert len(live.problems) == 1 and re.match(r"\S*broken\.yaml:1: ", live.problems[0])
     assert live.version == 1 and live.games == []
+
+
+def test_unchanged_pdfs_and_pieces_keep_their_pictures(tmp_path, monkeypatch):
+    """In-process: a rebuild that changes nothing rasterises no page and draws no piece again (the
+    server's test shows new settings drawn again)."""
+    from printgen.cli import pictures
+    from printgen.cli.live import Live, Settings
+    from printgen.core import parallel
+
+    jobs: list[int] = []
+    pieces: list[int] = []
+    on_cores, piece_decks = parallel.on_cores, pictures.piece_decks
+    monkeypatch.setattr(parallel, "on_cores", lambda run, *a, **k: jobs.append(len(run)) or on_cores(run, *a, **k))
+    monkeypatch.setattr(pictures, "piece_decks", lambda cards, *a: pieces.append(len(cards)) or piece_decks(cards, *a))
+    live = Live([small_deck(tmp_path / "potion")], Settings(), dpi=20)
+    live.rebuild([])
+    first = live.state()
+    assert sum(jobs) >= 1 and pieces == [2]
+    jobs.clear()
+    live.rebuild([])
+    assert sum(jobs) == 0 and pieces == [2]  # the pieces' own PNGs are made in piece_decks alone
+    assert live.state()["games"] == first["games"] and live.version == 2
+    page = first["games"][0]["pdfs"][0]["pages"][0]
+    served = Image.open(io.BytesIO(live.files[page["src"].split("?")[0]][1]))
+    assert served.size == (page["width"], page["height"]) == tuple(math.ceil(mm / 25.4 * 20) for mm in (210, 297))

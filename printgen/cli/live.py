@@ -21,7 +21,7 @@ import click
 from printgen.cli.common import MAX_SHOWN, report
 from printgen.cli.engine import build_games, say_on_stderr
 from printgen.cli.options import MAX_BACK_OFFSET_MM, parse_offset
-from printgen.cli.pictures import Deck, PageRaster, Picture, piece_decks
+from printgen.cli.pictures import Deck, PageRaster, PieceCache, Picture
 from printgen.core.build import Artifact, BuildOptions
 from printgen.core.config import saved_back_offset
 from printgen.core.paper import MAX_BLEED_MM, PAPERS, Flip
@@ -111,6 +111,7 @@ class Live:
         self.allow_outside = allow_outside
         self.dpi = dpi
         self.raster = PageRaster()
+        self.pieces = PieceCache()
         self.files: dict[str, tuple[str, bytes]] = {}  # URL path -> (media type, bytes)
         self.games: list[dict[str, Any]] = []
         self.problems: list[str] = []
@@ -142,13 +143,18 @@ class Live:
         options = self.settings.options(self.templates, None)
         try:
             results = build_games(self.paths, options, self.allow_outside, warn)
-            shown = [self.shown(index, loaded, artifacts, options)
-                     for index, (loaded, artifacts) in enumerate(results)]
+            pdfs = [[a for a in artifacts if a.name.endswith(".pdf")] for _, artifacts in results]
+            drawn = iter(self.raster.pages([pdf for game in pdfs for pdf in game], self.dpi))
+            shown = [self.shown(index, loaded, [(pdf, next(drawn)) for pdf in game],
+                                self.pieces.decks(loaded, artifacts, options))
+                     for index, ((loaded, artifacts), game) in enumerate(zip(results, pdfs))]
         except DefinitionError as exc:
+            self.pieces.finish(kept=False)
             report(exc, then=" The page keeps the last pages that built.")
             self.problems = exc.report().splitlines()[:MAX_SHOWN]
             self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
         else:
+            self.pieces.finish(kept=True)
             self.files = {path: entry for _, files in shown for path, entry in files.items()}
             self.games = [game for game, _ in shown]
             self.problems = []
@@ -157,9 +163,10 @@ class Live:
         self.warnings = warnings
         self.version += 1
 
-    def shown(self, index: int, loaded: Loaded, artifacts: list[Artifact],
-              options: BuildOptions) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
-        """One game as the page describes it, and the files it serves."""
+    def shown(self, index: int, loaded: Loaded, pdfs: list[tuple[Artifact, list[Picture]]],
+              decks: list[Deck]) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
+        """One game as the page describes it, from its PDFs with their pages' pictures and its
+        pieces, and the files it serves."""
         files: dict[str, tuple[str, bytes]] = {}
 
         def served(name: str, media: str, data: bytes) -> str:
@@ -170,14 +177,12 @@ class Live:
             return {"src": f"{served(name, PNG, shown.png)}?v={shown.digest}", "width": shown.width,
                     "height": shown.height}
 
-        pdfs = [a for a in artifacts if a.name.endswith(".pdf")]
         described = []
-        for pdf, pages in zip(pdfs, self.raster.pages(pdfs, self.dpi)):
+        for pdf, pages in pdfs:
             stem = pdf.name[:-len(".pdf")]
             described.append({"name": pdf.name, "href": served(pdf.name, PDF, pdf.data),
                               "pages": [picture(f"pages/{stem}-p{n}.png", page)
                                         for n, page in enumerate(pages, start=1)]})
-        decks: list[Deck] = piece_decks(loaded.game.pieces(loaded, options)) if loaded.game.pieces else []
         return {"title": loaded.definition.title, "definition": display_name(loaded.path), "pdfs": described,
                 "decks": [{"name": deck.name, "back": picture(f"backs/{number}.png", deck.back),
                            "faces": [{"name": face.name, "quantity": face.quantity,

@@ -14,6 +14,7 @@ in memory (printgen.cli.live): the server never opens a file a request names.
 """
 from __future__ import annotations
 
+import io
 import selectors
 import socket
 import time
@@ -43,27 +44,24 @@ class Reply:
 Respond = Callable[[str, str], Reply]  # (the unquoted path, the raw query) -> the answer
 
 
-class CappedReader:
-    """A request's head, read through a limit: past MAX_HEAD_BYTES it reads as ended, and says so."""
-
-    def __init__(self, stream: Any, limit: int) -> None:
-        self.stream = stream
-        self.left = limit
-        self.exhausted = False
-
-    def readline(self, size: int = -1) -> bytes:
-        if self.left <= 0:
-            self.exhausted = True
-            return b""
-        wanted = self.left if size < 0 else min(size, self.left)
-        line = self.stream.readline(wanted)
-        self.left -= len(line)
-        if self.left <= 0 and not line.endswith(b"\n"):
-            self.exhausted = True
-        return line
-
-    def close(self) -> None:
-        self.stream.close()
+def read_head(connection: socket.socket, limit: int = MAX_HEAD_BYTES) -> tuple[bytes, bool]:
+    """The request line and headers, up to the blank line that ends them, read within
+    REQUEST_SECONDS in all (a client sending a byte at a time cannot hold the one thread longer);
+    and whether they were cut at `limit` bytes. TimeoutError when the time is up."""
+    deadline = time.monotonic() + REQUEST_SECONDS
+    data = b""
+    while b"\r\n\r\n" not in data and b"\n\n" not in data:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long to arrive")
+        connection.settimeout(left)
+        chunk = connection.recv(limit + 1 - len(data))
+        if not chunk:
+            break
+        data += chunk
+        if len(data) > limit:
+            return data[:limit], True
+    return data, False
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -82,18 +80,19 @@ class Handler(BaseHTTPRequestHandler):
         self.handle_one_request()
 
     def handle_one_request(self) -> None:
-        head = CappedReader(self.rfile, MAX_HEAD_BYTES)
-        self.raw_requestline = head.readline(MAX_HEAD_BYTES + 1)
+        head, cut = read_head(self.connection)
+        self.connection.settimeout(REQUEST_SECONDS)  # for the answer: sendall's time in all
+        self.rfile = io.BytesIO(head)  # the parser reads the head from here; a body is never read
+        self.raw_requestline = self.rfile.readline(MAX_HEAD_BYTES + 1)
         if not self.raw_requestline:
             return
-        if head.exhausted:
+        if cut and not self.raw_requestline.endswith(b"\n"):
             self.requestline = self.request_version = self.command = ""
             self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG)
             return
-        self.rfile = head  # type: ignore[assignment]  # the headers are read through the cap too
         if not self.parse_request():  # a malformed request line or header: answered already
             return
-        if head.exhausted:
+        if cut:
             self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
         elif self.command != "GET":
             self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)

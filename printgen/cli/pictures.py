@@ -11,9 +11,13 @@ import hashlib
 import struct
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from printgen.core.build import Artifact
+from printgen.core.build import Artifact, BuildOptions
+
+if TYPE_CHECKING:
+    from printgen.games import Loaded
+    from printgen.layout.cards import Card
 
 PAGES_PER_JOB = 3  # a job opens the PDF once; a few pages each keeps both cores busy
 PIECE_DPI = 150.0  # pieces are small, and shown larger than the pages' share of them
@@ -56,7 +60,8 @@ class Deck:
 
 
 class PageRaster:
-    """Page pictures by PDF content and resolution; only the last build's are kept."""
+    """Page pictures by PDF content and resolution; only those of the last call (a whole build's
+    PDFs) are kept."""
 
     def __init__(self) -> None:
         self.known: dict[tuple[str, float], list[Picture]] = {}
@@ -80,7 +85,35 @@ class PageRaster:
         return [self.known[key] for key in keys]
 
 
-def piece_decks(cards: list, dpi: float = PIECE_DPI) -> list[Deck]:
+class PieceCache:
+    """Each game's pieces as pictures, kept while the files the game built stay the same (a game
+    that did not change among several served, or a rebuild that changed nothing it draws)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, list[Deck]] = {}
+        self.used: dict[str, list[Deck]] = {}
+
+    def decks(self, loaded: Loaded, built: list[Artifact], options: BuildOptions) -> list[Deck]:
+        """The game's decks (none if it has no separate pieces), drawn only if not known."""
+        if loaded.game.pieces is None:
+            return []
+        key = hashlib.sha256(str(loaded.path.resolve()).encode())
+        for artifact in built:
+            key.update(hashlib.sha256(artifact.name.encode() + b"\0" + artifact.data).digest())
+        found = self.known.get(key.hexdigest())
+        if found is None:
+            found = piece_decks(loaded.game.pieces(loaded, options))
+        self.used[key.hexdigest()] = found
+        return found
+
+    def finish(self, kept: bool) -> None:
+        """After a build: keep only what it used if it was shown (`kept`), else what was known."""
+        if kept:
+            self.known = self.used
+        self.used = {}
+
+
+def piece_decks(cards: list[Card], dpi: float = PIECE_DPI) -> list[Deck]:
     """Every card's face and each deck's back (printgen.layout.cards.Card), drawn at `dpi`."""
     from printgen.drawing.checks import unchecked_shapes
     from printgen.drawing.document import Document, Page
