@@ -33,7 +33,7 @@ from test_signals import session_members
 DPI = 30
 A4_PX = tuple(math.ceil(mm / 25.4 * DPI) for mm in (210, 297))
 LETTER_PX = tuple(math.ceil(inch * DPI) for inch in (8.5, 11))
-POKER_PX = tuple(round(mm / 25.4 * 150) for mm in (63.5, 88.9))  # the pieces' fixed 150 dpi
+POKER_PX = tuple(math.ceil(mm / 25.4 * 150) for mm in (63.5, 88.9))  # the pieces' fixed 150 dpi
 SECRET = "TOP-SECRET-4471"
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -187,15 +187,19 @@ def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
                          ("colour=red", "colour: expected paper (a4 or letter), flip")):
         status, _, body = served.get(f"/set?{query}")
         assert status == 400 and words in body.decode(), body
-    status, _, _ = served.get("/set?paper=letter&flip=short&back_offset=1.5,-0.5")
+    status, _, _ = served.get("/set?paper=letter&flip=short&back_offset=1.5,-0.5&bleed=6")
     assert status == 200
     after = served.wait(lambda s: s["version"] > before["version"], "a rebuild for new settings")
-    assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": None}
-    assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX, LETTER_PX]
+    assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": 6.0}
+    # 6 mm of bleed leaves room for 4 of the 5 cards on a sheet: two sheets, and a warning in the page
+    assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX] * 4
+    assert after["warnings"] == ["printgen: --bleed 6 fits 4 cards on each US Letter sheet, where 6 fit "
+                                 "without bleed; build without --bleed to let the deck choose, or give 0"]
     status, _, data = served.get(after["games"][0]["pdfs"][0]["href"])
     reader = PdfReader(io.BytesIO(data))
     assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [612, 792]
-    assert "--paper letter --flip short --back-offset 1.5,-0.5" in served.stderr()
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
+    assert "--paper letter --flip short --bleed 6 --back-offset 1.5,-0.5" in served.stderr()
 
 
 @pytest.mark.parametrize("target", [
@@ -331,26 +335,71 @@ def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
     assert live.version == 1 and live.games == []
 
 
-def test_unchanged_pdfs_and_pieces_keep_their_pictures(tmp_path, monkeypatch):
-    """In-process: a rebuild that changes nothing rasterises no page and draws no piece again (the
-    server's test shows new settings drawn again)."""
+class Tile:
+    """A piece as the `pieces` capability gives it: a red face and a blue back, 20 x 30 mm."""
+
+    width, height = 20.0, 30.0
+
+    def front(self, bleed: float):
+        from reportlab.graphics.shapes import Group, Rect
+        from reportlab.lib.colors import red
+
+        return Group(Rect(0, 0, self.width, self.height, fillColor=red, strokeColor=None))
+
+    def back(self, bleed: float):
+        from reportlab.graphics.shapes import Group, Rect
+        from reportlab.lib.colors import blue
+
+        return Group(Rect(0, 0, self.width, self.height, fillColor=blue, strokeColor=None))
+
+
+def two_page_pdf(label: str) -> bytes:
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 300), invariant=1)
+    for page in range(2):
+        canvas.drawString(20, 150, f"{label} {page}")
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_unchanged_pdfs_and_pieces_keep_their_pictures(monkeypatch):
+    """In-process, without a build: a PDF seen before is not rasterised again, and a game whose
+    built files are unchanged keeps its pieces' pictures (face and back, at 150 dpi)."""
+    from types import SimpleNamespace
+
     from printgen.cli import pictures
-    from printgen.cli.live import Live, Settings
     from printgen.core import parallel
+    from printgen.core.build import Artifact, BuildOptions
+    from printgen.core.paper import PAPERS
+    from printgen.layout.cards import Card
 
     jobs: list[int] = []
-    pieces: list[int] = []
-    on_cores, piece_decks = parallel.on_cores, pictures.piece_decks
+    on_cores = parallel.on_cores
     monkeypatch.setattr(parallel, "on_cores", lambda run, *a, **k: jobs.append(len(run)) or on_cores(run, *a, **k))
-    monkeypatch.setattr(pictures, "piece_decks", lambda cards, *a: pieces.append(len(cards)) or piece_decks(cards, *a))
-    live = Live([small_deck(tmp_path / "potion")], Settings(), dpi=20)
-    live.rebuild([])
-    first = live.state()
-    assert sum(jobs) >= 1 and pieces == [2]
-    jobs.clear()
-    live.rebuild([])
-    assert sum(jobs) == 0 and pieces == [2]  # the pieces' own PNGs are made in piece_decks alone
-    assert live.state()["games"] == first["games"] and live.version == 2
-    page = first["games"][0]["pdfs"][0]["pages"][0]
-    served = Image.open(io.BytesIO(live.files[page["src"].split("?")[0]][1]))
-    assert served.size == (page["width"], page["height"]) == tuple(math.ceil(mm / 25.4 * 20) for mm in (210, 297))
+    one, other = Artifact("a.pdf", two_page_pdf("one")), Artifact("a.pdf", two_page_pdf("other"))
+    raster = pictures.PageRaster()
+    first = raster.pages([one], 20)
+    assert [(p.width, p.height) for p in first[0]] == [(56, 84)] * 2 and sum(jobs) == 1
+    assert raster.pages([one], 20) == first and sum(jobs) == 1  # nothing drawn again
+    assert raster.pages([other], 20) != first and sum(jobs) == 2
+    assert raster.pages([one], 20) == first and sum(jobs) == 3  # only the last call's PDFs are kept
+
+    drawn: list[int] = []
+    piece_decks = pictures.piece_decks
+    monkeypatch.setattr(pictures, "piece_decks", lambda cards, *a: drawn.append(len(cards)) or piece_decks(cards, *a))
+    cards = [Card("t-1", "tile", "tiles", Tile(), 2), Card("t-2", "tile", "tiles", Tile())]
+    loaded = SimpleNamespace(game=SimpleNamespace(pieces=lambda loaded, options: cards), path=Path("t.yaml"))
+    cache, options = pictures.PieceCache(), BuildOptions(PAPERS["a4"])
+    (deck,) = cache.decks(loaded, [one], options)
+    cache.finish(kept=True)
+    assert drawn == [2] and deck.name == "tiles" and [(f.name, f.quantity) for f in deck.faces] == [("t-1", 2), ("t-2", 1)]
+    for side, colour in ((deck.faces[0].picture, (255, 0, 0)), (deck.back, (0, 0, 255))):
+        image = Image.open(io.BytesIO(side.png)).convert("RGB")
+        assert image.size == (side.width, side.height) == (119, 178)  # 20 x 30 mm at 150 dpi, rounded up
+        assert image.getpixel((60, 89)) == colour
+    assert cache.decks(loaded, [one], options) == [deck] and drawn == [2]
+    cache.finish(kept=False)  # a build that failed forgets nothing
+    assert cache.decks(loaded, [other], options) != [] and drawn == [2, 2]

@@ -9,12 +9,7 @@ command runs, so `printgen --help` stays quick.
 """
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
-import re
 from functools import lru_cache, partial
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,6 +92,8 @@ def open_page(url: str) -> None:
 def respond(live: Live, path: str, query: str) -> Reply:
     """The answer to GET `path` (unquoted): the page, its state, a settings change, or a file from
     the table; a path is looked up as it is, never turned into a file name."""
+    import json
+
     from printgen.cli.live import SettingRefused
     from printgen.cli.loopback import Reply
 
@@ -121,6 +118,11 @@ def respond(live: Live, path: str, query: str) -> Reply:
 @lru_cache(maxsize=1)
 def page() -> tuple[bytes, str]:
     """The page, and a Content-Security-Policy that lets only its own script and style run."""
+    import base64
+    import hashlib
+    import re
+    from importlib import resources
+
     html = resources.files("printgen.cli").joinpath("serve.html").read_bytes()
 
     def hashes(tag: str) -> str:
