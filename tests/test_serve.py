@@ -33,7 +33,7 @@ from test_signals import session_members
 DPI = 30
 A4_PX = tuple(math.ceil(mm / 25.4 * DPI) for mm in (210, 297))
 LETTER_PX = tuple(math.ceil(inch * DPI) for inch in (8.5, 11))
-POKER_PX = tuple(math.ceil(mm / 25.4 * 150) for mm in (63.5, 88.9))  # the pieces' fixed 150 dpi
+POKER_PX = (375, 525)  # 2.5 x 3.5 in at the pieces' fixed 150 dpi
 SECRET = "TOP-SECRET-4471"
 ROOT = Path(__file__).resolve().parents[1]
 
