@@ -74,11 +74,13 @@ class Served:
         self.log.flush()
         return (self.folder / "serve.log").read_text()
 
-    def get(self, path: str, host: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    def get(self, path: str, host: str | None = None, **headers: str) -> tuple[int, dict[str, str], bytes]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=WAIT_SECONDS)
         try:
             connection.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
             connection.putheader("Host", host or f"127.0.0.1:{self.port}")
+            for name, value in headers.items():
+                connection.putheader(name.replace("_", "-"), value)
             connection.endheaders()
             answer = connection.getresponse()
             return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()

@@ -16,7 +16,6 @@ import re
 import signal
 import socket
 import sys
-import time
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -30,7 +29,7 @@ from printgen.cli import loopback
 from printgen.cli.loopback import Loopback, Reply
 from test_signals import session_members
 
-DPI = 30
+DPI = 72  # the default: the screenshot in the docs shows pages as a user sees them
 A4_PX = tuple(math.ceil(mm / 25.4 * DPI) for mm in (210, 297))
 LETTER_PX = tuple(math.ceil(inch * DPI) for inch in (8.5, 11))
 POKER_PX = (375, 525)  # 2.5 x 3.5 in at the pieces' fixed 150 dpi
@@ -174,7 +173,7 @@ def test_in_a_browser_the_page_renders_and_follows_saves_without_reloading(serve
     (tmp_path / "serve-page.png").write_bytes(screenshot)
     picture = Image.open(io.BytesIO(screenshot)).convert("RGB")
     if os.environ.get("PRINTGEN_RECORD_SCREENSHOT"):
-        picture.quantize(128).save(ROOT / "docs" / "images" / "serve-page.png", optimize=True)
+        picture.quantize(256).save(ROOT / "docs" / "images" / "serve-page.png", optimize=True)
     assert list(picture.size) == viewport
     left, top, height = (round(v) for v in box)
     assert picture.getpixel((left + 2, top + height // 2)) == (0xC0, 0x39, 0x2B)  # the problem box's red edge
@@ -223,6 +222,12 @@ def test_only_gets_of_modest_size_for_this_host_are_answered(served):
         assert answer.startswith(b"HTTP/1.0 405 ") and b"\r\nAllow: GET\r\n" in answer, answer[:80]
     status, _, body = served.get("/state", host="printgen.example.com")  # DNS rebinding
     assert status == 403 and b"version" not in body
+    before = served.state()["settings"]
+    for site in ("cross-site", "same-site"):  # another site's page making the browser ask
+        assert served.get("/set?paper=a4&flip=long", Sec_Fetch_Site=site)[0] == 403
+        assert served.get(pages(served.state())[0]["src"], Sec_Fetch_Site=site)[0] == 403
+    assert served.state()["settings"] == before
+    assert served.get("/state", Sec_Fetch_Site="same-origin")[0] == 200
     assert served.get("/state", host=f"localhost:{served.port}")[0] == 200
     long_line = raw_request(served.port, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + host + b"\r\n")
     assert long_line.startswith(b"HTTP/1.0 414 ")

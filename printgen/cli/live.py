@@ -13,7 +13,7 @@ import math
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import parse_qs, quote
 
 import click
@@ -45,9 +45,9 @@ class Settings:
     back_offset: tuple[float, float] | None = None  # None: the offset saved for this flip, else 0,0
     bleed: float | None = None  # None: each definition's own
 
-    def options(self, templates: tuple[Path, ...], dpi: int | None) -> BuildOptions:
+    def options(self, templates: tuple[Path, ...]) -> BuildOptions:
         offset = self.back_offset or saved_back_offset(self.flip) or (0.0, 0.0)
-        return BuildOptions(PAPERS[self.paper], self.flip, offset, templates, self.bleed, dpi)
+        return BuildOptions(PAPERS[self.paper], self.flip, offset, templates, self.bleed)
 
     def updated(self, query: str) -> "Settings":
         """These settings with the page's changes (`paper=letter&bleed=`); SettingRefused if any
@@ -140,7 +140,7 @@ class Live:
             warnings.append(text)
             say_on_stderr(text)
 
-        options = self.settings.options(self.templates, None)
+        options = self.settings.options(self.templates)
         try:
             results = build_games(self.paths, options, self.allow_outside, warn)
             pdfs = [[a for a in artifacts if a.name.endswith(".pdf")] for _, artifacts in results]

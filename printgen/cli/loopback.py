@@ -101,6 +101,10 @@ class Handler(BaseHTTPRequestHandler):
         elif self.headers.get("Host", "") not in self.server.hosts:
             # a page from elsewhere reaching 127.0.0.1 through a name it controls (DNS rebinding)
             self.send_error(HTTPStatus.FORBIDDEN, "answered only as " + " or ".join(self.server.hosts))
+        elif self.headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none"):
+            # a page of another site making the browser ask (a picture or a settings change);
+            # browsers say so in this header, and an address typed or bookmarked is "none"
+            self.send_error(HTTPStatus.FORBIDDEN, "answered only to its own page")
         elif not self.path.startswith("/"):
             self.send_error(HTTPStatus.NOT_FOUND)
         else:
