@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GUIDES = ["print-at-home.md", "customise-art.md", "homebrew-tile-set.md", "print-shop.md", "decks.md"]
+GUIDES = ["print-at-home.md", "customise-art.md", "homebrew-tile-set.md", "print-shop.md", "decks.md",
+          "live-preview.md"]
 EXAMPLES = ROOT / "docs" / "examples"
 
 

@@ -23,8 +23,14 @@ Results = list[tuple[Loaded, list[Artifact]]]
 Outcome = tuple[list[str], tuple[Loaded, list[Artifact]] | None, list[Problem]]
 
 
-def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = False) -> Results:
+def say_on_stderr(warning: str) -> None:
+    click.echo(warning, err=True)
+
+
+def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = False,
+                warn: Callable[[str], None] = say_on_stderr) -> Results:
     """Build every definition in memory; raise one DefinitionError holding every game's problems.
+    Warnings go to `warn` (stderr; `serve` also shows them in its page).
 
     The later half of the games is built meanwhile by a forked helper on another core, if there is
     one (printgen.core.parallel); the results, warnings and problems come out in the same order as
@@ -46,7 +52,7 @@ def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = 
     results: Results = []
     for warnings, built, found in outcomes:
         for warning in warnings:  # art that cannot print exactly as drawn, a sheet that holds fewer
-            click.echo(warning, err=True)
+            warn(warning)
         results += [built] if built else []
         problems += found
     if problems:

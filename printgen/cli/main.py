@@ -1,7 +1,7 @@
 """The `printgen` command group and its entry point.
 
-Each command lives in a module of its own (build, validate, preview, calibrate, export, new, schema,
-listing) and is registered here; this module is the only one that imports them. Two failures are
+Each command lives in a module of its own (build, validate, preview, serve, calibrate, export, new,
+schema, listing) and is registered here; this module is the only one that imports them. Two failures are
 answered here for every command, so no command reports them itself: problems in the user's files
 (DefinitionError: every problem, located, exit 2) and a file that cannot be written (WriteFailed:
 exit 2). Anything else is printgen's own bug: `internal error`, exit 3.
@@ -23,6 +23,7 @@ from printgen.cli.listing import list_command
 from printgen.cli.new import new_command
 from printgen.cli.preview import preview_command
 from printgen.cli.schema import schema_command
+from printgen.cli.serve import serve_command
 from printgen.cli.validate import validate_command
 from printgen.core.atomic import WriteFailed
 from printgen.core.problems import DefinitionError
@@ -55,7 +56,7 @@ def cli() -> None:
 
 
 for command in (list_command, build_command, validate_command, preview_command, calibrate_command,
-                export_command, new_command, schema_command):
+                export_command, new_command, schema_command, serve_command):
     cli.add_command(command)
 
 

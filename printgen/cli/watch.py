@@ -101,9 +101,11 @@ def watched(definitions: Iterable[Path], template_dirs: Iterable[Path] = ()) -> 
 
 def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None],
           interval: float = 0.5, should_stop: Callable[[], bool] = lambda: False,
-          max_rounds: int | None = None, sleep: Callable[[float], None] | None = None) -> int:
+          max_rounds: int | None = None, sleep: Callable[[float], None] | None = None,
+          asked: Callable[[], bool] = lambda: False) -> int:
     """Build once, then poll every `interval` s and rebuild after any change; returns the number of
-    rebuilds after the first build. `rebuild` gets the changed files ([] for the first build).
+    rebuilds after the first build. `rebuild` gets the changed files ([] for the first build, and
+    for a rebuild that `asked` wants although no file changed: `serve`'s build settings).
 
     The snapshot is taken before each build, so a file saved while a build runs triggers the next.
     """
@@ -115,7 +117,7 @@ def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None
         rounds += 1
         now = snapshot(collect())
         differences = changed(state, now)
-        if differences:
+        if differences or asked():
             state = now
             rebuild(differences)
             rebuilds += 1

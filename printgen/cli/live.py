@@ -1,0 +1,211 @@
+"""What `printgen serve` shows, kept up to date: the games' pages and pieces as pictures, the PDFs,
+the problems of the last build and the settings the page can change.
+
+Everything served lives in one table in memory, from URL path to bytes, replaced whole after each
+good build; a build that fails leaves the table as it was and sets its problems beside it. A request
+can only name an entry of that table, so nothing on disk is ever served: not the definitions, not
+their art, not a file a symbolic link points to.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+import click
+
+from printgen.cli.common import MAX_SHOWN, report
+from printgen.cli.engine import build_games, say_on_stderr
+from printgen.cli.options import MAX_BACK_OFFSET_MM, parse_offset
+from printgen.cli.pictures import Deck, PageRaster, PieceCache, Picture
+from printgen.core.build import Artifact, BuildOptions
+from printgen.core.config import saved_back_offset
+from printgen.core.paper import MAX_BLEED_MM, PAPERS, Flip
+from printgen.core.problems import DefinitionError, display_name
+from printgen.games import Loaded
+
+MAX_QUERY_FIELDS = 8
+PNG, PDF = "image/png", "application/pdf"
+
+
+class SettingRefused(ValueError):
+    """A value the page sent that a build cannot take; its message says what would do."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The build options the page offers: the ones a user switches most."""
+
+    paper: str = "a4"
+    flip: Flip = "long"
+    back_offset: tuple[float, float] | None = None  # None: the offset saved for this flip, else 0,0
+    bleed: float | None = None  # None: each definition's own
+
+    def options(self, templates: tuple[Path, ...]) -> BuildOptions:
+        offset = self.back_offset or saved_back_offset(self.flip) or (0.0, 0.0)
+        return BuildOptions(PAPERS[self.paper], self.flip, offset, templates, self.bleed)
+
+    def updated(self, query: str) -> "Settings":
+        """These settings with the page's changes (`paper=letter&bleed=`); SettingRefused if any
+        value is not one a build takes."""
+        try:
+            asked = {k: v[-1].strip() for k, v in parse_qs(query, keep_blank_values=True,
+                                                           max_num_fields=MAX_QUERY_FIELDS).items()}
+        except ValueError:
+            raise SettingRefused("too many settings at once")
+        changes: dict[str, Any] = {}
+        for key, value in asked.items():
+            if key == "paper" and value.lower() in PAPERS:
+                changes["paper"] = value.lower()
+            elif key == "flip" and value.lower() in ("long", "short"):
+                changes["flip"] = value.lower()
+            elif key == "bleed":
+                changes["bleed"] = bleed_of(value)
+            elif key == "back_offset":
+                changes["back_offset"] = offset_of(value)
+            else:
+                raise SettingRefused(f"{key}: expected paper ({' or '.join(sorted(PAPERS))}), flip (long or "
+                                     f"short), bleed or back_offset (got {value[:40]!r})")
+        return replace(self, **changes)
+
+
+def bleed_of(value: str) -> float | None:
+    if not value:
+        return None
+    try:
+        bleed = float(value)
+    except ValueError:
+        bleed = math.nan
+    if not (math.isfinite(bleed) and 0 <= bleed <= MAX_BLEED_MM):
+        raise SettingRefused(f"bleed: expected a number of mm from 0 to {MAX_BLEED_MM:g}, or nothing for "
+                             f"each definition's own (got {value[:40]!r})")
+    return bleed
+
+
+def offset_of(value: str) -> tuple[float, float] | None:
+    if not value:
+        return None
+    try:
+        return parse_offset(None, None, value)
+    except click.BadParameter as exc:
+        raise SettingRefused(f"back offset: {exc.message}")
+
+
+def path_of(game: int, name: str) -> str:
+    """The table's key for a file of the `game`-th definition: a URL path, unquoted."""
+    return f"/files/{game}/{name}"
+
+
+class Live:
+    """The served table and the page's state, rebuilt by `rebuild` after every change."""
+
+    def __init__(self, paths: list[Path], settings: Settings, templates: tuple[Path, ...] = (),
+                 allow_outside: bool = False, dpi: float = 72.0) -> None:
+        self.paths = paths
+        self.settings = settings
+        self.templates = templates
+        self.allow_outside = allow_outside
+        self.dpi = dpi
+        self.raster = PageRaster()
+        self.pieces = PieceCache()
+        self.files: dict[str, tuple[str, bytes]] = {}  # URL path -> (media type, bytes)
+        self.games: list[dict[str, Any]] = []
+        self.problems: list[str] = []
+        self.warnings: list[str] = []
+        self.version = 0  # goes up after every build, good or not; the page redraws when it does
+        self.status = "building"
+        self.pending = False  # the page changed a setting: rebuild now, whatever the files say
+
+    def change(self, query: str) -> None:
+        """Take the page's new settings (SettingRefused if one is wrong) and ask for a rebuild."""
+        self.settings = self.settings.updated(query)
+        self.pending = True
+
+    def rebuild(self, changed: list[Path]) -> None:
+        """Build every game; on success replace the table, else keep it and show the problems."""
+        if self.pending and not changed:
+            click.echo(f"printgen: the page changed the settings ({self.said()}); rebuilding", err=True)
+        self.pending = False
+        if changed:
+            names = ", ".join(display_name(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
+            click.echo(f"printgen: changed: {names}; rebuilding", err=True)
+        started = time.monotonic()
+        warnings: list[str] = []
+
+        def warn(text: str) -> None:
+            warnings.append(text)
+            say_on_stderr(text)
+
+        options = self.settings.options(self.templates)
+        try:
+            results = build_games(self.paths, options, self.allow_outside, warn)
+            pdfs = [[a for a in artifacts if a.name.endswith(".pdf")] for _, artifacts in results]
+            drawn = iter(self.raster.pages([pdf for game in pdfs for pdf in game], self.dpi))
+            shown = [self.shown(index, loaded, [(pdf, next(drawn)) for pdf in game],
+                                self.pieces.decks(loaded, artifacts, options))
+                     for index, ((loaded, artifacts), game) in enumerate(zip(results, pdfs))]
+        except DefinitionError as exc:
+            self.pieces.finish(kept=False)
+            report(exc, then=" The page keeps the last pages that built.")
+            self.problems = exc.report().splitlines()[:MAX_SHOWN]
+            self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
+        else:
+            self.pieces.finish(kept=True)
+            self.files = {path: entry for _, files in shown for path, entry in files.items()}
+            self.games = [game for game, _ in shown]
+            self.problems = []
+            self.status = f"built in {time.monotonic() - started:.1f} s"
+            click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
+        self.warnings = warnings
+        self.version += 1
+
+    def shown(self, index: int, loaded: Loaded, pdfs: list[tuple[Artifact, list[Picture]]],
+              decks: list[Deck]) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
+        """One game as the page describes it, from its PDFs with their pages' pictures and its
+        pieces, and the files it serves."""
+        files: dict[str, tuple[str, bytes]] = {}
+
+        def served(name: str, media: str, data: bytes) -> str:
+            files[path_of(index, name)] = (media, data)
+            return quote(path_of(index, name))
+
+        def picture(name: str, shown: Picture) -> dict[str, Any]:
+            return {"src": f"{served(name, PNG, shown.png)}?v={shown.digest}", "width": shown.width,
+                    "height": shown.height}
+
+        described = []
+        for pdf, pages in pdfs:
+            stem = pdf.name[:-len(".pdf")]
+            described.append({"name": pdf.name, "href": served(pdf.name, PDF, pdf.data),
+                              "pages": [picture(f"pages/{stem}-p{n}.png", page)
+                                        for n, page in enumerate(pages, start=1)]})
+        return {"title": loaded.definition.title, "definition": display_name(loaded.path), "pdfs": described,
+                "decks": [{"name": deck.name, "back": picture(f"backs/{number}.png", deck.back),
+                           "faces": [{"name": face.name, "quantity": face.quantity,
+                                      **picture(f"faces/{number}/{face.name}.png", face.picture)}
+                                     for face in deck.faces]}
+                          for number, deck in enumerate(decks)]}, files
+
+    def said(self) -> str:
+        """The settings in a few words, as the command line would give them."""
+        chosen = self.settings
+        words = [f"--paper {chosen.paper}", f"--flip {chosen.flip}"]
+        words += [f"--bleed {chosen.bleed:g}"] if chosen.bleed is not None else []
+        words += [f"--back-offset {chosen.back_offset[0]:g},{chosen.back_offset[1]:g}"] if chosen.back_offset else []
+        return " ".join(words)
+
+    def state(self) -> dict[str, Any]:
+        """What the page shows, as plain data for JSON."""
+        return {"version": self.version, "status": self.status, "problems": self.problems,
+                "warnings": self.warnings, "games": self.games,
+                "settings": {**asdict(self.settings), "back_offset": ",".join(
+                    f"{v:g}" for v in self.settings.back_offset) if self.settings.back_offset else ""},
+                "choices": {"paper": sorted(PAPERS), "flip": ["long", "short"], "max_bleed": MAX_BLEED_MM,
+                            "max_back_offset": MAX_BACK_OFFSET_MM}}
+
+    def state_json(self) -> bytes:
+        return json.dumps(self.state(), ensure_ascii=True).encode()

@@ -1,0 +1,410 @@
+"""`printgen serve`: the page, its pictures and PDFs from a real server on a free port; a saved
+change redraws the pictures, a broken definition is shown located and keeps the last pictures, the
+page's settings rebuild; requests for anything outside the served table, other methods, other hosts
+and oversized requests are refused; Ctrl-C ends it cleanly. The loop-back server's own behaviour
+is tested in-process, without a build.
+
+One server of a two-row deck serves the whole module (each build costs about a second); the tests
+run in order on it, one of them in headless Chromium, and the last one stops it with Ctrl-C.
+"""
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageChops
+from pypdf import PdfReader
+
+from browser import MISSING, Browser
+from serving import Served, raw_request, save, small_deck, stop_all_in_session
+from printgen.cli import loopback
+from printgen.cli.loopback import Loopback, Reply
+from test_signals import session_members
+
+DPI = 72  # the default: the screenshot in the docs shows pages as a user sees them
+A4_PX = tuple(math.ceil(mm / 25.4 * DPI) for mm in (210, 297))
+LETTER_PX = tuple(math.ceil(inch * DPI) for inch in (8.5, 11))
+POKER_PX = (375, 525)  # 2.5 x 3.5 in at the pieces' fixed 150 dpi
+SECRET = "TOP-SECRET-4471"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    home = tmp_path_factory.mktemp("serve")
+    (home / "secret.txt").write_text(SECRET)  # beside the deck's folder, not in it
+    definition = small_deck(home / "potion")
+    (definition.parent / "link.txt").symlink_to(home / "secret.txt")
+    server = Served(definition.parent, "potion.yaml", "--dpi", str(DPI))
+    server.wait(lambda s: s["version"] >= 1, "the first build")
+    yield server
+    stop_all_in_session(server.process)
+
+
+def png(served: Served, src: str) -> Image.Image:
+    status, headers, body = served.get(src)
+    assert status == 200 and headers["content-type"] == "image/png"
+    return Image.open(io.BytesIO(body))
+
+
+def pages(state: dict) -> list[dict]:
+    return state["games"][0]["pdfs"][0]["pages"]
+
+
+def test_the_page_shows_every_page_and_piece_and_links_the_pdf(served):
+    status, headers, html = served.get("/")
+    assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    assert b"<script>" in html and "script-src 'sha256-" in headers["content-security-policy"]
+    state = served.state()
+    assert state["problems"] == [] and state["settings"]["paper"] == "a4"
+    (game,) = state["games"]
+    assert game["title"] == "Potion Shop" and game["definition"] == "potion.yaml"
+    (pdf,) = game["pdfs"]
+    status, headers, data = served.get(pdf["href"])
+    assert status == 200 and headers["content-type"] == "application/pdf"
+    assert len(PdfReader(io.BytesIO(data)).pages) == len(pdf["pages"]) == 2  # faces, then backs
+    for number, page in enumerate(pdf["pages"]):
+        picture = png(served, page["src"])
+        assert picture.size == (page["width"], page["height"]) == A4_PX
+        # the picture is the served PDF's page itself, as pypdfium2 draws it
+        document = pdfium.PdfDocument(data)
+        expected = document[number].render(scale=DPI / 72).to_pil().convert("RGB")
+        document.close()
+        assert ImageChops.difference(picture.convert("RGB"), expected).getbbox() is None
+    (deck,) = game["decks"]
+    assert [face["name"] for face in deck["faces"]] == ["ember-tonic", "frost-draught"]
+    assert [face["quantity"] for face in deck["faces"]] == [3, 2]
+    for side in [deck["back"], *deck["faces"]]:
+        picture = png(served, side["src"])
+        assert picture.size == (side["width"], side["height"]) == POKER_PX
+        assert picture.convert("L").getextrema()[0] < 80  # drawn, not blank
+
+
+def test_a_broken_save_is_shown_located_over_the_last_pictures_and_the_fix_redraws_what_changed(served):
+    """One good rebuild for three promises: a problem is shown with its file and line while the
+    last pictures stay; fixing it clears the problem; what the fix changed is redrawn, and only that."""
+    definition, csv = served.folder / "potion.yaml", served.folder / "cards.csv"
+    good = definition.read_text()
+    before = served.state()
+    old = png(served, pages(before)[0]["src"])
+    save(definition, good.replace("  size: poker ", "  size: pokr  "))
+    save(csv, csv.read_text().replace("Deal 2 damage", "Deal 3 damage"))  # saved while broken
+    broken = served.wait(lambda s: s["problems"], "the problem of a broken definition")
+    line = next(n for n, text in enumerate(good.splitlines(), start=1) if text.startswith("  size: poker"))
+    (problem,) = broken["problems"]
+    assert problem.startswith(f"potion.yaml:{line}: card.size: expected 'poker', ")
+    assert problem.endswith("(got 'pokr')")
+    assert broken["games"] == before["games"]  # the last good pictures, still served
+    assert ImageChops.difference(png(served, pages(broken)[0]["src"]), old).getbbox() is None
+    assert "potion.yaml:" in served.stderr()
+
+    save(definition, good)
+    fixed = served.wait(lambda s: not s["problems"] and s["games"] != before["games"], "the fixed build")
+    assert pages(fixed)[0]["src"] != pages(before)[0]["src"]  # the faces' sheet: a card's new text
+    new = png(served, pages(fixed)[0]["src"])
+    assert ImageChops.difference(old.convert("RGB"), new.convert("RGB")).getbbox() is not None
+    assert pages(fixed)[1]["src"] == pages(before)[1]["src"]  # the backs look the same: same picture
+    faces = zip(fixed["games"][0]["decks"][0]["faces"], before["games"][0]["decks"][0]["faces"])
+    assert [a["src"] != b["src"] for a, b in faces] == [True, False]
+
+
+# -- in a real browser -----------------------------------------------------------------------------
+
+PICTURES = """return [...document.images].map(img => ({src: img.getAttribute("src"), done: img.complete,
+    width: img.naturalWidth, height: img.naturalHeight, kept: img.dataset.kept || ""}));"""
+ALL_DRAWN = """const imgs = [...document.images];
+    return Number(document.body.dataset.version || 0) >= 1 && imgs.length > 0
+        && imgs.every(img => img.complete && img.naturalWidth > 0);"""
+PROBLEMS = """return [...document.querySelectorAll(".problems li")].map(li => li.textContent);"""
+
+
+@pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+def test_in_a_browser_the_page_renders_and_follows_saves_without_reloading(served, tmp_path):
+    """Headless Chromium loads the page and draws every picture; a broken save shows its file and
+    line over the last pictures; the fix changes the pictures in the open page, without a reload.
+    Its screenshot is docs/images/serve-page.png (written there when PRINTGEN_RECORD_SCREENSHOT=1,
+    always into the test's own folder)."""
+    definition, csv = served.folder / "potion.yaml", served.folder / "cards.csv"
+    good = definition.read_text()
+    browser = Browser(tmp_path, 1200, 1300)
+    try:
+        browser.open(served.url)
+        browser.wait_for(ALL_DRAWN, "every picture drawn")
+        state = served.state()
+        deck = state["games"][0]["decks"][0]
+        expected = [*pages(state), deck["back"], *deck["faces"]]
+        shown = browser.run(PICTURES)
+        assert [(p["src"], p["width"], p["height"]) for p in shown] == \
+            [(e["src"], e["width"], e["height"]) for e in expected]
+        # marks that a reload would wipe: a script variable and the pictures' own elements
+        browser.run("window.samePage = true; for (const img of document.images) img.dataset.kept = 'yes';")
+
+        save(definition, good.replace("  size: poker ", "  size: pokr  "))
+        problems = browser.wait_for(PROBLEMS, "the problem of a broken definition")
+        line = next(n for n, text in enumerate(good.splitlines(), start=1) if text.startswith("  size: poker"))
+        assert len(problems) == 1 and re.match(rf"potion\.yaml:{line}: card\.size: expected 'poker', ", problems[0])
+        assert browser.run(PICTURES) == [{**p, "kept": "yes"} for p in shown]  # the last good pictures stay
+        screenshot = browser.screenshot()
+        viewport = browser.run("return [window.innerWidth, window.innerHeight];")
+        box = browser.run("""const r = document.querySelector(".problems").getBoundingClientRect();
+            return [r.left, r.top, r.height];""")
+
+        save(csv, re.sub(r"Deal (\d+) damage", lambda m: f"Deal {int(m[1]) + 1} damage", csv.read_text()))
+        save(definition, good)
+        browser.wait_for(f"""return document.querySelector(".problems") === null
+            && document.images[0].getAttribute("src") !== {shown[0]["src"]!r}
+            && [...document.images].every(img => img.complete && img.naturalWidth > 0);""", "the redrawn page")
+        assert browser.run("return window.samePage === true;"), "the page was reloaded"
+        now = browser.run(PICTURES)
+        assert [p["kept"] for p in now] == ["yes"] * len(shown), now  # the same elements, new pictures
+        # the faces' sheet and the changed card are redrawn; the backs and the other card are not
+        assert [a["src"] != b["src"] for a, b in zip(now, shown)] == [True, False, False, True, False]
+    finally:
+        browser.close()
+
+    (tmp_path / "serve-page.png").write_bytes(screenshot)
+    picture = Image.open(io.BytesIO(screenshot)).convert("RGB")
+    if os.environ.get("PRINTGEN_RECORD_SCREENSHOT"):
+        picture.quantize(256).save(ROOT / "docs" / "images" / "serve-page.png", optimize=True)
+    assert list(picture.size) == viewport
+    left, top, height = (round(v) for v in box)
+    assert picture.getpixel((left + 2, top + height // 2)) == (0xC0, 0x39, 0x2B)  # the problem box's red edge
+
+
+def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
+    before = served.state()
+    for query, words in (("bleed=9", "bleed: expected a number of mm from 0 to 6"),
+                         ("back_offset=1,nan", "back offset: each offset must be a number"),
+                         ("colour=red", "colour: expected paper (a4 or letter), flip")):
+        status, _, body = served.get(f"/set?{query}")
+        assert status == 400 and words in body.decode(), body
+    status, _, _ = served.get("/set?paper=letter&flip=short&back_offset=1.5,-0.5&bleed=6")
+    assert status == 200
+    after = served.wait(lambda s: s["version"] > before["version"], "a rebuild for new settings")
+    assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": 6.0}
+    # 6 mm of bleed leaves room for 4 of the 5 cards on a sheet: two sheets, and a warning in the page
+    assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX] * 4
+    assert after["warnings"] == ["printgen: --bleed 6 fits 4 cards on each US Letter sheet, where 6 fit "
+                                 "without bleed; build without --bleed to let the deck choose, or give 0"]
+    status, _, data = served.get(after["games"][0]["pdfs"][0]["href"])
+    reader = PdfReader(io.BytesIO(data))
+    assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [612, 792]
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
+    assert "--paper letter --flip short --bleed 6 --back-offset 1.5,-0.5" in served.stderr()
+
+
+@pytest.mark.parametrize("target", [
+    "/../secret.txt", "/files/0/../../../secret.txt", "/files/%2e%2e/%2e%2e/secret.txt",
+    "/%2e%2e%2f%2e%2e%2fsecret.txt", "/files/0/%2e%2e%2fpotion.yaml", "//etc/passwd", "/etc/passwd",
+    "/files//etc/passwd", "/files/0/link.txt", "/link.txt", "/potion.yaml", "/files/0/potion.yaml",
+    "/files/0/cards.csv", "/files/0/%ff%fe.png", "/files/0/potion.pdf%00", "*",
+    "http://127.0.0.1/files/0/potion.pdf"])
+def test_nothing_outside_the_served_table_is_served(served, target):
+    answer = raw_request(served.port, f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n\r\n"
+                         .encode())
+    assert answer.startswith(b"HTTP/1.0 404 "), answer[:80]
+    assert SECRET.encode() not in answer and b"game: deck" not in answer
+
+
+def test_only_gets_of_modest_size_for_this_host_are_answered(served):
+    host = f"Host: 127.0.0.1:{served.port}\r\n".encode()
+    for method in (b"POST", b"PUT", b"DELETE", b"HEAD"):
+        answer = raw_request(served.port, method + b" /state HTTP/1.1\r\n" + host +
+                             b"Content-Length: 5\r\n\r\nhello")
+        assert answer.startswith(b"HTTP/1.0 405 ") and b"\r\nAllow: GET\r\n" in answer, answer[:80]
+    status, _, body = served.get("/state", host="printgen.example.com")  # DNS rebinding
+    assert status == 403 and b"version" not in body
+    before = served.state()["settings"]
+    for site in ("cross-site", "same-site"):  # another site's page making the browser ask
+        assert served.get("/set?paper=a4&flip=long", Sec_Fetch_Site=site)[0] == 403
+        assert served.get(pages(served.state())[0]["src"], Sec_Fetch_Site=site)[0] == 403
+    assert served.state()["settings"] == before
+    assert served.get("/state", Sec_Fetch_Site="same-origin")[0] == 200
+    assert served.get("/state", host=f"localhost:{served.port}")[0] == 200
+    long_line = raw_request(served.port, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + host + b"\r\n")
+    assert long_line.startswith(b"HTTP/1.0 414 ")
+    big_head = raw_request(served.port, b"GET /state HTTP/1.1\r\n" + host + b"X-Pad: " + b"b" * 9000 + b"\r\n\r\n")
+    assert big_head.startswith(b"HTTP/1.0 431 ")
+    assert served.state()["problems"] == []  # and it still answers
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find processes and sockets")
+def test_ctrl_c_stops_the_server_and_everything_it_started(served):
+    listening = [line.split()[1] for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+                 if line.split()[3] == "0A"]  # state LISTEN
+    assert f"0100007F:{served.port:04X}" in listening  # 127.0.0.1 and nothing else
+    assert not [a for a in listening if a.endswith(f":{served.port:04X}") and not a.startswith("0100007F")]
+    code, err = served.stop(signal.SIGINT)
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "printgen: interrupted; no half-written file was left behind."
+    assert "Traceback" not in err and "internal error" not in err
+    assert session_members(served.process.pid) == []
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", served.port), timeout=5).close()
+
+
+# -- the loop-back server alone, in-process --------------------------------------------------------
+
+def echo(path: str, query: str) -> Reply:
+    return Reply(200, "text/plain", f"{path}?{query}".encode())
+
+
+def exchange(server: Loopback, request: bytes) -> bytes:
+    """Send a request, let the server answer it in this thread, and read the answer."""
+    with socket.create_connection(("127.0.0.1", server.port)) as client:
+        client.sendall(request)
+        server.serve_for(0.3)
+        client.settimeout(5)
+        return b"".join(iter(lambda: client.recv(65536), b""))
+
+
+def test_a_silent_connection_does_not_hold_up_the_others():
+    server = Loopback(echo)
+    try:
+        assert server.socket.getsockname()[0] == "127.0.0.1"
+        silent = socket.create_connection(("127.0.0.1", server.port))  # as a browser's spare one
+        answer = exchange(server, f"GET /a%20b?c=1 HTTP/1.1\r\nHost: localhost:{server.port}\r\n\r\n".encode())
+        assert answer.startswith(b"HTTP/1.0 200 ") and answer.endswith(b"/a b?c=1")
+        assert b"\r\nConnection: close\r\n" in answer
+        silent.close()
+    finally:
+        server.shut()
+
+
+def test_an_idle_connection_is_closed_and_the_oldest_beyond_the_limit(monkeypatch):
+    monkeypatch.setattr(loopback, "MAX_WAITING", 2)
+    monkeypatch.setattr(loopback, "IDLE_SECONDS", 0.0)
+    server = Loopback(echo)
+    try:
+        idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+        server.serve_for(0.2)
+        assert server.waiting == {}
+        for connection in idle:
+            connection.settimeout(5)
+            assert connection.recv(10) == b""  # closed by the server, unanswered
+            connection.close()
+    finally:
+        server.shut()
+
+
+def test_a_request_sent_a_byte_at_a_time_has_its_time_in_all(monkeypatch):
+    monkeypatch.setattr(loopback, "REQUEST_SECONDS", 0.2)
+    server = Loopback(echo)
+    try:
+        slow = socket.create_connection(("127.0.0.1", server.port))
+        slow.sendall(b"GET /slow HTTP/1.1\r\n")  # and the rest never comes
+        quick = socket.create_connection(("127.0.0.1", server.port))
+        quick.sendall(f"GET /quick HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+        server.serve_for(0.5)
+        for connection in (slow, quick):
+            connection.settimeout(5)
+        assert slow.recv(100) == b""  # given up on, unanswered
+        assert b"".join(iter(lambda: quick.recv(65536), b"")).endswith(b"/quick?")
+        slow.close()
+        quick.close()
+    finally:
+        server.shut()
+
+
+def test_a_port_in_use_is_a_usage_error(run_cli):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = run_cli("serve", "fracas", "--port", str(port))
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output
+
+
+def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
+    from printgen.cli.live import Live, Settings
+    from printgen.cli.serve import serve
+
+    opened: list[str] = []
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("game: [fracas\n")  # fails at once: no build is paid for
+    live = Live([broken], Settings())
+    assert serve(live, open_browser=True, max_rounds=0) == 0
+    out = capsys.readouterr()
+    assert re.fullmatch(r"printgen: serving at (http://127\.0\.0\.1:\d+/) \(this computer only; Ctrl-C "
+                        r"stops\)\n", out.out)
+    assert opened == [out.out.split()[3]]
+    assert len(live.problems) == 1 and re.match(r"\S*broken\.yaml:1: ", live.problems[0])
+    assert live.version == 1 and live.games == []
+
+
+class Tile:
+    """A piece as the `pieces` capability gives it: a red face and a blue back, 20 x 30 mm."""
+
+    width, height = 20.0, 30.0
+
+    def front(self, bleed: float):
+        from reportlab.graphics.shapes import Group, Rect
+        from reportlab.lib.colors import red
+
+        return Group(Rect(0, 0, self.width, self.height, fillColor=red, strokeColor=None))
+
+    def back(self, bleed: float):
+        from reportlab.graphics.shapes import Group, Rect
+        from reportlab.lib.colors import blue
+
+        return Group(Rect(0, 0, self.width, self.height, fillColor=blue, strokeColor=None))
+
+
+def two_page_pdf(label: str) -> bytes:
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 300), invariant=1)
+    for page in range(2):
+        canvas.drawString(20, 150, f"{label} {page}")
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def test_unchanged_pdfs_and_pieces_keep_their_pictures(monkeypatch):
+    """In-process, without a build: a PDF seen before is not rasterised again, and a game whose
+    built files are unchanged keeps its pieces' pictures (face and back, at 150 dpi)."""
+    from types import SimpleNamespace
+
+    from printgen.cli import pictures
+    from printgen.core import parallel
+    from printgen.core.build import Artifact, BuildOptions
+    from printgen.core.paper import PAPERS
+    from printgen.layout.cards import Card
+
+    jobs: list[int] = []
+    on_cores = parallel.on_cores
+    monkeypatch.setattr(parallel, "on_cores", lambda run, *a, **k: jobs.append(len(run)) or on_cores(run, *a, **k))
+    one, other = Artifact("a.pdf", two_page_pdf("one")), Artifact("a.pdf", two_page_pdf("other"))
+    raster = pictures.PageRaster()
+    first = raster.pages([one], 20)
+    assert [(p.width, p.height) for p in first[0]] == [(56, 84)] * 2 and sum(jobs) == 1
+    assert raster.pages([one], 20) == first and sum(jobs) == 1  # nothing drawn again
+    assert raster.pages([other], 20) != first and sum(jobs) == 2
+    assert raster.pages([one], 20) == first and sum(jobs) == 3  # only the last call's PDFs are kept
+
+    drawn: list[int] = []
+    piece_decks = pictures.piece_decks
+    monkeypatch.setattr(pictures, "piece_decks", lambda cards, *a: drawn.append(len(cards)) or piece_decks(cards, *a))
+    cards = [Card("t-1", "tile", "tiles", Tile(), 2), Card("t-2", "tile", "tiles", Tile())]
+    loaded = SimpleNamespace(game=SimpleNamespace(pieces=lambda loaded, options: cards), path=Path("t.yaml"))
+    cache, options = pictures.PieceCache(), BuildOptions(PAPERS["a4"])
+    (deck,) = cache.decks(loaded, [one], options)
+    cache.finish(kept=True)
+    assert drawn == [2] and deck.name == "tiles" and [(f.name, f.quantity) for f in deck.faces] == [("t-1", 2), ("t-2", 1)]
+    for side, colour in ((deck.faces[0].picture, (255, 0, 0)), (deck.back, (0, 0, 255))):
+        image = Image.open(io.BytesIO(side.png)).convert("RGB")
+        assert image.size == (side.width, side.height) == (119, 178)  # 20 x 30 mm at 150 dpi, rounded up
+        assert image.getpixel((60, 89)) == colour
+    assert cache.decks(loaded, [one], options) == [deck] and drawn == [2]
+    cache.finish(kept=False)  # a build that failed forgets nothing
+    assert cache.decks(loaded, [other], options) != [] and drawn == [2, 2]
