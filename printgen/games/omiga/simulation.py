@@ -39,6 +39,11 @@ class Tally:
     placements: int = 0
     looks: int = 0
     no_legal: int = 0
+    # sums of squares and products of the per-game counts, for the spread between games
+    placements_sq: int = 0
+    looks_sq: int = 0
+    no_legal_sq: int = 0
+    looks_no_legal: int = 0
     dead_hands: list[list[int]] = field(default_factory=list)  # [deck][tile]: in a hand with no move
 
     def add(self, other: "Tally") -> None:
@@ -47,6 +52,10 @@ class Tally:
         self.placements += other.placements
         self.looks += other.looks
         self.no_legal += other.no_legal
+        self.placements_sq += other.placements_sq
+        self.looks_sq += other.looks_sq
+        self.no_legal_sq += other.no_legal_sq
+        self.looks_no_legal += other.looks_no_legal
         if not self.dead_hands:
             self.dead_hands = [[0] * len(d) for d in other.dead_hands]
         for mine, theirs in zip(self.dead_hands, other.dead_hands):
@@ -214,6 +223,10 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
     tally.placements += placed
     tally.looks += looks
     tally.no_legal += no_legal
+    tally.placements_sq += placed * placed
+    tally.looks_sq += looks * looks
+    tally.no_legal_sq += no_legal * no_legal
+    tally.looks_no_legal += looks * no_legal
     return outcome
 
 
