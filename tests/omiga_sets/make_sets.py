@@ -189,6 +189,23 @@ def verdict_sets() -> dict[str, str]:
     s["two_typos"] = verdict("white-06's top is 'tipp' and black-29's left 'pnik'. Not valid: two "
                              "unknown names, each with what follows from it.",
                              edited(full, 5, top="tipp"), edited(full, 28, left="pnik"))
+    # small sets the exhaustive search covers many times over (--thorough)
+    small = [dict(left=l, right=r, top=t, bottom=b)
+             for l, r, t, b in product(COLOURS, COLOURS, ["tip", "notch"], ["tip", "notch"])]
+    tips = {"tip": "{shape: tip}", "notch": "{shape: notch}"}
+    tip_fits = {"tip": "[notch]", "notch": "[tip]"}
+    s["small_even"] = verdict("16 tiles a deck, every colour by tip or notch on both edges. Valid.",
+                              small, small, forms=tips, fits=tip_fits, white_size=16, black_size=16)
+    s["small_dead_side"] = verdict("white-02's left is blue, which no tile shows on a right edge. Not "
+                                   "valid: a dead side.", edited(small, 1, left="blue"), small,
+                                   colours=["green", "pink", "blue"], forms=tips, fits=tip_fits,
+                                   white_size=16, black_size=16,
+                                   validation="thresholds:\n  max_colour_spread: 16")
+    s["small_no_answer"] = verdict("no black tile has a notch on its own top, so no white opening with a "
+                                   "tip on top can be answered. Not valid: set-up.", small,
+                                   [dict(t, top="tip") for t in small], forms=tips, fits=tip_fits,
+                                   white_size=16, black_size=16,
+                                   validation="duplicates: warning\nthresholds:\n  max_form_spread: 32")
     return s
 
 

@@ -104,6 +104,7 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
     discards: list[list[int]] = [[], []]
     hands: list[list[int]] = [[], []]
     frontier: list[set[int]] = [set(), set()]
+    touching: list[set[int]] = [set(), set()]  # cells edge or corner to edge with each player's tiles
     reached = [0, 0]
     placed = 0
 
@@ -115,6 +116,7 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
         for n in (cell - 1, cell + 1, cell + stride, cell - stride):
             if owner[n] == EMPTY:
                 frontier[p].add(n)
+        touching[p].update(cell + o for o in near)
         column = cell % stride - 1
         reached[p] |= (1 if column == 0 else 0) | (2 if column == columns - 1 else 0)
         if record is not None:
@@ -161,7 +163,7 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
         looks += 1
         moves = []
         for cell in sorted(frontier[p]):
-            if not any(owner[cell + o] == q for o in near):
+            if cell not in touching[q]:  # condition 3: no opponent's tile at an edge or corner
                 continue
             n = cell - 1
             need_left = right_c[n] if owner[n] < 2 else -1
