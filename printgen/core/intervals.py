@@ -1,7 +1,7 @@
 """Confidence intervals for figures measured by simulation, and how many runs would settle a verdict.
 
 A simulated figure is a sample: 200 games of a perfectly even tile set give a win gap of 10 % or
-more about one time in six. So a validator judges a figure against its limit only when the whole
+more about one time in seven. So a validator judges a figure against its limit only when the whole
 95 % interval lies on one side of the limit, and otherwise says how many runs would be needed if
 the figure stayed as measured. Shares of runs use Wilson's score interval, which stays inside 0..1
 and behaves at 0 % and 100 %, where the textbook interval collapses to a point; averages and ratios

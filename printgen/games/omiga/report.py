@@ -120,15 +120,16 @@ class Report:
                 f"its place {'it goes' if n == 1 else 'they go'} away (--json lists them)")
 
     def skipped(self) -> set[str]:
-        return {name for name, body in self.sections.items()
-                if isinstance(body, dict) and body.get("simulated") is False or
-                isinstance(body, dict) and body.get("searched") is False}
+        """Checks that did not run (their section says why)."""
+        return {name for name, body in self.sections.items() if isinstance(body, dict) and
+                False in (body.get("drawn"), body.get("simulated"), body.get("searched"))}
 
     def summaries(self) -> list[tuple[str, list[str]]]:
         s = self.sections
         out = [("structure", ["names, fit table, deck sizes and duplicates checked"])]
         if "drawing" in s:
-            out.append(("drawing", [f"the tiles drawn as build draws them ({s['drawing']['template']}): "
+            out.append(("drawing", [s["drawing"]["reason"] if not s["drawing"]["drawn"] else
+                                    f"the tiles drawn as build draws them ({s['drawing']['template']}): "
                                     "semicircles on their edge midpoints with one radius, forms that fit"]))
         if "setup" in s:
             st = s["setup"]

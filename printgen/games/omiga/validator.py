@@ -29,6 +29,7 @@ from printgen.games.omiga.report import Report
 from printgen.games.omiga.simulation import simulate
 from printgen.games.omiga.tileset import compile_set
 
+BUNDLED = Path(__file__).resolve().parent.parent  # printgen/games: the bundled templates
 THOROUGH = True  # `validate --thorough` searches every set-up and first move (omiga.exhaustive)
 WARNING_LINE = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+))?: warning: (?P<message>.*)$", re.S)
 
@@ -76,15 +77,16 @@ def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: in
     report = Report(source.file, defn, source)
     found, sections = static_checks(defn)
     structural = any(f.check == "structure" and f.severity == "error" for f in found)
-    if not structural:  # the tiles can be drawn
+    if structural:  # the tiles cannot be drawn as written
+        sections["drawing"] = {"drawn": False, "reason": "not drawn: the structure problems come first"}
+    else:
         more, sections["drawing"] = drawing(defn)
         found += more
     found += art_findings(defn)
     v = defn.validation
     seed = v.seed if seed is None else seed
     if structural:
-        sections["play"] = {"simulated": False, "reason": "not simulated: the structure problems come "
-                                                          "first, and the set they leave is not the one written"}
+        sections["play"] = {"simulated": False, "reason": "not simulated: the structure problems come first"}
     else:
         cs = compile_set(defn)
         tally = simulate(cs, v.table.columns, v.table.rows, v.games if games is None else games, seed,
@@ -98,7 +100,8 @@ def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: in
                                                     sections["setup"], structural)
         found += more
     report.findings = fold(defn, found, lambda d: static_checks(d)[0])
-    report.sections = sections
+    order = ("drawing", "setup", "dead", "balance", "mirror", "play", "thorough")
+    report.sections = {name: sections[name] for name in order if name in sections}
     return report
 
 
@@ -113,7 +116,9 @@ def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
     art = tile_art(defn, template_folders(defn.templates))
     severity: Severity = "warning"
     try:
-        file, _ = art.templates.where(FACE_TEMPLATE)
+        path, _ = art.templates.source(FACE_TEMPLATE)
+        bundled = Path(path).resolve().is_relative_to(BUNDLED)
+        file = f"printgen's own {FACE_TEMPLATE}" if bundled else art.templates.where(FACE_TEMPLATE)[0]
         art.prepare([defn.card.bleed, 0.0])
         problems = drawn_problems(defn, art)
         noticed = list(art.templates.warnings)
@@ -121,7 +126,7 @@ def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
         file, problems, severity, noticed = FACE_TEMPLATE, exc.problems, "error", []
     found = [Finding("drawing", severity, (), p.message, where=(p.file, p.line)) for p in problems]
     found += [warning_finding("drawing", w) for w in noticed]
-    return found, {"template": file}
+    return found, {"drawn": True, "template": file}
 
 
 def art_findings(defn: Omiga) -> list[Finding]:
