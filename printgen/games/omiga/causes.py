@@ -19,7 +19,8 @@ from printgen.games.omiga.model import DECKS, Omiga, Tile
 
 RANK = {"structure": 0, "art": 1, "drawing": 1, "setup": 2, "dead": 3, "balance": 4, "mirror": 5,
         "play": 6, "thorough": 7}
-SEARCHED = 6  # distinct unknown names tried against every known name; more just take the nearest
+SEARCHED = 6  # distinct unknown names tried against every known name and alone; more take the nearest
+# and leave what follows from them to the first (a set with that many typos is read again anyway)
 Kind = Literal["colour", "form"]
 Name = tuple[Kind, str]
 Checks = Callable[[Omiga], list[Finding]]
@@ -91,7 +92,7 @@ def fold(defn: Omiga, findings: list[Finding], run: Checks) -> list[Finding]:
     gone = keys(findings) - keys(run(repaired))
     candidates = [f for f in findings if f.key in gone and unknown_name(defn, f) is None]
     followers: dict[Name, list[Finding]] = {name: [] for name in causes}
-    for cause in causes:  # those that go away with this name alone follow from it
+    for cause in list(causes)[:SEARCHED]:  # those that go away with this name alone follow from it
         alone = keys(run(renamed(defn, *cause, fixes[cause]))) if len(causes) > 1 else set()
         for f in candidates:
             if f.key not in alone and not any(f in got for got in followers.values()):

@@ -58,14 +58,14 @@ def bounds(interval: Interval) -> list[float | None]:
 
 
 def shown(key: str, value: float) -> str:
-    if not math.isfinite(value):
-        return "?"
     return f"{value:.1f}" if key in COUNTS else f"{100 * value:.1f}"
 
 
 def with_interval(key: str, interval: Interval) -> str:
     """'47.7 % (44.6-50.8)' or '17.3 (16.9-17.7)': the figure and its 95 % interval."""
     unit = "" if key in COUNTS else " %"
+    if not (math.isfinite(interval.low) and math.isfinite(interval.high)):
+        return f"{shown(key, interval.value)}{unit} (no interval from one game)"
     return (f"{shown(key, interval.value)}{unit} ({shown(key, interval.low)}-"
             f"{shown(key, interval.high)})")
 
@@ -165,7 +165,8 @@ def play_lines(p: dict[str, Any]) -> list[str]:
         return with_interval(key, Interval(value, i[key].low, i[key].high))
 
     w, b = p["white"], p["black"]
-    lines = [f"{p['games']} games (seed {p['seed']}, table {p['table']}), each figure with its 95 % interval:",
+    games = f"{p['games']} game{'s' * (p['games'] != 1)}"
+    lines = [f"{games} (seed {p['seed']}, table {p['table']}), each figure with its 95 % interval:",
              f"white wins {fig('white_wins', w['wins'])}: behind {fig('white_behind', w['behind'])}, "
              f"far edge {fig('white_edge', w['edge'])}",
              f"black wins {fig('black_wins', b['wins'])}: behind {fig('black_behind', b['behind'])}, "
@@ -177,6 +178,6 @@ def play_lines(p: dict[str, Any]) -> list[str]:
         limit = f"{v['limit']:g}" if figure_key in COUNTS else f"{100 * v['limit']:g} %"
         bound = "at most" if at_most else "at least"
         verdict = {"ok": "ok", "over": "TOO " + ("HIGH" if at_most else "LOW"),
-                   "unsure": f"not enough games to tell"}[v["verdict"]]
+                   "unsure": "not enough games to tell"}[v["verdict"]]
         lines.append(f"{label} {fig(figure_key, values[figure_key])}, {bound} {limit}: {verdict}")
     return lines
