@@ -33,9 +33,6 @@ BUNDLED = Path(__file__).resolve().parent.parent  # printgen/games: the bundled 
 THOROUGH = True  # `validate --thorough` searches every set-up and first move (omiga.exhaustive)
 WARNING_LINE = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+))?: warning: (?P<message>.*)$", re.S)
 
-__all__ = ["Report", "read", "check_set", "show_documents", "simulated_games", "THOROUGH"]
-
-
 def read(path: Path, allow_outside: bool = False) -> tuple[Omiga, SourceMap]:
     """The definition as a model, or a DefinitionError saying why it cannot be read. It is loaded
     as `build` loads it (art files and template folder found and read, the same messages); only
