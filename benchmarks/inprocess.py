@@ -21,7 +21,11 @@ from typing import Any, Callable
 
 from printgen.core.build import BuildOptions
 from printgen.games import bundled_definition
-from printgen.games.omiga.checks import balance, dead, mirror, setup, structure
+from printgen.games.omiga.checks import dead, setup, structure
+try:
+    from printgen.games.omiga.balance import balance, mirror
+except ImportError:  # an older tree kept them with the other checks
+    from printgen.games.omiga.checks import balance, mirror  # type: ignore[attr-defined,no-redef]
 from printgen.games.omiga.model import Omiga
 from printgen.games.omiga.tileset import compile_set
 from printgen.games.omiga.simulation import simulate

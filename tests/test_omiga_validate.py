@@ -26,17 +26,18 @@ BROKEN = {
     "deck_size": ("the white deck declares 36 tiles but lists 35", "decks.white.size"),
     "duplicate": ("white-36 is the same tile as white-01", "decks.white.tiles[35]"),
     "setup": ("if white opens with white-04 (green|green tip/diagonal), black can never answer",
-              "decks.white.tiles[3]"),
+              "decks.white.tiles[3].top"),
     "dead_tile": ("white-01 (blue|blue flat/flat) can never be placed", "decks.white.tiles[0]"),
-    "dead_side": ("nothing can ever touch the left of white-02", "decks.white.tiles[1]"),
+    "dead_side": ("nothing can ever touch the left of white-02", "decks.white.tiles[1].left"),
     "colour_balance": ("the white deck has 20 green and 16 pink semicircles on the left", "decks.white.tiles"),
     "tip_notch_balance": ("the white deck has 14 tiles with a tip on top but 12 with a bottom that fits "
                           "under it (notch)", "decks.white.tiles"),
     "diagonal_balance": ("the white deck has 12 tiles with a diagonal on top but 10 with a bottom that "
                          "fits under it (diagonal)", "decks.white.tiles"),
     "mirror": ("the decks do not mirror each other", "decks"),
-    "play_draws": ("of games are drawn (max_draw_rate is 0.2)", "validation.thresholds.max_draw_rate"),
-    "play_win_gap": ("a gap of 7.7 % (max_win_gap is 0.04)", "validation.thresholds.max_win_gap"),
+    "play_draws": ("of games are drawn (max_draw_rate is 0.2, outside", "validation.thresholds.max_draw_rate"),
+    "play_win_gap": ("a gap of 28.0 % (14.3-40.7) (max_win_gap is 0.04, outside the 95 % interval)",
+                     "validation.thresholds.max_win_gap"),
 }
 
 

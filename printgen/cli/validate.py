@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -24,10 +25,12 @@ PROGRESS_FROM = 2000  # games; shorter runs finish before a bar would help
               help="Seed for the simulation (default: validation.seed); same seed, same numbers.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON for machines.")
 @click.option("--show", is_flag=True, help="Also write an SVG and a PNG of one simulated end position.")
+@click.option("--thorough", is_flag=True,
+              help="Also search every set-up and first move one by one (small sets), as a cross-check.")
 @options.out("Folder for --show; the pictures go in OUT/<name>/.")
 @options.allow_outside
 def validate_command(target: str, games: int | None, seed: int | None, as_json: bool, show: bool,
-                     out_dir: Path, allow_outside: bool) -> None:
+                     thorough: bool, out_dir: Path, allow_outside: bool) -> None:
     """Check a tile set (a bundled game id or a definition .yaml) and report every problem.
 
     Exit status: 0 valid, 1 the set has problems, 2 the definition cannot be read.
@@ -48,12 +51,17 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
                 {"file": p.file, "line": p.line, "path": p.path, "message": p.message} for p in exc.problems]},
                 indent=2))
         raise
+    extra: dict[str, Any] = {}
+    if thorough:  # a validator that offers an exhaustive search says so (THOROUGH = True)
+        if not getattr(tv, "THOROUGH", False):
+            raise click.UsageError(f"--thorough: {game.title}'s validator has no exhaustive search")
+        extra["thorough"] = True
     total = games if games is not None else tv.simulated_games(defn)
     if total >= PROGRESS_FROM:
         with click.progressbar(length=total, label="Simulating games", file=sys.stderr) as bar:
-            verdict = tv.check_set(defn, source, games, seed, bar.update)
+            verdict = tv.check_set(defn, source, games, seed, bar.update, **extra)
     else:
-        verdict = tv.check_set(defn, source, games, seed)
+        verdict = tv.check_set(defn, source, games, seed, **extra)
     click.echo(verdict.as_json() if as_json else verdict.as_text())
     if show:
         from printgen.output.writers import write  # reportlab's canvas, only when a board is drawn

@@ -123,13 +123,20 @@ class Loaded:
             raise DefinitionError([Problem(file, line, "", f"template error: {exc}")]) from None
 
 
-def load(path: Path, allow_outside: bool = False) -> Loaded:
+def load(path: Path, allow_outside: bool = False, checks: bool = True) -> Loaded:
     """Read a definition, find its game from the `game` key, and validate it fully.
 
     Art files and the template folder it names are found and read here too, relative to its
-    folder; files outside that folder are refused unless `allow_outside`.
+    folder; files outside that folder are refused unless `allow_outside`. Without `checks`, the
+    game's own checks are left to the caller (`printgen validate` reports them with its findings).
     """
     data, source = read_yaml(path)
+    return load_read(path, data, source, allow_outside, checks)
+
+
+def load_read(path: Path, data: Any, source: SourceMap, allow_outside: bool = False,
+              checks: bool = True) -> Loaded:
+    """`load` for a definition already read (a command that looked at it first)."""
     if not isinstance(data, dict):
         got = "an empty file" if data is None else shorten(data)
         raise DefinitionError([Problem(source.file, 1, "", f"expected a mapping of keys at the top "
@@ -141,7 +148,7 @@ def load(path: Path, allow_outside: bool = False) -> Loaded:
                                               f"(got {got})")])
     game = game_entry(game_id)
     art = art_module().ArtContext(path.parent, allow_outside)
-    model = validate(game.model, data, source, game.checks, context={"art": art})
+    model = validate(game.model, data, source, game.checks if checks else (), context={"art": art})
     return Loaded(game, model, path, output_name(path), source, art.library, allow_outside)
 
 

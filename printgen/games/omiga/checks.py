@@ -1,36 +1,53 @@
-"""Static checks of an Omiga tile set: structure, set-up feasibility, dead tiles and sides, balance.
+"""Static checks of an Omiga tile set: structure, set-up feasibility, dead tiles and sides.
 
 Each check returns every finding it has (never just the first), each naming the tiles involved and
-the key path to edit. Neighbour counts use buckets keyed by edge colour or form, so a check costs
+the key path to edit. A tile's edges are named as the definition writes them, as its owner holds
+the tile; where black's tiles lie turned 180 degrees on the table, a message says where the edge
+lies there too. Neighbour counts use buckets keyed by edge colour or form, so a check costs
 tiles x forms rather than tiles x tiles.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Hashable, Iterable
 
 from printgen.core.source import Loc
 from printgen.games.omiga.model import DECKS, Omiga, Severity, tile_name
 from printgen.games.omiga.tileset import Compiled, interlock
 
 SIDES = ("left", "right", "top", "bottom")
+TURNED = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}  # black's, on the table
 
 
 @dataclass(frozen=True)
 class Finding:
-    check: str  # structure, setup, dead, balance, mirror, play, drawing
+    check: str  # structure, art, drawing, setup, dead, balance, mirror, play, thorough
     severity: Severity
     loc: Loc
     message: str
     tiles: tuple[str, ...] = ()
-    where: tuple[str, int] | None = None  # a file and line other than the definition's (a template)
+    where: tuple[str, int | None] | None = None  # a file and line other than the definition's (a template)
+    topic: tuple[Hashable, ...] = ()  # what the finding is about, the same however its figures change
+    follows: tuple["Finding", ...] = ()  # findings that go away once this one is fixed (see causes)
+    repair: str | None = None  # for an unknown name: the known name that makes `follows` go away
+
+    @property
+    def key(self) -> tuple[Hashable, ...]:
+        """The same finding in another run of the checks (on a repaired copy of the set)."""
+        return (self.check, *self.topic) if self.topic else (self.check, self.loc, self.message)
 
 
 def names_list(tiles: Iterable[str], limit: int = 8) -> str:
     tiles = list(tiles)
     shown = ", ".join(tiles[:limit])
     return shown + (f" and {len(tiles) - limit} more" if len(tiles) > limit else "")
+
+
+def on_the_table(deck: int, side: str) -> str:
+    """Where an edge as written lies on the table: ', its right as it lies on the table (turned
+    180 degrees)' for black's tiles, nothing for white's."""
+    return "" if deck == 0 else f", its {TURNED[side]} as it lies on the table (turned 180 degrees)"
 
 
 # -- structure ---------------------------------------------------------------------------------
@@ -45,21 +62,58 @@ def structure(defn: Omiga) -> list[Finding]:
             if value not in known:
                 found.append(Finding("structure", "error", ("decks", deck, "tiles", i, side),
                                      f"{name} has an unknown {kind} '{value}' on its {side} "
-                                     f"(expected one of: {', '.join(sorted(known))})", (name,)))
+                                     f"(expected one of: {', '.join(sorted(known))})", (name,),
+                                     topic=("unknown", deck, i, side)))
     found += fit_table(defn)
+    found += deck_sizes(defn)
     for deck in DECKS:
         d = defn.deck(deck)
-        if len(d.tiles) != d.size:
-            found.append(Finding("structure", "error", ("decks", deck, "size"),
-                                 f"the {deck} deck declares {d.size} tiles but lists {len(d.tiles)}"))
         first: dict[tuple[str, ...], int] = {}
         for i, tile in enumerate(d.tiles):
             sig = tile.signature()
             if sig in first:
                 a, b = tile_name(deck, first[sig]), tile_name(deck, i)
                 found.append(Finding("structure", defn.validation.duplicates, ("decks", deck, "tiles", i),
-                                     f"{b} is the same tile as {a} ({tile.describe()})", (a, b)))
+                                     f"{b} is the same tile as {a} ({tile.describe()})", (a, b),
+                                     topic=("duplicate", deck, i)))
             first.setdefault(sig, i)
+    return found + unused(defn)
+
+
+def deck_sizes(defn: Omiga) -> list[Finding]:
+    """Each deck holds its declared size, and both decks are declared alike: each player starts
+    with as many tiles, so neither runs out first (a draw) nor holds more answers."""
+    found = []
+    for deck in DECKS:
+        d = defn.deck(deck)
+        if len(d.tiles) != d.size:
+            found.append(Finding("structure", "error", ("decks", deck, "size"),
+                                 f"the {deck} deck declares {d.size} tiles but lists {len(d.tiles)}",
+                                 topic=("size", deck)))
+    white, black = defn.decks.white.size, defn.decks.black.size
+    if white != black:
+        found.append(Finding("structure", defn.validation.unequal_decks, ("decks", "black", "size"),
+                             f"the decks differ in size: white has {white} tiles and black {black}; "
+                             f"both players start with as many tiles, so make them equal (or set "
+                             f"validation.unequal_decks: warning if you mean it)", topic=("unequal",)))
+    return found
+
+
+def unused(defn: Omiga) -> list[Finding]:
+    """Colours and forms that no tile uses: once each, as a warning, and left out of every balance
+    figure (a declared colour on no tile is not a colour the decks lack)."""
+    used = {getattr(t, side) for _, _, t in defn.tiles() for side in SIDES}
+    found = []
+    for i, colour in enumerate(defn.colours):
+        if colour not in used and colour not in defn.colours[:i]:
+            found.append(Finding("structure", "warning", ("colours", i),
+                                 f"no tile uses the colour '{colour}'; the balance checks leave it out",
+                                 topic=("unused", "colour", colour)))
+    for form in defn.forms:
+        if form not in used:
+            found.append(Finding("structure", "warning", ("forms", form),
+                                 f"no tile uses the form '{form}'; the balance checks leave it out",
+                                 topic=("unused", "form", form)))
     return found
 
 
@@ -71,12 +125,14 @@ def fit_table(defn: Omiga) -> list[Finding]:
     for form, partners in defn.fits.items():
         if form not in forms:
             found.append(Finding("structure", "error", ("fits", form),
-                                 f"unknown form '{form}' (expected one of: {', '.join(forms)})"))
+                                 f"unknown form '{form}' (expected one of: {', '.join(forms)})",
+                                 topic=("unknown", "fits", form)))
         for j, partner in enumerate(partners):
             loc = ("fits", form, j)
             if partner not in forms:
                 found.append(Finding("structure", "error", loc, f"unknown form '{partner}' "
-                                     f"(expected one of: {', '.join(forms)})"))
+                                     f"(expected one of: {', '.join(forms)})",
+                                     topic=("unknown", "fits", form, j)))
             elif form in forms and form not in partners_of.get(partner, ()):
                 found.append(Finding("structure", "error", loc,
                                      f"the fit table is not symmetric: {form} fits {partner}, but "
@@ -131,19 +187,21 @@ def setup(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
         answers.append(count)
         if count == 0:
             wanted = ", ".join(cs.forms[f] for f in sorted(cs.fit_up[top])) or "nothing"
-            found.append(Finding("setup", "error", ("decks", "white", "tiles", i),
+            found.append(Finding("setup", "error", ("decks", "white", "tiles", i, "top"),
                                  f"if white opens with {cs.describe(0, i)}, black can never answer: "
                                  f"black's tile lies turned, so its own top edge meets white's "
                                  f"{cs.forms[top]}, and no black tile has a top that fits it "
-                                 f"({wanted})", (cs.names[0][i],)))
+                                 f"({wanted})", (cs.names[0][i],), topic=("setup", i)))
     stats = {"fewest_answers": min(answers), "most_answers": max(answers),
-             "openings_without_answer": sum(1 for a in answers if a == 0)}
+             "openings_without_answer": sum(1 for a in answers if a == 0),
+             "answers": dict(zip(cs.names[0], answers))}
     return found, stats
 
 
 # -- dead tiles and sides ----------------------------------------------------------------------
 def neighbour_counts(cs: Compiled) -> list[list[dict[str, tuple[int, int]]]]:
-    """[deck][tile][side] = (own-deck tiles, opponent tiles) that can sit across that side."""
+    """[deck][tile][side] = (own-deck tiles, opponent tiles) that can sit across that side, the
+    side named as the definition writes it (black's tiles are turned on the table)."""
     buckets = [Buckets.of(cs.table[0]), Buckets.of(cs.table[1])]
     fit_down = [frozenset(a for a, ups in enumerate(cs.fit_up) if b in ups) for b in range(len(cs.forms))]
     result = []
@@ -157,8 +215,8 @@ def neighbour_counts(cs: Compiled) -> list[list[dict[str, tuple[int, int]]]]:
                              ("bottom", lambda b: sum(b.top[f] for f in fit_down[bottom]))):
                 own, other = fn(buckets[deck]), fn(buckets[1 - deck])
                 own -= self_fits(cs, edges, side)
-                counts[side] = (own, other)
-            rows.append(counts)
+                counts[side if deck == 0 else TURNED[side]] = (own, other)
+            rows.append({side: counts[side] for side in SIDES})
         result.append(rows)
     return result
 
@@ -184,105 +242,18 @@ def dead(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
                 found.append(Finding("dead", "error", loc,
                                      f"{cs.describe(deck, i)} can never be placed: no other {name} "
                                      f"tile fits any of its four sides, and a tile must touch one "
-                                     f"of its owner's tiles edge to edge", (tile,)))
+                                     f"of its owner's tiles edge to edge", (tile,), topic=("tile", deck, i)))
             for side, (own, other) in sides.items():
                 fewest[side] = min(fewest.get(side, own + other), own + other)
                 if own + other == 0:
-                    found.append(Finding("dead", defn.validation.dead_sides, loc,
-                                         f"nothing can ever touch the {side} of {cs.describe(deck, i)}: "
-                                         f"no tile of either deck fits there", (tile,)))
+                    found.append(Finding("dead", defn.validation.dead_sides, (*loc, side),
+                                         f"nothing can ever touch the {side} of {cs.describe(deck, i)}"
+                                         f"{on_the_table(deck, side)}: no tile of either deck fits "
+                                         f"there", (tile,), topic=("side", deck, i, side)))
     stats = {"fewest_neighbours_per_side": fewest,
              "tiles": {cs.names[d][i]: {s: {"own": o, "opponent": t} for s, (o, t) in sides.items()}
                        for d in (0, 1) for i, sides in enumerate(counts[d])}}
     return found, stats
-
-
-# -- balance and mirror ------------------------------------------------------------------------
-def balance(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
-    limits = defn.validation.thresholds
-    found: list[Finding] = []
-    stats: dict[str, Any] = {}
-    known_colours = range(len(defn.colours))
-    known_forms = range(len(defn.forms))
-    for deck in (0, 1):
-        name, own = DECKS[deck], cs.own[deck]
-        b = Buckets.of(own)
-        stats[name] = {side: {cs.colours[c]: getattr(b, side)[c] for c in known_colours}
-                       for side in ("left", "right")}
-        stats[name].update({side: {cs.forms[f]: getattr(b, side)[f] for f in known_forms}
-                            for side in ("top", "bottom")})
-        for side in ("left", "right"):
-            counter = getattr(b, side)
-            most = max(known_colours, key=lambda c: counter[c])
-            least = min(known_colours, key=lambda c: counter[c])
-            spread = counter[most] - counter[least]
-            if spread > limits.max_colour_spread:
-                index = 0 if side == "left" else 1
-                tiles = [cs.names[deck][i] for i, e in enumerate(own) if e[index] == most]
-                found.append(Finding("balance", "error", ("decks", name, "tiles"),
-                                     f"the {name} deck has {counter[most]} {cs.colours[most]} and "
-                                     f"{counter[least]} {cs.colours[least]} semicircles on the {side} "
-                                     f"(spread {spread}, at most {limits.max_colour_spread}); "
-                                     f"{cs.colours[most]} on the {side}: {names_list(tiles)}", tuple(tiles)))
-        found += form_balance(defn, cs, deck, b)
-    return found, stats
-
-
-def form_balance(defn: Omiga, cs: Compiled, deck: int, b: Buckets) -> list[Finding]:
-    """Tops against the bottoms they stack under (tips against notches, diagonals against
-    diagonals), and each fitting pair of different forms in total (tips against notches)."""
-    limit = defn.validation.thresholds.max_form_spread
-    name, own, forms = DECKS[deck], cs.own[deck], cs.forms
-    found: list[Finding] = []
-    for f in range(len(defn.forms)):
-        partners = sorted(cs.fit_up[f])
-        under = sum(b.bottom[g] for g in partners)
-        if abs(b.top[f] - under) > limit:
-            tiles = [cs.names[deck][i] for i, e in enumerate(own) if e[2] == f]
-            wanted = " or ".join(forms[g] for g in partners) or "nothing"
-            found.append(Finding("balance", "error", ("decks", name, "tiles"),
-                                 f"the {name} deck has {b.top[f]} tiles with a {forms[f]} on top but "
-                                 f"{under} with a bottom that fits under it ({wanted}); spread "
-                                 f"{abs(b.top[f] - under)}, at most {limit}; {forms[f]} on top: "
-                                 f"{names_list(tiles)}", tuple(tiles)))
-    for f in range(len(defn.forms)):
-        for g in sorted(cs.fit_up[f]):
-            if g <= f or g >= len(defn.forms):
-                continue
-            count_f, count_g = b.top[f] + b.bottom[f], b.top[g] + b.bottom[g]
-            if abs(count_f - count_g) > limit:
-                more = f if count_f > count_g else g
-                tiles = [cs.names[deck][i] for i, e in enumerate(own) if more in (e[2], e[3])]
-                found.append(Finding("balance", "error", ("decks", name, "tiles"),
-                                     f"the {name} deck shows {count_f} {forms[f]} edges against "
-                                     f"{count_g} {forms[g]} edges, which fit each other (spread "
-                                     f"{abs(count_f - count_g)}, at most {limit}); with a "
-                                     f"{forms[more]}: {names_list(tiles)}", tuple(tiles)))
-    return found
-
-
-def mirror(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
-    """The decks mirror each other when both players hold the same tiles from their own seats."""
-    decks = [Counter(t.signature() for t in defn.deck(d).tiles) for d in DECKS]
-    only = [decks[0] - decks[1], decks[1] - decks[0]]
-    if not (only[0] or only[1]):
-        return [], {"mirrored": True}
-    parts, tiles = [], []
-    for d in (0, 1):
-        if only[d]:
-            kinds = [f"{'|'.join(sig[:2])} {'/'.join(sig[2:])}" + (f" x{n}" if n > 1 else "")
-                     for sig, n in sorted(only[d].items())]
-            parts.append(f"only {DECKS[d]} has {'; '.join(kinds)}")
-            left = Counter(only[d])
-            for i, tile in enumerate(defn.deck(DECKS[d]).tiles):
-                if left[tile.signature()] > 0:
-                    left[tile.signature()] -= 1
-                    tiles.append(tile_name(DECKS[d], i))
-    message = (f"the decks do not mirror each other (each player should hold the same tiles from "
-               f"their own seat): {', and '.join(parts)}; tiles: {names_list(tiles)}")
-    difference = {DECKS[d]: sum(only[d].values()) for d in (0, 1)}
-    return ([Finding("mirror", defn.validation.mirror, ("decks",), message, tuple(tiles))],
-            {"mirrored": False, "unmatched": difference})
 
 
 def structure_errors(defn: Omiga) -> Iterable[tuple[Loc, str]]:

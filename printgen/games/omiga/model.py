@@ -122,6 +122,7 @@ class Validation(Strict):
     duplicates: Severity = "warning"
     mirror: Severity = "warning"
     dead_sides: Severity = "error"
+    unequal_decks: Severity = "error"
     thresholds: Thresholds = Field(default_factory=Thresholds)
 
 

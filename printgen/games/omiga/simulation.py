@@ -39,6 +39,11 @@ class Tally:
     placements: int = 0
     looks: int = 0
     no_legal: int = 0
+    # sums of squares and products of the per-game counts, for the spread between games
+    placements_sq: int = 0
+    looks_sq: int = 0
+    no_legal_sq: int = 0
+    looks_no_legal: int = 0
     dead_hands: list[list[int]] = field(default_factory=list)  # [deck][tile]: in a hand with no move
 
     def add(self, other: "Tally") -> None:
@@ -47,6 +52,10 @@ class Tally:
         self.placements += other.placements
         self.looks += other.looks
         self.no_legal += other.no_legal
+        self.placements_sq += other.placements_sq
+        self.looks_sq += other.looks_sq
+        self.no_legal_sq += other.no_legal_sq
+        self.looks_no_legal += other.looks_no_legal
         if not self.dead_hands:
             self.dead_hands = [[0] * len(d) for d in other.dead_hands]
         for mine, theirs in zip(self.dead_hands, other.dead_hands):
@@ -95,6 +104,7 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
     discards: list[list[int]] = [[], []]
     hands: list[list[int]] = [[], []]
     frontier: list[set[int]] = [set(), set()]
+    touching: list[set[int]] = [set(), set()]  # cells edge or corner to edge with each player's tiles
     reached = [0, 0]
     placed = 0
 
@@ -106,6 +116,7 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
         for n in (cell - 1, cell + 1, cell + stride, cell - stride):
             if owner[n] == EMPTY:
                 frontier[p].add(n)
+        touching[p].update(cell + o for o in near)
         column = cell % stride - 1
         reached[p] |= (1 if column == 0 else 0) | (2 if column == columns - 1 else 0)
         if record is not None:
@@ -152,7 +163,7 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
         looks += 1
         moves = []
         for cell in sorted(frontier[p]):
-            if not any(owner[cell + o] == q for o in near):
+            if cell not in touching[q]:  # condition 3: no opponent's tile at an edge or corner
                 continue
             n = cell - 1
             need_left = right_c[n] if owner[n] < 2 else -1
@@ -214,6 +225,10 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
     tally.placements += placed
     tally.looks += looks
     tally.no_legal += no_legal
+    tally.placements_sq += placed * placed
+    tally.looks_sq += looks * looks
+    tally.no_legal_sq += no_legal * no_legal
+    tally.looks_no_legal += looks * no_legal
     return outcome
 
 

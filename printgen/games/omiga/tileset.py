@@ -1,7 +1,9 @@
 """The tile set reduced to small integers, as the checks and the simulation need it.
 
 Every colour and form becomes an id (unknown names get ids too, so a set with a typo can still be
-analysed while the typo is reported). Each tile is kept twice: as its owner holds it, and as it lies
+analysed while the typo is reported); the defined names come first, in their order. Forms that fit
+exactly the same forms (one diagonal under two names, a second name for the tip) are one kind: the
+balance checks count kinds, since a tile cannot tell the names apart. Each tile is kept twice: as its owner holds it, and as it lies
 on the table, where black's tiles are turned 180 degrees (left and right swap colours, top and bottom
 swap forms; a form keeps its name when turned, because a bottom edge shows its form turned).
 """
@@ -22,6 +24,8 @@ class Compiled:
     own: tuple[tuple[Edges, ...], tuple[Edges, ...]]  # as the owner holds each tile
     table: tuple[tuple[Edges, ...], tuple[Edges, ...]]  # as each tile lies on the table
     fit_up: tuple[frozenset[int], ...]  # fit_up[top form of the lower tile] = bottoms that fit above
+    defined: tuple[int, int]  # how many colours and forms the definition declares (the first ids)
+    form_kind: tuple[int, ...]  # each form's kind: the first defined form that fits the same forms
 
     def fits(self, lower_top: int, upper_bottom: int) -> bool:
         return upper_bottom in self.fit_up[lower_top]
@@ -30,6 +34,10 @@ class Compiled:
         left, right, top, bottom = self.own[deck][index]
         c, f = self.colours, self.forms
         return f"{self.names[deck][index]} ({c[left]}|{c[right]} {f[top]}/{f[bottom]})"
+
+    def kind_name(self, kind: int) -> str:
+        """A form kind by its names: 'diagonal', or 'rise=slope' for one form under two names."""
+        return "=".join(self.forms[f] for f, k in enumerate(self.form_kind) if k == kind)
 
 
 def on_table(deck: int, edges: Edges) -> Edges:
@@ -61,7 +69,11 @@ def compile_set(defn: Omiga) -> Compiled:
                              if b in defn.fits.get(a, []) or a in defn.fits.get(b, [])) for a in forms)
     names = tuple(tuple(tile_name(deck, i) for i in range(len(defn.deck(deck).tiles))) for deck in DECKS)
     table = tuple(tuple(on_table(d, e) for e in own[d]) for d in range(2))
-    return Compiled(tuple(colours), tuple(forms), names, (own[0], own[1]), table, fit_up)  # type: ignore[arg-type]
+    defined = len(defn.forms)
+    form_kind = tuple(next((g for g in range(defined) if fit_up[g] == fit_up[f] and fit_up[f]), f)
+                      if f < defined else f for f in range(len(forms)))
+    return Compiled(tuple(colours), tuple(forms), names, (own[0], own[1]), table, fit_up,  # type: ignore[arg-type]
+                    (len(defn.colours), defined), form_kind)
 
 
 def interlock(a: Form, b: Form) -> bool:
