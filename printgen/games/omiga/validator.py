@@ -231,9 +231,9 @@ def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
     return found, {"template": file}
 
 
-def simulated_games(defn: Omiga) -> int:
-    """How many games `check_set` plays when not told otherwise (for a progress bar)."""
-    return defn.validation.games
+def simulated_games(defn: Omiga, games: int | None = None) -> int:
+    """How many games `check_set` plays, told `games` or not (for a progress bar)."""
+    return defn.validation.games if games is None else games
 
 
 def show_documents(report: Report, seed: int | None = None, game: int = 0) -> list[Document]:
