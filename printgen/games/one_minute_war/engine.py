@@ -217,8 +217,8 @@ def streak_words(rules: Rules, war: War) -> str:
     n = rules.max_in_a_row
     if n == 1:
         return f"he was used in round {war.rounds}, and no soldier may be used two rounds running"
-    return (f"he was used in each of rounds {war.rounds - n + 1} to {war.rounds}, and no soldier "
-            f"may be used more than {n} rounds running")
+    rounds = f"{war.rounds - 1} and {war.rounds}" if n == 2 else f"{war.rounds - n + 1} to {war.rounds}"
+    return f"he was used in rounds {rounds}, and no soldier may be used more than {n} rounds running"
 
 
 Chooser = Callable[[int, list[int]], int]  # (side, candidates) -> the soldier brought back

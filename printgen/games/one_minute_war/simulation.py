@@ -14,7 +14,7 @@ from functools import lru_cache, partial
 from typing import Callable
 
 from printgen.core.parallel import on_cores
-from printgen.games.one_minute_war.engine import ENDINGS, Fight, Rules, ending, play, start
+from printgen.games.one_minute_war.engine import ENDINGS, Fight, Result, Rules, War, ending, play, result, start
 from printgen.games.one_minute_war.players import Player, Table
 
 PARALLEL_FROM = 2000  # games in a run; fewer take too short a time to be worth sharing out
@@ -50,8 +50,8 @@ def game_rng(seed: int, first: str, second: str, game: int) -> random.Random:
 
 
 def play_war(table: Table, players: tuple[Player, Player], rng: random.Random, max_rounds: int,
-             tally: Tally) -> None:
-    """One war from the first round to its end, added to `tally`."""
+             tally: Tally) -> tuple[War, str]:
+    """One war from the first round to its end, added to `tally`; its last state and how it ended."""
     rules = table.rules
     war = start(rules)
     ended = None
@@ -74,6 +74,16 @@ def play_war(table: Table, players: tuple[Player, Player], rng: random.Random, m
     tally.rounds += war.rounds
     tally.longest = max(tally.longest, war.rounds)
     tally.endings[ended] += 1
+    return war, ended
+
+
+def one_war(rules: Rules, shares: dict[int, Fraction], names: tuple[str, str], seed: int,
+            max_rounds: int, game: int = 0) -> Result:
+    """How war `game` of a seeded match ended, played again exactly as the run played it."""
+    table = table_for(rules, tuple(sorted(shares.items())))
+    war, ended = play_war(table, (Player(names[0]), Player(names[1])),
+                          game_rng(seed, names[0], names[1], game), max_rounds, Tally())
+    return result(war, ended)
 
 
 @lru_cache(maxsize=4)

@@ -202,5 +202,17 @@ def simulated_games(defn: OneMinuteWar, games: int | None = None) -> int:
 
 
 def show_documents(report: Report, seed: int | None = None) -> list[Document]:
-    """One Minute War has no position to draw: a war's end is a count of tabs, told in the report."""
-    return []
+    """war.svg and war.png: how the first war of the first match ended (nothing if the table
+    cannot be played)."""
+    from printgen.games.one_minute_war.position import heading_of, position_documents
+    from printgen.games.one_minute_war.simulation import one_war
+
+    if "play" not in report.sections:
+        return []
+    defn = report.defn
+    rules = rules_of(defn)
+    seed = defn.validation.seed if seed is None else seed
+    first, second = defn.validation.matches[0]
+    shares = opening(rules).shares
+    outcome = one_war(rules, shares, (first, second), seed, defn.validation.max_rounds)
+    return position_documents(defn, rules, outcome, heading_of(defn, rules, outcome, (first, second), seed))
