@@ -27,12 +27,12 @@ def replay_command(target: str, record: Path, as_json: bool) -> None:
     2 the definition or the record cannot be read.
     """
     path = resolve(target)
-    able = [g for g in registry().values() if g.replayer is not None]
-    game = game_of(path)
+    game = game_of(path)  # imports that game alone; the others only to say which can be replayed
     if game is None or game.replayer is None:
-        what = f"this is a {game.title} definition" if game else "this file names no such game"
+        able = [g for g in registry().values() if g.replayer is not None]
+        what = f"this is a definition of {game.title}" if game else "this file names none of them"
         raise DefinitionError([Problem(display_name(path), 1, "game", f"replay plays the games of "
-                                       f"{', '.join(g.id for g in able)}; {what}")])
+                                       f"{', '.join(g.id for g in able)}, and {what}")])
     replayer = game.replayer()  # imported only now: only this command needs the engine
     defn, _ = replayer.read(path)
     report = replayer.replay(defn, record)

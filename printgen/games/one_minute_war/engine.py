@@ -20,6 +20,7 @@ docs/one-minute-war-engine.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Union
 
 if TYPE_CHECKING:
@@ -53,12 +54,16 @@ class Rules:
     revives_himself: bool = False
     revives_when_defeated: bool = True
 
-    @property
+    @cached_property
     def numbers(self) -> tuple[int, ...]:
         return tuple(s.number for s in self.soldiers)
 
+    @cached_property
+    def by_number(self) -> dict[int, Soldier]:
+        return {s.number: s for s in self.soldiers}
+
     def soldier(self, number: int) -> Soldier:
-        return next(s for s in self.soldiers if s.number == number)
+        return self.by_number[number]
 
     def defeats(self, attacker: int, defender: int) -> bool:
         return defender in self.soldier(attacker).beats

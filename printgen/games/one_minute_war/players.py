@@ -31,7 +31,7 @@ class Table:
 
     def __init__(self, rules: Rules, shares: dict[int, Fraction]) -> None:
         self.rules = rules
-        self.worth = {s.number: (shares.get(s.number, Fraction(0)), len(s.beats)) for s in rules.soldiers}
+        self.worth = {s.number: (float(shares.get(s.number, 0)), len(s.beats)) for s in rules.soldiers}
         self.stages: dict[tuple[Army, Army], Stage] = {}
         self.payoffs: dict[tuple[int, int, tuple[frozenset[int], frozenset[int]]], int] = {}
         self.mixes: dict[tuple[tuple[int, ...], ...], tuple[tuple[float, ...], tuple[float, ...]]] = {}

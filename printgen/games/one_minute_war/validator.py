@@ -82,7 +82,7 @@ def opening_findings(defn: OneMinuteWar, rules: Rules, op: Opening) -> list[Find
             name = called(rules, choice)
             found.append(Finding("opening", "error", ("validation", "thresholds", "max_share"), (
                 f"every optimal mix of the opening round gives {name} a share of at least {least} "
-                f"({float(least):.0%}); max_share is {t.max_share:g}"), (name.split(" ", 1)[1],)))
+                f"({100 * float(least):.0f} %); max_share is {t.max_share:g}"), (name.split(" ", 1)[1],)))
     worth = op.worth_choosing()
     if len(worth) < t.min_worth_choosing:
         names = [rules.soldier(n).name for n in worth]
