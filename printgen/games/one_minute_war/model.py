@@ -135,5 +135,8 @@ def check_soldiers(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
 def check_sides(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
     """The two sides are told apart by name (the rules, a replay's rounds, its JSON)."""
     first, second = (side.name for side in defn.sides)
-    if first.casefold() == second.casefold():
+    if first == second:
         yield ("sides", 1, "name"), f"both sides are called {second}; give them different names"
+    elif first.casefold() == second.casefold():
+        yield ("sides", 1, "name"), (f"{second} and {first} differ only in capitals; give the sides "
+                                     "different names")
