@@ -75,11 +75,11 @@ def test_the_bundled_table_solved_by_hand():
 
 @pytest.fixture(scope="module")
 def bundled_report():
-    """The bundled table as `printgen validate one_minute_war --json --games 200` reports it (the
-    four default matches, 200 wars each), once for the tests here."""
+    """The bundled table as `printgen validate one_minute_war --json --games 120` reports it (the
+    four default matches, 120 wars each), once for the tests here."""
     from click.testing import CliRunner
     from printgen.cli.main import cli
-    result = CliRunner().invoke(cli, ["validate", "one_minute_war", "--json", "--games", "200"])
+    result = CliRunner().invoke(cli, ["validate", "one_minute_war", "--json", "--games", "120"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -91,10 +91,10 @@ def test_the_bundled_table_is_valid_with_its_figures(bundled_report):
                                       "4 Archer": "1/3", "5 Knight": "1/3"}
     assert r["opening"]["value"] == "0" and r["opening"]["unique"] is True
     play = r["play"]
-    assert (play["games"], play["seed"], play["max_rounds"]) == (200, 1, 100)
+    assert (play["games"], play["seed"], play["max_rounds"]) == (120, 1, 100)
     for m in play["matches"]:
-        wins = sum(round(w["rate"] * 200) for w in m["wins"].values()) + round(m["draws"]["rate"] * 200)
-        assert wins == 200 and sum(m["ended_by"].values()) == 200
+        wins = sum(round(w["rate"] * 120) for w in m["wins"].values()) + round(m["draws"]["rate"] * 120)
+        assert wins == 120 and sum(m["ended_by"].values()) == 120
         for rate in (*m["wins"].values(), m["draws"]):
             assert rate["low"] <= rate["rate"] <= rate["high"]
     uniform, equilibrium, mixed, _ = play["matches"]
