@@ -105,9 +105,14 @@ def test_a_fist_is_only_for_the_side_behind_and_folds_down_the_soldier_it_names(
         in report.rounds[1].text
 
 
-def test_a_fist_names_its_soldier_unless_only_one_can_be_given_up():
+def test_a_fist_names_a_standing_soldier_unless_only_one_can_be_given_up():
     message = refused_at(war("5 2\n0 4\n"), 2, 2, "sacrifice")
     assert "write 0:N with N one of 1, 2, 3, 4" in message
+    message = refused_at(war("5 2\n0:5 4\n"), 2, 2, "sacrifice")
+    assert message == "round 2: Red cannot fold down the Knight (5) for a sacrifice: he is folded down already"
+    # Red down to the Princess and the Spearman, the Princess just used twice: a bare fist gives up the Spearman
+    report = war("1 3\n5 2\n4 5\n2 2\n2 2\n0 4\n")
+    assert report.forbidden is None and report.rounds[-1].round.moves[0].soldier == 3
 
 
 def test_a_fist_against_a_priest_defeats_him_but_his_revival_still_happens():

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Callable, Union
+from typing import TYPE_CHECKING, Callable, NoReturn, Union
 
 if TYPE_CHECKING:
     from printgen.games.one_minute_war.model import OneMinuteWar
@@ -313,7 +313,7 @@ def revival(rules: Rules, war: War, side: int, move: Fight, fell: bool, standing
     return refuse(side, "revive", f"{name}'s {reviver.name} cannot bring back {target.called}: {why}")
 
 
-def refuse(side: int, rule: str, message: str) -> int:
+def refuse(side: int, rule: str, message: str) -> NoReturn:
     raise Refused(side, rule, message)
 
 
