@@ -1,6 +1,6 @@
 """The `printgen` command group and its entry point.
 
-Each command lives in a module of its own (build, validate, preview, serve, calibrate, export, new,
+Each command lives in a module of its own (build, validate, replay, preview, serve, calibrate, export, new,
 schema, listing) and is registered here; this module is the only one that imports them. Two failures are
 answered here for every command, so no command reports them itself: problems in the user's files
 (DefinitionError: every problem, located, exit 2) and a file that cannot be written (WriteFailed:
@@ -22,6 +22,7 @@ from printgen.cli.export import export_command
 from printgen.cli.listing import list_command
 from printgen.cli.new import new_command
 from printgen.cli.preview import preview_command
+from printgen.cli.replay import replay_command
 from printgen.cli.schema import schema_command
 from printgen.cli.serve import serve_command
 from printgen.cli.validate import validate_command
@@ -55,8 +56,8 @@ def cli() -> None:
     """
 
 
-for command in (list_command, build_command, validate_command, preview_command, calibrate_command,
-                export_command, new_command, schema_command, serve_command):
+for command in (list_command, build_command, validate_command, replay_command, preview_command,
+                calibrate_command, export_command, new_command, schema_command, serve_command):
     cli.add_command(command)
 
 

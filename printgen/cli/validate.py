@@ -1,4 +1,5 @@
-"""`printgen validate`: check that a tile set plays, for every game with a validator."""
+"""`printgen validate`: check that a set (an Omiga tile set, a One Minute War soldier table) plays,
+for every game with a validator."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,9 @@ from printgen.cli import options
 from printgen.cli.common import EXIT_INVALID, game_of, resolve
 from printgen.core.atomic import write_bytes
 from printgen.core.problems import DefinitionError, Problem, display_name
-from printgen.games import output_name, registry
+from printgen.core.validation import shorten
+from printgen.core.yamlread import read_yaml
+from printgen.games import Game, output_name, registry
 
 PROGRESS_FROM = 2000  # games; shorter runs finish before a bar would help
 
@@ -31,14 +34,17 @@ PROGRESS_FROM = 2000  # games; shorter runs finish before a bar would help
 @options.allow_outside
 def validate_command(target: str, games: int | None, seed: int | None, as_json: bool, show: bool,
                      thorough: bool, out_dir: Path, allow_outside: bool) -> None:
-    """Check a tile set (a bundled game id or a definition .yaml) and report every problem.
+    """Check a tile set or a soldier table (a bundled game id or a definition .yaml) and report
+    every problem.
 
     Exit status: 0 valid, 1 the set has problems, 2 the definition cannot be read.
     """
     path = resolve(target)
     able = [g for g in registry().values() if g.validator is not None]
-    game = game_of(path) or able[0]  # a file that names no game: its validator says what is wrong
+    game = game_of(path)
     try:
+        if game is None:
+            raise unknown_game(path, able)
         if game.validator is None:
             raise DefinitionError([Problem(display_name(path), 1, "game", f"validate checks the "
                                            f"sets of {', '.join(g.id for g in able)}; this is a "
@@ -56,7 +62,7 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
         if not getattr(tv, "THOROUGH", False):
             raise click.UsageError(f"--thorough: {game.title}'s validator has no exhaustive search")
         extra["thorough"] = True
-    total = games if games is not None else tv.simulated_games(defn)
+    total = tv.simulated_games(defn, games)
     if total >= PROGRESS_FROM:
         with click.progressbar(length=total, label="Simulating games", file=sys.stderr) as bar:
             verdict = tv.check_set(defn, source, games, seed, bar.update, **extra)
@@ -73,3 +79,12 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
         if not documents:
             click.echo("--show: no board drawn; fix the structure problems first", err=True)
     sys.exit(0 if verdict.valid else EXIT_INVALID)
+
+
+def unknown_game(path: Path, able: list[Game]) -> DefinitionError:
+    """A file that names no game validate knows: its YAML's own problems, or where `game` goes."""
+    data, source = read_yaml(path)
+    got = data.get("game") if isinstance(data, dict) else None
+    return DefinitionError([source.problem(("game",), f"validate checks the sets of "
+                                           f"{', '.join(g.id for g in able)}; expected one of them "
+                                           f"(got {'nothing' if got is None else shorten(got)})")])

@@ -44,14 +44,30 @@ class Validator(Protocol):
     def check_set(self, defn: Any, source: SourceMap, games: int | None = None,
                   seed: int | None = None, progress: Callable[[int], None] | None = None) -> Any: ...
     def show_documents(self, report: Any, seed: int | None = None) -> list[Document]: ...
-    def simulated_games(self, defn: Any) -> int: ...
+    def simulated_games(self, defn: Any, games: int | None = None) -> int: ...
+
+
+class ReplayReport(Protocol):
+    """What `printgen replay` prints, and the move the rules refused (None: the record plays)."""
+
+    @property
+    def forbidden(self) -> Problem | None: ...
+    def as_text(self) -> str: ...
+    def as_json(self) -> str: ...
+
+
+class Replayer(Protocol):
+    """A game's replay of recorded games (the `replay` capability), imported only when it runs."""
+
+    def read(self, path: Path) -> tuple[Any, SourceMap]: ...
+    def replay(self, defn: Any, record: Path) -> ReplayReport: ...
 
 
 @dataclass(frozen=True)
 class Game:
     """A bundled game: what every game has (id, model, build) and what some can do besides.
 
-    Commands ask for a capability (`pieces`, `bleed`, `validator`), never for a game's id.
+    Commands ask for a capability (`pieces`, `bleed`, `validator`, `replayer`), never for a game's id.
     """
 
     id: str
@@ -67,6 +83,8 @@ class Game:
     bleed: bool = False
     # capability: `printgen validate` checks its sets; a function importing the validator on demand
     validator: Callable[[], Validator] | None = None
+    # capability: `printgen replay` plays its recorded games; a function importing the replayer
+    replayer: Callable[[], Replayer] | None = None
 
 
 def registry() -> dict[str, Game]:

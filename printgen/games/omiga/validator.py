@@ -149,9 +149,9 @@ def warning_finding(check: str, line: str) -> Finding:
                    where=(match["file"], int(number) if number else None))
 
 
-def simulated_games(defn: Omiga) -> int:
-    """How many games `check_set` plays when not told otherwise (for a progress bar)."""
-    return defn.validation.games
+def simulated_games(defn: Omiga, games: int | None = None) -> int:
+    """How many games `check_set` plays, told `games` or not (for a progress bar)."""
+    return defn.validation.games if games is None else games
 
 
 def show_documents(report: Report, seed: int | None = None, game: int = 0) -> list[Document]:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import import_module
+from typing import cast
 
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import HexColor
@@ -19,10 +21,10 @@ from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper
 from printgen.drawing.document import Blame, Document, Page
-from printgen.games import Game, Loaded
+from printgen.games import Game, Loaded, Replayer, Validator
 from printgen.games.one_minute_war.card import WarCard, check_card_text, tab_warnings
 from printgen.games.pieces import templates_for
-from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_soldiers
+from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_sides, check_soldiers
 
 PAGE_MARGIN = 9.0  # mm; above the 5 mm safe margin, so home printers never clip text or card
 GAP = 5.0  # mm between the card and the text that flows around it
@@ -195,5 +197,7 @@ GAME = Game(
            "one_minute_war-reference-cards.pdf: the same as two double-sided half-page cards"],
     model=OneMinuteWar,
     build=build,
-    checks=(check_soldiers, check_card_text),
+    checks=(check_soldiers, check_sides, check_card_text),
+    validator=lambda: cast(Validator, import_module("printgen.games.one_minute_war.validator")),
+    replayer=lambda: cast(Replayer, import_module("printgen.games.one_minute_war.replay")),
 )

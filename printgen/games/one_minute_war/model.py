@@ -58,6 +58,42 @@ class Logo(Strict):
     font: FontFile = None  # a TrueType font for the logo text and the title on the card's front
 
 
+Rate = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+Strategy = Literal["uniform", "equilibrium", "best_reply"]
+DEFAULT_MATCHES: list[tuple[Strategy, Strategy]] = [
+    ("uniform", "uniform"), ("equilibrium", "equilibrium"), ("equilibrium", "uniform"),
+    ("best_reply", "equilibrium")]
+
+
+class Thresholds(Strict):
+    """What `printgen validate` calls a problem. The shares are those of the opening round's
+    optimal mix; the rates and round counts hold for every simulated match."""
+
+    max_share: Annotated[Rate, Field(description="the largest share of the opening round's optimal "
+                                                 "mix that one soldier may need")] = 0.5
+    min_worth_choosing: Annotated[int, Field(ge=1, le=8, description="how many soldiers must have a "
+                                                                    "share in some optimal mix")] = 3
+    max_draw_rate: Rate = 0.25
+    max_no_legal_rate: Rate = 0.5
+    max_stopped_rate: Annotated[Rate, Field(description="the share of wars still going at max_rounds")] = 0.25
+    min_mean_rounds: Annotated[float, Field(ge=0, le=1000, allow_inf_nan=False)] = 4
+    max_mean_rounds: Annotated[float, Field(ge=1, le=1000, allow_inf_nan=False)] = 40
+
+
+class Validation(Strict):
+    """`printgen validate`: how many wars to simulate, with which players, and what fails."""
+
+    games: Annotated[int, Field(ge=1, le=1_000_000, description="simulated wars per match")] = 1000
+    seed: Annotated[int, Field(ge=0, le=2**31)] = 1
+    max_rounds: Annotated[int, Field(ge=1, le=10_000, description="rounds after which simulated "
+                                                                 "players agree to stop")] = 100
+    matches: Annotated[list[Annotated[list[Strategy], Field(min_length=2, max_length=2)]], Field(
+        min_length=1, max_length=9, description="pairs of players, the first side's then the second's, "
+                                                "such as [equilibrium, uniform]")] = \
+        Field(default_factory=lambda: [list(pair) for pair in DEFAULT_MATCHES])
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+
+
 class OneMinuteWar(WithReference):
     game: Literal["one_minute_war"]
     sides: Annotated[list[Side], Field(min_length=2, max_length=2,
@@ -67,6 +103,7 @@ class OneMinuteWar(WithReference):
     card: Card = Field(default_factory=Card)
     logo: Logo
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 9
+    validation: Validation = Field(default_factory=Validation)
 
 
 def check_soldiers(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
@@ -93,3 +130,13 @@ def check_soldiers(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
                             f"keep only the one who wins")
         if len(set(soldier.beats)) != len(soldier.beats):
             yield ("soldiers", i, "beats"), f"{soldier.name} lists the same number twice"
+
+
+def check_sides(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
+    """The two sides are told apart by name (the rules, a replay's rounds, its JSON)."""
+    first, second = (side.name for side in defn.sides)
+    if first == second:
+        yield ("sides", 1, "name"), f"both sides are called {second}; give them different names"
+    elif first.casefold() == second.casefold():
+        yield ("sides", 1, "name"), (f"{second} and {first} differ only in capitals; give the sides "
+                                     "different names")

@@ -1,0 +1,57 @@
+"""The opening round of One Minute War as a matrix game, solved exactly.
+
+In the first round every soldier stands and nobody can be brought back, so the round is a
+two-player zero-sum game: each side picks a soldier (or a fist, where the definition lets a side
+that is not behind sacrifice) and the payoff is the change in the difference of soldiers standing,
+as the engine plays it. Both sides hold the same soldiers, so the value is always 0; what tells a
+designer something is each soldier's share of the optimal mix, and which soldiers have none.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from printgen.games.one_minute_war.engine import Rules, start
+from printgen.games.one_minute_war.players import FIST, Table
+from printgen.games.one_minute_war.solve import Solution, solve
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The opening round's game: the first side's choices, its exact solution, and for each choice
+    that no optimal mix uses, why not."""
+
+    choices: list[int]  # soldiers' numbers, and FIST where a fist is allowed
+    payoffs: tuple[tuple[int, ...], ...]
+    solution: Solution
+    never: dict[int, str]
+
+    @property
+    def shares(self) -> dict[int, Fraction]:
+        return dict(zip(self.choices, self.solution.strategy))
+
+    def worth_choosing(self) -> list[int]:
+        return [c for c, most in zip(self.choices, self.solution.most) if most > 0 and c != FIST]
+
+
+def opening(rules: Rules) -> Opening:
+    mine, _, payoffs = Table(rules, {}).stage(start(rules))
+    solution = solve(payoffs)
+    never = {choice: reason(rules, mine, payoffs, i) for i, choice in enumerate(mine)
+             if solution.most[i] == 0}
+    return Opening(mine, payoffs, solution, never)
+
+
+def called(rules: Rules, choice: int) -> str:
+    return "a fist" if choice == FIST else f"the {rules.soldier(choice).name}"
+
+
+def reason(rules: Rules, choices: list[int], payoffs: tuple[tuple[int, ...], ...], i: int) -> str:
+    """Why no optimal mix of the opening round uses choice i: another choice that does at least as
+    well against everything, if there is one."""
+    row = payoffs[i]
+    better = [j for j, other in enumerate(payoffs)
+              if j != i and all(a >= b for a, b in zip(other, row)) and other != row]
+    if better:
+        return f"{called(rules, choices[better[0]])} does at least as well against every choice, and better against some"
+    return "against the other side's optimal mix he loses more often than he wins"

@@ -1,0 +1,127 @@
+"""The players of simulated wars: how each picks a move, a soldier to fold down, one to bring back.
+
+- `uniform`: any legal move with equal chance (each soldier it may choose, and the fist when it
+  may sacrifice, then any soldier it may fold down); anyone it may bring back.
+- `equilibrium`: each round's game solved exactly (solve.py) and a move drawn from its optimal
+  mix (of several, the one that does best against a random move). The round's payoff is the change in the difference of soldiers standing, revivals and
+  sacrifices included, so a Priest with someone to bring back is worth more than one without.
+- `best_reply`: the move that does best on average against a uniform player's moves this round.
+
+The last two fold down the soldier least worth keeping and bring back the one most worth having,
+by their shares in the opening round's optimal mix (then by how many soldiers each defeats).
+"""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Callable
+
+from printgen.games.one_minute_war.engine import (Army, Fight, Move, Rules, Sacrifice, War, fighters,
+                                                  offerings, play)
+from printgen.games.one_minute_war.solve import preferred
+
+FIST = 0  # the action that stands for a sacrifice
+STRATEGIES = ("uniform", "equilibrium", "best_reply")
+Stage = tuple[list[int], list[int], tuple[tuple[int, ...], ...]]  # actions of each side, payoffs to side 0
+
+
+class Table:
+    """What every player of one soldier table shares: its rules, each soldier's worth, and every
+    round's game already worked out (by position, so a position met again costs nothing)."""
+
+    def __init__(self, rules: Rules, shares: dict[int, Fraction]) -> None:
+        self.rules = rules
+        self.worth = {s.number: (float(shares.get(s.number, 0)), len(s.beats)) for s in rules.soldiers}
+        self.stages: dict[tuple[Army, Army], Stage] = {}
+        self.payoffs: dict[tuple[int, int, tuple[frozenset[int], frozenset[int]]], int] = {}
+        self.mixes: dict[tuple[tuple[int, ...], ...], tuple[tuple[float, ...], tuple[float, ...]]] = {}
+
+    def actions(self, war: War, side: int) -> list[int]:
+        fist = [FIST] if offerings(self.rules, war, side) else []
+        return fighters(self.rules, war, side) + fist
+
+    def least_worth(self, choices: list[int]) -> int:
+        return min(choices, key=lambda n: (self.worth[n], n))
+
+    def most_worth(self, choices: list[int]) -> int:
+        return max(choices, key=lambda n: (self.worth[n], -n))
+
+    def stage(self, war: War) -> Stage:
+        """Both sides' actions and the round's payoff to the first side for every pair of them."""
+        found = self.stages.get(war.armies)
+        if found is None:
+            mine, theirs = self.actions(war, 0), self.actions(war, 1)
+            standing = (war.armies[0].standing, war.armies[1].standing)
+            payoffs = tuple(tuple(self.payoff(a, b, standing) for b in theirs) for a in mine)
+            found = self.stages[war.armies] = (mine, theirs, payoffs)
+        return found
+
+    def payoff(self, a: int, b: int, standing: tuple[frozenset[int], frozenset[int]]) -> int:
+        """The change in (first side's soldiers standing - second's) when the first plays `a` and
+        the second `b`, played through the engine. It depends only on who stands: which soldier a
+        fist folds down changes no count, and legal moves fight alike whatever the streaks."""
+        key = (a, b, standing)
+        found = self.payoffs.get(key)
+        if found is None:
+            war = War((Army(standing[0]), Army(standing[1])))
+            moves = (self.sample_move(war, 0, a), self.sample_move(war, 1, b))
+            after, _ = play(self.rules, war, moves, lambda side, choices: choices[0])
+            found = self.payoffs[key] = (len(after.armies[0].standing) - len(after.armies[1].standing)
+                                         - len(standing[0]) + len(standing[1]))
+        return found
+
+    def sample_move(self, war: War, side: int, action: int) -> Move:
+        return Fight(action) if action != FIST else Sacrifice(min(war.armies[side].standing))
+
+    def mix(self, payoffs: tuple[tuple[int, ...], ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """Each side's optimal mix for a round's game, solved once per distinct game."""
+        found = self.mixes.get(payoffs)
+        if found is None:
+            _, first = preferred(payoffs)
+            _, second = preferred([[-payoffs[i][j] for i in range(len(payoffs))] for j in range(len(payoffs[0]))])
+            found = self.mixes[payoffs] = (tuple(float(w) for w in first), tuple(float(w) for w in second))
+        return found
+
+
+Picker = Callable[[Table, War, int, random.Random], int]
+
+
+def uniform_action(table: Table, war: War, side: int, rng: random.Random) -> int:
+    return rng.choice(table.actions(war, side))
+
+
+def equilibrium_action(table: Table, war: War, side: int, rng: random.Random) -> int:
+    mine, theirs, payoffs = table.stage(war)
+    weights = table.mix(payoffs)[side]
+    return rng.choices(mine if side == 0 else theirs, weights)[0]
+
+
+def best_reply_action(table: Table, war: War, side: int, rng: random.Random) -> int:
+    mine, theirs, payoffs = table.stage(war)
+    if side == 0:
+        totals = [sum(row) for row in payoffs]
+        own = mine
+    else:
+        totals = [-sum(payoffs[i][j] for i in range(len(mine))) for j in range(len(theirs))]
+        own = theirs
+    best = max(totals)
+    return rng.choice([a for a, total in zip(own, totals) if total == best])
+
+
+class Player:
+    """One side's way of playing: the move each round, and whom to fold down or bring back."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.pick: Picker = {"uniform": uniform_action, "equilibrium": equilibrium_action,
+                             "best_reply": best_reply_action}[name]
+
+    def move(self, table: Table, war: War, side: int, rng: random.Random) -> Move:
+        action = self.pick(table, war, side, rng)
+        if action != FIST:
+            return Fight(action)
+        choices = offerings(table.rules, war, side)
+        return Sacrifice(rng.choice(choices) if self.name == "uniform" else table.least_worth(choices))
+
+    def revive(self, table: Table, choices: list[int], rng: random.Random) -> int:
+        return rng.choice(choices) if self.name == "uniform" else table.most_worth(choices)

@@ -1,0 +1,218 @@
+"""`printgen validate` for One Minute War: is a soldier table playable, and is it balanced?
+
+Reading: a file that is not YAML, not a One Minute War definition, or breaks the schema cannot be
+checked at all (exit 2). Everything after that is a finding, all reported together, each located
+in the definition: the table's structure (numbers, beats, a soldier nobody defeats or one who
+defeats everyone), the opening round solved exactly (opening.py), and seeded simulated wars
+(simulation.py) against the thresholds under `validation:`. Errors make the table invalid (exit 1).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+from printgen.art.library import ArtContext
+from printgen.core.problems import DefinitionError, Problem
+from printgen.core.source import Loc, SourceMap
+from printgen.core.validation import shorten, validate
+from printgen.core.yamlread import read_yaml
+from printgen.drawing.document import Document
+from printgen.games.one_minute_war.engine import Rules, rules_of
+from printgen.games.one_minute_war.model import OneMinuteWar, check_sides, check_soldiers
+from printgen.games.one_minute_war.opening import Opening, called, opening
+from printgen.games.one_minute_war.playreport import match_stats, match_summary, play_findings
+from printgen.games.one_minute_war.simulation import simulate
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str  # structure, opening or play
+    severity: Severity
+    loc: Loc
+    message: str
+    soldiers: tuple[str, ...] = ()
+
+
+def read(path: Path, allow_outside: bool = False) -> tuple[OneMinuteWar, SourceMap]:
+    """The definition as a model, or a DefinitionError saying why it cannot be read; its art is
+    found and read as `build` reads it. The soldier table's own checks come later, as findings."""
+    data, source = read_yaml(path)
+    if not isinstance(data, dict):
+        raise DefinitionError([Problem(source.file, 1, "", f"expected a mapping of keys at the top "
+                                       f"level (got {shorten(data)})")])
+    if data.get("game") != "one_minute_war":
+        got = "nothing" if data.get("game") is None else shorten(data.get("game"))
+        raise DefinitionError([source.problem(("game",), f"expected game: one_minute_war (got {got})")])
+    art = ArtContext(path.parent, allow_outside)
+    return validate(OneMinuteWar, data, source, context={"art": art}), source
+
+
+def structure(defn: OneMinuteWar) -> list[Finding]:
+    """The table's own mistakes; past them, a soldier nobody defeats or who defeats everyone."""
+    found = [Finding("structure", "error", loc, message)
+             for check in (check_soldiers, check_sides) for loc, message in check(defn)]
+    if found:
+        return found
+    numbers = {s.number for s in defn.soldiers}
+    for i, s in enumerate(defn.soldiers):
+        if not any(s.number in other.beats for other in defn.soldiers):
+            found.append(Finding("structure", "error", ("soldiers", i), (
+                f"nobody defeats the {s.name} ({s.number}): only a fist can fold him down, so he "
+                f"never falls in a fight; add {s.number} to some soldier's beats"), (s.name,)))
+        if numbers - {s.number} <= set(s.beats):
+            found.append(Finding("structure", "error", ("soldiers", i, "beats"), (
+                f"the {s.name} ({s.number}) defeats every other soldier, so whoever shows him can "
+                "only win or stand; take someone out of his beats"), (s.name,)))
+    if not defn.restrictions.only_chosen_soldiers_can_fall:
+        found.append(Finding("structure", "warning", ("restrictions", "only_chosen_soldiers_can_fall"),
+                             "false changes nothing in play: no rule makes any other soldier fall, "
+                             "so the rules are played as if it were true"))
+    return found
+
+
+def opening_findings(defn: OneMinuteWar, rules: Rules, op: Opening) -> list[Finding]:
+    t = defn.validation.thresholds
+    found = []
+    for choice, least in zip(op.choices, op.solution.least):
+        if least > t.max_share:
+            name = called(rules, choice)
+            found.append(Finding("opening", "error", ("validation", "thresholds", "max_share"), (
+                f"every optimal mix of the opening round gives {name} a share of at least {least} "
+                f"({100 * float(least):.0f} %); max_share is {t.max_share:g}"), (name.split(" ", 1)[1],)))
+    worth = op.worth_choosing()
+    if len(worth) < t.min_worth_choosing:
+        names = [rules.soldier(n).name for n in worth]
+        idle = [rules.soldier(n).name for n in op.never if n in rules.numbers]
+        found.append(Finding("opening", "error", ("validation", "thresholds", "min_worth_choosing"), (
+            f"only {len(worth)} soldier{'s' * (len(worth) != 1)} ({', '.join(names)}) "
+            f"{'are' if len(worth) != 1 else 'is'} worth choosing in the opening round; "
+            f"min_worth_choosing is {t.min_worth_choosing}"), tuple(idle)))
+    return found
+
+
+def opening_stats(rules: Rules, op: Opening) -> dict[str, Any]:
+    s = op.solution
+    return {"value": str(s.value), "unique": s.unique,
+            "shares": {label(rules, c): str(w) for c, w in zip(op.choices, s.strategy)},
+            "share_ranges": {label(rules, c): [str(lo), str(hi)]
+                             for c, lo, hi in zip(op.choices, s.least, s.most)},
+            "never_worth_choosing": {label(rules, c): why for c, why in op.never.items()}}
+
+
+def label(rules: Rules, choice: int) -> str:
+    return "0 fist" if choice == 0 else f"{choice} {rules.soldier(choice).name}"
+
+
+@dataclass
+class Report:
+    file: str
+    defn: OneMinuteWar
+    source: SourceMap
+    findings: list[Finding] = field(default_factory=list)
+    sections: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "warning"]
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    def located(self, finding: Finding) -> Problem:
+        return self.source.problem(finding.loc, finding.message)
+
+    def as_json(self) -> str:
+        problems = [{"severity": f.severity, "check": f.check, "file": p.file, "line": p.line,
+                     "path": p.path, "message": f.message, "soldiers": list(f.soldiers)}
+                    for f, p in ((f, self.located(f)) for f in self.findings)]
+        body = {"file": self.file, "readable": True, "valid": self.valid, "errors": len(self.errors),
+                "warnings": len(self.warnings), "problems": problems, **self.sections}
+        return json.dumps(body, indent=2)
+
+    def as_text(self) -> str:
+        d = self.defn
+        lines = [f"{d.title} soldier table {self.file}: {len(d.soldiers)} soldiers a side"]
+        for check, summary in self.summaries():
+            mine = [f for f in self.findings if f.check == check]
+            mark = "FAIL" if any(f.severity == "error" for f in mine) else ("warn" if mine else "ok")
+            lines.append(f"  {check:<9} {mark:<4}  {summary[0]}")
+            lines += [f"      {more}" for more in summary[1:]]
+        for title, group in (("Problems", self.errors), ("Warnings", self.warnings)):
+            if group:
+                lines.append(f"{title}:")
+                lines += [f"  {p}" for p in sorted((self.located(f) for f in group), key=lambda p: (p.line, p.message))]
+        verdict = "valid" if self.valid else "NOT valid"
+        lines.append(f"Result: {verdict} ({len(self.errors)} problem{'s' * (len(self.errors) != 1)}, "
+                     f"{len(self.warnings)} warning{'s' * (len(self.warnings) != 1)})")
+        return "\n".join(lines)
+
+    def summaries(self) -> list[tuple[str, list[str]]]:
+        out = [("structure", ["numbers, beats and sides checked; who can defeat whom"])]
+        o = self.sections.get("opening")
+        if o is not None:
+            mix = ", ".join(f"{name.split(' ', 1)[1]} {share}" for name, share in o["shares"].items()
+                            if share != "0")
+            unique = "the only optimal mix" if o["unique"] else "one of several optimal mixes"
+            never = ", ".join(name.split(" ", 1)[1] for name in o["never_worth_choosing"]) or "none"
+            out.append(("opening", [f"solved exactly: value {o['value']}; {mix} ({unique}); "
+                                    f"never worth choosing: {never}"]))
+        p = self.sections.get("play")
+        if p is not None:
+            head = (f"{p['games']} wars a match (seed {p['seed']}, stopped after {p['max_rounds']} "
+                    f"rounds); 95 % intervals in brackets")
+            out.append(("play", [head] + [match_summary(m, self.defn) for m in p["matches"]]))
+        return out
+
+
+def check_set(defn: OneMinuteWar, source: SourceMap, games: int | None = None, seed: int | None = None,
+              progress: Callable[[int], None] | None = None, workers: int | None = None) -> Report:
+    """Every check; the opening round and the simulation need a table the engine can play."""
+    report = Report(source.file, defn, source)
+    report.findings += structure(defn)
+    if any(f.check == "structure" and not f.soldiers and f.severity == "error" for f in report.findings):
+        return report  # numbers or beats the engine cannot read
+    rules = rules_of(defn)
+    op = opening(rules)
+    report.findings += opening_findings(defn, rules, op)
+    report.sections["opening"] = opening_stats(rules, op)
+    v = defn.validation
+    games = v.games if games is None else games
+    seed = v.seed if seed is None else seed
+    matches: list[tuple[str, str]] = [(a, b) for a, b in v.matches]
+    tallies = simulate(rules, op.shares, matches, games, seed, v.max_rounds, progress, workers)
+    stats = [match_stats(rules, names, tally) for names, tally in zip(matches, tallies)]
+    report.findings += [Finding("play", "error", loc, message) for loc, message in play_findings(defn, stats)]
+    report.sections["play"] = {"games": games, "seed": seed, "max_rounds": v.max_rounds, "matches": stats}
+    return report
+
+
+def simulated_games(defn: OneMinuteWar, games: int | None = None) -> int:
+    """How many wars `check_set` plays, `games` (or the definition's number) a match (for a
+    progress bar)."""
+    return (defn.validation.games if games is None else games) * len(defn.validation.matches)
+
+
+def show_documents(report: Report, seed: int | None = None) -> list[Document]:
+    """war.svg and war.png: how the first war of the first match ended (nothing if the table
+    cannot be played)."""
+    from printgen.games.one_minute_war.position import heading_of, position_documents
+    from printgen.games.one_minute_war.simulation import one_war
+
+    if "play" not in report.sections:
+        return []
+    defn = report.defn
+    rules = rules_of(defn)
+    seed = defn.validation.seed if seed is None else seed
+    first, second = defn.validation.matches[0]
+    shares = opening(rules).shares
+    outcome = one_war(rules, shares, (first, second), seed, defn.validation.max_rounds)
+    return position_documents(defn, rules, outcome, heading_of(defn, rules, outcome, (first, second), seed))
