@@ -5,7 +5,9 @@ length, LONG from corner to corner), so each move is exactly a dimension of the 
 printer that cannot print the outer 4-6 mm. Those printers cut off the arrows' ends, so each end
 has a tick well inside the printed area with its distance to the paper's edge written beside it.
 The red RANGE arrow and the two scale bars sit inside the safe margin, at their true lengths, so a
-player can check the print with a ruler.
+player can check the print with a ruler. All of that is measured geometry and is drawn here; only
+the arrows' labels come from a piece template a user may change (see captions.py), and what they
+draw is checked against `marks()`, the outline of every measuring mark.
 
 Layout (mm, y up): SHORT lies INSET below the top edge, MEDIUM INSET right of the left edge, and LONG
 runs from the top-left corner to the bottom-right one. The text box fills the upper-right triangle;
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Literal
+from typing import Iterable, Literal, Sequence
 
 from reportlab.graphics.shapes import Circle, Group, Line, Polygon, rotate, translate
 from reportlab.lib.colors import Color, HexColor, black, white
@@ -28,6 +30,7 @@ from printgen.games.quick_violence.model import Dimension, Labels
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x, y, w, h in mm
+Mark = tuple[str, list[Point]]  # what a mark is (for messages) and its outline, a convex polygon
 
 DIMENSIONS: tuple[Dimension, ...] = ("width", "length", "diagonal")
 # The bundled colours (the YAML's `colours:` defaults); a definition may choose its own.
@@ -64,6 +67,9 @@ NOTE_PT = 8
 CAP = 0.73  # cap height of the font, as a fraction of its size
 DESCENT = 0.24
 MM_PER_INCH = 25.4
+WORD_GAP = 2.5  # mm between a caption's bold word and its explanation
+BAR_LABEL_PT = 9
+BARS = ((BAR_MM_Y, 100.0, "100 mm"), (BAR_IN_Y, 4 * MM_PER_INCH, "4 in"))  # y, exact length, label
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,20 @@ class Arrow:
                           fillColor=self.colour, strokeColor=None, strokeWidth=0))
         return group
 
+    def outlines(self, name: str) -> list[Mark]:
+        """The ink it prints: the shaft (to the head's base), the head and the tail bar."""
+        (tx, ty), (px, py) = self.tail, self.tip
+        (ux, uy), h = self.unit, self.head_half
+        nx, ny = -uy, ux
+        bx, by = px - ux * self.head_length, py - uy * self.head_length
+        found = [(f"the {name}'s shaft", band((tx, ty), (bx, by), SHAFT / 2)),
+                 (f"the {name}'s head", [(px, py), (bx + nx * h, by + ny * h), (bx - nx * h, by - ny * h)])]
+        if self.tail_bar:
+            bar = self.tail_bar
+            found.append((f"the bar at the {name}'s tail",
+                          band((tx + nx * bar, ty + ny * bar), (tx - nx * bar, ty - ny * bar), SHAFT / 2)))
+        return found
+
 
 Side = Literal["tail", "tip"]
 Placing = Literal["along", "beside"]
@@ -145,6 +165,30 @@ class EndMark:
         words = text(0, 0, self.words, MARK_PT, anchor=self.anchor, fill=self.colour)
         group.add(placed(words, compose(translate(*self.origin), rotate(self.angle))))
         return group
+
+    def outlines(self) -> list[Mark]:
+        """The tick and the box its words take."""
+        (x, y), (ax, ay), h = self.at, self.across, TICK_HALF
+        size = font_mm(MARK_PT)
+        width = fonts.text_width(self.words, fonts.REGULAR, size)
+        x0 = -width if self.anchor == "end" else 0.0
+        corners = [(x0, -DESCENT * size), (x0 + width, -DESCENT * size), (x0 + width, CAP * size),
+                   (x0, CAP * size)]
+        a = math.radians(self.angle)
+        ox, oy = self.origin
+        words = [(ox + cx * math.cos(a) - cy * math.sin(a), oy + cx * math.sin(a) + cy * math.cos(a))
+                 for cx, cy in corners]
+        return [(f"the tick '{self.words}'", band((x + ax * h, y + ay * h), (x - ax * h, y - ay * h),
+                                                  TICK_WIDTH / 2)),
+                (f"the words '{self.words}'", words)]
+
+
+def band(start: Point, end: Point, half: float) -> list[Point]:
+    """The outline of a line `2 * half` wide from `start` to `end`, with butt ends."""
+    (x1, y1), (x2, y2) = start, end
+    length = math.dist(start, end)
+    nx, ny = (y1 - y2) / length * half, (x2 - x1) / length * half
+    return [(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]
 
 
 def end_mark(arrow: Arrow, side: Side, distance: float, edge: str, placing: Placing) -> EndMark:
@@ -202,17 +246,12 @@ class Caption:
     colour: Color
 
     @property
-    def width(self) -> float:
-        return (fonts.text_width(self.word, fonts.BOLD, font_mm(LABEL_PT)) + 2.5
-                + fonts.text_width(self.detail, fonts.REGULAR, font_mm(DETAIL_PT)))
+    def word_width(self) -> float:
+        return fonts.text_width(self.word, fonts.BOLD, font_mm(LABEL_PT))
 
-    def drawing(self) -> Group:
-        """Drawn with its baseline on y = 0 from x = 0, ready to be placed and turned."""
-        group = Group()
-        group.add(text(0, 0, self.word, LABEL_PT, fonts.BOLD, fill=self.colour))
-        group.add(text(fonts.text_width(self.word, fonts.BOLD, font_mm(LABEL_PT)) + 2.5, 0, self.detail,
-                       DETAIL_PT, fill=GREY))
-        return group
+    @property
+    def width(self) -> float:
+        return self.word_width + WORD_GAP + fonts.text_width(self.detail, fonts.REGULAR, font_mm(DETAIL_PT))
 
 
 @dataclass(frozen=True)
@@ -308,20 +347,40 @@ class MeasuringPage:
                                         f"{caption.width:.1f} mm long and its place on the measuring "
                                         f"page holds {room:.1f} mm; shorten the label")
 
+    def marks(self) -> list[Mark]:
+        """The outline of every measuring mark, which the arrows' labels must leave clear."""
+        found: list[Mark] = []
+        arrows = self.page_arrows()
+        for dim in DIMENSIONS:
+            found += arrows[dim].outlines(f"{self.labels.of(dim)} arrow")
+        for mark in self.end_marks():
+            found += mark.outlines()
+        found += self.range_arrow().outlines(f"{self.labels.range} arrow")
+        for y, length, label in BARS:
+            found.append((f"the {label} check bar", [(LANE_LEFT, y - 0.2), (LANE_LEFT + length, y - 0.2),
+                                                     (LANE_LEFT + length, y + 5.0), (LANE_LEFT, y + 5.0)]))
+            size = font_mm(BAR_LABEL_PT)
+            x = LANE_LEFT + length + 2.5
+            right = x + fonts.text_width(label, fonts.BOLD, size)
+            low, high = y - 0.2 - DESCENT * size, y - 0.2 + CAP * size
+            found.append((f"the words '{label}'", [(x, low), (right, low), (right, high), (x, high)]))
+        return found
+
     # -- drawing ----------------------------------------------------------------------------
-    def shapes(self) -> list[Group]:
+    def shapes(self, captions: Sequence[Group]) -> list[Group]:
+        """The page's drawing, with the arrows' labels (drawn and placed by captions.py)."""
         group = Group()
         for arrow in self.page_arrows().values():
             group.add(arrow.drawing())
         for mark in self.end_marks():
             group.add(mark.drawing())
         group.add(self.range_arrow().drawing())
-        captions = self.captions()
-        for key, (x, y, angle, _) in self.slots().items():
-            group.add(placed(captions[key].drawing(), compose(translate(x, y), rotate(angle))))
-        group.add(scale_bar(LANE_LEFT, BAR_MM_Y, 100.0, [10.0 * i for i in range(11)], 50.0, "100 mm"))
-        group.add(scale_bar(LANE_LEFT, BAR_IN_Y, 4 * MM_PER_INCH, [MM_PER_INCH / 4 * i for i in range(17)],
-                            MM_PER_INCH, "4 in"))
+        for caption in captions:
+            group.add(caption)
+        (mm_y, mm_length, mm_label), (in_y, in_length, in_label) = BARS
+        group.add(scale_bar(LANE_LEFT, mm_y, mm_length, [10.0 * i for i in range(11)], 50.0, mm_label))
+        group.add(scale_bar(LANE_LEFT, in_y, in_length, [MM_PER_INCH / 4 * i for i in range(17)],
+                            MM_PER_INCH, in_label))
         group.add(text(LANE_LEFT, CHECK_Y, "Check the print with a ruler: these bars must measure "
                        "100 mm and 4 in.", NOTE_PT, fonts.ITALIC))
         group.add(leapfrog(LANE_LEFT, DRAWING_TOP))
@@ -337,7 +396,7 @@ def scale_bar(x: float, y: float, length: float, ticks: list[float], major: floa
         high = 5.0 if end else 3.5 if math.isclose(t / major, round(t / major)) else 2.0
         group.add(Line(x + t, y, x + t, y + high, strokeColor=SCALE_COLOUR,
                        strokeWidth=0.3 if end else 0.2, strokeLineCap=0))
-    group.add(text(x + length + 2.5, y - 0.2, label, 9, fonts.BOLD))
+    group.add(text(x + length + 2.5, y - 0.2, label, BAR_LABEL_PT, fonts.BOLD))
     return group
 
 
