@@ -77,5 +77,5 @@ def copy_group(node: Group, transform: tuple[float, ...], contents: list[Any] | 
     group = Group(*(node.contents if contents is None else contents), transform=transform)
     ident = getattr(node, "svgid", None)
     if ident is not None:
-        group.svgid = ident
+        group.setProperties({"svgid": ident})  # as svglib sets it: not a checked attribute
     return group

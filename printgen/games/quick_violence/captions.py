@@ -21,6 +21,7 @@ from printgen.games.piecebounds import drawn_shapes, furthest_outside, located_s
 from printgen.games.pieces import Piece, PieceTemplates
 from printgen.games.quick_violence.measuring_page import (CAP, DETAIL_PT, GREY, LABEL_PT, WORD_GAP,
                                                           Caption, MeasuringPage, inches, number)
+from printgen.games.quick_violence.outlines import page_marks
 from printgen.games.unflipped import unflipped
 
 TEMPLATE = "quick_violence/arrow-label.svg.j2"
@@ -91,7 +92,7 @@ class ArrowLabels:
         if into > TOLERANCE:
             self.report(piece, shape, ident, count, f"reaches {into:.1f} mm into the {safe:g} mm at the "
                         f"paper's edge", "printers leave that strip blank")
-        marks = self.page.marks()
+        marks = page_marks(self.page)
         covers: list[tuple[Any, str | None, str]] = []
         for shape, where, ident in drawn_shapes(group, matrix):
             quad = quad_of(shape, where)

@@ -256,11 +256,16 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
                      sections={"Fighters": ("fighters",), "The arrows": ("labels",)})
 
 
+def measuring_page(defn: QuickViolence, paper: Paper) -> MeasuringPage:
+    """The measuring page's geometry on `paper`, in the definition's labels and colours."""
+    colours = {name: HexColor(value) for name, value in defn.colours.model_dump().items()}
+    return MeasuringPage(paper, defn.labels, defn.range_mm, users(defn), colours)
+
+
 def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """Check the measuring page for this paper first, draw its labels from their template, then lay
     out the rulebook and the reference."""
-    colours = {name: HexColor(value) for name, value in defn.colours.model_dump().items()}
-    page = MeasuringPage(options.paper, defn.labels, defn.range_mm, users(defn), colours)
+    page = measuring_page(defn, options.paper)
     problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
     if problems:  # a range arrow that does not fit makes the rest of the book meaningless
         raise DefinitionError(problems)

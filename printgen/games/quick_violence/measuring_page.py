@@ -7,7 +7,7 @@ has a tick well inside the printed area with its distance to the paper's edge wr
 The red RANGE arrow and the two scale bars sit inside the safe margin, at their true lengths, so a
 player can check the print with a ruler. All of that is measured geometry and is drawn here; only
 the arrows' labels come from a piece template a user may change (see captions.py), and what they
-draw is checked against `marks()`, the outline of every measuring mark.
+draw is checked against the outline of every measuring mark (outlines.py).
 
 Layout (mm, y up): SHORT lies INSET below the top edge, MEDIUM INSET right of the left edge, and LONG
 runs from the top-left corner to the bottom-right one. The text box fills the upper-right triangle;
@@ -30,7 +30,6 @@ from printgen.games.quick_violence.model import Dimension, Labels
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x, y, w, h in mm
-Mark = tuple[str, list[Point]]  # what a mark is (for messages) and its outline, a convex polygon
 
 DIMENSIONS: tuple[Dimension, ...] = ("width", "length", "diagonal")
 # The bundled colours (the YAML's `colours:` defaults); a definition may choose its own.
@@ -113,20 +112,6 @@ class Arrow:
                           fillColor=self.colour, strokeColor=None, strokeWidth=0))
         return group
 
-    def outlines(self, name: str) -> list[Mark]:
-        """The ink it prints: the shaft (to the head's base), the head and the tail bar."""
-        (tx, ty), (px, py) = self.tail, self.tip
-        (ux, uy), h = self.unit, self.head_half
-        nx, ny = -uy, ux
-        bx, by = px - ux * self.head_length, py - uy * self.head_length
-        found = [(f"the {name}'s shaft", band((tx, ty), (bx, by), SHAFT / 2)),
-                 (f"the {name}'s head", [(px, py), (bx + nx * h, by + ny * h), (bx - nx * h, by - ny * h)])]
-        if self.tail_bar:
-            bar = self.tail_bar
-            found.append((f"the bar at the {name}'s tail",
-                          band((tx + nx * bar, ty + ny * bar), (tx - nx * bar, ty - ny * bar), SHAFT / 2)))
-        return found
-
 
 Side = Literal["tail", "tip"]
 Placing = Literal["along", "beside"]
@@ -165,30 +150,6 @@ class EndMark:
         words = text(0, 0, self.words, MARK_PT, anchor=self.anchor, fill=self.colour)
         group.add(placed(words, compose(translate(*self.origin), rotate(self.angle))))
         return group
-
-    def outlines(self) -> list[Mark]:
-        """The tick and the box its words take."""
-        (x, y), (ax, ay), h = self.at, self.across, TICK_HALF
-        size = font_mm(MARK_PT)
-        width = fonts.text_width(self.words, fonts.REGULAR, size)
-        x0 = -width if self.anchor == "end" else 0.0
-        corners = [(x0, -DESCENT * size), (x0 + width, -DESCENT * size), (x0 + width, CAP * size),
-                   (x0, CAP * size)]
-        a = math.radians(self.angle)
-        ox, oy = self.origin
-        words = [(ox + cx * math.cos(a) - cy * math.sin(a), oy + cx * math.sin(a) + cy * math.cos(a))
-                 for cx, cy in corners]
-        return [(f"the tick '{self.words}'", band((x + ax * h, y + ay * h), (x - ax * h, y - ay * h),
-                                                  TICK_WIDTH / 2)),
-                (f"the words '{self.words}'", words)]
-
-
-def band(start: Point, end: Point, half: float) -> list[Point]:
-    """The outline of a line `2 * half` wide from `start` to `end`, with butt ends."""
-    (x1, y1), (x2, y2) = start, end
-    length = math.dist(start, end)
-    nx, ny = (y1 - y2) / length * half, (x2 - x1) / length * half
-    return [(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]
 
 
 def end_mark(arrow: Arrow, side: Side, distance: float, edge: str, placing: Placing) -> EndMark:
@@ -346,25 +307,6 @@ class MeasuringPage:
                 yield ("labels", key), (f"the caption '{caption.word} {caption.detail}' is "
                                         f"{caption.width:.1f} mm long and its place on the measuring "
                                         f"page holds {room:.1f} mm; shorten the label")
-
-    def marks(self) -> list[Mark]:
-        """The outline of every measuring mark, which the arrows' labels must leave clear."""
-        found: list[Mark] = []
-        arrows = self.page_arrows()
-        for dim in DIMENSIONS:
-            found += arrows[dim].outlines(f"{self.labels.of(dim)} arrow")
-        for mark in self.end_marks():
-            found += mark.outlines()
-        found += self.range_arrow().outlines(f"{self.labels.range} arrow")
-        for y, length, label in BARS:
-            found.append((f"the {label} check bar", [(LANE_LEFT, y - 0.2), (LANE_LEFT + length, y - 0.2),
-                                                     (LANE_LEFT + length, y + 5.0), (LANE_LEFT, y + 5.0)]))
-            size = font_mm(BAR_LABEL_PT)
-            x = LANE_LEFT + length + 2.5
-            right = x + fonts.text_width(label, fonts.BOLD, size)
-            low, high = y - 0.2 - DESCENT * size, y - 0.2 + CAP * size
-            found.append((f"the words '{label}'", [(x, low), (right, low), (right, high), (x, high)]))
-        return found
 
     # -- drawing ----------------------------------------------------------------------------
     def shapes(self, captions: Sequence[Group]) -> list[Group]:
