@@ -263,6 +263,13 @@ def half_boxes(paper: Paper) -> list[tuple[float, float, float, float]]:
     return [(INSET, h + INSET, w - 2 * INSET, h - 2 * INSET), (INSET, INSET, w - 2 * INSET, h - 2 * INSET)]
 
 
+def column_width(paper: Paper, columns: int) -> float:
+    """The width (mm) a figure in a half's column is given, as the half works it out, so a game
+    can draw its figures for it before the layout asks."""
+    box = pt(half_boxes(paper)[0][2])
+    return (box - (columns - 1) * pt(COLUMN_GAP)) / columns * MM_PER_PT
+
+
 def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
     """Render the template and split its story at `@newpage` into the two halves."""
     style = reference_styles(ref.settings)

@@ -3,33 +3,49 @@ stamina positions.
 
 `<stem>.pdf` is the rulebook, printed on both sides; `<stem>-reference.pdf` is the reference page,
 and `<stem>-reference-cards.pdf` the reference as two double-sided half-page cards, one per player
-(see printgen.layout.reference).
+(see printgen.layout.reference). Both draw the positions from the piece template
+`armies/positions.svg.j2`, at both documents' column widths in one bounded child.
 """
 from __future__ import annotations
 
+from printgen.layout import reference as reference_layout
 from printgen.layout.reference import Reference, reference_documents
-from printgen.layout.rulebook import rulebook_document
+from printgen.layout.rulebook import Layout, rulebook_document
 from printgen.core.build import BuildOptions
+from printgen.core.paper import MM_PER_PT, pt
 from printgen.drawing.document import Document
 from printgen.games import Game, Loaded
 from printgen.games.armies.model import Armies, check_stamina
+from printgen.games.armies.positions import PositionFigures
 from printgen.games.armies.rules import rulebook, tables
+from printgen.games.pieces import templates_for
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
 SECTIONS = {"Stamina": ("stamina",), "Fighting cards": ("results",), "A round": ("round",),
             "Marking lost stamina": ("positions",)}
 
 
-def reference(defn: Armies) -> Reference:
+def reference(defn: Armies, figures: PositionFigures) -> Reference:
     """The reference sheet's template, tables, figure and settings, all drawn from the definition."""
     return Reference(title=defn.title, template="armies/reference.txt.j2", context={"d": defn},
-                     tables=tables(defn, "reference"), settings=defn.reference, sections=SECTIONS)
+                     tables=tables(defn, "reference", figures), settings=defn.reference, sections=SECTIONS)
+
+
+def figures_for(defn: Armies, options: BuildOptions, warnings: list[str]) -> PositionFigures:
+    """The position drawings, drawn now for the rulebook's and the reference's column widths (a
+    width the layouts ask for besides is drawn when asked); their warnings go to `warnings`."""
+    figures = PositionFigures(defn, defn.reference.accent, templates_for(defn, options.templates),
+                              warnings)
+    rules = pt(Layout(options.paper, defn.rules.columns, 0.0).column_width) * MM_PER_PT
+    figures.prepare([rules, reference_layout.column_width(options.paper, defn.reference.columns)])
+    return figures
 
 
 def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """The rulebook first, then the reference sheet and cards."""
-    return [rulebook_document(rulebook(defn, loaded.name), options, f"{loaded.name}.pdf"),
-            *reference_documents(reference(defn), options, loaded.name)]
+    figures = figures_for(defn, options, loaded.art.warnings)
+    return [rulebook_document(rulebook(defn, loaded.name, figures), options, f"{loaded.name}.pdf"),
+            *reference_documents(reference(defn, figures), options, loaded.name)]
 
 
 GAME = Game(

@@ -1,58 +1,50 @@
-"""The Armies figure: the army card in each position that marks lost stamina, drawn in mm.
+"""The Armies figure: the army card in each position that marks lost stamina.
 
 Each position gets an equal cell: the card turned about its centre (or shown face down), its name
-under it and how many SP it means lost. The card is sized so that even turned 45 degrees it stays
-inside its cell, whatever the column width.
+under it and how many SP it means lost. printgen works out the geometry (the cells, a card size
+that stays inside its cell even turned 45 degrees, each card's centre and turn, the lattice of a
+card's back) and the piece template `armies/positions.svg.j2` draws it (docs/ARCHITECTURE.md,
+"Pieces drawn from templates"). A user's copy of the template is checked: each position's card
+must still be turned as the position says, and the drawing must stay inside its box.
 """
 from __future__ import annotations
 
-from math import cos, radians, sin
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterator
 
-from reportlab.graphics.shapes import Drawing, Group, Line, rotate, translate
-from reportlab.lib.colors import Color, HexColor, white
+from reportlab.graphics.shapes import Drawing, Group, String
 
-from printgen.drawing import fonts
 from printgen.core.paper import PT_PER_MM, font_mm
-from printgen.drawing.picture import compose, placed, rect, text
+from printgen.drawing import fonts
 from printgen.drawing.document import DoesNotFit
+from printgen.drawing.picture import placed
 from printgen.games.armies.model import Armies, Position
+from printgen.games.pieces import Piece, PieceTemplates, shapes_with_id
+from printgen.games.piecebounds import furthest_outside, located, located_shape
+from printgen.games.unflipped import unflipped
 
+TEMPLATE = "armies/positions.svg.j2"
 CARD_RATIO = 88 / 63  # a poker card's height over its width
 LABEL_PT = 7.5
 LABELS = 9.0  # mm under the cards for the two label lines
 MAX_CARD_WIDTH = 16.0
+CORNER = 1.2  # mm: the card's corner radius, and the inset of a back's frame
+LATTICE_STEP = 2.2  # mm between the lines of a card back's diamond lattice
+TURN_TOLERANCE = 0.5  # degrees a drawn card may be off its position's turn
+BOX_TOLERANCE = 0.05  # mm a drawing may reach past its box
 
 
 def extent(turn: float, w: float, h: float) -> tuple[float, float]:
     """Width and height of the box around a w x h card turned by `turn` degrees."""
-    a = radians(turn)
-    return abs(w * cos(a)) + abs(h * sin(a)), abs(w * sin(a)) + abs(h * cos(a))
+    a = math.radians(turn)
+    return abs(w * math.cos(a)) + abs(h * math.sin(a)), abs(w * math.sin(a)) + abs(h * math.cos(a))
 
 
-def card(w: float, h: float, index: str, position: Position, ink: Color) -> Group:
-    """The card centred on (0, 0): a face with its corner index, or a patterned back."""
-    group = Group()
-    if position.face_down:
-        group.add(rect(-w / 2, -h / 2, w, h, fill=ink, stroke=ink, stroke_width=0.3, radius=1.2))
-        group.add(rect(-w / 2 + 1.2, -h / 2 + 1.2, w - 2.4, h - 2.4, stroke=white, stroke_width=0.35,
-                       radius=0.8))
-        group.add(lattice(w - 2.4, h - 2.4, 2.2))
-        return group
-    group.add(rect(-w / 2, -h / 2, w, h, fill=white, stroke=ink, stroke_width=0.4, radius=1.2))
-    size = max(7.0, w * 0.55)
-    group.add(text(-w / 2 + 1.0, h / 2 - 1.0 - font_mm(size) * 0.75, index, size, fonts.BOLD, fill=ink))
-    big = w * 1.6  # pt
-    group.add(text(0, -font_mm(big) * 0.36, index, big, fonts.BOLD, anchor="middle", fill=ink))
-    turned = Group(text(0, 0, index, size, fonts.BOLD, fill=ink),
-                   transform=compose(translate(w / 2 - 1.0, -h / 2 + 1.0 + font_mm(size) * 0.75),
-                                     rotate(180)))
-    group.add(turned)
-    return group
-
-
-def lattice(w: float, h: float, step: float) -> Group:
-    """A diamond lattice inside a w x h box centred on (0, 0), the usual look of a card back."""
-    group = Group()
+def lattice(w: float, h: float, step: float) -> list[list[float]]:
+    """A diamond lattice inside a w x h box centred on (0, 0), the usual look of a card back: each
+    line as [x1, y1, x2, y2], clipped to the box (the same lines whichever way y runs)."""
+    lines = []
     n = int((w + h) / step) + 1
     for k in range(n + 1):
         d = -h / 2 - w / 2 + k * step  # lines x - y = d and x + y = d, clipped to the box
@@ -69,37 +61,135 @@ def lattice(w: float, h: float, step: float) -> Group:
             pts = sorted(set((round(px, 6), round(py, 6)) for px, py in pts))
             if len(pts) >= 2:
                 (xa, ya), (xb, yb) = pts[0], pts[-1]
-                group.add(Line(xa, ya, xb, yb, strokeColor=white, strokeWidth=0.15))
-    return group
+                lines.append([xa, -ya, xb, -yb])  # y down, as the template draws
+    return lines
 
 
-def positions_figure(defn: Armies, width: float, accent: str, columns_key: str = "reference.columns") -> Drawing:
-    """A Drawing `width` mm wide: every position in a row, labelled, as a flowable for the sheet;
-    `columns_key` is the setting a user can lower when the names do not fit."""
+def check_names(defn: Armies, width: float, columns_key: str) -> None:
+    """Every position's name must fit its cell; else say what to change."""
     n = len(defn.positions)
     cell = width / n
-    ink = HexColor(accent)
     widest = max(fonts.text_width(p.name, fonts.BOLD, font_mm(LABEL_PT)) for p in defn.positions)
     if widest > cell - 1:
         raise DoesNotFit(("positions",), (
             f"the position drawing gives each of the {n} positions {cell:.0f} mm of a {width:.0f} mm "
             f"column, and the longest name needs {widest + 1:.0f} mm; shorten the names or use fewer "
             f"{columns_key}"))
+
+
+def figure_data(defn: Armies, width: float, accent: str) -> dict[str, Any]:
+    """What the template draws, in millimetres, y down from the figure's top-left corner."""
+    n = len(defn.positions)
+    cell = width / n
     w = min(MAX_CARD_WIDTH, (cell - 2) / max(extent(p.turn, 1, CARD_RATIO)[0] for p in defn.positions))
     h = w * CARD_RATIO
     tallest = max(extent(p.turn, w, h)[1] for p in defn.positions)
     height = tallest + LABELS + 2.5  # 2 mm clear above the tallest (turned) card
+    label = font_mm(LABEL_PT)
+    corner = font_mm(max(7.0, w * 0.55))
     index = max(defn.stamina, key=lambda a: a.stamina).index
-    group = Group()
-    for i, position in enumerate(defn.positions):
-        cx, cy = cell * (i + 0.5), LABELS + 0.5 + tallest / 2
-        turned = placed(card(w, h, index, position, ink), compose(translate(cx, cy), rotate(-position.turn)))
-        group.add(turned)
-        group.add(text(cx, LABELS - font_mm(LABEL_PT) * 1.0, position.name, LABEL_PT, fonts.BOLD,
-                       anchor="middle"))
-        lost = "nothing lost" if i == 0 else f"{i} SP lost"
-        group.add(text(cx, LABELS - font_mm(LABEL_PT) * 2.25, lost, LABEL_PT, anchor="middle"))
-    drawing = Drawing(width * PT_PER_MM, height * PT_PER_MM)
-    drawing.initialFontName = fonts.REGULAR  # renderPDF would otherwise select Helvetica
-    drawing.add(placed(group, (PT_PER_MM, 0, 0, PT_PER_MM, 0, 0)))
-    return drawing
+    return {
+        "figure": {"width": width, "height": height},
+        "ink": accent,
+        "card": {"width": w, "height": h, "radius": CORNER, "index": index,
+                 "corner_size": corner, "big_size": font_mm(w * 1.6),
+                 "back": {"inset": CORNER, "radius": CORNER - 0.4, "lattice": lattice(w - 2 * CORNER,
+                                                                                    h - 2 * CORNER,
+                                                                                    LATTICE_STEP)}},
+        "label_size": label,
+        "positions": [{"number": i, "name": p.name, "lost": "nothing lost" if i == 0 else f"{i} SP lost",
+                       "turn": p.turn, "face_down": p.face_down,
+                       "cell": {"x": cell * i, "width": cell},
+                       "x": cell * (i + 0.5), "y": height - (LABELS + 0.5 + tallest / 2),
+                       "name_y": height - (LABELS - label), "lost_y": height - (LABELS - label * 2.25)}
+                      for i, p in enumerate(defn.positions)],
+    }
+
+
+@dataclass
+class PositionFigures:
+    """The position drawings of one build, drawn from the template (searched in `templates`
+    first), every width the build needs in one bounded child. What a user's template draws
+    against what the rules need goes into `warnings` (the build's list)."""
+
+    defn: Armies
+    accent: str
+    templates: PieceTemplates
+    warnings: list[str] = field(default_factory=list)
+    drawn: dict[float, tuple[Piece, Group]] = field(default_factory=dict)  # by width, to 1e-6 mm
+
+    def piece(self, width: float) -> Piece:
+        data = figure_data(self.defn, width, self.accent)
+        return Piece(data, width, data["figure"]["height"], f"the position drawing ({width:.1f} mm wide)")
+
+    def prepare(self, widths: list[float], columns_key: str = "columns") -> None:
+        """Draw the figure at each width not drawn yet, together; a width whose cells the names
+        do not fit is left for `figure` to report."""
+        wanted: dict[float, float] = {}
+        for width in widths:
+            try:
+                check_names(self.defn, width, columns_key)
+            except DoesNotFit:
+                continue
+            wanted.setdefault(round(width, 6), width)
+        wanted = {key: width for key, width in wanted.items() if key not in self.drawn}
+        if not wanted:
+            return
+        pieces = [self.piece(width) for width in wanted.values()]
+        for key, piece, drawn in zip(wanted, pieces, self.templates.draw_many(TEMPLATE, pieces)):
+            group = unflipped(drawn)
+            self.drawn[key] = piece, group
+            self.check(piece, group)
+        for warning in self.templates.warnings:
+            self.warn(warning)
+
+    def figure(self, width: float, columns_key: str = "reference.columns") -> Drawing:
+        """A Drawing `width` mm wide: every position in a row, labelled, as a flowable for the
+        sheet; `columns_key` is the setting a user can lower when the names do not fit."""
+        check_names(self.defn, width, columns_key)
+        self.prepare([width], columns_key)
+        piece, group = self.drawn[round(width, 6)]
+        drawing = Drawing(piece.width * PT_PER_MM, piece.height * PT_PER_MM)
+        drawing.initialFontName = fonts.REGULAR  # renderPDF would otherwise select Helvetica
+        drawing.add(placed(group, (PT_PER_MM, 0, 0, PT_PER_MM, 0, 0)))
+        return drawing
+
+    def check(self, piece: Piece, group: Group) -> None:
+        """Warn, at the template line, when a card is not turned as its position says or the
+        drawing leaves its box (where it would print over the text around it)."""
+        for i, position in enumerate(self.defn.positions):
+            ident = f"card-{i}"
+            turn = drawn_turn(shapes_with_id(group, ident))
+            if turn is not None and not same_turn(turn, position):
+                file, line = located(self.templates, TEMPLATE, f'id="{ident}"', 'id="card-')
+                self.warn(f"{file}:{line}: warning: the card of the position '{position.name}' "
+                          f"(id=\"{ident}\") is drawn turned {turn:.0f} degrees, but that position "
+                          f"is {position.turn:g} degrees clockwise from upright; the drawing must "
+                          f"show each position as the rules describe it")
+        past, shape, owner, _ = furthest_outside(group, (0.0, 0.0, piece.width, piece.height))
+        if shape is not None and past > BOX_TOLERANCE:
+            file, line = located_shape(self.templates, TEMPLATE, shape, owner)
+            what = f"'{shape.text}'" if isinstance(shape, String) else "what it draws"
+            self.warn(f"{file}:{line}: warning: {piece.label}: {what} reaches {past:.1f} mm past "
+                      f"its {piece.width:.1f} x {piece.height:.1f} mm box, over the text around it; "
+                      f"keep the drawing inside figure.width and figure.height")
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+
+def drawn_turn(shapes: Iterator[tuple[Any, tuple[float, ...]]]) -> float | None:
+    """Degrees clockwise, as seen on the page, that the first shape of an element is turned
+    (its frame's x axis against the page's); None when nothing has the id."""
+    for _, matrix in shapes:
+        a, b = matrix[0], matrix[1]
+        return (-math.degrees(math.atan2(b, a))) % 360
+    return None
+
+
+def same_turn(turn: float, position: Position) -> bool:
+    """Turns compared on the page; a card's back (the lattice) looks the same turned 180 degrees."""
+    period = 180.0 if position.face_down else 360.0
+    off = (turn - position.turn) % period
+    return min(off, period - off) <= TURN_TOLERANCE

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable
 from printgen.layout.reference import DataTable
 from printgen.layout.rulebook import Rulebook
 from printgen.games.armies.model import Armies, ArmyRank
-from printgen.games.armies.positions import positions_figure
+from printgen.games.armies.positions import PositionFigures
 
 FIRST, SECOND = "Mia", "Tom"
 # Each player's armies, as places in the definition's stamina list (first = leads the line).
@@ -32,9 +32,9 @@ def position_rows(defn: Armies) -> list[tuple[str, ...]]:
     return rows
 
 
-def tables(defn: Armies, settings: str) -> dict[str, DataTable | Callable[[float], Any]]:
-    """The stamina, results, round and positions tables, and the drawing of the positions, for the
-    document whose layout is set under `settings` ('rules' or 'reference')."""
+def tables(defn: Armies, settings: str, figures: PositionFigures) -> dict[str, DataTable | Callable[[float], Any]]:
+    """The stamina, results, round and positions tables, and the drawing of the positions (from
+    `figures`), for the document whose layout is set under `settings` ('rules' or 'reference')."""
     ranks = len(defn.stamina)
     return {
         "stamina": DataTable(("Army card", "Starts with"),
@@ -45,7 +45,7 @@ def tables(defn: Armies, settings: str) -> dict[str, DataTable | Callable[[float
                            [(f"{i}. {s.step}", s.what) for i, s in enumerate(defn.round, 1)], (0.27, 0.73)),
         "positions": DataTable(("Position", "SP lost", *(a.index for a in defn.stamina)),
                                position_rows(defn), (0.34, 0.18, *([0.48 / ranks] * ranks))),
-        "drawing": lambda width: positions_figure(defn, width, defn.reference.accent, f"{settings}.columns"),
+        "drawing": lambda width: figures.figure(width, f"{settings}.columns"),
     }
 
 
@@ -106,10 +106,10 @@ def example(defn: Armies) -> dict[str, Any]:
     return {"players": start, "rounds": rounds}
 
 
-def rulebook(defn: Armies, stem: str) -> Rulebook:
+def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
     """The full rules: the template gets the definition, the card counts and the worked example."""
     army_cards = 4 * len(defn.stamina)
     return Rulebook(title=defn.title, template="armies/rules.txt.j2",
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
                              "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
-                    tables=tables(defn, "rules"), settings=defn.rules, accent=defn.reference.accent)
+                    tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent)

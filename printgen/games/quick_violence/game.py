@@ -32,7 +32,9 @@ from printgen.games.quick_violence.model import (PRINTGEN_RANGE_MM, SIZES, Dimen
                                                   check_army)
 from printgen.games.quick_violence.army_sheet import army_sheets
 from printgen.games.quick_violence.army_sheet import height_needed as sheets_needed
+from printgen.games.quick_violence.captions import ArrowLabels
 from printgen.games.quick_violence.measuring_page import GREY, MeasuringPage, number
+from printgen.games.pieces import templates_for
 
 MARGIN = 14.0  # mm around the text pages; well inside what any printer can print
 GUTTER = 7.0
@@ -185,8 +187,10 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
     return pages
 
 
-def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage) -> Document:
-    """The rules in two columns on as many pages as they need, then the measuring page.
+def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage,
+             labels: list[Group]) -> Document:
+    """The rules in two columns on as many pages as they need, then the measuring page, with its
+    arrows' `labels` drawn and placed.
 
     The page count is only known once the text is set: it starts from an estimate, and the writer
     tries again with one more rules page while the rules overflow (see drawing.document.Grow).
@@ -205,7 +209,7 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
         return rules() + [PageBreak()] + story_of("measuring.txt.j2", defn, options, measuring_style,
                                                   loaded.source, markup("measuring.txt.j2"))
 
-    last = Page(shapes=page.shapes(), frames=[page.text_box()])
+    last = Page(shapes=page.shapes(labels), frames=[page.text_box()])
     advice = "lower text_size_pt or shorten the template"
     try:
         first = pages_for(rules(), paper)
@@ -251,14 +255,21 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
                      sections={"Fighters": ("fighters",), "The arrows": ("labels",)})
 
 
-def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """Check the measuring page for this paper first, then lay out the rulebook and the reference."""
+def measuring_page(defn: QuickViolence, paper: Paper) -> MeasuringPage:
+    """The measuring page's geometry on `paper`, in the definition's labels and colours."""
     colours = {name: HexColor(value) for name, value in defn.colours.model_dump().items()}
-    page = MeasuringPage(options.paper, defn.labels, defn.range_mm, users(defn), colours)
+    return MeasuringPage(paper, defn.labels, defn.range_mm, users(defn), colours)
+
+
+def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Document]:
+    """Check the measuring page for this paper first, draw its labels from their template, then lay
+    out the rulebook and the reference."""
+    page = measuring_page(defn, options.paper)
     problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
     if problems:  # a range arrow that does not fit makes the rest of the book meaningless
         raise DefinitionError(problems)
-    return [rulebook(defn, options, loaded, page),
+    labels = ArrowLabels(page, templates_for(defn, options.templates), loaded.art.warnings)
+    return [rulebook(defn, options, loaded, page, labels.drawn()),
             *reference_documents(reference(defn, options.paper), options, loaded.name)]
 
 

@@ -5,7 +5,9 @@ length, LONG from corner to corner), so each move is exactly a dimension of the 
 printer that cannot print the outer 4-6 mm. Those printers cut off the arrows' ends, so each end
 has a tick well inside the printed area with its distance to the paper's edge written beside it.
 The red RANGE arrow and the two scale bars sit inside the safe margin, at their true lengths, so a
-player can check the print with a ruler.
+player can check the print with a ruler. All of that is measured geometry and is drawn here; only
+the arrows' labels come from a piece template a user may change (see captions.py), and what they
+draw is checked against the outline of every measuring mark (outlines.py).
 
 Layout (mm, y up): SHORT lies INSET below the top edge, MEDIUM INSET right of the left edge, and LONG
 runs from the top-left corner to the bottom-right one. The text box fills the upper-right triangle;
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Literal
+from typing import Iterable, Literal, Sequence
 
 from reportlab.graphics.shapes import Circle, Group, Line, Polygon, rotate, translate
 from reportlab.lib.colors import Color, HexColor, black, white
@@ -64,6 +66,9 @@ NOTE_PT = 8
 CAP = 0.73  # cap height of the font, as a fraction of its size
 DESCENT = 0.24
 MM_PER_INCH = 25.4
+WORD_GAP = 2.5  # mm between a caption's bold word and its explanation
+BAR_LABEL_PT = 9
+BARS = ((BAR_MM_Y, 100.0, "100 mm"), (BAR_IN_Y, 4 * MM_PER_INCH, "4 in"))  # y, exact length, label
 
 
 @dataclass(frozen=True)
@@ -202,17 +207,12 @@ class Caption:
     colour: Color
 
     @property
-    def width(self) -> float:
-        return (fonts.text_width(self.word, fonts.BOLD, font_mm(LABEL_PT)) + 2.5
-                + fonts.text_width(self.detail, fonts.REGULAR, font_mm(DETAIL_PT)))
+    def word_width(self) -> float:
+        return fonts.text_width(self.word, fonts.BOLD, font_mm(LABEL_PT))
 
-    def drawing(self) -> Group:
-        """Drawn with its baseline on y = 0 from x = 0, ready to be placed and turned."""
-        group = Group()
-        group.add(text(0, 0, self.word, LABEL_PT, fonts.BOLD, fill=self.colour))
-        group.add(text(fonts.text_width(self.word, fonts.BOLD, font_mm(LABEL_PT)) + 2.5, 0, self.detail,
-                       DETAIL_PT, fill=GREY))
-        return group
+    @property
+    def width(self) -> float:
+        return self.word_width + WORD_GAP + fonts.text_width(self.detail, fonts.REGULAR, font_mm(DETAIL_PT))
 
 
 @dataclass(frozen=True)
@@ -309,19 +309,20 @@ class MeasuringPage:
                                         f"page holds {room:.1f} mm; shorten the label")
 
     # -- drawing ----------------------------------------------------------------------------
-    def shapes(self) -> list[Group]:
+    def shapes(self, captions: Sequence[Group]) -> list[Group]:
+        """The page's drawing, with the arrows' labels (drawn and placed by captions.py)."""
         group = Group()
         for arrow in self.page_arrows().values():
             group.add(arrow.drawing())
         for mark in self.end_marks():
             group.add(mark.drawing())
         group.add(self.range_arrow().drawing())
-        captions = self.captions()
-        for key, (x, y, angle, _) in self.slots().items():
-            group.add(placed(captions[key].drawing(), compose(translate(x, y), rotate(angle))))
-        group.add(scale_bar(LANE_LEFT, BAR_MM_Y, 100.0, [10.0 * i for i in range(11)], 50.0, "100 mm"))
-        group.add(scale_bar(LANE_LEFT, BAR_IN_Y, 4 * MM_PER_INCH, [MM_PER_INCH / 4 * i for i in range(17)],
-                            MM_PER_INCH, "4 in"))
+        for caption in captions:
+            group.add(caption)
+        (mm_y, mm_length, mm_label), (in_y, in_length, in_label) = BARS
+        group.add(scale_bar(LANE_LEFT, mm_y, mm_length, [10.0 * i for i in range(11)], 50.0, mm_label))
+        group.add(scale_bar(LANE_LEFT, in_y, in_length, [MM_PER_INCH / 4 * i for i in range(17)],
+                            MM_PER_INCH, in_label))
         group.add(text(LANE_LEFT, CHECK_Y, "Check the print with a ruler: these bars must measure "
                        "100 mm and 4 in.", NOTE_PT, fonts.ITALIC))
         group.add(leapfrog(LANE_LEFT, DRAWING_TOP))
@@ -337,7 +338,7 @@ def scale_bar(x: float, y: float, length: float, ticks: list[float], major: floa
         high = 5.0 if end else 3.5 if math.isclose(t / major, round(t / major)) else 2.0
         group.add(Line(x + t, y, x + t, y + high, strokeColor=SCALE_COLOUR,
                        strokeWidth=0.3 if end else 0.2, strokeLineCap=0))
-    group.add(text(x + length + 2.5, y - 0.2, label, 9, fonts.BOLD))
+    group.add(text(x + length + 2.5, y - 0.2, label, BAR_LABEL_PT, fonts.BOLD))
     return group
 
 
