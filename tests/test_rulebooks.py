@@ -230,3 +230,19 @@ def test_no_column_ends_with_a_heading_or_a_lone_line_of_a_table_row(built, game
             broken += 1
             assert lines(before[-1]) >= 2 and lines(tail) >= 2, (before[-1], tail)
     assert game == "armies" or broken  # Fracas's Generals row is long enough to break
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_short_list_is_never_broken_between_pages(all_games_built, paper):
+    # One Minute War's quick reference is a heading and three bullets: on A4 and Letter alike they
+    # stand together in one column, wherever the flow puts them
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        found = [(number, page) for number, page in enumerate(pdf.pages)
+                 if "Quick reference" in (page.extract_text() or "")]
+        assert len(found) == 1
+        number, page = found[0]
+        heading = page.search("Quick reference")[0]
+        starts = [page.search(words) for words in ("Pick in secret", "A fist means", "When the war ends")]
+    assert all(len(hits) == 1 for hits in starts), starts  # every bullet on the heading's page
+    for hits in starts:
+        assert hits[0]["top"] > heading["top"] and abs(hits[0]["x0"] - heading["x0"]) < 12 * MM

@@ -136,14 +136,27 @@ def build_story(markup: str, tables: dict[str, TableFactory], style: Styles,
     return keep_headings_with_next(story)
 
 
+SHORT_LIST = 4  # bullets: a section of no more than this many is never broken between columns
+
+
 def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
-    """A heading never ends a column on its own: it travels with the block after it."""
+    """A heading never ends a column on its own: it travels with the block after it. A section
+    that is only a short list (a quick reference, say) travels whole: two bullets left at the top
+    of the next page read as an afterthought."""
     result: list[Flowable] = []
     i = 0
     while i < len(story):
         item = story[i]
         style = getattr(item, "style", None)
-        if getattr(style, "keepWithNext", 0) and i + 1 < len(story) and not isinstance(story[i + 1], PageBreak):
+        bullets = 0
+        while i + 1 + bullets < len(story) and getattr(getattr(story[i + 1 + bullets], "style", None), "name", "") == "bullet":
+            bullets += 1
+        ends = i + 1 + bullets == len(story) or getattr(getattr(story[i + 1 + bullets], "style", None), "keepWithNext", 0) \
+            or isinstance(story[i + 1 + bullets], PageBreak)
+        if getattr(style, "keepWithNext", 0) and 1 < bullets <= SHORT_LIST and ends:
+            result.append(tagged(Stack(story[i:i + 1 + bullets], whole=True), item.section))
+            i += 1 + bullets
+        elif getattr(style, "keepWithNext", 0) and i + 1 < len(story) and not isinstance(story[i + 1], PageBreak):
             result.append(tagged(Stack([item, story[i + 1]]), item.section))
             i += 2
         else:
@@ -159,9 +172,10 @@ class Stack(Flowable):
     frames, so this small block does the same job there.
     """
 
-    def __init__(self, items: list[Flowable]) -> None:
+    def __init__(self, items: list[Flowable], whole: bool = False) -> None:
         super().__init__()
         self.items = items
+        self.whole = whole  # never split: moves on to the next frame in one piece
         self.sizes: list[tuple[float, float]] = []
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
@@ -181,6 +195,8 @@ class Stack(Flowable):
         """Whole items up to the first that does not fit, then as much of that one as fits; the
         rest follows. A heading never ends the first part alone: with no text after it, nothing
         splits and the block moves on whole."""
+        if self.whole:
+            return []
         used, section = 0.0, getattr(self, "section", "")
         for k, item in enumerate(self.items):
             gap = max(self.items[k - 1].getSpaceAfter(), item.getSpaceBefore()) if k else 0.0
