@@ -131,20 +131,29 @@ FACE_EDITS = [
 ]
 
 
-def piece_images(out: Path) -> None:
-    """The bundled Omiga tiles, and the same tiles from a copied face template with FACE_EDITS."""
-    printgen("new", "omiga", out / "mine", "--templates")
-    face = out / "mine" / "templates" / "omiga" / "tile-face.svg.j2"
-    text = face.read_text()
-    for old, new in FACE_EDITS:
+def bundled_and_edited(out: Path, game: str, name: str, template: str,
+                       edits: list[tuple[str, str]]) -> tuple[Path, Path]:
+    """`game` built as bundled and as a copy `name` made by `new --templates`, with `edits` made
+    to its piece template; the two PDFs."""
+    copy = out / name
+    printgen("new", game, copy, "--templates")
+    path = copy / "templates" / game / template
+    text = path.read_text()
+    for old, new in edits:
         assert old in text, old
         text = text.replace(old, new)
-    face.write_text(text)
-    printgen("build", "omiga", "--out", out / "bundled")
-    printgen("build", out / "mine" / "mine.yaml", "--out", out / "edited")
+    path.write_text(text)
+    printgen("build", game, "--out", out / "bundled")
+    printgen("build", copy / f"{copy.name}.yaml", "--out", out / "edited")
+    return out / "bundled" / game / f"{game}.pdf", out / "edited" / copy.name / f"{copy.name}.pdf"
+
+
+def piece_images(out: Path) -> None:
+    """The bundled Omiga tiles, and the same tiles from a copied face template with FACE_EDITS."""
+    bundled, edited = bundled_and_edited(out, "omiga", "mine", "tile-face.svg.j2", FACE_EDITS)
     box = (14, 20, 106, 112)  # the first sheet's top-left four tiles and their cut lines
-    before = labelled(render(out / "bundled" / "omiga" / "omiga.pdf", 2, 150, box), "bundled template")
-    after = labelled(render(out / "edited" / "mine" / "mine.pdf", 2, 150, box), "your copy, edited")
+    before = labelled(render(bundled, 2, 150, box), "bundled template")
+    after = labelled(render(edited, 2, 150, box), "your copy, edited")
     save(side_by_side(before, after), "pieces-omiga-face.png", 1100)
 
 
@@ -158,20 +167,10 @@ TAB_BACK_EDITS = [
 
 def war_images(out: Path) -> None:
     """The bundled One Minute War card's back, and the same from a copied tab-back template."""
-    printgen("new", "one_minute_war", out / "war", "--templates")
-    back = out / "war" / "templates" / "one_minute_war" / "tab-back.svg.j2"
-    text = back.read_text()
-    for old, new in TAB_BACK_EDITS:
-        assert old in text, old
-        text = text.replace(old, new)
-    back.write_text(text)
-    printgen("build", "one_minute_war", "--out", out / "bundled")
-    printgen("build", out / "war" / "war.yaml", "--out", out / "edited")
+    bundled, edited = bundled_and_edited(out, "one_minute_war", "war", "tab-back.svg.j2", TAB_BACK_EDITS)
     box = (5, 5, 123, 101)  # the card on the back page (the page is turned over, so it sits left)
-    before = labelled(render(out / "bundled" / "one_minute_war" / "one_minute_war.pdf", 1, 130, box),
-                      "bundled template")
-    after = labelled(render(out / "edited" / "war" / "war.pdf", 1, 130, box),
-                     "your copy, edited")
+    before = labelled(render(bundled, 1, 130, box), "bundled template")
+    after = labelled(render(edited, 1, 130, box), "your copy, edited")
     save(side_by_side(before, after), "pieces-war-tab-back.png", 1100)
 
 

@@ -26,3 +26,21 @@ def edited(copy_definition, game: str, replacements: list[tuple[str, str]]) -> P
         text = text.replace(old, new)
     path.write_text(text)
     return path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Swap one text in a copied file; `old` must occur exactly once, so an edit cannot miss."""
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+
+
+def line_of(path: Path, snippet: str) -> int:
+    """The line number of the first line of `path` holding `snippet`."""
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if snippet in line)
+
+
+def rgb(value) -> tuple[float, ...]:
+    """A colour as pdfplumber reports it, rounded so equal colours compare equal."""
+    return tuple(round(float(v), 6) for v in (value or ()))
+

@@ -10,6 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from building import edit, line_of, rgb
 from pdfmeasure import SVG_NS
 from printgen.core.problems import DefinitionError
 from printgen.jinja.render import render_many
@@ -19,10 +20,6 @@ TILE = 42.0
 MM = 72 / 25.4
 CREAM = (0.992157, 0.941176, 0.835294)  # #fdf0d5
 GREEN = (0.121569, 0.478431, 0.266667)  # #1f7a44, the standard palette's green semicircle
-
-
-def rgb(value) -> tuple[float, ...]:
-    return tuple(round(float(v), 6) for v in (value or ()))
 
 
 @pytest.fixture
@@ -35,16 +32,6 @@ def copied(run_cli, tmp_path) -> Path:
     assert face.is_file() and (face.parent / "tile-back.svg.j2").is_file()
     assert "templates/omiga/tile-face.svg.j2" in result.output
     return face
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text, old
-    path.write_text(text.replace(old, new))
-
-
-def line_of(path: Path, snippet: str) -> int:
-    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if snippet in line)
 
 
 def test_a_copied_tile_template_changed_in_colour_and_shape_prints_the_change(run_cli, copied, tmp_path):

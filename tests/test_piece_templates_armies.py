@@ -14,6 +14,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from building import edit, line_of, rgb
 from pdfmeasure import SVG_NS
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS
@@ -28,10 +29,6 @@ DARK_RED = (0.690196, 0.0, 0.0)  # #b00000
 SHORT_BLUE = (0.121569, 0.372549, 0.6)  # #1f5f99, the SHORT arrow's colour
 
 
-def rgb(value) -> tuple[float, ...]:
-    return tuple(round(float(v), 6) for v in (value or ()))
-
-
 def copied(run_cli, folder: Path, game: str, template: str) -> tuple[Path, Path]:
     """`printgen new GAME FOLDER --templates`: the copy's definition and its piece template."""
     result = run_cli("new", game, folder, "--templates")
@@ -39,16 +36,6 @@ def copied(run_cli, folder: Path, game: str, template: str) -> tuple[Path, Path]
     path = folder / "templates" / game / template
     assert path.is_file() and f"templates/{game}/{template}" in result.output
     return folder / f"{folder.name}.yaml", path
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new))
-
-
-def line_of(path: Path, snippet: str) -> int:
-    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if snippet in line)
 
 
 def svg_of(template: Path, data: dict) -> ET.Element:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from building import edit, line_of, rgb
 from pdfmeasure import MM
 from printgen.games.fracas.tokens import BLEED
 
@@ -20,20 +21,6 @@ CREAM = (0.992157, 0.941176, 0.835294)  # #fdf0d5
 GREEN = (0.121569, 0.478431, 0.266667)  # #1f7a44
 RED, BLACK = (0.690196, 0.227451, 0.180392), (0.184314, 0.231373, 0.270588)  # the players' colours
 TEMPLATES = ("token-face.svg.j2", "token-back.svg.j2", "pot.svg.j2")
-
-
-def rgb(value) -> tuple[float, ...]:
-    return tuple(round(float(v), 6) for v in (value or ()))
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new))
-
-
-def line_of(path: Path, snippet: str) -> int:
-    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if snippet in line)
 
 
 @pytest.fixture

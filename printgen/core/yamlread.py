@@ -38,12 +38,7 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
         raise DefinitionError([Problem(shown, 1, "", f"the file is {-(-max(size, len(raw)) // 1024):,} KiB, but a "
                                        f"definition may be at most {MAX_DEFINITION_BYTES // 1024:,} KiB; "
                                        f"check that this is the definition you meant")])
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise DefinitionError([Problem(shown, line, "", f"byte 0x{raw[exc.start]:02X} is not UTF-8 text; "
-                                       "save the file as UTF-8 in your editor")])
+    text = utf8_text(raw, shown, "save the file as UTF-8 in your editor")
     deep = bracket_depth_line(text)
     if deep is not None:  # ruamel's scanner slows down with the square of such nesting
         raise DefinitionError([Problem(shown, deep, "", TOO_DEEP)])
@@ -276,3 +271,11 @@ def first_line(text: Any) -> str:
     return str(text).strip().splitlines()[0] if str(text).strip() else ""
 
 
+def utf8_text(raw: bytes, shown: str, advice: str) -> str:
+    """The bytes as text, or a DefinitionError at the line of the first byte that is not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise DefinitionError([Problem(shown, line, "", f"byte 0x{raw[exc.start]:02X} is not UTF-8 text; "
+                                       f"{advice}")]) from None

@@ -8,7 +8,7 @@ Inline <b> and <i> work as in reportlab paragraphs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from reportlab.lib.colors import HexColor, black
 from reportlab.lib.styles import ParagraphStyle
@@ -149,10 +149,10 @@ def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
         item = story[i]
         style = getattr(item, "style", None)
         bullets = 0
-        while i + 1 + bullets < len(story) and getattr(getattr(story[i + 1 + bullets], "style", None), "name", "") == "bullet":
+        while i + 1 + bullets < len(story) and style_of(story[i + 1 + bullets], "name") == "bullet":
             bullets += 1
-        ends = i + 1 + bullets == len(story) or getattr(getattr(story[i + 1 + bullets], "style", None), "keepWithNext", 0) \
-            or isinstance(story[i + 1 + bullets], PageBreak)
+        after = i + 1 + bullets
+        ends = after == len(story) or bool(style_of(story[after], "keepWithNext")) or isinstance(story[after], PageBreak)
         if getattr(style, "keepWithNext", 0) and 1 < bullets <= SHORT_LIST and ends:
             result.append(tagged(Stack(story[i:i + 1 + bullets], whole=True), item.section))
             i += 1 + bullets
@@ -163,6 +163,11 @@ def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
             result.append(item)
             i += 1
     return result
+
+
+def style_of(flowable: Flowable, attribute: str) -> Any:
+    """An attribute of a flowable's paragraph style; None for a flowable without one (a table)."""
+    return getattr(getattr(flowable, "style", None), attribute, None)
 
 
 class Stack(Flowable):

@@ -170,6 +170,18 @@ def load_read(path: Path, data: Any, source: SourceMap, allow_outside: bool = Fa
     return Loaded(game, model, path, output_name(path), source, art.library, allow_outside)
 
 
+def read_as(path: Path, game_id: str, purpose: str, allow_outside: bool = False) -> tuple[Any, SourceMap]:
+    """A definition for a command that takes one game only (`validate` of a tile set or a soldier
+    table): loaded as `build` loads it (art files and template folder read, the same messages),
+    but without the game's own checks, which the command reports as findings of its own. A file
+    of another game is a located problem saying what the command is for (`purpose`)."""
+    data, source = read_yaml(path)
+    if isinstance(data, dict) and data.get("game") != game_id:
+        got = "nothing" if data.get("game") is None else shorten(data.get("game"))
+        raise DefinitionError([source.problem(("game",), f"{purpose}, so expected game: {game_id} (got {got})")])
+    return load_read(path, data, source, allow_outside, checks=False).definition, source
+
+
 def output_name(path: Path) -> str:
     """The output folder and file stem for a definition: its file name without `.yaml`, with no
     leading dots, so `...yaml` (stem `..`) cannot write beside the output folder instead of in it."""

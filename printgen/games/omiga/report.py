@@ -14,16 +14,13 @@ from printgen.games.omiga.causes import RANK, cause_first
 from printgen.games.omiga.checks import Finding
 from printgen.games.omiga.model import Omiga
 from printgen.games.omiga.playcheck import play_lines
+from printgen.games.verdicts import Verdicts, plural
 
 INDENT = " " * 18  # continuation lines of a check's summary line up under its text
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
-
-
 @dataclass
-class Report:
+class Report(Verdicts):
     file: str
     defn: Omiga
     source: SourceMap
@@ -31,20 +28,8 @@ class Report:
     sections: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "warning"]
-
-    @property
     def following(self) -> list[Finding]:
         return [g for f in self.findings for g in f.follows]
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
 
     def located(self, finding: Finding) -> Problem:
         if finding.where is not None:  # in a template or an art file, not the definition
@@ -103,10 +88,8 @@ class Report:
                     lines.append(f"  {self.line(f)}")
                     if f.follows:
                         lines.append(f"    {self.folded(f)}")
-        verdict = "valid" if self.valid else "NOT valid"
         then = f", and {len(self.following)} that follow from them" if self.following else ""
-        lines.append(f"Result: {verdict} ({plural(len(self.errors), 'problem')}, "
-                     f"{plural(len(self.warnings), 'warning')}{then})")
+        lines.append(self.result_line(then))
         return "\n".join(lines)
 
     def folded(self, cause: Finding) -> str:

@@ -15,10 +15,8 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from printgen.core.problems import DefinitionError, Problem
+from printgen.core.problems import DefinitionError
 from printgen.core.source import SourceMap
-from printgen.core.validation import shorten
-from printgen.core.yamlread import read_yaml
 from printgen.drawing.document import Document
 from printgen.games.omiga.balance import balance, mirror
 from printgen.games.omiga.causes import fold
@@ -37,18 +35,9 @@ def read(path: Path, allow_outside: bool = False) -> tuple[Omiga, SourceMap]:
     """The definition as a model, or a DefinitionError saying why it cannot be read. It is loaded
     as `build` loads it (art files and template folder found and read, the same messages); only
     the game's checks are left to the report."""
-    from printgen.games import load_read
+    from printgen.games import read_as
 
-    data, source = read_yaml(path)
-    if not isinstance(data, dict):
-        raise DefinitionError([Problem(source.file, 1, "", f"expected a mapping of keys at the top "
-                                       f"level (got {shorten(data)})")])
-    if data.get("game") != "omiga":
-        got = "nothing" if data.get("game") is None else shorten(data.get("game"))
-        raise DefinitionError([source.problem(("game",), f"printgen validate checks tile sets, so "
-                                              f"expected game: omiga (got {got})")])
-    loaded = load_read(path, data, source, allow_outside, checks=False)
-    return loaded.definition, source
+    return read_as(path, "omiga", "printgen validate checks tile sets", allow_outside)
 
 
 def static_checks(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:

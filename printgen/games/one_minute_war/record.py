@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from printgen.core.problems import DefinitionError, Problem, display_name
+from printgen.core.yamlread import utf8_text
 from printgen.games.one_minute_war.engine import Fight, Move, Rules, Sacrifice
 
 MAX_RECORD_BYTES = 1024 * 1024  # a war of a thousand rounds takes about 10 KiB
@@ -39,12 +40,7 @@ def read_record(path: Path, rules: Rules) -> tuple[str, list[Line]]:
     if len(raw) > MAX_RECORD_BYTES:
         raise DefinitionError([Problem(shown, 1, "", f"the record is over {MAX_RECORD_BYTES // 1024:,} "
                                        "KiB; a recorded war is one short line a round")])
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise DefinitionError([Problem(shown, line, "", f"byte 0x{raw[exc.start]:02X} is not UTF-8 "
-                                       "text; save the record as UTF-8")])
+    text = utf8_text(raw, shown, "save the record as UTF-8")
     lines, problems = parse(text, rules)
     if problems:
         raise DefinitionError([Problem(shown, number, "", message) for number, message in problems])

@@ -13,17 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal
 
-from printgen.art.library import ArtContext
-from printgen.core.problems import DefinitionError, Problem
+from printgen.core.problems import Problem
 from printgen.core.source import Loc, SourceMap
-from printgen.core.validation import shorten, validate
-from printgen.core.yamlread import read_yaml
 from printgen.drawing.document import Document
 from printgen.games.one_minute_war.engine import Rules, rules_of
 from printgen.games.one_minute_war.model import OneMinuteWar, check_sides, check_soldiers
 from printgen.games.one_minute_war.opening import Opening, called, opening
 from printgen.games.one_minute_war.playreport import match_stats, match_summary, play_findings
 from printgen.games.one_minute_war.simulation import simulate
+from printgen.games.verdicts import Verdicts
 
 Severity = Literal["error", "warning"]
 
@@ -40,15 +38,9 @@ class Finding:
 def read(path: Path, allow_outside: bool = False) -> tuple[OneMinuteWar, SourceMap]:
     """The definition as a model, or a DefinitionError saying why it cannot be read; its art is
     found and read as `build` reads it. The soldier table's own checks come later, as findings."""
-    data, source = read_yaml(path)
-    if not isinstance(data, dict):
-        raise DefinitionError([Problem(source.file, 1, "", f"expected a mapping of keys at the top "
-                                       f"level (got {shorten(data)})")])
-    if data.get("game") != "one_minute_war":
-        got = "nothing" if data.get("game") is None else shorten(data.get("game"))
-        raise DefinitionError([source.problem(("game",), f"expected game: one_minute_war (got {got})")])
-    art = ArtContext(path.parent, allow_outside)
-    return validate(OneMinuteWar, data, source, context={"art": art}), source
+    from printgen.games import read_as
+
+    return read_as(path, "one_minute_war", "printgen validate checks soldier tables here", allow_outside)
 
 
 def structure(defn: OneMinuteWar) -> list[Finding]:
@@ -108,24 +100,12 @@ def label(rules: Rules, choice: int) -> str:
 
 
 @dataclass
-class Report:
+class Report(Verdicts):
     file: str
     defn: OneMinuteWar
     source: SourceMap
     findings: list[Finding] = field(default_factory=list)
     sections: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "warning"]
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
 
     def located(self, finding: Finding) -> Problem:
         return self.source.problem(finding.loc, finding.message)
@@ -150,9 +130,7 @@ class Report:
             if group:
                 lines.append(f"{title}:")
                 lines += [f"  {p}" for p in sorted((self.located(f) for f in group), key=lambda p: (p.line, p.message))]
-        verdict = "valid" if self.valid else "NOT valid"
-        lines.append(f"Result: {verdict} ({len(self.errors)} problem{'s' * (len(self.errors) != 1)}, "
-                     f"{len(self.warnings)} warning{'s' * (len(self.warnings) != 1)})")
+        lines.append(self.result_line())
         return "\n".join(lines)
 
     def summaries(self) -> list[tuple[str, list[str]]]:
