@@ -7,7 +7,7 @@ well-formed (PDFs complete, SVGs parse as XML) or in a `DefinitionError` whose p
 any other exception is a crash.
 
 The crash hunt is marked `slow`. `python -m pytest -q` runs it with PRINTGEN_SLOW_EXAMPLES examples
-(120 by default, about 40 s); `PRINTGEN_SLOW_EXAMPLES=10000 python -m pytest -m slow` is the full run.
+(80 by default, about 30 s); `PRINTGEN_SLOW_EXAMPLES=10000 python -m pytest -m slow` is the full run.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from printgen.drawing.picture import compose, turned
 from printgen.core.problems import DefinitionError
 
 GAMES = tuple(game_ids())  # every game in the registry
-SLOW_EXAMPLES = int(os.environ.get("PRINTGEN_SLOW_EXAMPLES", "120"))
+SLOW_EXAMPLES = int(os.environ.get("PRINTGEN_SLOW_EXAMPLES", "80"))
 TEXTS = {game: bundled_definition(game).read_text() for game in GAMES}
 
 # -- values and mutations ---------------------------------------------------------------------------
