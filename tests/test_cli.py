@@ -27,6 +27,10 @@ def test_list_names_each_game_and_what_it_builds(run_cli):
     assert result.exit_code == 0
     assert "one_minute_war" in result.output
     assert "one_minute_war.pdf" in result.output
+    # each game's own commands, asked of its capabilities: a soldier table is no tile set
+    assert "printgen validate omiga:" in result.output and "printgen validate one_minute_war:" in result.output
+    assert "tile set" not in result.output.split("one_minute_war  (")[1].split("fracas  (")[0]
+    assert "printgen replay one_minute_war RECORD" in result.output and "printgen replay omiga" not in result.output
 
 
 def test_user_template_folder_is_searched_first(run_cli, tmp_path):

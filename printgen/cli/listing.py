@@ -9,7 +9,8 @@ from printgen.games import registry
 
 @click.command("list")
 def list_command() -> None:
-    """List the bundled games, the files each one builds, and which ones `export` takes."""
+    """List the bundled games, the files each one builds, and which ones `export`, `validate` and
+    `replay` take."""
     for game in registry().values():
         click.echo(f"{game.id}  ({game.title})")
         for item in game.makes:
@@ -17,4 +18,6 @@ def list_command() -> None:
         if game.pieces is not None:
             click.echo(f"    printgen export {game.id} --print-shop | --tts: its pieces one by one")
         if game.validator is not None:
-            click.echo(f"    printgen validate {game.id}: checks that its tile set plays")
+            click.echo(f"    printgen validate {game.id}: checks that a version of it can be played and is fair")
+        if game.replayer is not None:
+            click.echo(f"    printgen replay {game.id} RECORD: replays a recorded game round by round")
