@@ -99,4 +99,4 @@ def new_command(game: str, folder: Path, with_templates: bool, force: bool) -> N
     definition = display_name(files[0][0])
     click.echo(f"Edit {definition}, then: printgen build {definition}")
     if game_entry(game).validator is not None:
-        click.echo(f"Check your tile set with: printgen validate {definition}")
+        click.echo(f"Check that it plays, before you print it: printgen validate {definition}")
