@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pdfplumber
 import pytest
 from reportlab.graphics.shapes import Group, Rect
@@ -111,6 +112,79 @@ def test_the_command_line_imports_no_rasteriser_no_svg_library_and_no_drawing_co
     heavy = {"pypdfium2", "svglib", "svglib.svglib", "svgwrite", "PIL.Image", "reportlab.graphics.shapes",
              "reportlab.platypus", "reportlab.pdfgen.canvas"}
     assert not heavy & loaded
+
+
+def imported_by_the_command(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run `printgen ARGS` as the console script does; its result and every module it imported."""
+    code = ("import atexit, sys\natexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules)))\n"
+            "sys.argv = ['printgen', *sys.argv[1:]]\nfrom printgen.launch import main\nmain()")
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd)
+    head, _, modules = out.stderr.rpartition("\nMODULES ")
+    return subprocess.CompletedProcess(out.args, out.returncode, out.stdout, head), set(modules.split())
+
+
+def test_help_lists_every_command_without_importing_any(tmp_path):
+    """The summaries come from the command table; no command's module, no game, no validation,
+    YAML or template library is imported to list them."""
+    from printgen.cli.main import COMMANDS
+
+    out, loaded = imported_by_the_command("--help", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    listed = out.stdout.split("Commands:")[1].split()
+    assert all(name in listed for name in COMMANDS)
+    command_modules = {entry.module for entry in COMMANDS.values()} | {"printgen.cli.common", "printgen.cli.engine"}
+    assert not command_modules & loaded
+    assert not {"printgen.games", "pydantic", "ruamel.yaml", "jinja2", "reportlab"} & loaded
+
+
+def test_each_commands_summary_is_the_first_sentence_of_its_own_help():
+    from printgen.cli.main import COMMANDS, cli
+
+    context = click.Context(cli)
+    for name, entry in COMMANDS.items():
+        command = cli.get_command(context, name)
+        assert command is not None and command.name == name
+        assert entry.summary == command.get_short_help_str(limit=10_000), name
+
+
+@pytest.mark.parametrize("width", [50, 80, 120])
+def test_help_shortens_the_summaries_as_click_shortens_each_commands_help(width):
+    """The lazy command list reads the same as click's own list of the imported commands."""
+    from printgen.cli.main import cli
+
+    context = click.Context(cli)
+    eager = click.Group("printgen", commands=[cli.get_command(context, n) for n in cli.list_commands(context)])
+    listed = []
+    for group in (cli, eager):
+        formatter = click.HelpFormatter(width=width)
+        group.format_commands(click.Context(group), formatter)
+        listed.append(formatter.getvalue())
+    assert listed[0] == listed[1] and listed[0].count("\n") == len(cli.list_commands(context)) + 1
+
+
+def test_build_imports_its_own_command_only_and_writes_svgs_without_svgwrites_tables(tmp_path):
+    """svgwrite's validation tables (svgwrite.validator2 and its data) are never consulted for
+    printgen's SVGs (debug=False), so a build does not import them."""
+    from printgen.cli.main import COMMANDS
+
+    out, loaded = imported_by_the_command("build", "omiga", "--out", str(tmp_path), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert len(list((tmp_path / "omiga" / "svg").glob("*.svg"))) == 72
+    assert "svgwrite" in loaded
+    assert not {"svgwrite.validator2", "svgwrite.data.full11", "svgwrite.data.svgparser"} & loaded
+    others = {entry.module for name, entry in COMMANDS.items() if name != "build"}
+    assert not others & loaded
+
+
+def test_svgwrite_still_checks_for_a_program_that_asks_it_to():
+    """printgen's deferred tables leave svgwrite's own checks working for anyone else in the process."""
+    code = ("from printgen.output.svg import svg_bytes\nimport sys\nsvg_bytes([], 10, 10)\n"
+            "before = 'svgwrite.validator2' in sys.modules\nimport svgwrite\n"
+            "drawing = svgwrite.Drawing(debug=True)\n"
+            "try:\n    drawing.rect((0, 0), (1, 1), nonsense='1')\nexcept ValueError as exc:\n"
+            "    print(before, 'svgwrite.validator2' in sys.modules, exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False True Invalid attribute 'nonsense' for svg-element <rect>."
 
 
 def test_importing_printgen_leaves_reportlab_settings_alone():

@@ -1,31 +1,22 @@
 """The `printgen` command group and its entry point.
 
 Each command lives in a module of its own (build, validate, replay, preview, serve, calibrate, export, new,
-schema, listing) and is registered here; this module is the only one that imports them. Two failures are
-answered here for every command, so no command reports them itself: problems in the user's files
-(DefinitionError: every problem, located, exit 2) and a file that cannot be written (WriteFailed:
-exit 2). Anything else is printgen's own bug: `internal error`, exit 3.
+schema, listing) and is named in COMMANDS here, the only place that imports them, and only the one
+that runs: `printgen --help` reads each command's summary from the table and imports none of them.
+Two failures are answered here for every command, so no command reports them itself: problems in
+the user's files (DefinitionError: every problem, located, exit 2) and a file that cannot be written
+(WriteFailed: exit 2). Anything else is printgen's own bug: `internal error`, exit 3.
 """
 from __future__ import annotations
 
 import os
 import sys
-import traceback
+from importlib import import_module
+from typing import NamedTuple
 
 import click
 
 from printgen import __version__
-from printgen.cli.build import build_command
-from printgen.cli.calibrate import calibrate_command
-from printgen.cli.common import EXIT_BAD_INPUT, report
-from printgen.cli.export import export_command
-from printgen.cli.listing import list_command
-from printgen.cli.new import new_command
-from printgen.cli.preview import preview_command
-from printgen.cli.replay import replay_command
-from printgen.cli.schema import schema_command
-from printgen.cli.serve import serve_command
-from printgen.cli.validate import validate_command
 from printgen.core.atomic import WriteFailed
 from printgen.core.problems import DefinitionError
 from printgen.drawing.checks import start_unchecked
@@ -33,16 +24,75 @@ from printgen.drawing.checks import start_unchecked
 EXIT_BUG = 3
 
 
+class Entry(NamedTuple):
+    """Where a command is defined, and the summary `printgen --help` shows for it: the first
+    sentence of the command's docstring (a test holds them equal)."""
+
+    module: str
+    function: str
+    summary: str
+
+
+COMMANDS: dict[str, Entry] = {
+    "build": Entry("printgen.cli.build", "build_command",
+                   "Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all."),
+    "calibrate": Entry("printgen.cli.calibrate", "calibrate_command",
+                       "Write a two-page duplex calibration sheet that shows your printer's back offset."),
+    "export": Entry("printgen.cli.export", "export_command", "Export GAME's cards, tiles or tokens one by "
+                    "one, for a print shop or Tabletop Simulator."),
+    "list": Entry("printgen.cli.listing", "list_command", "List the bundled games, the files each one "
+                  "builds, and which ones `export`, `validate` and `replay` take."),
+    "new": Entry("printgen.cli.new", "new_command",
+                 "Start your own version of GAME in DIR: a copy of its definition, ready to edit."),
+    "preview": Entry("printgen.cli.preview", "preview_command",
+                     "Write a PNG of every page of every PDF that GAME builds, and print the PNGs' paths."),
+    "replay": Entry("printgen.cli.replay", "replay_command", "Replay RECORD, a recorded game of GAME (a "
+                    "bundled game id or a definition .yaml), and say what happened in each round, how "
+                    "the game ended and who won."),
+    "schema": Entry("printgen.cli.schema", "schema_command",
+                    "Write the JSON Schema of GAME's definitions (of every game's, without GAME)."),
+    "serve": Entry("printgen.cli.serve", "serve_command", "Show GAME's pages and pieces in your browser, "
+                   "rebuilt whenever a file they come from is saved."),
+    "validate": Entry("printgen.cli.validate", "validate_command", "Check a tile set or a soldier table "
+                      "(a bundled game id or a definition .yaml) and report every problem."),
+}
+
+
 class Commands(click.Group):
-    """printgen's command group: the user's mistakes end every command the same way."""
+    """printgen's command group: each command's module is imported only when that command runs, and
+    the user's mistakes end every command the same way."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        command = getattr(import_module(entry.module), entry.function)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `printgen --help`, shortened as click shortens a command's own help,
+        from the table: listing the commands imports none of them."""
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, click.Command(name, help=COMMANDS[name].summary).get_short_help_str(limit))
+                for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except DefinitionError as exc:
+            from printgen.cli.common import EXIT_BAD_INPUT, report
+
             report(exc)
             ctx.exit(EXIT_BAD_INPUT)
         except WriteFailed as exc:  # a read-only or missing folder, a file in the way, a full disk
+            from printgen.cli.common import EXIT_BAD_INPUT
+
             click.echo(f"printgen: {exc}; no half-written file was left under its name", err=True)
             ctx.exit(EXIT_BAD_INPUT)
 
@@ -54,11 +104,6 @@ def cli() -> None:
 
     Every PDF prints at exact physical size: print it at "Actual size" (100 %), never "Fit to page".
     """
-
-
-for command in (list_command, build_command, validate_command, replay_command, preview_command,
-                calibrate_command, export_command, new_command, schema_command, serve_command):
-    cli.add_command(command)
 
 
 def main() -> None:
@@ -73,6 +118,8 @@ def main() -> None:
         sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - the last line of defence for users
         if os.environ.get("PRINTGEN_DEBUG"):
+            import traceback
+
             traceback.print_exc()
         click.echo(f"printgen: internal error: {type(exc).__name__}: {exc}\n"
                    "This is a bug in printgen; set PRINTGEN_DEBUG=1 to see the details.", err=True)

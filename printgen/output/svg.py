@@ -1,4 +1,5 @@
-"""The SVG writer: walks the same millimetre shape tree that renderPDF draws, using svgwrite.
+"""The SVG writer: walks the same millimetre shape tree that renderPDF draws, using svgwrite
+(imported by the first SVG written, without its validation tables: see svgwrite_unchecked).
 
 The document's user unit is the millimetre (viewBox in mm, width/height with an `mm` suffix), so
 the SVG prints at the same physical size as the PDF. reportlab shapes are y-up like PDF; one flip at
@@ -9,13 +10,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import svgwrite
 from reportlab.graphics import shapes as rl
 from reportlab.lib.colors import Color
 
 from printgen.drawing import fonts
 from printgen.drawing.document import Document
 from printgen.drawing.numbers import num
+from printgen.output.svgwrite_unchecked import svgwrite_module
 
 
 def paint(colour: Color | None) -> str:
@@ -49,8 +50,9 @@ def style_attrs(shape: Any, fill: bool = True) -> dict[str, str]:
 
 class SvgWriter:
     def __init__(self, width: float, height: float, title: str = "") -> None:
-        self.document = svgwrite.Drawing(size=(f"{num(width)}mm", f"{num(height)}mm"),
-                                         viewBox=f"0 0 {num(width)} {num(height)}", debug=False)
+        # debug=False: no checks, and (see svgwrite_unchecked) no import of svgwrite's tables
+        self.document = svgwrite_module().Drawing(size=(f"{num(width)}mm", f"{num(height)}mm"),
+                                                  viewBox=f"0 0 {num(width)} {num(height)}", debug=False)
         if title:
             self.document.set_desc(title=title)
         self.root = self.document.g(transform=f"matrix(1 0 0 -1 0 {num(height)})")
