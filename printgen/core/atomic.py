@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import os
 import signal
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterable
 
@@ -33,6 +31,8 @@ STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 def temporary(path: Path) -> tuple[int, str]:
     """A new temporary file beside `path`, recorded before a Ctrl-C or SIGTERM can come between
     making it and remembering it (both are held back for the two system calls)."""
+    import tempfile  # here, not at the top: `printgen --help` imports this module for WriteFailed
+
     held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if hasattr(signal, "pthread_sigmask") else None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -103,6 +103,8 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
                 handle.write(data)
             os.chmod(tmp, 0o644)
         if pending:
+            from concurrent.futures import ThreadPoolExecutor  # only when files are written
+
             with ThreadPoolExecutor(max_workers=min(16, len(pending))) as pool:
                 list(pool.map(flush_to_disk, [tmp for tmp, _ in pending]))
                 list(pool.map(os.replace, *zip(*pending)))
