@@ -115,9 +115,11 @@ def printgen_jobs(tree: Path | None, runs: int, config_home: Path, serial: bool 
 
 
 def reference_jobs(runs: int, config_home: Path) -> dict[str, Job]:
-    """The floor and, when installed, the peer (fewer runs: each takes seconds)."""
+    """Python's own start-up, the floor and, when installed, the peer (fewer runs: each takes seconds)."""
     env = environment(None, config_home)
-    jobs = {"floor": Job("floor: bare reportlab, 72 faces", floor_steps, runs, env)}
+    jobs = {"python": Job("python -c pass (the interpreter's own start-up)",
+                          lambda w: [[sys.executable, "-c", "pass"]], runs, env),
+            "floor": Job("floor: bare reportlab, 72 faces", floor_steps, runs, env)}
     if find_decksmith():
         jobs["decksmith"] = Job("peer: decksmith build + export", decksmith_steps, max(3, runs // 2), env)
     return jobs
@@ -158,7 +160,7 @@ def measure(tree: Path | None, before: Path | None, runs: int, quick: bool,
     say = lambda text: print(f"measuring: {text}", file=sys.stderr, flush=True)  # noqa: E731
     figures = in_turns(jobs, report=say)
     now = Results({k: f for k, f in figures.items() if k in printgen_jobs(tree, runs, config_home)})
-    refs = Results({k: f for k, f in figures.items() if k in ("floor", "decksmith")})
+    refs = Results({k: f for k, f in figures.items() if k in ("python", "floor", "decksmith")})
     say("in-process figures, file sizes and the stages of build omiga")
     now.stages = breakdown(tree, runs, config_home)
     refs.inner["size_floor"] = file_size(floor_steps, "floor.pdf")

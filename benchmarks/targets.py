@@ -47,4 +47,6 @@ def check_targets(figures: dict[str, Figure], inner: dict[str, float]) -> list[T
         Target("static checks of 10,000 tiles", inner["static_10000"], 1.0, " s"),
         Target("1,000 simulated games", inner["games_1000"], 5.0, " s"),
         Target("printgen --help (wall)", figures["help"].wall, 0.3, " s"),
+        Target("printgen --help / python -c pass (wall)",  # issue 20
+               figures["help"].wall / figures["python"].wall if "python" in figures else None, 4.0, "x"),
     ]
