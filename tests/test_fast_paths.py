@@ -137,6 +137,14 @@ def test_help_lists_every_command_without_importing_any(tmp_path):
     assert not {"printgen.games", "pydantic", "ruamel.yaml", "jinja2", "reportlab"} & loaded
 
 
+def test_a_mistyped_command_is_matched_against_the_table_without_importing_any(tmp_path):
+    from printgen.cli.main import COMMANDS
+
+    out, loaded = imported_by_the_command("bild", "omiga", cwd=tmp_path)
+    assert out.returncode == 2 and "No such command 'bild'. Did you mean 'build'?" in out.stderr
+    assert not {entry.module for entry in COMMANDS.values()} & loaded
+
+
 def test_each_commands_summary_is_the_first_sentence_of_its_own_help():
     from printgen.cli.main import COMMANDS, cli
 

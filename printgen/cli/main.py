@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 from typing import NamedTuple
 
@@ -58,20 +59,39 @@ COMMANDS: dict[str, Entry] = {
 }
 
 
+class CommandTable(MutableMapping[str, click.Command]):
+    """The group's commands by name, as click keeps them, except that a command's module is imported
+    the first time the command is looked up: the names alone (for the list, for click's "Did you
+    mean" hint) import nothing."""
+
+    def __init__(self, entries: dict[str, Entry]) -> None:
+        self.entries = entries
+        self.imported: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self.imported:
+            entry = self.entries[name]
+            command = getattr(import_module(entry.module), entry.function)
+            assert isinstance(command, click.Command), entry
+            self.imported[name] = command
+        return self.imported[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        raise TypeError(f"{name}: printgen's commands are added to COMMANDS in printgen/cli/main.py")
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError(f"{name}: printgen's commands are listed in COMMANDS in printgen/cli/main.py")
+
+
 class Commands(click.Group):
     """printgen's command group: each command's module is imported only when that command runs, and
     the user's mistakes end every command the same way."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        entry = COMMANDS.get(cmd_name)
-        if entry is None:
-            return None
-        command = getattr(import_module(entry.module), entry.function)
-        assert isinstance(command, click.Command)
-        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list of `printgen --help`, shortened as click shortens a command's own help,
@@ -97,7 +117,8 @@ class Commands(click.Group):
             ctx.exit(EXIT_BAD_INPUT)
 
 
-@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, commands=CommandTable(COMMANDS),
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="printgen")
 def cli() -> None:
     """Build print-and-play PDFs and SVGs from YAML game definitions.
