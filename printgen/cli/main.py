@@ -18,8 +18,6 @@ from typing import NamedTuple
 import click
 
 from printgen import __version__
-from printgen.core.atomic import WriteFailed
-from printgen.core.problems import DefinitionError
 from printgen.drawing.checks import start_unchecked
 
 EXIT_BUG = 3
@@ -103,6 +101,9 @@ class Commands(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
+        from printgen.core.atomic import WriteFailed  # here: `--help` and `--version` never invoke
+        from printgen.core.problems import DefinitionError
+
         try:
             return super().invoke(ctx)
         except DefinitionError as exc:
