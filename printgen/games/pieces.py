@@ -31,6 +31,7 @@ from printgen.core.bounded import Budget, BudgetExceeded, MiB, run_bounded
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.drawing.markup import line_of
+from printgen.games.piececache import Drawn
 from printgen.jinja.plaindata import plain
 
 PIECE_SECONDS = 0.05  # s each piece adds to a batch's budget (a tile face: ~3 ms to render and convert)
@@ -60,6 +61,7 @@ class PieceTemplates:
     drawn: dict[str, Group] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
+    shared: tuple[str | None] | None = None  # the cache key every piece of this build shares, once known
 
     def source(self, name: str) -> tuple[Path, str]:
         """The file template `name` is read from and its text (the first found in the search order)."""
@@ -90,7 +92,8 @@ class PieceTemplates:
 
     def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
         """Each batch's pieces drawn from its template, in order. The pieces not drawn before, of
-        every batch, are rendered and converted together in one bounded child."""
+        every batch, are taken from the caches (`piececache`: this process, then the disk) or
+        else rendered and converted together in one bounded child."""
         keyed: list[list[str]] = []
         jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]] = []
         for name, pieces in batches:
@@ -104,18 +107,85 @@ class PieceTemplates:
             if wanted:
                 jobs.append((name, wanted))
         if jobs:
-            self.convert(jobs)
+            made = self.recalled(jobs)
+            missing = [(name, {k: v for k, v in wanted.items() if k not in made}) for name, wanted in jobs]
+            missing = [(name, wanted) for name, wanted in missing if wanted]
+            if missing:
+                made.update(self.convert(missing))
+            for name, wanted in jobs:
+                self.take(name, wanted, made)
         return [[self.drawn[key] for key in keys] for keys in keyed]
 
-    def convert(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> None:
-        """Render and convert every job's pieces (each with its plain data) in one bounded child,
-        and remember each drawing by its key. (Sharing the pieces out over two cores was tried:
-        with each distinct element converted once per child, one child is quicker.)"""
-        from printgen.art import drawingdata
+    def cache_key(self) -> str | None:
+        """What every piece of this build shares (piececache.environment_key), once per build;
+        None when nothing may be cached."""
+        if self.shared is None:
+            from printgen.games import piececache
+            from printgen.jinja.render import bundled_dir
+
+            key = piececache.environment_key(self.user_dirs, bundled_dir(), self.common, self.user_fonts) \
+                if piececache.enabled() else None
+            self.shared = (key,)
+        return self.shared[0]
+
+    def recalled(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
+        """The wanted pieces this process has drawn before, for a build just like this one."""
+        from printgen.games.piececache import digest, recall
+
+        shared = self.cache_key()
+        found: dict[str, Drawn] = {}
+        if shared is not None:
+            for _, wanted in jobs:
+                for key in wanted:
+                    drawn = recall(digest(shared, key))
+                    if drawn is not None:
+                        found[key] = drawn
+        return found
+
+    def take(self, name: str, wanted: dict[str, tuple[Piece, Any]], made: dict[str, Drawn]) -> None:
+        """Place each wanted piece of template `name`, warning once for what drawing them noticed."""
+        findings: dict[str, str] = {}
+        notes: dict[str, None] = {}
+        for key in wanted:
+            for feature, what in made[key].findings:
+                findings.setdefault(feature, what)
+            notes.update(dict.fromkeys(made[key].notes))
+        self.note(name, [list(item) for item in sorted(findings.items())], list(notes))
+        for key, (piece, _) in wanted.items():
+            self.check_size(name, made[key].drawing, piece)
+            self.drawn[key] = placed_at(made[key].drawing, piece.width, piece.height)
+
+    def convert(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
+        """Every job's pieces (each with its plain data) from the disk cache, else rendered and
+        converted in one bounded child (then kept on disk); each remembered in this process too.
+        (Sharing the pieces out over two cores was tried: with each distinct element converted
+        once per child, one child is quicker.)"""
         from printgen.drawing import fonts
-        import svglib.svglib  # noqa: F401 - imported once here, not again in every child
+        from printgen.games import piececache
 
         fonts.register()  # before the fork, so the child converts text with the fonts in place
+        shared = self.cache_key()
+        stored = None if shared is None else piececache.digest(shared, [[n, list(w)] for n, w in jobs])
+        made = None
+        blob = None if stored is None else piececache.load(stored)
+        if blob is not None:
+            try:
+                made = unpack(jobs, blob)
+            except Exception:  # noqa: BLE001 - a foreign or damaged entry: draw again
+                made = None
+        if made is None:
+            blob = self.run_child(jobs)
+            made = unpack(jobs, blob)
+            if stored is not None:
+                piececache.store(stored, blob)
+        if shared is not None:
+            for key, drawn in made.items():
+                piececache.remember(piececache.digest(shared, key), drawn)
+        return made
+
+    def run_child(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> bytes:
+        import svglib.svglib  # noqa: F401 - imported once here, not again in every child
+
         work = [(name, self.source(name)[0], [item for _, item in wanted.values()],
                  [piece.label for piece, _ in wanted.values()]) for name, wanted in jobs]
         count = sum(len(wanted) for _, wanted in jobs)
@@ -128,12 +198,7 @@ class PieceTemplates:
                                    for name, _ in jobs]) from None
         if not isinstance(blob, bytes):
             raise RuntimeError(f"the piece templates came back as {type(blob).__name__}")
-        *drawings, meta = drawingdata.loads(blob)
-        for (name, wanted), report in zip(jobs, json.loads(meta)):
-            self.note(name, report["findings"], report["notes"])
-            for (key, (piece, _)), i in zip(wanted.items(), report["index"]):
-                self.check_size(name, drawings[i], piece)
-                self.drawn[key] = placed_at(drawings[i], piece.width, piece.height)
+        return blob
 
     def note(self, name: str, findings: list[list[Any]], notes: list[str]) -> None:
         """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
@@ -157,6 +222,31 @@ class PieceTemplates:
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+
+def unpack(jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]], blob: bytes) -> dict[str, Drawn]:
+    """Each wanted piece's drawing and findings, from what `draw_here` sent (or the disk cache
+    kept: read the same way, with drawing classes only, and checked as strictly)."""
+    from reportlab.graphics.shapes import Drawing
+
+    from printgen.art import drawingdata
+
+    *drawings, meta = drawingdata.loads(blob)
+    reports = json.loads(meta)
+    if not isinstance(reports, list) or len(reports) != len(jobs):
+        raise ValueError("the drawn pieces do not match the pieces asked for")
+    made: dict[str, Drawn] = {}
+    for (_, wanted), report in zip(jobs, reports):
+        index = report["index"]
+        if len(index) != len(wanted):
+            raise ValueError("the drawn pieces do not match the pieces asked for")
+        for j, (key, i) in enumerate(zip(wanted, index)):
+            drawing = drawings[i]
+            if not isinstance(drawing, Drawing):
+                raise ValueError("a drawn piece is not a drawing")
+            findings = tuple((str(feature), str(what)) for feature, what in report["findings"][j])
+            made[key] = Drawn(drawing, findings, tuple(str(note) for note in report["notes"][j]))
+    return made
 
 
 def shown_name(path: Path) -> str:
@@ -213,7 +303,8 @@ def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list
     texts = render_each(name, contexts, user_dirs, seconds, labels, common)
     converter = BatchConverter(path, path.parent, fonts)
     distinct: dict[str, int] = {}
-    findings: dict[str, str] = {}
+    findings: dict[int, list[tuple[str, str]]] = {}
+    notes: dict[int, list[str]] = {}
     for text, label in zip(texts, labels):
         if text in distinct:
             continue
@@ -226,12 +317,15 @@ def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list
         except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
             raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
                                            f"the SVG it made: {exc}")]) from None
+        seen: dict[str, str] = {}
         for found in scan(tree):
             if found.feature != "text":  # text is set in the embedded fonts here
-                findings.setdefault(found.feature, found.what)
+                seen.setdefault(found.feature, found.what)
+        findings[len(drawings)], notes[len(drawings)] = list(seen.items()), converter.notes
         drawings.append(drawing)
-    return {"index": [distinct[t] for t in texts], "findings": sorted(findings.items()),
-            "notes": converter.logged}
+    # per piece, so a piece taken from a cache later brings its own warnings
+    index = [distinct[t] for t in texts]
+    return {"index": index, "findings": [findings[i] for i in index], "notes": [notes[i] for i in index]}
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:
