@@ -21,7 +21,7 @@ import sys
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 FORMAT = "printgen-pieces-1"
 AREA = "pieces"  # the folder under the cache (core.diskcache)
@@ -145,6 +145,31 @@ def code_fingerprint() -> str:
                 seen.append([str(place), "unreadable"])
         _CODE.append(digest(sys.version, sys.platform, seen))
     return _CODE[0]
+
+
+def unpack(jobs: Sequence[tuple[str, Mapping[str, Any]]], blob: bytes) -> dict[str, Drawn]:
+    """Each wanted piece's drawing and findings, from what `pieces.draw_here` sent (or the disk cache
+    kept: read the same way, with drawing classes only, and checked as strictly)."""
+    from reportlab.graphics.shapes import Drawing
+
+    from printgen.art import drawingdata
+
+    *drawings, meta = drawingdata.loads(blob)
+    reports = json.loads(meta)
+    if not isinstance(reports, list) or len(reports) != len(jobs):
+        raise ValueError("the drawn pieces do not match the pieces asked for")
+    made: dict[str, Drawn] = {}
+    for (_, wanted), report in zip(jobs, reports):
+        index = report["index"]
+        if len(index) != len(wanted):
+            raise ValueError("the drawn pieces do not match the pieces asked for")
+        for j, (key, i) in enumerate(zip(wanted, index)):
+            drawing = drawings[i]
+            if not isinstance(drawing, Drawing):
+                raise ValueError("a drawn piece is not a drawing")
+            findings = tuple((str(feature), str(what)) for feature, what in report["findings"][j])
+            made[key] = Drawn(drawing, findings, tuple(str(note) for note in report["notes"][j]))
+    return made
 
 
 def load(key: str) -> bytes | None:

@@ -31,7 +31,7 @@ from printgen.core.bounded import Budget, BudgetExceeded, MiB, run_bounded
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.drawing.markup import line_of
-from printgen.games.piececache import Drawn
+from printgen.games.piececache import Drawn, unpack
 from printgen.jinja.plaindata import plain
 
 PIECE_SECONDS = 0.05  # s each piece adds to a batch's budget (a tile face: ~3 ms to render and convert)
@@ -222,31 +222,6 @@ class PieceTemplates:
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
-
-
-def unpack(jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]], blob: bytes) -> dict[str, Drawn]:
-    """Each wanted piece's drawing and findings, from what `draw_here` sent (or the disk cache
-    kept: read the same way, with drawing classes only, and checked as strictly)."""
-    from reportlab.graphics.shapes import Drawing
-
-    from printgen.art import drawingdata
-
-    *drawings, meta = drawingdata.loads(blob)
-    reports = json.loads(meta)
-    if not isinstance(reports, list) or len(reports) != len(jobs):
-        raise ValueError("the drawn pieces do not match the pieces asked for")
-    made: dict[str, Drawn] = {}
-    for (_, wanted), report in zip(jobs, reports):
-        index = report["index"]
-        if len(index) != len(wanted):
-            raise ValueError("the drawn pieces do not match the pieces asked for")
-        for j, (key, i) in enumerate(zip(wanted, index)):
-            drawing = drawings[i]
-            if not isinstance(drawing, Drawing):
-                raise ValueError("a drawn piece is not a drawing")
-            findings = tuple((str(feature), str(what)) for feature, what in report["findings"][j])
-            made[key] = Drawn(drawing, findings, tuple(str(note) for note in report["notes"][j]))
-    return made
 
 
 def shown_name(path: Path) -> str:
