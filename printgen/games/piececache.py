@@ -13,25 +13,18 @@ it is drawn as before. Nothing is trusted for being in a cache: an entry on disk
 """
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import json
 import os
-import sys
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from printgen.core.fingerprint import code_fingerprint, digest, templates_digest
+
 FORMAT = "printgen-pieces-1"
 AREA = "pieces"  # the folder under the cache (core.diskcache)
-MAX_FILES = 2000  # files in all search folders together, hashed for each build
-MAX_BYTES = 32 * 1024 * 1024
 MEMORY_PIECES = 4096  # drawn pieces kept in this process, the least recently used dropped first
-# printgen's own code that decides a drawing (by file size and time: edits while developing count)
-OWN_CODE = ("art", "jinja", "drawing", "core/bounded.py", "core/diskcache.py", "games/pieces.py",
-            "games/piececache.py")
-LIBRARIES = ("svglib", "reportlab", "reportlab.graphics", "jinja2", "lxml", "PIL")
 
 
 @dataclass(frozen=True)
@@ -45,16 +38,10 @@ class Drawn:
 
 
 MEMORY: OrderedDict[str, Drawn] = OrderedDict()
-_CODE: list[str] = []  # the code's fingerprint, taken once per process
 
 
 def enabled() -> bool:
     return os.environ.get("PRINTGEN_NO_CACHE") != "1"
-
-
-def digest(*parts: Any) -> str:
-    text = json.dumps(parts, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def recall(key: str) -> Drawn | None:
@@ -77,74 +64,11 @@ def environment_key(user_dirs: Iterable[Path], bundled: Path, common: Any,
     None when the search folders are too big to hash (then nothing is cached)."""
     from printgen.drawing.fonts import USER_DIGESTS
 
-    templates = [folder_digest(Path(folder), False) for folder in user_dirs]
-    templates.append(folder_digest(bundled, True))
-    if any(t is None for t in templates) or sum(t[1] for t in templates if t) > MAX_FILES:
+    templates = templates_digest(user_dirs, bundled)
+    if templates is None:
         return None
     fonts = sorted((name, family, USER_DIGESTS.get(name, "")) for name, family in user_fonts.items())
-    return digest(FORMAT, code_fingerprint(), [t[0] for t in templates if t], common, fonts)
-
-
-def folder_digest(folder: Path, templates_only: bool) -> tuple[str, int] | None:
-    """The SHA-256 of every file under `folder` (its path, and its bytes or where its link
-    points) and how many there were; None past MAX_FILES or MAX_BYTES. `templates_only`: only
-    `.j2` files count (the bundled folder, where templates sit beside code)."""
-    where = os.path.abspath(folder)
-    hasher = hashlib.sha256(where.encode("utf-8", "surrogateescape"))
-    count = size = 0
-    if not os.path.isdir(where):
-        return hasher.hexdigest() + ":absent", 0
-    for top, dirs, files in os.walk(where):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files) + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
-            if templates_only and not name.endswith(".j2"):
-                continue
-            path = os.path.join(top, name)
-            count += 1
-            if count > MAX_FILES:
-                return None
-            hasher.update(b"\0" + os.path.relpath(path, where).encode("utf-8", "surrogateescape") + b"\0")
-            try:
-                if os.path.islink(path):
-                    hasher.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
-                    continue
-                with open(path, "rb") as stream:
-                    data = stream.read(MAX_BYTES - size + 1)
-            except OSError as exc:
-                hasher.update(f"unreadable:{exc.errno}".encode())
-                continue
-            size += len(data)
-            if size > MAX_BYTES:
-                return None
-            hasher.update(hashlib.sha256(data).digest())
-    return hasher.hexdigest(), count
-
-
-def code_fingerprint() -> str:
-    """printgen's drawing code and the libraries it calls, by their files' names, sizes and times
-    (never importing a library to ask its version: svglib alone takes 0.05 s)."""
-    if not _CODE:
-        own = Path(__file__).resolve().parents[1]
-        places = [own / part for part in OWN_CODE]
-        for name in LIBRARIES:
-            spec = importlib.util.find_spec(name) if "." not in name or name.split(".")[0] in sys.modules \
-                else None
-            if spec is not None and spec.origin:
-                places.append(Path(spec.origin).parent)
-        from printgen.core.fontfiles import font_dir
-
-        places.append(font_dir())
-        seen = []
-        for place in places:
-            try:
-                names = sorted(os.listdir(place)) if place.is_dir() else [""]
-                for name in names:
-                    info = os.stat(place / name) if name else os.stat(place)
-                    seen.append([str(place / name), info.st_size, info.st_mtime_ns])
-            except OSError:
-                seen.append([str(place), "unreadable"])
-        _CODE.append(digest(sys.version, sys.platform, seen))
-    return _CODE[0]
+    return digest(FORMAT, code_fingerprint(), templates, common, fonts)
 
 
 def unpack(jobs: Sequence[tuple[str, Mapping[str, Any]]], blob: bytes) -> dict[str, Drawn]:
