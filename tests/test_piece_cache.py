@@ -25,6 +25,7 @@ def cache(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
     monkeypatch.setattr(piececache, "MEMORY", type(piececache.MEMORY)())
+    monkeypatch.setattr(piececache, "READS", {})
     return tmp_path / "cache" / "printgen" / piececache.AREA
 
 
@@ -44,6 +45,12 @@ def children(monkeypatch) -> list[str]:
     return started
 
 
+def forget() -> None:
+    """As a new process: only the disk remembers."""
+    piececache.MEMORY.clear()
+    piececache.READS.clear()
+
+
 def files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -54,9 +61,9 @@ def entries(cache: Path) -> list[Path]:
 
 def test_a_second_build_reads_the_cache_and_writes_the_same_bytes(run_cli, cache, children, tmp_path):
     assert run_cli("build", "omiga", "--out", tmp_path / "one").exit_code == 0
-    assert children.count(PIECES) == 1 and len(entries(cache)) == 1
+    assert children.count(PIECES) == 1 and len(entries(cache)) == 2  # one a template: faces, backs
     assert oct(cache.stat().st_mode & 0o777) == "0o700" and oct(cache.parent.stat().st_mode & 0o777) == "0o700"
-    piececache.MEMORY.clear()  # as a new process: only the disk remembers
+    forget()  # as a new process: only the disk remembers
     assert run_cli("build", "omiga", "--out", tmp_path / "two").exit_code == 0
     assert children.count(PIECES) == 1  # no second child
     assert files(tmp_path / "one") == files(tmp_path / "two")
@@ -102,10 +109,10 @@ def test_changed_data_draws_again_and_the_old_entry_still_serves(run_cli, cache,
     assert run_cli("build", definition, "--out", tmp_path / "one").exit_code == 0
     edit(definition, "title: Omiga", "title: Omega")  # the back template prints the title
     assert run_cli("build", definition, "--out", tmp_path / "two").exit_code == 0
-    assert children.count(PIECES) == 2 and len(entries(cache)) == 2
+    assert children.count(PIECES) == 2 and len(entries(cache)) == 3  # the backs again; the faces never read it
     assert files(tmp_path / "one") != files(tmp_path / "two")
     edit(definition, "title: Omega", "title: Omiga")
-    piececache.MEMORY.clear()
+    forget()
     assert run_cli("build", definition, "--out", tmp_path / "three").exit_code == 0
     assert children.count(PIECES) == 2 and files(tmp_path / "one") == files(tmp_path / "three")
 
@@ -127,7 +134,7 @@ def test_a_damaged_or_tampered_entry_is_ignored_and_drawn_again(run_cli, cache, 
                                                                  monkeypatch, damage):
     monkeypatch.chdir(tmp_path)
     assert run_cli("build", "omiga", "--out", tmp_path / "one").exit_code == 0
-    [entry] = entries(cache)
+    entry = max(entries(cache), key=lambda path: path.stat().st_size)  # the faces
     data = entry.read_bytes()
     if damage == "flipped byte":
         entry.write_bytes(data[:-100] + bytes([data[-100] ^ 1]) + data[-99:])
@@ -143,7 +150,7 @@ def test_a_damaged_or_tampered_entry_is_ignored_and_drawn_again(run_cli, cache, 
         tamper(entry, drawingdata.dumps((Drawing(10, 10), '[{"index": [0], "findings": [[]], "notes": [[]]}]')))
     else:
         entry.write_bytes(b"")
-    piececache.MEMORY.clear()
+    forget()
     result = run_cli("build", "omiga", "--out", tmp_path / "two")
     assert result.exit_code == 0, result.output
     assert children.count(PIECES) == 2  # drawn again
@@ -173,7 +180,7 @@ def test_warnings_come_back_with_cached_pieces(run_cli, cache, children, copied,
     definition = copied.parents[2] / "mine.yaml"
     first = run_cli("build", definition, "--out", tmp_path / "one")
     assert first.exit_code == 0 and "warning: opacity:" in first.output, first.output
-    piececache.MEMORY.clear()
+    forget()
     second = run_cli("build", definition, "--out", tmp_path / "two")
     assert children.count(PIECES) == 1 and second.exit_code == 0
     assert second.output == first.output.replace(str(tmp_path / "one"), str(tmp_path / "two"))
@@ -192,3 +199,50 @@ def test_pruning_keeps_the_folder_under_its_limit(tmp_path):
     diskcache.prune(folder, limit=5000)
     left = sorted(p.name[:64] for p in folder.iterdir())
     assert len(left) <= 3 and left == sorted(left)[-len(left):] and f"{9:064x}" in left  # oldest gone
+
+
+@pytest.fixture
+def drawn_now(monkeypatch) -> list[list[tuple[str, int]]]:
+    """For each child the piece templates start: (template, how many pieces it draws)."""
+    from printgen.games.pieces import PieceTemplates
+
+    started: list[list[tuple[str, int]]] = []
+    original = PieceTemplates.run_child
+
+    def recording(self, jobs):
+        started.append([(name, len(wanted)) for name, wanted in jobs])
+        return original(self, jobs)
+
+    monkeypatch.setattr(PieceTemplates, "run_child", recording)
+    return started
+
+
+def test_an_edit_of_the_definition_draws_again_only_the_templates_that_read_it(
+        run_cli, cache, drawn_now, copied, tmp_path):
+    definition = copied.parents[2] / "mine.yaml"
+    assert run_cli("build", definition, "--out", tmp_path / "one").exit_code == 0
+    assert [name for name, _ in drawn_now[0]] == ["omiga/tile-face.svg.j2", "omiga/tile-back.svg.j2"]
+    # the back is given the title as its own data; the face template never reads `d`
+    edit(definition, "title: Omiga", "title: Omega")
+    assert run_cli("build", definition, "--out", tmp_path / "two").exit_code == 0
+    assert [name for name, _ in drawn_now[1]] == ["omiga/tile-back.svg.j2"]
+    forget()  # a new process learns from the disk which names each template reads
+    edit(definition, "title: Omega", "title: Omaga")
+    assert run_cli("build", definition, "--out", tmp_path / "three").exit_code == 0
+    assert [name for name, _ in drawn_now[2]] == ["omiga/tile-back.svg.j2"]
+    # once the face template reads the definition, an edit of it draws every face again
+    edit(copied, "</svg>", "<desc>{{ d.title }}</desc>\n</svg>")
+    assert run_cli("build", definition, "--out", tmp_path / "four").exit_code == 0
+    edit(definition, "title: Omaga", "title: Omiga")
+    assert run_cli("build", definition, "--out", tmp_path / "five").exit_code == 0
+    assert [name for name, _ in drawn_now[-1]] == ["omiga/tile-face.svg.j2", "omiga/tile-back.svg.j2"]
+
+
+def test_a_template_naming_what_it_includes_by_a_value_reads_everything(run_cli, cache, drawn_now, copied, tmp_path):
+    (copied.parent / "extra.svg.j2").write_text("<desc>extra</desc>\n")
+    edit(copied, "</svg>", '{% set part = "omiga/" ~ "extra.svg.j2" %}{% include part %}\n</svg>')
+    definition = copied.parents[2] / "mine.yaml"
+    assert run_cli("build", definition, "--out", tmp_path / "one").exit_code == 0
+    edit(definition, "title: Omiga", "title: Omega")
+    assert run_cli("build", definition, "--out", tmp_path / "two").exit_code == 0
+    assert [name for name, _ in drawn_now[-1]] == ["omiga/tile-face.svg.j2", "omiga/tile-back.svg.j2"]

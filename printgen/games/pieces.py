@@ -123,21 +123,26 @@ class PieceTemplates:
             from printgen.games import piececache
             from printgen.jinja.render import bundled_dir
 
-            key = piececache.environment_key(self.user_dirs, bundled_dir(), self.common, self.user_fonts) \
+            key = piececache.environment_key(self.user_dirs, bundled_dir(), self.user_fonts) \
                 if piececache.enabled() else None
             self.shared = (key,)
         return self.shared[0]
 
+    def memory_key(self, base: str, name: str, key: str) -> str:
+        from printgen.games.piececache import common_part, digest
+
+        return digest(base, key, common_part(base, name, self.common))
+
     def recalled(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
         """The wanted pieces this process has drawn before, for a build just like this one."""
-        from printgen.games.piececache import digest, recall
+        from printgen.games.piececache import recall
 
-        shared = self.cache_key()
+        base = self.cache_key()
         found: dict[str, Drawn] = {}
-        if shared is not None:
-            for _, wanted in jobs:
+        if base is not None:
+            for name, wanted in jobs:
                 for key in wanted:
-                    drawn = recall(digest(shared, key))
+                    drawn = recall(self.memory_key(base, name, key))
                     if drawn is not None:
                         found[key] = drawn
         return found
@@ -156,31 +161,34 @@ class PieceTemplates:
             self.drawn[key] = placed_at(made[key].drawing, piece.width, piece.height)
 
     def convert(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
-        """Every job's pieces (each with its plain data) from the disk cache, else rendered and
-        converted in one bounded child (then kept on disk); each remembered in this process too.
-        (Sharing the pieces out over two cores was tried: with each distinct element converted
-        once per child, one child is quicker.)"""
+        """Every job's pieces (each with its plain data) from the disk cache, one entry a
+        template's pieces, else rendered and converted together in one bounded child (then kept
+        on disk); each remembered in this process too. (Sharing the pieces out over two cores
+        was tried: with each distinct element converted once per child, one child is quicker.)"""
         from printgen.drawing import fonts
         from printgen.games import piececache
 
         fonts.register()  # before the fork, so the child converts text with the fonts in place
-        shared = self.cache_key()
-        stored = None if shared is None else piececache.digest(shared, [[n, list(w)] for n, w in jobs])
-        made = None
-        blob = None if stored is None else piececache.load(stored)
-        if blob is not None:
-            try:
-                made = unpack(jobs, blob)
-            except Exception:  # noqa: BLE001 - a foreign or damaged entry: draw again
-                made = None
-        if made is None:
-            blob = self.run_child(jobs)
-            made = unpack(jobs, blob)
-            if stored is not None:
-                piececache.store(stored, blob)
-        if shared is not None:
-            for key, drawn in made.items():
-                piececache.remember(piececache.digest(shared, key), drawn)
+        base = self.cache_key()
+        made: dict[str, Drawn] = {}
+        missing = []
+        for job in jobs:
+            found = None if base is None else piececache.recalled_job(base, job, self.common)
+            if found is None:
+                missing.append(job)
+            else:
+                made.update(found)
+        if missing:
+            drawn, names = piececache.unpack(missing, self.run_child(missing))
+            made.update(drawn)
+            if base is not None:
+                for job, read in zip(missing, names):
+                    piececache.learn(base, job[0], read)
+                    piececache.keep_job(base, job, self.common, drawn, read)
+        if base is not None:
+            for name, wanted in jobs:
+                for key in wanted:
+                    piececache.remember(self.memory_key(base, name, key), made[key])
         return made
 
     def run_child(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> bytes:
@@ -273,6 +281,7 @@ def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list
     from printgen.art.svg import scan
     from printgen.art.svgbatch import BatchConverter
     from printgen.art.svgtree import parse
+    from printgen.jinja.reads import names_read
     from printgen.jinja.render import render_each
 
     texts = render_each(name, contexts, user_dirs, seconds, labels, common)
@@ -300,7 +309,8 @@ def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list
         drawings.append(drawing)
     # per piece, so a piece taken from a cache later brings its own warnings
     index = [distinct[t] for t in texts]
-    return {"index": index, "findings": [findings[i] for i in index], "notes": [notes[i] for i in index]}
+    return {"index": index, "findings": [findings[i] for i in index], "notes": [notes[i] for i in index],
+            "reads": names_read(name, user_dirs)}
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:
