@@ -84,6 +84,29 @@ def warm_rebuild(out: Path) -> float:
     return median_time(rebuild, 5)
 
 
+def edited_rebuild(out: Path) -> float:
+    """Median seconds of a rebuild after an edit of the definition (a new title each time): what
+    reads the title is drawn again (the tile backs, the rules text), the rest comes from memory."""
+    import shutil
+
+    options = BuildOptions(PAPERS["a4"])
+    from printgen.cli.engine import build_games, write_results
+
+    copy = out / "edited.yaml"
+    shutil.copyfile(bundled_definition("omiga"), copy)
+    text = copy.read_text()
+    count = [0]
+
+    def rebuild() -> None:
+        count[0] += 1
+        copy.write_text(text.replace("title: Omiga", f"title: Omiga {count[0]}", 1))
+        with contextlib.redirect_stdout(io.StringIO()):
+            write_results(build_games([copy], options), out)
+
+    rebuild()
+    return median_time(rebuild, 5)
+
+
 def figures(quick: bool) -> dict[str, Any]:
     base, _ = read(bundled_definition("omiga"))
     v = base.validation
@@ -93,6 +116,7 @@ def figures(quick: bool) -> dict[str, Any]:
         os.environ["PRINTGEN_NO_CACHE"] = "1"  # every piece and text drawn again, as after an edit
         out["rebuild_no_cache"] = warm_rebuild(Path(folder))
         del os.environ["PRINTGEN_NO_CACHE"]
+        out["rebuild_after_edit"] = edited_rebuild(Path(folder))
     out["structure_72"] = median_time(lambda: structure(base), 5, 50)
     out["static_72"] = median_time(lambda: static_checks(base), 5, 20)
     for tiles in (1_000, 10_000):

@@ -210,7 +210,10 @@ def figure_rows(now: Results, before: Results | None, refs: Results) -> list[tup
             "load, build and write; no start-up, no imports")
     if "rebuild_no_cache" in now.inner:
         add("the same, every piece and text drawn again (PRINTGEN_NO_CACHE=1)",
-            seconds(now.inner["rebuild_no_cache"]), "", "what a rebuild after an edit of the definition costs")
+            seconds(now.inner["rebuild_no_cache"]), "", "every piece and text drawn in children again")
+    if "rebuild_after_edit" in now.inner:
+        add("the same after an edit of the definition's title", seconds(now.inner["rebuild_after_edit"]), "",
+            "the tile backs and the rules text drawn again, the faces from memory")
     for f in refs.figures.values():
         low, high = f.spread
         add(f.name, seconds(f.wall), "", f"{low:.3f} to {high:.3f} s; CPU {f.cpu:.3f} s", f"{f.peak_mib:.0f} MiB")
