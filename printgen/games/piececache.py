@@ -98,11 +98,15 @@ def learn(base: str, name: str, names: list[str] | None) -> None:
             store(key, json.dumps(names).encode("utf-8"), READS_AREA)
 
 
-def common_part(base: str, name: str, common: Mapping[str, Any]) -> Any:
-    """What of the data every piece sees (the definition as `d`) can change template `name`'s
-    drawing: all of it, unless its child found which names the template reads."""
+def common_part(base: str, name: str, common: Mapping[str, Any], memo: dict[Any, str]) -> str:
+    """The digest of what of the data every piece sees (the definition as `d`) can change template
+    `name`'s drawing: all of it, unless its child found which names the template reads. `memo`
+    (one a build) keeps the definition from being hashed again for every piece."""
     names = reads(base, name)
-    return dict(common) if names is None else {k: v for k, v in common.items() if k in names}
+    key = (name, None if names is None else tuple(names))
+    if key not in memo:
+        memo[key] = digest(dict(common) if names is None else {k: v for k, v in common.items() if k in names})
+    return memo[key]
 
 
 def unpack(jobs: Sequence[tuple[str, Mapping[str, Any]]], blob: bytes) -> tuple[dict[str, Drawn], list[Any]]:
@@ -136,14 +140,15 @@ def unpack(jobs: Sequence[tuple[str, Mapping[str, Any]]], blob: bytes) -> tuple[
     return made, names
 
 
-def job_key(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[str, Any]) -> str:
+def job_key(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[str, Any], memo: dict[Any, str]) -> str:
     name, wanted = job
-    return digest(base, name, list(wanted), common_part(base, name, common))
+    return digest(base, name, list(wanted), common_part(base, name, common, memo))
 
 
-def recalled_job(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[str, Any]) -> dict[str, Drawn] | None:
+def recalled_job(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[str, Any],
+                 memo: dict[Any, str]) -> dict[str, Drawn] | None:
     """One template's pieces as the disk cache kept them; None when not there, or not trusted."""
-    blob = load(job_key(base, job, common))
+    blob = load(job_key(base, job, common, memo))
     if blob is None:
         return None
     try:
@@ -154,7 +159,7 @@ def recalled_job(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[
     return made
 
 
-def keep_job(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[str, Any],
+def keep_job(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[str, Any], memo: dict[Any, str],
              drawn: Mapping[str, Drawn], read: list[str] | None) -> None:
     """One template's pieces kept on disk, as the child sends them (`unpack` reads them back)."""
     from printgen.art import drawingdata
@@ -168,7 +173,7 @@ def keep_job(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[str,
     report = {"index": [drawings[id(drawn[key].drawing)] for key in job[1]],
               "findings": [[list(item) for item in drawn[key].findings] for key in job[1]],
               "notes": [list(drawn[key].notes) for key in job[1]], "reads": read}
-    store(job_key(base, job, common), drawingdata.dumps((*ordered.values(), json.dumps([report]))))
+    store(job_key(base, job, common, memo), drawingdata.dumps((*ordered.values(), json.dumps([report]))))
 
 
 def load(key: str, area: str = AREA) -> bytes | None:

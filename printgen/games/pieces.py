@@ -31,7 +31,7 @@ from printgen.core.bounded import Budget, BudgetExceeded, MiB, run_bounded
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.drawing.markup import line_of
-from printgen.games.piececache import Drawn, unpack
+from printgen.games.piececache import Drawn
 from printgen.jinja.plaindata import plain
 
 PIECE_SECONDS = 0.05  # s each piece adds to a batch's budget (a tile face: ~3 ms to render and convert)
@@ -62,6 +62,7 @@ class PieceTemplates:
     warnings: list[str] = field(default_factory=list)
     sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
     shared: tuple[str | None] | None = None  # the cache key every piece of this build shares, once known
+    parts: dict[Any, str] = field(default_factory=dict)  # piececache.common_part's memo
 
     def source(self, name: str) -> tuple[Path, str]:
         """The file template `name` is read from and its text (the first found in the search order)."""
@@ -131,7 +132,7 @@ class PieceTemplates:
     def memory_key(self, base: str, name: str, key: str) -> str:
         from printgen.games.piececache import common_part, digest
 
-        return digest(base, key, common_part(base, name, self.common))
+        return digest(base, key, common_part(base, name, self.common, self.parts))
 
     def recalled(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
         """The wanted pieces this process has drawn before, for a build just like this one."""
@@ -173,7 +174,7 @@ class PieceTemplates:
         made: dict[str, Drawn] = {}
         missing = []
         for job in jobs:
-            found = None if base is None else piececache.recalled_job(base, job, self.common)
+            found = None if base is None else piececache.recalled_job(base, job, self.common, self.parts)
             if found is None:
                 missing.append(job)
             else:
@@ -184,7 +185,7 @@ class PieceTemplates:
             if base is not None:
                 for job, read in zip(missing, names):
                     piececache.learn(base, job[0], read)
-                    piececache.keep_job(base, job, self.common, drawn, read)
+                    piececache.keep_job(base, job, self.common, self.parts, drawn, read)
         if base is not None:
             for name, wanted in jobs:
                 for key in wanted:
