@@ -15,6 +15,7 @@ import pytest
 from building import edit, rgb
 from printgen.core import diskcache
 from printgen.games import piececache
+from printgen.jinja import textcache
 
 PIECES = "the piece template"  # what a piece template's bounded child is budgeted as
 
@@ -26,6 +27,7 @@ def cache(tmp_path, monkeypatch) -> Path:
     monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
     monkeypatch.setattr(piececache, "MEMORY", type(piececache.MEMORY)())
     monkeypatch.setattr(piececache, "READS", {})
+    monkeypatch.setattr(textcache, "MEMORY", type(textcache.MEMORY)())
     return tmp_path / "cache" / "printgen" / piececache.AREA
 
 
@@ -49,6 +51,7 @@ def forget() -> None:
     """As a new process: only the disk remembers."""
     piececache.MEMORY.clear()
     piececache.READS.clear()
+    textcache.MEMORY.clear()
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -246,3 +249,39 @@ def test_a_template_naming_what_it_includes_by_a_value_reads_everything(run_cli,
     edit(definition, "title: Omiga", "title: Omega")
     assert run_cli("build", definition, "--out", tmp_path / "two").exit_code == 0
     assert [name for name, _ in drawn_now[-1]] == ["omiga/tile-face.svg.j2", "omiga/tile-back.svg.j2"]
+
+
+@pytest.fixture
+def renders(monkeypatch) -> list[str]:
+    """The templates `render` (rules and reference texts) starts a child for."""
+    import printgen.jinja.render as render
+
+    started: list[str] = []
+    original = render.run_bounded
+
+    def counting(job, budget):
+        started.append(budget.what)
+        return original(job, budget)
+
+    monkeypatch.setattr(render, "run_bounded", counting)
+    return started
+
+
+def test_rendered_texts_come_from_the_cache_until_a_template_changes(run_cli, cache, renders, copied, tmp_path):
+    import pdfplumber
+
+    definition = copied.parents[2] / "mine.yaml"
+    assert run_cli("build", definition, "--out", tmp_path / "one").exit_code == 0
+    first = len(renders)
+    assert first >= 1 and (cache.parent / textcache.AREA).is_dir()
+    forget()
+    assert run_cli("build", definition, "--out", tmp_path / "two").exit_code == 0
+    assert len(renders) == first and files(tmp_path / "one") == files(tmp_path / "two")
+    rules = copied.parent / "rules.txt.j2"
+    text = rules.read_text()
+    rules.write_text(text.replace("{{ d.title", "Zanzibar {{ d.title", 1))
+    assert "Zanzibar" in rules.read_text()
+    assert run_cli("build", definition, "--out", tmp_path / "three").exit_code == 0
+    assert len(renders) > first
+    with pdfplumber.open(tmp_path / "three" / "mine" / "mine.pdf") as pdf:
+        assert "Zanzibar" in "".join(page.extract_text() or "" for page in pdf.pages)
