@@ -5,8 +5,9 @@ jinja.textcache build their keys from them).
 A template may include or import any other template in its search folders, so a folder's
 fingerprint covers every file in it (its path, and its bytes or where its link points), bounded:
 folders past MAX_FILES or MAX_BYTES give None, and the caller then caches nothing. printgen's own
-code and the libraries it calls are fingerprinted by their files' names, sizes and modification
-times, which an upgrade, a reinstall or an edit while developing all change.
+code is fingerprinted by its files' names, sizes and modification times (an edit while
+developing changes them), the libraries it calls by their package folder's and `__init__.py`'s
+(an upgrade or a reinstall writes new files into the folder).
 """
 from __future__ import annotations
 
@@ -81,29 +82,33 @@ def folder_digest(folder: Path, templates_only: bool) -> tuple[str, int] | None:
 
 
 def code_fingerprint() -> str:
-    """printgen's drawing code and the libraries it calls, by their files' names, sizes and times
-    (never importing a library to ask its version: svglib alone takes 0.05 s). Once a process."""
+    """printgen's drawing code, by its files' names, sizes and times, and the libraries it calls,
+    by their package folder's and `__init__.py`'s (an upgrade or reinstall writes new files into
+    the folder, which changes its time); never importing a library to ask its version (svglib
+    alone takes 0.05 s). Once a process."""
     if not _CODE:
+        from printgen.core.fontfiles import font_dir
+
         own = Path(__file__).resolve().parents[1]
-        places = [own / part for part in OWN_CODE]
+        seen: list[Any] = []
+        for place in [*(own / part for part in OWN_CODE), font_dir()]:
+            try:
+                names = sorted(os.listdir(place)) if place.is_dir() else [""]
+                seen += [stamp(place / name if name else place) for name in names]
+            except OSError:
+                seen.append([str(place), "unreadable"])
         for name in LIBRARIES:
             spec = importlib.util.find_spec(name) if "." not in name or name.split(".")[0] in sys.modules \
                 else None
             if spec is not None and spec.origin:
-                places.append(Path(spec.origin).parent)
-        from printgen.core.fontfiles import font_dir
-
-        places.append(font_dir())
-        seen = []
-        for place in places:
-            try:
-                names = sorted(os.listdir(place)) if place.is_dir() else [""]
-                for name in names:
-                    info = os.stat(place / name) if name else os.stat(place)
-                    seen.append([str(place / name), info.st_size, info.st_mtime_ns])
-            except OSError:
-                seen.append([str(place), "unreadable"])
+                seen += [stamp(Path(spec.origin).parent), stamp(Path(spec.origin))]
         _CODE.append(digest(sys.version, sys.platform, seen))
     return _CODE[0]
 
 
+def stamp(path: Path) -> list[Any]:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return [str(path), "unreadable"]
+    return [str(path), info.st_size, info.st_mtime_ns]

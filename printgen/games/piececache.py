@@ -6,7 +6,7 @@ import (any file in the search folders: the `--templates` folders, the definitio
 folder, the bundled templates), the plain data it is given (the piece's own and the definition as
 `d`), the piece's box, the fonts its text may use (a user's font by its file's SHA-256), and the
 code that renders, converts and pickles (printgen's own modules and the installed svglib,
-reportlab, Jinja, lxml and Pillow, by their files' sizes and times). All of that goes into the key;
+reportlab, Jinja, lxml and Pillow; `core.fingerprint`). All of that goes into the key;
 a search folder too big to hash quickly (`MAX_FILES`, `MAX_BYTES`) makes the build uncacheable, so
 it is drawn as before. Nothing is trusted for being in a cache: an entry on disk is read with
 `art.drawingdata`'s restricted loader and checked like a child's answer.
