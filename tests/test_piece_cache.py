@@ -285,3 +285,15 @@ def test_rendered_texts_come_from_the_cache_until_a_template_changes(run_cli, ca
     assert len(renders) > first
     with pdfplumber.open(tmp_path / "three" / "mine" / "mine.pdf") as pdf:
         assert "Zanzibar" in "".join(page.extract_text() or "" for page in pdf.pages)
+
+
+def test_pruning_removes_temporaries_a_killed_writer_left(tmp_path):
+    folder = tmp_path / "area"
+    folder.mkdir()
+    old, fresh, entry = folder / ".tmp-old", folder / ".tmp-fresh", folder / f"{1:064x}{diskcache.SUFFIX}"
+    for path in (old, fresh, entry):
+        path.write_bytes(b"x")
+    os.utime(old, (0, 0))
+    os.utime(entry, (1, 1))  # used long ago, but the folder is far under its limit: kept
+    diskcache.prune(folder)
+    assert not old.exists() and fresh.exists() and entry.exists()

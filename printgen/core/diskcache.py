@@ -21,6 +21,7 @@ import hashlib
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 MiB = 1024 * 1024
@@ -30,6 +31,7 @@ MAX_ENTRY = 32 * MiB  # a bigger value is not kept (a drawing of ~100,000 elemen
 MAGIC = b"printgen-cache-1\n"
 DIGEST = 64  # hex characters of a SHA-256
 SUFFIX = ".entry"
+STALE_TEMPORARY = 3600  # s: a temporary file older than this was left by a writer that died
 
 
 def enabled() -> bool:
@@ -132,20 +134,24 @@ def store(area: str, key: str, content: bytes) -> None:
 
 
 def prune(folder: Path, limit: int = LIMIT) -> None:
-    """Remove the entries used longest ago until the folder holds under PRUNED_TO of `limit`."""
+    """Remove the temporary files a killed writer left (after an hour), and when the folder holds
+    over `limit`, the entries used longest ago until it holds under PRUNED_TO of it."""
     entries = []
     total = 0
+    stale = time.time_ns() - STALE_TEMPORARY * 10**9
     with os.scandir(folder) as found:
         for item in found:
             if not item.is_file(follow_symlinks=False):
                 continue
             info = item.stat(follow_symlinks=False)
-            entries.append((info.st_mtime_ns, item.path, info.st_size))
+            if item.name.startswith(".tmp-") and info.st_mtime_ns < stale:  # left by a killed writer
+                entries.append((0, item.path, info.st_size))
+            else:
+                entries.append((info.st_mtime_ns, item.path, info.st_size))
             total += info.st_size
-    if total <= limit:
-        return
-    for _, path, size in sorted(entries):
-        if total <= limit * PRUNED_TO:
+    over = total > limit
+    for when, path, size in sorted(entries):
+        if when and (not over or total <= limit * PRUNED_TO):
             break
         try:
             os.unlink(path)
