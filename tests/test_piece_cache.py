@@ -297,3 +297,12 @@ def test_pruning_removes_temporaries_a_killed_writer_left(tmp_path):
     os.utime(entry, (1, 1))  # used long ago, but the folder is far under its limit: kept
     diskcache.prune(folder)
     assert not old.exists() and fresh.exists() and entry.exists()
+
+
+def test_a_cache_location_that_cannot_be_used_is_no_error(run_cli, cache, children, tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    result = run_cli("build", "omiga", "--out", tmp_path / "one")
+    assert result.exit_code == 0, result.output
+    assert blocker.read_text() == "not a folder"

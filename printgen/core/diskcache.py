@@ -38,8 +38,14 @@ def enabled() -> bool:
     return os.environ.get("PRINTGEN_NO_CACHE") != "1" and hasattr(os, "geteuid")
 
 
-def base_folder() -> Path:
-    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+def base_folder() -> Path | None:
+    """$XDG_CACHE_HOME/printgen, else ~/.cache/printgen; None without either (no cache then)."""
+    root = os.environ.get("XDG_CACHE_HOME")
+    if not root or not os.path.isabs(root):  # the XDG rule: a relative path is ignored
+        try:
+            root = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError, OSError):
+            return None
     return Path(root) / "printgen"
 
 
@@ -57,6 +63,8 @@ def area_folder(area: str, make: bool) -> Path | None:
     if not enabled():
         return None
     folder = base_folder()
+    if folder is None:
+        return None
     for path in (folder, folder / area):
         if make and not os.path.lexists(path):
             try:
