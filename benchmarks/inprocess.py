@@ -57,7 +57,9 @@ def static_checks(defn: Omiga) -> int:
 
 def warm_rebuild(out: Path) -> float:
     """Median seconds to load, build and write Omiga again in a process that has built it once,
-    which is what every rebuild of `printgen build --watch` costs: no start-up, no imports."""
+    which is what every rebuild of `printgen build --watch` costs: no start-up, no imports. The
+    drawn pieces and rendered texts of the first build are kept in the process, so this is a
+    rebuild where nothing changed; `rebuild_no_cache` draws them all again."""
     options = BuildOptions(PAPERS["a4"])
     paths = [bundled_definition("omiga")]
     try:
@@ -82,12 +84,39 @@ def warm_rebuild(out: Path) -> float:
     return median_time(rebuild, 5)
 
 
+def edited_rebuild(out: Path) -> float:
+    """Median seconds of a rebuild after an edit of the definition (a new title each time): what
+    reads the title is drawn again (the tile backs, the rules text), the rest comes from memory."""
+    import shutil
+
+    options = BuildOptions(PAPERS["a4"])
+    from printgen.cli.engine import build_games, write_results
+
+    copy = out / "edited.yaml"
+    shutil.copyfile(bundled_definition("omiga"), copy)
+    text = copy.read_text()
+    count = [0]
+
+    def rebuild() -> None:
+        count[0] += 1
+        copy.write_text(text.replace("title: Omiga", f"title: Omiga {count[0]}", 1))
+        with contextlib.redirect_stdout(io.StringIO()):
+            write_results(build_games([copy], options), out)
+
+    rebuild()
+    return median_time(rebuild, 5)
+
+
 def figures(quick: bool) -> dict[str, Any]:
     base, _ = read(bundled_definition("omiga"))
     v = base.validation
     out: dict[str, Any] = {"cores": os.cpu_count() or 1}
     with tempfile.TemporaryDirectory(prefix="printgen-bench-") as folder:
         out["warm_rebuild"] = warm_rebuild(Path(folder))
+        os.environ["PRINTGEN_NO_CACHE"] = "1"  # every piece and text drawn again, as after an edit
+        out["rebuild_no_cache"] = warm_rebuild(Path(folder))
+        del os.environ["PRINTGEN_NO_CACHE"]
+        out["rebuild_after_edit"] = edited_rebuild(Path(folder))
     out["structure_72"] = median_time(lambda: structure(base), 5, 50)
     out["static_72"] = median_time(lambda: static_checks(base), 5, 20)
     for tiles in (1_000, 10_000):

@@ -72,8 +72,10 @@ def printgen_command(tree: Path | None) -> list[str]:
 def environment(tree: Path | None, config_home: Path) -> dict[str, str]:
     """No saved back offset or other user settings: every tree builds with the defaults. Bytecode
     is cached (the warm-up run writes it), as after any install: with PYTHONDONTWRITEBYTECODE set,
-    every run would compile printgen's sources again, some 40 ms that no user's run pays."""
-    env = dict(os.environ, XDG_CONFIG_HOME=str(config_home))
+    every run would compile printgen's sources again, some 40 ms that no user's run pays. The
+    drawing cache is a folder of the run's own (filled by the warm-up run, as after a user's first
+    build); the "no cache" rows turn it off."""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(config_home), XDG_CACHE_HOME=str(config_home / "cache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
@@ -101,10 +103,12 @@ def printgen_jobs(tree: Path | None, runs: int, config_home: Path, serial: bool 
     (PRINTGEN_NO_FORK=1), to show what the second core is worth in this same run."""
     pg, env = printgen_command(tree), environment(tree, config_home)
     one_core = dict(env, PRINTGEN_NO_FORK="1")
+    no_cache = dict(env, PRINTGEN_NO_CACHE="1")
     omiga = lambda w: [[*pg, "build", "omiga", "--out", str(w / "out")]]  # noqa: E731
     every = lambda w: [[*pg, "build", "--out", str(w / "out")]]  # noqa: E731
     return {
         "omiga": Job("printgen build omiga", omiga, runs, env),
+        "omiga_cold": Job("printgen build omiga, no cache (every piece and text drawn)", omiga, runs, no_cache),
         **({"omiga_serial": Job("printgen build omiga, helper off", omiga, runs, one_core)} if serial else {}),
         "all": Job("printgen build (all five games)", every, runs, env),
         **({"all_serial": Job("printgen build (all five), helper off", every, runs, one_core)} if serial else {}),
@@ -206,6 +210,12 @@ def figure_rows(now: Results, before: Results | None, refs: Results) -> list[tup
         add("build omiga again in a running process (as `build --watch` does)",
             seconds(now.inner["warm_rebuild"]), seconds(old_warm) if old_warm else "",
             "load, build and write; no start-up, no imports")
+    if "rebuild_no_cache" in now.inner:
+        add("the same, every piece and text drawn again (PRINTGEN_NO_CACHE=1)",
+            seconds(now.inner["rebuild_no_cache"]), "", "every piece and text drawn in children again")
+    if "rebuild_after_edit" in now.inner:
+        add("the same after an edit of the definition's title", seconds(now.inner["rebuild_after_edit"]), "",
+            "the tile backs and the rules text drawn again, the faces from memory")
     for f in refs.figures.values():
         low, high = f.spread
         add(f.name, seconds(f.wall), "", f"{low:.3f} to {high:.3f} s; CPU {f.cpu:.3f} s", f"{f.peak_mib:.0f} MiB")

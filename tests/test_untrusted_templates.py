@@ -50,6 +50,7 @@ def test_every_context_handed_to_jinja_is_plain_data(game, tmp_path, monkeypatch
     # in this process, so the recording sees the render (the child would keep it to itself)
     monkeypatch.setenv("PRINTGEN_NO_SANDBOX_PROCESS", "1")
     monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
+    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")  # every render made now, none taken from a cache
     monkeypatch.setattr(jinja2.environment.Template, "render", recording)
     result = CliRunner().invoke(cli, ["build", game, "--out", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
@@ -147,6 +148,7 @@ def test_the_bundled_builds_use_a_child_for_every_render(tmp_path, monkeypatch):
     monkeypatch.setattr(bounded, "run_bounded", counting)
     monkeypatch.setattr("printgen.jinja.render.run_bounded", counting)
     monkeypatch.delenv("PRINTGEN_NO_SANDBOX_PROCESS", raising=False)
+    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")  # what a render costs when no cache has it
     result = CliRunner().invoke(cli, ["build", "fracas", "--out", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0
     assert calls.count("the template") >= 2 and os.fork is not None

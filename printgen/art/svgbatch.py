@@ -44,25 +44,31 @@ def entangled(tree: Any) -> bool:
 
 
 class BatchConverter:
-    """svglib for the SVGs of one batch (one template), elements remembered across them."""
+    """svglib for the SVGs of one batch (one template), elements remembered across them. What
+    svglib logged is kept per element too, so each drawing knows its own notes (`notes`): a drawing
+    taken from a cache must bring the same warnings as one converted now."""
 
     def __init__(self, path: Path, root_folder: Path | None, font_map: Any) -> None:
         self.path, self.root_folder, self.font_map = path, root_folder, font_map
-        self.frames: dict[bytes, Any] = {}  # the root's attributes -> svglib's drawing of it, empty
-        self.shapes: dict[tuple[bytes, bytes], list[Any]] = {}  # (root, element) -> its shapes
+        self.frames: dict[bytes, tuple[Any, tuple[str, ...]]] = {}  # root's attributes -> empty drawing
+        self.shapes: dict[tuple[bytes, bytes], tuple[list[Any], tuple[str, ...]]] = {}  # -> its shapes
         self.logged: list[str] = []
+        self.notes: list[str] = []  # what svglib logged for the last SVG converted
 
     def convert(self, data: bytes, tree: Any) -> Any:
         """svglib's drawing of `data` (parsed as `tree` by svgtree.parse)."""
         from reportlab.graphics.shapes import Drawing, Group
 
         if entangled(tree):
-            return self.whole(data, tree)
+            drawing, notes = self.whole(data, tree)
+            self.noted(notes)
+            return drawing
         root = self.bare(tree)
         key = root_key(root)
         if key not in self.frames:
             self.frames[key] = self.whole(data, root)
-        frame = self.frames[key]
+        frame, notes = self.frames[key]
+        found = list(notes)
         main = Group(transform=frame.contents[0].transform)
         for child in tree:
             if not isinstance(child.tag, str):
@@ -71,16 +77,22 @@ class BatchConverter:
             if (key, text) not in self.shapes:
                 alone = self.bare(tree)
                 alone.append(copy.deepcopy(child))
-                self.shapes[(key, text)] = list(self.whole(data, alone).contents[0].contents)
-            main.contents.extend(self.shapes[(key, text)])
+                drawn, logged = self.whole(data, alone)
+                self.shapes[(key, text)] = (list(drawn.contents[0].contents), logged)
+            shapes, logged = self.shapes[(key, text)]
+            main.contents.extend(shapes)
+            found += logged
+        self.noted(tuple(found))
         drawing = Drawing(frame.width, frame.height)
         drawing.add(main)
         return drawing
 
-    def whole(self, data: bytes, tree: Any) -> Any:
-        drawing, logged = convert(self.path, data, self.root_folder, self.font_map, tree)
-        self.logged += [message for message in logged if message not in self.logged]
-        return drawing
+    def whole(self, data: bytes, tree: Any) -> tuple[Any, tuple[str, ...]]:
+        return convert(self.path, data, self.root_folder, self.font_map, tree)
+
+    def noted(self, notes: tuple[str, ...]) -> None:
+        self.notes = list(dict.fromkeys(notes))
+        self.logged += [message for message in self.notes if message not in self.logged]
 
     @staticmethod
     def bare(tree: Any) -> Any:

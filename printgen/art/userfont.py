@@ -14,14 +14,15 @@ from reportlab.pdfbase.ttfonts import TTFont
 from printgen.art.measure import measure_font
 from printgen.core.bounded import Budget, BudgetExceeded, MiB, run_bounded
 from printgen.core.problems import display_name
-from printgen.drawing.fonts import USER_FAMILIES
+from printgen.drawing.fonts import USER_DIGESTS, USER_FAMILIES
 
 FONT_BUDGET = Budget(4.0, 256 * MiB, "the font")  # reading one user font; SECURITY.md
 
 
 def register_user_font(path: Path, data: bytes) -> str:
     """Register a user's TrueType font under a name taken from its content; ValueError if unusable."""
-    name = f"PG-User-{hashlib.sha256(data).hexdigest()[:12]}"
+    digest = hashlib.sha256(data).hexdigest()
+    name = f"PG-User-{digest[:12]}"
     if name not in USER_FAMILIES:
         measure_font(path, data)  # tables and character maps, before any reader walks them
 
@@ -39,6 +40,7 @@ def register_user_font(path: Path, data: bytes) -> str:
         # the name goes into SVG as CSS: control characters would break the XML, quotes the CSS
         family = "".join(c for c in family if c.isprintable() and c not in "'\"\\;<>&")
         USER_FAMILIES[name] = family or "".join(c for c in path.stem if c.isalnum()) or "user font"
+        USER_DIGESTS[name] = digest
     return name
 
 

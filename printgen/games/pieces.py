@@ -31,6 +31,7 @@ from printgen.core.bounded import Budget, BudgetExceeded, MiB, run_bounded
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.drawing.markup import line_of
+from printgen.games.piececache import Drawn
 from printgen.jinja.plaindata import plain
 
 PIECE_SECONDS = 0.05  # s each piece adds to a batch's budget (a tile face: ~3 ms to render and convert)
@@ -60,6 +61,8 @@ class PieceTemplates:
     drawn: dict[str, Group] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
+    shared: tuple[str | None] | None = None  # the cache key every piece of this build shares, once known
+    parts: dict[Any, str] = field(default_factory=dict)  # piececache.common_part's memo
 
     def source(self, name: str) -> tuple[Path, str]:
         """The file template `name` is read from and its text (the first found in the search order)."""
@@ -90,7 +93,8 @@ class PieceTemplates:
 
     def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
         """Each batch's pieces drawn from its template, in order. The pieces not drawn before, of
-        every batch, are rendered and converted together in one bounded child."""
+        every batch, are taken from the caches (`piececache`: this process, then the disk) or
+        else rendered and converted together in one bounded child."""
         keyed: list[list[str]] = []
         jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]] = []
         for name, pieces in batches:
@@ -104,18 +108,93 @@ class PieceTemplates:
             if wanted:
                 jobs.append((name, wanted))
         if jobs:
-            self.convert(jobs)
+            made = self.recalled(jobs)
+            missing = [(name, {k: v for k, v in wanted.items() if k not in made}) for name, wanted in jobs]
+            missing = [(name, wanted) for name, wanted in missing if wanted]
+            if missing:
+                made.update(self.convert(missing))
+            for name, wanted in jobs:
+                self.take(name, wanted, made)
         return [[self.drawn[key] for key in keys] for keys in keyed]
 
-    def convert(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> None:
-        """Render and convert every job's pieces (each with its plain data) in one bounded child,
-        and remember each drawing by its key. (Sharing the pieces out over two cores was tried:
-        with each distinct element converted once per child, one child is quicker.)"""
-        from printgen.art import drawingdata
+    def cache_key(self) -> str | None:
+        """What every piece of this build shares (piececache.environment_key), once per build;
+        None when nothing may be cached."""
+        if self.shared is None:
+            from printgen.games import piececache
+            from printgen.jinja.render import bundled_dir
+
+            key = piececache.environment_key(self.user_dirs, bundled_dir(), self.user_fonts) \
+                if piececache.enabled() else None
+            self.shared = (key,)
+        return self.shared[0]
+
+    def memory_key(self, base: str, name: str, key: str) -> str:
+        from printgen.games.piececache import common_part, digest
+
+        return digest(base, key, common_part(base, name, self.common, self.parts))
+
+    def recalled(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
+        """The wanted pieces this process has drawn before, for a build just like this one."""
+        from printgen.games.piececache import recall
+
+        base = self.cache_key()
+        found: dict[str, Drawn] = {}
+        if base is not None:
+            for name, wanted in jobs:
+                for key in wanted:
+                    drawn = recall(self.memory_key(base, name, key))
+                    if drawn is not None:
+                        found[key] = drawn
+        return found
+
+    def take(self, name: str, wanted: dict[str, tuple[Piece, Any]], made: dict[str, Drawn]) -> None:
+        """Place each wanted piece of template `name`, warning once for what drawing them noticed."""
+        findings: dict[str, str] = {}
+        notes: dict[str, None] = {}
+        for key in wanted:
+            for feature, what in made[key].findings:
+                findings.setdefault(feature, what)
+            notes.update(dict.fromkeys(made[key].notes))
+        self.note(name, [list(item) for item in sorted(findings.items())], list(notes))
+        for key, (piece, _) in wanted.items():
+            self.check_size(name, made[key].drawing, piece)
+            self.drawn[key] = placed_at(made[key].drawing, piece.width, piece.height)
+
+    def convert(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
+        """Every job's pieces (each with its plain data) from the disk cache, one entry a
+        template's pieces, else rendered and converted together in one bounded child (then kept
+        on disk); each remembered in this process too. (Sharing the pieces out over two cores
+        was tried: with each distinct element converted once per child, one child is quicker.)"""
         from printgen.drawing import fonts
-        import svglib.svglib  # noqa: F401 - imported once here, not again in every child
+        from printgen.games import piececache
 
         fonts.register()  # before the fork, so the child converts text with the fonts in place
+        base = self.cache_key()
+        made: dict[str, Drawn] = {}
+        missing = []
+        for job in jobs:
+            found = None if base is None else piececache.recalled_job(base, job, self.common, self.parts)
+            if found is None:
+                missing.append(job)
+            else:
+                made.update(found)
+        if missing:
+            drawn, names = piececache.unpack(missing, self.run_child(missing))
+            made.update(drawn)
+            if base is not None:
+                for job, read in zip(missing, names):
+                    piececache.learn(base, job[0], read)
+                    piececache.keep_job(base, job, self.common, self.parts, drawn, read)
+        if base is not None:
+            for name, wanted in jobs:
+                for key in wanted:
+                    piececache.remember(self.memory_key(base, name, key), made[key])
+        return made
+
+    def run_child(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> bytes:
+        import svglib.svglib  # noqa: F401 - imported once here, not again in every child
+
         work = [(name, self.source(name)[0], [item for _, item in wanted.values()],
                  [piece.label for piece, _ in wanted.values()]) for name, wanted in jobs]
         count = sum(len(wanted) for _, wanted in jobs)
@@ -128,12 +207,7 @@ class PieceTemplates:
                                    for name, _ in jobs]) from None
         if not isinstance(blob, bytes):
             raise RuntimeError(f"the piece templates came back as {type(blob).__name__}")
-        *drawings, meta = drawingdata.loads(blob)
-        for (name, wanted), report in zip(jobs, json.loads(meta)):
-            self.note(name, report["findings"], report["notes"])
-            for (key, (piece, _)), i in zip(wanted.items(), report["index"]):
-                self.check_size(name, drawings[i], piece)
-                self.drawn[key] = placed_at(drawings[i], piece.width, piece.height)
+        return blob
 
     def note(self, name: str, findings: list[list[Any]], notes: list[str]) -> None:
         """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
@@ -208,12 +282,14 @@ def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list
     from printgen.art.svg import scan
     from printgen.art.svgbatch import BatchConverter
     from printgen.art.svgtree import parse
+    from printgen.jinja.reads import names_read
     from printgen.jinja.render import render_each
 
     texts = render_each(name, contexts, user_dirs, seconds, labels, common)
     converter = BatchConverter(path, path.parent, fonts)
     distinct: dict[str, int] = {}
-    findings: dict[str, str] = {}
+    findings: dict[int, list[tuple[str, str]]] = {}
+    notes: dict[int, list[str]] = {}
     for text, label in zip(texts, labels):
         if text in distinct:
             continue
@@ -226,12 +302,16 @@ def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list
         except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
             raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
                                            f"the SVG it made: {exc}")]) from None
+        seen: dict[str, str] = {}
         for found in scan(tree):
             if found.feature != "text":  # text is set in the embedded fonts here
-                findings.setdefault(found.feature, found.what)
+                seen.setdefault(found.feature, found.what)
+        findings[len(drawings)], notes[len(drawings)] = list(seen.items()), converter.notes
         drawings.append(drawing)
-    return {"index": [distinct[t] for t in texts], "findings": sorted(findings.items()),
-            "notes": converter.logged}
+    # per piece, so a piece taken from a cache later brings its own warnings
+    index = [distinct[t] for t in texts]
+    return {"index": index, "findings": [findings[i] for i in index], "notes": [notes[i] for i in index],
+            "reads": names_read(name, user_dirs)}
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:

@@ -82,15 +82,24 @@ SOFT_DEADLINE = 0.85  # of the budget: the render stops itself then, so the mess
 
 def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -> str:
     """Render template `name` with plain data only, in a child process under TEMPLATE_BUDGET; any
-    template problem, a broken budget included, becomes a located DefinitionError."""
+    template problem, a broken budget included, becomes a located DefinitionError. A text
+    rendered before from the same templates and data is taken from `jinja.textcache`."""
+    from printgen.jinja import textcache
+
     folders = list(user_dirs)
     data = plain(context)  # built here, so the child never holds more than plain data either
+    key = textcache.key_of(name, data, folders, bundled_dir())
+    known = None if key is None else textcache.recall(key)
+    if known is not None:
+        return known
     try:
         text = run_bounded(lambda: render_here(name, data, folders), TEMPLATE_BUDGET)
     except BudgetExceeded as exc:  # the child was killed inside a single long step
         raise DefinitionError([Problem(*template_file(name, folders), "", f"template error: {exc}")])
     if not isinstance(text, str):
         raise RuntimeError(f"the template {name} came back as {type(text).__name__}")
+    if key is not None:
+        textcache.remember(key, text)
     return text
 
 

@@ -1,0 +1,114 @@
+"""Fingerprints of what decides a cached result: files in template folders, and the code that
+turned them into output (`core.diskcache` keeps results by these; games.piececache and
+jinja.textcache build their keys from them).
+
+A template may include or import any other template in its search folders, so a folder's
+fingerprint covers every file in it (its path, and its bytes or where its link points), bounded:
+folders past MAX_FILES or MAX_BYTES give None, and the caller then caches nothing. printgen's own
+code is fingerprinted by its files' names, sizes and modification times (an edit while
+developing changes them), the libraries it calls by their package folder's and `__init__.py`'s
+(an upgrade or a reinstall writes new files into the folder).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+MAX_FILES = 2000  # files in all search folders together, hashed for each build
+MAX_BYTES = 32 * 1024 * 1024
+# printgen's own code that decides a drawing or a text (by file size and time)
+OWN_CODE = ("art", "jinja", "drawing", "core/bounded.py", "core/diskcache.py", "core/fingerprint.py",
+            "games/pieces.py", "games/piececache.py")
+LIBRARIES = ("svglib", "reportlab", "reportlab.graphics", "reportlab.platypus", "jinja2", "markupsafe",
+             "lxml", "PIL")
+_CODE: list[str] = []  # the code's fingerprint, taken once per process
+
+
+def digest(*parts: Any) -> str:
+    """The SHA-256 (hex) of plain data, written as canonical JSON."""
+    text = json.dumps(parts, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def templates_digest(user_dirs: Iterable[Path], bundled: Path) -> str | None:
+    """The fingerprint of every template searched: the user's folders in order, then the bundled
+    `.j2` files; None when they are too big to hash quickly."""
+    found = [folder_digest(Path(folder), False) for folder in user_dirs]
+    found.append(folder_digest(bundled, True))
+    parts = [part for part in found if part is not None]
+    if len(parts) < len(found) or sum(count for _, count in parts) > MAX_FILES:
+        return None
+    return digest([text for text, _ in parts])
+
+
+def folder_digest(folder: Path, templates_only: bool) -> tuple[str, int] | None:
+    """The SHA-256 of every file under `folder` (its path, and its bytes or where its link
+    points) and how many there were; None past MAX_FILES or MAX_BYTES. `templates_only`: only
+    `.j2` files count (the bundled folder, where templates sit beside code)."""
+    where = os.path.abspath(folder)
+    hasher = hashlib.sha256(where.encode("utf-8", "surrogateescape"))
+    count = size = 0
+    if not os.path.isdir(where):
+        return hasher.hexdigest() + ":absent", 0
+    for top, dirs, files in os.walk(where):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files) + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
+            if templates_only and not name.endswith(".j2"):
+                continue
+            path = os.path.join(top, name)
+            count += 1
+            if count > MAX_FILES:
+                return None
+            hasher.update(b"\0" + os.path.relpath(path, where).encode("utf-8", "surrogateescape") + b"\0")
+            try:
+                if os.path.islink(path):
+                    hasher.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
+                    continue
+                with open(path, "rb") as stream:
+                    data = stream.read(MAX_BYTES - size + 1)
+            except OSError as exc:
+                hasher.update(f"unreadable:{exc.errno}".encode())
+                continue
+            size += len(data)
+            if size > MAX_BYTES:
+                return None
+            hasher.update(hashlib.sha256(data).digest())
+    return hasher.hexdigest(), count
+
+
+def code_fingerprint() -> str:
+    """printgen's drawing code, by its files' names, sizes and times, and the libraries it calls,
+    by their package folder's and `__init__.py`'s (an upgrade or reinstall writes new files into
+    the folder, which changes its time); never importing a library to ask its version (svglib
+    alone takes 0.05 s). Once a process."""
+    if not _CODE:
+        from printgen.core.fontfiles import font_dir
+
+        own = Path(__file__).resolve().parents[1]
+        seen: list[Any] = []
+        for place in [*(own / part for part in OWN_CODE), font_dir()]:
+            try:
+                names = sorted(os.listdir(place)) if place.is_dir() else [""]
+                seen += [stamp(place / name if name else place) for name in names]
+            except OSError:
+                seen.append([str(place), "unreadable"])
+        for name in LIBRARIES:
+            spec = importlib.util.find_spec(name) if "." not in name or name.split(".")[0] in sys.modules \
+                else None
+            if spec is not None and spec.origin:
+                seen += [stamp(Path(spec.origin).parent), stamp(Path(spec.origin))]
+        _CODE.append(digest(sys.version, sys.platform, seen))
+    return _CODE[0]
+
+
+def stamp(path: Path) -> list[Any]:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return [str(path), "unreadable"]
+    return [str(path), info.st_size, info.st_mtime_ns]
