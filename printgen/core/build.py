@@ -5,9 +5,9 @@ build without knowing the registry of games.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from printgen.core.paper import Flip, Paper
 from printgen.core.source import SourceMap
@@ -25,10 +25,26 @@ class BuildOptions:
 
 @dataclass(frozen=True)
 class Artifact:
-    """One output file, relative to the game's output folder."""
+    """One output file, relative to the game's output folder: its bytes, or (in a build too large to
+    hold in memory) the path of the file in a private spill folder that holds them
+    (printgen.core.spill); `spill` keeps that folder alive while the artifact is."""
 
     name: str
-    data: bytes
+    held: bytes
+    spilled: str | None = None
+    spill: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def data(self) -> bytes:
+        if self.spilled is None:
+            return self.held
+        with open(self.spilled, "rb") as handle:
+            return handle.read()
+
+    @property
+    def contents(self) -> bytes | Path:
+        """What to write: the bytes, or the spilled file to move or copy into place."""
+        return self.held if self.spilled is None else Path(self.spilled)
 
 
 class Origin(Protocol):

@@ -7,7 +7,7 @@ moves from the front of a sheet to its back without the game code knowing where 
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, Iterable
 
 from reportlab.graphics.renderPDF import draw as render_drawing
 from reportlab.graphics.shapes import Drawing, Group
@@ -26,7 +26,7 @@ def write_pdf(doc: Document) -> bytes:
     """The document as PDF bytes; a growing document gets one more page per attempt until its
     story fits (the last attempt's `TextOverflow` goes up to be located)."""
     if doc.grow is None:
-        return render_pdf(doc, doc.pages, doc.story)
+        return render_pdf(doc, doc.pages_now(), doc.story)
     overflow = TextOverflow([])
     for count in range(doc.grow.first, doc.grow.last + 1):
         try:
@@ -38,7 +38,7 @@ def write_pdf(doc: Document) -> bytes:
     raise overflow
 
 
-def render_pdf(doc: Document, pages: list[Page], story: list[Flowable]) -> bytes:
+def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable]) -> bytes:
     """Draw `pages` at the document's paper size and return the PDF bytes (nothing touches the
     disk here); `story` flows through their frames in order."""
     paper = doc.paper

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 from functools import partial
-from typing import Iterator
+from itertools import islice
+from typing import Callable, Iterator
 
+from printgen.core.spill import Held, in_memory
 from printgen.drawing.document import Document
 from printgen.output.pdf import render_pdf, write_pdf
 
@@ -20,16 +22,26 @@ PAGES_PER_JOB = 50  # pictures rasterised by one job when a batch is shared out 
 
 
 def write_pngs(docs: list[Document]) -> list[bytes]:
+    """`write_pngs_kept` with every PNG held in memory."""
+    return [png for png in write_pngs_kept(docs, in_memory) if isinstance(png, bytes)]
+
+
+def write_pngs_kept(docs: list[Document], keep: Callable[[bytes], Held]) -> list[Held]:
     """Many one-page pictures of one size and resolution (a deck's cards): drawn as the pages of
     one PDF, so art they share is stored and decoded once, then rasterised in runs of pages on every
-    core (printgen.core.parallel). Each page gives the same pixels as its own document would."""
+    core (printgen.core.parallel). Each page gives the same pixels as its own document would.
+    Each PNG is handed to `keep` where it is made (a spill folder keeps only its path)."""
     from printgen.core.parallel import on_cores
 
     first = docs[0]
-    pdf = render_pdf(first, [doc.pages[0] for doc in docs], [])
-    jobs = [partial(rasterise, pdf, first.dpi, start, min(start + PAGES_PER_JOB, len(docs)))
+    pdf = render_pdf(first, (page for doc in docs for page in islice(doc.pages_now(), 1)), [])
+    jobs = [partial(rasterise_kept, pdf, first.dpi, start, min(start + PAGES_PER_JOB, len(docs)), keep)
             for start in range(0, len(docs), PAGES_PER_JOB)]
     return [png for run in on_cores(jobs) for png in run]
+
+
+def rasterise_kept(pdf: bytes, dpi: float, first: int, last: int, keep: Callable[[bytes], Held]) -> list[Held]:
+    return [keep(png) for png in page_pngs(pdf, dpi, compress_level=3, pages=range(first, last))]
 
 
 def rasterise(pdf: bytes, dpi: float, first: int, last: int) -> list[bytes]:
