@@ -4,6 +4,8 @@ so a PNG always shows exactly what prints. pypdfium2 and Pillow are imported onl
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from functools import partial
 from itertools import islice
 from typing import Callable, Iterator
@@ -41,7 +43,41 @@ def write_pngs_kept(docs: list[Document], keep: Callable[[bytes], Held]) -> list
 
 
 def rasterise_kept(pdf: bytes, dpi: float, first: int, last: int, keep: Callable[[bytes], Held]) -> list[Held]:
-    return [keep(png) for png in page_pngs(pdf, dpi, compress_level=3, pages=range(first, last))]
+    """Pages first..last-1 of `pdf` as PNG bytes, each handed to `keep` as soon as it is made.
+
+    pdfium draws straight into RGB (no alpha to drop afterwards: the same pixels, about half the
+    time) and `rgb_png` encodes them (a third of Pillow's time, and smaller for flat card art)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        pictures = []
+        for index in range(first, last):
+            bitmap = document[index].render(scale=dpi / 72, may_draw_forms=False, rev_byteorder=True,
+                                            force_bitmap_format=pdfium_c.FPDFBitmap_BGR)
+            pictures.append(keep(rgb_png(memoryview(bitmap.buffer), bitmap.width, bitmap.height, bitmap.stride)))
+        return pictures
+    finally:
+        document.close()
+
+
+PNG_LEVEL = 3  # zlib: 1 is hardly quicker and 5 % larger; 6 is 10 % smaller and twice as slow
+
+
+def rgb_png(pixels: memoryview, width: int, height: int, stride: int) -> bytes:
+    """A PNG of 8-bit RGB rows `stride` bytes apart. Every row is stored unfiltered: Pillow tries
+    all five PNG filters on every row, which took most of its time and, for cards of flat colour and
+    text, made files larger than no filter does (a photograph would come out larger this way)."""
+    row = width * 3
+    rows = b"".join(b"\0" + pixels[y * stride:y * stride + row] for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, RGB, no interlace
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(rows, PNG_LEVEL))
+            + png_chunk(b"IEND", b""))
+
+
+def png_chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
 
 def rasterise(pdf: bytes, dpi: float, first: int, last: int) -> list[bytes]:
