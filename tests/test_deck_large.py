@@ -88,3 +88,10 @@ def test_batched_card_pictures_have_the_pixels_of_pictures_made_one_at_a_time(ru
             mine.load()
             assert mine.format == "PNG" and mine.mode == "RGB" and mine.size == alone.size
             assert mine.tobytes() == alone.convert("RGB").tobytes()
+
+
+def test_no_pictures_writes_the_same_sheets_and_no_card_pictures(run_cli, tmp_path):
+    both = run_cli("build", bundled_definition("deck"), "--out", tmp_path / "both")
+    alone = run_cli("build", bundled_definition("deck"), "--out", tmp_path / "alone", "--no-pictures")
+    assert both.exit_code == 0 and alone.exit_code == 0, alone.output
+    assert files_of(tmp_path / "alone" / "deck") == {"deck.pdf": (tmp_path / "both" / "deck" / "deck.pdf").read_bytes()}

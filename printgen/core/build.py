@@ -21,6 +21,7 @@ class BuildOptions:
     templates: tuple[Path, ...] = ()
     bleed: float | None = None  # mm; `--bleed` overrides a definition's own bleed where a game has one
     dpi: int | None = None  # `--dpi`: pictures of single pieces (deck cards, the Omiga contact sheet)
+    pictures: bool = True  # `--no-pictures`: no SVG and PNG of every deck card (the sheets alone)
 
 
 @dataclass(frozen=True)

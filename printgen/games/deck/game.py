@@ -173,18 +173,23 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
         sheets()  # the cards checked against the paper now; no sheet is drawn yet
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card",), str(exc))])
-    drawer = cards[0].drawer if cards else None
+    unplaced = [card for card in cards if card.copies == 0]
     documents = [Document(f"{loaded.name}.pdf", paper, [], f"{title} \u2013 cards",
-                          "Print at actual size (100 %)", flip, draw=partial(told, sheets, drawer))]
-    documents += face_documents(defn, cards, options.dpi or FACE_DPI)
+                          "Print at actual size (100 %)", flip, draw=partial(told, sheets, cards[:1], unplaced))]
+    if options.pictures:
+        documents += face_documents(defn, cards, options.dpi or FACE_DPI)
     return documents
 
 
-def told(sheets: Callable[[], Iterator[Page]], drawer: Drawer | None) -> Iterator[Page]:
-    """The sheets one by one; then every problem drawing them met, raised together."""
+def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: list[DeckCard]) -> Iterator[Page]:
+    """The sheets one by one; then the cards with no copies (on no sheet, but drawn with the rest);
+    then every problem drawing them met, raised together."""
     yield from sheets()
-    if drawer is not None and drawer.found():
-        raise DefinitionError(drawer.found())
+    for card in unplaced:
+        card.front()
+        card.back()
+    if first and first[0].drawer.found():
+        raise DefinitionError(first[0].drawer.found())
 
 
 def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Document]:
