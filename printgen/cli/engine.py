@@ -86,10 +86,10 @@ def write_results(results: Results, out_dir: Path,
     they went."""
     total = sum(len(artifacts) for _, artifacts in results)
     with progress(total, "Writing", SECONDS_PER_FILE) as bar:
-        def files() -> Iterator[tuple[Path, bytes | Path]]:
+        def files() -> Iterator[tuple[Path, bytes]]:
             for loaded, artifacts in results:
                 for artifact in artifacts:
-                    yield out_dir / loaded.name / artifact.name, artifact.contents
+                    yield out_dir / loaded.name / artifact.name, artifact.data
                     bar.update(1)
         write_all(files())
     for loaded, artifacts in results:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -84,13 +83,12 @@ def write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-def write_all(files: Iterable[tuple[Path, bytes | Path]]) -> None:
+def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     """Replace many files, each in one step, waiting for the disk once rather than once a file.
 
     Every file is written under a temporary name first; then all are flushed together (the kernel
     commits concurrent fsyncs in one journal transaction, where 74 fsyncs in a row cost 74), and
     only then renamed into place. If anything fails before the renames, no file is replaced.
-    A file given as a Path (a spilled file, printgen.core.spill) is linked or copied, not read.
     The renames run side by side too: renaming over an old file frees its blocks, which some file
     systems (ext4 mounted with `discard`) make each rename wait for, some 3 ms a file.
     """
@@ -101,12 +99,8 @@ def write_all(files: Iterable[tuple[Path, bytes | Path]]) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = temporary(path)
             pending.append((tmp, path))
-            if isinstance(data, Path):
-                os.close(fd)
-                place(data, tmp)
-            else:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
             os.chmod(tmp, 0o644)
         if pending:
             with ThreadPoolExecutor(max_workers=min(16, len(pending))) as pool:
@@ -119,17 +113,6 @@ def write_all(files: Iterable[tuple[Path, bytes | Path]]) -> None:
     finally:
         for tmp, _ in pending:  # temporaries not renamed (a renamed one is simply not found)
             discard(tmp)
-
-
-def place(source: Path, tmp: str) -> None:
-    """Put a file already on disk at `tmp`: a second link to it when both are on one file system,
-    else a copy."""
-    try:
-        os.unlink(tmp)
-        os.link(source, tmp)
-    except OSError:
-        with open(source, "rb") as original, open(tmp, "wb") as copy:
-            shutil.copyfileobj(original, copy, 1 << 20)
 
 
 def flush_to_disk(path: str) -> None:

@@ -27,25 +27,21 @@ class BuildOptions:
 @dataclass(frozen=True)
 class Artifact:
     """One output file, relative to the game's output folder: its bytes, or (in a build too large to
-    hold in memory) the path of the file in a private spill folder that holds them
-    (printgen.core.spill); `spill` keeps that folder alive while the artifact is."""
+    hold in memory) where they lie in a private spill folder (printgen.core.spill); `spill` keeps
+    that folder alive while the artifact is."""
 
     name: str
     held: bytes
-    spilled: str | None = None
+    spilled: tuple[str, int, int] | None = None
     spill: Any = field(default=None, compare=False, repr=False)
 
     @property
     def data(self) -> bytes:
         if self.spilled is None:
             return self.held
-        with open(self.spilled, "rb") as handle:
-            return handle.read()
+        from printgen.core.spill import read
 
-    @property
-    def contents(self) -> bytes | Path:
-        """What to write: the bytes, or the spilled file to move or copy into place."""
-        return self.held if self.spilled is None else Path(self.spilled)
+        return read(self.spilled)
 
 
 class Origin(Protocol):

@@ -109,6 +109,6 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
 
 
 def artifact(name: str, data: Held, spill: Spill | None) -> Artifact:
-    if isinstance(data, str):
+    if isinstance(data, tuple):
         return Artifact(name, b"", data, spill)
     return Artifact(name, data)
