@@ -4,6 +4,8 @@ against the bare reportlab floor and, when it is installed, decksmith. Run by ha
     python benchmarks/deck/run_deck.py                      # 1,000 cards (3 runs) and 10,000 (1 run)
     python benchmarks/deck/run_deck.py --counts 1000 --runs 5
     python benchmarks/deck/run_deck.py --peer               # decksmith too (about 80 s a run at 1,000)
+    python benchmarks/deck/run_deck.py --before /tmp/old    # older code's build too, in the same turns
+                                       # (/tmp/old from: git archive abc1234 | tar -x -C /tmp/old)
 
 Every figure is a whole fresh process in an empty folder (measure.run_once: wall time, CPU time of
 it and its helpers, the largest resident set of it or any helper it waited for); medians of the
@@ -30,7 +32,7 @@ def printgen(deck: Path, *args: str) -> Command:
     return [sys.executable, "-m", "printgen.launch", "build", str(deck / "deck.yaml"), *args]
 
 
-def jobs_for(deck: Path, runs: int, env: dict[str, str], peer: bool) -> dict[str, Job]:
+def jobs_for(deck: Path, runs: int, env: dict[str, str], peer: bool, before: Path | None) -> dict[str, Job]:
     """What is measured for one deck: the whole build, the sheets alone, each with and without the
     helpers on the second core, and the floor (and the peer)."""
     one_core = dict(env, PRINTGEN_NO_FORK="1")
@@ -44,6 +46,8 @@ def jobs_for(deck: Path, runs: int, env: dict[str, str], peer: bool) -> dict[str
         "sheets_serial": Job("the same, helpers off", sheets, runs, one_core),
         "floor": Job("floor: bare reportlab, the same sheets", floor, runs, env),
     }
+    if before is not None:
+        jobs["before"] = Job(f"before ({before}): printgen build", full, runs, dict(env, PYTHONPATH=str(before)))
     decksmith = shutil.which("decksmith", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     if peer and decksmith:
         def steps(w: Path) -> list[Command]:
@@ -80,6 +84,7 @@ def main() -> None:
     parser.add_argument("--counts", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--runs", type=int, default=3, help="runs at 1,000 cards or fewer (larger decks: 1)")
     parser.add_argument("--peer", action="store_true", help="run decksmith too, if installed")
+    parser.add_argument("--before", type=Path, help="a tree of older printgen code to measure alongside")
     args = parser.parse_args()
     env = dict(os.environ, PYTHONPATH=str(REPO), XDG_CONFIG_HOME=tempfile.mkdtemp(prefix="printgen-bench-"))
     for count in args.counts:
@@ -87,7 +92,7 @@ def main() -> None:
         try:
             subprocess.run([sys.executable, str(HERE / "make_deck.py"), str(count), str(deck)], check=True)
             runs = args.runs if count <= 1000 else 1
-            figures = in_turns(jobs_for(deck, runs, env, args.peer and count <= 1000),
+            figures = in_turns(jobs_for(deck, runs, env, args.peer and count <= 1000, args.before),
                                warmup=1 if count <= 1000 else 0, report=lambda m: print(m, file=sys.stderr))
             pdf, floor_pdf = sizes(deck, env)
         finally:
