@@ -5,8 +5,13 @@ pictures have the pixels of pictures made one page at a time."""
 from __future__ import annotations
 
 import io
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -95,3 +100,22 @@ def test_no_pictures_writes_the_same_sheets_and_no_card_pictures(run_cli, tmp_pa
     alone = run_cli("build", bundled_definition("deck"), "--out", tmp_path / "alone", "--no-pictures")
     assert both.exit_code == 0 and alone.exit_code == 0, alone.output
     assert files_of(tmp_path / "alone" / "deck") == {"deck.pdf": (tmp_path / "both" / "deck" / "deck.pdf").read_bytes()}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="stops a build with SIGTERM")
+def test_a_build_stopped_while_it_spills_leaves_no_spill_folder(big_deck, tmp_path):
+    spills = tmp_path / "spills"
+    spills.mkdir()
+    build = subprocess.Popen([sys.executable, "-m", "printgen.launch", "build", str(big_deck), "--out",
+                              str(tmp_path / "out")], env=dict(os.environ, TMPDIR=str(spills)),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(spills.iterdir()) and build.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert build.poll() is None, "the build ended before it spilled anything"
+    build.send_signal(signal.SIGTERM)
+    _, err = build.communicate(timeout=30)
+    assert build.returncode == 143, err
+    assert "Traceback" not in err
+    assert list(spills.iterdir()) == []
+    assert not (tmp_path / "out").exists()
