@@ -86,25 +86,34 @@ def main() -> None:
     parser.add_argument("--peer", action="store_true", help="run decksmith too, if installed")
     parser.add_argument("--before", type=Path, help="a tree of older printgen code to measure alongside")
     args = parser.parse_args()
-    env = dict(os.environ, PYTHONPATH=str(REPO), XDG_CONFIG_HOME=tempfile.mkdtemp(prefix="printgen-bench-"))
-    for count in args.counts:
-        deck = Path(tempfile.mkdtemp(prefix=f"printgen-deck{count}-"))
-        try:
-            subprocess.run([sys.executable, str(HERE / "make_deck.py"), str(count), str(deck)], check=True)
-            runs = args.runs if count <= 1000 else 1
-            figures = in_turns(jobs_for(deck, runs, env, args.peer and count <= 1000, args.before),
-                               warmup=1 if count <= 1000 else 0, report=lambda m: print(m, file=sys.stderr))
-            pdf, floor_pdf = sizes(deck, env)
-        finally:
-            shutil.rmtree(deck, ignore_errors=True)
-        floor = figures["floor"]
-        print(f"\n{count:,} cards ({runs} run(s) each, median)\n")
-        print("| what | wall | x floor | range; CPU | peak memory |\n| --- | --- | --- | --- | --- |")
-        for figure in figures.values():
-            print(row(figure, floor))
-        if "peer" in figures:
-            print(f"\ndecksmith / printgen build: {figures['peer'].wall / figures['full'].wall:.1f}x")
-        print(f"\ndeck.pdf {pdf / 1024:.0f} KiB, the floor's {floor_pdf / 1024:.0f} KiB: {pdf / floor_pdf:.2f}x")
+    config_home = tempfile.mkdtemp(prefix="printgen-bench-")  # no user settings (a saved back offset)
+    env = dict(os.environ, PYTHONPATH=str(REPO), XDG_CONFIG_HOME=config_home)
+    try:
+        for count in args.counts:
+            measure_deck(count, args, env)
+    finally:
+        shutil.rmtree(config_home, ignore_errors=True)
+
+
+def measure_deck(count: int, args: argparse.Namespace, env: dict[str, str]) -> None:
+    """Make the deck of `count` cards, measure it, print its table."""
+    deck = Path(tempfile.mkdtemp(prefix=f"printgen-deck{count}-"))
+    try:
+        subprocess.run([sys.executable, str(HERE / "make_deck.py"), str(count), str(deck)], check=True)
+        runs = args.runs if count <= 1000 else 1
+        figures = in_turns(jobs_for(deck, runs, env, args.peer and count <= 1000, args.before),
+                           warmup=1 if count <= 1000 else 0, report=lambda m: print(m, file=sys.stderr))
+        pdf, floor_pdf = sizes(deck, env)
+    finally:
+        shutil.rmtree(deck, ignore_errors=True)
+    floor = figures["floor"]
+    print(f"\n{count:,} cards ({runs} run(s) each, median)\n")
+    print("| what | wall | x floor | range; CPU | peak memory |\n| --- | --- | --- | --- | --- |")
+    for figure in figures.values():
+        print(row(figure, floor))
+    if "peer" in figures:
+        print(f"\ndecksmith / printgen build: {figures['peer'].wall / figures['full'].wall:.1f}x")
+    print(f"\ndeck.pdf {pdf / 1024:.0f} KiB, the floor's {floor_pdf / 1024:.0f} KiB: {pdf / floor_pdf:.2f}x")
 
 
 if __name__ == "__main__":
