@@ -62,6 +62,9 @@ def clean_up() -> None:
     atomic = sys.modules.get("printgen.core.atomic")
     if atomic is not None:
         atomic.remove_temporaries()
+    spill = sys.modules.get("printgen.core.spill")
+    if spill is not None:
+        spill.remove_all()
 
 
 if __name__ == "__main__":

@@ -5,9 +5,9 @@ build without knowing the registry of games.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from printgen.core.paper import Flip, Paper
 from printgen.core.source import SourceMap
@@ -21,14 +21,27 @@ class BuildOptions:
     templates: tuple[Path, ...] = ()
     bleed: float | None = None  # mm; `--bleed` overrides a definition's own bleed where a game has one
     dpi: int | None = None  # `--dpi`: pictures of single pieces (deck cards, the Omiga contact sheet)
+    pictures: bool = True  # `--no-pictures`: no SVG and PNG of every deck card (the sheets alone)
 
 
 @dataclass(frozen=True)
 class Artifact:
-    """One output file, relative to the game's output folder."""
+    """One output file, relative to the game's output folder: its bytes, or (in a build too large to
+    hold in memory) where they lie in a private spill folder (printgen.core.spill); `spill` keeps
+    that folder alive while the artifact is."""
 
     name: str
-    data: bytes
+    held: bytes
+    spilled: tuple[str, int, int] | None = None
+    spill: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def data(self) -> bytes:
+        if self.spilled is None:
+            return self.held
+        from printgen.core.spill import read
+
+        return read(self.spilled)
 
 
 class Origin(Protocol):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from printgen.core.paper import Flip, Paper
 from printgen.core.source import Loc
@@ -98,6 +98,13 @@ class Document:
     apart: bool = False  # worth writing on another core while the rest is written (a large raster)
     breaks: bool = False  # a block may break across frames (a paragraph between lines, a table
     # between rows), so a booklet's columns end level instead of ragged; otherwise blocks stay whole
+    draw: Callable[[], Iterable[Page]] | None = None  # instead of `pages`: pages of shapes alone,
+    # drawn only while the file is written and let go page by page (a deck of thousands of cards);
+    # it may raise DefinitionError for problems only drawing finds
+
+    def pages_now(self) -> Iterable[Page]:
+        """The pages to write: `pages`, or those `draw` makes one at a time."""
+        return self.pages if self.draw is None else self.draw()
 
     @property
     def kind(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 from reportlab.graphics.shapes import Group, translate
 
@@ -149,8 +149,15 @@ def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
     """Lay `pieces` out on as many sheets as they need; raises ValueError if none fits the paper.
     Every page gets its caption: if none would fit below a centred grid, the grid moves up (and
     loses a row if it must) to make room."""
+    return list(impose_lazily(pieces, duplex, bleed, caption, gap))
+
+
+def impose_lazily(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
+                  caption: Caption | None = None, gap: float = 0.0) -> Iterator[ImposedSheet]:
+    """`impose`, each sheet drawn only when it is asked for (a deck of thousands of cards holds one
+    sheet's shapes at a time); the pieces are checked against the paper at once."""
     if not pieces:
-        return []
+        return iter(())
     first = pieces[0]
     grid = Grid(duplex.paper, first.width, first.height, bleed, gap)
     if caption:
@@ -160,9 +167,13 @@ def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
                          f"fit on {duplex.paper.name} paper inside {EDGE:g} mm margins")
     if any((p.width, p.height) != (first.width, first.height) for p in pieces):
         raise ValueError("every piece in one imposition must have the same size")
+    return sheets_on(pieces, duplex, bleed, caption, grid)
+
+
+def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Caption | None,
+              grid: Grid) -> Iterator[ImposedSheet]:
     slots = grid.boxes()
     count = math.ceil(len(pieces) / grid.per_page)
-    sheets = []
     for s in range(count):
         batch = pieces[s * grid.per_page:(s + 1) * grid.per_page]
         boxes = slots[:len(batch)]
@@ -179,8 +190,7 @@ def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
         if caption:
             front.shapes.append(caption_text(caption(s, count, "front"), duplex.paper))
             back.shapes.append(caption_text(caption(s, count, "back"), duplex.paper))
-        sheets.append(ImposedSheet(front, back, list(boxes)))
-    return sheets
+        yield ImposedSheet(front, back, list(boxes))
 
 
 def caption_text(value: str, paper: Paper) -> Group:

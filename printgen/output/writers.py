@@ -5,18 +5,23 @@ them all at once, and nothing reaches the disk while one stands.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Sequence
 
 from printgen.core.build import Artifact
 from printgen.core.parallel import beside
 from printgen.core.problems import DefinitionError, Problem
+from printgen.core.spill import Held, Spill, in_memory
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflow
 from printgen.output.pdf import write_pdf
-from printgen.output.png import write_png, write_pngs
+from printgen.output.png import write_png, write_pngs_kept
 from printgen.output.svg import write_svg
 
 WRITERS: dict[str, Callable[[Document], bytes]] = {"pdf": write_pdf, "svg": write_svg, "png": write_png}
+SPILL_AFTER = 300  # documents: a build that makes more keeps each file on disk once it is made
+Keep = Callable[[bytes], Held]
+Written = tuple[Held, list[Problem]]
 
 
 def write(doc: Document) -> bytes:
@@ -25,6 +30,8 @@ def write(doc: Document) -> bytes:
         writer = WRITERS[doc.kind]
     except KeyError:
         raise ValueError(f"no writer makes '.{doc.kind}' files ({doc.name})") from None
+    if doc.draw is not None and doc.kind != "pdf":  # a picture of one page: drawn now, let go after
+        doc = replace(doc, pages=list(doc.draw()), draw=None)
     return writer(doc)
 
 
@@ -51,38 +58,57 @@ def written(doc: Document, source: SourceMap) -> tuple[bytes, list[Problem]]:
 
 
 def simple_picture(doc: Document) -> bool:
-    """A one-page PNG of shapes alone: nothing about it can fail in a way to be located."""
-    return (doc.kind == "png" and len(doc.pages) == 1 and not doc.story and doc.grow is None
-            and doc.after is None and not doc.problems and not doc.pages[0].frames)
+    """A one-page PNG of shapes alone (or drawn later, which is shapes alone): nothing about it can
+    fail in a way to be located."""
+    if doc.kind != "png" or doc.story or doc.grow is not None or doc.after is not None or doc.problems:
+        return False
+    return doc.draw is not None or (len(doc.pages) == 1 and not doc.pages[0].frames)
 
 
-def written_many(documents: Sequence[Document], source: SourceMap) -> list[tuple[bytes, list[Problem]]]:
+def written_kept(doc: Document, source: SourceMap, keep: Keep) -> Written:
+    data, problems = written(doc, source)
+    return keep(data), problems
+
+
+def written_many(documents: Sequence[Document], source: SourceMap, keep: Keep = in_memory) -> list[Written]:
     """`written` for each document; simple pictures of one size and resolution are made together
     (printgen.output.png.write_pngs), which for a deck of a thousand cards is several times quicker."""
-    results: dict[int, tuple[bytes, list[Problem]]] = {}
+    results: dict[int, Written] = {}
     batches: dict[tuple[float, float, float], list[Document]] = {}
     for doc in documents:
         if simple_picture(doc):
             batches.setdefault((doc.paper.width, doc.paper.height, doc.dpi), []).append(doc)
     for batch in batches.values():
         if len(batch) > 1:
-            results.update((id(doc), (data, [])) for doc, data in zip(batch, write_pngs(batch)))
-    return [results.get(id(doc)) or written(doc, source) for doc in documents]
+            results.update((id(doc), (data, [])) for doc, data in zip(batch, write_pngs_kept(batch, keep)))
+    return [results.get(id(doc)) or written_kept(doc, source, keep) for doc in documents]
 
 
 def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
     """Every document as an artifact, in order; the `apart` ones are written by a forked helper on
-    another core meanwhile. Raises one DefinitionError holding every document's problems."""
+    another core meanwhile. Raises one DefinitionError holding every document's problems.
+
+    A build of more than SPILL_AFTER documents (a deck of hundreds of cards) puts each file in a
+    private spill folder as soon as it is made (printgen.core.spill), so its memory does not grow
+    with the number of cards; nothing reaches the output folder until the CLI writes the artifacts."""
     apart = [doc for doc in documents if doc.apart]
-    with beside(lambda: written_many(apart, source), fork=bool(apart)) as helper:
-        here = {id(doc): written(doc, source) for doc in documents if not doc.apart}
+    spill = Spill() if len(documents) > SPILL_AFTER else None
+    keep: Keep = spill.keep if spill is not None else in_memory
+    with beside(lambda: written_many(apart, source, keep), fork=bool(apart)) as helper:
+        here = {id(doc): written_kept(doc, source, keep) for doc in documents if not doc.apart}
         there = dict(zip((id(doc) for doc in apart), helper.result()))
     artifacts: list[Artifact] = []
     problems: list[Problem] = []
     for doc in documents:
         data, found = here.get(id(doc)) or there[id(doc)]
         problems += found
-        artifacts += [Artifact(name, data) for name in (doc.name, *doc.also)]
+        artifacts += [artifact(name, data, spill) for name in (doc.name, *doc.also)]
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))
     return artifacts
+
+
+def artifact(name: str, data: Held, spill: Spill | None) -> Artifact:
+    if isinstance(data, tuple):
+        return Artifact(name, b"", data, spill)
+    return Artifact(name, data)

@@ -3,24 +3,22 @@ with an SVG and a PNG of every card's face (and of each back) for checking art a
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from reportlab.graphics.shapes import Group
+from functools import partial
+from typing import Any, Callable, Iterator
 
 from printgen.art.library import ArtContext
 from printgen.core.build import BuildOptions
-from printgen.core.paper import PAPERS, Paper
+from printgen.core.paper import PAPERS, Flip, Paper
 from printgen.core.problems import DefinitionError, Problem
-from printgen.core.source import SourceMap, dotted
+from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, Page
 from printgen.games import Game, Loaded
-from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, paint
+from printgen.games.deck.drawn import DeckCard, Drawer
+from printgen.games.deck.faces import Side
 from printgen.games.deck.model import Deck, check_elements, check_source
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
-from printgen.games.deck.textbox import upright
-from printgen.games.deck.values import RowValues, TemplateFile, row_values, yaml_key
+from printgen.games.deck.values import RowValues, TemplateFile, row_values
 from printgen.layout.cards import Card, slug
 from printgen.layout.imposition import per_sheet
 from printgen.layout.sheet import Duplex
@@ -29,65 +27,12 @@ SHEETS = {**PAPERS, "a3": Paper("A3", 297.0, 420.0), "tabloid": Paper("Tabloid",
 FACE_DPI = 150
 
 
-@dataclass(frozen=True)
-class DeckCard:
-    """One row's card: its face and back drawn once, placed as often as it has copies. Rows whose
-    backs come out the same share one back (`back_name` names it: `back`, or `back-<first card>`)."""
-
-    name: str
-    width: float
-    height: float
-    face: DrawnSide
-    back_side: DrawnSide
-    back_name: str
-    copies: int
-
-    def front(self, bleed: float = 0.0) -> Group:
-        return self.face.at(bleed)
-
-    def back(self, bleed: float = 0.0) -> Group:
-        return self.back_side.at(bleed)
-
-
 def paper_of(defn: Deck, options: BuildOptions) -> Paper:
     """The definition's paper when it names one, else --paper; landscape turns it."""
     paper = SHEETS[defn.sheet.paper] if "paper" in defn.sheet.model_fields_set else options.paper
     if defn.sheet.orientation == "landscape":
         return Paper(paper.name, paper.height, paper.width)
     return paper
-
-
-def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
-              problems: list[Problem]) -> DrawnSide:
-    """One side for one row; each element that cannot be drawn adds a problem at the row's line
-    that names the element and its line in the definition."""
-    drawn = []
-
-    def fault(key: tuple[Any, ...], message: str) -> None:
-        where = yaml_key(key)
-        problems.append(Problem(row.file, row.line, "", f"row {row.index + 1}: {dotted(where)} "
-                                f"({source.file}:{source.line_of(where)}): {message}"))
-
-    svg = values.template(side)
-    if svg is not None:
-        try:
-            art = layout.template(side, svg.encode("utf-8"))
-            drawn.append(upright(art.shape(0, 0, layout.width, layout.height), 0, layout.height))
-        except ValueError as exc:
-            fault((side, "template"), f"the SVG it made for this row: {exc}")
-    for i in range(len(getattr(defn, side).layout)):
-        if not values.shown(side, i):
-            continue
-        try:
-            drawn.append(draw_element(values.element(side, i), lambda key: values.get(side, i, key), layout))
-        except Unfit as exc:
-            fault((side, i, exc.key), str(exc))
-    try:
-        background = paint(values.background(side), "background")
-    except Unfit as exc:
-        fault((side, "background"), str(exc))
-        background = None
-    return DrawnSide(drawn, background, layout.width, layout.height)
 
 
 def names(rows: list[Row], values: list[RowValues]) -> list[str]:
@@ -142,7 +87,7 @@ def load_fonts(defn: Deck, source: SourceMap, context: ArtContext) -> None:
 
 
 def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
-    """Every row's card, drawn once; problems of every row are raised together."""
+    """Every row's card, to be drawn when a sheet or a picture asks for it (drawn.Drawer)."""
     rows = read_rows(defn, loaded.source, loaded.path.parent, loaded.allow_outside)
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     files = template_files(defn, loaded.source, context)
@@ -153,20 +98,25 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
                   lambda side, data: loaded.art.add_svg_text(files[side].path, data, context),
                   lambda name: loaded.art.add_font(name, context))
-    problems: list[Problem] = []
+    drawer = Drawer(defn, rows, values, layout, loaded.source)
     cards = []
-    backs: dict[tuple[tuple[Any, str], ...], tuple[DrawnSide, str]] = {}
-    for row, value, name in zip(rows, values, names(rows, values)):
-        face = draw_side(defn, "face", value, row, layout, loaded.source, problems)
-        face.reuse = row.copies > 1
+    backs: dict[tuple[tuple[Any, str], ...], tuple[int, str]] = {}
+    for i, (row, value, name) in enumerate(zip(rows, values, names(rows, values))):
         back_values = tuple(sorted((k, v) for k, v in value.rendered.items() if k[0] == "back"))
         if back_values not in backs:
-            back = draw_side(defn, "back", value, row, layout, loaded.source, problems)
-            backs[back_values] = (back, "back" if not backs else f"back-{name}")
-        back, back_name = backs[back_values]
-        cards.append(DeckCard(name, width, height, face, back, back_name, row.copies))
-    if problems:
-        raise DefinitionError(list(dict.fromkeys(problems)))
+            backs[back_values] = (i, "back" if not backs else f"back-{name}")
+        back_row, back_name = backs[back_values]
+        cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer))
+    return cards
+
+
+def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
+    """The cards, each side drawn once now so that every problem is raised before any is used."""
+    for card in cards:
+        card.front()
+        card.back()
+    if cards and cards[0].drawer.found():
+        raise DefinitionError(cards[0].drawer.found())
     return cards
 
 
@@ -195,51 +145,79 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
+    """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py):
+    problems found while drawing are raised by the files that drew them, before anything is saved."""
     cards = build_cards(defn, loaded)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     bleed = sheet_bleed(defn, options, paper, loaded)
     lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
     title = defn.title
+    flip: Flip | None = None
+    sheets: Callable[[], Iterator[Page]]
+    if defn.sheet.layout == "gutterfold":
+        caption = (f"{title}, sheet {{sheet}} of {{count}}. Print one-sided at actual size, cut round "
+                   "each pair, fold along the dotted line.")
+        sheets = partial(gutterfold_sheets, pieces, paper, bleed, caption, lines, defn.sheet.gap)
+    else:
+        fronts = defn.sheet.layout == "fronts"
+        how = ("Print one-sided at actual size." if fronts else
+               f"Print both sides at actual size, turning on the {options.flip} edge.")
+        captions = {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
+                    "back": f"{title}, sheet {{sheet}} of {{count}}, backs: the reverse of the faces, "
+                            f"turned on the {options.flip} edge."}
+        sheets = partial(duplex_sheets, pieces, Duplex(paper, options.flip, options.back_offset), bleed,
+                         captions, lines, fronts, defn.sheet.gap)
+        flip = None if fronts else options.flip
     try:
-        if defn.sheet.layout == "gutterfold":
-            pages = gutterfold_sheets(pieces, paper, bleed, f"{title}, sheet {{sheet}} of {{count}}. Print "
-                                      "one-sided at actual size, cut round each pair, fold along the "
-                                      "dotted line.", lines, defn.sheet.gap)
-            flip = None
-        else:
-            fronts = defn.sheet.layout == "fronts"
-            how = ("Print one-sided at actual size." if fronts else
-                   f"Print both sides at actual size, turning on the {options.flip} edge.")
-            pages = duplex_sheets(pieces, Duplex(paper, options.flip, options.back_offset), bleed,
-                                  {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
-                                   "back": f"{title}, sheet {{sheet}} of {{count}}, backs: the reverse of "
-                                           f"the faces, turned on the {options.flip} edge."}, lines, fronts,
-                                  defn.sheet.gap)
-            flip = None if fronts else options.flip
+        sheets()  # the cards checked against the paper now; no sheet is drawn yet
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card",), str(exc))])
-    documents = [Document(f"{loaded.name}.pdf", paper, pages, f"{title} \u2013 cards",
-                          "Print at actual size (100 %)", flip)]
-    documents += face_documents(defn, cards, options.dpi or FACE_DPI)
+    unplaced = [card for card in cards if card.copies == 0]
+    documents = [Document(f"{loaded.name}.pdf", paper, [], f"{title} \u2013 cards",
+                          "Print at actual size (100 %)", flip, draw=partial(told, sheets, cards[:1], unplaced))]
+    if options.pictures:
+        documents += face_documents(defn, cards, options.dpi or FACE_DPI)
     return documents
 
 
+def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: list[DeckCard]) -> Iterator[Page]:
+    """The sheets one by one; then the cards with no copies (on no sheet, but drawn with the rest);
+    then every problem drawing them met, raised together."""
+    yield from sheets()
+    for card in unplaced:
+        card.front()
+        card.back()
+    if first and first[0].drawer.found():
+        raise DefinitionError(first[0].drawer.found())
+
+
 def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Document]:
-    """svg/<card>.svg and png/<card>.png for every card's face, and for each distinct back."""
+    """svg/<card>.svg and png/<card>.png for every card's face, and for each distinct back, each
+    drawn when it is written."""
     documents: list[Document] = []
     size = Paper("card", *defn.card.dimensions)
     seen: set[str] = set()
     for card in cards:
-        sides = [(card.name, card.front())]
+        sides = [(card.name, "face")]
         if card.back_name not in seen:
             seen.add(card.back_name)
-            sides.append((card.back_name, card.back()))
-        for name, group in sides:
-            documents.append(Document(f"svg/{name}.svg", size, [Page([group])], f"{defn.title}: {name}"))
-            documents.append(Document(f"png/{name}.png", size, [Page([group])], f"{defn.title}: {name}",
-                                      dpi=dpi, apart=True))
+            sides.append((card.back_name, "back"))
+        for name, side in sides:
+            documents.append(Document(f"svg/{name}.svg", size, [], f"{defn.title}: {name}",
+                                      draw=partial(picture, card, side, True)))
+            documents.append(Document(f"png/{name}.png", size, [], f"{defn.title}: {name}", dpi=dpi,
+                                      apart=True, draw=partial(picture, card, side, False)))
     return documents
+
+
+def picture(card: DeckCard, side: str, tells: bool) -> list[Page]:
+    """One side of one card as a page; the SVG `tells` the problems drawing it met (the PNG, drawn
+    from the same side, leaves that to it)."""
+    group = card.front() if side == "face" else card.back()
+    if tells and card.problems(side):
+        raise DefinitionError(card.problems(side))
+    return [Page([group])]
 
 
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
@@ -249,7 +227,7 @@ def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
     def deck(card: DeckCard) -> str:  # named after the game, so the back's file says what it is
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"
 
-    return [Card(card.name, "card", deck(card), card, card.copies) for card in build_cards(defn, loaded)]
+    return [Card(card.name, "card", deck(card), card, card.copies) for card in drawn_all(build_cards(defn, loaded))]
 
 
 GAME = Game(

@@ -5,14 +5,15 @@ lines round every card, with the card's corner radius.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from reportlab.graphics.shapes import Group, translate
 
 from printgen.core.paper import SAFE_MARGIN_MM, Paper
 from printgen.drawing.document import Page
 from printgen.drawing.picture import CUT, FOLD, guide, placed, rect
-from printgen.layout.imposition import (CAPTION_ROOM, Grid, ImposedSheet, Piece, caption_text, cut_marks, impose,
+from printgen.layout.imposition import (CAPTION_ROOM, Grid, ImposedSheet, Piece, caption_text, cut_marks,
+                                        impose_lazily,
                                         trim_and_bleed)
 from printgen.layout.sheet import Box, Duplex
 from printgen.output.reuse import reusable
@@ -31,17 +32,22 @@ def cut_lines(boxes: Sequence[Box], radius: float) -> Group:
 
 
 def duplex_sheets(pieces: Sequence[Piece], duplex: Duplex, bleed: float, captions: dict[str, str],
-                  lines: float | None, fronts_only: bool, gap: float = 0.0) -> list[Page]:
-    """Pages for duplex printing (a front then its back), or fronts alone."""
+                  lines: float | None, fronts_only: bool, gap: float = 0.0) -> Iterator[Page]:
+    """Pages for duplex printing (a front then its back), or fronts alone, each sheet drawn when
+    it is asked for; the cards are checked against the paper at once (ValueError)."""
     def caption(sheet: int, count: int, side: str) -> str:
         return captions[side].format(sheet=sheet + 1, count=count)
 
-    pages: list[Page] = []
-    for sheet in impose(pieces, duplex, bleed, caption, gap):
+    return duplex_pages(impose_lazily(pieces, duplex, bleed, caption, gap), lines, fronts_only)
+
+
+def duplex_pages(sheets: Iterator[ImposedSheet], lines: float | None, fronts_only: bool) -> Iterator[Page]:
+    for sheet in sheets:
         if lines is not None:
             sheet.front.shapes.append(cut_lines(sheet.boxes, lines))
-        pages += [sheet.front] if fronts_only else [sheet.front, sheet.back]
-    return pages
+        yield sheet.front
+        if not fronts_only:
+            yield sheet.back
 
 
 def fold_half(paper: Paper) -> Paper:
@@ -50,20 +56,25 @@ def fold_half(paper: Paper) -> Paper:
 
 
 def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, caption: str,
-                      lines: float | None, gap: float = 0.0) -> list[Page]:
+                      lines: float | None, gap: float = 0.0) -> Iterator[Page]:
     """Fronts on the left half, each back mirrored on the right half, a fold line between: folded
-    along it, every back lies behind its front. One-sided printing, no duplex needed."""
+    along it, every back lies behind its front. One-sided printing, no duplex needed. Each sheet is
+    drawn when it is asked for; the cards are checked against the paper at once (ValueError)."""
     if not pieces:
-        return []
+        return iter(())
     first = pieces[0]
     grid = Grid(fold_half(paper), first.width, first.height, bleed, gap).with_caption()
     if grid.per_page == 0:
         raise ValueError(f"a {first.width:g} x {first.height:g} mm card with {bleed:g} mm bleed does not "
                          f"fit on half of a {paper.name} sheet; use landscape, a larger paper or "
                          f"the duplex layout")
+    return gutterfold_pages(pieces, paper, bleed, caption, lines, grid)
+
+
+def gutterfold_pages(pieces: Sequence[Piece], paper: Paper, bleed: float, caption: str,
+                     lines: float | None, grid: Grid) -> Iterator[Page]:
     fold = Duplex(paper, "long")  # folding about the middle turns a card over like a long-edge flip
     slots = grid.boxes()
-    pages = []
     count = math.ceil(len(pieces) / grid.per_page)
     for s in range(count):
         batch = pieces[s * grid.per_page:(s + 1) * grid.per_page]
@@ -82,8 +93,7 @@ def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, capti
         if bleed > 0:
             page.trim_box, page.bleed_box = trim_and_bleed(list(boxes) + backs, bleed)
         page.shapes.append(caption_text(caption.format(sheet=s + 1, count=count), paper))
-        pages.append(page)
-    return pages
+        yield page
 
 
 __all__ = ["ImposedSheet", "cut_lines", "duplex_sheets", "fold_half", "gutterfold_sheets"]

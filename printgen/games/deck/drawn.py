@@ -1,0 +1,116 @@
+"""A deck's cards drawn when a sheet or a picture asks for them, not all at once: a deck of ten
+thousand cards holds the shapes of the last few sides drawn, never the whole deck's.
+
+Problems a side meets while drawing (text that does not fit, a bad colour) are kept by row and
+side, the first time it is drawn, so they are told in row order however often it is redrawn.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.graphics.shapes import Group
+
+from printgen.core.problems import Problem
+from printgen.core.source import SourceMap, dotted
+from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, paint
+from printgen.games.deck.model import Deck
+from printgen.games.deck.rows import Row
+from printgen.games.deck.textbox import upright
+from printgen.games.deck.values import RowValues, yaml_key
+
+RECENT = 64  # sides kept drawn: a sheet's cards with their copies, and the shared back, many times over
+SIDES = ("face", "back")
+
+
+def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
+              problems: list[Problem]) -> DrawnSide:
+    """One side for one row; each element that cannot be drawn adds a problem at the row's line
+    that names the element and its line in the definition."""
+    drawn = []
+
+    def fault(key: tuple[Any, ...], message: str) -> None:
+        where = yaml_key(key)
+        problems.append(Problem(row.file, row.line, "", f"row {row.index + 1}: {dotted(where)} "
+                                f"({source.file}:{source.line_of(where)}): {message}"))
+
+    svg = values.template(side)
+    if svg is not None:
+        try:
+            art = layout.template(side, svg.encode("utf-8"))
+            drawn.append(upright(art.shape(0, 0, layout.width, layout.height), 0, layout.height))
+        except ValueError as exc:
+            fault((side, "template"), f"the SVG it made for this row: {exc}")
+    for i in range(len(getattr(defn, side).layout)):
+        if not values.shown(side, i):
+            continue
+        try:
+            drawn.append(draw_element(values.element(side, i), lambda key: values.get(side, i, key), layout))
+        except Unfit as exc:
+            fault((side, i, exc.key), str(exc))
+    try:
+        background = paint(values.background(side), "background")
+    except Unfit as exc:
+        fault((side, "background"), str(exc))
+        background = None
+    return DrawnSide(drawn, background, layout.width, layout.height)
+
+
+@dataclass
+class Drawer:
+    """Draws a row's face or back when asked, keeping the RECENT last drawn."""
+
+    defn: Deck
+    rows: list[Row]
+    values: list[RowValues]
+    layout: Side
+    source: SourceMap
+    recent: OrderedDict[tuple[int, str], DrawnSide] = field(default_factory=OrderedDict)
+    problems: dict[tuple[int, int], list[Problem]] = field(default_factory=dict)
+
+    def side(self, index: int, side: str) -> DrawnSide:
+        key = (index, side)
+        if key in self.recent:
+            self.recent.move_to_end(key)
+            return self.recent[key]
+        found: list[Problem] = []
+        drawn = draw_side(self.defn, side, self.values[index], self.rows[index], self.layout, self.source, found)
+        drawn.reuse = side == "face" and self.rows[index].copies > 1
+        self.problems.setdefault((index, SIDES.index(side)), found)
+        self.recent[key] = drawn
+        if len(self.recent) > RECENT:
+            self.recent.popitem(last=False)
+        return drawn
+
+    def found(self, keys: list[tuple[int, int]] | None = None) -> list[Problem]:
+        """The problems met so far (of the given row and side keys), in row order, each once."""
+        chosen = sorted(self.problems) if keys is None else keys
+        return list(dict.fromkeys(p for key in chosen for p in self.problems.get(key, [])))
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """One row's card, placed as often as it has copies. Rows whose backs come out the same share
+    one back (`back_name` names it: `back`, or `back-<first card>`), drawn from the row `back_row`."""
+
+    name: str
+    width: float
+    height: float
+    index: int
+    back_row: int
+    back_name: str
+    copies: int
+    drawer: Drawer = field(compare=False, repr=False)
+
+    def front(self, bleed: float = 0.0) -> Group:
+        return self.drawer.side(self.index, "face").at(bleed)
+
+    def back(self, bleed: float = 0.0) -> Group:
+        return self.drawer.side(self.back_row, "back").at(bleed)
+
+    def problems(self, side: str) -> list[Problem]:
+        """What drawing this side met (drawing it first if need be)."""
+        row = self.index if side == "face" else self.back_row
+        self.drawer.side(row, side)
+        return self.drawer.found([(row, SIDES.index(side))])

@@ -1,0 +1,121 @@
+"""Decks too large to hold in memory: every file is kept in a private spill folder once made and
+each sheet and picture is drawn only while it is written. Read back: the files are the bytes an
+in-memory build writes, a problem found late still leaves nothing behind, and the batched card
+pictures have the pixels of pictures made one page at a time."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from printgen.games import bundled_definition
+from printgen.output import writers
+
+ROWS = 170  # 1 PDF + 2 x (170 faces + 1 back) documents: over writers.SPILL_AFTER
+
+
+@pytest.fixture
+def big_deck(tmp_path) -> Path:
+    """The bundled sample with its rows repeated to ROWS cards, one copy each."""
+    folder = tmp_path / "big"
+    shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    header, *rows = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()
+    lines = [header]
+    for n in range(ROWS):
+        title, rest = rows[n % len(rows)].split(",", 1)
+        lines.append(f"{title} {n + 1},{rest.rsplit(',', 1)[0]},1")
+    (folder / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder / "deck.yaml"
+
+
+@pytest.fixture
+def private_tmp(tmp_path, monkeypatch) -> Path:
+    """Where spill folders go during the test, so that one left behind is seen."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_spilled_build_writes_the_bytes_of_one_held_in_memory(run_cli, big_deck, tmp_path, private_tmp,
+                                                                 monkeypatch):
+    spilled = run_cli("build", big_deck, "--out", tmp_path / "spilled")
+    assert spilled.exit_code == 0, spilled.output
+    assert list(private_tmp.iterdir()) == []  # the spill folder is gone once the files are written
+    monkeypatch.setattr(writers, "SPILL_AFTER", 10**9)
+    held = run_cli("build", big_deck, "--out", tmp_path / "held")
+    assert held.exit_code == 0, held.output
+    written = files_of(tmp_path / "spilled" / "deck")
+    assert len(written) == 1 + 2 * (ROWS + 1)
+    assert written == files_of(tmp_path / "held" / "deck")
+
+
+def test_a_problem_only_drawing_finds_late_in_a_large_deck_writes_nothing(run_cli, big_deck, tmp_path,
+                                                                          private_tmp):
+    csv_path = big_deck.parent / "cards.csv"
+    lines = csv_path.read_text(encoding="utf-8").splitlines()
+    title, kind, cost, *_ = lines[ROWS - 10].split(",")
+    lines[ROWS - 10] = f"{title},{kind},{cost},{'Far too many words for the box. ' * 30},1"
+    csv_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_cli("build", big_deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert f"cards.csv:{ROWS - 9}: row {ROWS - 10}: face.layout[6].text (" in result.output, result.output
+    assert result.output.count("the text does not fit") == 1
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_batched_card_pictures_have_the_pixels_of_pictures_made_one_at_a_time(run_cli, tmp_path):
+    from printgen.core.spill import in_memory
+    from printgen.output.png import png_from_pdf, rasterise_kept
+
+    folder = tmp_path / "out"
+    assert run_cli("build", bundled_definition("deck"), "--out", folder).exit_code == 0
+    pdf = (folder / "deck" / "deck.pdf").read_bytes()
+    batched = rasterise_kept(pdf, 61, 0, 2, in_memory)
+    for page, png in enumerate(batched):
+        assert isinstance(png, bytes)
+        with Image.open(io.BytesIO(png)) as mine, Image.open(io.BytesIO(png_from_pdf(pdf, 61, page))) as alone:
+            mine.load()
+            assert mine.format == "PNG" and mine.mode == "RGB" and mine.size == alone.size
+            assert mine.tobytes() == alone.convert("RGB").tobytes()
+
+
+def test_no_pictures_writes_the_same_sheets_and_no_card_pictures(run_cli, tmp_path):
+    both = run_cli("build", bundled_definition("deck"), "--out", tmp_path / "both")
+    alone = run_cli("build", bundled_definition("deck"), "--out", tmp_path / "alone", "--no-pictures")
+    assert both.exit_code == 0 and alone.exit_code == 0, alone.output
+    assert files_of(tmp_path / "alone" / "deck") == {"deck.pdf": (tmp_path / "both" / "deck" / "deck.pdf").read_bytes()}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="stops a build with SIGTERM")
+def test_a_build_stopped_while_it_spills_leaves_no_spill_folder(big_deck, tmp_path):
+    spills = tmp_path / "spills"
+    spills.mkdir()
+    build = subprocess.Popen([sys.executable, "-m", "printgen.launch", "build", str(big_deck), "--out",
+                              str(tmp_path / "out")], env=dict(os.environ, TMPDIR=str(spills)),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(spills.iterdir()) and build.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert build.poll() is None, "the build ended before it spilled anything"
+    build.send_signal(signal.SIGTERM)
+    _, err = build.communicate(timeout=30)
+    assert build.returncode == 143, err
+    assert "Traceback" not in err
+    assert list(spills.iterdir()) == []
+    assert not (tmp_path / "out").exists()
