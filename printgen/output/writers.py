@@ -12,6 +12,7 @@ from printgen.core.parallel import beside
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflow
+from printgen.output.doccache import document_keys, keep, kept
 from printgen.output.pdf import write_pdf
 from printgen.output.png import write_png, write_pngs
 from printgen.output.svg import write_svg
@@ -73,14 +74,22 @@ def written_many(documents: Sequence[Document], source: SourceMap) -> list[tuple
 def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
     """Every document as an artifact, in order; the `apart` ones are written by a forked helper on
     another core meanwhile. Raises one DefinitionError holding every document's problems."""
-    apart = [doc for doc in documents if doc.apart]
+    keys = document_keys(list(documents), lambda doc: WRITERS.get(doc.kind, write))
+    done: dict[int, tuple[bytes, list[Problem]]] = {}
+    for doc in documents:  # written before in this process (output.doccache: only when rebuilding)
+        data = kept(keys[id(doc)])
+        if data is not None:
+            done[id(doc)] = (data, [])
+    apart = [doc for doc in documents if doc.apart and id(doc) not in done]
     with beside(lambda: written_many(apart, source), fork=bool(apart)) as helper:
-        here = {id(doc): written(doc, source) for doc in documents if not doc.apart}
+        here = {id(doc): written(doc, source) for doc in documents if not doc.apart and id(doc) not in done}
         there = dict(zip((id(doc) for doc in apart), helper.result()))
     artifacts: list[Artifact] = []
     problems: list[Problem] = []
     for doc in documents:
-        data, found = here.get(id(doc)) or there[id(doc)]
+        data, found = done.get(id(doc)) or here.get(id(doc)) or there[id(doc)]
+        if not found and id(doc) not in done:
+            keep(keys[id(doc)], doc, WRITERS.get(doc.kind, write), data)
         problems += found
         artifacts += [Artifact(name, data) for name in (doc.name, *doc.also)]
     if problems:
