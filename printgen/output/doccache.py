@@ -55,8 +55,10 @@ def document_key(doc: Document, writer: Callable[[Document], bytes], seen: dict[
         return None
     if any(page.frames for page in doc.pages):
         return None
-    parts: list[str] = [repr((doc.kind, id(writer), doc.paper, doc.title, doc.subject, doc.flip, doc.dpi,
-                              doc.breaks, len(doc.pages)))]
+    # a PNG is pixels: the title, subject and duplex wish of the PDF it is rasterised from are not
+    # in it, so a new title does not draw the Omiga contact sheet again
+    told = () if doc.kind == "png" else (doc.title, doc.subject, doc.flip)
+    parts: list[str] = [repr((doc.kind, id(writer), doc.paper, told, doc.dpi, doc.breaks, len(doc.pages)))]
     for page in doc.pages:
         parts.append(repr((page.trim_box, page.bleed_box, page.shift, len(page.shapes))))
         for shape in page.shapes:
