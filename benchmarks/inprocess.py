@@ -112,8 +112,11 @@ def edited_rebuild(out: Path) -> float:
         with contextlib.redirect_stdout(io.StringIO()):
             write_results(build_games([copy], options), out)
 
-    from printgen.output.doccache import keep_documents
-
+    try:  # what the watch loop turns on (printgen.cli.watch)
+        from printgen.output.doccache import keep_documents
+    except ImportError:  # an older tree
+        def keep_documents(on: bool = True) -> None:
+            pass
     keep_documents()
     try:
         rebuild()

@@ -99,3 +99,18 @@ def test_a_document_is_kept_by_every_value_it_draws(kept):
     framed = picture(Color(1, 0, 0))
     framed.pages[0].frames.append((0, 0, 5, 5))
     assert key(framed) is None  # text flows through frames: never kept
+
+
+def test_a_picture_is_kept_by_its_pixels_inputs_not_by_the_pdf_title(kept):
+    def key(doc: Document) -> str | None:
+        return doccache.document_keys([doc], lambda d: writers.write)[id(doc)]
+
+    png, svg = picture(Color(1, 0, 0)), picture(Color(1, 0, 0))
+    png.name = "p.png"
+    png.dpi = 80
+    retitled_png, retitled_svg = picture(Color(1, 0, 0)), picture(Color(1, 0, 0))
+    retitled_png.name, retitled_png.dpi, retitled_png.title = "p.png", 80, "another title"
+    retitled_svg.title = "another title"  # an SVG carries its title in <desc>
+    assert key(retitled_png) == key(png)
+    assert key(retitled_svg) != key(svg)
+    assert writers.write(retitled_png) == writers.write(png)
