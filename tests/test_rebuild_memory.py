@@ -14,7 +14,7 @@ from printgen.core import yamlread
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS, Paper
 from printgen.drawing.document import Document, Page
-from printgen.games import bundled_definition, load
+from printgen.games import bundled_definition, game_ids, load
 from printgen.output import doccache, writers
 
 
@@ -47,11 +47,11 @@ def test_a_definition_is_parsed_once_per_content(tmp_path, monkeypatch):
     assert yamlread.read_yaml(path)[0] is not edited
 
 
-def test_loading_and_building_leave_the_kept_definition_as_read(tmp_path, monkeypatch):
+@pytest.mark.parametrize("game", game_ids())
+def test_loading_and_building_leave_the_kept_definition_as_read(game, monkeypatch):
     """The same objects are handed out again, so nothing may change them."""
     monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
-    path = tmp_path / "omiga.yaml"
-    shutil.copyfile(bundled_definition("omiga"), path)
+    path = bundled_definition(game)
     build(path)
     kept_data, _ = yamlread.read_yaml(path)
     monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
