@@ -46,7 +46,13 @@ def document_keys(docs: list[Document], writer_of: Callable[[Document], Callable
     if not _on[0] or os.environ.get("PRINTGEN_NO_CACHE") == "1":
         return {id(doc): None for doc in docs}
     seen: dict[int, str] = {}  # id of a group -> digest of its subtree; valid while nothing draws
-    return {id(doc): document_key(doc, writer_of(doc), seen) for doc in docs}
+    keys: dict[int, str | None] = {}
+    for doc in docs:
+        try:
+            keys[id(doc)] = document_key(doc, writer_of(doc), seen)
+        except RecursionError:  # shapes nested past Python's limit: simply not kept
+            keys[id(doc)] = None
+    return keys
 
 
 def document_key(doc: Document, writer: Callable[[Document], bytes], seen: dict[int, str]) -> str | None:
@@ -88,7 +94,7 @@ def describe_attributes(shape: Any, parts: list[str], seen: dict[int, str]) -> N
         if key == "contents":
             for child in value:
                 describe(child, parts, seen)
-        elif key == "_attrMap":  # the attributes' validators, not what is drawn
+        elif key in NOT_DRAWN:
             continue
         elif isinstance(value, (Shape, DirectDraw)):  # a form's group (output.reuse.Reused)
             parts.append(key + "=(")
@@ -99,6 +105,8 @@ def describe_attributes(shape: Any, parts: list[str], seen: dict[int, str]) -> N
     parts.append("/")
 
 
+# the attributes' validators, and where a renderer is (set only while a node is being drawn)
+NOT_DRAWN = frozenset({"_attrMap", "_parent", "_canvas"})
 PLAIN = (type(None), bool, int, float, str, bytes)
 
 
