@@ -8,8 +8,8 @@ problems known beforehand, since text flowing through frames is not a tree of pl
 can be digested. The digest reads every attribute of every shape, children in order; a value
 that is not a number, text, colour or list of them (loaded art, a decoded picture) counts by its
 identity, and each kept entry holds its pages alive, so such an identity can never be taken by
-another object while the entry stands. Off unless `keep_documents()` was called (a one-off
-build would only pay for the digests) and under `PRINTGEN_NO_CACHE=1`.
+another object while the entry stands. Off until `keep_documents()` is called (the watch loop
+does; a one-off build would only pay for the digests), and always off under `PRINTGEN_NO_CACHE=1`.
 """
 from __future__ import annotations
 
