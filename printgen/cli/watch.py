@@ -108,17 +108,25 @@ def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None
     for a rebuild that `asked` wants although no file changed: `serve`'s build settings).
 
     The snapshot is taken before each build, so a file saved while a build runs triggers the next.
+    While the loop runs, written pictures are kept by what they draw (printgen.output.doccache), so
+    a rebuild draws again only the files whose shapes changed.
     """
-    state = snapshot(collect())
-    rebuild([])
-    rebuilds = rounds = 0
-    while not should_stop() and (max_rounds is None or rounds < max_rounds):
-        (sleep or time.sleep)(interval)
-        rounds += 1
-        now = snapshot(collect())
-        differences = changed(state, now)
-        if differences or asked():
-            state = now
-            rebuild(differences)
-            rebuilds += 1
-    return rebuilds
+    from printgen.output.doccache import keep_documents
+
+    keep_documents()
+    try:
+        state = snapshot(collect())
+        rebuild([])
+        rebuilds = rounds = 0
+        while not should_stop() and (max_rounds is None or rounds < max_rounds):
+            (sleep or time.sleep)(interval)
+            rounds += 1
+            now = snapshot(collect())
+            differences = changed(state, now)
+            if differences or asked():
+                state = now
+                rebuild(differences)
+                rebuilds += 1
+        return rebuilds
+    finally:
+        keep_documents(False)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,27 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
         raise DefinitionError([Problem(shown, 1, "", f"the file is {-(-max(size, len(raw)) // 1024):,} KiB, but a "
                                        f"definition may be at most {MAX_DEFINITION_BYTES // 1024:,} KiB; "
                                        f"check that this is the definition you meant")])
+    earlier = _parsed.get((shown, raw)) if os.environ.get("PRINTGEN_NO_CACHE") != "1" else None
+    if earlier is not None:
+        _parsed.move_to_end((shown, raw))
+        return earlier
+    data, source = parse(raw, shown)
+    _parsed[(shown, raw)] = (data, source)
+    if len(_parsed) > KEEP_PARSED:
+        _parsed.popitem(last=False)
+    return data, source
+
+
+# The last definitions read, by name and bytes: `build --watch` and `serve` read each definition
+# twice a rebuild (for the files it names, then to build it) and again at every look at the files,
+# and ruamel takes some 50 ms for Omiga's. Callers only read what is returned (validation copies
+# what it trims), so the same objects are handed out again.
+KEEP_PARSED = 8
+_parsed: OrderedDict[tuple[str, bytes], tuple[Any, SourceMap]] = OrderedDict()
+
+
+def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
+    """`read_yaml` for bytes already read within the size limit."""
     text = utf8_text(raw, shown, "save the file as UTF-8 in your editor")
     deep = bracket_depth_line(text)
     if deep is not None:  # ruamel's scanner slows down with the square of such nesting

@@ -21,10 +21,15 @@ PLAIN_SCALARS = (bool, int, float, str, type(None))
 
 def plain(value: Any) -> Plain:
     """A deep copy of `value` made of plain data only; TypeError for anything else (printgen's bug)."""
-    if value is None or type(value) in (bool, int, str):
+    kind = type(value)
+    if value is None or kind is str or kind is int or kind is bool:
         return value
-    if type(value) is float:
+    if kind is float:
         return value if math.isfinite(value) else str(value)
+    if kind is dict:  # the common containers first: a piece's data is thousands of them
+        return {str(key): plain(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [plain(item) for item in value]
     if isinstance(value, enum.Enum):
         return plain(value.value)
     if isinstance(value, bool):

@@ -28,7 +28,7 @@ from printgen.drawing.picture import LineStyle, guide, placed, text
 from printgen.layout.imposition import (CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, Caption,
                                         ImposedSheet, Piece, caption_text, cut_marks, trim_and_bleed)
 from printgen.layout.sheet import Box, Duplex
-from printgen.output.reuse import reusable
+from printgen.output.reuse import Reused, reusable
 
 TRIM_LINE = LineStyle("trim", 0.15, None, HexColor("#9a9a9a"))  # thin and grey: half stays on each piece
 Kind = Callable[[Piece], Hashable]
@@ -162,10 +162,14 @@ def sheet(rows: Sequence[Row], frame: Frame, duplex: Duplex, caption: Caption | 
     batch = [piece for row in rows for piece in row.pieces]
     bleed = frame.bleed
     front, back = Page(), duplex.back_page()  # the back page carries the printer's offset
+    forms: dict[int, Reused] = {}  # a deck's back is one group placed on every slot: digested once
     for layer in ((bleed, 0.0) if bleed > 0 else (0.0,)):
         for piece, box in zip(batch, boxes):
             front.shapes.append(placed(piece.front(layer), translate(box[0], box[1])))
-            back.shapes.append(placed(reusable(piece.back(layer)), duplex.back_placement(box)))
+            drawn = piece.back(layer)
+            if id(drawn) not in forms:
+                forms[id(drawn)] = reusable(drawn)
+            back.shapes.append(placed(forms[id(drawn)], duplex.back_placement(box)))
     front.shapes.append(trim_lines(boxes))
     if bleed > 0:
         front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)

@@ -14,6 +14,7 @@ from printgen.core.problems import DefinitionError, Problem
 from printgen.core.spill import Held, Spill, in_memory
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflow
+from printgen.output.doccache import document_keys, keep, kept
 from printgen.output.pdf import write_pdf
 from printgen.output.png import write_png, write_pngs_kept
 from printgen.output.svg import write_svg
@@ -90,17 +91,28 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
 
     A build of more than SPILL_AFTER documents (a deck of hundreds of cards) puts each file in a
     private spill folder as soon as it is made (printgen.core.spill), so its memory does not grow
-    with the number of cards; nothing reaches the output folder until the CLI writes the artifacts."""
-    apart = [doc for doc in documents if doc.apart]
+    with the number of cards; nothing reaches the output folder until the CLI writes the artifacts.
+    A document written before in this process with the same shapes is not written again
+    (output.doccache: only in a process that rebuilds)."""
+    keys = document_keys(list(documents), lambda doc: WRITERS.get(doc.kind, write))
+    done: dict[int, Written] = {}
+    for doc in documents:
+        cached = kept(keys[id(doc)])
+        if cached is not None:
+            done[id(doc)] = (cached, [])
+    apart = [doc for doc in documents if doc.apart and id(doc) not in done]
     spill = Spill() if len(documents) > SPILL_AFTER else None
-    keep: Keep = spill.keep if spill is not None else in_memory
-    with beside(lambda: written_many(apart, source, keep), fork=bool(apart)) as helper:
-        here = {id(doc): written_kept(doc, source, keep) for doc in documents if not doc.apart}
+    hold: Keep = spill.keep if spill is not None else in_memory
+    with beside(lambda: written_many(apart, source, hold), fork=bool(apart)) as helper:
+        here = {id(doc): written_kept(doc, source, hold) for doc in documents
+                if not doc.apart and id(doc) not in done}
         there = dict(zip((id(doc) for doc in apart), helper.result()))
     artifacts: list[Artifact] = []
     problems: list[Problem] = []
     for doc in documents:
-        data, found = here.get(id(doc)) or there[id(doc)]
+        data, found = done.get(id(doc)) or here.get(id(doc)) or there[id(doc)]
+        if not found and id(doc) not in done and isinstance(data, bytes):
+            keep(keys[id(doc)], doc, WRITERS.get(doc.kind, write), data)
         problems += found
         artifacts += [artifact(name, data, spill) for name in (doc.name, *doc.also)]
     if problems:

@@ -1,0 +1,149 @@
+"""Documents already written in this process, kept by a digest of everything they draw, so a
+rebuild in `build --watch` or `serve` does not draw again a picture whose shapes did not change
+(Omiga's contact sheet and its 72 tile SVGs after an edit that only touches the rules or the
+backs; everything in a rebuild that changed nothing at all).
+
+Only documents of shapes alone are kept: no story, no frames, no checks after drawing, no
+problems known beforehand, since text flowing through frames is not a tree of plain values that
+can be digested. The digest reads every attribute of every shape, children in order; a value
+that is not a number, text, colour or list of them (loaded art, a decoded picture) counts by its
+identity, and each kept entry holds its pages alive, so such an identity can never be taken by
+another object while the entry stands. Off until `keep_documents()` is called (the watch loop
+does; a one-off build would only pay for the digests), and always off under `PRINTGEN_NO_CACHE=1`.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import OrderedDict
+from typing import Any, Callable
+
+from reportlab.graphics.shapes import DirectDraw, Group, Shape
+from reportlab.lib.colors import Color
+
+from printgen.drawing.document import Document
+
+MAX_ENTRIES = 1024
+MAX_BYTES = 64 * 1024 * 1024  # a rebuild of the bundled games keeps well under 2 MiB
+
+_kept: OrderedDict[str, tuple[bytes, Any]] = OrderedDict()  # key -> (bytes, what keeps ids alive)
+_held = [0]  # bytes held in `_kept`
+_on = [False]
+
+
+def keep_documents(on: bool = True) -> None:
+    """Keep written documents for the rest of this process (a process that rebuilds), or stop."""
+    _on[0] = on
+    if not on:
+        _kept.clear()
+        _held[0] = 0
+
+
+def document_keys(docs: list[Document], writer_of: Callable[[Document], Callable[[Document], bytes]],
+                  ) -> dict[int, str | None]:
+    """The key of each document (by `id`), or None where it is not kept. A group drawn in several
+    documents (a tile face in the contact sheet and in its own SVG) is read once."""
+    if not _on[0] or os.environ.get("PRINTGEN_NO_CACHE") == "1":
+        return {id(doc): None for doc in docs}
+    seen: dict[int, str] = {}  # id of a group -> digest of its subtree; valid while nothing draws
+    keys: dict[int, str | None] = {}
+    for doc in docs:
+        try:
+            keys[id(doc)] = document_key(doc, writer_of(doc), seen)
+        except RecursionError:  # shapes nested past Python's limit: simply not kept
+            keys[id(doc)] = None
+    return keys
+
+
+def document_key(doc: Document, writer: Callable[[Document], bytes], seen: dict[int, str]) -> str | None:
+    """The digest a document of shapes alone is kept by, or None when it is not kept."""
+    if doc.story or doc.grow is not None or doc.after is not None or doc.problems:
+        return None
+    if doc.draw is not None:  # pages made only while it is written (a deck's): nothing to digest before
+        return None
+    if any(page.frames for page in doc.pages):
+        return None
+    # a PNG is pixels: the title, subject and duplex wish of the PDF it is rasterised from are not
+    # in it, so a new title does not draw the Omiga contact sheet again
+    told = () if doc.kind == "png" else (doc.title, doc.subject, doc.flip)
+    parts: list[str] = [repr((doc.kind, id(writer), doc.paper, told, doc.dpi, doc.breaks, len(doc.pages)))]
+    for page in doc.pages:
+        parts.append(repr((page.trim_box, page.bleed_box, page.shift, len(page.shapes))))
+        for shape in page.shapes:
+            describe(shape, parts, seen)
+    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
+
+
+def describe(shape: Any, parts: list[str], seen: dict[int, str]) -> None:
+    """Append every attribute of `shape` (private ones too) to `parts`, children in order; a group
+    as the digest of its own description, read once however often it recurs."""
+    if isinstance(shape, Group):
+        known = seen.get(id(shape))
+        if known is None:
+            own: list[str] = []
+            describe_attributes(shape, own, seen)
+            known = seen[id(shape)] = hashlib.sha256("\x00".join(own).encode()).hexdigest()
+        parts.append(known)
+    else:
+        describe_attributes(shape, parts, seen)
+
+
+def describe_attributes(shape: Any, parts: list[str], seen: dict[int, str]) -> None:
+    parts.append(type(shape).__qualname__)
+    attributes = vars(shape) if hasattr(shape, "__dict__") else {}
+    for key in sorted(attributes):
+        value = attributes[key]
+        if key == "contents":
+            for child in value:
+                describe(child, parts, seen)
+        elif key in NOT_DRAWN:
+            continue
+        elif isinstance(value, (Shape, DirectDraw)):  # a form's group (output.reuse.Reused)
+            parts.append(key + "=(")
+            describe(value, parts, seen)
+            parts.append(")")
+        else:
+            parts.append(key + "=" + plain(value))
+    parts.append("/")
+
+
+# the attributes' validators, and where a renderer is (set only while a node is being drawn)
+NOT_DRAWN = frozenset({"_attrMap", "_parent", "_canvas"})
+PLAIN = (type(None), bool, int, float, str, bytes)
+
+
+def plain(value: Any) -> str:
+    """Numbers, text, colours and lists of them by value; anything else by identity."""
+    kind = type(value)
+    if kind in PLAIN:
+        return repr(value)
+    if isinstance(value, Color):
+        return f"{kind.__name__}{sorted(vars(value).items())!r}"
+    if kind is list or kind is tuple:
+        if all(type(v) in PLAIN for v in value):
+            return repr(value)
+        return "[" + ",".join(plain(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{plain(k)}:{plain(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple, bool, int, float, str, bytes)):  # a subclass: by value too
+        return kind.__qualname__ + repr(value)
+    return f"{kind.__qualname__}@{id(value)}"
+
+
+def kept(key: str | None) -> bytes | None:
+    """The bytes written before under `key`, if still kept."""
+    if key is None or key not in _kept:
+        return None
+    _kept.move_to_end(key)
+    return _kept[key][0]
+
+
+def keep(key: str | None, doc: Document, writer: Callable[[Document], bytes], data: bytes) -> None:
+    """Remember `data` as what `doc` writes to; the oldest entries go past the limits."""
+    if key is None or not data or key in _kept:
+        return
+    _kept[key] = (data, (doc.pages, writer))
+    _held[0] += len(data)
+    while len(_kept) > MAX_ENTRIES or _held[0] > MAX_BYTES:
+        _, (old, _alive) = _kept.popitem(last=False)
+        _held[0] -= len(old)

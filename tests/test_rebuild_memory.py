@@ -1,0 +1,119 @@
+"""What a running process (`build --watch`, `serve`) keeps between rebuilds: the parsed definition
+by its bytes (core/yamlread.py) and written pictures by what they draw (output/doccache.py). A
+rebuild gives the same bytes as a first build; anything that changes a drawing writes it again."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from reportlab.graphics.shapes import Group, Rect
+from reportlab.lib.colors import Color
+
+from printgen.core import yamlread
+from printgen.core.build import BuildOptions
+from printgen.core.paper import PAPERS, Paper
+from printgen.drawing.document import Document, Page
+from printgen.games import bundled_definition, game_ids, load
+from printgen.output import doccache, writers
+
+
+@pytest.fixture
+def kept(monkeypatch):
+    """Documents kept for this test only, in a memory of their own."""
+    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
+    monkeypatch.setattr(doccache, "_kept", type(doccache._kept)())
+    monkeypatch.setattr(doccache, "_held", [0])
+    doccache.keep_documents()
+    yield
+    doccache.keep_documents(False)
+
+
+def build(path: Path) -> dict[str, bytes]:
+    return {a.name: a.data for a in load(path).build(BuildOptions(PAPERS["a4"]))}
+
+
+def test_a_definition_is_parsed_once_per_content(tmp_path, monkeypatch):
+    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    first, _ = yamlread.read_yaml(path)
+    again, _ = yamlread.read_yaml(path)
+    assert again is first
+    path.write_text(path.read_text().replace("title: Omiga", "title: Omiga again", 1))
+    edited, _ = yamlread.read_yaml(path)
+    assert edited is not first and edited["title"] == "Omiga again"
+    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
+    assert yamlread.read_yaml(path)[0] is not edited
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_loading_and_building_leave_the_kept_definition_as_read(game, monkeypatch):
+    """The same objects are handed out again, so nothing may change them."""
+    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
+    path = bundled_definition(game)
+    build(path)
+    kept_data, _ = yamlread.read_yaml(path)
+    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
+    fresh, _ = yamlread.read_yaml(path)
+    assert kept_data == fresh
+
+
+def test_a_rebuild_writes_the_same_bytes_without_drawing_pictures_again(tmp_path, kept, monkeypatch):
+    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")  # the contact sheet drawn here, where it is counted
+    calls: list[str] = []
+    for kind in ("svg", "png"):
+        def counted(doc: Document, writer=writers.WRITERS[kind]) -> bytes:
+            calls.append(doc.name)
+            return writer(doc)
+        monkeypatch.setitem(writers.WRITERS, kind, counted)
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    first = build(path)
+    drawn = len(calls)
+    assert drawn == 73  # 72 tile SVGs and the contact sheet
+    again = build(path)
+    assert again == first and len(calls) == drawn
+    doccache.keep_documents(False)
+    assert build(path) == first and len(calls) == 2 * drawn
+
+
+def picture(fill: Color) -> Document:
+    group = Group(Rect(1, 1, 10, 10, fillColor=fill), transform=(1, 0, 0, 1, 2, 3))
+    return Document("p.svg", Paper("card", 20, 20), [Page([Group(group)])], "t")
+
+
+def test_a_document_is_kept_by_every_value_it_draws(kept):
+    def key(doc: Document) -> str | None:
+        return doccache.document_keys([doc], lambda d: writers.write)[id(doc)]
+
+    red = key(picture(Color(1, 0, 0)))
+    assert red is not None and key(picture(Color(1, 0, 0))) == red  # new objects, same drawing
+    assert key(picture(Color(1, 0, 0.001))) != red
+    shifted = picture(Color(1, 0, 0))
+    shifted.pages[0].shift = (0.5, 0)
+    assert key(shifted) != red
+    deeper = picture(Color(1, 0, 0))
+    deeper.pages[0].shapes[0].contents[0].contents[0].strokeWidth = 2
+    assert key(deeper) != red
+    framed = picture(Color(1, 0, 0))
+    framed.pages[0].frames.append((0, 0, 5, 5))
+    assert key(framed) is None  # text flows through frames: never kept
+    lazy = picture(Color(1, 0, 0))
+    lazy.pages, lazy.draw = [], lambda: [Page([Group(Rect(1, 1, 10, 10))])]
+    assert key(lazy) is None  # a deck card drawn only while written: its shapes are not there to read
+
+
+def test_a_picture_is_kept_by_its_pixels_inputs_not_by_the_pdf_title(kept):
+    def key(doc: Document) -> str | None:
+        return doccache.document_keys([doc], lambda d: writers.write)[id(doc)]
+
+    png, svg = picture(Color(1, 0, 0)), picture(Color(1, 0, 0))
+    png.name = "p.png"
+    png.dpi = 80
+    retitled_png, retitled_svg = picture(Color(1, 0, 0)), picture(Color(1, 0, 0))
+    retitled_png.name, retitled_png.dpi, retitled_png.title = "p.png", 80, "another title"
+    retitled_svg.title = "another title"  # an SVG carries its title in <desc>
+    assert key(retitled_png) == key(png)
+    assert key(retitled_svg) != key(svg)
+    assert writers.write(retitled_png) == writers.write(png)
