@@ -80,17 +80,7 @@ def warm_rebuild(out: Path) -> float:
         with contextlib.redirect_stdout(io.StringIO()):
             write_results(build_games(paths, options), out)
 
-    try:  # what the watch loop turns on (printgen.cli.watch)
-        from printgen.output.doccache import keep_documents
-    except ImportError:  # an older tree
-        def keep_documents(on: bool = True) -> None:
-            pass
-    keep_documents()
-    try:
-        rebuild()
-        return median_time(rebuild, 5)
-    finally:
-        keep_documents(False)
+    return rebuilt(rebuild)
 
 
 def edited_rebuild(out: Path) -> float:
@@ -112,7 +102,13 @@ def edited_rebuild(out: Path) -> float:
         with contextlib.redirect_stdout(io.StringIO()):
             write_results(build_games([copy], options), out)
 
-    try:  # what the watch loop turns on (printgen.cli.watch)
+    return rebuilt(rebuild)
+
+
+def rebuilt(rebuild: Callable[[], Any]) -> float:
+    """Median seconds of `rebuild` after a first one, with documents kept as the watch loop keeps
+    them (printgen.cli.watch)."""
+    try:
         from printgen.output.doccache import keep_documents
     except ImportError:  # an older tree
         def keep_documents(on: bool = True) -> None:

@@ -44,3 +44,21 @@ def rgb(value) -> tuple[float, ...]:
     """A colour as pdfplumber reports it, rounded so equal colours compare equal."""
     return tuple(round(float(v), 6) for v in (value or ()))
 
+
+def count_children(monkeypatch, *modules: str) -> list[str]:
+    """The budgets (`budget.what`) of the bounded children started through `run_bounded` as each
+    of `modules` (dotted names) sees it, in order."""
+    import importlib
+
+    import printgen.core.bounded as bounded
+
+    started: list[str] = []
+    original = bounded.run_bounded
+
+    def counting(job, budget):
+        started.append(budget.what)
+        return original(job, budget)
+
+    for name in modules:
+        monkeypatch.setattr(importlib.import_module(name), "run_bounded", counting)
+    return started

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from building import edit, rgb
+from building import count_children, edit, rgb
 from printgen.core import diskcache
 from printgen.games import piececache
 from printgen.jinja import textcache
@@ -34,17 +34,7 @@ def cache(tmp_path, monkeypatch) -> Path:
 @pytest.fixture
 def children(monkeypatch) -> list[str]:
     """The budgets of the bounded children the piece templates start."""
-    import printgen.games.pieces as pieces
-
-    started: list[str] = []
-    original = pieces.run_bounded
-
-    def counting(job, budget):
-        started.append(budget.what)
-        return original(job, budget)
-
-    monkeypatch.setattr(pieces, "run_bounded", counting)
-    return started
+    return count_children(monkeypatch, "printgen.games.pieces")
 
 
 def forget() -> None:
@@ -254,17 +244,7 @@ def test_a_template_naming_what_it_includes_by_a_value_reads_everything(run_cli,
 @pytest.fixture
 def renders(monkeypatch) -> list[str]:
     """The templates `render` (rules and reference texts) starts a child for."""
-    import printgen.jinja.render as render
-
-    started: list[str] = []
-    original = render.run_bounded
-
-    def counting(job, budget):
-        started.append(budget.what)
-        return original(job, budget)
-
-    monkeypatch.setattr(render, "run_bounded", counting)
-    return started
+    return count_children(monkeypatch, "printgen.jinja.render")
 
 
 def test_rendered_texts_come_from_the_cache_until_a_template_changes(run_cli, cache, renders, copied, tmp_path):

@@ -19,6 +19,7 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 
+from building import count_children
 from printgen.cli.main import cli
 from printgen.games import bundled_definition, game_ids
 from printgen.jinja.plaindata import is_plain, plain
@@ -136,17 +137,7 @@ def test_a_value_never_introduces_markup(credit, tmp_path):
 
 def test_the_bundled_builds_use_a_child_for_every_render(tmp_path, monkeypatch):
     """The bounded child is the normal path, not an option: counting the forks of a build."""
-    import printgen.core.bounded as bounded
-
-    calls: list[str] = []
-    original = bounded.run_bounded
-
-    def counting(job, budget):
-        calls.append(budget.what)
-        return original(job, budget)
-
-    monkeypatch.setattr(bounded, "run_bounded", counting)
-    monkeypatch.setattr("printgen.jinja.render.run_bounded", counting)
+    calls = count_children(monkeypatch, "printgen.core.bounded", "printgen.jinja.render")
     monkeypatch.delenv("PRINTGEN_NO_SANDBOX_PROCESS", raising=False)
     monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")  # what a render costs when no cache has it
     result = CliRunner().invoke(cli, ["build", "fracas", "--out", str(tmp_path)], catch_exceptions=False)
