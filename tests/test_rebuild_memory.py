@@ -10,6 +10,7 @@ import pytest
 from reportlab.graphics.shapes import Group, Rect
 from reportlab.lib.colors import Color
 
+from building import edit
 from printgen.core import yamlread
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS, Paper
@@ -117,3 +118,60 @@ def test_a_picture_is_kept_by_its_pixels_inputs_not_by_the_pdf_title(kept):
     assert key(retitled_png) == key(png)
     assert key(retitled_svg) != key(svg)
     assert writers.write(retitled_png) == writers.write(png)
+
+
+# -- a rebuild after a file that art or a piece template draws from is replaced ----------------------
+
+SVG_HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+
+
+def square(path: Path, fill: str) -> None:
+    path.write_text(f'{SVG_HEAD} width="10" height="10"><rect id="mark" width="10" height="10" fill="{fill}"/></svg>')
+
+
+def dot(path: Path, colour: tuple[int, int, int]) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (4, 4), colour).save(path)
+
+
+def built_fresh(path: Path, monkeypatch) -> dict[str, bytes]:
+    """What a new process with PRINTGEN_NO_CACHE=1 builds: no art, pieces or pictures kept."""
+    from printgen.art import library
+
+    with monkeypatch.context() as inner:
+        inner.setenv("PRINTGEN_NO_CACHE", "1")
+        inner.setattr(library, "_CACHE", {})
+        return build(path)
+
+
+def test_svg_art_is_drawn_again_when_a_file_it_uses_is_replaced(tmp_path, kept, monkeypatch):
+    """Fracas's token art as an SVG that draws another SVG (<use>) and a PNG (<image>): the same
+    SVG bytes over a replaced file must not bring back the loaded art or the picture kept."""
+    path = tmp_path / "fracas.yaml"
+    path.write_text(bundled_definition("fracas").read_text().replace(
+        'colour: "#b03a2e"', 'colour: "#b03a2e"\n    token_image: token.svg', 1))
+    (tmp_path / "token.svg").write_text(f'{SVG_HEAD} width="10mm" height="10mm" viewBox="0 0 20 10">'
+                                        '<use xlink:href="part.svg#mark"/>'
+                                        '<image x="10" y="0" width="10" height="10" xlink:href="dot.png"/></svg>')
+    square(tmp_path / "part.svg", "#ff0000")
+    dot(tmp_path / "dot.png", (255, 0, 0))
+    first = build(path)
+    square(tmp_path / "part.svg", "#0000ff")  # only the SVG the art <use>s
+    again = build(path)
+    assert again != first and again == built_fresh(path, monkeypatch)
+    dot(tmp_path / "dot.png", (0, 0, 255))  # only the picture the art names
+    last = build(path)
+    assert last != again and last == built_fresh(path, monkeypatch)
+
+
+def test_a_picture_a_piece_template_draws_is_read_again_when_replaced(run_cli, tmp_path, kept, monkeypatch):
+    assert run_cli("new", "fracas", tmp_path / "mine", "--templates").exit_code == 0
+    face = tmp_path / "mine" / "templates" / "fracas" / "token-face.svg.j2"
+    edit(face, "</svg>", '<image x="1" y="1" width="5" height="5" href="pic.png"/>\n</svg>')
+    dot(face.parent / "pic.png", (255, 0, 0))
+    path = tmp_path / "mine" / "mine.yaml"
+    first = build(path)
+    dot(face.parent / "pic.png", (0, 0, 255))
+    again = build(path)
+    assert again != first and again == built_fresh(path, monkeypatch)

@@ -176,7 +176,33 @@ def read_art(path: Path) -> bytes:
         raise ValueError(f"cannot read {shown} ({exc.strerror or exc})")
 
 
-_CACHE: dict[tuple[str, str, bool], Art] = {}  # (digest, kind, allow_outside) -> Art
+# (digest, kind, allow_outside) -> the art, and the digest of the files it draws from when loaded
+_CACHE: dict[tuple[str, str, bool], tuple[Art, str]] = {}
+
+
+def cached_art(key: tuple[str, str, bool], path: Path | None = None) -> Art | None:
+    """Art loaded before from the same bytes (at `path`, when given), unless a file it draws from
+    (an SVG's <use> or <image>) has changed since: in `build --watch` and `serve` the same SVG
+    over a changed picture must draw the new one."""
+    found = _CACHE.get(key)
+    if found is None or (path is not None and found[0].path != path):
+        return None
+    return found[0] if linked_digest(found[0].linked) == found[1] else None
+
+
+def keep_art(key: tuple[str, str, bool], art: Art) -> None:
+    _CACHE[key] = (art, linked_digest(art.linked))
+
+
+def linked_digest(paths: tuple[Path, ...]) -> str:
+    """The names and bytes of the files an SVG draws from ("" when none)."""
+    parts = []
+    for path in paths:
+        try:
+            parts.append(f"{path}\0{digest(path.read_bytes())}")
+        except OSError:
+            parts.append(f"{path}\0unreadable")
+    return "\0".join(parts)
 
 
 @dataclass
@@ -198,15 +224,15 @@ class ArtLibrary:
         path = resolve(value, context)
         data = read_art(path)
         key = (digest(data), kind, context.allow_outside)
-        art = _CACHE.get(key)
-        if art is None or art.path != path:
+        art = cached_art(key, path)
+        if art is None:
             if kind == "SVG":
                 from printgen.art.svg import load_svg
 
                 art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
             else:
                 art = load_bitmap(path, data, kind)
-            _CACHE[key] = art
+            keep_art(key, art)
         if kind == "SVG":
             from printgen.art.svg import warnings_for
 
@@ -219,12 +245,12 @@ class ArtLibrary:
         """An SVG made by printgen rather than read (a deck's template rendered for one row), named
         after the template `path`; the same bytes are converted once."""
         key = (digest(data), "SVG", context.allow_outside)
-        art = _CACHE.get(key)
+        art = cached_art(key)
         if art is None:
             from printgen.art.svg import load_svg
 
             art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
-            _CACHE[key] = art
+            keep_art(key, art)
         return art
 
     def add_font(self, value: str, context: ArtContext) -> str:

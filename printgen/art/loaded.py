@@ -33,6 +33,7 @@ class Art:
     natural: tuple[float, float]  # width, height in any unit; only the ratio matters
     drawing: Any = field(default=None, repr=False)  # the svglib Drawing for SVG art
     reader: Any = field(default=None, repr=False)  # the reportlab ImageReader for PNG and JPEG art
+    linked: tuple[Path, ...] = ()  # files an SVG draws from (<use>, <image>): they decide it too
 
     @property
     def form_name(self) -> str:

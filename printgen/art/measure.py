@@ -63,6 +63,13 @@ class SvgMeasure:
     depth: int = 0
     pixels: int = 0
     files: list[Path] = field(default_factory=list)
+    pictures: list[Path] = field(default_factory=list)  # bitmap files it names, read when it is written
+
+    @property
+    def linked(self) -> list[Path]:
+        """Every file besides the SVG itself that its drawing reads (<use> and <image>), so art
+        kept by its own bytes is known to be stale when one of these changes."""
+        return self.files[1:] + self.pictures
 
 
 def measure_svg(root: Any, path: Path, root_folder: Path | None) -> SvgMeasure:
@@ -215,6 +222,8 @@ class SvgWalk:
         if target_path.suffix.lower() == ".svg":
             count, tall, pixels = self.external_svg(element, target_path, depth)
             return count + 1, tall + 1, pixels
+        if target_path not in self.measure.pictures:
+            self.measure.pictures.append(target_path)
         return 1, 1, file_pixels(target_path, self.where(element))
 
     def external(self, iri: str) -> Path | None:

@@ -146,7 +146,7 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     refers to must lie under `root_folder`."""
     shown = display_name(path)
     tree = parse(path, data)
-    measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
+    measured = measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
     findings = scan(tree)
     try:
         blob = run_bounded(lambda: drawingdata.dumps(convert(path, data, root_folder)), PICTURE_BUDGET)
@@ -154,7 +154,7 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
         raise ValueError(f"{shown}: {exc}")
     drawing, notes = drawingdata.loads(blob)
     art = Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
-              drawing=drawing)
+              drawing=drawing, linked=tuple(measured.linked))
     _NOTES[art.digest] = (tuple(findings), notes)
     return art
 

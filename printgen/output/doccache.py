@@ -5,10 +5,11 @@ backs; everything in a rebuild that changed nothing at all).
 
 Only documents of shapes alone are kept: no story, no frames, no checks after drawing, no
 problems known beforehand, since text flowing through frames is not a tree of plain values that
-can be digested. The digest reads every attribute of every shape, children in order; a value
-that is not a number, text, colour or list of them (loaded art, a decoded picture) counts by its
-identity, and each kept entry holds its pages alive, so such an identity can never be taken by
-another object while the entry stands. Off until `keep_documents()` is called (the watch loop
+can be digested. The digest reads every attribute of every shape, children in order; a picture
+an SVG names by file, by the file's bytes; a value that is not a number, text, colour or list of
+them (loaded art, a decoded picture) by its identity (art.library loads art again when a file it
+draws from changes), and each kept entry holds its pages alive, so such an identity can never be
+taken by another object while the entry stands. Off until `keep_documents()` is called (the watch loop
 does; a one-off build would only pay for the digests), and always off under `PRINTGEN_NO_CACHE=1`.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ import os
 from collections import OrderedDict
 from typing import Any, Callable
 
-from reportlab.graphics.shapes import DirectDraw, Group, Shape
+from reportlab.graphics.shapes import DirectDraw, Group, Image, Shape
 from reportlab.lib.colors import Color
 
 from printgen.drawing.document import Document
@@ -90,6 +91,10 @@ def describe(shape: Any, parts: list[str], seen: dict[int, str]) -> None:
 
 def describe_attributes(shape: Any, parts: list[str], seen: dict[int, str]) -> None:
     parts.append(type(shape).__qualname__)
+    if isinstance(shape, Image) and isinstance(shape.path, str):
+        # a picture an SVG names by file (svglib keeps the name): read when written, so its
+        # bytes count, or a picture replaced under the same name would keep the old one
+        parts.append("file=" + file_digest(shape.path))
     attributes = vars(shape) if hasattr(shape, "__dict__") else {}
     for key in sorted(attributes):
         value = attributes[key]
@@ -105,6 +110,14 @@ def describe_attributes(shape: Any, parts: list[str], seen: dict[int, str]) -> N
         else:
             parts.append(key + "=" + plain(value))
     parts.append("/")
+
+
+def file_digest(path: str) -> str:
+    try:
+        with open(path, "rb") as stream:
+            return hashlib.sha256(stream.read()).hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 # the attributes' validators, and where a renderer is (set only while a node is being drawn)
