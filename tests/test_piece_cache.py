@@ -286,3 +286,46 @@ def test_a_cache_location_that_cannot_be_used_is_no_error(run_cli, cache, childr
     result = run_cli("build", "omiga", "--out", tmp_path / "one")
     assert result.exit_code == 0, result.output
     assert blocker.read_text() == "not a folder"
+
+
+def built_without_cache(run_cli, monkeypatch, out: Path, *args) -> dict[str, bytes]:
+    with monkeypatch.context() as inner:
+        inner.setenv("PRINTGEN_NO_CACHE", "1")
+        assert run_cli("build", *args, "--out", out).exit_code == 0
+    return files(out)
+
+
+def test_after_each_kind_of_template_edit_a_new_process_writes_what_no_cache_writes(
+        run_cli, cache, copied, tmp_path, monkeypatch):
+    """A --templates folder's template shadowing the bundled one, then removed; an included file
+    edited to the same size with its time put back: each next build (a new process, only the disk
+    remembering) writes the bytes a build without any cache writes."""
+    definition = copied.parents[2] / "mine.yaml"
+    extra = copied.parent / "extra.svg.j2"
+    extra.write_text('<rect x="1" y="1" width="2" height="2" fill="#123456"/>\n')
+    edit(copied, "</svg>", '{% include "omiga/extra.svg.j2" %}\n</svg>')
+    mine = tmp_path / "user" / "omiga"
+    mine.mkdir(parents=True)
+    back = (copied.parent / "tile-back.svg.j2").read_text()
+    (mine / "tile-back.svg.j2").write_text(back.replace("</svg>", '<circle cx="5" cy="5" r="2" fill="#0f0"/>\n</svg>'))
+    steps = [("plain", lambda: None, ()),
+             ("shadowed", lambda: None, ("--templates", mine.parent)),
+             ("unshadowed", lambda: (mine / "tile-back.svg.j2").unlink(), ("--templates", mine.parent))]
+
+    def same_size_same_time() -> None:
+        stamp = extra.stat()
+        extra.write_text('<rect x="1" y="1" width="2" height="2" fill="#654321"/>\n')
+        os.utime(extra, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+        assert extra.stat().st_size == stamp.st_size
+
+    steps.append(("included file edited in place", same_size_same_time, ()))
+    written: list[dict[str, bytes]] = []
+    for label, change, args in steps:
+        change()
+        forget()
+        out = tmp_path / f"cached-{len(written)}"
+        assert run_cli("build", definition, *args, "--out", out).exit_code == 0
+        written.append(files(out))
+        assert written[-1] == built_without_cache(run_cli, monkeypatch, tmp_path / f"fresh-{len(written)}",
+                                                  definition, *args), label
+    assert written[1] != written[0] and written[2] == written[0] and written[3] != written[0]
