@@ -196,13 +196,9 @@ def keep_art(key: tuple[str, str, bool], art: Art) -> None:
 
 def linked_digest(paths: tuple[Path, ...]) -> str:
     """The names and bytes of the files an SVG draws from ("" when none)."""
-    parts = []
-    for path in paths:
-        try:
-            parts.append(f"{path}\0{digest(path.read_bytes())}")
-        except OSError:
-            parts.append(f"{path}\0unreadable")
-    return "\0".join(parts)
+    from printgen.core.fingerprint import file_digest
+
+    return "\0".join(f"{path}\0{file_digest(path)}" for path in paths)
 
 
 @dataclass

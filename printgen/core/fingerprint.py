@@ -15,6 +15,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any, Iterable
@@ -79,6 +80,31 @@ def folder_digest(folder: Path, templates_only: bool) -> tuple[str, int] | None:
                 return None
             hasher.update(hashlib.sha256(data).digest())
     return hasher.hexdigest(), count
+
+
+def file_digest(path: str | Path, limit: int = MAX_BYTES) -> str:
+    """The SHA-256 (hex) of a plain file's bytes, for a file a kept result was drawn from. Anything
+    else (missing, a folder, a pipe: never read, so never waited for) gives what it is, and a file
+    past `limit` bytes its size and time."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return f"unreadable:{exc.errno}"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return "not a file"
+        if info.st_size > limit:
+            return f"large:{info.st_size}:{info.st_mtime_ns}"
+        hasher, size = hashlib.sha256(), 0
+        while size <= limit and (chunk := os.read(fd, 1 << 20)):
+            hasher.update(chunk)
+            size += len(chunk)
+        return hasher.hexdigest()
+    except OSError as exc:
+        return f"unreadable:{exc.errno}"
+    finally:
+        os.close(fd)
 
 
 def code_fingerprint() -> str:

@@ -22,6 +22,7 @@ from typing import Any, Callable
 from reportlab.graphics.shapes import DirectDraw, Group, Image, Shape
 from reportlab.lib.colors import Color
 
+from printgen.core.fingerprint import file_digest
 from printgen.drawing.document import Document
 
 MAX_ENTRIES = 1024
@@ -110,14 +111,6 @@ def describe_attributes(shape: Any, parts: list[str], seen: dict[int, str]) -> N
         else:
             parts.append(key + "=" + plain(value))
     parts.append("/")
-
-
-def file_digest(path: str) -> str:
-    try:
-        with open(path, "rb") as stream:
-            return hashlib.sha256(stream.read()).hexdigest()
-    except OSError:
-        return "unreadable"
 
 
 # the attributes' validators, and where a renderer is (set only while a node is being drawn)
