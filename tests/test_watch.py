@@ -46,6 +46,24 @@ def test_watched_files_cover_definition_art_and_both_template_folders(copy_defin
     assert definition.resolve() in watching.watched([definition])
 
 
+def test_files_svg_art_draws_from_are_watched(copy_definition, tmp_path):
+    """Art drawing another SVG and a picture: replacing either must rebuild, as editing the art does."""
+    definition = copy_definition("omiga")
+    definition.write_text(definition.read_text().replace("# art:\n#   white_back: art/white-back.png",
+                                                         "art:\n  white_back: back.svg"))
+    (tmp_path / "back.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" '
+        'height="10"><use xlink:href="part.svg#r"/><image width="5" height="5" xlink:href="dot.png"/></svg>')
+    (tmp_path / "part.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                                       '<rect id="r" width="10" height="10"/></svg>')
+    Image.new("RGB", (4, 4), "red").save(tmp_path / "dot.png")
+    files = watching.watched([definition])
+    assert {(tmp_path / name).resolve() for name in ("back.svg", "part.svg", "dot.png")} <= files
+    before = watching.snapshot(files)
+    touch_later(tmp_path / "part.svg", (tmp_path / "part.svg").read_text().replace("<rect", "<rect fill=\"red\""))
+    assert watching.changed(before, watching.snapshot(watching.watched([definition]))) == [(tmp_path / "part.svg").resolve()]
+
+
 def test_loop_rebuilds_after_a_real_change_and_not_otherwise(tmp_path):
     watched_file = tmp_path / "game.yaml"
     watched_file.write_text("title: one\n")

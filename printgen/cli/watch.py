@@ -80,11 +80,34 @@ def referenced(definition: Path) -> set[Path]:
             target = (definition.parent / value).resolve()
             if target.is_file():
                 found.add(target)
+                if target.suffix.lower() == ".svg":
+                    found.update(svg_links(target, home))
             elif target.is_dir() and target != home and home in target.parents:
                 found.update(files_under(target))
         except (OSError, ValueError):  # a name too long for the file system, a NUL byte
             continue
     return found
+
+
+# an SVG art file -> (the stamps of it and of the files it draws from, those files)
+_LINKS: dict[Path, tuple[list[Stamp], list[Path]]] = {}
+
+
+def svg_links(svg: Path, home: Path) -> list[Path]:
+    """The files SVG art draws from (<use> of another SVG, <image>) inside the definition's folder,
+    so replacing one rebuilds; measured again only when one of them changes, not at every look."""
+    known = _LINKS.get(svg)
+    if known is not None and known[0] == [stamp(p) for p in [svg, *known[1]]]:
+        return known[1]
+    from printgen.art.measure import measure_svg
+    from printgen.art.svgtree import parse
+
+    try:
+        links = [p.resolve() for p in measure_svg(parse(svg, svg.read_bytes()), svg, home).linked]
+    except (OSError, ValueError):  # unreadable or refused: the build says why
+        links = []
+    _LINKS[svg] = ([stamp(p) for p in [svg, *links]], links)
+    return links
 
 
 def watched(definitions: Iterable[Path], template_dirs: Iterable[Path] = ()) -> set[Path]:
