@@ -163,6 +163,70 @@ def test_a_piece_template_that_makes_broken_svg_is_located(run_cli, copied, tmp_
                      r"not a readable SVG file \(line \d+", result.output), result.output
 
 
+def test_a_picture_placed_by_a_piece_template_is_in_the_pdf_and_embedded_in_each_svg(run_cli, copied, tmp_path):
+    """An <image> of a PNG beside the template, 5 mm square, 2 mm in from the tile's top-left
+    corner: the PDF draws it there, and each tile's SVG carries the file's own bytes."""
+    import base64
+
+    from PIL import Image
+
+    Image.new("RGB", (8, 8), (255, 0, 0)).save(copied.parent / "badge.png")
+    edit(copied, "</svg>", '<image href="badge.png" x="2" y="2" width="5" height="5"/></svg>')
+    result = run_cli("build", copied.parents[2] / "mine.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "mine"
+    with pdfplumber.open(folder / "mine.pdf") as pdf:
+        page = pdf.pages[2]  # the first tile sheet's faces
+        faces = sorted((r for r in page.rects if r.get("fill") and abs((r["x1"] - r["x0"]) / MM - TILE) < 0.01
+                        and abs((r["bottom"] - r["top"]) / MM - TILE) < 0.01), key=lambda r: (r["top"], r["x0"]))
+        places = {(round(i["x0"], 2), round(i["top"], 2), round(i["x1"], 2), round(i["bottom"], 2)) for i in page.images}
+        badges = [dict(zip(("x0", "top", "x1", "bottom"), place)) for place in sorted(places, key=lambda p: (p[1], p[0]))]
+        assert len(badges) == len(faces) == 24
+        for face, badge in zip(faces, badges):
+            assert abs((badge["x0"] - face["x0"]) / MM - 2) < 0.01 and abs((badge["top"] - face["top"]) / MM - 2) < 0.01
+            assert abs((badge["x1"] - badge["x0"]) / MM - 5) < 0.01 and abs((badge["bottom"] - badge["top"]) / MM - 5) < 0.01
+    root = ET.parse(folder / "svg" / "white-01.svg").getroot()
+    images = list(root.iter(NS + "image"))
+    assert len(images) == 1
+    href = images[0].get("{http://www.w3.org/1999/xlink}href") or images[0].get("href")
+    assert href.startswith("data:image/png;base64,")
+    assert base64.b64decode(href.split(",", 1)[1]) == (copied.parent / "badge.png").read_bytes()
+    corners = placed(root, images[0])  # the unit image's corners on the tile's SVG, mm, y down
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    assert [round(v, 6) for v in (min(xs), min(ys), max(xs), max(ys))] == [2, 2, 7, 7]
+
+
+def placed(root: ET.Element, target: ET.Element) -> list[tuple[float, float]]:
+    """The corners of the unit square `target` draws, through every transform above it."""
+    def matrix(text: str) -> tuple[float, ...]:
+        kind, _, args = text.strip().partition("(")
+        values = [float(v) for v in re.split(r"[ ,]+", args.rstrip(") ").strip())]
+        if kind == "matrix":
+            return tuple(values)
+        if kind == "scale":
+            return (values[0], 0, 0, values[-1], 0, 0)
+        raise AssertionError(f"unexpected transform {text}")
+
+    def times(m: tuple[float, ...], n: tuple[float, ...]) -> tuple[float, ...]:
+        a, b, c, d, e, f = m
+        p, q, r, s_, t, u = n
+        return (a * p + c * q, b * p + d * q, a * r + c * s_, b * r + d * s_, a * t + c * u + e, b * t + d * u + f)
+
+    def walk(node: ET.Element, m: tuple[float, ...]) -> tuple[float, ...] | None:
+        if node.get("transform"):
+            m = times(m, matrix(node.get("transform")))
+        if node is target:
+            return m
+        for child in node:
+            found = walk(child, m)
+            if found is not None:
+                return found
+        return None
+
+    m = walk(root, (1, 0, 0, 1, 0, 0))
+    assert m is not None
+    return [(m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]) for x, y in ((0, 0), (1, 0), (0, 1), (1, 1))]
+
 # -- One Minute War: tabs and card body --------------------------------------------------------
 
 @pytest.fixture

@@ -101,7 +101,18 @@ class SvgWriter:
             return doc.path(d=path_data(shape), **style_attrs(shape))
         if isinstance(shape, rl.String):
             return self.text(shape)
+        if isinstance(shape, rl.Image):
+            return self.image(shape)
         raise TypeError(f"the SVG writer cannot draw {type(shape).__name__}")
+
+    def image(self, shape: rl.Image) -> Any:
+        """A picture a piece template placed with <image>: embedded, since the SVG must stand
+        alone. svglib has already read it from the template's own folder and measured it."""
+        # The root is y-up; a unit image's first row must land at the top of the box.
+        matrix = (shape.width, 0, 0, -shape.height, shape.x, shape.y + shape.height)
+        return self.document.image(href=picture_href(shape.path), insert=(0, 0), size=(1, 1),
+                                   preserveAspectRatio="none",
+                                   transform="matrix(" + " ".join(num(v) for v in matrix) + ")")
 
     def text(self, shape: rl.String) -> Any:
         anchor = {"start": "start", "middle": "middle", "end": "end"}.get(shape.textAnchor, "start")
@@ -113,6 +124,27 @@ class SvgWriter:
             attrs["font-style"] = "italic"
         return self.document.text(shape.text, insert=(num(shape.x), num(-shape.y)),
                                   transform="scale(1 -1)", **attrs)
+
+
+def picture_href(source: Any) -> str:
+    """A data URI of the picture an Image shape draws: a PNG or JPEG file's own bytes, else (a
+    picture svglib decoded, or a file of another kind) the pixels encoded as PNG."""
+    import base64
+    import io
+
+    data = b""
+    if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
+        with open(source, "rb") as stream:
+            data = stream.read()
+        for magic, mime in ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg")):
+            if data.startswith(magic):
+                return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+    from PIL import Image
+
+    picture = Image.open(io.BytesIO(data)) if data else source
+    encoded = io.BytesIO()
+    picture.save(encoded, "PNG")
+    return f"data:image/png;base64,{base64.b64encode(encoded.getvalue()).decode('ascii')}"
 
 
 def path_data(path: rl.Path) -> str:
