@@ -35,7 +35,9 @@ STALE_TEMPORARY = 3600  # s: a temporary file older than this was left by a writ
 
 
 def enabled() -> bool:
-    return os.environ.get("PRINTGEN_NO_CACHE") != "1" and hasattr(os, "geteuid")
+    from printgen.core.fingerprint import caching_off
+
+    return not caching_off() and hasattr(os, "geteuid")
 
 
 def base_folder() -> Path | None:

@@ -30,6 +30,11 @@ LIBRARIES = ("svglib", "reportlab", "reportlab.graphics", "reportlab.platypus", 
 _CODE: list[str] = []  # the code's fingerprint, taken once per process
 
 
+def caching_off() -> bool:
+    """`PRINTGEN_NO_CACHE=1`: nothing is kept between builds, on disk or in this process."""
+    return os.environ.get("PRINTGEN_NO_CACHE") == "1"
+
+
 def digest(*parts: Any) -> str:
     """The SHA-256 (hex) of plain data, written as canonical JSON."""
     text = json.dumps(parts, sort_keys=True, ensure_ascii=True, separators=(",", ":"))

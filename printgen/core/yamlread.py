@@ -19,6 +19,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import ReaderError
 
+from printgen.core.fingerprint import caching_off
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, commented_value, dotted, quote_hint
 
@@ -39,7 +40,7 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
         raise DefinitionError([Problem(shown, 1, "", f"the file is {-(-max(size, len(raw)) // 1024):,} KiB, but a "
                                        f"definition may be at most {MAX_DEFINITION_BYTES // 1024:,} KiB; "
                                        f"check that this is the definition you meant")])
-    earlier = _parsed.get((shown, raw)) if os.environ.get("PRINTGEN_NO_CACHE") != "1" else None
+    earlier = None if caching_off() else _parsed.get((shown, raw))
     if earlier is not None:
         _parsed.move_to_end((shown, raw))
         return earlier

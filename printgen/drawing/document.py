@@ -102,6 +102,13 @@ class Document:
     # drawn only while the file is written and let go page by page (a deck of thousands of cards);
     # it may raise DefinitionError for problems only drawing finds
 
+    def shapes_alone(self) -> bool:
+        """Nothing but shapes: no text to flow, no checks after drawing, no problems found before
+        it; drawing it can fail in no way that must be located, and it can be told by its shapes."""
+        if self.story or self.grow is not None or self.after is not None or self.problems:
+            return False
+        return self.draw is not None or not any(page.frames for page in self.pages)
+
     def pages_now(self) -> Iterable[Page]:
         """The pages to write: `pages`, or those `draw` makes one at a time."""
         return self.pages if self.draw is None else self.draw()

@@ -14,13 +14,12 @@ it is drawn as before. Nothing is trusted for being in a cache: an entry on disk
 from __future__ import annotations
 
 import json
-import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from printgen.core.fingerprint import code_fingerprint, digest, templates_digest
+from printgen.core.fingerprint import caching_off, code_fingerprint, digest, templates_digest
 
 FORMAT = "printgen-pieces-2"
 AREA = "pieces"  # the folder under the cache (core.diskcache)
@@ -40,10 +39,6 @@ class Drawn:
 
 MEMORY: OrderedDict[str, Drawn] = OrderedDict()
 READS: dict[str, list[str] | None] = {}  # digest(base, template) -> the free names it may read
-
-
-def enabled() -> bool:
-    return os.environ.get("PRINTGEN_NO_CACHE") != "1"
 
 
 def recall(key: str) -> Drawn | None:
@@ -164,7 +159,7 @@ def keep_job(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[str,
     """One template's pieces kept on disk, as the child sends them (`unpack` reads them back)."""
     from printgen.art import drawingdata
 
-    if not enabled():
+    if caching_off():
         return
     drawings: dict[int, int] = {}
     for key in job[1]:
@@ -179,11 +174,10 @@ def keep_job(base: str, job: tuple[str, Mapping[str, Any]], common: Mapping[str,
 def load(key: str, area: str = AREA) -> bytes | None:
     from printgen.core import diskcache
 
-    return diskcache.load(area, key) if enabled() else None
+    return diskcache.load(area, key)
 
 
 def store(key: str, blob: bytes, area: str = AREA) -> None:
     from printgen.core import diskcache
 
-    if enabled():
-        diskcache.store(area, key, blob)
+    diskcache.store(area, key, blob)

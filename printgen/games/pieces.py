@@ -121,11 +121,12 @@ class PieceTemplates:
         """What every piece of this build shares (piececache.environment_key), once per build;
         None when nothing may be cached."""
         if self.shared is None:
+            from printgen.core.fingerprint import caching_off
             from printgen.games import piececache
             from printgen.jinja.render import bundled_dir
 
-            key = piececache.environment_key(self.user_dirs, bundled_dir(), self.user_fonts) \
-                if piececache.enabled() else None
+            key = None if caching_off() else \
+                piececache.environment_key(self.user_dirs, bundled_dir(), self.user_fonts)
             self.shared = (key,)
         return self.shared[0]
 

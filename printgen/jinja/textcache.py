@@ -10,12 +10,11 @@ decoding is ignored.
 """
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from printgen.core.fingerprint import code_fingerprint, digest, templates_digest
+from printgen.core.fingerprint import caching_off, code_fingerprint, digest, templates_digest
 
 FORMAT = "printgen-text-1"
 AREA = "texts"
@@ -26,7 +25,7 @@ MEMORY: OrderedDict[str, str] = OrderedDict()
 def key_of(name: str, data: Any, folders: list[Path], bundled: Path) -> str | None:
     """The text's key, or None when nothing may be cached (PRINTGEN_NO_CACHE=1, or folders too
     big to fingerprint)."""
-    if os.environ.get("PRINTGEN_NO_CACHE") == "1":
+    if caching_off():
         return None
     templates = templates_digest(folders, bundled)
     return None if templates is None else digest(FORMAT, code_fingerprint(), templates, name, data)

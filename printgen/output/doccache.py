@@ -15,14 +15,13 @@ does; a one-off build would only pay for the digests), and always off under `PRI
 from __future__ import annotations
 
 import hashlib
-import os
 from collections import OrderedDict
 from typing import Any, Callable
 
 from reportlab.graphics.shapes import DirectDraw, Group, Image, Shape
 from reportlab.lib.colors import Color
 
-from printgen.core.fingerprint import file_digest
+from printgen.core.fingerprint import caching_off, file_digest
 from printgen.drawing.document import Document
 
 MAX_ENTRIES = 1024
@@ -45,7 +44,7 @@ def document_keys(docs: list[Document], writer_of: Callable[[Document], Callable
                   ) -> dict[int, str | None]:
     """The key of each document (by `id`), or None where it is not kept. A group drawn in several
     documents (a tile face in the contact sheet and in its own SVG) is read once."""
-    if not _on[0] or os.environ.get("PRINTGEN_NO_CACHE") == "1":
+    if not _on[0] or caching_off():
         return {id(doc): None for doc in docs}
     seen: dict[int, str] = {}  # id of a group -> digest of its subtree; valid while nothing draws
     keys: dict[int, str | None] = {}
@@ -59,11 +58,9 @@ def document_keys(docs: list[Document], writer_of: Callable[[Document], Callable
 
 def document_key(doc: Document, writer: Callable[[Document], bytes], seen: dict[int, str]) -> str | None:
     """The digest a document of shapes alone is kept by, or None when it is not kept."""
-    if doc.story or doc.grow is not None or doc.after is not None or doc.problems:
+    if not doc.shapes_alone():
         return None
     if doc.draw is not None:  # pages made only while it is written (a deck's): nothing to digest before
-        return None
-    if any(page.frames for page in doc.pages):
         return None
     # a PNG is pixels: the title, subject and duplex wish of the PDF it is rasterised from are not
     # in it, so a new title does not draw the Omiga contact sheet again

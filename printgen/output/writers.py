@@ -21,7 +21,7 @@ from printgen.output.svg import write_svg
 
 WRITERS: dict[str, Callable[[Document], bytes]] = {"pdf": write_pdf, "svg": write_svg, "png": write_png}
 SPILL_AFTER = 300  # documents: a build that makes more keeps each file on disk once it is made
-Keep = Callable[[bytes], Held]
+Hold = Callable[[bytes], Held]
 Written = tuple[Held, list[Problem]]
 
 
@@ -61,17 +61,15 @@ def written(doc: Document, source: SourceMap) -> tuple[bytes, list[Problem]]:
 def simple_picture(doc: Document) -> bool:
     """A one-page PNG of shapes alone (or drawn later, which is shapes alone): nothing about it can
     fail in a way to be located."""
-    if doc.kind != "png" or doc.story or doc.grow is not None or doc.after is not None or doc.problems:
-        return False
-    return doc.draw is not None or (len(doc.pages) == 1 and not doc.pages[0].frames)
+    return doc.kind == "png" and doc.shapes_alone() and (doc.draw is not None or len(doc.pages) == 1)
 
 
-def written_kept(doc: Document, source: SourceMap, keep: Keep) -> Written:
+def written_kept(doc: Document, source: SourceMap, hold: Hold) -> Written:
     data, problems = written(doc, source)
-    return keep(data), problems
+    return hold(data), problems
 
 
-def written_many(documents: Sequence[Document], source: SourceMap, keep: Keep = in_memory) -> list[Written]:
+def written_many(documents: Sequence[Document], source: SourceMap, hold: Hold = in_memory) -> list[Written]:
     """`written` for each document; simple pictures of one size and resolution are made together
     (printgen.output.png.write_pngs), which for a deck of a thousand cards is several times quicker."""
     results: dict[int, Written] = {}
@@ -81,8 +79,8 @@ def written_many(documents: Sequence[Document], source: SourceMap, keep: Keep = 
             batches.setdefault((doc.paper.width, doc.paper.height, doc.dpi), []).append(doc)
     for batch in batches.values():
         if len(batch) > 1:
-            results.update((id(doc), (data, [])) for doc, data in zip(batch, write_pngs_kept(batch, keep)))
-    return [results.get(id(doc)) or written_kept(doc, source, keep) for doc in documents]
+            results.update((id(doc), (data, [])) for doc, data in zip(batch, write_pngs_kept(batch, hold)))
+    return [results.get(id(doc)) or written_kept(doc, source, hold) for doc in documents]
 
 
 def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
@@ -102,7 +100,7 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
             done[id(doc)] = (cached, [])
     apart = [doc for doc in documents if doc.apart and id(doc) not in done]
     spill = Spill() if len(documents) > SPILL_AFTER else None
-    hold: Keep = spill.keep if spill is not None else in_memory
+    hold: Hold = spill.keep if spill is not None else in_memory
     with beside(lambda: written_many(apart, source, hold), fork=bool(apart)) as helper:
         here = {id(doc): written_kept(doc, source, hold) for doc in documents
                 if not doc.apart and id(doc) not in done}
