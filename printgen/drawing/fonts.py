@@ -9,6 +9,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printgen.core.fontfiles import BOLD, BOLD_ITALIC, FACE_FILES, ITALIC, REGULAR, font_dir
+from printgen.drawing.fontnames import with_one_copy_of_names
 
 __all__ = ["BOLD", "BOLD_ITALIC", "ITALIC", "MIN_PT", "REGULAR", "descent", "register", "svg_family",
            "text_width"]
@@ -25,8 +26,9 @@ def register() -> None:
     for name, filename in FACE_FILES.items():
         # Subsets carry only the glyphs a document uses. reportlab's default also puts all of
         # ASCII in every first subset (some 7 KB a face in omiga.pdf), so that text reads without
-        # a /ToUnicode map; printgen's PDFs always have one.
-        pdfmetrics.registerFont(TTFont(name, str(font_dir() / filename), asciiReadable=False))
+        # a /ToUnicode map; printgen's PDFs always have one. Each subset names the font once.
+        font = TTFont(name, str(font_dir() / filename), asciiReadable=False)
+        pdfmetrics.registerFont(with_one_copy_of_names(font))
     for bold, italic, name in ((0, 0, REGULAR), (1, 0, BOLD), (0, 1, ITALIC), (1, 1, BOLD_ITALIC)):
         addMapping(REGULAR, bold, italic, name)
     _registered = True

@@ -1,0 +1,111 @@
+"""What a PDF's bytes are spent on: streams stored as compressed bytes, each font's names once.
+
+Issue 8 allows omiga.pdf 64 KiB. Two things in every PDF cost bytes without changing a printed
+dot: reportlab's ASCII85 layer over every compressed stream (a quarter more bytes per page and
+form) and the second copy, for Windows, of every name in each embedded font (Vera's licence text
+among them). The notices a font's licence asks to travel with it stay, once.
+"""
+from __future__ import annotations
+
+import struct
+
+import pytest
+from pypdf import PdfReader
+
+from printgen.drawing.fontnames import one_copy_of_names
+
+KiB = 1024
+COPYRIGHT, TRADEMARK, LICENCE = 0, 7, 13  # name ids
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_omiga_pdf_stays_within_issue_8s_size(all_games_built, paper):
+    assert (all_games_built[paper] / "omiga" / "omiga.pdf").stat().st_size <= 64 * KiB
+
+
+def streams(reader: PdfReader):
+    for number in range(1, reader.trailer["/Size"]):
+        try:
+            obj = reader.get_object(number)
+        except Exception:  # a number with no object
+            continue
+        if hasattr(obj, "get_data"):
+            yield obj
+
+
+def test_no_stream_of_any_bundled_pdf_is_ascii85(all_games_built):
+    pdfs = sorted(all_games_built["a4"].rglob("*.pdf"))
+    assert len(pdfs) >= 17
+    for path in pdfs:
+        found = list(streams(PdfReader(path)))
+        assert found, path
+        for stream in found:
+            filters = stream.get("/Filter")
+            assert filters is not None and "/ASCII85Decode" not in str(filters), (path, filters)
+            stream.get_data()  # and each still decodes
+
+
+def table_directory(font: bytes) -> dict[bytes, tuple[int, int, int]]:
+    count = struct.unpack_from(">H", font, 4)[0]
+    entries = (struct.unpack_from(">4sIII", font, 12 + 16 * i) for i in range(count))
+    return {tag: (checksum, offset, length) for tag, checksum, offset, length in entries}
+
+
+def checksum(data: bytes) -> int:
+    data += b"\0" * (-len(data) % 4)
+    return sum(struct.unpack(f">{len(data) // 4}I", data)) & 0xFFFFFFFF
+
+
+def name_records(table: bytes) -> dict[tuple[int, int], bytes]:
+    _, count, start = struct.unpack_from(">3H", table, 0)
+    records = {}
+    for i in range(count):
+        platform, _, _, name_id, length, offset = struct.unpack_from(">6H", table, 6 + 12 * i)
+        assert (platform, name_id) not in records
+        records[(platform, name_id)] = table[start + offset:start + offset + length]
+    return records
+
+
+def test_each_embedded_font_names_itself_once_and_keeps_its_notices(all_games_built):
+    reader = PdfReader(all_games_built["a4"] / "omiga" / "omiga.pdf")
+    fonts = [stream.get_data() for stream in streams(reader) if "/Length1" in stream]
+    assert len(fonts) == 3  # bold, oblique, regular
+    for font in fonts:
+        tables = table_directory(font)
+        for tag, (recorded, offset, length) in tables.items():
+            if tag != b"head":
+                assert checksum(font[offset:offset + length]) == recorded, tag
+        assert checksum(font) == 0xB1B0AFBA  # the whole font still sums as TrueType requires
+        _, offset, length = tables[b"name"]
+        records = name_records(font[offset:offset + length])
+        assert {platform for platform, _ in records} == {1}  # Macintosh, as the subset's cmap
+        assert records[(1, COPYRIGHT)].startswith(b"Copyright (c) 2003 by Bitstream")
+        assert b"trademark of Bitstream" in records[(1, TRADEMARK)]
+        assert b"Permission is hereby granted" in records[(1, LICENCE)]
+
+
+def naming_table(records: list[tuple[int, int, bytes]], version: int = 0) -> bytes:
+    """A naming table from (platform, name id, text) records."""
+    head = struct.pack(">3H", version, len(records), 6 + 12 * len(records))
+    strings = b""
+    for platform, name_id, text in records:
+        head += struct.pack(">6H", platform, 0, 0, name_id, len(text), len(strings))
+        strings += text
+    return head + strings
+
+
+def test_the_macintosh_names_alone_are_kept_when_they_say_everything():
+    both = naming_table([(1, 0, b"(c) someone"), (1, 1, b"Family"),
+                         (3, 0, "(c) someone".encode("utf-16-be")), (3, 1, "Family".encode("utf-16-be"))])
+    assert one_copy_of_names(both) == naming_table([(1, 0, b"(c) someone"), (1, 1, b"Family")])
+
+
+@pytest.mark.parametrize("table", [
+    naming_table([(1, 1, b"Family"), (3, 1, b"\0F"), (3, 13, b"\0L")]),  # a licence only Windows has
+    naming_table([(3, 1, b"\0F")]),  # no Macintosh names at all
+    naming_table([(1, 1, b"Family"), (3, 1, b"\0F")], version=1),  # a format this does not read
+    naming_table([(1, 1, b"Family"), (3, 1, b"\0F")])[:-3],  # a record runs past the end
+    b"\0\0\0",  # not even a header
+])
+def test_any_other_naming_table_is_kept_as_it_is(table):
+    assert one_copy_of_names(table) == table
