@@ -44,9 +44,9 @@ def write_pdf(doc: Document) -> bytes:
 @contextmanager
 def binary_streams() -> Iterator[None]:
     """Streams written as compressed bytes, without reportlab's ASCII85 layer over them, which
-    only keeps a PDF printable as text and makes every page and form a quarter bigger (omiga.pdf
-    67.3 to 62.8 KiB); reportlab reads the setting whenever it encodes a stream, so it holds for
-    the whole document and is put back after it."""
+    only keeps a PDF's bytes 7-bit (for mail and links that once mangled binary) and makes every
+    page and form a quarter bigger (omiga.pdf 67.3 to 62.8 KiB). reportlab reads the setting
+    whenever it encodes a stream, so it holds for the whole document and is put back after it."""
     before = rl_config.useA85
     rl_config.useA85 = 0
     try:
