@@ -35,7 +35,8 @@ from printgen.core.buildcache import Dependency, Entry
 from printgen.core.fingerprint import caching_off, digest, file_digest, folder_digest
 
 ENVIRONMENT = ("PRINTGEN_", "RL_")  # prefixes of the variables a build may read
-NOT_OUTPUT = ("PRINTGEN_NO_CACHE", "PRINTGEN_NO_FORK")  # the same output with or without them
+SWITCH = "PRINTGEN_NO_BUILD_CACHE"  # =1: whole builds are neither looked up nor kept (other caches are)
+NOT_OUTPUT = ("PRINTGEN_NO_CACHE", "PRINTGEN_NO_FORK", SWITCH)  # the same output with or without them
 CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".so", ".pyd", ".pth")  # imports, not inputs
 SYSTEM = ("/proc/", "/dev/", "/sys/")
 MAX_STRING = 500  # a longer value of a definition is text, not a file name
@@ -84,7 +85,7 @@ def libraries() -> list[Any]:
 def key_of(path: Path, options: BuildOptions, allow_outside: bool) -> str | None:
     """The key of this build, or None when it cannot be cached (caching off, an unreadable
     definition, a templates folder too big to digest)."""
-    if caching_off():
+    if caching_off() or os.environ.get(SWITCH) == "1":
         return None
     definition = file_digest(path)
     if len(definition) != buildcache.DIGEST_LENGTH:
