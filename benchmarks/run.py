@@ -104,11 +104,14 @@ def printgen_jobs(tree: Path | None, runs: int, config_home: Path, serial: bool 
     pg, env = printgen_command(tree), environment(tree, config_home)
     one_core = dict(env, PRINTGEN_NO_FORK="1")
     no_cache = dict(env, PRINTGEN_NO_CACHE="1")
+    no_build_cache = dict(env, PRINTGEN_NO_BUILD_CACHE="1")
     omiga = lambda w: [[*pg, "build", "omiga", "--out", str(w / "out")]]  # noqa: E731
     every = lambda w: [[*pg, "build", "--out", str(w / "out")]]  # noqa: E731
     return {
         "omiga": Job("printgen build omiga", omiga, runs, env),
         "omiga_cold": Job("printgen build omiga, no cache (every piece and text drawn)", omiga, runs, no_cache),
+        "omiga_drawn": Job("printgen build omiga, whole-build cache off (pieces and texts kept, all drawn)",
+                           omiga, runs, no_build_cache),
         **({"omiga_serial": Job("printgen build omiga, helper off", omiga, runs, one_core)} if serial else {}),
         "all": Job("printgen build (all five games)", every, runs, env),
         **({"all_serial": Job("printgen build (all five), helper off", every, runs, one_core)} if serial else {}),
