@@ -44,6 +44,10 @@ def build_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: t
 
     Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
     requested game builds.
+
+    A game built before from the same definition, files, templates and options gets its files
+    and warnings from printgen's cache, without drawing anything again; set PRINTGEN_NO_CACHE=1
+    to build everything from scratch.
     """
     paths = paths_for(games)
     build_options = BuildOptions(PAPERS[paper], flip, back_offset_for(back_offset, flip), template_dirs,
