@@ -1,8 +1,9 @@
 """The whole-build cache's key and its record of what a build read (the entries themselves and
 where they are kept: printgen.core.buildcache).
 
-A build is looked up by everything known before it starts: printgen's code (every file of the
-package, bundled templates included, by content), the installed libraries (their dist-info names
+A build is looked up by everything known before it starts: printgen's code (every .py file of
+the package by content, once a process: the code it runs) and its other files (the bundled
+definitions and templates, by content, at every build), the installed libraries (their dist-info names
 and times), Python, every build option, the PRINTGEN_ and reportlab variables of the environment,
 the definition's path and bytes, and every file of each --templates folder. What it read is only
 known once it ran, so it is recorded two ways and both are kept:
@@ -23,6 +24,7 @@ seen, so a file saved while the build ran makes it a miss next time rather than 
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from dataclasses import dataclass
@@ -57,12 +59,28 @@ class Replayed:
 
 
 def whole_code() -> str:
-    """Every file of the printgen package by content (code, bundled templates, fonts, definitions),
-    and the libraries installed beside it; once a process, since the code it runs is loaded once."""
+    """printgen's code (every .py file of the package, by content) and the libraries installed
+    beside it; once a process, since the code it runs was loaded once: a build after an edit of
+    the code in a running `build --watch` is still made by the code loaded, and kept as such."""
     if "code" not in _ONCE:
-        package = Path(__file__).resolve().parents[1]
-        _ONCE["code"] = digest(folder_digest(package, False), libraries(), sys.version, sys.platform)
+        _ONCE["code"] = digest(package_files(code=True), libraries(), sys.version, sys.platform)
     return str(_ONCE["code"])
+
+
+def package_files(code: bool) -> str:
+    """The SHA-256 of printgen's .py files (`code`) or of all its other files (the bundled
+    definitions, their CSV, art and templates), each by path and bytes."""
+    package = Path(__file__).resolve().parents[1]
+    hasher = hashlib.sha256()
+    for top, folders, names in os.walk(package):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        for name in sorted(names):
+            if name.endswith(".py") != code or name.endswith((".pyc", ".pyo")):
+                continue
+            where = os.path.join(top, name)
+            hasher.update(os.path.relpath(where, package).encode("utf-8", "surrogateescape") + b"\0")
+            hasher.update(file_digest(where).encode("ascii") + b"\0")
+    return hasher.hexdigest()
 
 
 def libraries() -> list[Any]:
@@ -95,7 +113,8 @@ def key_of(path: Path, options: BuildOptions, allow_outside: bool) -> str | None
         return None
     environment = sorted((name, value) for name, value in os.environ.items()
                          if name.startswith(ENVIRONMENT) and name not in NOT_OUTPUT)
-    return digest("printgen build", buildcache.FORMAT, whole_code(), str(path), os.path.abspath(path),
+    return digest("printgen build", buildcache.FORMAT, whole_code(), package_files(code=False), str(path),
+                  os.path.abspath(path),
                   definition, repr(options), templates, allow_outside, environment)
 
 
@@ -108,6 +127,9 @@ class Recorder:
         self.busy = False
         self.skipped = skipped_roots()
         self.imports = {os.path.abspath(p) for p in sys.path}  # listed by the import system
+        from printgen.core.spill import FOLDERS
+
+        self.spills = FOLDERS  # private folders of this build's own files, read back when written
 
     def note(self, event: str, args: tuple[Any, ...]) -> None:
         if self.busy or os.getpid() != self.pid:
@@ -138,15 +160,13 @@ class Recorder:
             return False
         if kind == "list" and where in self.imports:
             return False
-        from printgen.core.spill import FOLDERS
-
         return not any(where == root or where.startswith(root + os.sep)
-                       for root in [*self.skipped, *FOLDERS])
+                       for root in [*self.skipped, *self.spills])
 
 
 def skipped_roots() -> list[str]:
     """Folders whose files are covered otherwise: Python and the libraries (their versions),
-    printgen itself (its code digest), and the caches (checked entries of their own)."""
+    printgen itself (its files are in the key), and the caches (checked entries of their own)."""
     from printgen.core.diskcache import base_folder
 
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(__file__).resolve().parents[1])}
