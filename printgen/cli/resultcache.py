@@ -227,13 +227,8 @@ class Recording:
         dependencies = tuple(Dependency(kind, where, state) for (kind, where), state in sorted(found.items()))
         if not all(buildcache.state_of(d.kind, d.path) == d.state for d in dependencies):
             return None  # changed while it was built: what was drawn may be neither version
-        files = buildcache.describe(artifacts)
-        if files is None:
-            return None
-        entry = Entry(loaded.name, loaded.game.title, tuple(warnings), buildcache.current_dir(), dependencies,
-                      tuple(output for output, _ in files))
-        buildcache.store(self.key, entry, files)
-        return entry
+        entry = Entry(loaded.name, loaded.game.title, tuple(warnings), buildcache.current_dir(), dependencies, ())
+        return buildcache.store(self.key, entry, artifacts)
 
 
 def named_by(definition: Path) -> list[Dependency]:

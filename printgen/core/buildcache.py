@@ -24,7 +24,7 @@ import json
 import os
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -160,28 +160,26 @@ def load(key: str) -> tuple[Entry, list[Artifact]] | None:
     return entry, artifacts
 
 
-def describe(artifacts: list[Artifact]) -> list[tuple[Output, bytes]] | None:
-    """Each file with its digest, or None when the build is too big to keep on disk."""
-    if len(artifacts) > MAX_OUTPUTS:
+def store(key: str, entry: Entry, artifacts: list[Artifact]) -> Entry | None:
+    """Keep the build on disk, each file as it is read (a build of many spilled files is never
+    held whole), then the entry naming them, so an entry found is never missing a file it names
+    (unless pruned since, which makes it a miss). The entry with its files, or None when the build
+    is too big to keep (the files already stored are pruned in time like any other)."""
+    if len(artifacts) > MAX_OUTPUTS or len(entry.dependencies) > MAX_DEPENDENCIES or \
+            not all(safe_name(a.name) for a in artifacts):
         return None
-    found, total = [], 0
+    outputs, total = [], 0
     for artifact in artifacts:
         data = artifact.data
         total += len(data)
-        if total > MAX_KEPT_BYTES or not safe_name(artifact.name):
+        if total > MAX_KEPT_BYTES:
             return None
-        found.append((Output(artifact.name, hashlib.sha256(data).hexdigest(), len(data)), data))
-    return found
-
-
-def store(key: str, entry: Entry, files: list[tuple[Output, bytes]]) -> None:
-    """Keep the entry on disk: its files first, so an entry found is never missing one it names
-    (unless pruned since, which makes it a miss)."""
-    if len(entry.dependencies) > MAX_DEPENDENCIES:
-        return
-    for output, data in files:
-        diskcache.store(FILES, output.sha256, data)
+        outputs.append(Output(artifact.name, hashlib.sha256(data).hexdigest(), len(data)))
+        diskcache.store(FILES, outputs[-1].sha256, data, prune_now=False)
+    diskcache.prune_area(FILES)
+    entry = replace(entry, outputs=tuple(outputs))
     diskcache.store(HEADS, key, encode(entry))
+    return entry
 
 
 class Memory:

@@ -116,8 +116,9 @@ def load(area: str, key: str) -> bytes | None:
     return content
 
 
-def store(area: str, key: str, content: bytes) -> None:
-    """Keep `content` under `key`, atomically; failing quietly (a cache is never worth an error)."""
+def store(area: str, key: str, content: bytes, prune_now: bool = True) -> None:
+    """Keep `content` under `key`, atomically; failing quietly (a cache is never worth an error).
+    Without `prune_now`, the caller storing many entries calls `prune_area` once after them."""
     if len(content) > MAX_ENTRY:
         return
     folder = area_folder(area, make=True)
@@ -132,7 +133,8 @@ def store(area: str, key: str, content: bytes) -> None:
             out.write(content)
         os.replace(temporary, folder / entry_name(key))
         temporary = ""
-        prune(folder)
+        if prune_now:
+            prune(folder)
     except OSError:
         pass
     finally:
@@ -141,6 +143,15 @@ def store(area: str, key: str, content: bytes) -> None:
                 os.unlink(temporary)
             except OSError:
                 pass
+
+
+def prune_area(area: str) -> None:
+    folder = area_folder(area, make=False)
+    if folder is not None:
+        try:
+            prune(folder)
+        except OSError:
+            pass
 
 
 def prune(folder: Path, limit: int = LIMIT) -> None:
