@@ -334,3 +334,19 @@ def test_watch_rebuilds_from_memory_and_serve_switching_back_is_a_hit(cache, bui
         assert len(built) == 3 and live.files != first
     finally:
         buildcache.keep_results(False)
+
+
+def test_every_file_of_the_definitions_template_folder_counts(cache, built, monkeypatch, tmp_path):
+    """A template the face includes, edited at the same size with its times put back, and a
+    picture added beside the templates (a template may <image> it) each build again."""
+    assert run("new", "omiga", tmp_path / "mine", "--templates").exit_code == 0
+    definition = tmp_path / "mine" / "mine.yaml"
+    face = tmp_path / "mine" / "templates" / "omiga" / "tile-face.svg.j2"
+    extra = face.parent / "extra.svg.j2"
+    extra.write_text('<rect x="1" y="1" width="2" height="2" fill="#123456"/>\n')
+    face.write_text(face.read_text().replace("</svg>", '{% include "omiga/extra.svg.j2" %}\n</svg>', 1))
+    check_miss(monkeypatch, built, tmp_path, "included", definition)
+    same_size(extra, "#123456", "#654321")
+    check_miss(monkeypatch, built, tmp_path, "edited", definition)
+    shutil.copyfile(Path(font_dir()) / "Vera.ttf", face.parent / "beside.ttf")
+    check_miss(monkeypatch, built, tmp_path, "added", definition)

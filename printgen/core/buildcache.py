@@ -155,6 +155,7 @@ def load(key: str) -> tuple[Entry, list[Artifact]] | None:
         content = diskcache.load(FILES, output.sha256)
         if content is None or len(content) != output.size or \
                 hashlib.sha256(content).hexdigest() != output.sha256:
+            diskcache.forget(FILES, output.sha256)  # so that the next build stores it again
             return None
         artifacts.append(Artifact(output.name, content))
     return entry, artifacts
@@ -175,7 +176,8 @@ def store(key: str, entry: Entry, artifacts: list[Artifact]) -> Entry | None:
         if total > MAX_KEPT_BYTES:
             return None
         outputs.append(Output(artifact.name, hashlib.sha256(data).hexdigest(), len(data)))
-        diskcache.store(FILES, outputs[-1].sha256, data, prune_now=False)
+        if not diskcache.present(FILES, outputs[-1].sha256, len(data)):  # kept by an earlier build
+            diskcache.store(FILES, outputs[-1].sha256, data, prune_now=False)
     diskcache.prune_area(FILES)
     entry = replace(entry, outputs=tuple(outputs))
     diskcache.store(HEADS, key, encode(entry))

@@ -116,6 +116,34 @@ def load(area: str, key: str) -> bytes | None:
     return content
 
 
+def present(area: str, key: str, size: int) -> bool:
+    """True when an entry of `size` bytes of content is kept under `key` (marked used now), so a
+    caller storing content by its own digest need not write it again; its content is checked
+    when it is loaded, as always."""
+    folder = area_folder(area, make=False)
+    if folder is None:
+        return False
+    path = folder / entry_name(key)
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(MAGIC) + DIGEST + 1 + size:
+            return False
+        os.utime(path)
+    except OSError:
+        return False
+    return True
+
+
+def forget(area: str, key: str) -> None:
+    """Remove the entry under `key` (one found damaged), quietly."""
+    folder = area_folder(area, make=False)
+    if folder is not None:
+        try:
+            os.unlink(folder / entry_name(key))
+        except OSError:
+            pass
+
+
 def store(area: str, key: str, content: bytes, prune_now: bool = True) -> None:
     """Keep `content` under `key`, atomically; failing quietly (a cache is never worth an error).
     Without `prune_now`, the caller storing many entries calls `prune_area` once after them."""
