@@ -1,9 +1,9 @@
 """The whole-build cache's key and its record of what a build read (the entries themselves and
 where they are kept: printgen.core.buildcache).
 
-A build is looked up by everything known before it starts: printgen's code (every .py file of
-the package by content, once a process: the code it runs) and its other files (the bundled
-definitions and templates, by content, at every build), the installed libraries (their dist-info names
+A build is looked up by everything known before it starts: printgen's code (every file of the
+package by content, once a process: the code it runs) and its bundled games' definitions, art
+and templates (by content, at every build), the installed libraries (their dist-info names
 and times), Python, every build option, the PRINTGEN_ and reportlab variables of the environment,
 the definition's path and bytes, and every file of each --templates folder. What it read is only
 known once it ran, so it is recorded two ways and both are kept:
@@ -59,26 +59,32 @@ class Replayed:
 
 
 def whole_code() -> str:
-    """printgen's code (every .py file of the package, by content) and the libraries installed
-    beside it; once a process, since the code it runs was loaded once: a build after an edit of
-    the code in a running `build --watch` is still made by the code loaded, and kept as such."""
+    """Every file of printgen (by content) and the libraries installed beside it; once a process,
+    since the code it runs was loaded once: a build after an edit of the code in a running `build
+    --watch` is still made by the code loaded, and kept as such. (The bundled games' own files,
+    which a running process reads again, are digested at every build too: `bundled_files`.)"""
     if "code" not in _ONCE:
-        _ONCE["code"] = digest(package_files(code=True), libraries(), sys.version, sys.platform)
+        package = Path(__file__).resolve().parents[1]
+        _ONCE["code"] = digest(package_files(package, code=True), libraries(), sys.version, sys.platform)
     return str(_ONCE["code"])
 
 
-def package_files(code: bool) -> str:
-    """The SHA-256 of printgen's .py files (`code`) or of all its other files (the bundled
-    definitions, their CSV, art and templates), each by path and bytes."""
-    package = Path(__file__).resolve().parents[1]
+def bundled_files() -> str:
+    """The bundled games' files other than code (definitions, their CSV, art and templates)."""
+    return package_files(Path(__file__).resolve().parents[1] / "games", code=False)
+
+
+def package_files(folder: Path, code: bool) -> str:
+    """The SHA-256 of the files under `folder`, each by path and bytes; without `code`, not the
+    .py files."""
     hasher = hashlib.sha256()
-    for top, folders, names in os.walk(package):
+    for top, folders, names in os.walk(folder):
         folders[:] = sorted(f for f in folders if f != "__pycache__")
         for name in sorted(names):
-            if name.endswith(".py") != code or name.endswith((".pyc", ".pyo")):
+            if name.endswith((".pyc", ".pyo")) or (name.endswith(".py") and not code):
                 continue
             where = os.path.join(top, name)
-            hasher.update(os.path.relpath(where, package).encode("utf-8", "surrogateescape") + b"\0")
+            hasher.update(os.path.relpath(where, folder).encode("utf-8", "surrogateescape") + b"\0")
             hasher.update(file_digest(where).encode("ascii") + b"\0")
     return hasher.hexdigest()
 
@@ -113,7 +119,7 @@ def key_of(path: Path, options: BuildOptions, allow_outside: bool) -> str | None
         return None
     environment = sorted((name, value) for name, value in os.environ.items()
                          if name.startswith(ENVIRONMENT) and name not in NOT_OUTPUT)
-    return digest("printgen build", buildcache.FORMAT, whole_code(), package_files(code=False), str(path),
+    return digest("printgen build", buildcache.FORMAT, whole_code(), bundled_files(), str(path),
                   os.path.abspath(path),
                   definition, repr(options), templates, allow_outside, environment)
 

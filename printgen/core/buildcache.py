@@ -170,13 +170,14 @@ def store(key: str, entry: Entry, artifacts: list[Artifact]) -> Entry | None:
             not all(safe_name(a.name) for a in artifacts):
         return None
     outputs, total = [], 0
+    folder = diskcache.area_folder(FILES, make=True)
     for artifact in artifacts:
         data = artifact.data
         total += len(data)
         if total > MAX_KEPT_BYTES:
             return None
         outputs.append(Output(artifact.name, hashlib.sha256(data).hexdigest(), len(data)))
-        if not diskcache.present(FILES, outputs[-1].sha256, len(data)):  # kept by an earlier build
+        if folder is None or not diskcache.present(folder, outputs[-1].sha256, len(data)):  # kept before?
             diskcache.store(FILES, outputs[-1].sha256, data, prune_now=False)
     diskcache.prune_area(FILES)
     entry = replace(entry, outputs=tuple(outputs))

@@ -116,13 +116,10 @@ def load(area: str, key: str) -> bytes | None:
     return content
 
 
-def present(area: str, key: str, size: int) -> bool:
-    """True when an entry of `size` bytes of content is kept under `key` (marked used now), so a
-    caller storing content by its own digest need not write it again; its content is checked
-    when it is loaded, as always."""
-    folder = area_folder(area, make=False)
-    if folder is None:
-        return False
+def present(folder: Path, key: str, size: int) -> bool:
+    """True when an entry of `size` bytes of content is kept under `key` in `folder` (an
+    `area_folder`), marked used now: a caller storing content by its own digest need not write it
+    again. Its content is checked when it is loaded, as always."""
     path = folder / entry_name(key)
     try:
         info = os.lstat(path)
