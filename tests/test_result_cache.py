@@ -350,3 +350,25 @@ def test_every_file_of_the_definitions_template_folder_counts(cache, built, monk
     check_miss(monkeypatch, built, tmp_path, "edited", definition)
     shutil.copyfile(Path(font_dir()) / "Vera.ttf", face.parent / "beside.ttf")
     check_miss(monkeypatch, built, tmp_path, "added", definition)
+
+
+def test_build_watch_takes_a_reverted_edit_from_memory(cache, built, deck, monkeypatch, tmp_path):
+    from printgen.cli.build import watch_builds
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+
+    csv = deck.parent / "cards.csv"
+    original = csv.read_text()
+    out = tmp_path / "out"
+    seen: list[dict[str, bytes]] = []
+
+    def sleep(seconds: float) -> None:  # between looks: note what the last build wrote, then edit
+        seen.append(files(out))
+        csv.write_text(original.replace("Frost Draught", "Frost Draugts") if len(seen) == 1 else original)
+
+    monkeypatch.setattr(buildcache, "load", lambda key: None)  # nothing from disk: memory alone
+    rebuilds = watch_builds([deck], BuildOptions(PAPERS["a4"], pictures=False), out, False, interval=0,
+                            max_rounds=2, sleep=sleep)
+    assert rebuilds == 2 and len(built) == 2  # the first build and the edit; the revert from memory
+    assert files(out) == seen[0] != seen[1]
+    assert not buildcache.MEMORY.kept  # forgotten when the loop ends

@@ -8,7 +8,8 @@ created later is a change too; a folder by every file in it, or by its names), t
 (name, SHA-256, size) and the warnings it printed. It is kept in two places:
 
 * in this process while `build --watch` or `serve` runs (`keep_results`), with the files' bytes,
-  so a rebuild with nothing changed, or `serve` switching a setting back, writes nothing new;
+  so a rebuild with nothing changed, an edit undone, or `serve` switching a setting back, draws
+  nothing;
 * on disk, through `core.diskcache` (a private folder, every entry checked by its SHA-256): the
   entry as JSON in the area `builds`, each file's bytes apart in `build-files`, named by their
   SHA-256 and checked against it again when read. JSON, never pickle: a forged entry can at worst
@@ -187,28 +188,30 @@ def store(key: str, entry: Entry, artifacts: list[Artifact]) -> Entry | None:
 
 class Memory:
     """Builds kept in this process while it rebuilds: the entry, the files and whatever the caller
-    needs again (the loaded game, for `serve`), least recently used dropped first."""
+    needs again (the loaded game, for `serve`), least recently used dropped first. One input may
+    be kept in several versions (its files before an edit and after), so undoing an edit is a hit."""
 
     def __init__(self) -> None:
         self.on = False
-        self.kept: OrderedDict[str, tuple[Entry, list[Artifact], Any, int]] = OrderedDict()
+        self.kept: OrderedDict[tuple[str, tuple[Dependency, ...]], tuple[Entry, list[Artifact], Any, int]] = \
+            OrderedDict()
 
     def get(self, key: str) -> tuple[Entry, list[Artifact], Any] | None:
-        found = self.kept.get(key) if self.on else None
-        if found is None:
+        if not self.on:
             return None
-        if not unchanged(found[0]):
-            del self.kept[key]
-            return None
-        self.kept.move_to_end(key)
-        return found[0], found[1], found[2]
+        for name, (entry, artifacts, loaded, _) in reversed(list(self.kept.items())):  # the latest first
+            if name[0] == key and unchanged(entry):
+                self.kept.move_to_end(name)
+                return entry, artifacts, loaded
+        return None
 
     def put(self, key: str, entry: Entry, artifacts: list[Artifact], loaded: Any) -> None:
         if not self.on:
             return
         size = sum(len(a.held) for a in artifacts)
-        self.kept[key] = (entry, artifacts, loaded, size)
-        self.kept.move_to_end(key)
+        name = (key, entry.dependencies)
+        self.kept[name] = (entry, artifacts, loaded, size)
+        self.kept.move_to_end(name)
         while len(self.kept) > MEMORY_ENTRIES or sum(k[3] for k in self.kept.values()) > MEMORY_BYTES:
             self.kept.popitem(last=False)
 
