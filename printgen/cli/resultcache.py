@@ -120,7 +120,7 @@ def key_of(path: Path, options: BuildOptions, allow_outside: bool) -> str | None
     environment = sorted((name, value) for name, value in os.environ.items()
                          if name.startswith(ENVIRONMENT) and name not in NOT_OUTPUT)
     return digest("printgen build", buildcache.FORMAT, whole_code(), bundled_files(), str(path),
-                  os.path.abspath(path),
+                  os.path.abspath(path), os.path.realpath(path),
                   definition, repr(options), templates, allow_outside, environment)
 
 
