@@ -212,7 +212,7 @@ def figure_rows(now: Results, before: Results | None, refs: Results) -> list[tup
         old_warm = before.inner.get("warm_rebuild") if before else None
         add("build omiga again in a running process (as `build --watch` does)",
             seconds(now.inner["warm_rebuild"]), seconds(old_warm) if old_warm else "",
-            "load, build and write; no start-up, no imports")
+            "what the watch loop does (now: the kept build checked, its files compared); no start-up, no imports")
     if "rebuild_no_cache" in now.inner:
         add("the same, every piece and text drawn again (PRINTGEN_NO_CACHE=1)",
             seconds(now.inner["rebuild_no_cache"]), "", "every piece and text drawn in children again")
