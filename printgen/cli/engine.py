@@ -94,11 +94,11 @@ def build_any(paths: list[Path], options: BuildOptions, allow_outside: bool, war
     problems: list[Problem] = []
     results: list[Made] = []
     for found in kept:
-        warnings, made, trouble, entry = found if found is not None else next(fresh)
+        warnings, made, trouble, cached = found if found is not None else next(fresh)
         for warning in warnings:  # art that cannot print exactly as drawn, a sheet that holds fewer
             warn(warning)
-        if made and entry is not None:
-            remember(entry, made)
+        if made and cached is not None:
+            remember(cached, made)
         results += [made] if made else []
         problems += trouble
     if problems:
