@@ -64,6 +64,10 @@ def warm_rebuild(out: Path) -> float:
     paths = [bundled_definition("omiga")]
     try:
         from printgen.cli.engine import build_games, write_results
+        try:  # what `build --watch` calls: a kept build is not loaded again
+            from printgen.cli.engine import build_files as build_games  # type: ignore[assignment]
+        except ImportError:
+            pass
     except ImportError:  # an older tree: what its `printgen build` did
         from printgen.core.atomic import write_bytes
         from printgen.games import load
@@ -113,12 +117,19 @@ def rebuilt(rebuild: Callable[[], Any]) -> float:
     except ImportError:  # an older tree
         def keep_documents(on: bool = True) -> None:
             pass
+    try:
+        from printgen.core.buildcache import keep_results
+    except ImportError:  # a tree without the whole-build cache
+        def keep_results(on: bool = True) -> None:
+            pass
     keep_documents()
+    keep_results()
     try:
         rebuild()
         return median_time(rebuild, 5)
     finally:
         keep_documents(False)
+        keep_results(False)
 
 
 def figures(quick: bool) -> dict[str, Any]:

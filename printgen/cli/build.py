@@ -9,7 +9,7 @@ import click
 
 from printgen.cli import options
 from printgen.cli.common import game_of, paths_for, report
-from printgen.cli.engine import back_offset_for, build_games, write_results
+from printgen.cli.engine import back_offset_for, build_files, write_results
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
@@ -44,6 +44,10 @@ def build_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: t
 
     Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
     requested game builds.
+
+    A game built before from the same definition, files, templates and options gets its files
+    and warnings from printgen's cache, without drawing anything again; set PRINTGEN_NO_CACHE=1
+    to build everything from scratch.
     """
     paths = paths_for(games)
     build_options = BuildOptions(PAPERS[paper], flip, back_offset_for(back_offset, flip), template_dirs,
@@ -57,7 +61,7 @@ def build_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: t
     if watch:
         watch_builds(paths, build_options, out_dir, allow_outside)
         return
-    write_results(build_games(paths, build_options, allow_outside), out_dir)
+    write_results(build_files(paths, build_options, allow_outside), out_dir)
 
 
 def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, allow_outside: bool,
@@ -72,7 +76,7 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
             names = ", ".join(display_name(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
             click.echo(f"printgen: changed: {names}; rebuilding", err=True)
         try:
-            write_results(build_games(paths, build_options, allow_outside), out_dir)
+            write_results(build_files(paths, build_options, allow_outside), out_dir)
         except DefinitionError as exc:
             report(exc, then=" Watching for changes...")
         else:

@@ -3,8 +3,9 @@ write every file at once, and the back offset a build uses.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, TypeVar
 
 import click
 
@@ -17,10 +18,32 @@ from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.progress import progress
 from printgen.games import Loaded, game_entry, game_ids, load
 
+if TYPE_CHECKING:
+    from printgen.core.buildcache import Entry
+
 SECONDS_PER_GAME = 0.7  # a bundled game builds in 0.6-0.9 s
 SECONDS_PER_FILE = 0.002  # written to a temporary file; the disk is waited on once for all
 Results = list[tuple[Loaded, list[Artifact]]]
-Outcome = tuple[list[str], tuple[Loaded, list[Artifact]] | None, list[Problem]]
+
+
+class Titled(Protocol):
+    @property
+    def title(self) -> str: ...
+
+
+class Built(Protocol):
+    """A built game as the line saying where its files went needs it: a loaded game, or one whose
+    files came from the build cache (printgen.cli.resultcache.Replayed)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def game(self) -> Titled: ...
+
+
+Made = tuple[Built, list[Artifact]]
+Outcome = tuple[list[str], Made | None, list[Problem], "tuple[str, Entry, Any] | None"]
+B = TypeVar("B", bound=Built)
 
 
 def say_on_stderr(warning: str) -> None:
@@ -30,34 +53,82 @@ def say_on_stderr(warning: str) -> None:
 def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = False,
                 warn: Callable[[str], None] = say_on_stderr) -> Results:
     """Build every definition in memory; raise one DefinitionError holding every game's problems.
-    Warnings go to `warn` (stderr; `serve` also shows them in its page).
+    Warnings go to `warn` (stderr; `serve` also shows them in its page). A game kept by the
+    build cache (printgen.cli.resultcache) is loaded again but not drawn."""
+    results = []
+    for loaded, artifacts in build_any(paths, options, allow_outside, warn, whole=True):
+        if not isinstance(loaded, Loaded):
+            raise TypeError("a whole build gave a game that was not loaded")
+        results.append((loaded, artifacts))
+    return results
 
-    The later half of the games is built meanwhile by a forked helper on another core, if there is
-    one (printgen.core.parallel); the results, warnings and problems come out in the same order as
-    ever. The later half is the larger one, because this process also preloads that half's games.
+
+def build_files(paths: list[Path], options: BuildOptions, allow_outside: bool = False) -> list[Made]:
+    """`build_games` for a caller that only writes the files: a game kept by the build cache is
+    neither loaded nor drawn, only its files and warnings given again."""
+    return build_any(paths, options, allow_outside, say_on_stderr, whole=False)
+
+
+def build_any(paths: list[Path], options: BuildOptions, allow_outside: bool, warn: Callable[[str], None],
+              whole: bool) -> list[Made]:
+    """The games kept by the build cache first, then the others: the later half of those is built
+    meanwhile by a forked helper on another core, if there is one (printgen.core.parallel); the
+    results, warnings and problems come out in the same order as ever. The later half is the
+    larger one, because this process also preloads that half's games.
     """
-    cut = max(1, len(paths) // 2)
-    later = paths[cut:]
+    kept = [replay(path, options, allow_outside, whole) for path in paths]
+    building = [path for path, found in zip(paths, kept) if found is None]
+    cut = max(1, len(building) // 2)
+    later = building[cut:]
     if later:
         preload(later)
-    with progress(len(paths), "Building", SECONDS_PER_GAME) as bar, \
+    with progress(len(building), "Building", SECONDS_PER_GAME) as bar, \
             beside(lambda: [build_one(p, options, allow_outside) for p in later], fork=bool(later)) as helper:
-        outcomes = []
-        for path in paths[:cut]:
-            outcomes.append(build_one(path, options, allow_outside))
+        built = []
+        for path in building[:cut]:
+            built.append(build_one(path, options, allow_outside))
             bar.update(1)
-        outcomes += helper.result()
+        built += helper.result()
         bar.update(len(later))
+    fresh = iter(built)
     problems: list[Problem] = []
-    results: Results = []
-    for warnings, built, found in outcomes:
+    results: list[Made] = []
+    for found in kept:
+        warnings, made, trouble, cached = found if found is not None else next(fresh)
         for warning in warnings:  # art that cannot print exactly as drawn, a sheet that holds fewer
             warn(warning)
-        results += [built] if built else []
-        problems += found
+        if made and cached is not None:
+            remember(cached, made)
+        results += [made] if made else []
+        problems += trouble
     if problems:
         raise DefinitionError(problems)
     return results
+
+
+def replay(path: Path, options: BuildOptions, allow_outside: bool, whole: bool) -> Outcome | None:
+    """The outcome of an earlier build of the same input, if one is kept and still holds; `whole`:
+    with the game loaded (not drawn), for callers that need more than the files."""
+    from printgen.cli.resultcache import look_up, replayed
+
+    found = look_up(path, options, allow_outside)
+    if found is None:
+        return None
+    key, entry, artifacts, loaded = found
+    if loaded is None and whole:
+        try:
+            loaded = load(path, allow_outside=allow_outside)
+        except DefinitionError:  # it built before, so this is not expected; build it to say why
+            return None
+    made: Made = (loaded if loaded is not None else replayed(entry), artifacts)
+    return list(entry.warnings), made, [], (key, entry, loaded)
+
+
+def remember(kept: tuple[str, Entry, Any], made: Made) -> None:
+    from printgen.cli.resultcache import remember as keep
+
+    key, entry, loaded = kept
+    keep(key, entry, made[1], loaded if loaded is not None else made[0] if isinstance(made[0], Loaded) else None)
 
 
 def preload(paths: list[Path]) -> None:
@@ -69,19 +140,27 @@ def preload(paths: list[Path]) -> None:
 
 
 def build_one(path: Path, options: BuildOptions, allow_outside: bool) -> Outcome:
-    """(warnings about art and sheets, the loaded game and its files or None, problems) for one
-    definition."""
+    """(warnings about art and sheets, the loaded game and its files or None, problems, what the
+    build cache kept of it or None) for one definition. A build that succeeds is kept
+    (printgen.cli.resultcache), by whichever process ran it."""
+    from printgen.cli.resultcache import Recording
+
     loaded = None
+    recording = Recording.start(path, options, allow_outside)
     try:
-        loaded = load(path, allow_outside=allow_outside)
-        artifacts = loaded.build(options)
-        return list(loaded.art.warnings), (loaded, artifacts), []
+        with recording or nullcontext():
+            loaded = load(path, allow_outside=allow_outside)
+            artifacts = loaded.build(options)
+        warnings = list(loaded.art.warnings)
+        entry = recording.finish(loaded, artifacts, warnings) if recording else None
+        kept = (recording.key, entry, None) if recording and entry else None
+        return warnings, (loaded, artifacts), [], kept
     except DefinitionError as exc:  # warnings found before the problems are still worth telling
-        return list(loaded.art.warnings) if loaded else [], None, list(exc.problems)
+        return list(loaded.art.warnings) if loaded else [], None, list(exc.problems), None
 
 
-def write_results(results: Results, out_dir: Path,
-                  describe: Callable[[Loaded, list[Artifact]], str] | None = None) -> None:
+def write_results(results: list[tuple[B, list[Artifact]]], out_dir: Path,
+                  describe: Callable[[B, list[Artifact]], str] | None = None) -> None:
     """Write every file atomically (one wait for the disk for all of them), then say per game where
     they went."""
     total = sum(len(artifacts) for _, artifacts in results)

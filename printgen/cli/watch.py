@@ -131,12 +131,16 @@ def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None
     for a rebuild that `asked` wants although no file changed: `serve`'s build settings).
 
     The snapshot is taken before each build, so a file saved while a build runs triggers the next.
-    While the loop runs, written pictures are kept by what they draw (printgen.output.doccache), so
-    a rebuild draws again only the files whose shapes changed.
+    While the loop runs, whole builds are kept in memory (printgen.core.buildcache), so a rebuild
+    of a game none of whose files changed draws nothing, and written pictures are kept by what
+    they draw (printgen.output.doccache), so a rebuild draws again only the files whose shapes
+    changed.
     """
+    from printgen.core.buildcache import keep_results
     from printgen.output.doccache import keep_documents
 
     keep_documents()
+    keep_results()
     try:
         state = snapshot(collect())
         rebuild([])
@@ -153,3 +157,4 @@ def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None
         return rebuilds
     finally:
         keep_documents(False)
+        keep_results(False)

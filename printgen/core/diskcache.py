@@ -116,8 +116,34 @@ def load(area: str, key: str) -> bytes | None:
     return content
 
 
-def store(area: str, key: str, content: bytes) -> None:
-    """Keep `content` under `key`, atomically; failing quietly (a cache is never worth an error)."""
+def present(folder: Path, key: str, size: int) -> bool:
+    """True when an entry of `size` bytes of content is kept under `key` in `folder` (an
+    `area_folder`), marked used now: a caller storing content by its own digest need not write it
+    again. Its content is checked when it is loaded, as always."""
+    path = folder / entry_name(key)
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(MAGIC) + DIGEST + 1 + size:
+            return False
+        os.utime(path)
+    except OSError:
+        return False
+    return True
+
+
+def forget(area: str, key: str) -> None:
+    """Remove the entry under `key` (one found damaged), quietly."""
+    folder = area_folder(area, make=False)
+    if folder is not None:
+        try:
+            os.unlink(folder / entry_name(key))
+        except OSError:
+            pass
+
+
+def store(area: str, key: str, content: bytes, prune_now: bool = True) -> None:
+    """Keep `content` under `key`, atomically; failing quietly (a cache is never worth an error).
+    Without `prune_now`, the caller storing many entries calls `prune_area` once after them."""
     if len(content) > MAX_ENTRY:
         return
     folder = area_folder(area, make=True)
@@ -132,7 +158,8 @@ def store(area: str, key: str, content: bytes) -> None:
             out.write(content)
         os.replace(temporary, folder / entry_name(key))
         temporary = ""
-        prune(folder)
+        if prune_now:
+            prune(folder)
     except OSError:
         pass
     finally:
@@ -141,6 +168,15 @@ def store(area: str, key: str, content: bytes) -> None:
                 os.unlink(temporary)
             except OSError:
                 pass
+
+
+def prune_area(area: str) -> None:
+    folder = area_folder(area, make=False)
+    if folder is not None:
+        try:
+            prune(folder)
+        except OSError:
+            pass
 
 
 def prune(folder: Path, limit: int = LIMIT) -> None:

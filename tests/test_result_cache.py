@@ -1,0 +1,374 @@
+"""The whole-build cache: a build of an input built before gives back byte for byte what a fresh
+build writes, with the same messages and exit code, without building; any change to what decides
+it (the definition, a file it reads or names, a template, an option, printgen's code) builds again
+and writes what a build without any cache writes; a damaged, forged or exposed entry is a miss.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from printgen.cli import engine, resultcache
+from printgen.cli.main import cli
+from printgen.core import buildcache, diskcache
+from printgen.core.fontfiles import font_dir
+from printgen.games import GAME_MODULES, bundled_definition
+
+MARKER_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="30mm" height="30mm" viewBox="0 0 30 30">
+  <defs>
+    <marker id="tip" markerWidth="4" markerHeight="4" refX="2" refY="2">
+      <path d="M0,0 L4,2 L0,4 z" fill="white"/>
+    </marker>
+  </defs>
+  <line x1="6" y1="26" x2="24" y2="4" stroke="black" marker-end="url(#tip)"/>
+</svg>
+"""
+LINKING_SVG = """<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+     width="30mm" height="30mm" viewBox="0 0 30 30">
+  <image x="0" y="0" width="30" height="30" xlink:href="inner.svg"/>
+</svg>
+"""
+INNER_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="30mm" height="30mm" viewBox="0 0 30 30">
+  <rect x="5" y="5" width="20" height="20" fill="#aa2200"/>
+</svg>
+"""
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    """The build cache on, in an empty cache folder of this test's own; one process, so every
+    build this test starts is counted here."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
+    monkeypatch.delenv("PRINTGEN_NO_BUILD_CACHE", raising=False)
+    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
+    return folder / "printgen"
+
+
+@pytest.fixture
+def built(monkeypatch) -> list[Path]:
+    """The definitions actually built (not taken from the cache), in order."""
+    seen: list[Path] = []
+    original = engine.build_one
+
+    def counting(path, options, allow_outside):
+        seen.append(path)
+        return original(path, options, allow_outside)
+
+    monkeypatch.setattr(engine, "build_one", counting)
+    return seen
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def fresh(monkeypatch, out: Path, *args) -> tuple[dict[str, bytes], str]:
+    """What a build with every cache off writes, and its stderr."""
+    with monkeypatch.context() as inner:
+        inner.setenv("PRINTGEN_NO_CACHE", "1")
+        result = run("build", *args, "--out", out)
+    assert result.exit_code == 0, result.output
+    return files(out), result.stderr
+
+
+@pytest.fixture
+def deck(tmp_path) -> Path:
+    """A copy of the bundled deck (definition, CSV, SVG art, back template) to edit."""
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    for item in bundled_definition("deck").parent.iterdir():
+        if item.is_file() and not item.name.endswith((".py", ".pyc")):
+            shutil.copyfile(item, folder / item.name)
+    return folder / "deck.yaml"
+
+
+def test_a_hit_writes_every_byte_a_fresh_build_writes_for_every_bundled_game(cache, built, monkeypatch,
+                                                                            tmp_path):
+    expected, _ = fresh(monkeypatch, tmp_path / "fresh", *GAME_MODULES)
+    built.clear()
+    first = run("build", *GAME_MODULES, "--out", tmp_path / "first")
+    assert first.exit_code == 0 and len(built) == len(GAME_MODULES)
+    again = run("build", *GAME_MODULES, "--out", tmp_path / "again")
+    assert again.exit_code == 0, again.output
+    assert len(built) == len(GAME_MODULES), "the second build drew again"
+    assert files(tmp_path / "again") == expected == files(tmp_path / "first")
+    assert again.stdout == first.stdout.replace(str(tmp_path / "first"), str(tmp_path / "again"))
+    assert len(list((cache / buildcache.HEADS).iterdir())) == len(GAME_MODULES)
+
+
+def test_warnings_are_told_again_word_for_word(cache, built, deck, tmp_path):
+    (deck.parent / "flask.svg").write_text(MARKER_SVG)
+    first = run("build", deck, "--no-pictures", "--out", tmp_path / "a")
+    again = run("build", deck, "--no-pictures", "--out", tmp_path / "b")
+    assert first.exit_code == again.exit_code == 0
+    assert "warning: marker" in first.stderr
+    assert again.stderr == first.stderr and len(built) == 1
+    assert again.stdout == first.stdout.replace(str(tmp_path / "a"), str(tmp_path / "b"))
+
+
+def test_a_build_that_fails_is_never_kept_nor_answered_from_the_cache(cache, built, deck, tmp_path):
+    text = deck.read_text()
+    deck.write_text(text.replace("corner_radius: 3", "corner_radius: -3"))
+    for _ in range(2):
+        result = run("build", deck, "--out", tmp_path / "out")
+        assert result.exit_code == 2 and "corner_radius" in result.stderr
+    assert len(built) == 2 and not (cache / buildcache.HEADS).exists()
+    assert not (tmp_path / "out").exists()
+
+
+def same_size(path: Path, old: str, new: str) -> None:
+    """Swap text for text of the same length and put the old times back."""
+    assert len(old) == len(new)
+    info = path.stat()
+    data = path.read_text()
+    assert data.count(old) >= 1, old
+    path.write_text(data.replace(old, new))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert path.stat().st_size == info.st_size
+
+
+def check_miss(monkeypatch, built, tmp_path, name: str, *args) -> None:
+    """A build after a change builds again and writes what a build without any cache writes; the
+    next one is a hit again."""
+    before = len(built)
+    result = run("build", *args, "--out", tmp_path / f"{name}-cached")
+    assert result.exit_code == 0, result.output
+    assert len(built) == before + 1, f"{name}: taken from the cache"
+    expected, _ = fresh(monkeypatch, tmp_path / f"{name}-fresh", *args)
+    assert files(tmp_path / f"{name}-cached") == expected, name
+    before = len(built)
+    assert run("build", *args, "--out", tmp_path / f"{name}-again").exit_code == 0
+    assert len(built) == before, f"{name}: not kept"
+    assert files(tmp_path / f"{name}-again") == expected, name
+
+
+def test_each_change_to_a_file_the_deck_depends_on_builds_again(cache, built, deck, monkeypatch, tmp_path):
+    folder = deck.parent
+    args = [deck, "--no-pictures"]
+    check_miss(monkeypatch, built, tmp_path, "first", *args)
+    same_size(deck, "Potion Shop\ncredit", "Potion Shoq\ncredit")
+    check_miss(monkeypatch, built, tmp_path, "definition", *args)
+    same_size(folder / "flask.svg", "#3a6ea5", "#a53a6e")
+    check_miss(monkeypatch, built, tmp_path, "art", *args)
+    same_size(folder / "cards.csv", "Frost Draught", "Frost Draugts")
+    check_miss(monkeypatch, built, tmp_path, "csv", *args)
+    text = (folder / "back.svg.j2").read_text()
+    (folder / "back.svg.j2").write_text(text.replace("</svg>", '<circle cx="5" cy="5" r="2"/></svg>', 1))
+    check_miss(monkeypatch, built, tmp_path, "template", *args)
+
+
+def test_a_file_the_svg_art_draws_from_is_a_dependency(cache, built, deck, monkeypatch, tmp_path):
+    folder = deck.parent
+    (folder / "flask.svg").write_text(LINKING_SVG)
+    (folder / "inner.svg").write_text(INNER_SVG)
+    check_miss(monkeypatch, built, tmp_path, "linked", deck, "--no-pictures")
+    same_size(folder / "inner.svg", "#aa2200", "#00aa22")
+    check_miss(monkeypatch, built, tmp_path, "inner", deck, "--no-pictures")
+
+
+def test_a_font_file_changed_builds_again(cache, built, deck, monkeypatch, tmp_path):
+    folder = deck.parent
+    shutil.copyfile(Path(font_dir()) / "Vera.ttf", folder / "title.ttf")
+    deck.write_text(deck.read_text().replace("      size: 12\n      min_size: 8\n      font: bold",
+                                             "      size: 12\n      min_size: 8\n      font: title.ttf"))
+    check_miss(monkeypatch, built, tmp_path, "font", deck, "--no-pictures")
+    shutil.copyfile(Path(font_dir()) / "VeraBd.ttf", folder / "title.ttf")
+    check_miss(monkeypatch, built, tmp_path, "bold", deck, "--no-pictures")
+
+
+def test_a_file_the_definition_names_but_is_absent_counts_when_created(cache, built, deck, monkeypatch,
+                                                                    tmp_path):
+    deck.write_text(deck.read_text().replace("credit: A sample deck bundled with printgen",
+                                             "credit: notes.txt"))
+    check_miss(monkeypatch, built, tmp_path, "absent", deck, "--no-pictures")
+    (deck.parent / "notes.txt").write_text("now there\n")
+    check_miss(monkeypatch, built, tmp_path, "created", deck, "--no-pictures")
+
+
+def test_a_user_template_shadowing_a_bundled_one_and_its_edit_build_again(cache, built, monkeypatch, tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    args = ["fracas", "--templates", mine]
+    check_miss(monkeypatch, built, tmp_path, "empty", *args)
+    bundled = bundled_definition("fracas").parent / "rules.txt.j2"
+    (mine / "fracas").mkdir()
+    (mine / "fracas" / "rules.txt.j2").write_text(bundled.read_text().replace("Fracas", "Fracaz", 1))
+    check_miss(monkeypatch, built, tmp_path, "shadowed", *args)
+    same_size(mine / "fracas" / "rules.txt.j2", "Fracaz", "Fracay")
+    check_miss(monkeypatch, built, tmp_path, "edited", *args)
+
+
+@pytest.mark.parametrize("option", [("--paper", "letter"), ("--flip", "short"), ("--bleed", "1"),
+                                    ("--back-offset", "0.5,-0.5"), ("--dpi", "90"), ("--pictures",)])
+def test_each_option_builds_again(cache, built, deck, monkeypatch, tmp_path, option):
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "plain").exit_code == 0
+    assert len(built) == 1
+    changed = [deck, *option] if option == ("--pictures",) else [deck, "--no-pictures", *option]
+    check_miss(monkeypatch, built, tmp_path, "option", *changed)
+
+
+def test_a_change_of_printgen_code_builds_again(cache, built, deck, monkeypatch, tmp_path):
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "a").exit_code == 0
+    monkeypatch.setitem(resultcache._ONCE, "code", "another printgen")
+    check_miss(monkeypatch, built, tmp_path, "code", deck, "--no-pictures")
+
+
+def kept_entry(cache: Path) -> Path:
+    (entry,) = (cache / buildcache.HEADS).iterdir()
+    return entry
+
+
+def rewrite(entry: Path, change) -> None:
+    """Change an entry's JSON and sign it again with its own digest, as a forger could."""
+    data = entry.read_bytes()
+    head = len(diskcache.MAGIC) + diskcache.DIGEST + 1
+    found = json.loads(data[head:])
+    change(found)
+    content = json.dumps(found).encode()
+    import hashlib
+
+    entry.write_bytes(diskcache.MAGIC + hashlib.sha256(content).hexdigest().encode() + b"\n" + content)
+
+
+@pytest.mark.parametrize("damage", ["flipped", "truncated", "empty", "file flipped", "file missing",
+                                    "forged name", "forged digest", "forged dependency"])
+def test_a_damaged_or_forged_entry_is_a_miss_never_an_error(cache, built, deck, monkeypatch, tmp_path, damage):
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "a").exit_code == 0
+    entry = kept_entry(cache)
+    data = entry.read_bytes()
+    some_file = sorted((cache / buildcache.FILES).iterdir())[0]
+    if damage == "flipped":
+        entry.write_bytes(data[:-5] + bytes([data[-5] ^ 1]) + data[-4:])
+    elif damage == "truncated":
+        entry.write_bytes(data[: len(data) // 2])
+    elif damage == "empty":
+        entry.write_bytes(b"")
+    elif damage == "file flipped":
+        stored = some_file.read_bytes()
+        some_file.write_bytes(stored[:-1] + bytes([stored[-1] ^ 1]))
+    elif damage == "file missing":
+        some_file.unlink()
+    elif damage == "forged name":
+        rewrite(entry, lambda found: found["outputs"][0].__setitem__(0, "../../escaped.pdf"))
+    elif damage == "forged digest":
+        rewrite(entry, lambda found: found["outputs"][0].__setitem__(1, "0" * 64))
+    else:
+        rewrite(entry, lambda found: found["dependencies"].__setitem__(0, ["file", "relative", "x"]))
+    check_miss(monkeypatch, built, tmp_path, damage.replace(" ", "-"), deck, "--no-pictures")
+    assert not (tmp_path / "escaped.pdf").exists() and not (tmp_path.parent / "escaped.pdf").exists()
+
+
+def test_a_cache_folder_others_may_open_or_own_is_not_used(cache, built, deck, tmp_path):
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "a").exit_code == 0
+    os.chmod(cache / buildcache.HEADS, 0o777)
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "b").exit_code == 0
+    assert len(built) == 2
+    os.chmod(cache / buildcache.HEADS, 0o700)
+    if os.geteuid() == 0:  # only root can give a folder to another user
+        os.chown(cache / buildcache.HEADS, 65534, -1)
+        assert run("build", deck, "--no-pictures", "--out", tmp_path / "c").exit_code == 0
+        assert len(built) == 3
+        os.chown(cache / buildcache.HEADS, 0, -1)
+    count = len(built)
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "d").exit_code == 0
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "e").exit_code == 0
+    assert len(built) == count  # the folder is private again: its entry is used
+    assert files(tmp_path / "e") == files(tmp_path / "a")
+
+
+def test_no_cache_neither_reads_nor_keeps_builds(cache, built, deck, monkeypatch, tmp_path):
+    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
+    for out in ("a", "b"):
+        assert run("build", deck, "--no-pictures", "--out", tmp_path / out).exit_code == 0
+    assert len(built) == 2 and not cache.exists()
+
+
+def test_a_file_changed_while_the_game_builds_is_not_kept(cache, built, deck, monkeypatch, tmp_path):
+    """The CSV is edited after the build read it: what was drawn is the old version, so nothing is
+    kept, and the next build draws the new one."""
+    from printgen.games import Loaded
+
+    original = Loaded.build
+
+    def editing(self, options):
+        result = original(self, options)
+        same_size(deck.parent / "cards.csv", "Frost Draught", "Frost Draugts")
+        return result
+
+    monkeypatch.setattr(Loaded, "build", editing)
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "a").exit_code == 0
+    monkeypatch.setattr(Loaded, "build", original)
+    assert not (cache / buildcache.HEADS).exists()
+    check_miss(monkeypatch, built, tmp_path, "after", deck, "--no-pictures")
+
+
+def test_watch_rebuilds_from_memory_and_serve_switching_back_is_a_hit(cache, built, deck, monkeypatch, tmp_path):
+    from printgen.cli.live import Live, Settings
+
+    live = Live([deck], Settings())
+    buildcache.keep_results()
+    try:
+        live.rebuild([])
+        first = dict(live.files)
+        live.change("paper=letter")
+        live.rebuild([])
+        live.change("paper=a4")
+        live.rebuild([])
+        assert len(built) == 2 and live.files == first
+        monkeypatch.setattr(buildcache, "load", lambda key: None)  # memory alone from here on
+        live.rebuild([])
+        assert len(built) == 2 and live.files == first
+        same_size(deck.parent / "cards.csv", "Frost Draught", "Frost Draugts")
+        live.rebuild([deck.parent / "cards.csv"])
+        assert len(built) == 3 and live.files != first
+    finally:
+        buildcache.keep_results(False)
+
+
+def test_every_file_of_the_definitions_template_folder_counts(cache, built, monkeypatch, tmp_path):
+    """A template the face includes, edited at the same size with its times put back, and a
+    picture added beside the templates (a template may <image> it) each build again."""
+    assert run("new", "omiga", tmp_path / "mine", "--templates").exit_code == 0
+    definition = tmp_path / "mine" / "mine.yaml"
+    face = tmp_path / "mine" / "templates" / "omiga" / "tile-face.svg.j2"
+    extra = face.parent / "extra.svg.j2"
+    extra.write_text('<rect x="1" y="1" width="2" height="2" fill="#123456"/>\n')
+    face.write_text(face.read_text().replace("</svg>", '{% include "omiga/extra.svg.j2" %}\n</svg>', 1))
+    check_miss(monkeypatch, built, tmp_path, "included", definition)
+    same_size(extra, "#123456", "#654321")
+    check_miss(monkeypatch, built, tmp_path, "edited", definition)
+    shutil.copyfile(Path(font_dir()) / "Vera.ttf", face.parent / "beside.ttf")
+    check_miss(monkeypatch, built, tmp_path, "added", definition)
+
+
+def test_build_watch_takes_a_reverted_edit_from_memory(cache, built, deck, monkeypatch, tmp_path):
+    from printgen.cli.build import watch_builds
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+
+    csv = deck.parent / "cards.csv"
+    original = csv.read_text()
+    out = tmp_path / "out"
+    seen: list[dict[str, bytes]] = []
+
+    def sleep(seconds: float) -> None:  # between looks: note what the last build wrote, then edit
+        seen.append(files(out))
+        csv.write_text(original.replace("Frost Draught", "Frost Draugts") if len(seen) == 1 else original)
+
+    monkeypatch.setattr(buildcache, "load", lambda key: None)  # nothing from disk: memory alone
+    rebuilds = watch_builds([deck], BuildOptions(PAPERS["a4"], pictures=False), out, False, interval=0,
+                            max_rounds=2, sleep=sleep)
+    assert rebuilds == 2 and len(built) == 2  # the first build and the edit; the revert from memory
+    assert files(out) == seen[0] != seen[1]
+    assert not buildcache.MEMORY.kept  # forgotten when the loop ends
