@@ -12,12 +12,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from reportlab.graphics.renderbase import StateTracker
-from reportlab.graphics.renderPDF import _PDFRenderer
 from reportlab.graphics.shapes import DirectDraw, Group
 from reportlab.lib.colors import Color
 
 from printgen.drawing import fonts
+from printgen.output.renderer import fresh
 
 
 class Reused(DirectDraw):
@@ -60,9 +59,7 @@ def define(canvas: Any, group: Group, name: str) -> None:
     x0, y0, x1, y1 = group.getBounds()
     pad = widest_stroke(group) + 0.01 * max(x1 - x0, y1 - y0, 1.0)  # bounds leave out stroke width
     canvas.beginForm(name, x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-    renderer = _PDFRenderer()
-    renderer._canvas = canvas
-    renderer._tracker = StateTracker(defaultObj=_Defaults)
+    renderer = fresh(canvas, _Defaults)
     try:
         renderer.drawNode(group)
     finally:

@@ -1,0 +1,117 @@
+"""reportlab's PDF renderer with its per-node bookkeeping cut to what printgen's shapes need.
+
+renderPDF walks the shape tree and, around every node, reads all the node's attributes twice for
+"derived values" (reportlab's `inherit`, which printgen and svglib never set), hangs the canvas and
+the parent on the node and takes them off again, and works out how to undo each state change on the
+way back up, which a PDF does with `Q` anyway. For a deck of a thousand cards (some 30,000 nodes)
+that bookkeeping was half the time spent writing deck.pdf.
+
+`ShapeRenderer` draws the plain shapes printgen makes (groups, rectangles, strings, paths, ellipses,
+circles, lines, polylines, polygons: exactly these classes, with no derived value and no draw-time
+callback) by calling the very canvas methods renderPDF calls, in the same order with the same
+values, so the PDF's bytes are the same. Anything else (a subclass, `DirectDraw` art and forms, a
+node with a derived value or a callback) goes through renderPDF's own code.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.graphics.renderbase import StateTracker, renderScaledDrawing
+from reportlab.graphics.renderPDF import _PDFRenderer
+from reportlab.graphics.shapes import (STATE_DEFAULTS, Circle, Drawing, Ellipse, Group, Line, Path, PolyLine,
+                                       Polygon, Rect, String)
+from reportlab.graphics.transform import mmult
+from reportlab.lib.validators import DerivedValue
+
+STATE_KEYS = frozenset(STATE_DEFAULTS)
+# the exact classes drawn here, and the renderer method renderPDF's dispatcher picks for each
+PLAIN = {Group: "drawGroup", Rect: "drawRect", String: "drawString", Path: "drawPath", Ellipse: "drawEllipse",
+         Circle: "drawCircle", Line: "drawLine", PolyLine: "drawPolyLine", Polygon: "drawPolygon"}
+
+
+class ShapeRenderer(_PDFRenderer):  # type: ignore[misc]  # reportlab has no type hints
+    """renderPDF's renderer, quicker on plain nodes and unchanged on every other."""
+
+    def drawNode(self, node: Any) -> None:
+        method = PLAIN.get(type(node))
+        delta = None if method is None else state_delta(node)
+        if delta is None:
+            super().drawNode(node)  # reportlab's own path, which dispatches back here for children
+            return
+        canvas, tracker = self._canvas, self._tracker
+        clip = method == "drawPath" and node.isClipPath
+        if not clip:
+            canvas.saveState()
+        combined = tracker._combined
+        state = combined[-1].copy()
+        state.update(delta)
+        if "transform" in delta:
+            state["ctm"] = mmult(combined[-1]["ctm"], delta["transform"])
+        combined.append(state)
+        tracker._deltas.append(delta)
+        self.applyStateChanges(delta, {})
+        getattr(self, method)(node)
+        del combined[-1], tracker._deltas[-1]  # what StateTracker.pop does, less the undo it works out
+        if not clip:
+            canvas.restoreState()
+
+    def drawGroup(self, group: Any) -> None:
+        for node in group.getContents():
+            if type(node) in PLAIN:
+                self.drawNode(node)  # which falls back to reportlab's path itself if it must
+            else:
+                self.draw_child_as_reportlab(group, node)
+
+    def draw_child_as_reportlab(self, group: Any, anode: Any) -> None:
+        """One child of a group exactly as reportlab's Renderer.drawGroup draws it."""
+        from reportlab.graphics.renderbase import _expandUserNode
+
+        canvas = self._canvas
+        node = _expandUserNode(anode, canvas)
+        if not node:
+            return
+        self.fillDerivedValues(node)
+        ocanvas = hasattr(node, "_canvas")
+        try:
+            if not ocanvas:
+                node._canvas = canvas
+            if node is not anode:
+                anode._parent = group
+                node._parent = anode
+            else:
+                node._parent = group
+            self.drawNode(node)
+        finally:
+            if node is not anode:
+                del anode._parent
+            del node._parent
+            if not ocanvas:
+                del node._canvas
+
+
+def state_delta(node: Any) -> dict[str, Any] | None:
+    """The state the node sets, in its attributes' order (as renderbase.getStateDelta finds it), or
+    None when the node needs reportlab's own path (a derived value, a draw-time callback)."""
+    delta = {}
+    for key, value in node.__dict__.items():
+        if isinstance(value, DerivedValue) or key == "_drawTimeCallback":
+            return None
+        if key in STATE_KEYS:
+            delta[key] = value
+    return delta
+
+
+def draw(drawing: Drawing, canvas: Any, x: float = 0, y: float = 0) -> None:
+    """renderPDF.draw with this renderer."""
+    ShapeRenderer().draw(renderScaledDrawing(drawing), canvas, x, y)
+
+
+def fresh(canvas: Any, defaults: Any) -> ShapeRenderer:
+    """A renderer set up to draw straight onto `canvas` (a form's content) from `defaults`' state."""
+    renderer = ShapeRenderer()
+    renderer._canvas = canvas
+    renderer._tracker = StateTracker(defaultObj=defaults)
+    return renderer
+
+
+__all__ = ["ShapeRenderer", "draw", "fresh"]
