@@ -29,13 +29,13 @@ PLAIN = {Group: "drawGroup", Rect: "drawRect", String: "drawString", Path: "draw
          Circle: "drawCircle", Line: "drawLine", PolyLine: "drawPolyLine", Polygon: "drawPolygon"}
 
 
-class ShapeRenderer(_PDFRenderer):  # type: ignore[misc]  # reportlab has no type hints
+class ShapeRenderer(_PDFRenderer):
     """renderPDF's renderer, quicker on plain nodes and unchanged on every other."""
 
     def drawNode(self, node: Any) -> None:
         method = PLAIN.get(type(node))
         delta = None if method is None else state_delta(node)
-        if delta is None:
+        if method is None or delta is None:
             super().drawNode(node)  # reportlab's own path, which dispatches back here for children
             return
         canvas, tracker = self._canvas, self._tracker
