@@ -25,9 +25,10 @@ SIDES = ("face", "back")
 
 
 def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
-              problems: list[Problem]) -> DrawnSide:
+              problems: list[Problem], alike: dict[tuple[str, int], Any] | None = None) -> DrawnSide:
     """One side for one row; each element that cannot be drawn adds a problem at the row's line
-    that names the element and its line in the definition."""
+    that names the element and its line in the definition. `alike` holds the elements no template
+    decides, drawn once for every card (shapes are never changed once drawn, so cards share them)."""
     drawn = []
 
     def fault(key: tuple[Any, ...], message: str) -> None:
@@ -43,12 +44,19 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
         except ValueError as exc:
             fault((side, "template"), f"the SVG it made for this row: {exc}")
     for i in range(len(getattr(defn, side).layout)):
+        if alike is not None and (side, i) in alike:
+            drawn.append(alike[(side, i)])
+            continue
         if not values.shown(side, i):
             continue
         try:
-            drawn.append(draw_element(values.element(side, i), lambda key: values.get(side, i, key), layout))
+            shape = draw_element(values.element(side, i), lambda key: values.get(side, i, key), layout)
         except Unfit as exc:
             fault((side, i, exc.key), str(exc))
+            continue
+        drawn.append(shape)
+        if alike is not None and not values.varies(side, i):
+            alike[(side, i)] = shape
     try:
         background = paint(values.background(side), "background")
     except Unfit as exc:
@@ -68,6 +76,7 @@ class Drawer:
     source: SourceMap
     recent: OrderedDict[tuple[int, str], DrawnSide] = field(default_factory=OrderedDict)
     problems: dict[tuple[int, int], list[Problem]] = field(default_factory=dict)
+    alike: dict[tuple[str, int], Any] = field(default_factory=dict)  # elements no template decides
 
     def side(self, index: int, side: str) -> DrawnSide:
         key = (index, side)
@@ -75,7 +84,8 @@ class Drawer:
             self.recent.move_to_end(key)
             return self.recent[key]
         found: list[Problem] = []
-        drawn = draw_side(self.defn, side, self.values[index], self.rows[index], self.layout, self.source, found)
+        drawn = draw_side(self.defn, side, self.values[index], self.rows[index], self.layout, self.source, found,
+                          self.alike)
         drawn.reuse = side == "face" and self.rows[index].copies > 1
         self.problems.setdefault((index, SIDES.index(side)), found)
         self.recent[key] = drawn

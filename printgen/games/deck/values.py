@@ -80,6 +80,10 @@ class RowValues:
                     for k, p in enumerate(el.points or [])]
         return self.rendered.get((side, index, key), getattr(el, key))
 
+    def varies(self, side: str, index: int) -> bool:
+        """Whether any value of the element (its `when` too) is a template, so rows may differ."""
+        return any(key[:2] == (side, index) for key in self.rendered)
+
     def shown(self, side: str, index: int) -> bool:
         text = self.rendered.get((side, index, "when"))
         return text is None or text.strip().lower() not in FALSE
