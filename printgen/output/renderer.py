@@ -24,6 +24,8 @@ from reportlab.graphics.transform import mmult
 from reportlab.lib.validators import DerivedValue
 from reportlab.pdfgen.canvas import Canvas
 
+from printgen.output.replay import Written, effects, entry, repeatable, replays_of, write_again
+
 STATE_KEYS = frozenset(STATE_DEFAULTS)
 STATE_ATTRIBUTES = tuple(Canvas.STATE_ATTRIBUTES)  # what Canvas.saveState keeps
 # the exact classes drawn here, and the renderer method renderPDF's dispatcher picks for each
@@ -32,17 +34,45 @@ PLAIN = {Group: "drawGroup", Rect: "drawRect", String: "drawString", Path: "draw
 
 
 class ShapeRenderer(_PDFRenderer):
-    """renderPDF's renderer, quicker on plain nodes and unchanged on every other."""
+    """renderPDF's renderer, quicker on plain nodes and unchanged on every other; a plain node drawn
+    again from the same state writes again what it wrote before (output.replay)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.unvouched = 0  # nodes drawn by reportlab's own path that may not be repeated
 
     def drawNode(self, node: Any) -> None:
         method = PLAIN.get(type(node))
         delta = None if method is None else state_delta(node)
         if method is None or delta is None:
+            if not getattr(type(node), "replayable", False):
+                self.unvouched += 1
             super().drawNode(node)  # reportlab's own path, which dispatches back here for children
             return
+        canvas = self._canvas
+        if type(canvas) is not Canvas or (method == "drawPath" and node.isClipPath) or not repeatable(canvas):
+            self.draw_plain(node, method, delta)
+            return
+        replays, key = replays_of(canvas), entry(node, self, canvas)
+        written = replays.kept.get(key)
+        if written is not None and written.node is node:
+            write_again(written, self, canvas)
+            return
+        if not replays.again(node):
+            self.draw_plain(node, method, delta)
+            return
+        before, code_at, forms_at, unvouched = effects(canvas), len(canvas._code), len(canvas._formsinuse), \
+            self.unvouched
+        self.draw_plain(node, method, delta)
+        if effects(canvas) == before and self.unvouched == unvouched:
+            replays.keep(key, Written(node, canvas._code[code_at:], canvas._formsinuse[forms_at:], self._fill,
+                                      self._stroke))
+
+    def draw_plain(self, node: Any, method: str, delta: dict[str, Any]) -> None:
+        """A plain node as renderPDF draws it: its state in q ... Q (a clipping path without)."""
         canvas, tracker = self._canvas, self._tracker
         clip = method == "drawPath" and node.isClipPath
-        plain_canvas = type(canvas).saveState is Canvas.saveState and type(canvas).restoreState is Canvas.restoreState
+        plain_canvas = type(canvas) is Canvas
         if not clip:
             save_state(canvas) if plain_canvas else canvas.saveState()
         combined = tracker._combined

@@ -22,6 +22,8 @@ from printgen.output.renderer import fresh
 class Reused(DirectDraw):
     """A group that a PDF stores once as a form and places wherever it recurs."""
 
+    replayable = True  # what it writes (a form's name) may be written again (output.replay)
+
     def __init__(self, group: Group, key: str) -> None:
         self.group = group
         self.key = key  # equal keys draw the same picture

@@ -145,11 +145,12 @@ class DrawnSide:
 
 
 def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float) -> Group:
-    """The drawn elements in printgen's y-up picture, over the background running into the bleed
-    (a rectangle centred on the card, so the same drawn y down as y up)."""
+    """The drawn elements in printgen's y-up picture, over the background running into the bleed."""
     card = Group(transform=(1, 0, 0, -1, 0, height))
-    if background is not None:
-        card.add(rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background))
     for shape in drawn:
         card.add(shape)
-    return card
+    group = Group()
+    if background is not None:
+        group.add(rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background))
+    group.add(card)
+    return group

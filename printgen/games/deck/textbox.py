@@ -21,7 +21,6 @@ ICON = re.compile(r":([A-Za-z0-9_-]{1,40}):")
 STEP = 0.5  # pt between the sizes tried when shrinking
 ASCENT = 0.76  # of the font size: the embedded sans's cap height sits about here below the top
 ICON_GAP = 0.15  # of the font size, either side of an icon
-UPRIGHT = (1, 0, 0, -1, 0, 0)  # y up again inside a y-down card
 KEPT_WIDTHS = 50_000  # measured words kept; a deck's cards share most of their words and sizes
 
 _widths: dict[tuple[str, str, float], float] = {}
@@ -131,15 +130,13 @@ def fit(text: str, icons: Mapping[str, Any], font: str, size_pt: float, least_pt
 
 def draw(lines: list[Line], font: str, size_pt: float, box: Box, colour: Color,
          align: str, valign: str, line_height: float) -> Group:
-    """The lines as strings and icons, in card coordinates (y down), in one group that turns them
-    upright: inside it a string at (x, -y) has its baseline at (x, y) of the card. One group for
-    the box, rather than one round every line and icon, is a third fewer shapes for a face to draw."""
+    """The lines as strings and icons, in card coordinates (y down); each glyph is turned upright."""
     size = font_mm(size_pt)
     space = text_width(" ", font, size)
     leading = size * line_height
     tall = size * (line_height * (len(lines) - 1) + 1)
     top = box.y + {"top": 0.0, "middle": (box.height - tall) / 2, "bottom": box.height - tall}[valign]
-    group = Group(transform=UPRIGHT)
+    group = Group()
     for n, line in enumerate(lines):
         width = line.width
         x = box.x + {"left": 0.0, "center": (box.width - width) / 2, "right": box.width - width}[align]
@@ -155,14 +152,15 @@ def draw(lines: list[Line], font: str, size_pt: float, box: Box, colour: Color,
                     x += text_width(token.text, font, size)
                     continue
                 if run.strip():
-                    group.add(String(run_x, -baseline, run, fontName=font, fontSize=size, fillColor=colour))
+                    group.add(upright(String(0, 0, run, fontName=font, fontSize=size, fillColor=colour),
+                                      run_x, baseline))
                 w = icon_width(token.icon, size)
-                group.add(token.icon.shape(x + ICON_GAP * size, -(baseline + size * (1 - ASCENT)),
-                                           w - 2 * ICON_GAP * size, size))
+                group.add(upright(token.icon.shape(0, 0, w - 2 * ICON_GAP * size, size),
+                                  x + ICON_GAP * size, baseline + size * (1 - ASCENT)))
                 x += w
                 run, run_x = "", x
         if run.strip():
-            group.add(String(run_x, -baseline, run, fontName=font, fontSize=size, fillColor=colour))
+            group.add(upright(String(0, 0, run, fontName=font, fontSize=size, fillColor=colour), run_x, baseline))
     return group
 
 
