@@ -24,7 +24,7 @@ from reportlab.graphics.transform import mmult
 from reportlab.lib.validators import DerivedValue
 from reportlab.pdfgen.canvas import Canvas
 
-from printgen.output.replay import Written, effects, entry, repeatable, replays_of, write_again
+from printgen.output.replay import Written, effects, entry, fit_to_repeat, repeatable, replays_of, write_again
 
 STATE_KEYS = frozenset(STATE_DEFAULTS)
 STATE_ATTRIBUTES = tuple(Canvas.STATE_ATTRIBUTES)  # what Canvas.saveState keeps
@@ -64,9 +64,9 @@ class ShapeRenderer(_PDFRenderer):
         before, code_at, forms_at, unvouched = effects(canvas), len(canvas._code), len(canvas._formsinuse), \
             self.unvouched
         self.draw_plain(node, method, delta)
-        if effects(canvas) == before and self.unvouched == unvouched:
-            replays.keep(key, Written(node, canvas._code[code_at:], canvas._formsinuse[forms_at:], self._fill,
-                                      self._stroke))
+        code = canvas._code[code_at:]
+        if effects(canvas) == before and self.unvouched == unvouched and fit_to_repeat(code):
+            replays.keep(key, Written(node, code, canvas._formsinuse[forms_at:], self._fill, self._stroke))
 
     def draw_plain(self, node: Any, method: str, delta: dict[str, Any]) -> None:
         """A plain node as renderPDF draws it: its state in q ... Q (a clipping path without)."""

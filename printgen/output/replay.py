@@ -9,17 +9,22 @@ second time, and from then on writes that again.
 What a plain shape writes depends on the state it starts in only through what `entry` puts in the
 key (whether fill and stroke are on, the canvas's font, size, leading and fill rule): it sets the
 rest itself, inside its own `q ... Q`. Besides operators, drawing may record that the page uses a
-form, which is kept and repeated too. Anything else it might leave on the page (an opacity's
-graphics state, a spot colour, a gradient, a link) or a shape the renderer cannot vouch for makes
-what was written unfit to repeat, and that shape is drawn afresh every time.
+form, which is kept and repeated too. Operators naming any other resource of the page (an
+opacity's graphics state, a spot colour, a gradient), anything else drawing changed (a link), or a
+shape the renderer cannot vouch for make what was written unfit to repeat, and that shape is drawn
+afresh every time.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 SEEN = 2048  # shapes remembered as drawn once (kept alive meanwhile, so an id names one shape)
 KEPT = 512  # shapes whose operators are kept
+# operators naming a resource the page itself must list (a graphics state, a shading, a colour
+# space, a pattern): written again on another page, they would name one that page lacks
+PAGE_RESOURCE = re.compile(r"/\S+ (gs|sh|cs|CS)\b| (scn|SCN)\b")
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,12 @@ def effects(canvas: Any) -> tuple[Any, ...]:
     return (id(canvas._code), id(canvas._formsinuse), id(canvas._colorsUsed), len(canvas._colorsUsed),
             id(canvas._shadingUsed), len(canvas._shadingUsed), len(canvas._extgstate._c),
             id(canvas._annotationrefs), len(canvas._annotationrefs), canvas._formData)
+
+
+def fit_to_repeat(code: list[str]) -> bool:
+    """Whether operators may be written again on any page: none names a page's own resource (a
+    form's name is repeated with the forms the page uses)."""
+    return not any(PAGE_RESOURCE.search(line) for line in code)
 
 
 def write_again(written: Written, renderer: Any, canvas: Any) -> None:
