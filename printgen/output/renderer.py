@@ -43,20 +43,23 @@ class ShapeRenderer(_PDFRenderer):
 
     def drawNode(self, node: Any) -> None:
         method = PLAIN.get(type(node))
+        canvas = self._canvas
+        may_repeat = (method is not None and type(canvas) is Canvas and not (method == "drawPath" and node.isClipPath)
+                      and repeatable(canvas))
+        if may_repeat:
+            replays, key = replays_of(canvas), entry(node, self, canvas)
+            written = replays.kept.get(key)
+            if written is not None and written.node is node:
+                write_again(written, self, canvas)
+                return
         delta = None if method is None else state_delta(node)
         if method is None or delta is None:
             if not getattr(type(node), "replayable", False):
                 self.unvouched += 1
             super().drawNode(node)  # reportlab's own path, which dispatches back here for children
             return
-        canvas = self._canvas
-        if type(canvas) is not Canvas or (method == "drawPath" and node.isClipPath) or not repeatable(canvas):
+        if not may_repeat:
             self.draw_plain(node, method, delta)
-            return
-        replays, key = replays_of(canvas), entry(node, self, canvas)
-        written = replays.kept.get(key)
-        if written is not None and written.node is node:
-            write_again(written, self, canvas)
             return
         if not replays.again(node):
             self.draw_plain(node, method, delta)
