@@ -19,7 +19,7 @@ from printgen.drawing import fonts
 from printgen.drawing.picture import CUT, guide, placed, text
 from printgen.layout.sheet import Box, Duplex
 from printgen.drawing.document import Page
-from printgen.output.reuse import reusable
+from printgen.output.reuse import Forms, Reused, reusable
 
 MARK_LENGTH = 3.0  # mm: one dash of the cut style, so a mark prints as one solid stroke
 MARK_GAP = 1.5  # mm kept clear between a mark and the art (bleed included)
@@ -174,17 +174,21 @@ def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Ca
               grid: Grid) -> Iterator[ImposedSheet]:
     slots = grid.boxes()
     count = math.ceil(len(pieces) / grid.per_page)
+    backs = Forms()
+    marks_for: dict[int, Reused] = {}  # by the number of pieces on the sheet: every full sheet's are alike
     for s in range(count):
         batch = pieces[s * grid.per_page:(s + 1) * grid.per_page]
         boxes = slots[:len(batch)]
         front, back = Page(), duplex.back_page()  # the back page carries the printer's offset
         for piece, box in zip(batch, boxes):
             front.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
-            back.shapes.append(placed(reusable(piece.back(bleed)), duplex.back_placement(box)))
+            back.shapes.append(placed(backs(piece.back(bleed)), duplex.back_placement(box)))
         if bleed > 0:  # a print shop (or a viewer) finds the cut area and the bleed from these
             front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
             back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
-        marks = reusable(cut_marks(boxes, duplex.paper, bleed))  # one PDF form for like sheets
+        if len(boxes) not in marks_for:  # one PDF form for like sheets
+            marks_for[len(boxes)] = reusable(cut_marks(boxes, duplex.paper, bleed))
+        marks = marks_for[len(boxes)]
         front.shapes.append(marks)
         back.shapes.append(placed(marks, duplex.mirror()))
         if caption:

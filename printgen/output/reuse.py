@@ -12,16 +12,17 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from reportlab.graphics.renderbase import StateTracker
-from reportlab.graphics.renderPDF import _PDFRenderer
 from reportlab.graphics.shapes import DirectDraw, Group
 from reportlab.lib.colors import Color
 
 from printgen.drawing import fonts
+from printgen.output.renderer import fresh
 
 
 class Reused(DirectDraw):
     """A group that a PDF stores once as a form and places wherever it recurs."""
+
+    replayable = True  # what it writes (a form's name) may be written again (output.replay)
 
     def __init__(self, group: Group, key: str) -> None:
         self.group = group
@@ -60,9 +61,7 @@ def define(canvas: Any, group: Group, name: str) -> None:
     x0, y0, x1, y1 = group.getBounds()
     pad = widest_stroke(group) + 0.01 * max(x1 - x0, y1 - y0, 1.0)  # bounds leave out stroke width
     canvas.beginForm(name, x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-    renderer = _PDFRenderer()
-    renderer._canvas = canvas
-    renderer._tracker = StateTracker(defaultObj=_Defaults)
+    renderer = fresh(canvas, _Defaults)
     try:
         renderer.drawNode(group)
     finally:
@@ -108,3 +107,25 @@ def reusable(group: Group) -> Reused:
     digest = hashlib.sha256()
     fingerprint(group, digest)
     return Reused(group, digest.hexdigest())
+
+
+class Forms:
+    """`reusable` for pictures placed again and again: each group object is digested once while it
+    is kept, not once a placement (a deck's one back sits on every slot of every sheet: a thousand
+    digests of the same back were a fifth of imposing a 1,000-card deck). A group is matched by
+    identity, and kept (so its identity cannot pass to another object) until `keep` others follow;
+    placed groups are never changed afterwards, so the digest stays true."""
+
+    def __init__(self, keep: int = 64) -> None:
+        self.keep = keep
+        self.kept: dict[int, tuple[Group, Reused]] = {}
+
+    def __call__(self, group: Group) -> Reused:
+        found = self.kept.get(id(group))
+        if found is not None and found[0] is group:
+            return found[1]
+        if len(self.kept) >= self.keep:
+            self.kept.clear()
+        made = reusable(group)
+        self.kept[id(group)] = (group, made)
+        return made

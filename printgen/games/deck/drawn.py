@@ -22,12 +22,16 @@ from printgen.games.deck.values import RowValues, yaml_key
 
 RECENT = 64  # sides kept drawn: a sheet's cards with their copies, and the shared back, many times over
 SIDES = ("face", "back")
+KEPT_ELEMENTS = 256  # drawn elements kept by their values; a few hundred shapes, whatever the deck
 
 
 def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
-              problems: list[Problem]) -> DrawnSide:
+              problems: list[Problem], kept: dict[tuple[Any, ...], Any] | None = None) -> DrawnSide:
     """One side for one row; each element that cannot be drawn adds a problem at the row's line
-    that names the element and its line in the definition."""
+    that names the element and its line in the definition. `kept` holds elements already drawn, by
+    the element and its values for this row: an element no template decides is drawn once for the
+    whole deck, and one whose values repeat (a cost of 3) once for those values; cards share the
+    shapes, which are never changed once drawn."""
     drawn = []
 
     def fault(key: tuple[Any, ...], message: str) -> None:
@@ -45,10 +49,20 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
     for i in range(len(getattr(defn, side).layout)):
         if not values.shown(side, i):
             continue
+        key = values.element_key(side, i)
+        if kept is not None and key in kept:
+            drawn.append(kept[key])
+            continue
         try:
-            drawn.append(draw_element(values.element(side, i), lambda key: values.get(side, i, key), layout))
+            shape = draw_element(values.element(side, i), lambda name: values.get(side, i, name), layout)
         except Unfit as exc:
             fault((side, i, exc.key), str(exc))
+            continue
+        drawn.append(shape)
+        if kept is not None:
+            if len(kept) >= KEPT_ELEMENTS:
+                kept.clear()
+            kept[key] = shape
     try:
         background = paint(values.background(side), "background")
     except Unfit as exc:
@@ -68,6 +82,7 @@ class Drawer:
     source: SourceMap
     recent: OrderedDict[tuple[int, str], DrawnSide] = field(default_factory=OrderedDict)
     problems: dict[tuple[int, int], list[Problem]] = field(default_factory=dict)
+    kept: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # elements drawn, by their values
 
     def side(self, index: int, side: str) -> DrawnSide:
         key = (index, side)
@@ -75,7 +90,8 @@ class Drawer:
             self.recent.move_to_end(key)
             return self.recent[key]
         found: list[Problem] = []
-        drawn = draw_side(self.defn, side, self.values[index], self.rows[index], self.layout, self.source, found)
+        drawn = draw_side(self.defn, side, self.values[index], self.rows[index], self.layout, self.source, found,
+                          self.kept)
         drawn.reuse = side == "face" and self.rows[index].copies > 1
         self.problems.setdefault((index, SIDES.index(side)), found)
         self.recent[key] = drawn

@@ -151,6 +151,20 @@ def side_group(drawn: list[Any], background: Color | None, width: float, height:
         card.add(shape)
     group = Group()
     if background is not None:
-        group.add(rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background))
+        group.add(background_of(background, width, height, bleed))
     group.add(card)
     return group
+
+
+_backgrounds: dict[tuple[float, ...], Any] = {}
+
+
+def background_of(colour: Color, width: float, height: float, bleed: float) -> Any:
+    """A side's background, one shape for every card that has it (never changed once drawn), so
+    the PDF writer writes it again rather than drawing it afresh (output.replay)."""
+    key = (colour.red, colour.green, colour.blue, colour.alpha, width, height, bleed)
+    if key not in _backgrounds:
+        if len(_backgrounds) >= 64:
+            _backgrounds.clear()
+        _backgrounds[key] = rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour)
+    return _backgrounds[key]

@@ -16,7 +16,7 @@ from printgen.layout.imposition import (CAPTION_ROOM, Grid, ImposedSheet, Piece,
                                         impose_lazily,
                                         trim_and_bleed)
 from printgen.layout.sheet import Box, Duplex
-from printgen.output.reuse import reusable
+from printgen.output.reuse import Forms
 
 FOLD_MARGIN = 5.0  # mm the fold line stops short of the paper edge
 
@@ -76,6 +76,7 @@ def gutterfold_pages(pieces: Sequence[Piece], paper: Paper, bleed: float, captio
     fold = Duplex(paper, "long")  # folding about the middle turns a card over like a long-edge flip
     slots = grid.boxes()
     count = math.ceil(len(pieces) / grid.per_page)
+    forms = Forms()
     for s in range(count):
         batch = pieces[s * grid.per_page:(s + 1) * grid.per_page]
         boxes = slots[:len(batch)]
@@ -83,7 +84,7 @@ def gutterfold_pages(pieces: Sequence[Piece], paper: Paper, bleed: float, captio
         backs = [fold.back_box(box) for box in boxes]
         for piece, box in zip(batch, boxes):
             page.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
-            page.shapes.append(placed(reusable(piece.back(bleed)), fold.back_placement(box)))
+            page.shapes.append(placed(forms(piece.back(bleed)), fold.back_placement(box)))
         page.shapes.append(cut_marks(list(boxes) + backs, paper, bleed))
         # the fold line stops above the caption, which is centred on it
         page.shapes.append(guide(paper.width / 2, SAFE_MARGIN_MM + CAPTION_ROOM, paper.width / 2,

@@ -21,6 +21,23 @@ ICON = re.compile(r":([A-Za-z0-9_-]{1,40}):")
 STEP = 0.5  # pt between the sizes tried when shrinking
 ASCENT = 0.76  # of the font size: the embedded sans's cap height sits about here below the top
 ICON_GAP = 0.15  # of the font size, either side of an icon
+KEPT_WIDTHS = 50_000  # measured words kept; a deck's cards share most of their words and sizes
+
+_widths: dict[tuple[str, str, float], float] = {}
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    """fonts.text_width, kept by text, font and size: fitting a card's text measures each word at
+    every size it tries and again to draw it, and a deck's cards repeat the same words (a thousand
+    cards measured 93,000 words, nearly all seen before). Font names are fixed per file (a user's
+    font is named by its digest), so a kept width never goes stale."""
+    key = (text, font, size)
+    width = _widths.get(key)
+    if width is None:
+        if len(_widths) >= KEPT_WIDTHS:
+            _widths.clear()
+        width = _widths[key] = fonts.text_width(text, font, size)
+    return width
 
 
 @dataclass(frozen=True)
@@ -57,7 +74,7 @@ def tokens(paragraph: str, icons: Mapping[str, Any]) -> list[list[Token]]:
 
 
 def word_width(word: list[Token], font: str, size: float) -> float:
-    return sum(icon_width(t.icon, size) if t.icon else fonts.text_width(t.text, font, size) for t in word)
+    return sum(icon_width(t.icon, size) if t.icon else text_width(t.text, font, size) for t in word)
 
 
 def icon_width(art: Any, size: float) -> float:
@@ -65,70 +82,74 @@ def icon_width(art: Any, size: float) -> float:
     return size * width / height + 2 * ICON_GAP * size
 
 
-def lines_at(text: str, icons: Mapping[str, Any], font: str, size_pt: float, width: float,
-             wrap: bool) -> list[list[list[Token]]]:
+@dataclass(frozen=True)
+class Line:
+    """One line's words and its width in mm (the words and the spaces between them), measured
+    once: fitting checks it and drawing places the line by it."""
+
+    words: list[list[Token]]
+    width: float
+
+
+def lines_at(paragraphs: list[list[list[Token]]], font: str, size_pt: float, width: float,
+             wrap: bool) -> list[Line]:
     """Lines of words at a size: each paragraph (a line break in the text) starts a new line."""
     size = font_mm(size_pt)
-    space = fonts.text_width(" ", font, size)
-    lines: list[list[list[Token]]] = []
-    for paragraph in text.split("\n"):
-        words = tokens(paragraph, icons)
+    space = text_width(" ", font, size)
+    lines: list[Line] = []
+    for words in paragraphs:
         line: list[list[Token]] = []
+        widths: list[float] = []
         used = 0.0
         for word in words:
             w = word_width(word, font, size)
             if wrap and line and used + space + w > width:
-                lines.append(line)
-                line, used = [], 0.0
+                lines.append(Line(line, sum(widths) + space * max(0, len(line) - 1)))
+                line, widths, used = [], [], 0.0
             used += (space if line else 0) + w
             line.append(word)
-        lines.append(line)
+            widths.append(w)
+        lines.append(Line(line, sum(widths) + space * max(0, len(line) - 1)))
     return lines
 
 
-def measure(lines: list[list[list[Token]]], font: str, size_pt: float) -> float:
-    size = font_mm(size_pt)
-    space = fonts.text_width(" ", font, size)
-    return max((sum(word_width(w, font, size) for w in line) + space * max(0, len(line) - 1)
-                for line in lines), default=0.0)
-
-
 def fit(text: str, icons: Mapping[str, Any], font: str, size_pt: float, least_pt: float, box: Box,
-        wrap: bool, line_height: float) -> tuple[float, list[list[list[Token]]]] | None:
+        wrap: bool, line_height: float) -> tuple[float, list[Line]] | None:
     """The largest size from `size_pt` down to `least_pt` at which the text fits the box, with its
     lines; None when it does not fit even at the least size."""
+    paragraphs = [tokens(paragraph, icons) for paragraph in text.split("\n")]
     size = size_pt
     while size >= least_pt - 1e-9:
-        lines = lines_at(text, icons, font, size, box.width, wrap)
+        lines = lines_at(paragraphs, font, size, box.width, wrap)
         tall = font_mm(size) * (line_height * (len(lines) - 1) + 1)
-        if measure(lines, font, size) <= box.width + 1e-6 and tall <= box.height + 1e-6:
+        if max((line.width for line in lines), default=0.0) <= box.width + 1e-6 and tall <= box.height + 1e-6:
             return size, lines
         size = round(size - STEP, 2)
     return None
 
 
-def draw(lines: list[list[list[Token]]], font: str, size_pt: float, box: Box, colour: Color,
+def draw(lines: list[Line], font: str, size_pt: float, box: Box, colour: Color,
          align: str, valign: str, line_height: float) -> Group:
     """The lines as strings and icons, in card coordinates (y down); each glyph is turned upright."""
     size = font_mm(size_pt)
-    space = fonts.text_width(" ", font, size)
+    space = text_width(" ", font, size)
     leading = size * line_height
     tall = size * (line_height * (len(lines) - 1) + 1)
     top = box.y + {"top": 0.0, "middle": (box.height - tall) / 2, "bottom": box.height - tall}[valign]
     group = Group()
     for n, line in enumerate(lines):
-        width = sum(word_width(w, font, size) for w in line) + space * max(0, len(line) - 1)
+        width = line.width
         x = box.x + {"left": 0.0, "center": (box.width - width) / 2, "right": box.width - width}[align]
         baseline = top + n * leading + size * ASCENT
         run, run_x = "", x
-        for i, word in enumerate(line):
+        for i, word in enumerate(line.words):
             if i:
                 run += " "
                 x += space
             for token in word:
                 if token.icon is None:
                     run += token.text
-                    x += fonts.text_width(token.text, font, size)
+                    x += text_width(token.text, font, size)
                     continue
                 if run.strip():
                     group.add(upright(String(0, 0, run, fontName=font, fontSize=size, fillColor=colour),

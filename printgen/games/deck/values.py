@@ -80,6 +80,11 @@ class RowValues:
                     for k, p in enumerate(el.points or [])]
         return self.rendered.get((side, index, key), getattr(el, key))
 
+    def element_key(self, side: str, index: int) -> tuple[Any, ...]:
+        """What decides how the element is drawn for this row: which element, and the text of each
+        of its values that is a template (the rest are the same on every row)."""
+        return (side, index, *((key, text) for key, text in self.rendered.items() if key[:2] == (side, index)))
+
     def shown(self, side: str, index: int) -> bool:
         text = self.rendered.get((side, index, "when"))
         return text is None or text.strip().lower() not in FALSE
