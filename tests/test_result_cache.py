@@ -372,3 +372,92 @@ def test_build_watch_takes_a_reverted_edit_from_memory(cache, built, deck, monke
     assert rebuilds == 2 and len(built) == 2  # the first build and the edit; the revert from memory
     assert files(out) == seen[0] != seen[1]
     assert not buildcache.MEMORY.kept  # forgotten when the loop ends
+
+
+# -- found in review: edits while a build runs, between what the key saw and what was drawn ---------
+
+def test_a_file_svg_art_links_to_that_is_absent_counts_when_created(cache, built, deck, monkeypatch, tmp_path):
+    """An <image> of a file not there yet draws nothing; saving the file must build again."""
+    (deck.parent / "flask.svg").write_text(LINKING_SVG)
+    check_miss(monkeypatch, built, tmp_path, "absent", deck, "--no-pictures")
+    (deck.parent / "inner.svg").write_text(INNER_SVG)
+    check_miss(monkeypatch, built, tmp_path, "created", deck, "--no-pictures")
+
+
+def test_a_file_a_card_template_links_to_that_is_absent_counts_when_created(cache, built, deck, monkeypatch,
+                                                                             tmp_path):
+    """The same for the SVG a deck's template makes: its links are known only once it is rendered."""
+    back = deck.parent / "back.svg.j2"
+    back.write_text(back.read_text().replace(
+        "</svg>", '<image x="0" y="0" width="10" height="10" xlink:href="later.svg" '
+                  'xmlns:xlink="http://www.w3.org/1999/xlink"/></svg>', 1))
+    check_miss(monkeypatch, built, tmp_path, "absent", deck, "--no-pictures")
+    (deck.parent / "later.svg").write_text(INNER_SVG)
+    check_miss(monkeypatch, built, tmp_path, "created", deck, "--no-pictures")
+
+
+def test_a_templates_folder_edited_while_the_game_builds_is_not_kept_under_the_old_key(cache, built,
+                                                                                        monkeypatch, tmp_path):
+    """A --templates folder is in the key, read when the build starts; edited before the game is
+    drawn, the build draws the new text. Kept under the key of the old text, undoing the edit
+    would give the new drawing back."""
+    from printgen.games import Loaded
+
+    mine = tmp_path / "mine"
+    (mine / "fracas").mkdir(parents=True)
+    template = mine / "fracas" / "rules.txt.j2"
+    bundled = bundled_definition("fracas").parent / "rules.txt.j2"
+    template.write_text(bundled.read_text().replace("Fracas", "Fracaz", 1))
+    original = Loaded.build
+
+    def editing(self, options):
+        same_size(template, "Fracaz", "Fracay")  # saved just as the drawing starts
+        return original(self, options)
+
+    monkeypatch.setattr(Loaded, "build", editing)
+    assert run("build", "fracas", "--templates", mine, "--out", tmp_path / "a").exit_code == 0
+    monkeypatch.setattr(Loaded, "build", original)
+    same_size(template, "Fracay", "Fracaz")  # the edit undone
+    check_miss(monkeypatch, built, tmp_path, "undone", "fracas", "--templates", mine)
+
+
+def test_a_definition_edited_as_the_build_starts_is_not_kept_under_the_old_key(cache, built, deck,
+                                                                                monkeypatch, tmp_path):
+    """The definition is saved again between the key being taken and the game being read."""
+    original = resultcache.named_by
+
+    def editing(definition):
+        same_size(deck, "Potion Shop\ncredit", "Potion Shoq\ncredit")
+        return original(definition)
+
+    monkeypatch.setattr(resultcache, "named_by", editing)
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "a").exit_code == 0
+    monkeypatch.setattr(resultcache, "named_by", original)
+    same_size(deck, "Potion Shoq\ncredit", "Potion Shop\ncredit")  # the edit undone
+    check_miss(monkeypatch, built, tmp_path, "undone", deck, "--no-pictures")
+
+
+def test_a_template_folder_outside_the_definitions_edited_after_it_was_drawn_is_not_kept(cache, built,
+                                                                                        monkeypatch, tmp_path):
+    """`templates: ../shared` (with --allow-outside) is read by the bounded children only, which
+    the build's record of files opened does not see; edited after the drawing, before the build
+    ends, the kept build must not stand for the new text."""
+    from printgen.games import Loaded
+
+    assert run("new", "omiga", tmp_path / "mine", "--templates").exit_code == 0
+    definition = tmp_path / "mine" / "mine.yaml"
+    shutil.move(tmp_path / "mine" / "templates", tmp_path / "shared")
+    definition.write_text(definition.read_text().replace("templates: templates/", "templates: ../shared/"))
+    face = tmp_path / "shared" / "omiga" / "tile-face.svg.j2"
+    face.write_text(face.read_text().replace("</svg>", '<rect width="2" height="2" fill="#123456"/></svg>', 1))
+    original = Loaded.build
+
+    def editing(self, options):
+        result = original(self, options)
+        same_size(face, "#123456", "#654321")  # saved once the tiles were drawn
+        return result
+
+    monkeypatch.setattr(Loaded, "build", editing)
+    assert run("build", definition, "--allow-outside", "--out", tmp_path / "a").exit_code == 0
+    monkeypatch.setattr(Loaded, "build", original)
+    check_miss(monkeypatch, built, tmp_path, "after", definition, "--allow-outside")

@@ -18,6 +18,7 @@ import math
 import os
 import re
 import struct
+import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,9 @@ LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|
                     r"\s*(px|pt|pc|mm|cm|in|em|ex|%)?\s*$", re.IGNORECASE)
 
 
+ABSENT_EVENT = "printgen.absent"  # audited for a file an SVG names that is not there
+
+
 class TooCostly(ValueError):
     """The art would cost more to read than printgen allows; the message has the figure."""
 
@@ -64,12 +68,14 @@ class SvgMeasure:
     pixels: int = 0
     files: list[Path] = field(default_factory=list)
     pictures: list[Path] = field(default_factory=list)  # bitmap files it names, read when it is written
+    absent: list[Path] = field(default_factory=list)  # files it names that are not there (yet)
 
     @property
     def linked(self) -> list[Path]:
-        """Every file besides the SVG itself that its drawing reads (<use> and <image>), so art
-        kept by its own bytes is known to be stale when one of these changes."""
-        return self.files[1:] + self.pictures
+        """Every file besides the SVG itself that its drawing reads (<use> and <image>), and every
+        one it names that is not there, so art kept by its own bytes is known to be stale when one
+        of these changes or is created."""
+        return self.files[1:] + self.pictures + self.absent
 
 
 def measure_svg(root: Any, path: Path, root_folder: Path | None) -> SvgMeasure:
@@ -236,7 +242,12 @@ class SvgWalk:
                 Path(os.path.realpath(target)).relative_to(os.path.realpath(self.root_folder))
             except ValueError:
                 return None
-        return target if target.is_file() else None
+        if target.is_file():
+            return target
+        if target not in self.measure.absent:  # drawn as soon as it is saved: a build depends on it
+            self.measure.absent.append(target)
+            sys.audit(ABSENT_EVENT, str(target))  # seen by the build cache (cli.resultcache)
+        return None
 
     def external_svg(self, element: Any, target: Path, depth: int) -> tuple[int, int, int]:
         resolved = target.resolve()

@@ -14,6 +14,9 @@ known once it ran, so it is recorded two ways and both are kept:
   its bytes, a folder inside the definition's by every file in it, and a name with nothing there
   as absent, so creating it later is a change; the definition's template folder by every file.
 
+A file SVG art (or the SVG a deck's template made) names but that is not there is never opened,
+so the hook cannot see it: `art.measure` audits it as `printgen.absent`, recorded as absent too.
+
 The children a build forks read only what they are handed, except the bounded template renders,
 which read the template search folders: the --templates folders are in the key, the definition's
 own folder is a dependency and the bundled ones are part of the code. Forked helpers (a later
@@ -41,6 +44,7 @@ SWITCH = "PRINTGEN_NO_BUILD_CACHE"  # =1: whole builds are neither looked up nor
 NOT_OUTPUT = ("PRINTGEN_NO_CACHE", "PRINTGEN_NO_FORK", SWITCH)  # the same output with or without them
 CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".so", ".pyd", ".pth")  # imports, not inputs
 SYSTEM = ("/proc/", "/dev/", "/sys/")
+ABSENT_EVENT = "printgen.absent"  # art.measure's ABSENT_EVENT (not imported: measure imports Pillow)
 MAX_STRING = 500  # a longer value of a definition is text, not a file name
 _ONCE: dict[str, Any] = {}
 
@@ -143,7 +147,9 @@ class Recorder:
         target = args[0] if args else None
         if isinstance(target, int):  # an open file descriptor
             return
-        if event == "open":
+        if event == ABSENT_EVENT:  # a file an SVG names that is not there: creating it is a change
+            kind = "file"
+        elif event == "open":
             mode, flags = (args[1] if len(args) > 1 else None), (args[2] if len(args) > 2 else 0)
             writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
             if target is None or (isinstance(flags, int) and flags & writes) or \
@@ -186,7 +192,7 @@ _RECORDERS: list[Recorder] = []
 
 
 def _audit(event: str, args: tuple[Any, ...]) -> None:
-    if _RECORDERS and event in ("open", "os.listdir", "os.scandir"):
+    if _RECORDERS and event in ("open", "os.listdir", "os.scandir", ABSENT_EVENT):
         try:
             _RECORDERS[-1].note(event, args)
         except Exception:  # a hook that raises would fail the open itself
