@@ -224,6 +224,29 @@ def test_a_change_of_printgen_code_builds_again(cache, built, deck, monkeypatch,
     check_miss(monkeypatch, built, tmp_path, "code", deck, "--no-pictures")
 
 
+@pytest.mark.parametrize("where", ["home", "path"])
+def test_reportlab_settings_build_again(cache, built, deck, monkeypatch, tmp_path, where):
+    """reportlab takes its defaults from ~/.reportlab_settings, or a module reportlab_settings on
+    sys.path, when it is imported: neither is a library's version nor always opened while a build
+    is recorded, so a change must change the key. (This process imported reportlab long ago: what
+    it writes cannot change here, only whether it builds.)"""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    monkeypatch.delitem(resultcache._ONCE, "code", raising=False)
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "a").exit_code == 0
+    if where == "home":
+        (tmp_path / "home" / ".reportlab_settings").write_text("useA85 = 0\n")
+    else:
+        (tmp_path / "lib").mkdir()
+        (tmp_path / "lib" / "reportlab_settings.py").write_text("useA85 = 0\n")
+        monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    monkeypatch.delitem(resultcache._ONCE, "code", raising=False)  # a new process
+    before = len(built)
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "b").exit_code == 0
+    assert len(built) == before + 1
+    monkeypatch.delitem(resultcache._ONCE, "code", raising=False)
+
+
 def kept_entry(cache: Path) -> Path:
     (entry,) = (cache / buildcache.HEADS).iterdir()
     return entry

@@ -69,8 +69,23 @@ def whole_code() -> str:
     which a running process reads again, are digested at every build too: `bundled_files`.)"""
     if "code" not in _ONCE:
         package = Path(__file__).resolve().parents[1]
-        _ONCE["code"] = digest(package_files(package, code=True), libraries(), sys.version, sys.platform)
+        _ONCE["code"] = digest(package_files(package, code=True), libraries(), sys.version, sys.platform,
+                               reportlab_settings())
     return str(_ONCE["code"])
+
+
+def reportlab_settings() -> list[Any]:
+    """What reportlab reads, when imported, to override its defaults (rl_config): a module
+    `reportlab_settings` anywhere on sys.path, else ~/.reportlab_settings. Neither is in the
+    libraries' versions, and the import may come before a build is recorded (or not at all in a
+    process that only replays), so both go into the key, by content."""
+    import importlib.machinery
+
+    found: list[Any] = [file_digest(os.path.expanduser(os.path.join("~", ".reportlab_settings")))]
+    spec = importlib.machinery.PathFinder.find_spec("reportlab_settings")
+    if spec is not None:
+        found += [spec.origin, file_digest(spec.origin) if spec.origin else None]
+    return found
 
 
 def bundled_files() -> str:
