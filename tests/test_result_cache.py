@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from printgen.art import library
 from printgen.cli import engine, resultcache
 from printgen.cli.main import cli
 from printgen.core import buildcache, diskcache
@@ -484,3 +485,28 @@ def test_a_template_folder_outside_the_definitions_edited_after_it_was_drawn_is_
     assert run("build", definition, "--allow-outside", "--out", tmp_path / "a").exit_code == 0
     monkeypatch.setattr(Loaded, "build", original)
     check_miss(monkeypatch, built, tmp_path, "after", definition, "--allow-outside")
+
+
+def test_two_decks_with_the_same_template_each_draw_their_own_linked_art(cache, built, deck, monkeypatch,
+                                                                         tmp_path):
+    """Two copies of a deck whose template makes the same SVG text, each linking its own picture
+    by the same name: built in one process, the second must not be drawn (and kept) with the
+    first's picture, which a build of it alone would not show."""
+    back = deck.parent / "back.svg.j2"
+    back.write_text(back.read_text().replace(
+        "</svg>", '<image x="0" y="0" width="10" height="10" xlink:href="pic.svg" '
+                  'xmlns:xlink="http://www.w3.org/1999/xlink"/></svg>', 1))
+    (deck.parent / "pic.svg").write_text(INNER_SVG)
+    other = tmp_path / "other"
+    shutil.copytree(deck.parent, other)
+    (other / "pic.svg").write_text(INNER_SVG.replace("#aa2200", "#00aa22"))
+    (other / "deck.yaml").rename(other / "other.yaml")
+    assert run("build", deck, other / "other.yaml", "--no-pictures", "--out", tmp_path / "both").exit_code == 0
+    monkeypatch.setattr(library, "_CACHE", {})  # a new process: no art loaded before
+    expected, _ = fresh(monkeypatch, tmp_path / "alone", other / "other.yaml", "--no-pictures")
+    monkeypatch.setattr(library, "_CACHE", {})
+    mine, _ = fresh(monkeypatch, tmp_path / "mine", deck, "--no-pictures")
+    assert files(tmp_path / "alone") != {k.replace("deck", "other"): v for k, v in mine.items()}
+    assert files(tmp_path / "both" / "other") == {k[len("other/"):]: v for k, v in expected.items()}
+    result = run("build", other / "other.yaml", "--no-pictures", "--out", tmp_path / "again")
+    assert result.exit_code == 0 and files(tmp_path / "again") == expected

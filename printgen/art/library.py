@@ -239,9 +239,10 @@ class ArtLibrary:
 
     def add_svg_text(self, path: Path, data: bytes, context: ArtContext) -> Art:
         """An SVG made by printgen rather than read (a deck's template rendered for one row), named
-        after the template `path`; the same bytes are converted once."""
+        after the template `path`; the same bytes are converted once for each template (its links
+        are found from its folder: the same text from another deck's template draws other files)."""
         key = (digest(data), "SVG", context.allow_outside)
-        art = cached_art(key)
+        art = cached_art(key, path)
         if art is None:
             from printgen.art.svg import load_svg
 
