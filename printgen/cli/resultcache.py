@@ -19,7 +19,9 @@ so the hook cannot see it: `art.measure` audits it as `printgen.absent`, recorde
 
 The children a build forks read only what they are handed, except the bounded template renders,
 which read the template search folders: the --templates folders are in the key, the definition's
-own folder is a dependency and the bundled ones are part of the code. Forked helpers (a later
+own folder is a dependency and the bundled ones are part of the code (and the piece and text
+caches open every file of them here, to key their entries), and svglib's conversions, which read
+the files SVG art links to, all measured here first (`art.measure`). Forked helpers (a later
 game, the Omiga contact sheet) record their own builds; the contact sheet reads no file.
 
 A build is kept only when it succeeded and every dependency still reads as it did when first
