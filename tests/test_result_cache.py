@@ -510,3 +510,24 @@ def test_two_decks_with_the_same_template_each_draw_their_own_linked_art(cache, 
     assert files(tmp_path / "both" / "other") == {k[len("other/"):]: v for k, v in expected.items()}
     result = run("build", other / "other.yaml", "--no-pictures", "--out", tmp_path / "again")
     assert result.exit_code == 0 and files(tmp_path / "again") == expected
+
+
+def test_art_shared_by_two_definitions_links_only_what_each_definitions_folder_allows(cache, built, deck,
+                                                                                      monkeypatch, tmp_path):
+    """The same SVG file used by a definition and by another in a folder below it: a link out of
+    the lower one's folder is refused there. Built in one process, the lower one must not take the
+    art the upper one loaded (with the link drawn), which a build of it alone would not show."""
+    folder = deck.parent
+    (folder / "sub").mkdir()
+    (folder / "sub" / "art.svg").write_text(LINKING_SVG.replace('"inner.svg"', '"../inner.svg"'))
+    (folder / "inner.svg").write_text(INNER_SVG)
+    for name in ("cards.csv", "back.svg.j2"):
+        shutil.copyfile(folder / name, folder / "sub" / name)
+    text = deck.read_text()
+    (folder / "sub" / "lower.yaml").write_text(text.replace("flask.svg", "art.svg"))
+    deck.write_text(text.replace("flask.svg", "sub/art.svg"))
+    lower = folder / "sub" / "lower.yaml"
+    assert run("build", deck, lower, "--no-pictures", "--out", tmp_path / "both").exit_code == 0
+    monkeypatch.setattr(library, "_CACHE", {})  # a new process: no art loaded before
+    expected, _ = fresh(monkeypatch, tmp_path / "alone", lower, "--no-pictures")
+    assert files(tmp_path / "both" / "lower") == {k[len("lower/"):]: v for k, v in expected.items()}

@@ -176,11 +176,12 @@ def read_art(path: Path) -> bytes:
         raise ValueError(f"cannot read {shown} ({exc.strerror or exc})")
 
 
-# (digest, kind, allow_outside) -> the art, and the digest of the files it draws from when loaded
-_CACHE: dict[tuple[str, str, bool], tuple[Art, str]] = {}
+# (digest, kind, the folder its links must lie in: `links_root`) -> the art, and the digest of the
+# files it draws from when loaded
+_CACHE: dict[tuple[str, str, str], tuple[Art, str]] = {}
 
 
-def cached_art(key: tuple[str, str, bool], path: Path | None = None) -> Art | None:
+def cached_art(key: tuple[str, str, str], path: Path | None = None) -> Art | None:
     """Art loaded before from the same bytes (at `path`, when given), unless a file it draws from
     (an SVG's <use> or <image>) has changed since: in `build --watch` and `serve` the same SVG
     over a changed picture must draw the new one."""
@@ -190,8 +191,14 @@ def cached_art(key: tuple[str, str, bool], path: Path | None = None) -> Art | No
     return found[0] if linked_digest(found[0].linked) == found[1] else None
 
 
-def keep_art(key: tuple[str, str, bool], art: Art) -> None:
+def keep_art(key: tuple[str, str, str], art: Art) -> None:
     _CACHE[key] = (art, linked_digest(art.linked))
+
+
+def links_root(context: ArtContext) -> str:
+    """Where the files art links to must lie ("" for anywhere): the same file used by definitions
+    in different folders may draw a link for one and refuse it for the other."""
+    return "" if context.allow_outside else str(context.base.resolve())
 
 
 def linked_digest(paths: tuple[Path, ...]) -> str:
@@ -219,7 +226,7 @@ class ArtLibrary:
             raise ValueError("expected a PNG, JPEG or SVG file (.png, .jpg, .jpeg or .svg)")
         path = resolve(value, context)
         data = read_art(path)
-        key = (digest(data), kind, context.allow_outside)
+        key = (digest(data), kind, links_root(context))
         art = cached_art(key, path)
         if art is None:
             if kind == "SVG":
@@ -241,7 +248,7 @@ class ArtLibrary:
         """An SVG made by printgen rather than read (a deck's template rendered for one row), named
         after the template `path`; the same bytes are converted once for each template (its links
         are found from its folder: the same text from another deck's template draws other files)."""
-        key = (digest(data), "SVG", context.allow_outside)
+        key = (digest(data), "SVG", links_root(context))
         art = cached_art(key, path)
         if art is None:
             from printgen.art.svg import load_svg
