@@ -311,6 +311,17 @@ def test_a_cache_folder_others_may_open_or_own_is_not_used(cache, built, deck, t
     assert files(tmp_path / "e") == files(tmp_path / "a")
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_an_entry_another_user_owns_is_not_used(cache, built, deck, tmp_path):
+    """A folder above the cache that others may write to lets them swap in a folder of their own
+    after it was checked: every file in it is theirs, so an entry not ours is a miss."""
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "a").exit_code == 0
+    for entry in [kept_entry(cache), *(cache / buildcache.FILES).iterdir()]:
+        os.chown(entry, 65534, -1)
+    assert run("build", deck, "--no-pictures", "--out", tmp_path / "b").exit_code == 0
+    assert len(built) == 2 and files(tmp_path / "b") == files(tmp_path / "a")
+
+
 def test_no_cache_neither_reads_nor_keeps_builds(cache, built, deck, monkeypatch, tmp_path):
     monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
     for out in ("a", "b"):

@@ -7,7 +7,9 @@ reads them with the same restricted loader it uses for a child's answer (`art.dr
 entry is no more trusted than the child was. The rules (SECURITY.md, "The drawing cache"):
 
 * the folder is `$XDG_CACHE_HOME/printgen/<area>` (else `~/.cache/printgen/<area>`), made 0700; a
-  folder that is a link, not ours or open to others is not used at all;
+  folder that is a link, not ours or open to others is not used at all, nor an entry that is not
+  ours (a folder above ours that others may write to lets them swap a folder of theirs in
+  between the check and the read: what they put there is theirs);
 * an entry is named by the SHA-256 of everything that decides it (the caller's key), and holds
   the SHA-256 of its content before the content: an entry whose content does not match, that is
   cut short, too big or unreadable is ignored (the caller makes the value again);
@@ -95,7 +97,8 @@ def load(area: str, key: str) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         try:
             info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY + len(MAGIC) + DIGEST + 1:
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY + len(MAGIC) + DIGEST + 1 \
+                    or info.st_uid != os.geteuid():  # not written by us: whoever swapped it in
                 return None
             with os.fdopen(fd, "rb", closefd=False) as stream:
                 data = stream.read(MAX_ENTRY + len(MAGIC) + DIGEST + 2)
@@ -123,7 +126,8 @@ def present(folder: Path, key: str, size: int) -> bool:
     path = folder / entry_name(key)
     try:
         info = os.lstat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size != len(MAGIC) + DIGEST + 1 + size:
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(MAGIC) + DIGEST + 1 + size \
+                or info.st_uid != os.geteuid():
             return False
         os.utime(path)
     except OSError:
