@@ -413,6 +413,9 @@ def test_build_watch_takes_a_reverted_edit_from_memory(cache, built, deck, monke
 
 def test_a_file_svg_art_links_to_that_is_absent_counts_when_created(cache, built, deck, monkeypatch, tmp_path):
     """An <image> of a file not there yet draws nothing; saving the file must build again."""
+    from printgen.art import measure
+
+    assert measure.ABSENT_EVENT == resultcache.ABSENT_EVENT  # one name, written twice (no import)
     (deck.parent / "flask.svg").write_text(LINKING_SVG)
     check_miss(monkeypatch, built, tmp_path, "absent", deck, "--no-pictures")
     (deck.parent / "inner.svg").write_text(INNER_SVG)
