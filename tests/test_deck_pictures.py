@@ -105,16 +105,17 @@ def test_pictures_come_out_the_same_bytes_each_build(run_cli, tmp_path):
 
 
 def test_more_cards_than_a_page_holds_keep_their_order(run_cli, tmp_path):
-    """Past the first page of cells (fifty pictures) each file still holds its own card."""
+    """Past the first page of cells (fifty pictures) each file still holds its own card, in a build
+    large enough to keep its files in a spill folder (writers.SPILL_AFTER)."""
     folder = tmp_path / "many"
     shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     header, *rows = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()
-    lines = [header] + [f"Card {n + 1},{rows[n % len(rows)].split(',', 1)[1]}" for n in range(120)]
+    lines = [header] + [f"Card {n + 1},{rows[n % len(rows)].split(',', 1)[1]}" for n in range(170)]
     (folder / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     mine = built(run_cli, folder / "deck.yaml", tmp_path / "out", "--dpi", "40")
     theirs = alone(folder / "deck.yaml", 40)
-    assert set(mine) == set(theirs) and len(mine) > 120
-    for name in ("png/card-1.png", "png/card-51.png", "png/card-100.png", "png/card-120.png"):
+    assert set(mine) == set(theirs) and len(mine) > 170
+    for name in ("png/card-1.png", "png/card-51.png", "png/card-100.png", "png/card-170.png"):
         difference = ImageChops.difference(pixels(mine[name]), pixels(theirs[name]))
         assert max(high for _, high in difference.getextrema()) <= 1, name
 

@@ -57,34 +57,6 @@ def pictures(docs: list[Document], cells: Cells, keep: Callable[[bytes], Held],
             for png in rasterise_cells(pdf, cells, page, min(cells.per_page, len(docs) - start), keep)]
 
 
-def rasterise_kept(pdf: bytes, dpi: float, first: int, last: int, keep: Callable[[bytes], Held]) -> list[Held]:
-    """Pages first..last-1 of `pdf` as PNG bytes, each handed to `keep` as soon as it is made.
-
-    pdfium draws straight into RGB (no alpha to drop afterwards: the same pixels, about half the
-    time) and `rgb_png` encodes them (a third of Pillow's time, and smaller for flat card art)."""
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_c
-
-    document = pdfium.PdfDocument(pdf)
-    try:
-        pictures = []
-        for index in range(first, last):
-            bitmap = document[index].render(scale=dpi / 72, may_draw_forms=False, rev_byteorder=True,
-                                            force_bitmap_format=pdfium_c.FPDFBitmap_BGR)
-            pictures.append(keep(rgb_png(memoryview(bitmap.buffer), bitmap.width, bitmap.height, bitmap.stride)))
-        return pictures
-    finally:
-        document.close()
-
-
-def rgb_png(pixels: memoryview, width: int, height: int, stride: int) -> bytes:
-    """A PNG of 8-bit RGB rows `stride` bytes apart, every row unfiltered (cellpages.png_of_rows)."""
-    from printgen.output.cellpages import png_of_rows
-
-    row = width * 3
-    return png_of_rows(b"".join(b"\0" + pixels[y * stride:y * stride + row] for y in range(height)), width, height)
-
-
 def rasterise(pdf: bytes, dpi: float, first: int, last: int) -> list[bytes]:
     """Pages first..last-1 of `pdf` as PNG bytes; level 3 is as small as 6 within 1 %, 45 % sooner."""
     return list(page_pngs(pdf, dpi, compress_level=3, pages=range(first, last)))
