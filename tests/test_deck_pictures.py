@@ -119,3 +119,43 @@ def test_more_cards_than_a_page_holds_keep_their_order(run_cli, tmp_path):
         difference = ImageChops.difference(pixels(mine[name]), pixels(theirs[name]))
         assert max(high for _, high in difference.getextrema()) <= 1, name
 
+
+
+def test_pictures_drawn_together_match_each_drawn_alone_whatever_their_size_and_shift():
+    """output.png.write_pngs (serve's piece pictures, a deck's cards): an odd size, a page whose
+    content is shifted, a red square reaching past the picture's edge, and a document drawing no
+    page (a blank picture, in its turn)."""
+    from reportlab.lib.colors import Color
+
+    from printgen.core.paper import Paper
+    from printgen.drawing.document import Document, Page
+    from printgen.drawing.picture import rect
+    from printgen.output.cellpages import Cells
+    from printgen.output.png import write_pngs
+
+    paper = Paper("odd", 41.3, 27.7)
+    def picture(n: int) -> Document:
+        shapes = [rect(0, 0, 41.3, 27.7, fill=Color(0.9, 0.9, 1.0)),
+                  rect(5 + n, 3, 60, 8 + n, fill=Color(0.8, 0.1, 0.1), stroke=Color(0, 0, 0), radius=2)]
+        pages = [] if n == 3 else [Page(shapes, shift=(1.5, -2.25) if n % 2 else (0.0, 0.0))]
+        return Document(f"p{n}.png", paper, pages, "pictures", dpi=97)
+
+    documents = [picture(n) for n in range(7)]
+    assert Cells.of(paper.width, paper.height, 97, len(documents)).per_page >= len(documents)
+    together = write_pngs(documents)
+    for doc, data in zip(documents, together):
+        single = pixels(write(doc)) if doc.pages else Image.new("RGB", pixels(data).size, (255, 255, 255))
+        batched = pixels(data)
+        assert batched.size == single.size, doc.name
+        difference = ImageChops.difference(batched, single)
+        assert max(high for _, high in difference.getextrema()) <= 1, doc.name
+
+
+def test_cells_of_a_large_picture_stay_within_the_largest_page():
+    from printgen.core.paper import pt
+    from printgen.output.cellpages import CELLS_PER_PAGE, MAX_PAGE_PT, Cells
+
+    for width, height, count, least in ((300.0, 400.0, 1000, 40), (63.5, 88.9, 1000, CELLS_PER_PAGE), (10.0, 10.0, 3, 3)):
+        cells = Cells.of(width, height, 150, count)
+        assert pt(cells.paper.width) <= MAX_PAGE_PT + 1 and pt(cells.paper.height) <= MAX_PAGE_PT + 1
+        assert least <= cells.per_page < CELLS_PER_PAGE + cells.columns

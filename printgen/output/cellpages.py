@@ -19,12 +19,12 @@ import struct
 import zlib
 from dataclasses import dataclass
 from itertools import islice
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from reportlab.graphics.shapes import Group, Path
 from reportlab.lib.rl_accel import fp_str
 
-from printgen.core.paper import Paper, pt
+from printgen.core.paper import MM_PER_PT, Paper, pt
 from printgen.core.spill import Held
 from printgen.drawing.document import Document, Page
 
@@ -59,7 +59,10 @@ class Cells:
 
     @property
     def paper(self) -> Paper:
-        return Paper("cells", 2 * self.width * self.columns, 2 * self.height * self.rows)
+        """The page: the cells, rounded up to whole points (pdfium places a page rendered through a
+        matrix by its size in whole points)."""
+        return Paper("cells", math.ceil(pt(2 * self.width * self.columns)) * MM_PER_PT,
+                     math.ceil(pt(2 * self.height * self.rows)) * MM_PER_PT)
 
     @property
     def pixels(self) -> tuple[int, int]:
@@ -87,8 +90,8 @@ def cell_pages(docs: Iterable[Document], cells: Cells) -> Iterator[Page]:
         if len(page.shapes) == cells.per_page:
             yield page
             page = Page()
-        for first in islice(doc.pages_now(), 1):
-            page.shapes.append(in_cell(first, cells, len(page.shapes)))
+        first = next(islice(doc.pages_now(), 1), Page())  # no page: a blank picture, in its turn
+        page.shapes.append(in_cell(first, cells, len(page.shapes)))
     if page.shapes:
         yield page
 
@@ -123,11 +126,11 @@ def rasterise_cells(pdf: bytes, cells: Cells, page_index: int, count: int, keep:
     try:
         page = document[page_index]
         pictures = []
+        clip = pdfium_c.FS_RECTF(0, 0, width, height)  # the bitmap, as for a page of the card's size
         for cell in range(count):
-            column, down = cell % cells.columns, cell // cells.columns
             pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
-            pdfium_c.FPDF_RenderPageBitmap(bitmap, page, -2 * width * column, -2 * height * down,
-                                           2 * width * cells.columns, 2 * height * cells.rows, 0, flags)
+            matrix = cell_matrix(cells, cell, page.get_width(), page.get_height())
+            pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page, ctypes.byref(matrix), ctypes.byref(clip), flags)
             view[0::row] = bytes(height)  # every row unfiltered, whatever was drawn
             pictures.append(keep(png_of_rows(view, width, height)))
         page.close()
@@ -135,6 +138,20 @@ def rasterise_cells(pdf: bytes, cells: Cells, page_index: int, count: int, keep:
     finally:
         document.close()
         pdfium_c.FPDFBitmap_Destroy(bitmap)
+
+
+def cell_matrix(cells: Cells, cell: int, page_width: float, page_height: float) -> Any:
+    """What pdfium applies after its own page matrix (the page, top down, fitted to its size in whole
+    points) so that the cell fills the bitmap at the scale a page of the card's own size gets."""
+    import pypdfium2.raw as pdfium_c
+
+    width, height = cells.pixels
+    scale_x, scale_y = width / as_read(pt(cells.width)), height / as_read(pt(cells.height))
+    x, y = cells.origin(cell)
+    left, top = pt(x), pt(y + cells.height)
+    fit_x, fit_y = int(page_width) / page_width, int(page_height) / page_height
+    return pdfium_c.FS_MATRIX(scale_x / fit_x, 0, 0, scale_y / fit_y, -scale_x * left,
+                              scale_y * top - scale_y / fit_y * int(page_height))
 
 
 def png_of_rows(rows: memoryview | bytes, width: int, height: int) -> bytes:
