@@ -160,3 +160,31 @@ def test_generated_trees_write_the_bytes_renderpdf_writes(monkeypatch, seed):
         ours = written(monkeypatch, pdf.render_drawing, shown)
         theirs = written(monkeypatch, renderPDF.draw, shown)
     assert ours == theirs
+
+
+def test_a_plain_shape_with_a_derived_value_in_a_group_is_drawn_as_renderpdf_draws_it():
+    """reportlab's drawGroup fills a child's derived values (`inherit`) before drawing it; a plain
+    child with one goes to reportlab's path, which must see the filled value, not `inherit`."""
+    import io
+
+    from reportlab.graphics.shapes import Drawing, inherit
+    from reportlab.lib.colors import blue, red
+    from reportlab.pdfgen.canvas import Canvas
+
+    from printgen.output import renderer
+
+    def drawn(draw: Any) -> bytes:
+        drawing, group = Drawing(100, 100), Group()
+        group.__dict__["fillColor"] = red
+        square = Rect(10, 10, 20, 20, fillColor=blue)
+        square.__dict__["fillColor"] = inherit
+        group.add(square)
+        drawing.add(group)
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, invariant=1)
+        draw(drawing, canvas, 0, 0)
+        canvas.showPage()
+        canvas.save()
+        return buffer.getvalue()
+
+    assert drawn(renderer.draw) == drawn(renderPDF.draw)
