@@ -146,18 +146,34 @@ def generated_pages(seed: int) -> list[Page]:
     return pages
 
 
+def reportlab_fresh(canvas: Any, defaults: Any) -> Any:
+    """What output.renderer.fresh makes, as reportlab's own renderer (a form's content)."""
+    from reportlab.graphics.renderbase import StateTracker
+
+    plain = renderPDF._PDFRenderer()
+    plain._canvas, plain._tracker = canvas, StateTracker(defaultObj=defaults)
+    return plain
+
+
 def written(monkeypatch: pytest.MonkeyPatch, draw: Any, shown: list[Page]) -> bytes:
+    """The PDF of `shown`; drawn by renderPDF, forms' contents are drawn by reportlab's renderer too."""
+    from printgen.output import renderer, reuse
+
     monkeypatch.setattr(pdf, "render_drawing", draw)
+    monkeypatch.setattr(reuse, "fresh", renderer.fresh if draw is renderer.draw else reportlab_fresh)
     return pdf.render_pdf(Document("t.pdf", PAPER, [], "generated"), shown, [])
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_generated_trees_write_the_bytes_renderpdf_writes(monkeypatch, seed):
+    from printgen.output import renderer
+
     fonts.register()
+    ours_draw = renderer.draw  # not pdf.render_drawing: the fixture's patch outlives each example
     with unchecked_shapes():
         shown = generated_pages(seed)
-        ours = written(monkeypatch, pdf.render_drawing, shown)
+        ours = written(monkeypatch, ours_draw, shown)
         theirs = written(monkeypatch, renderPDF.draw, shown)
     assert ours == theirs
 
