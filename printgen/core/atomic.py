@@ -1,11 +1,12 @@
 """Write files so that a reader never sees half of one: write a temporary file, then rename."""
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import stat
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from printgen.core.problems import display_name
 
@@ -93,33 +94,70 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     The renames run side by side too: renaming over an old file frees its blocks, which some file
     systems (ext4 mounted with `discard`) make each rename wait for, some 3 ms a file.
     A file that already holds exactly these bytes is left alone: a rebuild after a small edit
-    (`build --watch`) rewrites only the files that changed.
+    (`build --watch`) rewrites only the files that changed. Last, every folder whose names changed
+    (a file renamed into it, a folder made in it) is flushed as well, so that once this returns
+    the new names survive a crash too, not only the bytes under the temporary ones.
     """
     pending: list[tuple[str, Path]] = []
+    folders: set[Path] = set()  # made or found already
+    changed: set[Path] = set()  # folders whose entries are new
     path = Path(".")
     try:
         for path, data in files:
             if holds(path, data):
                 continue
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in folders:
+                changed.update(folder.parent for folder in make_folder(path.parent))
+                folders.add(path.parent)
             fd, tmp = temporary(path)
             pending.append((tmp, path))
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
             os.chmod(tmp, 0o644)
-        if pending:
-            from concurrent.futures import ThreadPoolExecutor  # only when files are written
-
-            with ThreadPoolExecutor(max_workers=min(16, len(pending))) as pool:
-                list(pool.map(flush_to_disk, [tmp for tmp, _ in pending]))
-                list(pool.map(os.replace, *zip(*pending)))
+        side_by_side(flush_to_disk, [(tmp,) for tmp, _ in pending])
+        side_by_side(os.replace, pending)
         TEMPORARIES.difference_update(tmp for tmp, _ in pending)
+        changed.update(where.parent for _, where in pending)
         pending.clear()
+        side_by_side(flush_folder, [(folder,) for folder in sorted(changed)])
     except OSError as exc:
         raise failed(exc, path) from exc
     finally:
         for tmp, _ in pending:  # temporaries not renamed (a renamed one is simply not found)
             discard(tmp)
+
+
+def side_by_side(work: Callable[..., Any], jobs: list[tuple[Any, ...]], most: int = 16) -> None:
+    """`work(*job)` for every job, on up to `most` threads at once; when any failed, the error of
+    the first of those (in the jobs' order) is raised once all have ended. Plain threads rather
+    than concurrent.futures, whose import (with logging's) costs more than a build the cache
+    answers spends writing."""
+    if not jobs:
+        return
+    import threading
+
+    failures: list[tuple[int, BaseException]] = []
+    queue = iter(list(enumerate(jobs)))
+    taking = threading.Lock()
+
+    def worker() -> None:
+        while True:
+            with taking:
+                found = next(queue, None)
+            if found is None:
+                return
+            try:
+                work(*found[1])
+            except BaseException as exc:  # handed to the caller's thread below
+                failures.append((found[0], exc))
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(most, len(jobs)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise min(failures, key=lambda failure: failure[0])[1]
 
 
 def holds(path: Path, data: bytes) -> bool:
@@ -132,6 +170,37 @@ def holds(path: Path, data: bytes) -> bool:
             return stream.read(len(data) + 1) == data
     except OSError:
         return False
+
+
+def make_folder(folder: Path) -> list[Path]:
+    """`folder` and any missing parents made; the folders this made, the outermost first."""
+    missing = []
+    while not folder.is_dir() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for each in reversed(missing):
+        each.mkdir(exist_ok=True)
+    return missing[::-1]
+
+
+NO_FOLDER_FLUSH = {errno.EINVAL, errno.EBADF, errno.EISDIR, errno.EACCES, errno.EPERM, errno.ENOTSUP}
+
+
+def flush_folder(folder: Path) -> None:
+    """A folder's entries to disk (a file system that cannot flush a folder is left to its own)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        if exc.errno in NO_FOLDER_FLUSH:
+            return
+        raise
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in NO_FOLDER_FLUSH:
+            raise
+    finally:
+        os.close(fd)
 
 
 def flush_to_disk(path: str) -> None:

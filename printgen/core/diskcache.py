@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import tempfile
 import time
 from pathlib import Path
 
@@ -152,6 +151,8 @@ def store(area: str, key: str, content: bytes, prune_now: bool = True) -> None:
     digest = hashlib.sha256(content).hexdigest().encode("ascii")
     temporary = ""
     try:
+        import tempfile  # here: a build given by the cache only reads
+
         fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)  # made 0600
         with os.fdopen(fd, "wb") as out:
             out.write(MAGIC + digest + b"\n")
