@@ -33,16 +33,32 @@ STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 def temporary(path: Path) -> tuple[int, str]:
     """A new temporary file beside `path`, recorded before a Ctrl-C or SIGTERM can come between
     making it and remembering it (both are held back for the two system calls)."""
-    import tempfile  # here, not at the top: `printgen --help` imports this module for WriteFailed
-
     held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if hasattr(signal, "pthread_sigmask") else None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = new_file(path.parent, f".{path.name}.", ".tmp")
         TEMPORARIES.add(tmp)
     finally:
         if held is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return fd, tmp
+
+
+NEW_FILE = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | \
+    getattr(os, "O_BINARY", 0)
+NAMES_TRIED = 100
+
+
+def new_file(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
+    """A file of a new random name in `folder`, made by this call alone (never one there already,
+    nor through a link), readable by its owner only: tempfile.mkstemp's promise, without
+    importing tempfile (and shutil, random, ...) into a build that writes what the cache kept."""
+    for _ in range(NAMES_TRIED):
+        name = os.path.abspath(os.path.join(folder, f"{prefix}{os.urandom(6).hex()}{suffix}"))
+        try:
+            return os.open(name, NEW_FILE, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(folder))
 
 
 def discard(tmp: str) -> None:
@@ -127,11 +143,12 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
             discard(tmp)
 
 
-def side_by_side(work: Callable[..., Any], jobs: list[tuple[Any, ...]], most: int = 16) -> None:
-    """`work(*job)` for every job, on up to `most` threads at once; when any failed, the error of
-    the first of those (in the jobs' order) is raised once all have ended. Plain threads rather
-    than concurrent.futures, whose import (with logging's) costs more than a build the cache
-    answers spends writing."""
+def side_by_side(work: Callable[..., Any], jobs: list[tuple[Any, ...]], most: int = 8) -> None:
+    """`work(*job)` for every job, on up to `most` threads at once, this one among them; when any
+    failed, the error of the first of those (in the jobs' order) is raised once all have ended.
+    Plain threads rather than concurrent.futures, whose import (with logging's) costs more than a
+    build the cache answers spends writing; 8 flush 76 files as soon as 16 do, and on a busy
+    machine every thread started waits its turn to run."""
     if not jobs:
         return
     import threading
@@ -148,14 +165,19 @@ def side_by_side(work: Callable[..., Any], jobs: list[tuple[Any, ...]], most: in
                 return
             try:
                 work(*found[1])
-            except BaseException as exc:  # handed to the caller's thread below
+            except Exception as exc:  # handed to the caller's thread below
                 failures.append((found[0], exc))
 
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(most, len(jobs)))]
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(most, len(jobs)) - 1)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    try:
+        worker()
+    finally:  # even when interrupted here: no job is left running behind the caller's back
+        with taking:
+            queue = iter(())
+        for thread in threads:
+            thread.join()
     if failures:
         raise min(failures, key=lambda failure: failure[0])[1]
 
