@@ -100,6 +100,41 @@ def test_write_all_replaces_nothing_when_one_file_cannot_be_written(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "blocked"]
 
 
+def test_write_all_flushes_every_folder_whose_names_changed_and_makes_files_others_may_read(tmp_path, monkeypatch):
+    """Once write_all returns, the new names are on disk too: the folders files were renamed
+    into, and those folders were made in; a second write of the same bytes changes no name."""
+    from printgen.core import atomic
+
+    flushed: list[Path] = []
+    monkeypatch.setattr(atomic, "flush_folder", lambda folder: flushed.append(folder))
+    (tmp_path / "kept").mkdir()
+    files = [(tmp_path / "out" / "game" / "game.pdf", b"pdf"), (tmp_path / "out" / "game" / "svg" / "1.svg", b"svg"),
+             (tmp_path / "kept" / "a.txt", b"a")]
+    write_all(files)
+    assert sorted(flushed) == sorted([tmp_path, tmp_path / "out", tmp_path / "out" / "game",
+                                      tmp_path / "out" / "game" / "svg", tmp_path / "kept"])
+    assert all((path.stat().st_mode & 0o777) == 0o644 for path, _ in files)
+    flushed.clear()
+    write_all(files)
+    assert flushed == []
+
+
+def test_jobs_side_by_side_all_run_and_the_first_failure_in_their_order_is_raised():
+    from printgen.core.atomic import side_by_side
+
+    ran: list[int] = []
+
+    def job(number: int) -> None:
+        ran.append(number)
+        if number in (3, 7):
+            raise OSError(number, f"job {number} failed")
+
+    with pytest.raises(OSError, match="job 3 failed"):
+        side_by_side(job, [(n,) for n in range(20)], most=4)
+    assert sorted(ran) == list(range(20))
+    side_by_side(job, [])
+
+
 def imported_by(code: str) -> set[str]:
     out = subprocess.run([sys.executable, "-c", f"{code}\nimport sys\nprint(' '.join(sys.modules))"],
                          capture_output=True, text=True, check=True, cwd=Path(__file__).parent)
