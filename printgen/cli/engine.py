@@ -19,6 +19,7 @@ from printgen.core.progress import progress
 
 if TYPE_CHECKING:  # the registry (pydantic, the YAML reader) is imported only when a game is loaded:
     # a build the cache answers, which is given its files without loading anything, never needs it
+    from printgen.cli.resultcache import Found
     from printgen.core.buildcache import Entry
     from printgen.games import Loaded
 
@@ -79,7 +80,10 @@ def build_any(paths: list[Path], options: BuildOptions, allow_outside: bool, war
     results, warnings and problems come out in the same order as ever. The later half is the
     larger one, because this process also preloads that half's games.
     """
-    kept = [replay(path, options, allow_outside, whole) for path in paths]
+    from printgen.cli.resultcache import look_up_all
+
+    kept = [replay(path, looked_up, allow_outside, whole)
+            for path, looked_up in zip(paths, look_up_all(paths, options, allow_outside))]
     building = [path for path, found in zip(paths, kept) if found is None]
     fresh = iter(build_all(building, options, allow_outside))
     problems: list[Problem] = []
@@ -118,12 +122,11 @@ def build_all(paths: list[Path], options: BuildOptions, allow_outside: bool) -> 
     return built
 
 
-def replay(path: Path, options: BuildOptions, allow_outside: bool, whole: bool) -> Outcome | None:
-    """The outcome of an earlier build of the same input, if one is kept and still holds; `whole`:
-    with the game loaded (not drawn), for callers that need more than the files."""
-    from printgen.cli.resultcache import look_up, replayed
+def replay(path: Path, found: Found | None, allow_outside: bool, whole: bool) -> Outcome | None:
+    """The outcome of an earlier build of the same input, if the cache found one that still holds;
+    `whole`: with the game loaded (not drawn), for callers that need more than the files."""
+    from printgen.cli.resultcache import replayed
 
-    found = look_up(path, options, allow_outside)
     if found is None:
         return None
     key, entry, artifacts, loaded = found
