@@ -130,12 +130,11 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
             os.chmod(tmp, 0o644)
-        side_by_side(flush_to_disk, [(tmp,) for tmp, _ in pending])
-        side_by_side(os.replace, pending)
-        TEMPORARIES.difference_update(tmp for tmp, _ in pending)
         changed.update(where.parent for _, where in pending)
+        side_by_side([(flush_to_disk, [(tmp,) for tmp, _ in pending]), (os.replace, pending),
+                      (flush_folder, [(folder,) for folder in sorted(changed)])])
+        TEMPORARIES.difference_update(tmp for tmp, _ in pending)
         pending.clear()
-        side_by_side(flush_folder, [(folder,) for folder in sorted(changed)])
     except OSError as exc:
         raise failed(exc, path) from exc
     finally:
@@ -143,43 +142,61 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
             discard(tmp)
 
 
-def side_by_side(work: Callable[..., Any], jobs: list[tuple[Any, ...]], most: int = 8) -> None:
-    """`work(*job)` for every job, on up to `most` threads at once, this one among them; when any
-    failed, the error of the first of those (in the jobs' order) is raised once all have ended.
-    Plain threads rather than concurrent.futures, whose import (with logging's) costs more than a
-    build the cache answers spends writing; 8 flush 76 files as soon as 16 do, and on a busy
-    machine every thread started waits its turn to run."""
-    if not jobs:
+def side_by_side(phases: list[tuple[Callable[..., Any], list[tuple[Any, ...]]]], most: int = 16) -> None:
+    """For each phase in turn, `work(*job)` for every one of its jobs, on up to `most` threads at
+    once, this one among them; a phase starts only once every job of the one before it ended,
+    and not at all after a job failed: then the error of the first failed job (in the phases'
+    and the jobs' order) is raised, once every thread stopped. The same threads serve every
+    phase: on a busy machine each thread started waits its turn to run. Plain threads rather
+    than concurrent.futures, whose import (with logging's) costs more than a build the cache
+    answers spends writing."""
+    count = min(most, max((len(jobs) for _, jobs in phases), default=0))
+    if count == 0:
         return
     import threading
 
-    failures: list[tuple[int, BaseException]] = []
-    queue = iter(list(enumerate(jobs)))
+    failures: list[tuple[int, int, BaseException]] = []
+    queues = [iter(list(enumerate(jobs))) for _, jobs in phases]
     taking = threading.Lock()
+    between = threading.Barrier(count)
 
     def worker() -> None:
-        while True:
-            with taking:
-                found = next(queue, None)
-            if found is None:
-                return
-            try:
-                work(*found[1])
-            except Exception as exc:  # handed to the caller's thread below
-                failures.append((found[0], exc))
+        try:
+            for phase, (work, _) in enumerate(phases):
+                while True:
+                    with taking:
+                        found = next(queues[phase], None)
+                    if found is None:
+                        break
+                    try:
+                        work(*found[1])
+                    except Exception as exc:  # handed to the caller's thread below
+                        failures.append((phase, found[0], exc))
+                between.wait()  # every job of this phase ended, on every thread
+                if failures:
+                    return
+        except threading.BrokenBarrierError:  # another thread stopped: so does this one
+            return
+        except BaseException:  # stopped otherwise (Ctrl-C in this thread): none waits for it
+            between.abort()
+            raise
 
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(most, len(jobs)) - 1)]
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(count - 1)]
     for thread in threads:
         thread.start()
     try:
         worker()
-    finally:  # even when interrupted here: no job is left running behind the caller's back
+    except BaseException:
         with taking:
-            queue = iter(())
+            queues = [iter(()) for _ in phases]
+        raise
+    finally:  # even when interrupted here: no job is left running behind the caller's back
         for thread in threads:
             thread.join()
     if failures:
-        raise min(failures, key=lambda failure: failure[0])[1]
+        raise min(failures, key=lambda failure: failure[:2])[2]
+    if between.broken:
+        raise RuntimeError("a thread writing files stopped before its work was done")
 
 
 def holds(path: Path, data: bytes) -> bool:
