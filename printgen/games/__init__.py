@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from printgen.drawing.document import Document
 
 
-
 class ValidationReport(Protocol):
     """What `printgen validate` prints: every finding, as text or JSON, and whether any is an error."""
 
