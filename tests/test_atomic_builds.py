@@ -25,19 +25,20 @@ from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
 CHILD = r'''
-import os, sys, tempfile, time
+import os, sys, time
 from pathlib import Path
+import printgen.core.atomic as atomic
 
 marker, mode, at, out = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), os.path.abspath(sys.argv[4])
-real_replace, real_fdopen, real_mkstemp = os.replace, os.fdopen, tempfile.mkstemp
+real_replace, real_fdopen, real_new_file = os.replace, os.fdopen, atomic.new_file
 ours, seen = set(), {"write": 0, "rename": 0}
 
 def pause():
     marker.write_text("paused")
     time.sleep(300)
 
-def mkstemp(*args, **kwargs):
-    fd, name = real_mkstemp(*args, **kwargs)
+def new_file(*args, **kwargs):
+    fd, name = real_new_file(*args, **kwargs)
     if os.path.abspath(name).startswith(out):
         ours.add(fd)
     return fd, name
@@ -75,7 +76,7 @@ def replace(src, dst, *args, **kwargs):
             time.sleep(0.01)
     return real_replace(src, dst, *args, **kwargs)
 
-tempfile.mkstemp, os.fdopen, os.replace = mkstemp, fdopen, replace
+atomic.new_file, os.fdopen, os.replace = new_file, fdopen, replace
 from printgen.cli.main import main
 sys.argv = ["printgen"] + sys.argv[5:]
 main()

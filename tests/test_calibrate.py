@@ -195,7 +195,7 @@ def test_saving_keeps_the_rest_of_the_config_file_as_written(run_cli, tmp_path):
                  "[printers.office.tray]", 'name = "bypass"', 'sizes = ["a4", "letter"]'):
         assert kept in text
     assert "long = [1.5, -0.5]" in text
-    from printgen.core.config import tomllib  # tomli before Python 3.11
-    data = tomllib.loads(text)
+    from printgen.core.config import toml_parser  # tomli before Python 3.11
+    data = toml_parser().loads(text)
     assert data["printers"]["office"]["tray"]["sizes"] == ["a4", "letter"]
     assert data["back_offset"] == {"short": [0.5, 0.5], "long": [1.5, -0.5]}

@@ -1,10 +1,9 @@
 """Decks too large to hold in memory: every file is kept in a private spill folder once made and
 each sheet and picture is drawn only while it is written. Read back: the files are the bytes an
-in-memory build writes, a problem found late still leaves nothing behind, and the batched card
-pictures have the pixels of pictures made one page at a time."""
+in-memory build writes, and a problem found late still leaves nothing behind (the pictures' pixels:
+test_deck_pictures.py)."""
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import signal
@@ -15,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from printgen.games import bundled_definition
 from printgen.output import writers
@@ -77,22 +75,6 @@ def test_a_problem_only_drawing_finds_late_in_a_large_deck_writes_nothing(run_cl
     assert "Traceback" not in result.output
     assert not (tmp_path / "out").exists()
     assert list(private_tmp.iterdir()) == []
-
-
-def test_batched_card_pictures_have_the_pixels_of_pictures_made_one_at_a_time(run_cli, tmp_path):
-    from printgen.core.spill import in_memory
-    from printgen.output.png import png_from_pdf, rasterise_kept
-
-    folder = tmp_path / "out"
-    assert run_cli("build", bundled_definition("deck"), "--out", folder).exit_code == 0
-    pdf = (folder / "deck" / "deck.pdf").read_bytes()
-    batched = rasterise_kept(pdf, 61, 0, 2, in_memory)
-    for page, png in enumerate(batched):
-        assert isinstance(png, bytes)
-        with Image.open(io.BytesIO(png)) as mine, Image.open(io.BytesIO(png_from_pdf(pdf, 61, page))) as alone:
-            mine.load()
-            assert mine.format == "PNG" and mine.mode == "RGB" and mine.size == alone.size
-            assert mine.tobytes() == alone.convert("RGB").tobytes()
 
 
 def test_no_pictures_writes_the_same_sheets_and_no_card_pictures(run_cli, tmp_path):

@@ -110,3 +110,72 @@ def test_the_macintosh_names_alone_are_kept_when_they_say_everything():
 ])
 def test_any_other_naming_table_is_kept_as_it_is(table):
     assert one_copy_of_names(table) == table
+
+
+def test_every_kind_of_content_prints_the_same_without_the_ascii85_layer(tmp_path, monkeypatch):
+    """A deck with a PNG with alpha, an RGB and a CMYK JPEG, an SVG with gradients, text and an
+    inline picture, and a user's TrueType font: written as now (pages and forms as plain
+    compressed bytes) and with reportlab's ASCII85 layer kept, both open strictly in pypdf and
+    give pdfium the same pixels on every page."""
+    import base64
+    import contextlib
+    import io
+    import shutil
+
+    from pathlib import Path
+
+    import pypdfium2
+    import reportlab
+    from PIL import Image, ImageDraw
+
+    from printgen.cli.engine import build_games
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+    from printgen.games import bundled_definition
+    from printgen.output import pdf
+
+    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")  # both builds draw (no picture kept from the first)
+    folder = tmp_path / "deck"
+    shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    shine = Image.new("RGBA", (40, 30), (0, 0, 0, 0))
+    ImageDraw.Draw(shine).ellipse((2, 2, 38, 28), fill=(200, 30, 30, 180))
+    shine.save(folder / "alpha.png")
+    Image.new("RGB", (32, 24), (20, 120, 200)).save(folder / "photo.jpg", quality=80)
+    Image.new("CMYK", (16, 16), (0, 100, 200, 0)).save(folder / "cmyk.jpg", quality=80)
+    inline = io.BytesIO()
+    shine.save(inline, "PNG")
+    (folder / "fancy.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="30mm"'
+        ' height="30mm" viewBox="0 0 30 30"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">'
+        '<stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/></linearGradient>'
+        '<radialGradient id="r"><stop offset="0" stop-color="#ffff00"/><stop offset="1" stop-color="#00aa00"/>'
+        '</radialGradient></defs><rect x="1" y="1" width="28" height="14" fill="url(#g)"/>'
+        '<circle cx="15" cy="22" r="6" fill="url(#r)"/><text x="2" y="12" font-size="4">Words</text>'
+        '<image x="20" y="16" width="8" height="6" xlink:href="data:image/png;base64,'
+        + base64.b64encode(inline.getvalue()).decode() + '"/>'
+        '<path d="M 2 28 L 10 20 L 12 28 Z" fill="#123456" fill-opacity="0.4"/></svg>')
+    shutil.copy(Path(reportlab.__file__).parent / "fonts" / "VeraBd.ttf", folder / "title.ttf")
+    definition = folder / "deck.yaml"
+    text = definition.read_text().replace("      font: bold\n      valign: middle",
+                                          "      font: title.ttf\n      valign: middle", 1)
+    images = "".join(f"    - type: image\n      src: {src}\n      x: {x}\n      y: {y}\n      width: 8\n      height: 8\n"
+                     for src, x, y in [("alpha.png", 3, 16), ("photo.jpg", 50, 16), ("cmyk.jpg", 50, 26),
+                                       ("fancy.svg", 3, 26)])
+    definition.write_text(text.replace("    - type: line\n", images + "    - type: line\n", 1))
+
+    def built() -> bytes:
+        ((_, artifacts),) = build_games([definition], BuildOptions(PAPERS["a4"], pictures=False))
+        return next(a.data for a in artifacts if a.name == "deck.pdf")
+
+    def pixels(data: bytes) -> list[bytes]:
+        PdfReader(io.BytesIO(data), strict=True).pages[0].extract_text()
+        document = pypdfium2.PdfDocument(data)
+        return [document[i].render(scale=1.5).to_pil().tobytes() for i in range(len(document))]
+
+    now = built()
+    monkeypatch.setattr(pdf, "binary_streams", contextlib.nullcontext)
+    monkeypatch.setattr(pdf, "encode_page_now", pdf.encode_page_now.__wrapped__)
+    layered = built()
+    assert b"/DCTDecode" in now and b"/SMask" in now and b"/Shading" in now  # the content is all there
+    assert len(now) < len(layered)
+    assert pixels(now) == pixels(layered)

@@ -5,9 +5,12 @@ and writes what a build without any cache writes; a damaged, forged or exposed e
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -260,13 +263,11 @@ def rewrite(entry: Path, change) -> None:
     found = json.loads(data[head:])
     change(found)
     content = json.dumps(found).encode()
-    import hashlib
-
     entry.write_bytes(diskcache.MAGIC + hashlib.sha256(content).hexdigest().encode() + b"\n" + content)
 
 
 @pytest.mark.parametrize("damage", ["flipped", "truncated", "empty", "file flipped", "file missing",
-                                    "forged name", "forged digest", "forged dependency"])
+                                    "file swapped", "forged name", "forged digest", "forged dependency"])
 def test_a_damaged_or_forged_entry_is_a_miss_never_an_error(cache, built, deck, monkeypatch, tmp_path, damage):
     assert run("build", deck, "--no-pictures", "--out", tmp_path / "a").exit_code == 0
     entry = kept_entry(cache)
@@ -283,6 +284,9 @@ def test_a_damaged_or_forged_entry_is_a_miss_never_an_error(cache, built, deck, 
         some_file.write_bytes(stored[:-1] + bytes([stored[-1] ^ 1]))
     elif damage == "file missing":
         some_file.unlink()
+    elif damage == "file swapped":  # whole and checked by its own digest, but not the file its name says
+        other = b"%PDF-1.4 another file"
+        some_file.write_bytes(diskcache.MAGIC + hashlib.sha256(other).hexdigest().encode() + b"\n" + other)
     elif damage == "forged name":
         rewrite(entry, lambda found: found["outputs"][0].__setitem__(0, "../../escaped.pdf"))
     elif damage == "forged digest":
@@ -409,7 +413,7 @@ def test_build_watch_takes_a_reverted_edit_from_memory(cache, built, deck, monke
     assert not buildcache.MEMORY.kept  # forgotten when the loop ends
 
 
-# -- found in review: edits while a build runs, between what the key saw and what was drawn ---------
+# -- found in review: stale hits (files not there yet, art shared in one process) and edits while a build runs
 
 def test_a_file_svg_art_links_to_that_is_absent_counts_when_created(cache, built, deck, monkeypatch, tmp_path):
     """An <image> of a file not there yet draws nothing; saving the file must build again."""
@@ -545,3 +549,31 @@ def test_art_shared_by_two_definitions_links_only_what_each_definitions_folder_a
     monkeypatch.setattr(library, "_CACHE", {})  # a new process: no art loaded before
     expected, _ = fresh(monkeypatch, tmp_path / "alone", lower, "--no-pictures")
     assert files(tmp_path / "both" / "lower") == {k[len("lower/"):]: v for k, v in expected.items()}
+
+
+def printgen_with_modules(*args: str | Path, cwd: Path) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run `printgen ARGS` in a process of its own as the console script does: its result and
+    every module it imported."""
+    code = ("import atexit, sys\natexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules)))\n"
+            "sys.argv = ['printgen', *sys.argv[1:]]\nfrom printgen.launch import main\nmain()")
+    out = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, cwd=cwd)
+    head, _, modules = out.stderr.rpartition("\nMODULES ")
+    return subprocess.CompletedProcess(out.args, out.returncode, out.stdout, head), set(modules.split())
+
+
+def test_a_hit_imports_no_game_and_none_of_the_libraries_a_build_draws_with(cache, tmp_path):
+    """What a hit does (key, check, read, write) needs none of the game registry, its validation
+    and YAML reading, the drawing, template and picture libraries; the miss before it did."""
+    first, on_miss = printgen_with_modules("build", "omiga", "--out", tmp_path / "a", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    again, on_hit = printgen_with_modules("build", "omiga", "--out", tmp_path / "b", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert files(tmp_path / "b" / "omiga") == files(tmp_path / "a" / "omiga")
+    assert again.stdout == first.stdout.replace(str(tmp_path / "a"), str(tmp_path / "b"))
+    heavy = {"pydantic", "ruamel", "reportlab", "jinja2", "svgwrite", "svglib", "PIL", "pypdfium2", "lxml"}
+    ours = ("printgen.games", "printgen.art", "printgen.jinja", "printgen.layout", "printgen.output",
+            "printgen.core.yamlread", "printgen.core.validation")
+    assert heavy <= {name.split(".")[0] for name in on_miss}
+    assert not heavy & {name.split(".")[0] for name in on_hit}
+    assert not [name for name in on_hit if name.startswith(ours)]
+    assert not {"tempfile", "concurrent.futures", "tomllib"} & on_hit  # nor what writing files needs not

@@ -13,6 +13,7 @@ from typing import Any
 from reportlab.graphics.shapes import DirectDraw
 
 from printgen.core.bounded import Budget, MiB
+from printgen.drawing.formresources import form_resources
 from printgen.drawing.numbers import num
 
 PICTURE_BUDGET = Budget(8.0, 768 * MiB, "the picture")  # decoding one art file; SECURITY.md
@@ -114,25 +115,6 @@ def define_form(canvas: Any, art: Art) -> None:
         canvas.endForm(Resources=form_resources(canvas))
         return
     canvas.endForm()
-
-
-def form_resources(canvas: Any) -> Any:
-    """The resources a form's content uses, as reportlab gives a page but not a form: without
-    them, an SVG's gradients (shadings) and fill-/stroke-opacity (graphics states) print black
-    and opaque. Must be called just before endForm, while the form's accumulators are current."""
-    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
-
-    resources = PDFResourceDictionary()
-    resources.basicFonts()
-    resources.allProcs()
-    if canvas._formsinuse:
-        resources.XObject = canvas._doc.xobjDict(canvas._formsinuse)
-    state = canvas._extgstate.getState()
-    if state:
-        resources.ExtGState = state
-    resources.setShading(canvas._shadingUsed)
-    resources.setColorSpace(canvas._colorsUsed)
-    return resources
 
 
 def first_line(exc: BaseException) -> str:

@@ -7,12 +7,15 @@ written, and exits with EXIT_BAD_INPUT. No command prints problems itself.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
+from printgen.core.bundled import bundled_definition, game_ids
 from printgen.core.problems import DefinitionError
-from printgen.core.yamlread import read_yaml
-from printgen.games import Game, bundled_definition, game_entry, game_ids
+
+if TYPE_CHECKING:  # the registry and the YAML reader are imported when used: a cached build needs neither
+    from printgen.games import Game
 
 EXIT_INVALID = 1  # `validate`: the file reads, but the set it defines has problems
 EXIT_BAD_INPUT = 2
@@ -38,6 +41,9 @@ def paths_for(games: tuple[str, ...]) -> list[Path]:
 
 def game_of(path: Path) -> Game | None:
     """The game a definition names, or None if it cannot tell (the build will say why)."""
+    from printgen.core.yamlread import read_yaml
+    from printgen.games import game_entry
+
     try:
         data, _ = read_yaml(path)
     except DefinitionError:

@@ -11,19 +11,21 @@ import click
 
 from printgen.core.atomic import write_all
 from printgen.core.build import Artifact, BuildOptions
+from printgen.core.bundled import game_ids
 from printgen.core.config import config_path, saved_back_offset
 from printgen.core.paper import Flip
-from printgen.core.parallel import beside
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.progress import progress
-from printgen.games import Loaded, game_entry, game_ids, load
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the registry (pydantic, the YAML reader) is imported only when a game is loaded:
+    # a build the cache answers, which is given its files without loading anything, never needs it
+    from printgen.cli.resultcache import Found
     from printgen.core.buildcache import Entry
+    from printgen.games import Loaded
 
 SECONDS_PER_GAME = 0.7  # a bundled game builds in 0.6-0.9 s
 SECONDS_PER_FILE = 0.002  # written to a temporary file; the disk is waited on once for all
-Results = list[tuple[Loaded, list[Artifact]]]
+Results = list[tuple["Loaded", list[Artifact]]]
 
 
 class Titled(Protocol):
@@ -55,6 +57,8 @@ def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = 
     """Build every definition in memory; raise one DefinitionError holding every game's problems.
     Warnings go to `warn` (stderr; `serve` also shows them in its page). A game kept by the
     build cache (printgen.cli.resultcache) is loaded again but not drawn."""
+    from printgen.games import Loaded
+
     results = []
     for loaded, artifacts in build_any(paths, options, allow_outside, warn, whole=True):
         if not isinstance(loaded, Loaded):
@@ -76,21 +80,12 @@ def build_any(paths: list[Path], options: BuildOptions, allow_outside: bool, war
     results, warnings and problems come out in the same order as ever. The later half is the
     larger one, because this process also preloads that half's games.
     """
-    kept = [replay(path, options, allow_outside, whole) for path in paths]
+    from printgen.cli.resultcache import look_up_all
+
+    kept = [replay(path, looked_up, allow_outside, whole)
+            for path, looked_up in zip(paths, look_up_all(paths, options, allow_outside))]
     building = [path for path, found in zip(paths, kept) if found is None]
-    cut = max(1, len(building) // 2)
-    later = building[cut:]
-    if later:
-        preload(later)
-    with progress(len(building), "Building", SECONDS_PER_GAME) as bar, \
-            beside(lambda: [build_one(p, options, allow_outside) for p in later], fork=bool(later)) as helper:
-        built = []
-        for path in building[:cut]:
-            built.append(build_one(path, options, allow_outside))
-            bar.update(1)
-        built += helper.result()
-        bar.update(len(later))
-    fresh = iter(built)
+    fresh = iter(build_all(building, options, allow_outside))
     problems: list[Problem] = []
     results: list[Made] = []
     for found in kept:
@@ -106,16 +101,38 @@ def build_any(paths: list[Path], options: BuildOptions, allow_outside: bool, war
     return results
 
 
-def replay(path: Path, options: BuildOptions, allow_outside: bool, whole: bool) -> Outcome | None:
-    """The outcome of an earlier build of the same input, if one is kept and still holds; `whole`:
-    with the game loaded (not drawn), for callers that need more than the files."""
-    from printgen.cli.resultcache import look_up, replayed
+def build_all(paths: list[Path], options: BuildOptions, allow_outside: bool) -> list[Outcome]:
+    """Build each definition (none when the cache had them all: then nothing more is imported)."""
+    if not paths:
+        return []
+    from printgen.core.parallel import beside
 
-    found = look_up(path, options, allow_outside)
+    cut = max(1, len(paths) // 2)
+    later = paths[cut:]
+    if later:
+        preload(later)
+    with progress(len(paths), "Building", SECONDS_PER_GAME) as bar, \
+            beside(lambda: [build_one(p, options, allow_outside) for p in later], fork=bool(later)) as helper:
+        built = []
+        for path in paths[:cut]:
+            built.append(build_one(path, options, allow_outside))
+            bar.update(1)
+        built += helper.result()
+        bar.update(len(later))
+    return built
+
+
+def replay(path: Path, found: Found | None, allow_outside: bool, whole: bool) -> Outcome | None:
+    """The outcome of an earlier build of the same input, if the cache found one that still holds;
+    `whole`: with the game loaded (not drawn), for callers that need more than the files."""
+    from printgen.cli.resultcache import replayed
+
     if found is None:
         return None
     key, entry, artifacts, loaded = found
     if loaded is None and whole:
+        from printgen.games import load
+
         try:
             loaded = load(path, allow_outside=allow_outside)
         except DefinitionError:  # it built before, so this is not expected; build it to say why
@@ -125,15 +142,17 @@ def replay(path: Path, options: BuildOptions, allow_outside: bool, whole: bool) 
 
 
 def remember(kept: tuple[str, Entry, Any], made: Made) -> None:
-    from printgen.cli.resultcache import remember as keep
+    from printgen.cli.resultcache import Replayed, remember as keep
 
-    key, entry, loaded = kept
-    keep(key, entry, made[1], loaded if loaded is not None else made[0] if isinstance(made[0], Loaded) else None)
+    key, entry, loaded = kept  # a game given again by the cache (Replayed) was not loaded
+    keep(key, entry, made[1], loaded if loaded is not None else None if isinstance(made[0], Replayed) else made[0])
 
 
 def preload(paths: list[Path]) -> None:
     """Import the bundled games these definitions seem to be (by file name) before the helper forks,
     so that it shares those imports instead of repeating them; a wrong guess only costs an import."""
+    from printgen.games import game_entry
+
     for game_id in dict.fromkeys(p.stem for p in paths):
         if game_id in game_ids():
             game_entry(game_id)
@@ -144,6 +163,7 @@ def build_one(path: Path, options: BuildOptions, allow_outside: bool) -> Outcome
     build cache kept of it or None) for one definition. A build that succeeds is kept
     (printgen.cli.resultcache), by whichever process ran it."""
     from printgen.cli.resultcache import Recording
+    from printgen.games import load
 
     loaded = None
     recording = Recording.start(path, options, allow_outside)

@@ -34,7 +34,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from printgen.core import buildcache
 from printgen.core.build import Artifact, BuildOptions
@@ -127,9 +127,11 @@ def libraries() -> list[Any]:
     return found
 
 
-def key_of(path: Path, options: BuildOptions, allow_outside: bool) -> str | None:
+def key_of(path: Path, options: BuildOptions, allow_outside: bool,
+           bundled: Callable[[], str] = bundled_files) -> str | None:
     """The key of this build, or None when it cannot be cached (caching off, an unreadable
-    definition, a templates folder too big to digest)."""
+    definition, a templates folder too big to digest). `bundled` gives the bundled files' digest:
+    taken now, unless several games are looked up at once (`look_up_all`)."""
     if caching_off() or os.environ.get(SWITCH) == "1":
         return None
     definition = file_digest(path)
@@ -140,7 +142,7 @@ def key_of(path: Path, options: BuildOptions, allow_outside: bool) -> str | None
         return None
     environment = sorted((name, value) for name, value in os.environ.items()
                          if name.startswith(ENVIRONMENT) and name not in NOT_OUTPUT)
-    return digest("printgen build", buildcache.FORMAT, whole_code(), bundled_files(), str(path),
+    return digest("printgen build", buildcache.FORMAT, whole_code(), bundled(), str(path),
                   os.path.abspath(path), os.path.realpath(path),
                   definition, repr(options), templates, allow_outside, environment)
 
@@ -290,10 +292,27 @@ def named_by(definition: Path) -> list[Dependency]:
     return [Dependency(kind, where, state) for (kind, where), state in found.items()]
 
 
-def look_up(path: Path, options: BuildOptions, allow_outside: bool) -> tuple[str, Entry, list[Artifact], Any] | None:
+Found = tuple[str, Entry, list[Artifact], Any]
+
+
+def look_up_all(paths: list[Path], options: BuildOptions, allow_outside: bool) -> list[Found | None]:
+    """`look_up` for each definition, all as of one moment: the bundled files are digested once
+    for all of them (when first needed), not once a game."""
+    taken: list[str] = []
+
+    def bundled_once() -> str:
+        if not taken:
+            taken.append(bundled_files())
+        return taken[0]
+
+    return [look_up(path, options, allow_outside, bundled_once) for path in paths]
+
+
+def look_up(path: Path, options: BuildOptions, allow_outside: bool,
+            bundled: Callable[[], str] = bundled_files) -> Found | None:
     """A build kept for this input, in memory then on disk: (key, entry, files, the loaded game
     if this process has it)."""
-    key = key_of(path, options, allow_outside)
+    key = key_of(path, options, allow_outside, bundled)
     if key is None:
         return None
     kept = buildcache.MEMORY.get(key)

@@ -1,11 +1,12 @@
 """Write files so that a reader never sees half of one: write a temporary file, then rename."""
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import stat
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from printgen.core.problems import display_name
 
@@ -32,16 +33,32 @@ STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 def temporary(path: Path) -> tuple[int, str]:
     """A new temporary file beside `path`, recorded before a Ctrl-C or SIGTERM can come between
     making it and remembering it (both are held back for the two system calls)."""
-    import tempfile  # here, not at the top: `printgen --help` imports this module for WriteFailed
-
     held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if hasattr(signal, "pthread_sigmask") else None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = new_file(path.parent, f".{path.name}.", ".tmp")
         TEMPORARIES.add(tmp)
     finally:
         if held is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return fd, tmp
+
+
+NEW_FILE = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | \
+    getattr(os, "O_BINARY", 0)
+NAMES_TRIED = 100
+
+
+def new_file(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
+    """A file of a new random name in `folder`, made by this call alone (never one there already,
+    nor through a link), readable by its owner only: tempfile.mkstemp's promise, without
+    importing tempfile (and shutil, random, ...) into a build that writes what the cache kept."""
+    for _ in range(NAMES_TRIED):
+        name = os.path.abspath(os.path.join(folder, f"{prefix}{os.urandom(6).hex()}{suffix}"))
+        try:
+            return os.open(name, NEW_FILE, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(folder))
 
 
 def discard(tmp: str) -> None:
@@ -93,26 +110,29 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     The renames run side by side too: renaming over an old file frees its blocks, which some file
     systems (ext4 mounted with `discard`) make each rename wait for, some 3 ms a file.
     A file that already holds exactly these bytes is left alone: a rebuild after a small edit
-    (`build --watch`) rewrites only the files that changed.
+    (`build --watch`) rewrites only the files that changed. Last, every folder whose names changed
+    (a file renamed into it, a folder made in it) is flushed as well, so that once this returns
+    the new names survive a crash too, not only the bytes under the temporary ones.
     """
     pending: list[tuple[str, Path]] = []
+    folders: set[Path] = set()  # made or found already
+    changed: set[Path] = set()  # folders whose entries are new
     path = Path(".")
     try:
         for path, data in files:
             if holds(path, data):
                 continue
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in folders:
+                changed.update(folder.parent for folder in make_folder(path.parent))
+                folders.add(path.parent)
             fd, tmp = temporary(path)
             pending.append((tmp, path))
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
             os.chmod(tmp, 0o644)
-        if pending:
-            from concurrent.futures import ThreadPoolExecutor  # only when files are written
-
-            with ThreadPoolExecutor(max_workers=min(16, len(pending))) as pool:
-                list(pool.map(flush_to_disk, [tmp for tmp, _ in pending]))
-                list(pool.map(os.replace, *zip(*pending)))
+        changed.update(where.parent for _, where in pending)
+        side_by_side([(flush_to_disk, [(tmp,) for tmp, _ in pending]), (os.replace, pending),
+                      (flush_folder, [(folder,) for folder in sorted(changed)])])
         TEMPORARIES.difference_update(tmp for tmp, _ in pending)
         pending.clear()
     except OSError as exc:
@@ -120,6 +140,63 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     finally:
         for tmp, _ in pending:  # temporaries not renamed (a renamed one is simply not found)
             discard(tmp)
+
+
+def side_by_side(phases: list[tuple[Callable[..., Any], list[tuple[Any, ...]]]], most: int = 16) -> None:
+    """For each phase in turn, `work(*job)` for every one of its jobs, on up to `most` threads at
+    once, this one among them; a phase starts only once every job of the one before it ended,
+    and not at all after a job failed: then the error of the first failed job (in the phases'
+    and the jobs' order) is raised, once every thread stopped. The same threads serve every
+    phase: on a busy machine each thread started waits its turn to run. Plain threads rather
+    than concurrent.futures, whose import (with logging's) costs more than a build the cache
+    answers spends writing."""
+    count = min(most, max((len(jobs) for _, jobs in phases), default=0))
+    if count == 0:
+        return
+    import threading
+
+    failures: list[tuple[int, int, BaseException]] = []
+    queues = [iter(list(enumerate(jobs))) for _, jobs in phases]
+    taking = threading.Lock()
+    between = threading.Barrier(count)
+
+    def worker() -> None:
+        try:
+            for phase, (work, _) in enumerate(phases):
+                while True:
+                    with taking:
+                        found = next(queues[phase], None)
+                    if found is None:
+                        break
+                    try:
+                        work(*found[1])
+                    except Exception as exc:  # handed to the caller's thread below
+                        failures.append((phase, found[0], exc))
+                between.wait()  # every job of this phase ended, on every thread
+                if failures:
+                    return
+        except threading.BrokenBarrierError:  # another thread stopped: so does this one
+            return
+        except BaseException:  # stopped otherwise (Ctrl-C in this thread): none waits for it
+            between.abort()
+            raise
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(count - 1)]
+    for thread in threads:
+        thread.start()
+    try:
+        worker()
+    except BaseException:
+        with taking:
+            queues = [iter(()) for _ in phases]
+        raise
+    finally:  # even when interrupted here: no job is left running behind the caller's back
+        for thread in threads:
+            thread.join()
+    if failures:
+        raise min(failures, key=lambda failure: failure[:2])[2]
+    if between.broken:
+        raise RuntimeError("a thread writing files stopped before its work was done")
 
 
 def holds(path: Path, data: bytes) -> bool:
@@ -132,6 +209,37 @@ def holds(path: Path, data: bytes) -> bool:
             return stream.read(len(data) + 1) == data
     except OSError:
         return False
+
+
+def make_folder(folder: Path) -> list[Path]:
+    """`folder` and any missing parents made; the folders this made, the outermost first."""
+    missing = []
+    while not folder.is_dir() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for each in reversed(missing):
+        each.mkdir(exist_ok=True)
+    return missing[::-1]
+
+
+NO_FOLDER_FLUSH = {errno.EINVAL, errno.EBADF, errno.EISDIR, errno.EACCES, errno.EPERM, errno.ENOTSUP}
+
+
+def flush_folder(folder: Path) -> None:
+    """A folder's entries to disk (a file system that cannot flush a folder is left to its own)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        if exc.errno in NO_FOLDER_FLUSH:
+            return
+        raise
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in NO_FOLDER_FLUSH:
+            raise
+    finally:
+        os.close(fd)
 
 
 def flush_to_disk(path: str) -> None:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from printgen.core.paper import Flip, Paper
-from printgen.core.source import SourceMap
+
+if TYPE_CHECKING:  # not imported to run: it brings in the YAML library, which a cached build never needs
+    from printgen.core.source import SourceMap
 
 
 @dataclass(frozen=True)

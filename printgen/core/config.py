@@ -15,19 +15,24 @@ import os
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from printgen.core.atomic import write_bytes
 from printgen.core.paper import Flip
 from printgen.core.problems import DefinitionError, Problem, display_name
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - the same parser, as a package, before Python 3.11
-    import tomli as tomllib
-
 FLIPS: tuple[Flip, ...] = ("long", "short")
 LIMIT_MM = 20.0  # the same bound the command line puts on --back-offset
+
+
+def toml_parser() -> ModuleType:
+    """tomllib (tomli before Python 3.11), imported only when there is a file to read."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - the same parser, as a package, before Python 3.11
+        import tomli as tomllib
+    return tomllib
 
 
 def config_path() -> Path:
@@ -53,6 +58,7 @@ def read(path: Path | None = None) -> tuple[dict[str, Any], str]:
         return {}, ""
     except (OSError, UnicodeDecodeError) as exc:
         raise DefinitionError([Problem(display_name(path), 1, "", f"cannot read the config file ({exc})")])
+    tomllib = toml_parser()
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import tempfile
 import time
 from pathlib import Path
 
@@ -90,8 +89,13 @@ def entry_name(key: str) -> str:
 def load(area: str, key: str) -> bytes | None:
     """The bytes stored under `key`, or None when there are none, or none that can be trusted."""
     folder = area_folder(area, make=False)
-    if folder is None:
-        return None
+    return load_from(folder, key) if folder is not None else None
+
+
+def load_from(folder: Path, key: str, by_content: bool = False) -> bytes | None:
+    """`load` from an `area_folder` already checked (a caller loading many entries checks it
+    once); `by_content`: the key is the SHA-256 of the content itself, so an entry recording
+    another digest is not it (and the one digest taken checks both)."""
     path = folder / entry_name(key)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -110,7 +114,9 @@ def load(area: str, key: str) -> bytes | None:
     if not data.startswith(MAGIC) or len(data) < head or data[head - 1:head] != b"\n":
         return None
     content = data[head:]
-    if hashlib.sha256(content).hexdigest().encode("ascii") != data[len(MAGIC):head - 1]:
+    recorded = data[len(MAGIC):head - 1]
+    if (by_content and recorded != key.encode("ascii")) or \
+            hashlib.sha256(content).hexdigest().encode("ascii") != recorded:
         return None
     try:
         os.utime(path)  # used now: pruned last
@@ -156,6 +162,8 @@ def store(area: str, key: str, content: bytes, prune_now: bool = True) -> None:
     digest = hashlib.sha256(content).hexdigest().encode("ascii")
     temporary = ""
     try:
+        import tempfile  # here: a build given by the cache only reads
+
         fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)  # made 0600
         with os.fdopen(fd, "wb") as out:
             out.write(MAGIC + digest + b"\n")

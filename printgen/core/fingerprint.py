@@ -12,7 +12,6 @@ developing changes them), the libraries it calls by their package folder's and `
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import stat
@@ -118,6 +117,8 @@ def code_fingerprint() -> str:
     the folder, which changes its time); never importing a library to ask its version (svglib
     alone takes 0.05 s). Once a process."""
     if not _CODE:
+        import importlib.util
+
         from printgen.core.fontfiles import font_dir
 
         own = Path(__file__).resolve().parents[1]

@@ -9,13 +9,14 @@ half-finished output behind.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from importlib import import_module, resources
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 from pydantic import BaseModel
 
 from printgen.core.build import Artifact, BuildOptions
+from printgen.core.bundled import GAME_MODULES, bundled_definition, game_ids  # the registry's names too
 from printgen.core.problems import DefinitionError, Problem, UnknownTable
 from printgen.core.source import Loc, SourceMap
 from printgen.core.validation import shorten, validate
@@ -24,8 +25,6 @@ from printgen.core.yamlread import read_yaml
 if TYPE_CHECKING:
     from printgen.art.library import ArtLibrary
     from printgen.drawing.document import Document
-
-GAME_MODULES = ["one_minute_war", "fracas", "quick_violence", "armies", "omiga", "deck"]
 
 
 class ValidationReport(Protocol):
@@ -92,11 +91,6 @@ def registry() -> dict[str, Game]:
     return {game_id: game_entry(game_id) for game_id in GAME_MODULES}
 
 
-def game_ids() -> list[str]:
-    """The bundled games' ids, without importing any game: each module is named after its game."""
-    return list(GAME_MODULES)
-
-
 def game_entry(game_id: str) -> Game:
     """One bundled game, importing only its own modules (a build of one game loads no other)."""
     return import_module(f"{__name__}.{game_id}.game").GAME
@@ -108,10 +102,6 @@ def art_module() -> Any:
     from printgen.art import library as art
 
     return art
-
-
-def bundled_definition(game_id: str) -> Path:
-    return Path(str(resources.files("printgen.games"))) / game_id / f"{game_id}.yaml"
 
 
 @dataclass(frozen=True)

@@ -4,23 +4,21 @@ so a PNG always shows exactly what prints. pypdfium2 and Pillow are imported onl
 from __future__ import annotations
 
 import io
-import struct
-import zlib
+from dataclasses import replace
 from functools import partial
-from itertools import islice
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from printgen.core.spill import Held, in_memory
 from printgen.drawing.document import Document
 from printgen.output.pdf import render_pdf, write_pdf
 
+if TYPE_CHECKING:
+    from printgen.output.cellpages import Cells
+
 
 def write_png(doc: Document) -> bytes:
     """The document's first page, drawn as PDF and rasterised at its `dpi`."""
     return png_from_pdf(write_pdf(doc), doc.dpi)
-
-
-PAGES_PER_JOB = 50  # pictures rasterised by one job when a batch is shared out among the cores
 
 
 def write_pngs(docs: list[Document]) -> list[bytes]:
@@ -29,55 +27,34 @@ def write_pngs(docs: list[Document]) -> list[bytes]:
 
 
 def write_pngs_kept(docs: list[Document], keep: Callable[[bytes], Held]) -> list[Held]:
-    """Many one-page pictures of one size and resolution (a deck's cards): drawn as the pages of
-    one PDF, so art they share is stored and decoded once, then rasterised in runs of pages on every
-    core (printgen.core.parallel). Each page gives the same pixels as its own document would.
+    """Many one-page pictures of one size and resolution (a deck's cards), a page of cells to a job
+    on every core (printgen.core.parallel), each job drawing and rasterising its own (`pictures`).
     Each PNG is handed to `keep` where it is made (a spill folder keeps only its path)."""
     from printgen.core.parallel import on_cores
+    from printgen.output.cellpages import Cells
 
-    first = docs[0]
-    pdf = render_pdf(first, (page for doc in docs for page in islice(doc.pages_now(), 1)), [])
-    jobs = [partial(rasterise_kept, pdf, first.dpi, start, min(start + PAGES_PER_JOB, len(docs)), keep)
-            for start in range(0, len(docs), PAGES_PER_JOB)]
+    cells = Cells.of(docs[0].paper.width, docs[0].paper.height, docs[0].dpi, len(docs))
+    jobs = [partial(pictures, docs[start:start + cells.per_page], cells, keep)
+            for start in range(0, len(docs), cells.per_page)]
     return [png for run in on_cores(jobs) for png in run]
 
 
-def rasterise_kept(pdf: bytes, dpi: float, first: int, last: int, keep: Callable[[bytes], Held]) -> list[Held]:
-    """Pages first..last-1 of `pdf` as PNG bytes, each handed to `keep` as soon as it is made.
+def pictures(docs: list[Document], cells: Cells, keep: Callable[[bytes], Held],
+             before: Callable[[int], object] = lambda index: None) -> list[Held]:
+    """Pictures of one size and resolution as PNGs: drawn as the cells of one PDF, so art they share
+    is stored once and decoded once a page (printgen.output.cellpages), then rasterised here. Each
+    has the pixels its own document would have. `before(i)` is called just before docs[i] is drawn
+    (a caller writes there what is drawn from the same shapes, while they are still kept)."""
+    from printgen.output.cellpages import cell_pages, rasterise_cells
 
-    pdfium draws straight into RGB (no alpha to drop afterwards: the same pixels, about half the
-    time) and `rgb_png` encodes them (a third of Pillow's time, and smaller for flat card art)."""
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_c
+    def each() -> Iterator[Document]:
+        for index, doc in enumerate(docs):
+            before(index)
+            yield doc
 
-    document = pdfium.PdfDocument(pdf)
-    try:
-        pictures = []
-        for index in range(first, last):
-            bitmap = document[index].render(scale=dpi / 72, may_draw_forms=False, rev_byteorder=True,
-                                            force_bitmap_format=pdfium_c.FPDFBitmap_BGR)
-            pictures.append(keep(rgb_png(memoryview(bitmap.buffer), bitmap.width, bitmap.height, bitmap.stride)))
-        return pictures
-    finally:
-        document.close()
-
-
-PNG_LEVEL = 3  # zlib: 1 is hardly quicker and 5 % larger; 6 is 10 % smaller and twice as slow
-
-
-def rgb_png(pixels: memoryview, width: int, height: int, stride: int) -> bytes:
-    """A PNG of 8-bit RGB rows `stride` bytes apart. Every row is stored unfiltered: Pillow tries
-    all five PNG filters on every row, which took most of its time and, for cards of flat colour and
-    text, made files larger than no filter does (a photograph would come out larger this way)."""
-    row = width * 3
-    rows = b"".join(b"\0" + pixels[y * stride:y * stride + row] for y in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, RGB, no interlace
-    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(rows, PNG_LEVEL))
-            + png_chunk(b"IEND", b""))
-
-
-def png_chunk(kind: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    pdf = render_pdf(replace(docs[0], paper=cells.paper), cell_pages(each(), cells), [])
+    return [png for page, start in enumerate(range(0, len(docs), cells.per_page))
+            for png in rasterise_cells(pdf, cells, page, min(cells.per_page, len(docs) - start), keep)]
 
 
 def rasterise(pdf: bytes, dpi: float, first: int, last: int) -> list[bytes]:

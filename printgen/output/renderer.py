@@ -56,6 +56,8 @@ class ShapeRenderer(_PDFRenderer):
         if method is None or delta is None:
             if not getattr(type(node), "replayable", False):
                 self.unvouched += 1
+            if method is not None:  # a plain class drawGroup passed on unfilled: fill it as reportlab's would
+                self.fillDerivedValues(node)
             super().drawNode(node)  # reportlab's own path, which dispatches back here for children
             return
         if not may_repeat:

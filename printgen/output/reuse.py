@@ -16,6 +16,7 @@ from reportlab.graphics.shapes import DirectDraw, Group
 from reportlab.lib.colors import Color
 
 from printgen.drawing import fonts
+from printgen.drawing.formresources import form_resources, needs_own_resources
 from printgen.output.renderer import fresh
 
 
@@ -66,7 +67,10 @@ def define(canvas: Any, group: Group, name: str) -> None:
         renderer.drawNode(group)
     finally:
         del renderer._canvas, renderer._tracker
-    canvas.endForm()
+    if needs_own_resources(canvas):  # an opacity, spot colour or shading: list them in the form
+        canvas.endForm(Resources=form_resources(canvas))
+    else:
+        canvas.endForm()  # reportlab's own resources suffice (and keep the bytes they always had)
 
 
 def widest_stroke(shape: Any) -> float:

@@ -6,18 +6,22 @@ them all at once, and nothing reaches the disk while one stands.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from printgen.core.build import Artifact
-from printgen.core.parallel import beside
+from printgen.core.parallel import beside, on_cores
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.spill import Held, Spill, in_memory
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflow
 from printgen.output.doccache import document_keys, keep, kept
 from printgen.output.pdf import write_pdf
-from printgen.output.png import write_png, write_pngs_kept
+from printgen.output.png import pictures, write_png, write_pngs_kept
 from printgen.output.svg import write_svg
+
+if TYPE_CHECKING:
+    from printgen.output.cellpages import Cells
 
 WRITERS: dict[str, Callable[[Document], bytes]] = {"pdf": write_pdf, "svg": write_svg, "png": write_png}
 SPILL_AFTER = 300  # documents: a build that makes more keeps each file on disk once it is made
@@ -71,16 +75,64 @@ def written_kept(doc: Document, source: SourceMap, hold: Hold) -> Written:
 
 def written_many(documents: Sequence[Document], source: SourceMap, hold: Hold = in_memory) -> list[Written]:
     """`written` for each document; simple pictures of one size and resolution are made together
-    (printgen.output.png.write_pngs), which for a deck of a thousand cards is several times quicker."""
+    (printgen.output.png.pictures), which for a deck of a thousand cards is several times quicker.
+    The largest such batch is shared out on every core in runs of a page of pictures, each run
+    writing, in order, the other documents between its pictures (a card's SVG just before its PNG,
+    so the card is drawn once for both)."""
+    from printgen.output.cellpages import Cells
+
     results: dict[int, Written] = {}
     batches: dict[tuple[float, float, float], list[Document]] = {}
     for doc in documents:
         if simple_picture(doc):
             batches.setdefault((doc.paper.width, doc.paper.height, doc.dpi), []).append(doc)
+    largest = max(batches.values(), key=len, default=[])
     for batch in batches.values():
-        if len(batch) > 1:
+        if len(batch) > 1 and batch is not largest:
             results.update((id(doc), (data, [])) for doc, data in zip(batch, write_pngs_kept(batch, hold)))
-    return [results.get(id(doc)) or written_kept(doc, source, hold) for doc in documents]
+    if len(largest) < 2:
+        return [results.get(id(doc)) or written_kept(doc, source, hold) for doc in documents]
+    cells = Cells.of(largest[0].paper.width, largest[0].paper.height, largest[0].dpi, len(largest))
+    members = {id(doc) for doc in largest}
+    runs = runs_of([doc for doc in documents if id(doc) not in results], members, cells.per_page)
+    for run, written_run in zip(runs, on_cores([partial(run_written, run, members, cells, source, hold)
+                                                for run in runs])):
+        results.update(zip((id(doc) for doc in run), written_run))
+    return [results[id(doc)] for doc in documents]
+
+
+def runs_of(documents: list[Document], members: set[int], size: int) -> list[list[Document]]:
+    """The documents in order, cut into runs of `size` members each (the last may hold fewer);
+    documents after the last member join the last run."""
+    runs: list[list[Document]] = [[]]
+    count = 0
+    for doc in documents:
+        if id(doc) in members:
+            if count == size:
+                runs.append([])
+                count = 0
+            count += 1
+        runs[-1].append(doc)
+    return runs
+
+
+def run_written(run: list[Document], members: set[int], cells: Cells, source: SourceMap,
+                hold: Hold) -> list[Written]:
+    """One run: its pictures drawn and rasterised together, each other document written in its
+    turn between them."""
+    pictures_in = [doc for doc in run if id(doc) in members]
+    others: dict[int, Written] = {}
+    turns = iter(run)
+
+    def write_until(index: int) -> None:  # every other document before picture `index`
+        for doc in turns:
+            if id(doc) in members:
+                return
+            others[id(doc)] = written_kept(doc, source, hold)
+
+    pngs = iter(pictures(pictures_in, cells, hold, write_until))
+    write_until(len(pictures_in))  # and those after the last
+    return [others[id(doc)] if id(doc) in others else (next(pngs), []) for doc in run]
 
 
 def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:

@@ -194,7 +194,8 @@ def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: 
 
 def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Document]:
     """svg/<card>.svg and png/<card>.png for every card's face, and for each distinct back, each
-    drawn when it is written."""
+    drawn when it is written; both on the other cores while deck.pdf is written here, a card's SVG
+    just before its PNG, so that one drawing of the card serves both."""
     documents: list[Document] = []
     size = Paper("card", *defn.card.dimensions)
     seen: set[str] = set()
@@ -204,7 +205,7 @@ def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Docume
             seen.add(card.back_name)
             sides.append((card.back_name, "back"))
         for name, side in sides:
-            documents.append(Document(f"svg/{name}.svg", size, [], f"{defn.title}: {name}",
+            documents.append(Document(f"svg/{name}.svg", size, [], f"{defn.title}: {name}", apart=True,
                                       draw=partial(picture, card, side, True)))
             documents.append(Document(f"png/{name}.png", size, [], f"{defn.title}: {name}", dpi=dpi,
                                       apart=True, draw=partial(picture, card, side, False)))

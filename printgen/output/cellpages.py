@@ -1,0 +1,171 @@
+"""Many one-page pictures of one size (a deck's cards) drawn as cells of a few large PDF pages, then
+rasterised cell by cell, each into a bitmap of its own.
+
+Why: pdfium starts afresh on every page (parsing it, finding its fonts, loading its images), and a
+deck's pictures were a page each; fifty cards to a page share that work, and the PDF shrinks from
+some 1.3 KB a card to 0.1 KB. (A picture every card shows is still resampled for every card: that
+is most of what rasterising a card costs, and no arrangement of pages avoids it.)
+
+Why a picture is still the card drawn alone: each cell is rendered through a matrix that puts it
+on a whole pixel at the scale pdfium gives a page of the card's own size (its size in pixels
+rounded up, as pypdfium2 renders), with the bitmap as the clip, as a page of its own would have;
+cells lie a whole card apart and each card is clipped to its own rectangle, so nothing another
+card draws, however far past its edge, reaches a cell, and what a card draws past its own edge is
+cut off as the edge of its own page cut it. Only float rounding at a cell's larger offset turns a
+few anti-aliased edge values by one level.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import struct
+import zlib
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator
+
+from reportlab.graphics.shapes import Group, Path
+from reportlab.lib.rl_accel import fp_str
+
+from printgen.core.paper import MM_PER_PT, Paper, pt
+from printgen.core.spill import Held
+from printgen.drawing.document import Document, Page
+
+CELLS_PER_PAGE = 50  # a page is also one job for a core: its shared art decoded once a job
+MAX_PAGE_PT = 14400.0  # the largest page PDF readers are asked to accept (200 inches)
+PNG_LEVEL = 3  # zlib: 1 is hardly quicker and 5 % larger; 6 is 10 % smaller and twice as slow
+
+
+@dataclass(frozen=True)
+class Cells:
+    """Where each picture lies: `columns` x `rows` cells a page, each card `width` x `height` mm,
+    cells two cards apart (a card's width of blank between two), rendered at `dpi`."""
+
+    width: float
+    height: float
+    dpi: float
+    columns: int
+    rows: int
+
+    @classmethod
+    def of(cls, width: float, height: float, dpi: float, count: int) -> "Cells":
+        most_across = max(1, int(MAX_PAGE_PT // (2 * pt(width))))
+        most_down = max(1, int(MAX_PAGE_PT // (2 * pt(height))))
+        wanted = max(1, min(count, CELLS_PER_PAGE))
+        columns = min(most_across, math.ceil(math.sqrt(wanted)))
+        rows = min(most_down, math.ceil(wanted / columns))
+        return cls(width, height, dpi, columns, rows)
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+    @property
+    def paper(self) -> Paper:
+        """The page: the cells, rounded up to whole points (pdfium places a page rendered through a
+        matrix by its size in whole points)."""
+        return Paper("cells", math.ceil(pt(2 * self.width * self.columns)) * MM_PER_PT,
+                     math.ceil(pt(2 * self.height * self.rows)) * MM_PER_PT)
+
+    @property
+    def pixels(self) -> tuple[int, int]:
+        """A picture's size in pixels: as pypdfium2 renders a page of the card's own size, whose width
+        pdfium reads as a 32-bit float from the digits reportlab writes."""
+        scale = self.dpi / 72
+        return math.ceil(as_read(pt(self.width)) * scale), math.ceil(as_read(pt(self.height)) * scale)
+
+    def origin(self, cell: int) -> tuple[float, float]:
+        """The card's lower left corner on its page, in mm: the first cell at the top left, each card
+        at the top left of a slot twice its size."""
+        column, row = cell % self.columns, cell // self.columns
+        return 2 * self.width * column, 2 * self.height * (self.rows - row) - self.height
+
+
+def as_read(points: float) -> float:
+    """A page size in points as pdfium reads it from a PDF reportlab wrote."""
+    return float(struct.unpack("f", struct.pack("f", float(fp_str(points))))[0])
+
+
+def cell_pages(docs: Iterable[Document], cells: Cells) -> Iterator[Page]:
+    """Each document's first page in the next cell, clipped to the card, `per_page` cells a page."""
+    page = Page()
+    for doc in docs:
+        if len(page.shapes) == cells.per_page:
+            yield page
+            page = Page()
+        first = next(islice(doc.pages_now(), 1), Page())  # no page: a blank picture, in its turn
+        page.shapes.append(in_cell(first, cells, len(page.shapes)))
+    if page.shapes:
+        yield page
+
+
+def in_cell(page: Page, cells: Cells, cell: int) -> Group:
+    x, y = cells.origin(cell)
+    edge = Path(isClipPath=1, strokeColor=None, fillColor=None)
+    edge.moveTo(0, 0)
+    edge.lineTo(cells.width, 0)
+    edge.lineTo(cells.width, cells.height)
+    edge.lineTo(0, cells.height)
+    edge.closePath()
+    content = Group(*page.shapes, transform=(1, 0, 0, 1, *page.shift))
+    return Group(edge, content, transform=(1, 0, 0, 1, x, y))
+
+
+def rasterise_cells(pdf: bytes, cells: Cells, page_index: int, count: int, keep: Callable[[bytes], Held]) -> list[Held]:
+    """The first `count` cells of page `page_index` as PNG bytes, each handed to `keep` once made.
+
+    pdfium draws each cell straight into RGB rows laid out as PNG stores them (one filter byte
+    before each row), so the rows are compressed where they lie, with no copy."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    width, height = cells.pixels
+    row = 3 * width + 1  # the filter byte (0: none) then the row's pixels
+    rows = (ctypes.c_ubyte * (row * height))()
+    view = memoryview(rows).cast("B")
+    bitmap = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGR, ctypes.addressof(rows) + 1, row)
+    flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER  # as pypdfium2 renders, in RGB order
+    document = pdfium.PdfDocument(pdf)
+    try:
+        page = document[page_index]
+        pictures = []
+        clip = pdfium_c.FS_RECTF(0, 0, width, height)  # the bitmap, as for a page of the card's size
+        for cell in range(count):
+            pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
+            matrix = cell_matrix(cells, cell, page.get_width(), page.get_height())
+            pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page, ctypes.byref(matrix), ctypes.byref(clip), flags)
+            view[0::row] = bytes(height)  # every row unfiltered, whatever was drawn
+            pictures.append(keep(png_of_rows(view, width, height)))
+        page.close()
+        return pictures
+    finally:
+        document.close()
+        pdfium_c.FPDFBitmap_Destroy(bitmap)
+
+
+def cell_matrix(cells: Cells, cell: int, page_width: float, page_height: float) -> Any:
+    """What pdfium applies after its own page matrix (the page, top down, fitted to its size in whole
+    points) so that the cell fills the bitmap at the scale a page of the card's own size gets."""
+    import pypdfium2.raw as pdfium_c
+
+    width, height = cells.pixels
+    scale_x, scale_y = width / as_read(pt(cells.width)), height / as_read(pt(cells.height))
+    x, y = cells.origin(cell)
+    left, top = pt(x), pt(y + cells.height)
+    fit_x, fit_y = int(page_width) / page_width, int(page_height) / page_height
+    return pdfium_c.FS_MATRIX(scale_x / fit_x, 0, 0, scale_y / fit_y, -scale_x * left,
+                              scale_y * top - scale_y / fit_y * int(page_height))
+
+
+def png_of_rows(rows: memoryview | bytes, width: int, height: int) -> bytes:
+    """A PNG of 8-bit RGB `rows`, each already led by its filter byte. Every row is stored
+    unfiltered: Pillow tries all five PNG filters on every row, which took most of its time and, for
+    cards of flat colour and text, made files larger than no filter does (a photograph would come
+    out larger this way)."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, RGB, no interlace
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(rows, PNG_LEVEL))
+            + png_chunk(b"IEND", b""))
+
+
+def png_chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
