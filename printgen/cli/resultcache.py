@@ -46,7 +46,7 @@ SWITCH = "PRINTGEN_NO_BUILD_CACHE"  # =1: whole builds are neither looked up nor
 NOT_OUTPUT = ("PRINTGEN_NO_CACHE", "PRINTGEN_NO_FORK", SWITCH)  # the same output with or without them
 CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".so", ".pyd", ".pth")  # imports, not inputs
 SYSTEM = ("/proc/", "/dev/", "/sys/")
-ABSENT_EVENT = "printgen.absent"  # art.measure's ABSENT_EVENT (not imported: measure imports Pillow)
+ABSENT_EVENT = "printgen.absent"  # art.measure's (not imported: that takes reportlab, ~0.2 s)
 MAX_STRING = 500  # a longer value of a definition is text, not a file name
 _ONCE: dict[str, Any] = {}
 
