@@ -395,3 +395,28 @@ def test_fracas_token_image_on_every_token_and_in_the_export(run_cli, copy_defin
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "e" / "fracas" / "print-shop" / "token-red.pdf") as pdf:
         assert len(pdf.pages[0].images) == 1
+
+
+FONT_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="60" height="80" viewBox="0 0 60 80">
+  <rect width="60" height="80" fill="#224466"/>
+  <text x="5" y="40" font-family="DejaVu Sans" font-size="9" fill="#ffffff">Quokka</text>
+</svg>
+"""
+
+
+def test_svg_text_in_a_family_found_only_on_this_machine_is_drawn_in_helvetica(run_cli, copy_definition, tmp_path):
+    """svglib alone would look the family up with fontconfig inside the bounded child and hand the
+    PDF writer a font it never registered (an internal error), and would make the drawing depend on
+    the fonts of the machine; the text is drawn in the standard Helvetica instead, with a warning."""
+    yaml = copy_definition("omiga")
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "back.svg").write_text(FONT_SVG)
+    yaml.write_text(yaml.read_text() + "\nart:\n  black_back: art/back.svg\n")
+    result = run_cli("build", yaml, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.stderr.splitlines() if "font-family" in line]
+    assert len(warned) == 1 and "'DejaVu Sans'" in warned[0] and "Helvetica" in warned[0], result.stderr
+    with pdfplumber.open(tmp_path / "o" / "omiga" / "omiga.pdf") as pdf:
+        fonts = {c["fontname"] for page in pdf.pages for c in page.chars if c["text"] in "Quokka"
+                 and "Vera" not in c["fontname"]}
+    assert fonts == {"Helvetica"}

@@ -16,7 +16,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from printgen.art import drawingdata
 from printgen.art.loaded import PICTURE_BUDGET, Art, digest, first_line
@@ -176,8 +176,9 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
     logger.propagate = False
     try:
         root = tree if tree is not None else load_svg_file(io.BytesIO(data), resolve_entities=False)
+        fonts = standard_fonts() if font_map is None else font_map
         drawing = None if root is None else SvgRenderer(
-            str(path), font_map=font_map,
+            str(path), font_map=fonts,
             external_reference_root=None if root_folder is None else str(root_folder)).render(root)
     except (MemoryError, RecursionError):
         raise
@@ -191,7 +192,46 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
     if not all(math.isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
         raise ValueError(f"{shown} has a size of {drawing.width} x {drawing.height}; expected "
                          f"positive, finite numbers")
-    return drawing, tuple(dict.fromkeys(handler.messages))
+    replaced = [f"font-family {family!r} is not one of the standard PDF fonts, so its text is drawn in "
+                f"Helvetica; convert the text to paths in your drawing program to keep its look"
+                for family in named_families(getattr(fonts, "replaced", ()))]
+    return drawing, tuple(dict.fromkeys([*handler.messages, *replaced]))
+
+
+def named_families(tried: Iterable[str]) -> list[str]:
+    """The families as the SVG names them: svglib also tries each word of an unquoted family
+    ("DejaVu Sans", then "DejaVu" and "Sans"), which the drawing's author never wrote alone."""
+    families = list(tried)
+    return [f for f in families if not any(f != g and f in g.split() for g in families)]
+
+
+def standard_fonts() -> Any:
+    """svglib's map of the standard PDF fonts and their usual family names, looking nowhere else.
+    svglib's own map would next try a TrueType file named after the family on reportlab's search
+    path and then the system's fontconfig, and register what it found only in the bounded child
+    that converts the art: the PDF writer, in printgen's own process, would then meet a font it
+    does not know, and the drawing would depend on the fonts of the machine it is built on. Any
+    other family is svglib's own last resort, Helvetica, and is named in a warning."""
+    from svglib.fonts import FontMap
+
+    class StandardFonts(FontMap):
+        def __init__(self) -> None:
+            self.replaced: dict[str, None] = {}
+            super().__init__()
+
+        def register_font(self, font_family: str, font_path: str | None = None, weight: str = "normal",
+                          style: str = "normal", rlgFontName: str | None = None) -> tuple[str | None, bool]:
+            if font_path is not None:  # a file found by its family's name: never
+                return None, False
+            found: tuple[str | None, bool] = super().register_font(font_family, None, weight, style, rlgFontName)
+            return found
+
+        def use_fontconfig(self, font_name: str, weight: str = "normal",
+                           style: str = "normal") -> tuple[str | None, bool]:
+            self.replaced[font_name] = None
+            return None, False
+
+    return StandardFonts()
 
 
 _NOTES: dict[str, tuple[tuple[Finding, ...], tuple[str, ...]]] = {}
