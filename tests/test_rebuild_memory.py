@@ -99,6 +99,28 @@ def test_a_new_title_is_in_every_svg_without_drawing_them_again(tmp_path, kept, 
     assert again == built_fresh(path, monkeypatch)
 
 
+@pytest.mark.parametrize("old, new", [
+    ("- {left: green, right: green, top: diagonal, bottom: diagonal}",
+     "- {left: pink, right: green, top: diagonal, bottom: diagonal}"),  # one tile
+    ('green: {fill: "#1f7a44", label: green, symbol: dot}\n      pink: {fill: "#f4a3c7", label: pink, '
+     'symbol: ring}\n    white: {face: "#ffffff", band: "#6f6f6f"',
+     'green: {fill: "#1f7a45", label: green, symbol: dot}\n      pink: {fill: "#f4a3c7", label: pink, '
+     'symbol: ring}\n    white: {face: "#ffffff", band: "#6f6f6f"'),  # a colour of the palette in use
+    ("text_size_pt: 10", "text_size_pt: 9.5"),  # the reference text
+])
+def test_an_edit_shows_in_a_rebuild_as_in_a_fresh_build(tmp_path, kept, monkeypatch, old, new):
+    """What a rebuild keeps (pieces, texts, compiled templates, written documents) never hides an
+    edit: the rebuild gives, byte for byte, what a new process makes of the edited file."""
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    first = build(path)
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))  # the first: the white deck's first tile
+    again = build(path)
+    assert again != first and again == built_fresh(path, monkeypatch)
+
+
 def picture(fill: Color) -> Document:
     group = Group(Rect(1, 1, 10, 10, fillColor=fill), transform=(1, 0, 0, 1, 2, 3))
     return Document("p.svg", Paper("card", 20, 20), [Page([Group(group)])], "t")
