@@ -196,6 +196,9 @@ class PieceTemplates:
     def run_child(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> bytes:
         import svglib.svglib  # noqa: F401 - imported once here, not again in every child
 
+        import printgen.art.svg  # noqa: F401 - and what draw_here imports: ~7 ms a child otherwise
+        import printgen.art.svgbatch  # noqa: F401
+        import printgen.jinja.reads  # noqa: F401
         from printgen.jinja.render import compile_bundled
 
         for name, _ in jobs:
