@@ -194,22 +194,14 @@ class PieceTemplates:
         return made
 
     def run_child(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> bytes:
-        import svglib.svglib  # noqa: F401 - imported once here, not again in every child
+        from printgen.games.piececache import ready_for_child
 
-        import printgen.art.svg  # noqa: F401 - and what draw_here imports: ~7 ms a child otherwise
-        import printgen.art.svgbatch  # noqa: F401
-        import printgen.jinja.reads  # noqa: F401
-        from printgen.jinja.render import compile_bundled
-
-        for name, _ in jobs:
-            compile_bundled(name, self.user_dirs)  # printgen's own templates: compiled once, not per child
-
+        known = ready_for_child(self.cache_key(), [name for name, _ in jobs], self.user_dirs)
         work = [(name, self.source(name)[0], [item for _, item in wanted.values()],
                  [piece.label for piece, _ in wanted.values()]) for name, wanted in jobs]
         count = sum(len(wanted) for _, wanted in jobs)
         budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * count), PIECE_MEMORY, "the piece template")
         folders, common, user_fonts = list(self.user_dirs), self.common, self.user_fonts
-        known = self.known_reads([name for name, _ in jobs])
         try:
             blob = run_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts, known),
                                budget)
@@ -219,15 +211,6 @@ class PieceTemplates:
         if not isinstance(blob, bytes):
             raise RuntimeError(f"the piece templates came back as {type(blob).__name__}")
         return blob
-
-    def known_reads(self, names: list[str]) -> dict[str, list[str]]:
-        """What each template reads, where an earlier child of a build just like this one (same
-        code, templates and fonts: `cache_key`) found it, so the child need not parse it again."""
-        from printgen.games.piececache import reads
-
-        base = self.cache_key()
-        found = {name: reads(base, name) for name in names} if base is not None else {}
-        return {name: names_read for name, names_read in found.items() if names_read is not None}
 
     def note(self, name: str, findings: list[list[Any]], notes: list[str]) -> None:
         """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
@@ -293,9 +276,8 @@ def draw_here(work: list[tuple[str, Path, list[dict[str, Any]], list[str]]], use
     drawings: list[Any] = []
     reports = []
     for name, path, contexts, labels in work:
-        report = draw_one(name, path, contexts, labels, user_dirs, seconds, common, fonts, drawings,
-                          (known_reads or {}).get(name))
-        reports.append(report)
+        reports.append(draw_one(name, path, contexts, labels, user_dirs, seconds, common, fonts, drawings,
+                                (known_reads or {}).get(name)))
     return drawingdata.dumps((*drawings, json.dumps(reports)))
 
 
