@@ -79,6 +79,48 @@ def test_a_rebuild_writes_the_same_bytes_without_drawing_pictures_again(tmp_path
     assert build(path) == first and len(calls) == 2 * drawn
 
 
+def test_a_new_title_is_in_every_svg_without_drawing_them_again(tmp_path, kept, monkeypatch):
+    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
+    calls: list[str] = []
+
+    def counted(doc: Document, writer=writers.WRITERS["svg"]) -> bytes:
+        calls.append(doc.name)
+        return writer(doc)
+
+    monkeypatch.setitem(writers.WRITERS, "svg", counted)
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    build(path)
+    assert len(calls) == 72
+    edit(path, "title: Omiga", "title: Omiga & <Friends>")
+    again = build(path)
+    assert len(calls) == 72  # the tile SVGs' bodies were kept
+    assert b"<title>Omiga &amp; &lt;Friends&gt; white-01</title>" in again["svg/white-01.svg"]
+    assert again == built_fresh(path, monkeypatch)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("- {left: green, right: green, top: diagonal, bottom: diagonal}",
+     "- {left: pink, right: green, top: diagonal, bottom: diagonal}"),  # one tile
+    ('green: {fill: "#1f7a44", label: green, symbol: dot}\n      pink: {fill: "#f4a3c7", label: pink, '
+     'symbol: ring}\n    white: {face: "#ffffff", band: "#6f6f6f"',
+     'green: {fill: "#1f7a45", label: green, symbol: dot}\n      pink: {fill: "#f4a3c7", label: pink, '
+     'symbol: ring}\n    white: {face: "#ffffff", band: "#6f6f6f"'),  # a colour of the palette in use
+    ("text_size_pt: 10", "text_size_pt: 9.5"),  # the reference text
+])
+def test_an_edit_shows_in_a_rebuild_as_in_a_fresh_build(tmp_path, kept, monkeypatch, old, new):
+    """What a rebuild keeps (pieces, texts, compiled templates, written documents) never hides an
+    edit: the rebuild gives, byte for byte, what a new process makes of the edited file."""
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    first = build(path)
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))  # the first: the white deck's first tile
+    again = build(path)
+    assert again != first and again == built_fresh(path, monkeypatch)
+
+
 def picture(fill: Color) -> Document:
     group = Group(Rect(1, 1, 10, 10, fillColor=fill), transform=(1, 0, 0, 1, 2, 3))
     return Document("p.svg", Paper("card", 20, 20), [Page([Group(group)])], "t")
@@ -114,10 +156,36 @@ def test_a_picture_is_kept_by_its_pixels_inputs_not_by_the_pdf_title(kept):
     png.dpi = 80
     retitled_png, retitled_svg = picture(Color(1, 0, 0)), picture(Color(1, 0, 0))
     retitled_png.name, retitled_png.dpi, retitled_png.title = "p.png", 80, "another title"
-    retitled_svg.title = "another title"  # an SVG carries its title in <desc>
+    retitled_svg.title = "another title"  # an SVG carries its title in <title>, put in on each use
     assert key(retitled_png) == key(png)
-    assert key(retitled_svg) != key(svg)
+    assert key(retitled_svg) != key(svg)  # as written on its own; write_all keeps it untitled
     assert writers.write(retitled_png) == writers.write(png)
+
+
+@pytest.mark.parametrize("title", ["", "t", "another title", 'A & <b> "q" ]]> \u00e9 \u2013 \U0001f600',
+                                   "two\nlines", "<title>t</title>"])
+def test_an_svg_kept_without_its_title_gets_each_new_title_exactly(kept, monkeypatch, title):
+    from printgen.core.source import SourceMap
+
+    calls: list[str] = []
+
+    def counted(doc: Document, writer=writers.WRITERS["svg"]) -> bytes:
+        calls.append(doc.title)
+        return writer(doc)
+
+    monkeypatch.setitem(writers.WRITERS, "svg", counted)
+
+    def written(doc: Document) -> bytes:
+        [made] = writers.write_all([doc], SourceMap("t.yaml", {}))
+        return made.data
+
+    first = picture(Color(1, 0, 0))
+    assert written(first) == writers.write(first) and len(calls) == 2
+    retitled = picture(Color(1, 0, 0))
+    retitled.title = title
+    fresh = writers.write(retitled)
+    assert written(retitled) == fresh and len(calls) == 3  # not written again: the kept body, titled
+    assert (f"<title>" in fresh.decode()) == bool(title)
 
 
 # -- a rebuild after a file that art or a piece template draws from is replaced ----------------------

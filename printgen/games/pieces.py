@@ -194,15 +194,17 @@ class PieceTemplates:
         return made
 
     def run_child(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> bytes:
-        import svglib.svglib  # noqa: F401 - imported once here, not again in every child
+        from printgen.games.piececache import ready_for_child
 
+        known = ready_for_child(self.cache_key(), [name for name, _ in jobs], self.user_dirs)
         work = [(name, self.source(name)[0], [item for _, item in wanted.values()],
                  [piece.label for piece, _ in wanted.values()]) for name, wanted in jobs]
         count = sum(len(wanted) for _, wanted in jobs)
         budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * count), PIECE_MEMORY, "the piece template")
         folders, common, user_fonts = list(self.user_dirs), self.common, self.user_fonts
         try:
-            blob = run_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts), budget)
+            blob = run_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts, known),
+                               budget)
         except BudgetExceeded as exc:  # killed inside one long step: blame the templates it ran
             raise DefinitionError([Problem(*self.where(name), "", f"template error: {exc}")
                                    for name, _ in jobs]) from None
@@ -261,10 +263,12 @@ def key_of(name: str, data: Any, piece: Piece) -> str:
 
 
 def draw_here(work: list[tuple[str, Path, list[dict[str, Any]], list[str]]], user_dirs: list[Path],
-              seconds: float, common: dict[str, Any], user_fonts: dict[str, str]) -> bytes:
+              seconds: float, common: dict[str, Any], user_fonts: dict[str, str],
+              known_reads: dict[str, list[str]] | None = None) -> bytes:
     """In the bounded child, for each (template, its file, contexts, labels): render every piece,
     then measure, scan and convert each distinct SVG once. Returns the pickled drawings followed by
-    a JSON report per template (which drawing each piece uses, what svglib leaves out)."""
+    a JSON report per template (which drawing each piece uses, what svglib leaves out, the names
+    it reads: from `known_reads` when the parent knew them)."""
     from printgen.art import drawingdata
     from printgen.art.svg import embedded_fonts
 
@@ -272,12 +276,14 @@ def draw_here(work: list[tuple[str, Path, list[dict[str, Any]], list[str]]], use
     drawings: list[Any] = []
     reports = []
     for name, path, contexts, labels in work:
-        reports.append(draw_one(name, path, contexts, labels, user_dirs, seconds, common, fonts, drawings))
+        reports.append(draw_one(name, path, contexts, labels, user_dirs, seconds, common, fonts, drawings,
+                                (known_reads or {}).get(name)))
     return drawingdata.dumps((*drawings, json.dumps(reports)))
 
 
 def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list[str], user_dirs: list[Path],
-             seconds: float, common: dict[str, Any], fonts: Any, drawings: list[Any]) -> dict[str, Any]:
+             seconds: float, common: dict[str, Any], fonts: Any, drawings: list[Any],
+             known_reads: list[str] | None = None) -> dict[str, Any]:
     """One template's pieces, their drawings appended to `drawings`; its report."""
     from printgen.art.measure import measure_svg
     from printgen.art.svg import scan
@@ -312,7 +318,7 @@ def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list
     # per piece, so a piece taken from a cache later brings its own warnings
     index = [distinct[t] for t in texts]
     return {"index": index, "findings": [findings[i] for i in index], "notes": [notes[i] for i in index],
-            "reads": names_read(name, user_dirs)}
+            "reads": known_reads if known_reads is not None else names_read(name, user_dirs)}
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:

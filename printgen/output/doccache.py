@@ -41,30 +41,35 @@ def keep_documents(on: bool = True) -> None:
 
 
 def document_keys(docs: list[Document], writer_of: Callable[[Document], Callable[[Document], bytes]],
-                  ) -> dict[int, str | None]:
+                  untitled: frozenset[str] = frozenset()) -> dict[int, str | None]:
     """The key of each document (by `id`), or None where it is not kept. A group drawn in several
-    documents (a tile face in the contact sheet and in its own SVG) is read once."""
+    documents (a tile face in the contact sheet and in its own SVG) is read once. Documents of the
+    `untitled` kinds are kept without their title, which the caller puts in (an SVG's <title>)."""
     if not _on[0] or caching_off():
         return {id(doc): None for doc in docs}
     seen: dict[int, str] = {}  # id of a group -> digest of its subtree; valid while nothing draws
     keys: dict[int, str | None] = {}
     for doc in docs:
         try:
-            keys[id(doc)] = document_key(doc, writer_of(doc), seen)
+            keys[id(doc)] = document_key(doc, writer_of(doc), seen, doc.kind in untitled)
         except RecursionError:  # shapes nested past Python's limit: simply not kept
             keys[id(doc)] = None
     return keys
 
 
-def document_key(doc: Document, writer: Callable[[Document], bytes], seen: dict[int, str]) -> str | None:
-    """The digest a document of shapes alone is kept by, or None when it is not kept."""
+def document_key(doc: Document, writer: Callable[[Document], bytes], seen: dict[int, str],
+                 untitled: bool = False) -> str | None:
+    """The digest a document of shapes alone is kept by, or None when it is not kept; `untitled`
+    leaves the title out, for bytes kept without it."""
     if not doc.shapes_alone():
         return None
     if doc.draw is not None:  # pages made only while it is written (a deck's): nothing to digest before
         return None
     # a PNG is pixels: the title, subject and duplex wish of the PDF it is rasterised from are not
-    # in it, so a new title does not draw the Omiga contact sheet again
-    told = () if doc.kind == "png" else (doc.title, doc.subject, doc.flip)
+    # in it, so a new title does not draw the Omiga contact sheet again; an SVG kept untitled gets
+    # its title put in on each use, so nor do Omiga's 72 tile SVGs
+    told: tuple[Any, ...] = (() if doc.kind == "png" else (doc.subject, doc.flip) if untitled
+                             else (doc.title, doc.subject, doc.flip))
     parts: list[str] = [repr((doc.kind, id(writer), doc.paper, told, doc.dpi, doc.breaks, len(doc.pages)))]
     for page in doc.pages:
         parts.append(repr((page.trim_box, page.bleed_box, page.shift, len(page.shapes))))

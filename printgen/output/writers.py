@@ -18,12 +18,16 @@ from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflo
 from printgen.output.doccache import document_keys, keep, kept
 from printgen.output.pdf import write_pdf
 from printgen.output.png import pictures, write_png, write_pngs_kept
-from printgen.output.svg import write_svg
+from printgen.output.svg import with_title, without_title, write_svg
 
 if TYPE_CHECKING:
     from printgen.output.cellpages import Cells
 
 WRITERS: dict[str, Callable[[Document], bytes]] = {"pdf": write_pdf, "svg": write_svg, "png": write_png}
+# kinds whose bytes are kept without the document's title, put back in on each use: (take it out,
+# or None when that cannot be undone exactly; put it in)
+UNTITLED: dict[str, tuple[Callable[[bytes, str], bytes | None], Callable[[bytes, str], bytes]]] = {
+    "svg": (without_title, with_title)}
 SPILL_AFTER = 300  # documents: a build that makes more keeps each file on disk once it is made
 Hold = Callable[[bytes], Held]
 Written = tuple[Held, list[Problem]]
@@ -143,13 +147,14 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
     private spill folder as soon as it is made (printgen.core.spill), so its memory does not grow
     with the number of cards; nothing reaches the output folder until the CLI writes the artifacts.
     A document written before in this process with the same shapes is not written again
-    (output.doccache: only in a process that rebuilds)."""
-    keys = document_keys(list(documents), lambda doc: WRITERS.get(doc.kind, write))
+    (output.doccache: only in a process that rebuilds); an SVG is kept without its title, which
+    is put in on each use, so a new title does not draw every tile SVG again."""
+    keys = document_keys(list(documents), lambda doc: WRITERS.get(doc.kind, write), frozenset(UNTITLED))
     done: dict[int, Written] = {}
     for doc in documents:
         cached = kept(keys[id(doc)])
         if cached is not None:
-            done[id(doc)] = (cached, [])
+            done[id(doc)] = (UNTITLED[doc.kind][1](cached, doc.title) if doc.kind in UNTITLED else cached, [])
     apart = [doc for doc in documents if doc.apart and id(doc) not in done]
     spill = Spill() if len(documents) > SPILL_AFTER else None
     hold: Hold = spill.keep if spill is not None else in_memory
@@ -162,7 +167,9 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
     for doc in documents:
         data, found = done.get(id(doc)) or here.get(id(doc)) or there[id(doc)]
         if not found and id(doc) not in done and isinstance(data, bytes):
-            keep(keys[id(doc)], doc, WRITERS.get(doc.kind, write), data)
+            body = UNTITLED[doc.kind][0](data, doc.title) if doc.kind in UNTITLED else data
+            if body is not None:
+                keep(keys[id(doc)], doc, WRITERS.get(doc.kind, write), body)
         problems += found
         artifacts += [artifact(name, data, spill) for name in (doc.name, *doc.also)]
     if problems:
