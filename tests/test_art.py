@@ -150,11 +150,17 @@ def test_logo_font_is_used_for_the_title_and_the_logo(run_cli, copy_definition, 
     assert {c["font"].split("+")[-1] for c in logo} == {"BitstreamVeraSans-Roman"}
 
 
-def test_svg_with_a_marker_warns_by_name_and_still_builds(run_cli, copy_definition, tmp_path):
+def omiga_with_back_art(copy_definition, tmp_path: Path, svg: str) -> Path:
+    """A copy of Omiga whose black tiles' back is `svg`, saved as art/back.svg beside it."""
     yaml = copy_definition("omiga")
     (tmp_path / "art").mkdir()
-    (tmp_path / "art" / "back.svg").write_text(MARKER_SVG)
+    (tmp_path / "art" / "back.svg").write_text(svg)
     yaml.write_text(yaml.read_text() + "\nart:\n  black_back: art/back.svg\n")
+    return yaml
+
+
+def test_svg_with_a_marker_warns_by_name_and_still_builds(run_cli, copy_definition, tmp_path):
+    yaml = omiga_with_back_art(copy_definition, tmp_path, MARKER_SVG)
     result = run_cli("build", yaml, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     marker_line = MARKER_SVG.splitlines().index('    <marker id="tip" markerWidth="4" markerHeight="4" '
@@ -408,10 +414,7 @@ def test_svg_text_in_a_family_found_only_on_this_machine_is_drawn_in_helvetica(r
     """svglib alone would look the family up with fontconfig inside the bounded child and hand the
     PDF writer a font it never registered (an internal error), and would make the drawing depend on
     the fonts of the machine; the text is drawn in the standard Helvetica instead, with a warning."""
-    yaml = copy_definition("omiga")
-    (tmp_path / "art").mkdir()
-    (tmp_path / "art" / "back.svg").write_text(FONT_SVG)
-    yaml.write_text(yaml.read_text() + "\nart:\n  black_back: art/back.svg\n")
+    yaml = omiga_with_back_art(copy_definition, tmp_path, FONT_SVG)
     result = run_cli("build", yaml, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     warned = [line for line in result.stderr.splitlines() if "font-family" in line]
