@@ -47,7 +47,6 @@ NOT_OUTPUT = ("PRINTGEN_NO_CACHE", "PRINTGEN_NO_FORK", SWITCH)  # the same outpu
 CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".so", ".pyd", ".pth")  # imports, not inputs
 SYSTEM = ("/proc/", "/dev/", "/sys/")
 ABSENT_EVENT = "printgen.absent"  # art.measure's (not imported: that takes reportlab, ~0.2 s)
-MAX_STRING = 500  # a longer value of a definition is text, not a file name
 _ONCE: dict[str, Any] = {}
 
 
@@ -265,19 +264,11 @@ class Recording:
 def named_by(definition: Path) -> list[Dependency]:
     """What the definition's strings name beside it (see `referenced` in printgen.cli.watch),
     with what is there now: a file, a folder inside the definition's folder, or nothing."""
-    from printgen.cli.watch import strings, svg_links
-    from printgen.core.problems import DefinitionError
-    from printgen.core.yamlread import read_yaml
+    from printgen.cli.watch import names_in, svg_links
 
-    try:
-        data, _ = read_yaml(definition)
-    except DefinitionError:
-        return []
     home = definition.parent.resolve()
     found: dict[tuple[str, str], str] = {}
-    for value in strings(data):
-        if not value or len(value) > MAX_STRING or "\n" in value or "\0" in value:
-            continue
+    for value in names_in(definition):
         try:
             target = Path(os.path.abspath(definition.parent / value))
             kind = "tree" if target.is_dir() else "file"

@@ -60,6 +60,20 @@ def strings(data: Any) -> Iterable[str]:
             yield from strings(item)
 
 
+MAX_NAME = 500  # a longer value of a definition is text, not a file name
+
+
+def names_in(definition: Path) -> list[str]:
+    """The string values of a definition that could name a file beside it (short, one line, no NUL
+    byte); none when it does not parse."""
+    try:
+        data, _ = read_yaml(definition)
+    except DefinitionError:
+        return []
+    return [value for value in strings(data)
+            if value and len(value) <= MAX_NAME and "\n" not in value and "\0" not in value]
+
+
 def referenced(definition: Path) -> set[Path]:
     """Files a definition names: any string value that is the path of an existing file (art, fonts),
     or of a folder inside the definition's folder (templates), taken relative to the definition.
@@ -67,15 +81,9 @@ def referenced(definition: Path) -> set[Path]:
     This needs no knowledge of each game's keys, so new kinds of art are watched as soon as they
     exist. A definition that does not parse names nothing; it is watched itself all the same.
     """
-    try:
-        data, _ = read_yaml(definition)
-    except DefinitionError:
-        return set()
     home = definition.parent.resolve()
     found: set[Path] = set()
-    for value in strings(data):
-        if not value or len(value) > 500 or "\n" in value:
-            continue
+    for value in names_in(definition):
         try:
             target = (definition.parent / value).resolve()
             if target.is_file():
@@ -84,7 +92,7 @@ def referenced(definition: Path) -> set[Path]:
                     found.update(svg_links(target, home))
             elif target.is_dir() and target != home and home in target.parents:
                 found.update(files_under(target))
-        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        except (OSError, ValueError):  # a name too long for the file system
             continue
     return found
 

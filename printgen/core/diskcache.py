@@ -25,6 +25,8 @@ import stat
 import time
 from pathlib import Path
 
+from printgen.core.atomic import new_file
+
 MiB = 1024 * 1024
 LIMIT = 128 * MiB  # the most one area keeps; pruned to PRUNED_TO of it when passed
 PRUNED_TO = 0.75
@@ -162,9 +164,7 @@ def store(area: str, key: str, content: bytes, prune_now: bool = True) -> None:
     digest = hashlib.sha256(content).hexdigest().encode("ascii")
     temporary = ""
     try:
-        import tempfile  # here: a build given by the cache only reads
-
-        fd, temporary = tempfile.mkstemp(prefix=".tmp-", dir=folder)  # made 0600
+        fd, temporary = new_file(folder, ".tmp-", "")  # made 0600
         with os.fdopen(fd, "wb") as out:
             out.write(MAGIC + digest + b"\n")
             out.write(content)
