@@ -72,14 +72,21 @@ class ArtShape(DirectDraw):
                 "height": self.height}
 
     def drawDirectly(self, renderer: Any) -> None:
-        """Define the art's form once per PDF, then place it (the canvas is in mm here)."""
+        """Define the art's form once per PDF, then place it (the canvas is in mm here). In a PDF
+        drawn only to be rasterised (printgen.output.png), a bitmap much larger than the pixels it
+        covers is drawn from a copy resampled to those pixels (art.resample)."""
         canvas, art = renderer._canvas, self.art
-        if not canvas.hasForm(art.form_name):
+        name = art.form_name
+        if art.drawing is None and getattr(canvas, "_printgen_raster_dpi", None):
+            from printgen.art.resample import resampled_form
+
+            name = resampled_form(canvas, renderer, self) or name
+        if not canvas.hasForm(name):
             define_form(canvas, art)
         sx, sy = (1.0, 1.0) if art.drawing is None else (art.drawing.width, art.drawing.height)
         canvas.saveState()
         canvas.transform(self.width / sx, 0, 0, self.height / sy, self.x, self.y)
-        canvas.doForm(art.form_name)
+        canvas.doForm(name)
         canvas.restoreState()
 
     def svg_element(self, writer: Any) -> Any:

@@ -26,15 +26,16 @@ from printgen.output.renderer import draw as render_drawing
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
 
 
-def write_pdf(doc: Document) -> bytes:
+def write_pdf(doc: Document, raster_dpi: float | None = None) -> bytes:
     """The document as PDF bytes; a growing document gets one more page per attempt until its
-    story fits (the last attempt's `TextOverflow` goes up to be located)."""
+    story fits (the last attempt's `TextOverflow` goes up to be located). `raster_dpi`: see
+    render_pdf."""
     if doc.grow is None:
-        return render_pdf(doc, doc.pages_now(), doc.story)
+        return render_pdf(doc, doc.pages_now(), doc.story, raster_dpi)
     overflow = TextOverflow([])
     for count in range(doc.grow.first, doc.grow.last + 1):
         try:
-            return render_pdf(doc, doc.grow.pages(count), doc.grow.story())
+            return render_pdf(doc, doc.grow.pages(count), doc.grow.story(), raster_dpi)
         except TextOverflow as exc:
             if doc.grow.fixed_last is not None and not exc.spilled:  # another page would not help
                 raise TextOverflow(exc.leftover, blame=doc.grow.fixed_last) from None
@@ -58,14 +59,17 @@ def binary_streams() -> Iterator[None]:
         rl_config.useA85 = before
 
 
-def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable]) -> bytes:
+def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable],
+               raster_dpi: float | None = None) -> bytes:
     """Draw `pages` at the document's paper size and return the PDF bytes (nothing touches the
-    disk here); `story` flows through their frames in order."""
+    disk here); `story` flows through their frames in order. `raster_dpi`: the PDF is only drawn
+    to be rasterised at this resolution, so large bitmaps may be resampled (art.resample)."""
     paper = doc.paper
     fonts.register()
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1,
                     pageCompression=1, initialFontName=fonts.REGULAR, initialFontSize=10)
+    canvas._printgen_raster_dpi = raster_dpi
     canvas.setTitle(doc.title)
     canvas.setSubject(doc.subject)
     canvas.setAuthor("printgen")

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def write_png(doc: Document) -> bytes:
     """The document's first page, drawn as PDF and rasterised at its `dpi`."""
-    return png_from_pdf(write_pdf(doc), doc.dpi)
+    return png_from_pdf(write_pdf(doc, raster_dpi=doc.dpi), doc.dpi)
 
 
 def write_pngs(docs: list[Document]) -> list[bytes]:
@@ -52,7 +52,7 @@ def pictures(docs: list[Document], cells: Cells, keep: Callable[[bytes], Held],
             before(index)
             yield doc
 
-    pdf = render_pdf(replace(docs[0], paper=cells.paper), cell_pages(each(), cells), [])
+    pdf = render_pdf(replace(docs[0], paper=cells.paper), cell_pages(each(), cells), [], raster_dpi=cells.dpi)
     return [png for page, start in enumerate(range(0, len(docs), cells.per_page))
             for png in rasterise_cells(pdf, cells, page, min(cells.per_page, len(docs) - start), keep)]
 

@@ -46,8 +46,10 @@ class Reused(DirectDraw):
             define(canvas, self.group, names[self.key])
         canvas.doForm(names[self.key])
 
-    def svg_element(self, writer: Any) -> Any:
-        return writer.element(self.group)
+    @property
+    def svg_group(self) -> Group:
+        """What the SVG writer draws: the group itself."""
+        return self.group
 
 
 class _Defaults:

@@ -1,6 +1,10 @@
 """The SVG writer: walks the same millimetre shape tree that renderPDF draws, using svgwrite
 (imported by the first SVG written, without its validation tables: see svgwrite_unchecked).
 
+svgwrite builds the elements; printgen writes them out itself (output.svgtext), exactly as
+svgwrite's own ElementTree serialisation would, so that a shape drawn again (a deck's box, cost,
+picture and back on a thousand cards) is written once and its text reused.
+
 The document's user unit is the millimetre (viewBox in mm, width/height with an `mm` suffix), so
 the SVG prints at the same physical size as the PDF. reportlab shapes are y-up like PDF; one flip at
 the root turns them into SVG's y-down space, and text is flipped back locally so it reads upright.
@@ -16,7 +20,10 @@ from reportlab.lib.colors import Color
 from printgen.drawing import fonts
 from printgen.drawing.document import Document
 from printgen.drawing.numbers import num
+from printgen.output.svgtext import Fragments, serialise
 from printgen.output.svgwrite_unchecked import svgwrite_module
+
+FRAGMENTS = Fragments()  # the text of shapes drawn again, in this process
 
 
 def paint(colour: Color | None) -> str:
@@ -41,8 +48,10 @@ def style_attrs(shape: Any, fill: bool = True) -> dict[str, str]:
         attrs["stroke-width"] = num(width)
         dash = getattr(shape, "strokeDashArray", None)
         if dash:
-            pattern = dash[1] if isinstance(dash[0], (list, tuple)) else dash
+            phase, pattern = (dash[0], dash[1]) if isinstance(dash[1], (list, tuple)) else (0, dash)
             attrs["stroke-dasharray"] = " ".join(num(v) for v in pattern)
+            if phase:
+                attrs["stroke-dashoffset"] = num(phase)
         cap = getattr(shape, "strokeLineCap", 0)
         attrs["stroke-linecap"] = ("butt", "round", "square")[cap or 0]
     return attrs
@@ -58,22 +67,52 @@ class SvgWriter:
         self.root = self.document.g(transform=f"matrix(1 0 0 -1 0 {num(height)})")
         self.document.add(self.root)
         self.art_ids: set[str] = set()  # art already stored in <defs> (see printgen.art.ArtShape)
+        self.body: list[str] = []  # the root group's children, written out
 
     def add(self, shape: Any) -> None:
-        self.root.add(self.element(shape))
+        self.body.append(self.fragment(shape)[0])
 
     def tostring(self) -> bytes:
-        return ('<?xml version="1.0" encoding="utf-8"?>\n' + self.document.tostring() + "\n").encode()
+        return ('<?xml version="1.0" encoding="utf-8"?>\n' + serialise(self.document, self.body, into=self.root)
+                + "\n").encode()
+
+    def fragment(self, shape: Any) -> tuple[str, bool]:
+        """The shape's SVG text, and whether that text stands for it in any document (True unless
+        drawing it stored something in this document, as art does in <defs>, or read a file). A
+        shape that stands alone and is drawn again is written out once (FRAGMENTS)."""
+        kept = FRAGMENTS.kept(shape)
+        if kept is not None:
+            return kept, True
+        if hasattr(shape, "svg_group"):  # a shape that draws as a plain group (output.reuse)
+            text, alone = self.fragment(shape.svg_group)
+        elif hasattr(shape, "svg_element") or isinstance(shape, rl.Image):
+            text, alone = serialise(self.element(shape)), False
+        elif isinstance(shape, rl.Group):
+            parts = [self.fragment(child) for child in shape.contents]
+            text = serialise(self.group(shape), [part for part, _ in parts])
+            alone = all(each for _, each in parts)
+        else:
+            text, alone = serialise(self.element(shape)), True
+        if alone:
+            FRAGMENTS.seen(shape, text)
+        return text, alone
+
+    def group(self, shape: rl.Group) -> Any:
+        group = self.document.g()
+        matrix = tuple(shape.transform)
+        if matrix != (1, 0, 0, 1, 0, 0):
+            group["transform"] = "matrix(" + " ".join(num(v) for v in matrix) + ")"
+        return group
 
     def element(self, shape: Any) -> Any:
+        """The svgwrite element of one shape (a group's with every child in it)."""
         doc = self.document
+        if hasattr(shape, "svg_group"):
+            return self.element(shape.svg_group)
         if hasattr(shape, "svg_element"):  # shapes that know their own SVG, such as user art
             return shape.svg_element(self)
         if isinstance(shape, rl.Group):
-            group = doc.g()
-            matrix = tuple(shape.transform)
-            if matrix != (1, 0, 0, 1, 0, 0):
-                group["transform"] = "matrix(" + " ".join(num(v) for v in matrix) + ")"
+            group = self.group(shape)
             for child in shape.contents:
                 group.add(self.element(child))
             return group
@@ -187,10 +226,7 @@ def title_element(title: str) -> bytes:
     """The <title> element SvgWriter puts first in the document (none for an empty title)."""
     if not title:
         return b""
-    from xml.etree import ElementTree
-
-    # serialised as svgwrite serialises the whole document (BaseElement.tostring)
-    return ElementTree.tostring(svgwrite_module().base.Title(title).get_xml(), encoding="utf-8")
+    return serialise(svgwrite_module().base.Title(title)).encode()
 
 
 def body_start(data: bytes) -> int:
