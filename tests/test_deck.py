@@ -190,6 +190,26 @@ def test_an_element_key_its_type_does_not_take_is_located(run_cli, deck, tmp_pat
     assert "face.layout[2].radius: an ellipse takes no 'radius'" in result.output, result.output
 
 
+def test_a_stroke_width_of_zero_draws_no_outline_in_any_output(run_cli, deck, tmp_path):
+    """The title band with `stroke_width: 0`: no stroke in deck.pdf (a PDF line of width 0 would be
+    the printer's thinnest hairline), as in the SVG, which never drew one."""
+    deck.write_text(deck.read_text().replace("      stroke_width: 0.3\n", "      stroke_width: 0\n", 1))
+    folder = build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        bands = [r for r in pdf.pages[0].rects + pdf.pages[0].curves if abs((r["x1"] - r["x0"]) / MM - BAND_W) < 0.05]
+        assert bands and not any(band["stroke"] for band in bands)
+    svg = etree.parse(str(next((folder / "svg").glob("*.svg"))))
+    widths = [r for r in svg.iter("{http://www.w3.org/2000/svg}rect") if r.get("width") == "57.5"]
+    assert widths and all(r.get("stroke") is None for r in widths)
+
+
+def test_a_negative_stroke_width_is_located(run_cli, deck, tmp_path):
+    deck.write_text(deck.read_text().replace("      stroke_width: 0.3\n", "      stroke_width: -1\n", 1))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "face.layout[0].stroke_width: expected a width of 0 mm or more" in result.output, result.output
+
+
 def test_export_lists_ten_times_the_cards_for_ten_times_the_rows(run_cli, deck, tmp_path):
     """The print-shop manifest counts each row's copies; its PDFs are one card at trim plus bleed."""
     def manifest(out: Path) -> list[dict[str, str]]:

@@ -68,6 +68,10 @@ def paint(value: Any, key: str) -> Color | None:
 def draw_element(el: Element, v: Callable[[str], Any], side: Side) -> Any:
     """One element with the row's values (`v(key)`), in card coordinates, y down."""
     stroke, width = paint(v("stroke"), "stroke"), number(v("stroke_width"), "stroke_width")
+    if width < 0:
+        raise Unfit("stroke_width", f"expected a width of 0 mm or more, 0 for no outline (got {width:g})")
+    if width == 0:  # a PDF line of width 0 is the thinnest the printer can make, not none
+        stroke = None
     if el.type in ("rect", "ellipse", "image", "text"):
         x, y = number(v("x"), "x"), number(v("y"), "y")
         w, h = number(v("width"), "width"), number(v("height"), "height")

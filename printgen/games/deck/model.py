@@ -81,7 +81,8 @@ class Element(Strict):
                                       "e.g. 'M 0 0 L 10 0 L 5 8 Z'")] = None
     fill: Optional[Paint] = None
     stroke: Optional[Paint] = None
-    stroke_width: Number = 0.3
+    stroke_width: Annotated[Union[float, str], Field(description="the outline's width in mm (0: no "
+                                                                 "outline), or a Jinja expression")] = 0.3
     src: Optional[Annotated[str, Field(min_length=1, max_length=300)]] = None
     text: Optional[Text] = None
     font: Annotated[str, Field(min_length=1, max_length=300, description=(
@@ -169,6 +170,9 @@ def check_elements(defn: Deck) -> Iterable[tuple[Loc, str]]:
             if element.font not in FONT_STYLES and not element.font.lower().endswith(".ttf"):
                 yield (side, "layout", i, "font"), (f"expected {', '.join(FONT_STYLES)} or a TrueType font "
                                                     f"file such as 'fonts/title.ttf' (got {element.font!r})")
+            if isinstance(element.stroke_width, float) and element.stroke_width < 0:
+                yield (side, "layout", i, "stroke_width"), (f"expected a width of 0 mm or more, 0 for no "
+                                                            f"outline (got {element.stroke_width:g})")
             if element.type in ("line", "polygon") and element.points is not None:
                 least = 2 if element.type == "line" else 3
                 if len(element.points) < least:
