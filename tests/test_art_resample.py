@@ -131,3 +131,23 @@ def test_transparent_art_stays_transparent_when_shrunk(run_cli, tmp_path):
     across = [picture.getpixel((x, 200)) for x in range(left, right)]
     assert min(sum(colour) for colour in across) >= min(220 + 30 + 30, 0x30 + 0x50 + 0xd0) - 12  # no dark seam
     assert middle - 10 < next(x for x in range(left, right) if picture.getpixel((x, 200))[2] > 100) < middle + 10
+
+
+def test_one_group_drawn_at_two_scales_gets_the_art_resampled_for_each(tmp_path):
+    """A group holding art, drawn at its own size and twice as large on one picture: kept operators
+    (output.replay) must not place the small copy at the large size, which would blur it."""
+    from reportlab.graphics.shapes import Group
+
+    from printgen.art.bitmap import load_bitmap
+    from printgen.core.paper import Paper
+    from printgen.drawing.document import Document, Page
+
+    encoded = io.BytesIO()
+    checkerboard(1000, 1000).save(encoded, "PNG")
+    art = load_bitmap(tmp_path / "art.png", encoded.getvalue(), "PNG")
+    shared = Group(art.shape(0, 0, 40, 40))  # 237 x 237 pixels at 150 dpi; 473 x 473 drawn twice as large
+    at_own_size, twice_as_large = (Group(shared, transform=(1, 0, 0, 1, x, 0)) for x in (0, 100))
+    doubled = [Group(shared, transform=(2, 0, 0, 2, 0, 100)) for _ in range(2)]
+    page = Page(shapes=[at_own_size, twice_as_large, *doubled])
+    doc = Document("a.png", Paper("picture", 200, 200), [page], "two scales", dpi=150)
+    assert image_sizes(write_pdf(doc, raster_dpi=150)) == {(237, 237), (473, 473)}

@@ -75,3 +75,16 @@ def test_a_deck_card_svg_reads_back_with_its_art_stored_once(run_cli, tmp_path):
         used = {use.get("{http://www.w3.org/1999/xlink}href").lstrip("#") for use in root.iter(f"{SVG}use")}
         assert used and used <= ids, card.name
         assert root.get("width") == "63.5mm" and root.get("height") == "88.9mm"
+
+
+def test_dash_patterns_of_one_value_and_with_a_phase_are_written():
+    """svglib reads a template's stroke-dasharray="2" as [2.0], and a dashoffset as (phase, pattern):
+    both reach the SVG (a one-value pattern once stopped the build with an internal error)."""
+    from reportlab.graphics.shapes import Line
+
+    dashes = [[2.0], (2,), [1, 2], (1, [2, 1])]
+    lines = [Line(0, 4 * n, 10, 4 * n, strokeColor=Color(0, 0, 0), strokeWidth=0.3, strokeDashArray=dash)
+             for n, dash in enumerate(dashes)]
+    root = ElementTree.fromstring(svg_bytes(lines, 20, 20))
+    written = [(line.get("stroke-dasharray"), line.get("stroke-dashoffset")) for line in root.iter(f"{SVG}line")]
+    assert written == [("2", None), ("2", None), ("1 2", None), ("2 1", "1")]

@@ -7,7 +7,8 @@ a shape writes the same operators, so output.renderer keeps what a shape wrote o
 second time, and from then on writes that again.
 
 What a plain shape writes depends on the state it starts in only through what `entry` puts in the
-key (whether fill and stroke are on, the canvas's font, size, leading and fill rule): it sets the
+key (whether fill and stroke are on, the canvas's font, size, leading and fill rule, and in a PDF
+drawn to be rasterised the scale, which picks resampled art): it sets the
 rest itself, inside its own `q ... Q`. Besides operators, drawing may record that the page uses a
 form, which is kept and repeated too. Operators naming any other resource of the page (an
 opacity's graphics state, a spot colour, a gradient), anything else drawing changed (a link), or a
@@ -69,9 +70,14 @@ def replays_of(canvas: Any) -> Replays:
 
 
 def entry(node: Any, renderer: Any, canvas: Any) -> tuple[Any, ...]:
-    """The key of what `node` writes when drawn now: the node and the state it starts from."""
-    return (id(node), renderer._fill, renderer._stroke, canvas._fontname, canvas._fontsize, canvas._leading,
-            canvas._fillMode)
+    """The key of what `node` writes when drawn now: the node and the state it starts from. In a
+    PDF drawn only to be rasterised, the scale it is drawn at too, since bitmap art picks its
+    resampled copy by the pixels it covers (art.resample)."""
+    key = (id(node), renderer._fill, renderer._stroke, canvas._fontname, canvas._fontsize, canvas._leading,
+           canvas._fillMode)
+    if canvas.__dict__.get("_printgen_raster_dpi"):
+        return (*key, *renderer._tracker._combined[-1]["ctm"][:4])
+    return key
 
 
 def repeatable(canvas: Any) -> bool:

@@ -48,7 +48,9 @@ def style_attrs(shape: Any, fill: bool = True) -> dict[str, str]:
         attrs["stroke-width"] = num(width)
         dash = getattr(shape, "strokeDashArray", None)
         if dash:
-            phase, pattern = (dash[0], dash[1]) if isinstance(dash[1], (list, tuple)) else (0, dash)
+            # (phase, pattern) exactly where renderPDF reads it so; a one-value pattern is a pattern
+            paired = len(dash) == 2 and isinstance(dash[1], (list, tuple))
+            phase, pattern = (dash[0], dash[1]) if paired else (0, dash)
             attrs["stroke-dasharray"] = " ".join(num(v) for v in pattern)
             if phase:
                 attrs["stroke-dashoffset"] = num(phase)
