@@ -151,3 +151,22 @@ def test_one_group_drawn_at_two_scales_gets_the_art_resampled_for_each(tmp_path)
     page = Page(shapes=[at_own_size, twice_as_large, *doubled])
     doc = Document("a.png", Paper("picture", 200, 200), [page], "two scales", dpi=150)
     assert image_sizes(write_pdf(doc, raster_dpi=150)) == {(237, 237), (473, 473)}
+
+
+@pytest.mark.parametrize("mode, resampled", [("RGB", True), ("L", True), ("CMYK", False)])
+def test_jpeg_art_is_resampled_unless_its_colours_are_not_rgb_or_grey(tmp_path, mode, resampled):
+    """A JPEG is stored in printed PDFs as its own file; for a picture an RGB or grey one is decoded
+    and resampled, and a CMYK one left as it is (converting it here could shift its colours)."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    Image.new(mode, (948, 852), {"RGB": (40, 90, 160), "L": 90, "CMYK": (80, 40, 0, 20)}[mode]).save(
+        folder / "art.jpg", "JPEG")
+    definition = deck(folder, Image.new("RGB", (8, 8)))
+    definition.write_text(definition.read_text().replace("src: art.png", "src: art.jpg"), encoding="utf-8")
+    loaded = load(definition)
+    documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"]), loaded)
+    card = next(doc for doc in documents if doc.name == "png/one.png")
+    assert image_sizes(write_pdf(card)) == {(948, 852)}
+    assert image_sizes(write_pdf(card, raster_dpi=card.dpi)) == ({(237, 213)} if resampled else {(948, 852)})
+    with Image.open(io.BytesIO(write(card))) as picture:
+        assert picture.size == (375, 525)

@@ -18,7 +18,8 @@ import math
 from typing import Any
 
 RESAMPLE_FROM = 1.25  # larger by less than this: left to the rasteriser, as cheap either way
-KEPT = 32  # resampled copies kept per process (a deck's art, at the few sizes it is drawn)
+KEPT_BYTES = 64 * 1024 * 1024  # the pixels of the resampled copies kept per process (a deck's art,
+# at the few sizes it is drawn; a copy is at most the size of its card's picture)
 RESAMPLED: dict[tuple[str, int, int], Any] = {}  # (art digest, width px, height px) -> ImageReader
 
 
@@ -66,7 +67,7 @@ def resampled_reader(shape: Any, size: tuple[int, int]) -> Any:
         image = decoded(art)
         if image is None:
             return None
-        if len(RESAMPLED) >= KEPT:
+        if sum(4 * width * height for _, width, height in RESAMPLED) + 4 * size[0] * size[1] > KEPT_BYTES:
             RESAMPLED.clear()
         from PIL import Image
 
@@ -82,8 +83,8 @@ def decoded(art: Any) -> Any:
         return held
     from PIL import Image
 
-    with Image.open(io.BytesIO(art.data)) as image:
-        if image.mode not in ("RGB", "L"):
-            return None
-        image.load()
-        return image.copy()
+    image = Image.open(io.BytesIO(art.data))  # in memory: nothing to close but the image itself
+    if image.mode not in ("RGB", "L"):
+        return None
+    image.load()
+    return image
