@@ -26,8 +26,23 @@ def versions() -> dict[str, str]:
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
-            found[name] = "not installed"
+            found[name] = version_on_path(name) or "not installed"
     return found
+
+
+def version_on_path(name: str) -> str | None:
+    """The version of a command installed in an environment of its own (the peer, kept apart
+    from printgen's dependencies), asked of that environment's Python."""
+    import shutil
+    import subprocess
+
+    command = shutil.which(name)
+    python = Path(command).resolve().parent / "python" if command else None
+    if python is None or not python.exists():
+        return None
+    asked = subprocess.run([str(python), "-c", f"from importlib import metadata; print(metadata.version({name!r}))"],
+                           capture_output=True, text=True, timeout=30)
+    return f"{asked.stdout.strip()} (its own environment)" if asked.returncode == 0 else None
 
 
 def load_average() -> str:
