@@ -21,25 +21,6 @@ KEPT = 2048  # shapes whose text is kept
 Attributes = Callable[[Any], dict[str, Any]]
 
 
-def escape_attribute(text: str) -> str:
-    """An attribute value as ElementTree escapes it."""
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    if '"' in text:
-        text = text.replace('"', "&quot;")
-    if "\r" in text:
-        text = text.replace("\r", "&#13;")
-    if "\n" in text:
-        text = text.replace("\n", "&#10;")
-    if "\t" in text:
-        text = text.replace("\t", "&#09;")
-    return text
-
-
 def escape_text(text: str) -> str:
     """Character data as ElementTree escapes it."""
     if "&" in text:
@@ -48,6 +29,19 @@ def escape_text(text: str) -> str:
         text = text.replace("<", "&lt;")
     if ">" in text:
         text = text.replace(">", "&gt;")
+    return text
+
+
+ATTRIBUTE_ONLY = (('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;"))
+
+
+def escape_attribute(text: str) -> str:
+    """An attribute value as ElementTree escapes it: as character data, and quotes and line breaks
+    and tabs too (so that a reader gets them back rather than spaces)."""
+    text = escape_text(text)
+    for character, entity in ATTRIBUTE_ONLY:
+        if character in text:
+            text = text.replace(character, entity)
     return text
 
 
