@@ -202,3 +202,24 @@ def test_list_says_which_games_export(run_cli):
     listed = run_cli("list").stdout
     assert "printgen export omiga --print-shop | --tts" in listed
     assert "printgen export fracas" in listed and "printgen export one_minute_war" not in listed
+
+
+@pytest.mark.parametrize("dpi", [100, 137])
+def test_every_cell_of_a_tts_sheet_is_the_piece_drawn_alone(dpi):
+    """A sheet is stretched to whole-pixel cells exactly: each cell, wherever it lies on the sheet,
+    has the pixels of its piece rasterised on its own at the same size."""
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+    from printgen.games import bundled_definition, load
+    from printgen.output.export import SheetGrid, card_pixels, grid_png
+
+    loaded = load(bundled_definition("omiga"))
+    faces = [card.piece.front(0.0) for card in loaded.game.pieces(loaded, BuildOptions(PAPERS["a4"]))[:36]]
+    px = card_pixels(TILE, TILE, dpi)
+    sheet = Image.open(io.BytesIO(grid_png(faces, SheetGrid.for_count(36), (TILE, TILE), px))).convert("RGB")
+    assert sheet.size == (10 * px[0], 4 * px[1])
+    for index in (0, 9, 27, 35):
+        row, column = divmod(index, 10)
+        cell = sheet.crop((column * px[0], row * px[1], (column + 1) * px[0], (row + 1) * px[1]))
+        alone = Image.open(io.BytesIO(grid_png([faces[index]], SheetGrid(1, 1, 1), (TILE, TILE), px))).convert("RGB")
+        assert max(ImageStat.Stat(ImageChops.difference(cell, alone)).mean) < 0.05, index

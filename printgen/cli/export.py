@@ -35,8 +35,9 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     """
     if not (print_shop or tts):
         raise click.UsageError("say what to export: --print-shop, --tts, or both")
-    # the same checks as build, so a definition that cannot build cannot export either
-    build_options = BuildOptions(PAPERS["a4"], templates=template_dirs)
+    # the same checks as build, so a definition that cannot build cannot export either; a deck's
+    # pictures of single cards are left out: they draw the faces the sheets draw, and are not kept
+    build_options = BuildOptions(PAPERS["a4"], templates=template_dirs, pictures=False)
     results = build_games(paths_for(games), build_options, allow_outside)
     with_pieces = [g.id for g in registry().values() if g.pieces is not None]
     for loaded, _ in results:

@@ -111,36 +111,73 @@ def in_cell(page: Page, cells: Cells, cell: int) -> Group:
     return Group(edge, content, transform=(1, 0, 0, 1, x, y))
 
 
-def rasterise_cells(pdf: bytes, cells: Cells, page_index: int, count: int, keep: Callable[[bytes], Held]) -> list[Held]:
-    """The first `count` cells of page `page_index` as PNG bytes, each handed to `keep` once made.
-
-    pdfium draws each cell straight into RGB rows laid out as PNG stores them (one filter byte
+class RowBitmap:
+    """A pdfium bitmap drawn straight into RGB rows laid out as PNG stores them (one filter byte, 0,
     before each row), so the rows are compressed where they lie, with no copy."""
+
+    def __init__(self, width: int, height: int) -> None:
+        import pypdfium2.raw as pdfium_c
+
+        self.width, self.height = width, height
+        self.row = 3 * width + 1
+        self.rows = (ctypes.c_ubyte * (self.row * height))()
+        self.view = memoryview(self.rows).cast("B")
+        self.handle = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGR,
+                                                   ctypes.addressof(self.rows) + 1, self.row)
+
+    def draw(self, page: Any, matrix: Any) -> bytes:
+        """The page drawn through `matrix` on white, clipped to the bitmap, as PNG bytes."""
+        import pypdfium2.raw as pdfium_c
+
+        width, height = self.width, self.height
+        flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER  # as pypdfium2 renders, in RGB order
+        clip = pdfium_c.FS_RECTF(0, 0, width, height)
+        pdfium_c.FPDFBitmap_FillRect(self.handle, 0, 0, width, height, 0xFFFFFFFF)
+        pdfium_c.FPDF_RenderPageBitmapWithMatrix(self.handle, page, ctypes.byref(matrix), ctypes.byref(clip), flags)
+        self.view[0::self.row] = bytes(height)  # every row unfiltered, whatever was drawn
+        return png_of_rows(self.view, width, height)
+
+    def close(self) -> None:
+        import pypdfium2.raw as pdfium_c
+
+        pdfium_c.FPDFBitmap_Destroy(self.handle)
+
+
+def page_png(pdf: bytes, width: int, height: int) -> bytes:
+    """The first page of `pdf` stretched to exactly `width` x `height` pixels, as PNG bytes (a Tabletop
+    Simulator sheet, whose cards must each cover whole pixels)."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    width, height = cells.pixels
-    row = 3 * width + 1  # the filter byte (0: none) then the row's pixels
-    rows = (ctypes.c_ubyte * (row * height))()
-    view = memoryview(rows).cast("B")
-    bitmap = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGR, ctypes.addressof(rows) + 1, row)
-    flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER  # as pypdfium2 renders, in RGB order
+    bitmap = RowBitmap(width, height)
+    document = pdfium.PdfDocument(pdf)
+    try:
+        page = document[0]
+        # after pdfium's own page matrix (the page top down, one unit a point): stretched to fit
+        matrix = pdfium_c.FS_MATRIX(width / page.get_width(), 0, 0, height / page.get_height(), 0, 0)
+        data = bitmap.draw(page, matrix)
+        page.close()
+        return data
+    finally:
+        document.close()
+        bitmap.close()
+
+
+def rasterise_cells(pdf: bytes, cells: Cells, page_index: int, count: int, keep: Callable[[bytes], Held]) -> list[Held]:
+    """The first `count` cells of page `page_index` as PNG bytes, each handed to `keep` once made."""
+    import pypdfium2 as pdfium
+
+    bitmap = RowBitmap(*cells.pixels)
     document = pdfium.PdfDocument(pdf)
     try:
         page = document[page_index]
-        pictures = []
-        clip = pdfium_c.FS_RECTF(0, 0, width, height)  # the bitmap, as for a page of the card's size
-        for cell in range(count):
-            pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
-            matrix = cell_matrix(cells, cell, page.get_width(), page.get_height())
-            pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page, ctypes.byref(matrix), ctypes.byref(clip), flags)
-            view[0::row] = bytes(height)  # every row unfiltered, whatever was drawn
-            pictures.append(keep(png_of_rows(view, width, height)))
+        pictures = [keep(bitmap.draw(page, cell_matrix(cells, cell, page.get_width(), page.get_height())))
+                    for cell in range(count)]
         page.close()
         return pictures
     finally:
         document.close()
-        pdfium_c.FPDFBitmap_Destroy(bitmap)
+        bitmap.close()
 
 
 def cell_matrix(cells: Cells, cell: int, page_width: float, page_height: float) -> Any:

@@ -21,7 +21,8 @@ from printgen.core.paper import Paper
 from printgen.drawing.picture import placed
 from printgen.core.progress import progress
 from printgen.drawing.document import Document, Page
-from printgen.output.png import image_from_pdf, png_bytes
+from printgen.output.cellpages import page_png
+from printgen.output.pdf import write_pdf
 from printgen.output.writers import write
 
 PRINT_SHOP_BLEED = 3.0  # mm: what most print shops ask for
@@ -116,8 +117,10 @@ def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float
     for i, drawing in enumerate(drawings):
         row, column = divmod(i, grid.columns)
         page.shapes.append(placed(drawing, translate(column * w, (grid.rows - 1 - row) * h)))
-    pdf = write(Document("sheet.pdf", paper, [page], "Tabletop Simulator deck sheet"))
-    return png_bytes(image_from_pdf(pdf, grid.columns * px[0], grid.rows * px[1]))
+    # drawn only to be rasterised, at the pixels a card covers (bitmap art is resampled once)
+    pdf = write_pdf(Document("sheet.pdf", paper, [page], "Tabletop Simulator deck sheet"),
+                    raster_dpi=px[0] / w * 25.4)
+    return page_png(pdf, grid.columns * px[0], grid.rows * px[1])
 
 
 def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI) -> list[Artifact]:

@@ -104,23 +104,6 @@ def page_count(pdf: bytes) -> int:
         document.close()
 
 
-def image_from_pdf(pdf: bytes, width_px: int, height_px: int, page: int = 0):
-    """One page as a Pillow RGB image of exactly width_px x height_px (Tabletop Simulator needs
-    each card to cover a whole number of pixels, so the grid divides the sheet evenly)."""
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(pdf)
-    try:
-        pdf_page = document[page]
-        scale = min((width_px - 1e-6) / pdf_page.get_width(), (height_px - 1e-6) / pdf_page.get_height())
-        image = pdf_page.render(scale=scale, may_draw_forms=False).to_pil().convert("RGB")
-    finally:
-        document.close()
-    if image.size != (width_px, height_px):  # at most a pixel short on one side: stretch it
-        image = image.resize((width_px, height_px))
-    return image
-
-
 def png_bytes(image, compress_level: int = 6) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=compress_level)
