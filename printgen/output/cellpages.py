@@ -13,6 +13,9 @@ cells lie a whole card apart and each card is clipped to its own rectangle, so n
 card draws, however far past its edge, reaches a cell, and what a card draws past its own edge is
 cut off as the edge of its own page cut it. Only float rounding at a cell's larger offset turns a
 few anti-aliased edge values by one level.
+
+The same drawing straight into PNG rows (`RowBitmap`) also makes `page_png`: one page stretched
+to an exact size in pixels, as a Tabletop Simulator sheet needs.
 """
 from __future__ import annotations
 
