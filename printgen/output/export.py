@@ -12,6 +12,7 @@ import io
 import json
 import math
 from dataclasses import dataclass
+from functools import partial
 
 from reportlab.graphics.shapes import Group, translate
 
@@ -34,6 +35,7 @@ TTS_PER_SHEET = TTS_COLUMNS * TTS_ROWS - 1  # the last cell is kept for the hidd
 TTS_DPI = 200.0
 TTS_MAX_PX = 8192  # per sheet side; TTS and most graphics cards cope with this
 SECONDS_PER_PRINT_FILE = 0.004  # measured: 74 Omiga files in 0.2 s
+PRINT_SHOP_RUN = 50  # print-shop PDFs made by one job on a core
 SECONDS_PER_TTS_CARD = 0.006  # measured: 72 Omiga faces in 0.4 s
 
 
@@ -52,26 +54,37 @@ def back_stem(deck: str) -> str:
 
 
 def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED) -> list[Artifact]:
-    """A PDF per face, a PDF per deck back, and manifest.csv listing size, bleed and quantity."""
+    """A PDF per face, a PDF per deck back, and manifest.csv listing size, bleed and quantity. The
+    PDFs are made in runs on every core (printgen.core.parallel): each embeds its own fonts, which
+    is most of what one costs."""
+    from printgen.core.parallel import on_cores
+
     grouped = decks(cards)
     rows: list[dict[str, object]] = []
-    out: list[Artifact] = []
-    with progress(len(cards) + len(grouped), "Writing print-shop files", SECONDS_PER_PRINT_FILE) as bar:
-        for deck, members in grouped.items():
-            back_file = f"{back_stem(deck)}.pdf"
-            for card in members:
-                name = f"{card.name}.pdf"
-                out.append(Artifact(f"{PRINT_SHOP}/{name}", single_pdf(
-                    card.piece.front(bleed), *card.size, bleed, f"{title} {card.name} (face)")))
-                rows.append(manifest_row(name, card, "face", bleed, card.quantity, back_file))
-                bar.update(1)
-            first = members[0]
-            out.append(Artifact(f"{PRINT_SHOP}/{back_file}", single_pdf(
-                first.piece.back(bleed), *first.size, bleed, f"{title} {deck} (back)")))
-            rows.append(manifest_row(back_file, first, "back", bleed, sum(c.quantity for c in members), ""))
-            bar.update(1)
+    wanted: list[tuple[str, Card, str, str]] = []  # file, card, side, the PDF's title
+    for deck, members in grouped.items():
+        back_file = f"{back_stem(deck)}.pdf"
+        for card in members:
+            name = f"{card.name}.pdf"
+            wanted.append((name, card, "face", f"{title} {card.name} (face)"))
+            rows.append(manifest_row(name, card, "face", bleed, card.quantity, back_file))
+        first = members[0]
+        wanted.append((back_file, first, "back", f"{title} {deck} (back)"))
+        rows.append(manifest_row(back_file, first, "back", bleed, sum(c.quantity for c in members), ""))
+    runs = [wanted[start:start + PRINT_SHOP_RUN] for start in range(0, len(wanted), PRINT_SHOP_RUN)]
+    with progress(len(wanted), "Writing print-shop files", SECONDS_PER_PRINT_FILE) as bar:
+        made = on_cores([partial(piece_pdfs, run, bleed) for run in runs],
+                        lambda _, pdfs: bar.update(len(pdfs)))
+    out = [Artifact(f"{PRINT_SHOP}/{name}", pdf)
+           for run, pdfs in zip(runs, made) for (name, *_), pdf in zip(run, pdfs)]
     out.append(Artifact(f"{PRINT_SHOP}/manifest.csv", manifest_csv(rows)))
     return out
+
+
+def piece_pdfs(run: list[tuple[str, Card, str, str]], bleed: float) -> list[bytes]:
+    """One run of print-shop PDFs, each side drawn with its bleed."""
+    return [single_pdf(card.piece.front(bleed) if side == "face" else card.piece.back(bleed), *card.size, bleed,
+                       label) for _, card, side, label in run]
 
 
 def manifest_row(file: str, card: Card, side: str, bleed: float, quantity: int, back: str) -> dict[str, object]:
