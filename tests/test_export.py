@@ -223,3 +223,34 @@ def test_every_cell_of_a_tts_sheet_is_the_piece_drawn_alone(dpi):
         cell = sheet.crop((column * px[0], row * px[1], (column + 1) * px[0], (row + 1) * px[1]))
         alone = Image.open(io.BytesIO(grid_png([faces[index]], SheetGrid(1, 1, 1), (TILE, TILE), px))).convert("RGB")
         assert max(ImageStat.Stat(ImageChops.difference(cell, alone)).mean) < 0.05, index
+
+
+def test_a_deck_of_hundreds_exports_every_file_whole(run_cli, tmp_path):
+    """Past writers.SPILL_AFTER cards each exported file is kept in a spill folder until written:
+    every print-shop PDF still opens with its card's title, and every TTS sheet holds its cards."""
+    import shutil
+
+    from printgen.games import bundled_definition
+    from printgen.output.writers import SPILL_AFTER
+
+    folder = tmp_path / "many"
+    shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    header, *rows = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()
+    count = SPILL_AFTER + 10
+    lines = [header] + [f"Card {n + 1},{rows[n % len(rows)].split(',', 1)[1]}" for n in range(count)]
+    (folder / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_cli("export", folder / "deck.yaml", "--print-shop", "--tts", "--dpi", "50", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    shop = tmp_path / "out" / "deck" / "print-shop"
+    manifest = list(csv.DictReader(io.StringIO((shop / "manifest.csv").read_text())))
+    assert len(manifest) == len(list(shop.glob("*.pdf"))) > count
+    for row in manifest[::50]:
+        reader = PdfReader(shop / row["file"])
+        assert len(reader.pages) == 1 and reader.metadata.title.startswith("Potion Shop")
+    described = json.loads((tmp_path / "out" / "deck" / "tts" / "decks.json").read_text())
+    sheets = described["decks"][0]["sheets"]
+    assert sum(sheet["count"] for sheet in sheets) == sum(int(row["quantity"]) for row in manifest if row["side"] == "face")
+    for sheet in sheets:
+        with Image.open(tmp_path / "out" / "deck" / "tts" / sheet["file"]) as image:
+            image.load()
+            assert image.size[0] == sheet["columns"] * described["decks"][0]["card_px"][0]

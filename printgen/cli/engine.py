@@ -41,6 +41,8 @@ class Built(Protocol):
     def name(self) -> str: ...
     @property
     def game(self) -> Titled: ...
+    @property
+    def title(self) -> str: ...
 
 
 Made = tuple[Built, list[Artifact]]
@@ -193,7 +195,7 @@ def write_results(results: list[tuple[B, list[Artifact]]], out_dir: Path,
         write_all(files())
     for loaded, artifacts in results:
         click.echo(describe(loaded, artifacts) if describe else
-                   f"{loaded.game.title}: {len(artifacts)} file(s) in {out_dir / loaded.name}")
+                   f"{loaded.title}: {len(artifacts)} file(s) in {out_dir / loaded.name}")
 
 
 def back_offset_for(given: tuple[float, float] | None, flip: Flip) -> tuple[float, float]:

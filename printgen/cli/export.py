@@ -42,26 +42,30 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     with_pieces = [g.id for g in registry().values() if g.pieces is not None]
     for loaded, _ in results:
         if loaded.game.pieces is None:
-            click.echo(f"printgen: {loaded.game.title} has no separate cards, tiles or tokens to export; "
+            click.echo(f"printgen: {loaded.title} has no separate cards, tiles or tokens to export; "
                        f"export works for {', '.join(with_pieces)}. Nothing was written.", err=True)
             sys.exit(EXIT_BAD_INPUT)
     from printgen.output import export  # the drawing and rasterising code, for this command only
+
+    from printgen.core.spill import Spill
+    from printgen.output.writers import SPILL_AFTER
 
     exported: Results = []
     for loaded, _ in results:
         pieces = loaded.game.pieces
         assert pieces is not None  # every game without pieces was refused above
         cards = pieces(loaded, build_options)
+        spill = Spill() if len(cards) > SPILL_AFTER else None  # thousands of files: not all held in memory
         files: list[Artifact] = []
         if print_shop:
-            files += export.print_shop(loaded.game.title, cards, bleed)
+            files += export.print_shop(loaded.title, cards, bleed, spill)
         if tts:
-            files += export.tts(loaded.name, cards, dpi)
+            files += export.tts(loaded.name, cards, dpi, spill)
         exported.append((loaded, files))
     write_results(exported, out_dir, describe=lambda loaded, files: describe_export(loaded, files, out_dir))
 
 
 def describe_export(loaded: Loaded, files: list[Artifact], out_dir: Path) -> str:
     folders = sorted({f.name.split("/")[0] for f in files})
-    return "\n".join(f"{loaded.game.title}: {sum(f.name.startswith(d + '/') for f in files)} file(s) in "
+    return "\n".join(f"{loaded.title}: {sum(f.name.startswith(d + '/') for f in files)} file(s) in "
                      f"{out_dir / loaded.name / d}" for d in folders)

@@ -62,6 +62,10 @@ class Replayed:
     name: str
     game: GameTitle
 
+    @property
+    def title(self) -> str:
+        return self.game.title
+
 
 def whole_code() -> str:
     """Every file of printgen (by content) and the libraries installed beside it; once a process,
@@ -257,7 +261,7 @@ class Recording:
         dependencies = tuple(Dependency(kind, where, state) for (kind, where), state in sorted(found.items()))
         if not all(buildcache.state_of(d.kind, d.path) == d.state for d in dependencies):
             return None  # changed while it was built: what was drawn may be neither version
-        entry = Entry(loaded.name, loaded.game.title, tuple(warnings), buildcache.current_dir(), dependencies, ())
+        entry = Entry(loaded.name, loaded.title, tuple(warnings), buildcache.current_dir(), dependencies, ())
         return buildcache.store(self.key, entry, artifacts)
 
 

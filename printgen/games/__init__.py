@@ -114,6 +114,11 @@ class Loaded:
     art: ArtLibrary = field(default_factory=lambda: art_module().ArtLibrary())  # images, fonts, templates
     allow_outside: bool = False  # files outside the definition's folder may be read (--allow-outside)
 
+    @property
+    def title(self) -> str:
+        """The title the definition gives (a deck's own name), which is the game's for a bundled one."""
+        return str(getattr(self.definition, "title", "") or self.game.title)
+
     def build(self, options: BuildOptions) -> list[Artifact]:
         """The game's documents, laid out and written in memory (printgen.output.writers)."""
         from printgen.drawing.checks import unchecked_shapes

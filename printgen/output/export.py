@@ -13,18 +13,20 @@ import json
 import math
 from dataclasses import dataclass
 from functools import partial
+from typing import Callable
 
 from reportlab.graphics.shapes import Group, translate
 
 from printgen.layout.cards import Card, decks, slug
 from printgen.core.build import Artifact
+from printgen.core.spill import Held, Spill, in_memory
 from printgen.core.paper import Paper
 from printgen.drawing.picture import placed
 from printgen.core.progress import progress
 from printgen.drawing.document import Document, Page
 from printgen.output.cellpages import page_png
 from printgen.output.pdf import write_pdf
-from printgen.output.writers import write
+from printgen.output.writers import artifact, write
 
 PRINT_SHOP_BLEED = 3.0  # mm: what most print shops ask for
 PRINT_SHOP = "print-shop"
@@ -53,10 +55,11 @@ def back_stem(deck: str) -> str:
     return f"back-{slug(deck, 'deck')}"
 
 
-def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED) -> list[Artifact]:
+def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
+               spill: Spill | None = None) -> list[Artifact]:
     """A PDF per face, a PDF per deck back, and manifest.csv listing size, bleed and quantity. The
     PDFs are made in runs on every core (printgen.core.parallel): each embeds its own fonts, which
-    is most of what one costs."""
+    is most of what one costs. With a `spill`, each file is put there as soon as it is made."""
     from printgen.core.parallel import on_cores
 
     grouped = decks(cards)
@@ -73,18 +76,18 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED) -
         rows.append(manifest_row(back_file, first, "back", bleed, sum(c.quantity for c in members), ""))
     runs = [wanted[start:start + PRINT_SHOP_RUN] for start in range(0, len(wanted), PRINT_SHOP_RUN)]
     with progress(len(wanted), "Writing print-shop files", SECONDS_PER_PRINT_FILE) as bar:
-        made = on_cores([partial(piece_pdfs, run, bleed) for run in runs],
+        made = on_cores([partial(piece_pdfs, run, bleed, spill.keep if spill else in_memory) for run in runs],
                         lambda _, pdfs: bar.update(len(pdfs)))
-    out = [Artifact(f"{PRINT_SHOP}/{name}", pdf)
+    out = [artifact(f"{PRINT_SHOP}/{name}", pdf, spill)
            for run, pdfs in zip(runs, made) for (name, *_), pdf in zip(run, pdfs)]
     out.append(Artifact(f"{PRINT_SHOP}/manifest.csv", manifest_csv(rows)))
     return out
 
 
-def piece_pdfs(run: list[tuple[str, Card, str, str]], bleed: float) -> list[bytes]:
-    """One run of print-shop PDFs, each side drawn with its bleed."""
-    return [single_pdf(card.piece.front(bleed) if side == "face" else card.piece.back(bleed), *card.size, bleed,
-                       label) for _, card, side, label in run]
+def piece_pdfs(run: list[tuple[str, Card, str, str]], bleed: float, keep: Callable[[bytes], Held]) -> list[Held]:
+    """One run of print-shop PDFs, each side drawn with its bleed and handed to `keep`."""
+    return [keep(single_pdf(card.piece.front(bleed) if side == "face" else card.piece.back(bleed), *card.size,
+                            bleed, label)) for _, card, side, label in run]
 
 
 def manifest_row(file: str, card: Card, side: str, bleed: float, quantity: int, back: str) -> dict[str, object]:
@@ -136,12 +139,14 @@ def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float
     return page_png(pdf, grid.columns * px[0], grid.rows * px[1])
 
 
-def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI) -> list[Artifact]:
+def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spill: Spill | None = None) -> list[Artifact]:
     """Per deck: face sheets (`<deck>-1.png`, ...) and `<deck>-back.png`; `decks.json` describes them.
 
     A card with quantity 20 appears 20 times, so the imported deck is complete. When a sheet has a
-    spare cell, its last cell shows the back: TTS uses that cell as the hidden-card picture.
+    spare cell, its last cell shows the back: TTS uses that cell as the hidden-card picture. With a
+    `spill`, each sheet is put there as soon as it is made.
     """
+    keep = spill.keep if spill else in_memory
     out: list[Artifact] = []
     described = []
     grouped = decks(cards)
@@ -162,12 +167,12 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI) -> list[Artifact]
                 if grid.columns * grid.rows > len(batch):
                     drawings += [Group()] * (grid.columns * grid.rows - len(batch) - 1) + [back]
                 name = f"{stem}-{s + 1}.png"
-                out.append(Artifact(f"{TTS}/{name}", grid_png(drawings, grid, size, px)))
+                out.append(artifact(f"{TTS}/{name}", keep(grid_png(drawings, grid, size, px)), spill))
                 sheets.append({"file": name, "columns": grid.columns, "rows": grid.rows, "count": grid.count,
                                "cards": [card.name for card in batch]})
                 bar.update(len(batch))
             back_name = f"{stem}-back.png"
-            out.append(Artifact(f"{TTS}/{back_name}", grid_png([back], SheetGrid(1, 1, 1), size, px)))
+            out.append(artifact(f"{TTS}/{back_name}", keep(grid_png([back], SheetGrid(1, 1, 1), size, px)), spill))
             described.append({"deck": deck, "kind": first.kind, "card_mm": list(size), "card_px": list(px),
                               "back": back_name, "sheets": sheets})
     data = {"game": game_id, "note": "In Tabletop Simulator: Objects > Components > Cards > Custom Deck; "
