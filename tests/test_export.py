@@ -254,3 +254,23 @@ def test_a_deck_of_hundreds_exports_every_file_whole(run_cli, tmp_path):
         with Image.open(tmp_path / "out" / "deck" / "tts" / sheet["file"]) as image:
             image.load()
             assert image.size[0] == sheet["columns"] * described["decks"][0]["card_px"][0]
+
+
+def test_a_build_after_an_export_in_one_program_gives_the_files_the_command_gives(run_cli, tmp_path):
+    """reportlab's shape checks are off while printgen draws: in the `printgen` command from the
+    start, and in a program using printgen (this test's process) only inside printgen's work. An
+    export drew its pieces with them on, so svglib's styles were refused on their text (a token's
+    name lost its stroke width), and a build later in the same program took those pieces from
+    memory."""
+    import subprocess
+    import sys
+
+    exported = run_cli("export", "omiga", "fracas", "--tts", "--dpi", "100", "--out", tmp_path / "export")
+    assert exported.exit_code == 0, exported.output
+    built = run_cli("build", "fracas", "--out", tmp_path / "here")
+    assert built.exit_code == 0, built.output
+    subprocess.run([sys.executable, "-m", "printgen.launch", "build", "fracas", "--out", str(tmp_path / "apart")],
+                   check=True, capture_output=True)
+    for name in ("fracas-tokens.pdf", "fracas.pdf"):
+        here = (tmp_path / "here" / "fracas" / name).read_bytes()
+        assert here == (tmp_path / "apart" / "fracas" / name).read_bytes(), name

@@ -45,24 +45,31 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
             click.echo(f"printgen: {loaded.title} has no separate cards, tiles or tokens to export; "
                        f"export works for {', '.join(with_pieces)}. Nothing was written.", err=True)
             sys.exit(EXIT_BAD_INPUT)
-    from printgen.output import export  # the drawing and rasterising code, for this command only
+    from printgen.drawing.checks import unchecked_shapes
 
+    with unchecked_shapes():  # as a build draws, so a program using printgen gets the same pieces
+        exported: Results = [(loaded, exported_files(loaded, build_options, print_shop, tts, bleed, dpi))
+                             for loaded, _ in results]
+    write_results(exported, out_dir, describe=lambda loaded, files: describe_export(loaded, files, out_dir))
+
+
+def exported_files(loaded: Loaded, build_options: BuildOptions, print_shop: bool, tts: bool, bleed: float,
+                   dpi: int) -> list[Artifact]:
+    """One game's print-shop files and Tabletop Simulator sheets, as asked."""
     from printgen.core.spill import Spill
+    from printgen.output import export  # the drawing and rasterising code, for this command only
     from printgen.output.writers import SPILL_AFTER
 
-    exported: Results = []
-    for loaded, _ in results:
-        pieces = loaded.game.pieces
-        assert pieces is not None  # every game without pieces was refused above
-        cards = pieces(loaded, build_options)
-        spill = Spill() if len(cards) > SPILL_AFTER else None  # thousands of files: not all held in memory
-        files: list[Artifact] = []
-        if print_shop:
-            files += export.print_shop(loaded.title, cards, bleed, spill)
-        if tts:
-            files += export.tts(loaded.name, cards, dpi, spill)
-        exported.append((loaded, files))
-    write_results(exported, out_dir, describe=lambda loaded, files: describe_export(loaded, files, out_dir))
+    pieces = loaded.game.pieces
+    assert pieces is not None  # every game without pieces was refused before
+    cards = pieces(loaded, build_options)
+    spill = Spill() if len(cards) > SPILL_AFTER else None  # thousands of files: not all held in memory
+    files: list[Artifact] = []
+    if print_shop:
+        files += export.print_shop(loaded.title, cards, bleed, spill)
+    if tts:
+        files += export.tts(loaded.name, cards, dpi, spill)
+    return files
 
 
 def describe_export(loaded: Loaded, files: list[Artifact], out_dir: Path) -> str:
