@@ -19,6 +19,13 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+try:  # as the `printgen` command does before reportlab is imported, so a rebuild here is one of
+    from printgen.drawing.checks import start_unchecked  # `build --watch`: shape checks left out
+
+    start_unchecked()
+except ImportError:  # an older tree
+    pass
+
 from printgen.core.build import BuildOptions
 from printgen.games import bundled_definition
 from printgen.games.omiga.checks import dead, setup, structure
