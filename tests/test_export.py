@@ -274,3 +274,31 @@ def test_a_build_after_an_export_in_one_program_gives_the_files_the_command_give
     for name in ("fracas-tokens.pdf", "fracas.pdf"):
         here = (tmp_path / "here" / "fracas" / name).read_bytes()
         assert here == (tmp_path / "apart" / "fracas" / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("size, dpi", [((63.5, 88.9), 200), ((57.0, 89.0), 150), ((70.0, 120.0), 100)])
+def test_a_card_filled_to_its_edge_keeps_every_pixel_of_its_cell(size, dpi):
+    """Cards whose background is a plain rectangle to their edges, each a different colour: every
+    pixel of each cell is its own card's colour. pdfium fills such a rectangle to whole pixels, and
+    float rounding (a millimetre is 2.834646 points in the PDF) can put a card's edge a hair past a
+    pixel boundary, so drawn together its background took the last pixel row of the card above."""
+    from reportlab.graphics.shapes import Group, Rect
+    from reportlab.lib import colors
+    from PIL import ImageDraw
+
+    from printgen.output.export import SheetGrid, card_pixels, grid_png
+
+    width, height = size
+    px = card_pixels(width, height, dpi)
+    grid = SheetGrid.for_count(TTS_PER_SHEET)
+    shades = [(n * 37 % 256, n * 91 % 256, n * 53 % 256) for n in range(grid.columns * grid.rows)]
+    cards = [Group(Rect(0, 0, width, height, strokeColor=None, fillColor=colors.Color(*(v / 255 for v in shade))))
+             for shade in shades]
+    sheet = Image.open(io.BytesIO(grid_png(cards, grid, size, px))).convert("RGB")
+    wanted = Image.new("RGB", sheet.size)
+    draw = ImageDraw.Draw(wanted)
+    for n, shade in enumerate(shades):
+        row, column = divmod(n, grid.columns)
+        draw.rectangle((column * px[0], row * px[1], (column + 1) * px[0] - 1, (row + 1) * px[1] - 1), fill=shade)
+    off = ImageChops.difference(sheet, wanted).convert("L").point(lambda v: 255 if v > 2 else 0)
+    assert off.getbbox() is None, off.getbbox()

@@ -14,8 +14,8 @@ card draws, however far past its edge, reaches a cell, and what a card draws pas
 cut off as the edge of its own page cut it. Only float rounding at a cell's larger offset turns a
 few anti-aliased edge values by one level.
 
-The same drawing straight into PNG rows (`RowBitmap`) also makes `page_png`: one page stretched
-to an exact size in pixels, as a Tabletop Simulator sheet needs.
+The same cells, drawn straight into PNG rows (`RowBitmap`), each into its own part of one
+picture, make `sheet_png`: a Tabletop Simulator sheet, each card stretched to whole pixels.
 """
 from __future__ import annotations
 
@@ -119,26 +119,33 @@ class RowBitmap:
     before each row), so the rows are compressed where they lie, with no copy."""
 
     def __init__(self, width: int, height: int) -> None:
-        import pypdfium2.raw as pdfium_c
-
         self.width, self.height = width, height
         self.row = 3 * width + 1
         self.rows = (ctypes.c_ubyte * (self.row * height))()
         self.view = memoryview(self.rows).cast("B")
-        self.handle = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGR,
-                                                   ctypes.addressof(self.rows) + 1, self.row)
+        self.handle = self.part(0, 0, width, height)
+
+    def part(self, left: int, top: int, width: int, height: int) -> Any:
+        """A pdfium bitmap of the `width` x `height` pixels from (`left`, `top`), sharing these rows."""
+        import pypdfium2.raw as pdfium_c
+
+        return pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGR,
+                                            ctypes.addressof(self.rows) + 1 + top * self.row + 3 * left, self.row)
 
     def draw(self, page: Any, matrix: Any) -> bytes:
         """The page drawn through `matrix` on white, clipped to the bitmap, as PNG bytes."""
+        self.fill_white()
+        render(self.handle, page, matrix, self.width, self.height)
+        return self.png()
+
+    def fill_white(self) -> None:
         import pypdfium2.raw as pdfium_c
 
-        width, height = self.width, self.height
-        flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER  # as pypdfium2 renders, in RGB order
-        clip = pdfium_c.FS_RECTF(0, 0, width, height)
-        pdfium_c.FPDFBitmap_FillRect(self.handle, 0, 0, width, height, 0xFFFFFFFF)
-        pdfium_c.FPDF_RenderPageBitmapWithMatrix(self.handle, page, ctypes.byref(matrix), ctypes.byref(clip), flags)
-        self.view[0::self.row] = bytes(height)  # every row unfiltered, whatever was drawn
-        return png_of_rows(self.view, width, height)
+        pdfium_c.FPDFBitmap_FillRect(self.handle, 0, 0, self.width, self.height, 0xFFFFFFFF)
+
+    def png(self) -> bytes:
+        self.view[0::self.row] = bytes(self.height)  # every row unfiltered, whatever was drawn
+        return png_of_rows(self.view, self.width, self.height)
 
     def close(self) -> None:
         import pypdfium2.raw as pdfium_c
@@ -146,21 +153,48 @@ class RowBitmap:
         pdfium_c.FPDFBitmap_Destroy(self.handle)
 
 
-def page_png(pdf: bytes, width: int, height: int) -> bytes:
-    """The first page of `pdf` stretched to exactly `width` x `height` pixels, as PNG bytes (a Tabletop
-    Simulator sheet, whose cards must each cover whole pixels)."""
+def render(bitmap: Any, page: Any, matrix: Any, width: int, height: int) -> None:
+    """pdfium draws `page` through `matrix` into `bitmap` (`width` x `height`), clipped to it."""
+    import pypdfium2.raw as pdfium_c
+
+    flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER  # as pypdfium2 renders, in RGB order
+    clip = pdfium_c.FS_RECTF(0, 0, width, height)
+    pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page, ctypes.byref(matrix), ctypes.byref(clip), flags)
+
+
+def sheet_png(pdf: bytes, cells: Cells, px: tuple[int, int]) -> bytes:
+    """The cells of the first page of `pdf` side by side in one PNG, each exactly `px` pixels (a
+    Tabletop Simulator sheet, whose cards must each cover whole pixels), as each card drawn alone.
+
+    Each cell is drawn into its own part of the rows, clipped to it, with the next card a whole card
+    away on the page: pdfium fills a rectangle to whole pixels, and float rounding (a millimetre is
+    2.834646 points in the PDF) can put a card's edge a hair past a pixel boundary, so on a sheet of
+    cards side by side a card's background took a row of pixels of the card above."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
-    bitmap = RowBitmap(width, height)
+    width, height = px
+    bitmap = RowBitmap(cells.columns * width, cells.rows * height)
     document = pdfium.PdfDocument(pdf)
     try:
         page = document[0]
-        # after pdfium's own page matrix (the page top down, one unit a point): stretched to fit
-        matrix = pdfium_c.FS_MATRIX(width / page.get_width(), 0, 0, height / page.get_height(), 0, 0)
-        data = bitmap.draw(page, matrix)
+        # after pdfium's own page matrix (the page top down, one unit a point; whole points): each
+        # card stretched to its pixels, as a page of the card's own size would be
+        scale_x, scale_y = width / as_read(pt(cells.width)), height / as_read(pt(cells.height))
+        page_height = page.get_height()
+        bitmap.fill_white()
+        for cell in range(cells.per_page):
+            row, column = divmod(cell, cells.columns)
+            x, y = cells.origin(cell)
+            matrix = pdfium_c.FS_MATRIX(scale_x, 0, 0, scale_y, -scale_x * pt(x),
+                                        -scale_y * (page_height - pt(y + cells.height)))
+            part = bitmap.part(column * width, row * height, width, height)
+            try:
+                render(part, page, matrix, width, height)
+            finally:
+                pdfium_c.FPDFBitmap_Destroy(part)
         page.close()
-        return data
+        return bitmap.png()
     finally:
         document.close()
         bitmap.close()

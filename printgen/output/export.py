@@ -24,7 +24,7 @@ from printgen.core.paper import Paper
 from printgen.drawing.picture import placed
 from printgen.core.progress import progress
 from printgen.drawing.document import Document, Page
-from printgen.output.cellpages import page_png
+from printgen.output.cellpages import Cells, in_cell, sheet_png
 from printgen.output.pdf import write_pdf
 from printgen.output.writers import artifact, write
 
@@ -126,17 +126,15 @@ def card_pixels(width: float, height: float, dpi: float) -> tuple[int, int]:
 
 
 def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float], px: tuple[int, int]) -> bytes:
-    """Drawings left to right, top row first, each in its own cell; rasterised at whole-pixel cells."""
+    """Drawings left to right, top row first, each in its own cell; rasterised at whole-pixel cells.
+    The PDF is drawn only to be rasterised: each card clipped to its edge and a card apart from the
+    next (output.cellpages), so each cell has the pixels of its card drawn alone, and bitmap art is
+    resampled once to the pixels a card covers."""
     w, h = size_mm
-    paper = Paper("tts", grid.columns * w, grid.rows * h)
-    page = Page()
-    for i, drawing in enumerate(drawings):
-        row, column = divmod(i, grid.columns)
-        page.shapes.append(placed(drawing, translate(column * w, (grid.rows - 1 - row) * h)))
-    # drawn only to be rasterised, at the pixels a card covers (bitmap art is resampled once)
-    pdf = write_pdf(Document("sheet.pdf", paper, [page], "Tabletop Simulator deck sheet"),
-                    raster_dpi=px[0] / w * 25.4)
-    return page_png(pdf, grid.columns * px[0], grid.rows * px[1])
+    cells = Cells(w, h, px[0] / w * 25.4, grid.columns, grid.rows)
+    page = Page([in_cell(Page([drawing]), cells, i) for i, drawing in enumerate(drawings)])
+    pdf = write_pdf(Document("sheet.pdf", cells.paper, [page], "Tabletop Simulator deck sheet"), raster_dpi=cells.dpi)
+    return sheet_png(pdf, cells, px)
 
 
 def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spill: Spill | None = None) -> list[Artifact]:
