@@ -102,7 +102,10 @@ class PieceCache:
             key.update(hashlib.sha256(artifact.name.encode() + b"\0" + artifact.data).digest())
         found = self.known.get(key.hexdigest())
         if found is None:
-            found = piece_decks(loaded.game.pieces(loaded, options))
+            from printgen.drawing.checks import unchecked_shapes
+
+            with unchecked_shapes():  # as a build draws (a game may draw its pieces as it lists them)
+                found = piece_decks(loaded.game.pieces(loaded, options))
         self.used[key.hexdigest()] = found
         return found
 
