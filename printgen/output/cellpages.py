@@ -178,16 +178,10 @@ def sheet_png(pdf: bytes, cells: Cells, px: tuple[int, int]) -> bytes:
     document = pdfium.PdfDocument(pdf)
     try:
         page = document[0]
-        # after pdfium's own page matrix (the page top down, one unit a point; whole points): each
-        # card stretched to its pixels, as a page of the card's own size would be
-        scale_x, scale_y = width / as_read(pt(cells.width)), height / as_read(pt(cells.height))
-        page_height = page.get_height()
         bitmap.fill_white()
         for cell in range(cells.per_page):
             row, column = divmod(cell, cells.columns)
-            x, y = cells.origin(cell)
-            matrix = pdfium_c.FS_MATRIX(scale_x, 0, 0, scale_y, -scale_x * pt(x),
-                                        -scale_y * (page_height - pt(y + cells.height)))
+            matrix = cell_matrix(cells, cell, page.get_width(), page.get_height(), px)
             part = bitmap.part(column * width, row * height, width, height)
             try:
                 render(part, page, matrix, width, height)
@@ -217,12 +211,14 @@ def rasterise_cells(pdf: bytes, cells: Cells, page_index: int, count: int, keep:
         bitmap.close()
 
 
-def cell_matrix(cells: Cells, cell: int, page_width: float, page_height: float) -> Any:
+def cell_matrix(cells: Cells, cell: int, page_width: float, page_height: float,
+                pixels: tuple[int, int] | None = None) -> Any:
     """What pdfium applies after its own page matrix (the page, top down, fitted to its size in whole
-    points) so that the cell fills the bitmap at the scale a page of the card's own size gets."""
+    points) so that the cell fills a bitmap of `pixels` (the card's own, `cells.pixels`, unless
+    given) at the scale a page of the card's own size gets."""
     import pypdfium2.raw as pdfium_c
 
-    width, height = cells.pixels
+    width, height = pixels or cells.pixels
     scale_x, scale_y = width / as_read(pt(cells.width)), height / as_read(pt(cells.height))
     x, y = cells.origin(cell)
     left, top = pt(x), pt(y + cells.height)

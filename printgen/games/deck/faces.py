@@ -15,7 +15,7 @@ from reportlab.lib.colors import Color, HexColor
 
 from printgen.drawing import fonts
 from printgen.drawing.picture import rect
-from printgen.games.deck.model import Element
+from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.textbox import Box, draw, fit, upright
 from printgen.output.reuse import reusable
@@ -69,7 +69,7 @@ def draw_element(el: Element, v: Callable[[str], Any], side: Side) -> Any:
     """One element with the row's values (`v(key)`), in card coordinates, y down."""
     stroke, width = paint(v("stroke"), "stroke"), number(v("stroke_width"), "stroke_width")
     if width < 0:
-        raise Unfit("stroke_width", f"expected a width of 0 mm or more, 0 for no outline (got {width:g})")
+        raise Unfit("stroke_width", negative_stroke(width))
     if width == 0:  # a PDF line of width 0 is the thinnest the printer can make, not none
         stroke = None
     if el.type in ("rect", "ellipse", "image", "text"):

@@ -171,12 +171,16 @@ def check_elements(defn: Deck) -> Iterable[tuple[Loc, str]]:
                 yield (side, "layout", i, "font"), (f"expected {', '.join(FONT_STYLES)} or a TrueType font "
                                                     f"file such as 'fonts/title.ttf' (got {element.font!r})")
             if isinstance(element.stroke_width, float) and element.stroke_width < 0:
-                yield (side, "layout", i, "stroke_width"), (f"expected a width of 0 mm or more, 0 for no "
-                                                            f"outline (got {element.stroke_width:g})")
+                yield (side, "layout", i, "stroke_width"), negative_stroke(element.stroke_width)
             if element.type in ("line", "polygon") and element.points is not None:
                 least = 2 if element.type == "line" else 3
                 if len(element.points) < least:
                     yield (side, "layout", i, "points"), f"a {element.type} needs at least {least} points"
+
+
+def negative_stroke(width: float) -> str:
+    """What is said of a stroke width below 0, given in the definition or worked out for a row."""
+    return f"expected a width of 0 mm or more, 0 for no outline (got {width:g})"
 
 
 def article(word: str) -> str:
