@@ -243,3 +243,32 @@ def test_a_picture_a_piece_template_draws_is_read_again_when_replaced(run_cli, t
     dot(face.parent / "pic.png", (0, 0, 255))
     again = build(path)
     assert again != first and again == built_fresh(path, monkeypatch)
+
+
+def test_a_rebuild_shares_its_documents_with_a_helper_and_gives_the_same_bytes(tmp_path, kept, monkeypatch):
+    """A rebuild knows how long each document took last time and has a forked helper write some of
+    those it must write again (after a new title: the rules and the reference PDFs) while it
+    writes the rest; the bytes are those of a fresh build all the same."""
+    from printgen.core.parallel import can_fork
+
+    if not can_fork():
+        pytest.skip("no second core to share with")
+    monkeypatch.setattr(writers, "SHARE_FROM", 0.0)
+    monkeypatch.setattr(writers, "SECONDS_TAKEN", {})
+    shared: list[list[str]] = []
+
+    def shared_out(pending, real=writers.shared_out):
+        chosen = real(pending)
+        shared.append(sorted(doc.name for doc in pending if id(doc) in chosen))
+        return chosen
+
+    monkeypatch.setattr(writers, "shared_out", shared_out)
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    build(path)
+    assert shared == [[]]  # a first build: no times known yet
+    assert {"omiga.pdf", "omiga-reference.pdf", "omiga-reference-cards.pdf"} <= set(writers.SECONDS_TAKEN)
+    edit(path, "title: Omiga", "title: Omiga Again")
+    again = build(path)
+    assert shared[1] and "omiga.pdf" not in shared[1]  # the longest stays here, the others go
+    assert again == built_fresh(path, monkeypatch)

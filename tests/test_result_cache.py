@@ -577,3 +577,36 @@ def test_a_hit_imports_no_game_and_none_of_the_libraries_a_build_draws_with(cach
     assert not heavy & {name.split(".")[0] for name in on_hit}
     assert not [name for name in on_hit if name.startswith(ours)]
     assert not {"tempfile", "concurrent.futures", "tomllib"} & on_hit  # nor what writing files needs not
+
+
+def test_build_watch_keeps_each_build_on_disk_once_its_files_are_written(cache, built, deck, monkeypatch,
+                                                                          tmp_path):
+    """In a process that rebuilds, the disk copy of a build waits until the user has its files:
+    none is stored before the first build's files are written, each rebuild's is stored before the
+    loop waits again, and a later `printgen build` of the last version is a hit."""
+    from printgen.cli.build import watch_builds
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+
+    csv = deck.parent / "cards.csv"
+    out = tmp_path / "out"
+    stored_when_written: list[int] = []
+    real_write_all = engine.write_all
+
+    def write_all(files_to_write):
+        heads = cache / buildcache.HEADS
+        stored_when_written.append(len(list(heads.iterdir())) if heads.is_dir() else 0)
+        real_write_all(files_to_write)
+
+    def sleep(seconds: float) -> None:
+        csv.write_text(csv.read_text().replace("Frost Draught", "Frost Draughts"))
+
+    monkeypatch.setattr(engine, "write_all", write_all)
+    watch_builds([deck], BuildOptions(PAPERS["a4"], pictures=False), out, False, interval=0, max_rounds=1,
+                 sleep=sleep)
+    assert stored_when_written == [0, 1]  # the first build stored only after its files were written
+    assert len(list((cache / buildcache.HEADS).iterdir())) == 1 and not buildcache.LATER.pending  # one key
+    assert len(built) == 2
+    again = run("build", deck, "--no-pictures", "--out", tmp_path / "again")
+    assert again.exit_code == 0 and len(built) == 2  # the edited version, from the disk
+    assert files(tmp_path / "again") == files(out)

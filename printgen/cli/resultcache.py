@@ -248,8 +248,8 @@ class Recording:
             _RECORDERS.remove(self.recorder)
 
     def finish(self, loaded: Any, artifacts: list[Artifact], warnings: list[str]) -> Entry | None:
-        """Keep the build on disk; the entry, or None when it is not kept (too big, or something
-        it read changed while it ran)."""
+        """Keep the build on disk (in a process that rebuilds: once its files are written); the
+        entry, or None when it is not kept (too big, or something it read changed while it ran)."""
         found = {(d.kind, d.path): d.state for d in self.named}
         for (kind, where), state in self.recorder.seen.items():
             found.setdefault((kind, where), state)
@@ -262,6 +262,9 @@ class Recording:
         if not all(buildcache.state_of(d.kind, d.path) == d.state for d in dependencies):
             return None  # changed while it was built: what was drawn may be neither version
         entry = Entry(loaded.name, loaded.title, tuple(warnings), buildcache.current_dir(), dependencies, ())
+        if buildcache.MEMORY.on:  # a rebuild: kept in memory now, on disk once its files are written
+            buildcache.LATER.add(self.key, entry, artifacts)
+            return entry
         return buildcache.store(self.key, entry, artifacts)
 
 

@@ -144,7 +144,7 @@ def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None
     they draw (printgen.output.doccache), so a rebuild draws again only the files whose shapes
     changed.
     """
-    from printgen.core.buildcache import keep_results
+    from printgen.core.buildcache import keep_results, store_pending
     from printgen.output.doccache import keep_documents
 
     keep_documents()
@@ -152,6 +152,7 @@ def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None
     try:
         state = snapshot(collect())
         rebuild([])
+        store_pending()
         rebuilds = rounds = 0
         while not should_stop() and (max_rounds is None or rounds < max_rounds):
             (sleep or time.sleep)(interval)
@@ -161,6 +162,7 @@ def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None
             if differences or asked():
                 state = now
                 rebuild(differences)
+                store_pending()  # once the files are written: the user waited for those alone
                 rebuilds += 1
         return rebuilds
     finally:

@@ -186,6 +186,33 @@ def store(key: str, entry: Entry, artifacts: list[Artifact]) -> Entry | None:
     return entry
 
 
+class Later:
+    """Builds to keep on disk once their files are written. In a process that rebuilds, the build
+    itself is kept in memory at once, and its copy on disk (for the next `printgen build`) waits
+    until the user has the new files: `build --watch` and `serve` store it before they wait for
+    the next change, and when they stop."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[str, Entry, list[Artifact]]] = []
+
+    def add(self, key: str, entry: Entry, artifacts: list[Artifact]) -> None:
+        self.pending.append((key, entry, artifacts))
+        while len(self.pending) > MEMORY_ENTRIES:  # never called for: kept no longer than this
+            store(*self.pending.pop(0))
+
+    def store_all(self) -> None:
+        while self.pending:
+            store(*self.pending.pop(0))
+
+
+LATER = Later()
+
+
+def store_pending() -> None:
+    """Keep on disk every build whose storing waited for its files to be written."""
+    LATER.store_all()
+
+
 class Memory:
     """Builds kept in this process while it rebuilds: the entry, the files and whatever the caller
     needs again (the loaded game, for `serve`), least recently used dropped first. One input may
@@ -219,6 +246,7 @@ class Memory:
         self.on = on
         if not on:
             self.kept.clear()
+            store_pending()
 
 
 MEMORY = Memory()

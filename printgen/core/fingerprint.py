@@ -16,6 +16,7 @@ import json
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -54,36 +55,84 @@ def templates_digest(user_dirs: Iterable[Path], bundled: Path) -> str | None:
 def folder_digest(folder: Path, templates_only: bool) -> tuple[str, int] | None:
     """The SHA-256 of every file under `folder` (its path, and its bytes or where its link
     points) and how many there were; None past MAX_FILES or MAX_BYTES. `templates_only`: only
-    `.j2` files count (the bundled folder, where templates sit beside code)."""
+    `.j2` files count (the bundled folder, where templates sit beside code).
+
+    A process that rebuilds asks again and again (the texts and the pieces of every build), so the
+    answer is kept with each file's inode, size and times, and reused while they all read the
+    same, as git trusts its index: only for files last changed at least RACY_SECONDS before they
+    were read, so that a change within the file system's clock tick of the reading cannot go
+    unseen; the change time cannot be set back by hand."""
     where = os.path.abspath(folder)
-    hasher = hashlib.sha256(where.encode("utf-8", "surrogateescape"))
-    count = size = 0
     if not os.path.isdir(where):
-        return hasher.hexdigest() + ":absent", 0
+        return hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest() + ":absent", 0
+    found = files_in(where, templates_only)
+    if found is None:
+        return None
+    signature = tuple(stat_signature(path) for _, path in found)
+    memo = (where, templates_only)
+    known = None if caching_off() else _FOLDERS.get(memo)
+    if known is not None and known[0] == signature:
+        return known[1]
+    started = time.time_ns()
+    result = hashed(where, found)
+    settled = started - int(RACY_SECONDS * 1e9)
+    if not caching_off() and all(mark is None or max(mark[-2:]) < settled for mark in signature):
+        _FOLDERS[memo] = (signature, result)
+        if len(_FOLDERS) > MOST_FOLDERS:
+            _FOLDERS.pop(next(iter(_FOLDERS)))
+    return result
+
+
+RACY_SECONDS = 2.0
+MOST_FOLDERS = 64  # folders whose digest is kept (the user's template folders and printgen's own)
+Signature = tuple[int, int, int, int, int, int] | None  # mode, inode, device, size, mtime, ctime
+_FOLDERS: dict[tuple[str, bool], tuple[tuple[Signature, ...], tuple[str, int] | None]] = {}
+
+
+def files_in(where: str, templates_only: bool) -> list[tuple[str, str]] | None:
+    """(name relative to `where`, path) of every file a folder digest covers, in its order; None
+    past MAX_FILES."""
+    found: list[tuple[str, str]] = []
     for top, dirs, files in os.walk(where):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files) + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
             if templates_only and not name.endswith(".j2"):
                 continue
             path = os.path.join(top, name)
-            count += 1
-            if count > MAX_FILES:
+            found.append((os.path.relpath(path, where), path))
+            if len(found) > MAX_FILES:
                 return None
-            hasher.update(b"\0" + os.path.relpath(path, where).encode("utf-8", "surrogateescape") + b"\0")
-            try:
-                if os.path.islink(path):
-                    hasher.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
-                    continue
-                with open(path, "rb") as stream:
-                    data = stream.read(MAX_BYTES - size + 1)
-            except OSError as exc:
-                hasher.update(f"unreadable:{exc.errno}".encode())
+    return found
+
+
+def stat_signature(path: str) -> Signature:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return (info.st_mode, info.st_ino, info.st_dev, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def hashed(where: str, found: list[tuple[str, str]]) -> tuple[str, int] | None:
+    """The digest of the files `files_in` found: each one's name, and its bytes or its link."""
+    hasher = hashlib.sha256(where.encode("utf-8", "surrogateescape"))
+    size = 0
+    for relative, path in found:
+        hasher.update(b"\0" + relative.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            if os.path.islink(path):
+                hasher.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
                 continue
-            size += len(data)
-            if size > MAX_BYTES:
-                return None
-            hasher.update(hashlib.sha256(data).digest())
-    return hasher.hexdigest(), count
+            with open(path, "rb") as stream:
+                data = stream.read(MAX_BYTES - size + 1)
+        except OSError as exc:
+            hasher.update(f"unreadable:{exc.errno}".encode())
+            continue
+        size += len(data)
+        if size > MAX_BYTES:
+            return None
+        hasher.update(hashlib.sha256(data).digest())
+    return hasher.hexdigest(), len(found)
 
 
 def file_digest(path: str | Path, limit: int = MAX_BYTES) -> str:

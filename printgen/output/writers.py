@@ -5,6 +5,7 @@ them all at once, and nothing reaches the disk while one stands.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -155,13 +156,19 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
         cached = kept(keys[id(doc)])
         if cached is not None:
             done[id(doc)] = (UNTITLED[doc.kind][1](cached, doc.title) if doc.kind in UNTITLED else cached, [])
-    apart = [doc for doc in documents if doc.apart and id(doc) not in done]
+    pending = [doc for doc in documents if id(doc) not in done]
+    elsewhere = shared_out(pending)
+    apart = [doc for doc in pending if doc.apart or id(doc) in elsewhere]
     spill = Spill() if len(documents) > SPILL_AFTER else None
     hold: Hold = spill.keep if spill is not None else in_memory
-    with beside(lambda: written_many(apart, source, hold), fork=bool(apart)) as helper:
-        here = {id(doc): written_kept(doc, source, hold) for doc in documents
-                if not doc.apart and id(doc) not in done}
-        there = dict(zip((id(doc) for doc in apart), helper.result()))
+    with beside(lambda: timed_many(apart, source, hold), fork=bool(apart)) as helper:
+        here = {id(doc): timed_kept(doc, source, hold, SECONDS_TAKEN) for doc in pending
+                if not (doc.apart or id(doc) in elsewhere)}
+        results, seconds_there = helper.result()
+        there = dict(zip((id(doc) for doc in apart), results))
+        SECONDS_TAKEN.update(seconds_there)
+    if len(SECONDS_TAKEN) > MOST_KEPT:
+        SECONDS_TAKEN.clear()
     artifacts: list[Artifact] = []
     problems: list[Problem] = []
     for doc in documents:
@@ -175,6 +182,54 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))
     return artifacts
+
+
+# Seconds each document (by file name) took to write when last written alone in this process, so a
+# rebuild (`build --watch`, `serve`) can share the documents it must write again between this core
+# and a forked helper; a first build only sends the `apart` ones.
+SECONDS_TAKEN: dict[str, float] = {}
+SHARE_FROM = 0.02  # s of writing, all told, worth a helper: one costs some 3 ms to start and answer
+MOST_TIMED = 16  # documents a helper times at most (more are a deck's cards, made in batches)
+MOST_SHARED = 16  # documents a rebuild shares out at most
+MOST_KEPT = 1024  # times kept at most (a deck, a `serve` building many games); all forgotten past it
+
+
+def shared_out(pending: Sequence[Document]) -> set[int]:
+    """The documents (by id) a helper should write while this process writes the rest: the two
+    sides' known times made as even as possible, longest first. None when any is `apart` (the
+    helper then takes those), any time is unknown, or the whole is too quick to share."""
+    if len(pending) < 2 or len(pending) > MOST_SHARED or any(doc.apart for doc in pending):
+        return set()
+    known = {id(doc): SECONDS_TAKEN[doc.name] for doc in pending if doc.name in SECONDS_TAKEN}
+    if len(known) < len(pending) or sum(known.values()) < SHARE_FROM:
+        return set()
+    here = there = 0.0
+    elsewhere: set[int] = set()
+    for doc in sorted(pending, key=lambda doc: -known[id(doc)]):
+        if there < here:
+            there += known[id(doc)]
+            elsewhere.add(id(doc))
+        else:
+            here += known[id(doc)]
+    return elsewhere
+
+
+def timed_kept(doc: Document, source: SourceMap, hold: Hold, seconds: dict[str, float]) -> Written:
+    """`written_kept`, the time it took put in `seconds` by the document's name."""
+    start = time.perf_counter()
+    result = written_kept(doc, source, hold)
+    seconds[doc.name] = time.perf_counter() - start
+    return result
+
+
+def timed_many(documents: Sequence[Document], source: SourceMap,
+               hold: Hold) -> tuple[list[Written], dict[str, float]]:
+    """`written_many`, perhaps in a helper, with the time of each document when there are only a
+    handful, none of them pictures made together (the times go back with the results)."""
+    seconds: dict[str, float] = {}
+    if len(documents) > MOST_TIMED or sum(map(simple_picture, documents)) > 1:
+        return written_many(documents, source, hold), seconds
+    return [timed_kept(doc, source, hold, seconds) for doc in documents], seconds
 
 
 def artifact(name: str, data: Held, spill: Spill | None) -> Artifact:
