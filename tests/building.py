@@ -46,19 +46,26 @@ def rgb(value) -> tuple[float, ...]:
 
 
 def count_children(monkeypatch, *modules: str) -> list[str]:
-    """The budgets (`budget.what`) of the bounded children started through `run_bounded` as each
-    of `modules` (dotted names) sees it, in order."""
+    """The budgets (`budget.what`) of the bounded children started through `run_bounded` (or
+    `start_bounded`) as each of `modules` (dotted names) sees it, in order."""
     import importlib
 
     import printgen.core.bounded as bounded
 
     started: list[str] = []
-    original = bounded.run_bounded
+    original, begun = bounded.run_bounded, bounded.start_bounded
 
     def counting(job, budget):
         started.append(budget.what)
         return original(job, budget)
 
+    def counting_begun(job, budget):  # a child started ahead of its use (jinja.render.rendering_ahead)
+        started.append(budget.what)
+        return begun(job, budget)
+
     for name in modules:
-        monkeypatch.setattr(importlib.import_module(name), "run_bounded", counting)
+        module = importlib.import_module(name)
+        monkeypatch.setattr(module, "run_bounded", counting)
+        if hasattr(module, "start_bounded"):
+            monkeypatch.setattr(module, "start_bounded", counting_begun)
     return started

@@ -63,26 +63,57 @@ def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
     the same message or problems; breaking the budget is a `BudgetExceeded`; anything else the job
     raises is printgen's own bug and comes back as a RuntimeError.
     """
-    if not can_fork():
-        return job()
-    find_prctl()
-    parent = os.getpid()
-    read, write = os.pipe()
-    pid = fork_frozen()
-    if pid == 0:  # the child: never returns
-        os.close(read)
-        child(job, budget, write, parent)
-    os.close(write)
-    LIVE.add(pid)
-    try:
-        payload, timed_out = collect(read, budget.seconds)
-    finally:
-        os.close(read)
-        status = finish(pid)
-    if timed_out:
-        raise BudgetExceeded(f"{budget.what} took more than {budget.seconds:g} s, the most printgen "
-                             f"allows; make it simpler")
-    return decode(payload, status, budget)
+    return start_bounded(job, budget).result()
+
+
+def start_bounded(job: Callable[[], Any], budget: Budget) -> "Running":
+    """`run_bounded` begun: the child works beside this process until `.result()` is asked for
+    (its wall-clock budget counts from now); `.stop()` ends it unasked."""
+    return Running(job, budget)
+
+
+class Running:
+    """A bounded child at work (or, where there is no fork, a job to run when its result is asked)."""
+
+    def __init__(self, job: Callable[[], Any], budget: Budget) -> None:
+        self.job, self.budget = job, budget
+        self.pid: int | None = None
+        self.read: int | None = None
+        self.status = 0  # the child's wait status, once it is waited for
+        self.deadline = time.monotonic() + budget.seconds
+        if not can_fork():
+            return
+        find_prctl()
+        parent = os.getpid()
+        read, write = os.pipe()
+        pid = fork_frozen()
+        if pid == 0:  # the child: never returns
+            os.close(read)
+            child(job, budget, write, parent)
+        os.close(write)
+        LIVE.add(pid)
+        self.pid, self.read = pid, read
+
+    def result(self) -> Any:
+        if self.pid is None or self.read is None:
+            return self.job()
+        try:
+            payload, timed_out = collect(self.read, self.deadline)
+        finally:
+            self.stop()
+        if timed_out:
+            raise BudgetExceeded(f"{self.budget.what} took more than {self.budget.seconds:g} s, the most "
+                                 f"printgen allows; make it simpler")
+        return decode(payload, self.status, self.budget)
+
+    def stop(self) -> None:
+        """Close the pipe, and kill and wait for the child if it still runs (once)."""
+        if self.read is not None:
+            os.close(self.read)
+            self.read = None
+        if self.pid is not None:
+            self.status = finish(self.pid)
+            self.pid = None
 
 
 def fork_frozen() -> int:
@@ -199,17 +230,18 @@ def limit(budget: Budget) -> None:
     cap(resource.RLIMIT_CPU, math.ceil(budget.seconds) + 1)
 
 
-def collect(fd: int, seconds: float) -> tuple[bytes, bool]:
-    """Everything the child sends until it closes the pipe; (data, True) if the deadline passed."""
-    deadline = time.monotonic() + seconds
+def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
+    """Everything the child sends until it closes the pipe; (data, True) if the deadline (on the
+    monotonic clock) passed with nothing more to read. What a child sent in time is read even when
+    this process comes to read it later (a child started ahead of its use)."""
     chunks: list[bytes] = []
     size = 0
     while True:
         left = deadline - time.monotonic()
-        if left <= 0:
-            return b"", True
-        ready, _, _ = select.select([fd], [], [], left)
+        ready, _, _ = select.select([fd], [], [], max(left, 0.0))
         if not ready:
+            if left <= 0:
+                return b"", True
             continue
         chunk = os.read(fd, 1 << 20)
         if not chunk:

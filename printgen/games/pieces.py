@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -160,7 +161,7 @@ class PieceTemplates:
         self.note(name, [list(item) for item in sorted(findings.items())], list(notes))
         for key, (piece, _) in wanted.items():
             self.check_size(name, made[key].drawing, piece)
-            self.drawn[key] = placed_at(made[key].drawing, piece.width, piece.height)
+            self.drawn[key] = placed_once(made[key], piece.width, piece.height)
 
     def convert(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
         """Every job's pieces (each with its plain data) from the disk cache, one entry a
@@ -319,6 +320,32 @@ def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list
     index = [distinct[t] for t in texts]
     return {"index": index, "findings": [findings[i] for i in index], "notes": [notes[i] for i in index],
             "reads": known_reads if known_reads is not None else names_read(name, user_dirs)}
+
+
+# Pieces placed in their boxes in this process, by the drawing placed and the box: a rebuild hands
+# out the very groups of the last build for pieces drawn alike, which are never changed once placed
+# (with_art copies), so what is worked out from them (output.doccache's digests) holds as well.
+PLACED: OrderedDict[tuple[int, float, float], tuple[Drawn, Group]] = OrderedDict()
+MOST_PLACED = 4096
+
+
+def placed_once(drawn: Drawn, width: float, height: float) -> Group:
+    """`placed_at` of a drawn piece, the same group each time it is asked for in this process."""
+    from printgen.core.fingerprint import caching_off
+    from printgen.output.doccache import settle
+
+    if caching_off():
+        return placed_at(drawn.drawing, width, height)
+    key = (id(drawn), width, height)
+    found = PLACED.get(key)
+    if found is not None and found[0] is drawn:
+        PLACED.move_to_end(key)
+        return found[1]
+    group = settle(placed_at(drawn.drawing, width, height))
+    PLACED[key] = (drawn, group)  # the Drawn held, so its id names no other while this stands
+    while len(PLACED) > MOST_PLACED:
+        PLACED.popitem(last=False)
+    return group
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:

@@ -23,9 +23,10 @@ from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
-from printgen.core.bounded import Budget, BudgetExceeded, run_bounded
+from printgen.core.bounded import Budget, BudgetExceeded, run_bounded, start_bounded
 from printgen.core.fingerprint import caching_off
 from printgen.drawing.markup import line_of, markup_problem
+from printgen.jinja import ahead
 from printgen.jinja.plaindata import plain
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.jinja.sandbox import BoundedSandbox, ConfinedLoader
@@ -151,6 +152,11 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
     known = None if key is None else textcache.recall(key)
     if known is not None:
         return known
+    batch = None if key is None else ahead.waiting(key)
+    known = None if batch is None or key is None else batch.text(key)
+    if known is not None and key is not None:
+        textcache.remember(key, known)
+        return known
     compile_bundled(name, folders)
     try:
         text = run_bounded(lambda: render_here(name, data, folders), TEMPLATE_BUDGET)
@@ -161,6 +167,49 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
     if key is not None:
         textcache.remember(key, text)
     return text
+
+
+@contextmanager
+def rendering_ahead(requests: Sequence[tuple[str, dict[str, Any]]],
+                    user_dirs: Iterable[Path] = ()) -> Iterator[None]:
+    """While the `with` body runs, the texts `requests` name (template, context) that are not kept
+    yet are rendered in one bounded child beside it (`printgen.jinja.ahead`), so the renders the
+    body asks for later wait less, or not at all. The child is ended when the body ends."""
+    from printgen.jinja import textcache
+
+    folders = list(user_dirs)
+    wanted: list[tuple[str, str, dict[str, Any]]] = []
+    for name, context in requests:
+        data = plain(context)
+        key = textcache.key_of(name, data, folders, bundled_dir())
+        if key is None or textcache.recall(key) is not None or ahead.waiting(key) is not None or \
+                any(key == k for k, _, _ in wanted):
+            continue
+        compile_bundled(name, folders)
+        wanted.append((key, name, data))
+    if not wanted:
+        yield
+        return
+    items = [(name, data) for _, name, data in wanted]
+    batch = ahead.Batch(start_bounded(lambda: rendered_or_none(items, folders), batch_budget(len(items))),
+                        [key for key, _, _ in wanted])
+    ahead.add(batch)
+    try:
+        yield
+    finally:
+        batch.close()
+
+
+def rendered_or_none(items: list[tuple[str, dict[str, Any]]], user_dirs: list[Path]) -> list[str | None]:
+    """In the bounded child: each template rendered with its data, or None where it failed (the
+    render asked for later meets the failure again, alone, and reports it)."""
+    texts: list[str | None] = []
+    for name, data in items:
+        try:
+            texts.append(render_here(name, data, user_dirs))
+        except Exception:  # noqa: BLE001 - told by the render that asks for it
+            texts.append(None)
+    return texts
 
 
 def render_here(name: str, context: dict[str, Any], user_dirs: list[Path]) -> str:

@@ -40,6 +40,21 @@ def keep_documents(on: bool = True) -> None:
         _held[0] = 0
 
 
+# Groups that are never changed once made (pieces placed in their boxes, handed out again by every
+# rebuild: games.pieces.placed_once), with their digests once worked out, which then hold for good.
+# Each entry holds its group, so its id names no other group while it stands.
+_settled: OrderedDict[int, tuple[Group, str | None]] = OrderedDict()
+MOST_SETTLED = 8192
+
+
+def settle(group: Group) -> Group:
+    """Mark `group` as never to change again, so its digest is worked out once in this process."""
+    _settled[id(group)] = (group, None)
+    while len(_settled) > MOST_SETTLED:
+        _settled.popitem(last=False)
+    return group
+
+
 def document_keys(docs: list[Document], writer_of: Callable[[Document], Callable[[Document], bytes]],
                   untitled: frozenset[str] = frozenset()) -> dict[int, str | None]:
     """The key of each document (by `id`), or None where it is not kept. A group drawn in several
@@ -84,9 +99,15 @@ def describe(shape: Any, parts: list[str], seen: dict[int, str]) -> None:
     if isinstance(shape, Group):
         known = seen.get(id(shape))
         if known is None:
-            own: list[str] = []
-            describe_attributes(shape, own, seen)
-            known = seen[id(shape)] = hashlib.sha256("\x00".join(own).encode()).hexdigest()
+            settled = _settled.get(id(shape))
+            if settled is not None and settled[0] is shape and settled[1] is not None:
+                known = seen[id(shape)] = settled[1]
+            else:
+                own: list[str] = []
+                describe_attributes(shape, own, seen)
+                known = seen[id(shape)] = hashlib.sha256("\x00".join(own).encode()).hexdigest()
+                if settled is not None and settled[0] is shape:
+                    _settled[id(shape)] = (shape, known)
         parts.append(known)
     else:
         describe_attributes(shape, parts, seen)

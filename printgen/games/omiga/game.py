@@ -8,7 +8,7 @@ file prints double-sided and the reader meets the rules first.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import cast
+from typing import Any, cast
 
 from reportlab.graphics.shapes import Drawing, Group, translate
 from reportlab.lib.colors import HexColor, black
@@ -25,7 +25,7 @@ from printgen.drawing.picture import placed, rect, text, turned
 from printgen.core.problems import DefinitionError
 from printgen.layout.sheet import Duplex
 from printgen.drawing.story import Styles, build_story, ruled_style, styles
-from printgen.jinja.render import render
+from printgen.jinja.render import render, rendering_ahead
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded, Validator
@@ -115,8 +115,11 @@ def example_drawing(defn: Omiga, art: TileArt, width: float) -> Drawing:
     return drawing
 
 
-def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float):
-    style = styles(defn.text_size_pt)
+RULES_TEMPLATE = "omiga/rules.txt.j2"
+
+
+def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str, Any]:
+    """What the rules template is given."""
     found = example_pair(defn, art)
     example = "none in this set"
     if found:
@@ -124,10 +127,14 @@ def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: flo
         example = (f"{tile_name(low.deck, low.index)} with {tile_name(right.deck, right.index)} on its "
                    f"right and {tile_name(up.deck, up.index)} (turned, as black sees it) above")
     symbols = any(c.symbol != "none" for c in defn.looks().colours.values())
-    markup = render("omiga/rules.txt.j2", {
-        "d": defn, "flip": options.flip, "fit_words": fit_words(defn), "symbols": symbols,
-        "white_count": len(defn.decks.white.tiles), "black_count": len(defn.decks.black.tiles),
-        "example": example}, options.templates)
+    return {"d": defn, "flip": options.flip, "fit_words": fit_words(defn), "symbols": symbols,
+            "white_count": len(defn.decks.white.tiles), "black_count": len(defn.decks.black.tiles),
+            "example": example}
+
+
+def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float):
+    style = styles(defn.text_size_pt)
+    markup = render(RULES_TEMPLATE, rules_context(defn, options, art), options.templates)
     tables = {"reference": lambda w: reference_table(defn, style, w),
               "example": lambda w: example_drawing(defn, art, w)}
     return build_story(markup, tables, style, "omiga/rules.txt.j2")
@@ -171,11 +178,16 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
     art = tile_art(defn, options.templates)
     bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
-    art.prepare([bleed, 0.0])  # every face and back the sheets, SVGs and pictures need: one child
-    loaded.art.warnings.extend(w for w in drawn_warnings(defn, art) if w not in loaded.art.warnings)
-    return [tiles_document(defn, options, loaded, art), *tile_svgs(defn, art),
-            contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi),
-            *reference_documents(reference(defn, art), options, loaded.name)]
+    card = reference(defn, art)
+    # the texts, not kept yet after an edit, rendered in a child beside the pieces' one
+    with rendering_ahead([(RULES_TEMPLATE, rules_context(defn, options, art)),
+                          (card.template, dict(card.context))],
+                         options.templates):
+        art.prepare([bleed, 0.0])  # every face and back the sheets, SVGs and pictures need: one child
+        loaded.art.warnings.extend(w for w in drawn_warnings(defn, art) if w not in loaded.art.warnings)
+        return [tiles_document(defn, options, loaded, art), *tile_svgs(defn, art),
+                contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi),
+                *reference_documents(card, options, loaded.name)]
 
 
 def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:

@@ -1,0 +1,103 @@
+"""Texts rendered ahead (jinja.render.rendering_ahead): a build that knows the texts it will ask
+for renders them in one bounded child beside its own work. A render then takes its text from
+there, byte for byte what it would have rendered itself; a template that fails, or a batch that
+breaks its budget, is rendered again alone, so the message is the one it always was."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from building import count_children
+from printgen.core import bounded
+from printgen.core.bounded import Budget, BudgetExceeded
+from printgen.core.problems import DefinitionError
+from printgen.jinja import ahead, render, textcache
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A template folder of this test's own, with nothing kept from before."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
+    monkeypatch.setattr(textcache, "MEMORY", type(textcache.MEMORY)())
+    where = tmp_path / "templates"
+    (where / "mine").mkdir(parents=True)
+    (where / "mine" / "a.txt.j2").write_text("# {{ title }}\nThe first text.\n")
+    (where / "mine" / "b.txt.j2").write_text("# {{ title }}\nThe second, {{ count }} tiles.\n")
+    return where
+
+
+def alone(name, data, folder, monkeypatch) -> str:
+    """What `render` gives with nothing rendered ahead and nothing kept."""
+    with monkeypatch.context() as inner:
+        inner.setenv("PRINTGEN_NO_CACHE", "1")
+        return render.render(name, data, [folder])
+
+
+def test_texts_rendered_ahead_are_taken_with_no_child_of_their_own(folder, monkeypatch):
+    started = count_children(monkeypatch, "printgen.jinja.render")
+    requests = [("mine/a.txt.j2", {"title": "Omiga 7"}), ("mine/b.txt.j2", {"title": "Omiga 7", "count": 72})]
+    with render.rendering_ahead(requests, [folder]):
+        assert len(started) == 1  # one child for both, started at once
+        texts = [render.render(name, data, [folder]) for name, data in requests]
+    assert len(started) == 1
+    assert texts == [alone(name, data, folder, monkeypatch) for name, data in requests]
+    assert texts[1].strip() == "# Omiga 7\nThe second, 72 tiles."
+    assert not ahead.PENDING and not bounded.LIVE
+
+
+def test_a_template_that_fails_ahead_is_told_as_when_rendered_alone(folder, monkeypatch):
+    (folder / "mine" / "b.txt.j2").write_text("# Fine\n{{ 1 / 0 }}\n")
+    with pytest.raises(DefinitionError) as told_alone:
+        alone("mine/b.txt.j2", {}, folder, monkeypatch)
+    started = count_children(monkeypatch, "printgen.jinja.render")
+    with render.rendering_ahead([("mine/a.txt.j2", {"title": "T"}), ("mine/b.txt.j2", {})], [folder]):
+        assert render.render("mine/a.txt.j2", {"title": "T"}, [folder]).startswith("# T")
+        with pytest.raises(DefinitionError) as told:
+            render.render("mine/b.txt.j2", {}, [folder])
+    assert [str(p) for p in told.value.problems] == [str(p) for p in told_alone.value.problems]
+    assert "division by zero" in str(told.value.problems[0]) and ":2:" in str(told.value.problems[0])
+    assert len(started) == 2  # the batch, then the failing one alone
+
+
+def test_a_batch_past_its_budget_leaves_each_render_its_own_budget(folder, monkeypatch):
+    monkeypatch.setattr(render, "TEMPLATE_BUDGET", Budget(0.25, render.TEMPLATE_BUDGET.memory, "the template"))
+    slow_in_child(monkeypatch, "mine/b.txt.j2")
+    started = time.monotonic()
+    with render.rendering_ahead([("mine/a.txt.j2", {"title": "T"}), ("mine/b.txt.j2", {})], [folder]):
+        with pytest.raises(DefinitionError) as told:
+            render.render("mine/b.txt.j2", {}, [folder])
+        assert render.render("mine/a.txt.j2", {"title": "T"}, [folder]).strip() == "# T\nThe first text."
+    assert "template error: the template took more than 0.25 s" in str(told.value.problems[0])
+    assert time.monotonic() - started < 5
+    assert not bounded.LIVE
+
+
+def slow_in_child(monkeypatch, slow: str) -> None:
+    """Rendering `slow` hangs past any budget (a child forked from here inherits this)."""
+    real = render.render_here
+
+    def hanging(name, data, folders):
+        if name == slow:
+            time.sleep(30)
+        return real(name, data, folders)
+
+    monkeypatch.setattr(render, "render_here", hanging)
+
+
+def test_a_batch_nobody_asks_for_is_ended_with_the_build(folder, monkeypatch):
+    slow_in_child(monkeypatch, "mine/b.txt.j2")
+    with render.rendering_ahead([("mine/b.txt.j2", {})], [folder]):
+        assert len(bounded.LIVE) == 1
+    assert not bounded.LIVE and not ahead.PENDING
+
+
+def test_what_a_child_sent_in_time_is_read_however_late_it_is_asked_for():
+    running = bounded.start_bounded(lambda: {"answer": 42}, Budget(0.3, 64 * bounded.MiB, "the job"))
+    time.sleep(0.5)  # this process was busy past the child's deadline; the child was not
+    assert running.result() == {"answer": 42}
+    late = bounded.start_bounded(lambda: time.sleep(5), Budget(0.3, 64 * bounded.MiB, "the job"))
+    with pytest.raises(BudgetExceeded, match="the job took more than 0.3 s"):
+        late.result()
+    assert not bounded.LIVE
