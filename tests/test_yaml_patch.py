@@ -176,7 +176,7 @@ def edits_of(text: str, limit: int) -> Iterator[str]:
 @pytest.mark.parametrize("definition", DEFINITIONS, ids=lambda p: p.stem)
 def test_one_line_edits_of_bundled_definitions_read_as_a_full_parse(definition: Path, tmp_path: Path) -> None:
     original = definition.read_text(encoding="utf-8")
-    for edited in edits_of(original, limit=6):
+    for edited in edits_of(original, limit=4):
         check_edit(tmp_path / definition.name, original, edited)
 
 
@@ -190,7 +190,7 @@ def test_every_value_line_of_omiga_once(tmp_path: Path) -> None:
 
 
 def test_edits_of_the_bad_inputs_that_parse(tmp_path: Path) -> None:
-    for case in BAD_INPUTS[::10]:  # a sample: each full parse of a case costs tens of milliseconds
+    for case in BAD_INPUTS[::15]:  # a sample: each full parse of a case costs tens of milliseconds
         raw = case.read_bytes()
         try:
             original = raw.decode("utf-8")
@@ -220,6 +220,7 @@ TRICKY = {
 
 
 @pytest.mark.parametrize("name", sorted(TRICKY))
+@pytest.mark.filterwarnings("ignore:\\s*found duplicate anchor")  # an anchor's line twice: ruamel warns
 def test_tricky_documents(name: str, tmp_path: Path) -> None:
     original = TRICKY[name]
     for edited in edits_of(original, limit=20):
