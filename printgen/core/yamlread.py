@@ -22,6 +22,7 @@ from ruamel.yaml.reader import ReaderError
 from printgen.core.fingerprint import caching_off
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, commented_value, dotted, quote_hint
+from printgen.core.yamlpatch import patched_parse
 
 MAX_DEFINITION_BYTES = 1024 * 1024  # a hand-written game is a few KiB; ruamel reads ~600 KiB a second
 MAX_NODES = 10_000  # values, keys and lists: the bundled games have under 500; ruamel reads ~9,000 a second
@@ -44,7 +45,8 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     if earlier is not None:
         _parsed.move_to_end((shown, raw))
         return earlier
-    data, source = parse(raw, shown)
+    patched = None if caching_off() else patch_last_read(raw, shown)
+    data, source = patched if patched is not None else parse(raw, shown)
     _parsed[(shown, raw)] = (data, source)
     if len(_parsed) > KEEP_PARSED:
         _parsed.popitem(last=False)
@@ -59,6 +61,47 @@ KEEP_PARSED = 8
 _parsed: OrderedDict[tuple[str, bytes], tuple[Any, SourceMap]] = OrderedDict()
 
 
+def patch_last_read(raw: bytes, shown: str) -> tuple[Any, SourceMap] | None:
+    """The last kept parse of the same file, patched for a one-line edit of a scalar value
+    (core.yamlpatch), or None when a full parse is needed."""
+    last = next((key for key in reversed(_parsed) if key[0] == shown), None)
+    if last is None:
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if bracket_depth_line(text) is not None or other_yaml_version(text) is not None:
+        return None
+    old_data, _ = _parsed[last]
+    data = patched_parse(last[1].decode("utf-8"), old_data, text, load_alone)
+    if data is None:
+        return None
+    return data, source_map(shown, data, text, runaway_quote(text))
+
+
+def yaml_reader() -> YAML:
+    """The one YAML set-up every definition is read with."""
+    yaml = YAML(typ="rt")
+    yaml.version = (1, 2)
+    yaml.allow_duplicate_keys = False
+    yaml.Composer = BoundedComposer
+    return yaml
+
+
+def load_alone(text: str) -> Any:
+    """A tiny document read with the same set-up (and limits) as a definition; raises as ruamel does."""
+    return yaml_reader().load(text)
+
+
+def source_map(shown: str, data: Any, text: str, runaway: tuple[int, int] | None) -> SourceMap:
+    """The SourceMap of a parsed text, with the hint about a quote left open (`runaway_quote`), if any."""
+    source = SourceMap(shown, data, text.splitlines())
+    if runaway:
+        source.hints.append(Problem(shown, runaway[0], "", f"perhaps the cause: {RUNAWAY.format(*runaway)}"))
+    return source
+
+
 def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
     """`read_yaml` for bytes already read within the size limit."""
     text = utf8_text(raw, shown, "save the file as UTF-8 in your editor")
@@ -70,10 +113,7 @@ def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
         raise DefinitionError([Problem(shown, directive[0], "", f"this file asks for YAML {directive[1]}, "
                                        "but printgen reads YAML 1.2 only (where yes, no, on and off are "
                                        "text and 0777 is a decimal number); remove the %YAML line")])
-    yaml = YAML(typ="rt")
-    yaml.version = (1, 2)
-    yaml.allow_duplicate_keys = False
-    yaml.Composer = BoundedComposer
+    yaml = yaml_reader()
     runaway = runaway_quote(text)
     try:
         data = yaml.load(text)
@@ -103,10 +143,7 @@ def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
     if size > MAX_VALUES:
         raise DefinitionError([Problem(shown, 1, "", f"the YAML expands to more than {MAX_VALUES:,} values "
                                        "(aliases that repeat aliases?); write the values out instead")])
-    source = SourceMap(shown, data, text.splitlines())
-    if runaway:
-        source.hints.append(Problem(shown, runaway[0], "", f"perhaps the cause: {RUNAWAY.format(*runaway)}"))
-    return data, source
+    return data, source_map(shown, data, text, runaway)
 
 
 YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S*)", re.MULTILINE)
