@@ -186,7 +186,8 @@ def test_every_value_line_of_omiga_once(tmp_path: Path) -> None:
     for count, number in enumerate(value_lines(original)):
         key, value = lines[number].split(":", 1)
         new = "7" if count % 3 == 2 else f"{value.strip()}z"
-        check_edit(tmp_path / "omiga.yaml", original, "\n".join([*lines[:number], f"{key}: {new}", *lines[number + 1:]]))
+        edited = "\n".join([*lines[:number], f"{key}: {new}", *lines[number + 1:]])
+        check_edit(tmp_path / "omiga.yaml", original, edited)
 
 
 def test_edits_of_the_bad_inputs_that_parse(tmp_path: Path) -> None:
