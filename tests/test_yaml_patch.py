@@ -186,7 +186,8 @@ def test_every_value_line_of_omiga_once(tmp_path: Path) -> None:
     for count, number in enumerate(value_lines(original)):
         key, value = lines[number].split(":", 1)
         new = "7" if count % 3 == 2 else f"{value.strip()}z"
-        check_edit(tmp_path / "omiga.yaml", original, "\n".join([*lines[:number], f"{key}: {new}", *lines[number + 1:]]))
+        edited = "\n".join([*lines[:number], f"{key}: {new}", *lines[number + 1:]])
+        check_edit(tmp_path / "omiga.yaml", original, edited)
 
 
 def test_edits_of_the_bad_inputs_that_parse(tmp_path: Path) -> None:
@@ -276,3 +277,27 @@ def test_no_patch_when_caching_is_off(tmp_path: Path, monkeypatch: pytest.Monkey
     path.write_text(original.replace("title: Omiga", "title: Omiga 2", 1), encoding="utf-8")
     assert read_yaml(path)[0]["title"] == "Omiga 2"
     assert calls[0] == 1
+
+
+def test_edits_one_after_another_each_read_as_a_full_parse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each patched tree is the base of the next edit, as in a long `build --watch` session."""
+    text = (GAMES / "deck" / "deck.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "deck.yaml"
+    path.write_text(text, encoding="utf-8")
+    read_yaml(path)
+    calls = full_parse_count(monkeypatch)
+    lines = text.split("\n")
+    edited_lines = 0
+    for number in value_lines(text)[::4]:
+        key, value = lines[number].split(":", 1)
+        if value.strip()[:1] in ("'", '"', "[", "{", "&", "*", "!", "|", ">", "#", ""):
+            continue
+        lines[number] = f"{key}: {value.strip()}x"
+        text = "\n".join(lines)
+        path.write_text(text, encoding="utf-8")
+        data, source = read_yaml(path)
+        fresh, fresh_source = parse(text.encode("utf-8"), yamlread.display_name(path))
+        assert_same(data, fresh)
+        assert source.lines == fresh_source.lines
+        edited_lines += 1
+    assert edited_lines >= 5 and calls[0] < edited_lines  # most were patched

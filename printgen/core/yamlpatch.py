@@ -6,6 +6,10 @@ one line. When the edit is one that provably cannot change anything but that val
 a single-line scalar, a block mapping nobody else shares), the new tree is the old one with only
 the containers on the way to that value copied; anything less certain returns None, and the
 caller parses the whole file as before, so every message and every limit stays the full parse's.
+
+One thing differs from a full parse, and nothing reads it: the comment tokens ruamel keeps are the
+old ones, so past the edited line their character offsets (not their lines and columns, which
+are the same) are the old text's. printgen reads only lines and columns (`lc`), never comments.
 """
 from __future__ import annotations
 
