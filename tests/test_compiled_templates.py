@@ -82,3 +82,18 @@ def test_an_edited_template_renders_its_new_text(compiled, tmp_path, monkeypatch
     page.write_text("<svg>{{ x + 1 }}</svg>")
     assert render.render("page.svg.j2", {"x": 1}, [folder]) == "<svg>2</svg>"
     assert compiled == ["page.svg.j2", "page.svg.j2"]
+
+
+def test_a_template_compiled_before_is_not_looked_up_again_while_its_code_is_kept(compiled, monkeypatch):
+    """A rebuild asks for the same templates again: no new sandbox, no read of the file, until the
+    code is no longer kept (then it is compiled as the first time)."""
+    render._ASKED.clear()
+    render.compile_bundled(RULES)
+    made: list[int] = []
+    real = render.environment
+    monkeypatch.setattr(render, "environment", lambda *a, **k: made.append(1) or real(*a, **k))
+    render.compile_bundled(RULES)
+    assert made == [] and compiled == [RULES]
+    render.COMPILED.kept.clear()
+    render.compile_bundled(RULES)
+    assert made == [1] and compiled == [RULES, RULES] and len(render.COMPILED.kept) == 1

@@ -316,7 +316,7 @@ def test_validate_warns_of_art_and_templates_exactly_as_build_does(run_cli, tmp_
     monkeypatch.chdir(tmp_path)
     loaded = load(Path("mine.yaml"))
     options = BuildOptions(PAPERS["a4"], templates=(loaded.art.templates,))  # as Loaded.build adds it
-    loaded.game.build(loaded.definition, options, loaded)
+    list(loaded.game.build(loaded.definition, options, loaded))  # a generator: made as it is read
     from_build = sorted(line.replace(": warning: ", ": ") for line in loaded.art.warnings)
     assert any("marker" in line for line in from_build) and any("semicircle" in line for line in from_build)
     body = json.loads(run_cli("validate", "mine.yaml", "--games", "20", "--json").stdout)

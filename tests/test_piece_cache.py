@@ -200,13 +200,13 @@ def drawn_now(monkeypatch) -> list[list[tuple[str, int]]]:
     from printgen.games.pieces import PieceTemplates
 
     started: list[list[tuple[str, int]]] = []
-    original = PieceTemplates.run_child
+    original = PieceTemplates.start_child
 
     def recording(self, jobs):
         started.append([(name, len(wanted)) for name, wanted in jobs])
         return original(self, jobs)
 
-    monkeypatch.setattr(PieceTemplates, "run_child", recording)
+    monkeypatch.setattr(PieceTemplates, "start_child", recording)
     return started
 
 

@@ -247,7 +247,7 @@ def test_a_picture_a_piece_template_draws_is_read_again_when_replaced(run_cli, t
 
 def test_a_rebuild_shares_its_documents_with_a_helper_and_gives_the_same_bytes(tmp_path, kept, monkeypatch):
     """A rebuild knows how long each document took last time and has a forked helper write some of
-    those it must write again (after a new title: the rules and the reference PDFs) while it
+    those it must write again (after a new title: Fracas's rules and reference PDFs) while it
     writes the rest; the bytes are those of a fresh build all the same."""
     from printgen.core.parallel import can_fork
 
@@ -263,12 +263,44 @@ def test_a_rebuild_shares_its_documents_with_a_helper_and_gives_the_same_bytes(t
         return chosen
 
     monkeypatch.setattr(writers, "shared_out", shared_out)
-    path = tmp_path / "omiga.yaml"
-    shutil.copyfile(bundled_definition("omiga"), path)
+    path = tmp_path / "fracas.yaml"
+    shutil.copyfile(bundled_definition("fracas"), path)
     build(path)
     assert shared == [[]]  # a first build: no times known yet
-    assert {"omiga.pdf", "omiga-reference.pdf", "omiga-reference-cards.pdf"} <= set(writers.SECONDS_TAKEN)
-    edit(path, "title: Omiga", "title: Omiga Again")
+    edit(path, "title: Fracas", "title: Fracas Again")
     again = build(path)
-    assert shared[1] and "omiga.pdf" not in shared[1]  # the longest stays here, the others go
+    assert len(shared) == 2 and shared[1]  # some went to the helper
     assert again == built_fresh(path, monkeypatch)
+
+
+def test_omiga_hands_its_sheets_to_a_helper_as_soon_as_they_are_made(tmp_path, kept, monkeypatch):
+    """Omiga's build hands its documents over one at a time: in a rebuild, omiga.pdf (the longest
+    to write) is written by a helper while the reference PDFs are made and written here, and the
+    backs drawn anew after a title edit are waited for only by the tile sheets. The files are
+    those of a fresh build, listed in the same order."""
+    from printgen.core.parallel import can_fork
+
+    if not can_fork():
+        pytest.skip("no second core to share with")
+    monkeypatch.setattr(writers, "SECONDS_TAKEN", {})
+    early: list[str] = []
+
+    def starts_early(doc, real=writers.starts_early):
+        if real(doc):
+            early.append(doc.name)
+            return True
+        return False
+
+    monkeypatch.setattr(writers, "starts_early", starts_early)
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    first = load(path).build(BuildOptions(PAPERS["a4"]))
+    times = {name: seconds for name, seconds in writers.SECONDS_TAKEN.items() if name.endswith(".pdf")}
+    longest, second = sorted(times.values(), reverse=True)[:2]
+    assert early == [] and times["omiga.pdf"] == longest
+    monkeypatch.setattr(writers, "EARLY_FROM", (longest + second) / 2)  # whatever this machine's speed
+    edit(path, "title: Omiga", "title: Omiga Again")
+    again = load(path).build(BuildOptions(PAPERS["a4"]))
+    assert early == ["omiga.pdf"]
+    assert [a.name for a in again] == [a.name for a in first] and again[0].name == "omiga.pdf"
+    assert {a.name: a.data for a in again} == built_fresh(path, monkeypatch)

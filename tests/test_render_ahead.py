@@ -101,3 +101,29 @@ def test_what_a_child_sent_in_time_is_read_however_late_it_is_asked_for():
     with pytest.raises(BudgetExceeded, match="the job took more than 0.3 s"):
         late.result()
     assert not bounded.LIVE
+
+
+def test_a_process_forked_meanwhile_never_reads_or_ends_the_child():
+    """A helper forked while a child works inherits the object, not the child: asking it there
+    runs the job in a bounded child of the helper's own, and stopping it there leaves the
+    parent's child alone."""
+    import os
+    import pickle
+
+    running = bounded.start_bounded(lambda: {"from": "child"}, Budget(5, 64 * bounded.MiB, "the job"))
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the helper
+        try:
+            found = running.result()
+            running.stop()
+            os.write(write, pickle.dumps((found, running.pid)))
+        finally:
+            os._exit(0)
+    os.close(write)
+    answer = pickle.loads(os.read(read, 1 << 16))
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert answer == ({"from": "child"}, None)
+    assert running.pid is not None and running.result() == {"from": "child"}  # still the parent's to read
+    assert not bounded.LIVE

@@ -65,13 +65,13 @@ MAX_NAME = 500  # a longer value of a definition is text, not a file name
 
 def names_in(definition: Path) -> list[str]:
     """The string values of a definition that could name a file beside it (short, one line, no NUL
-    byte); none when it does not parse."""
+    byte), each once, in the order first written; none when it does not parse."""
     try:
         data, _ = read_yaml(definition)
     except DefinitionError:
         return []
-    return [value for value in strings(data)
-            if value and len(value) <= MAX_NAME and "\n" not in value and "\0" not in value]
+    return list(dict.fromkeys(value for value in strings(data)  # each once: a colour recurs on many tiles
+                              if value and len(value) <= MAX_NAME and "\n" not in value and "\0" not in value))
 
 
 def referenced(definition: Path) -> set[Path]:

@@ -81,6 +81,7 @@ class Running:
         self.read: int | None = None
         self.status = 0  # the child's wait status, once it is waited for
         self.deadline = time.monotonic() + budget.seconds
+        self.owner = os.getpid()  # a process forked meanwhile inherits this object, not the child
         if not can_fork():
             return
         find_prctl()
@@ -95,6 +96,8 @@ class Running:
         self.pid, self.read = pid, read
 
     def result(self) -> Any:
+        if os.getpid() != self.owner:  # a helper forked after the start: the child is not its own
+            return run_bounded(self.job, self.budget)
         if self.pid is None or self.read is None:
             return self.job()
         try:
@@ -107,7 +110,14 @@ class Running:
         return decode(payload, self.status, self.budget)
 
     def stop(self) -> None:
-        """Close the pipe, and kill and wait for the child if it still runs (once)."""
+        """Close the pipe, and kill and wait for the child if it still runs (once); in a process
+        forked meanwhile, only close its copy of the pipe."""
+        if os.getpid() != self.owner:
+            if self.read is not None:
+                os.close(self.read)
+                self.read = None
+            self.pid = None
+            return
         if self.read is not None:
             os.close(self.read)
             self.read = None

@@ -98,6 +98,8 @@ class Document:
     apart: bool = False  # worth writing on another core while the rest is written (a large raster)
     breaks: bool = False  # a block may break across frames (a paragraph between lines, a table
     # between rows), so a booklet's columns end level instead of ragged; otherwise blocks stay whole
+    order: int = 0  # where it is listed among the game's files (stable): a game may make them in
+    # another order (Omiga makes omiga.pdf last, once its backs are drawn, yet lists it first)
     draw: Callable[[], Iterable[Page]] | None = None  # instead of `pages`: pages of shapes alone,
     # drawn only while the file is written and let go page by page (a deck of thousands of cards);
     # it may raise DefinitionError for problems only drawing finds

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from reportlab.graphics.shapes import Drawing, Group, mmult
 
-from printgen.core.bounded import Budget, BudgetExceeded, MiB, run_bounded
+from printgen.core.bounded import Budget, BudgetExceeded, MiB, Running, start_bounded
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.drawing.markup import line_of
@@ -96,27 +97,47 @@ class PieceTemplates:
         """Each batch's pieces drawn from its template, in order. The pieces not drawn before, of
         every batch, are taken from the caches (`piececache`: this process, then the disk) or
         else rendered and converted together in one bounded child."""
+        return self.draw_batches_later(batches)[1]()
+
+    def draw_batches_later(self, batches: Sequence[tuple[str, Sequence[Piece]]]
+                           ) -> tuple[list[list[Group | None]], Callable[[], list[list[Group]]]]:
+        """`draw_batches` begun: each batch's pieces to be had at once (drawn before, or kept in
+        this process), placed, with None for the others; and the function giving every batch's
+        pieces, which waits for the child drawing the others (started here, to work beside the
+        caller meanwhile)."""
         keyed: list[list[str]] = []
         jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]] = []
         for name, pieces in batches:
-            data = [plain(dict(piece.context)) for piece in pieces]
-            keys = [key_of(name, item, piece) for item, piece in zip(data, pieces)]
+            keys = keys_of(name, pieces)
             wanted: dict[str, tuple[Piece, Any]] = {}
-            for key, item, piece in zip(keys, data, pieces):
+            for key, piece in zip(keys, pieces):
                 if key not in self.drawn:
-                    wanted.setdefault(key, (piece, item))
+                    wanted.setdefault(key, (piece, None))  # its plain data made only if it is drawn
             keyed.append(keys)
             if wanted:
                 jobs.append((name, wanted))
-        if jobs:
-            made = self.recalled(jobs)
-            missing = [(name, {k: v for k, v in wanted.items() if k not in made}) for name, wanted in jobs]
-            missing = [(name, wanted) for name, wanted in missing if wanted]
-            if missing:
-                made.update(self.convert(missing))
+
+        def groups() -> list[list[Group]]:
+            return [[self.drawn[key] for key in keys] for keys in keyed]
+
+        if not jobs:
+            return list(groups()), groups
+        made = self.recalled(jobs)
+        placed = {key: placed_once(made[key], piece.width, piece.height)
+                  for _, wanted in jobs for key, (piece, _) in wanted.items() if key in made}
+        now = [[self.drawn.get(key) or placed.get(key) for key in keys] for keys in keyed]
+        missing = [(name, {k: (piece, plain(dict(piece.context))) for k, (piece, _) in wanted.items()
+                           if k not in made}) for name, wanted in jobs]
+        missing = [(name, wanted) for name, wanted in missing if wanted]
+        converted = self.convert_later(missing) if missing else dict
+
+        def finish() -> list[list[Group]]:
+            made.update(converted())
             for name, wanted in jobs:
                 self.take(name, wanted, made)
-        return [[self.drawn[key] for key in keys] for keys in keyed]
+            return groups()
+
+        return now, finish
 
     def cache_key(self) -> str | None:
         """What every piece of this build shares (piececache.environment_key), once per build;
@@ -134,7 +155,13 @@ class PieceTemplates:
     def memory_key(self, base: str, name: str, key: str) -> str:
         from printgen.games.piececache import common_part, digest
 
-        return digest(base, key, common_part(base, name, self.common, self.parts))
+        part = common_part(base, name, self.common, self.parts)
+        found = MEMORY_KEYS.get((base, part, key))
+        if found is None:
+            found = MEMORY_KEYS[(base, part, key)] = digest(base, key, part)
+            if len(MEMORY_KEYS) > MOST_KEYS:
+                MEMORY_KEYS.pop(next(iter(MEMORY_KEYS)))
+        return found
 
     def recalled(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
         """The wanted pieces this process has drawn before, for a build just like this one."""
@@ -168,6 +195,11 @@ class PieceTemplates:
         template's pieces, else rendered and converted together in one bounded child (then kept
         on disk); each remembered in this process too. (Sharing the pieces out over two cores
         was tried: with each distinct element converted once per child, one child is quicker.)"""
+        return self.convert_later(jobs)()
+
+    def convert_later(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> Callable[[], dict[str, Drawn]]:
+        """`convert` begun: what the disk cache has is read now and the child is started; the
+        function returned waits for the child and gives every job's pieces."""
         from printgen.drawing import fonts
         from printgen.games import piececache
 
@@ -181,20 +213,26 @@ class PieceTemplates:
                 missing.append(job)
             else:
                 made.update(found)
-        if missing:
-            drawn, names = piececache.unpack(missing, self.run_child(missing))
-            made.update(drawn)
-            if base is not None:
-                for job, read in zip(missing, names):
-                    piececache.learn(base, job[0], read)
-                    piececache.keep_job(base, job, self.common, self.parts, drawn, read)
-        if base is not None:
-            for name, wanted in jobs:
-                for key in wanted:
-                    piececache.remember(self.memory_key(base, name, key), made[key])
-        return made
+        drawing = self.start_child(missing) if missing else None
 
-    def run_child(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> bytes:
+        def finish() -> dict[str, Drawn]:
+            if drawing is not None:
+                drawn, names = piececache.unpack(missing, self.child_result(missing, drawing))
+                made.update(drawn)
+                if base is not None:
+                    for job, read in zip(missing, names):
+                        piececache.learn(base, job[0], read)
+                        piececache.keep_job(base, job, self.common, self.parts, drawn, read)
+            if base is not None:
+                for name, wanted in jobs:
+                    for key in wanted:
+                        piececache.remember(self.memory_key(base, name, key), made[key])
+            return made
+
+        return finish
+
+    def start_child(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> Running:
+        """The bounded child rendering and converting every job's pieces, started."""
         from printgen.games.piececache import ready_for_child
 
         known = ready_for_child(self.cache_key(), [name for name, _ in jobs], self.user_dirs)
@@ -203,9 +241,12 @@ class PieceTemplates:
         count = sum(len(wanted) for _, wanted in jobs)
         budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * count), PIECE_MEMORY, "the piece template")
         folders, common, user_fonts = list(self.user_dirs), self.common, self.user_fonts
+        return start_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts, known), budget)
+
+    def child_result(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]], drawing: Running) -> bytes:
+        """What the child sent: the pickled drawings and its report, or a located DefinitionError."""
         try:
-            blob = run_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts, known),
-                               budget)
+            blob = drawing.result()
         except BudgetExceeded as exc:  # killed inside one long step: blame the templates it ran
             raise DefinitionError([Problem(*self.where(name), "", f"template error: {exc}")
                                    for name, _ in jobs]) from None
@@ -255,6 +296,40 @@ def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
     from printgen.art.library import loaded_fonts
 
     return PieceTemplates(tuple(Path(f) for f in folders), {"d": plain(defn)}, user_fonts=loaded_fonts(defn))
+
+
+# A batch's keys by its template and the pickled contexts and boxes of its pieces, and each piece's
+# memory key by its parts: a rebuild asks again for the 144 faces it drew last time, and working
+# their keys out afresh (plain data, JSON, SHA-256) took longer than drawing what changed. Equal
+# pickles hold equal values of equal types, so they give the same plain data and the same keys.
+BATCH_KEYS: OrderedDict[tuple[str, bytes], list[str]] = OrderedDict()
+MOST_BATCHES = 16
+MOST_SIGNATURE = 1 << 20  # bytes: a larger batch (a deck of thousands of cards) is not kept
+MEMORY_KEYS: dict[tuple[str, str, str], str] = {}
+MOST_KEYS = 8192
+
+
+def keys_of(name: str, pieces: Sequence[Piece]) -> list[str]:
+    """`key_of` each piece of a batch of template `name`, kept for the same batch asked again."""
+    from printgen.core.fingerprint import caching_off
+
+    try:
+        signature = None if caching_off() else \
+            (name, pickle.dumps([(piece.context, piece.width, piece.height) for piece in pieces], protocol=5))
+    except Exception:  # noqa: BLE001 - something in a context that does not pickle: worked out afresh
+        signature = None
+    if signature is not None and len(signature[1]) > MOST_SIGNATURE:
+        signature = None
+    keys = None if signature is None else BATCH_KEYS.get(signature)
+    if keys is None:
+        keys = [key_of(name, plain(dict(piece.context)), piece) for piece in pieces]
+        if signature is not None:
+            BATCH_KEYS[signature] = keys
+            while len(BATCH_KEYS) > MOST_BATCHES:
+                BATCH_KEYS.popitem(last=False)
+    else:
+        BATCH_KEYS.move_to_end(signature)  # type: ignore[arg-type]
+    return keys
 
 
 def key_of(name: str, data: Any, piece: Piece) -> str:

@@ -79,12 +79,14 @@ class CompiledTemplates(BytecodeCache):
 
     def get_bucket(self, environment: Any, name: str, filename: str | None, source: str) -> Bucket:
         # the code depends on the environment's options (finalize: printgen's text markup) too
-        kind = (type(environment).__qualname__, environment.finalize is not None, environment.trim_blocks,
-                environment.lstrip_blocks, environment.keep_trailing_newline)
-        bucket = Bucket(environment, self.get_cache_key(f"{kind!r}\x00{name}", filename),
-                        self.get_source_checksum(source))
+        bucket = Bucket(environment, self.key_for(environment, name, filename), self.get_source_checksum(source))
         self.load_bytecode(bucket)
         return bucket
+
+    def key_for(self, environment: Any, name: str, filename: str | None) -> str:
+        kind = (type(environment).__qualname__, environment.finalize is not None, environment.trim_blocks,
+                environment.lstrip_blocks, environment.keep_trailing_newline)
+        return self.get_cache_key(f"{kind!r}\x00{name}", filename)
 
     def load_bytecode(self, bucket: Bucket) -> None:
         code = self.kept.get(bucket.key)
@@ -108,6 +110,10 @@ def compile_bundled(name: str, user_dirs: Iterable[Path] = ()) -> None:
     else, and any failure, is left to the child, which reports it where it happens."""
     if caching_off():
         return
+    asked = (name, tuple(str(folder) for folder in user_dirs))
+    done = _ASKED.get(asked)
+    if done is not None and done[0] is COMPILED and done[1] in COMPILED.kept:
+        return  # its code is kept: were the file edited since, the child would compile it itself
     env = environment(user_dirs, inline_values=kind_of(name) == "txt")
     try:
         _, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
@@ -116,6 +122,13 @@ def compile_bundled(name: str, user_dirs: Iterable[Path] = ()) -> None:
         env.get_template(name)
     except Exception:  # noqa: BLE001 - the child meets the same failure and places it
         return
+    if len(_ASKED) >= CompiledTemplates.MAX_ENTRIES:
+        _ASKED.clear()
+    _ASKED[asked] = (COMPILED, COMPILED.key_for(env, name, filename))
+
+
+# what compile_bundled compiled in this process: (the memory it went into, the key of its code)
+_ASKED: dict[tuple[str, tuple[str, ...]], tuple[Any, str]] = {}
 
 
 # Line breaks of every kind str.splitlines knows: any of them would end a line of printgen's markup.

@@ -6,12 +6,13 @@ them all at once, and nothing reaches the disk while one stands.
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from printgen.core.build import Artifact
-from printgen.core.parallel import beside, on_cores
+from printgen.core.parallel import Beside, beside, can_fork, on_cores
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.spill import Held, Spill, in_memory
 from printgen.core.source import SourceMap
@@ -140,7 +141,7 @@ def run_written(run: list[Document], members: set[int], cells: Cells, source: So
     return [others[id(doc)] if id(doc) in others else (next(pngs), []) for doc in run]
 
 
-def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
+def write_all(made: Iterable[Document], source: SourceMap) -> list[Artifact]:
     """Every document as an artifact, in order; the `apart` ones are written by a forked helper on
     another core meanwhile. Raises one DefinitionError holding every document's problems.
 
@@ -149,8 +150,15 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
     with the number of cards; nothing reaches the output folder until the CLI writes the artifacts.
     A document written before in this process with the same shapes is not written again
     (output.doccache: only in a process that rebuilds); an SVG is kept without its title, which
-    is put in on each use, so a new title does not draw every tile SVG again."""
-    keys = document_keys(list(documents), lambda doc: WRITERS.get(doc.kind, write), frozenset(UNTITLED))
+    is put in on each use, so a new title does not draw every tile SVG again. In a rebuild, the
+    documents to write are shared between this process and a helper by the times they took last.
+
+    A game that hands its documents over one at a time (a generator) has each written as it comes
+    (`written_as_made`)."""
+    if not isinstance(made, Sequence):
+        return artifacts_of(*written_as_made(made, source), None)
+    documents = list(made)
+    keys = document_keys(documents, lambda doc: WRITERS.get(doc.kind, write), frozenset(UNTITLED))
     done: dict[int, Written] = {}
     for doc in documents:
         cached = kept(keys[id(doc)])
@@ -167,12 +175,48 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
         results, seconds_there = helper.result()
         there = dict(zip((id(doc) for doc in apart), results))
         SECONDS_TAKEN.update(seconds_there)
+    return artifacts_of(documents, keys, {**here, **there}, done, spill)
+
+
+def written_as_made(made: Iterable[Document], source: SourceMap
+                    ) -> tuple[list[Document], dict[int, str | None], dict[int, Written], dict[int, Written]]:
+    """Each document written the moment the game hands it over, so drawing what comes later (a
+    child drawing pieces) overlaps with writing what came before: by a helper of its own if it
+    is `apart` or took long last time (`starts_early`), else here and now; one kept from before
+    (output.doccache) is not written again. (documents, keys, written, kept)"""
+    documents: list[Document] = []
+    keys: dict[int, str | None] = {}
+    written_now: dict[int, Written] = {}
+    done: dict[int, Written] = {}
+    with ExitStack() as stack:
+        starters: list[tuple[Document, Beside[tuple[list[Written], dict[str, float]]]]] = []
+        for doc in made:
+            documents.append(doc)
+            keys.update(document_keys([doc], lambda doc: WRITERS.get(doc.kind, write), frozenset(UNTITLED)))
+            cached = kept(keys[id(doc)])
+            if cached is not None:
+                done[id(doc)] = (UNTITLED[doc.kind][1](cached, doc.title) if doc.kind in UNTITLED else cached, [])
+            elif doc.apart or starts_early(doc):
+                starters.append((doc, stack.enter_context(beside(partial(timed_many, [doc], source, in_memory)))))
+            else:
+                written_now[id(doc)] = timed_kept(doc, source, in_memory, SECONDS_TAKEN)
+        for doc, starter in starters:
+            results, seconds_there = starter.result()
+            written_now[id(doc)] = results[0]
+            SECONDS_TAKEN.update(seconds_there)
+    return documents, keys, written_now, done
+
+
+def artifacts_of(documents: list[Document], keys: dict[int, str | None], written_now: dict[int, Written],
+                 done: dict[int, Written], spill: Spill | None) -> list[Artifact]:
+    """The documents' artifacts, listed by their `order`, each written one kept (output.doccache);
+    one DefinitionError for every problem found."""
     if len(SECONDS_TAKEN) > MOST_KEPT:
         SECONDS_TAKEN.clear()
     artifacts: list[Artifact] = []
     problems: list[Problem] = []
-    for doc in documents:
-        data, found = done.get(id(doc)) or here.get(id(doc)) or there[id(doc)]
+    for doc in sorted(documents, key=lambda doc: doc.order):
+        data, found = done.get(id(doc)) or written_now[id(doc)]
         if not found and id(doc) not in done and isinstance(data, bytes):
             body = UNTITLED[doc.kind][0](data, doc.title) if doc.kind in UNTITLED else data
             if body is not None:
@@ -192,6 +236,17 @@ SHARE_FROM = 0.02  # s of writing, all told, worth a helper: one costs some 3 ms
 MOST_TIMED = 16  # documents a helper times at most (more are a deck's cards, made in batches)
 MOST_SHARED = 16  # documents a rebuild shares out at most
 MOST_KEPT = 1024  # times kept at most (a deck, a `serve` building many games); all forgotten past it
+
+
+EARLY_FROM = 0.03  # s: a document that took this long last time is written as soon as it is made
+
+
+def starts_early(doc: Document) -> bool:
+    """Whether to hand `doc` to a helper the moment the game makes it: a rebuild's document that
+    took long last time and is written anew each time (text flows through it, so it is never kept
+    by its shapes), and a second core to write it on."""
+    return (not doc.apart and not doc.shapes_alone() and SECONDS_TAKEN.get(doc.name, 0.0) >= EARLY_FROM
+            and can_fork())
 
 
 def shared_out(pending: Sequence[Document]) -> set[int]:

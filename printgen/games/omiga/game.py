@@ -8,7 +8,7 @@ file prints double-sided and the reader meets the rules first.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, cast
+from typing import Any, Iterator, cast
 
 from reportlab.graphics.shapes import Drawing, Group, translate
 from reportlab.lib.colors import HexColor, black
@@ -171,8 +171,9 @@ def contact_sheet(defn: Omiga, art: TileArt, name: str, dpi: int | None = None) 
     return Document(name, paper, [page], f"{defn.title} tiles", dpi=dpi or CONTACT_DPI, apart=True)
 
 
-def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """omiga.pdf, one SVG per tile and the contact sheet."""
+def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Iterator[Document]:
+    """omiga.pdf, one SVG per tile, the contact sheet and the reference PDFs, each handed over as
+    soon as it is made (omiga.pdf is written while the rest are made, in a rebuild)."""
     for loc, message in lightness_warnings(defn):
         found = loaded.source.problem(loc, message)
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
@@ -183,11 +184,16 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
     with rendering_ahead([(RULES_TEMPLATE, rules_context(defn, options, art)),
                           (card.template, dict(card.context))],
                          options.templates):
-        art.prepare([bleed, 0.0])  # every face and back the sheets, SVGs and pictures need: one child
+        # every face and back the sheets, SVGs and pictures need, in one child; what this process
+        # kept is here at once, and what the child draws (the backs, after a new title) is waited
+        # for by the tile sheets, made last for that reason
+        art.prepare([bleed, 0.0], wait=False)
+        references = reference_documents(card, options, loaded.name)  # made while the child draws
+        yield tiles_document(defn, options, loaded, art)  # the longest to write: handed over first
+        yield from tile_svgs(defn, art)
+        yield contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi)
+        yield from references
         loaded.art.warnings.extend(w for w in drawn_warnings(defn, art) if w not in loaded.art.warnings)
-        return [tiles_document(defn, options, loaded, art), *tile_svgs(defn, art),
-                contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi),
-                *reference_documents(card, options, loaded.name)]
 
 
 def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:
@@ -224,7 +230,7 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
                     "Print the whole file double-sided at actual size", options.flip,
                     rules_pdf_story(defn, options, art, frames[0][2]),
                     overflow=Blame(("text_size_pt",), "the rules do not fit on their two pages",
-                                   "lower text_size_pt"))
+                                   "lower text_size_pt"), order=-1)
 
 
 def joins_table(defn: Omiga) -> DataTable:

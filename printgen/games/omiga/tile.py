@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path as PathLike
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from reportlab.graphics.shapes import Group, Path, Polygon
 from reportlab.lib.colors import Color, black, white
@@ -214,6 +214,7 @@ class TileArt:
     faces: dict[tuple[str, int, float, bool], Group] = field(default_factory=dict)
     backs: dict[tuple[str, float], Group] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)
+    pending: list[Callable[[], None]] = field(default_factory=list)  # pieces still being drawn
 
     def face_piece(self, deck: str, index: int, bleed: float, numbered: bool) -> Piece:
         tile = self.defn.deck(deck).tiles[index]
@@ -221,19 +222,40 @@ class TileArt:
         return Piece(data, self.defn.card.width,
                      self.defn.card.height, f"tile {tile_name(deck, index)}")
 
-    def prepare(self, bleeds: Sequence[float], numbered: bool = True) -> None:
-        """Draw every face and back at each of `bleeds` that is not drawn yet."""
+    def prepare(self, bleeds: Sequence[float], numbered: bool = True, wait: bool = True) -> None:
+        """Draw every face and back at each of `bleeds` that is not drawn yet. Not `wait`: those
+        kept from an earlier build are placed now, and the child drawing the others (the backs,
+        after a new title) works beside the caller until one of them is asked for."""
+        self.settle()
         faces = [(deck, i, b, numbered) for b in dict.fromkeys(bleeds) for deck, i, _ in self.defn.tiles()
                  if (deck, i, b, numbered) not in self.faces]
         backs = [(deck, b) for b in dict.fromkeys(bleeds) for deck in DECKS
                  if (deck, b) not in self.backs and self.back_image(deck) is None]
-        drawn_faces, drawn_backs = self.templates.draw_batches([
+        (faces_now, backs_now), finish = self.templates.draw_batches_later([
             (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]),
             (BACK_TEMPLATE, [self.back_piece(*key) for key in backs])])  # one child for both
-        self.faces.update(zip(faces, drawn_faces))
-        self.backs.update(zip(backs, drawn_backs))
+
+        def settled() -> None:
+            drawn_faces, drawn_backs = finish()
+            self.faces.update(zip(faces, drawn_faces))
+            self.backs.update(zip(backs, drawn_backs))
+
+        if wait or all(group is not None for group in faces_now + backs_now):
+            settled()
+            return
+        self.faces.update((key, group) for key, group in zip(faces, faces_now) if group is not None)
+        self.backs.update((key, group) for key, group in zip(backs, backs_now) if group is not None)
+        self.pending.append(settled)
+
+    def settle(self) -> None:
+        """Wait for the pieces a `prepare(wait=False)` left drawing, and take them (with their
+        warnings)."""
+        while self.pending:
+            self.pending.pop(0)()
 
     def face(self, deck: str, index: int, bleed: float, numbered: bool) -> Group:
+        if (deck, index, bleed, numbered) not in self.faces:
+            self.settle()
         if (deck, index, bleed, numbered) not in self.faces:
             self.prepare([bleed], numbered)
         return self.faces[(deck, index, bleed, numbered)]
@@ -250,6 +272,8 @@ class TileArt:
         template's drawing, over the palette's back colour."""
         image = self.back_image(deck)
         if image is None:
+            if (deck, bleed) not in self.backs:
+                self.settle()
             if (deck, bleed) not in self.backs:
                 self.prepare([bleed])
             return self.backs[(deck, bleed)]
