@@ -54,14 +54,14 @@ def entries(cache: Path) -> list[Path]:
 
 def test_a_second_build_reads_the_cache_and_writes_the_same_bytes(run_cli, cache, children, tmp_path):
     assert run_cli("build", "omiga", "--out", tmp_path / "one").exit_code == 0
-    assert children.count(PIECES) == 1 and len(entries(cache)) == 2  # one a template: faces, backs
+    assert children.count(PIECES) == 2 and len(entries(cache)) == 2  # a child and an entry a template
     assert oct(cache.stat().st_mode & 0o777) == "0o700" and oct(cache.parent.stat().st_mode & 0o777) == "0o700"
     forget()  # as a new process: only the disk remembers
     assert run_cli("build", "omiga", "--out", tmp_path / "two").exit_code == 0
-    assert children.count(PIECES) == 1  # no second child
+    assert children.count(PIECES) == 2  # no child more
     assert files(tmp_path / "one") == files(tmp_path / "two")
     assert run_cli("build", "omiga", "--out", tmp_path / "three").exit_code == 0  # from this process's memory
-    assert children.count(PIECES) == 1 and files(tmp_path / "one") == files(tmp_path / "three")
+    assert children.count(PIECES) == 2 and files(tmp_path / "one") == files(tmp_path / "three")
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ def test_a_changed_included_template_draws_again(run_cli, cache, children, copie
     extra.write_text('<rect x="1" y="1" width="2" height="2" fill="#654321"/>\n')  # only the included file
     result = run_cli("build", definition, "--out", tmp_path / "two")  # same process: memory must not serve it
     assert result.exit_code == 0, result.output
-    assert children.count(PIECES) == 2
+    assert children.count(PIECES) == 4  # faces and backs, each in a child of their own, both times
     found = colours(tmp_path / "two" / "mine" / "mine.pdf")
     assert NEW in found and OLD not in found
 
@@ -102,12 +102,12 @@ def test_changed_data_draws_again_and_the_old_entry_still_serves(run_cli, cache,
     assert run_cli("build", definition, "--out", tmp_path / "one").exit_code == 0
     edit(definition, "title: Omiga", "title: Omega")  # the back template prints the title
     assert run_cli("build", definition, "--out", tmp_path / "two").exit_code == 0
-    assert children.count(PIECES) == 2 and len(entries(cache)) == 3  # the backs again; the faces never read it
+    assert children.count(PIECES) == 3 and len(entries(cache)) == 3  # the backs again; the faces never read it
     assert files(tmp_path / "one") != files(tmp_path / "two")
     edit(definition, "title: Omega", "title: Omiga")
     forget()
     assert run_cli("build", definition, "--out", tmp_path / "three").exit_code == 0
-    assert children.count(PIECES) == 2 and files(tmp_path / "one") == files(tmp_path / "three")
+    assert children.count(PIECES) == 3 and files(tmp_path / "one") == files(tmp_path / "three")
 
 
 def tamper(entry: Path, content: bytes) -> None:
@@ -146,7 +146,7 @@ def test_a_damaged_or_tampered_entry_is_ignored_and_drawn_again(run_cli, cache, 
     forget()
     result = run_cli("build", "omiga", "--out", tmp_path / "two")
     assert result.exit_code == 0, result.output
-    assert children.count(PIECES) == 2  # drawn again
+    assert children.count(PIECES) == 3  # the faces drawn again
     assert not (tmp_path / "boom").exists()
     assert files(tmp_path / "one") == files(tmp_path / "two")
     assert diskcache.load(piececache.AREA, entry.name.removesuffix(diskcache.SUFFIX)) is not None  # rewritten
@@ -164,7 +164,7 @@ def test_no_cache_writes_nothing(run_cli, cache, children, tmp_path, monkeypatch
     monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
     assert run_cli("build", "omiga", "--out", tmp_path / "one").exit_code == 0
     assert run_cli("build", "omiga", "--out", tmp_path / "two").exit_code == 0
-    assert not cache.parent.exists() and children.count(PIECES) == 2  # nor kept in memory
+    assert not cache.parent.exists() and children.count(PIECES) == 4  # nor kept in memory
     assert files(tmp_path / "one") == files(tmp_path / "two")
 
 
@@ -175,10 +175,10 @@ def test_warnings_come_back_with_cached_pieces(run_cli, cache, children, copied,
     assert first.exit_code == 0 and "warning: opacity:" in first.output, first.output
     forget()
     second = run_cli("build", definition, "--out", tmp_path / "two")
-    assert children.count(PIECES) == 1 and second.exit_code == 0
+    assert children.count(PIECES) == 2 and second.exit_code == 0  # the first build's two alone
     assert second.output == first.output.replace(str(tmp_path / "one"), str(tmp_path / "two"))
     third = run_cli("build", definition, "--out", tmp_path / "three")  # from memory
-    assert children.count(PIECES) == 1
+    assert children.count(PIECES) == 2
     assert third.output == first.output.replace(str(tmp_path / "one"), str(tmp_path / "three"))
 
 
@@ -210,25 +210,29 @@ def drawn_now(monkeypatch) -> list[list[tuple[str, int]]]:
     return started
 
 
+def drawn_by(run_cli, drawn_now, *args) -> list[str]:
+    """The templates whose pieces a build drew (each in a child), in order."""
+    before = len(drawn_now)
+    assert run_cli("build", *args).exit_code == 0
+    return [name for child in drawn_now[before:] for name, _ in child]
+
+
 def test_an_edit_of_the_definition_draws_again_only_the_templates_that_read_it(
         run_cli, cache, drawn_now, copied, tmp_path):
     definition = copied.parents[2] / "mine.yaml"
-    assert run_cli("build", definition, "--out", tmp_path / "one").exit_code == 0
-    assert [name for name, _ in drawn_now[0]] == ["omiga/tile-face.svg.j2", "omiga/tile-back.svg.j2"]
+    both = ["omiga/tile-back.svg.j2", "omiga/tile-face.svg.j2"]  # the backs' child starts first
+    assert drawn_by(run_cli, drawn_now, definition, "--out", tmp_path / "one") == both
     # the back is given the title as its own data; the face template never reads `d`
     edit(definition, "title: Omiga", "title: Omega")
-    assert run_cli("build", definition, "--out", tmp_path / "two").exit_code == 0
-    assert [name for name, _ in drawn_now[1]] == ["omiga/tile-back.svg.j2"]
+    assert drawn_by(run_cli, drawn_now, definition, "--out", tmp_path / "two") == ["omiga/tile-back.svg.j2"]
     forget()  # a new process learns from the disk which names each template reads
     edit(definition, "title: Omega", "title: Omaga")
-    assert run_cli("build", definition, "--out", tmp_path / "three").exit_code == 0
-    assert [name for name, _ in drawn_now[2]] == ["omiga/tile-back.svg.j2"]
+    assert drawn_by(run_cli, drawn_now, definition, "--out", tmp_path / "three") == ["omiga/tile-back.svg.j2"]
     # once the face template reads the definition, an edit of it draws every face again
     edit(copied, "</svg>", "<desc>{{ d.title }}</desc>\n</svg>")
     assert run_cli("build", definition, "--out", tmp_path / "four").exit_code == 0
     edit(definition, "title: Omaga", "title: Omiga")
-    assert run_cli("build", definition, "--out", tmp_path / "five").exit_code == 0
-    assert [name for name, _ in drawn_now[-1]] == ["omiga/tile-face.svg.j2", "omiga/tile-back.svg.j2"]
+    assert drawn_by(run_cli, drawn_now, definition, "--out", tmp_path / "five") == both
 
 
 def test_a_template_naming_what_it_includes_by_a_value_reads_everything(run_cli, cache, drawn_now, copied, tmp_path):
@@ -237,8 +241,8 @@ def test_a_template_naming_what_it_includes_by_a_value_reads_everything(run_cli,
     definition = copied.parents[2] / "mine.yaml"
     assert run_cli("build", definition, "--out", tmp_path / "one").exit_code == 0
     edit(definition, "title: Omiga", "title: Omega")
-    assert run_cli("build", definition, "--out", tmp_path / "two").exit_code == 0
-    assert [name for name, _ in drawn_now[-1]] == ["omiga/tile-face.svg.j2", "omiga/tile-back.svg.j2"]
+    assert drawn_by(run_cli, drawn_now, definition, "--out", tmp_path / "two") == \
+        ["omiga/tile-back.svg.j2", "omiga/tile-face.svg.j2"]
 
 
 @pytest.fixture

@@ -124,7 +124,7 @@ def common_part(base: str, name: str, common: Mapping[str, Any], memo: dict[Any,
 
 def unpack(jobs: Sequence[tuple[str, Mapping[str, Any]]], blob: bytes) -> tuple[dict[str, Drawn], list[Any]]:
     """Each wanted piece's drawing and findings, and for each job the names its template may
-    read, from what `pieces.draw_here` sent (or the disk cache kept: read the same way, with
+    read, from what `piecechild.draw_here` sent (or the disk cache kept: read the same way, with
     drawing classes only, and checked as strictly)."""
     from reportlab.graphics.shapes import Drawing
 

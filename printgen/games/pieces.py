@@ -19,9 +19,6 @@ leaves out (markers, filters...) and a drawing of the wrong size are warnings na
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import pickle
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,9 +28,11 @@ from reportlab.graphics.shapes import Drawing, Group, mmult
 
 from printgen.core.bounded import Budget, BudgetExceeded, MiB, Running, start_bounded
 from printgen.core.paper import PT_PER_MM
-from printgen.core.problems import DefinitionError, Problem, display_name
+from printgen.core.problems import DefinitionError, Problem
 from printgen.drawing.markup import line_of
+from printgen.games.piecechild import shown_name
 from printgen.games.piececache import Drawn
+from printgen.games.piecekeys import MEMORY_KEYS, MOST_KEYS, keys_of
 from printgen.jinja.plaindata import plain
 
 PIECE_SECONDS = 0.05  # s each piece adds to a batch's budget (a tile face: ~3 ms to render and convert)
@@ -241,6 +240,8 @@ class PieceTemplates:
         count = sum(len(wanted) for _, wanted in jobs)
         budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * count), PIECE_MEMORY, "the piece template")
         folders, common, user_fonts = list(self.user_dirs), self.common, self.user_fonts
+        from printgen.games.piecechild import draw_here
+
         return start_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts, known), budget)
 
     def child_result(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]], drawing: Running) -> bytes:
@@ -278,123 +279,12 @@ class PieceTemplates:
             self.warnings.append(message)
 
 
-def shown_name(path: Path) -> str:
-    """A template's file as messages show it: printgen's own by its place in the package
-    (`printgen/games/fracas/token-back.svg.j2`), wherever printgen is installed; a user's as
-    display_name shows any file."""
-    from printgen.jinja.render import bundled_dir
-
-    try:
-        return f"printgen/games/{path.relative_to(bundled_dir()).as_posix()}"
-    except ValueError:
-        return display_name(path)
-
-
 def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
     """The piece templates of one build of `defn`: searched in `folders` first; every piece sees
     the definition as plain data `d` and may name the definition's own fonts by family."""
     from printgen.art.library import loaded_fonts
 
     return PieceTemplates(tuple(Path(f) for f in folders), {"d": plain(defn)}, user_fonts=loaded_fonts(defn))
-
-
-# A batch's keys by its template and the pickled contexts and boxes of its pieces, and each piece's
-# memory key by its parts: a rebuild asks again for the 144 faces it drew last time, and working
-# their keys out afresh (plain data, JSON, SHA-256) took longer than drawing what changed. Equal
-# pickles hold equal values of equal types, so they give the same plain data and the same keys.
-BATCH_KEYS: OrderedDict[tuple[str, bytes], list[str]] = OrderedDict()
-MOST_BATCHES = 16
-MOST_SIGNATURE = 1 << 20  # bytes: a larger batch (a deck of thousands of cards) is not kept
-MEMORY_KEYS: dict[tuple[str, str, str], str] = {}
-MOST_KEYS = 8192
-
-
-def keys_of(name: str, pieces: Sequence[Piece]) -> list[str]:
-    """`key_of` each piece of a batch of template `name`, kept for the same batch asked again."""
-    from printgen.core.fingerprint import caching_off
-
-    try:
-        signature = None if caching_off() else \
-            (name, pickle.dumps([(piece.context, piece.width, piece.height) for piece in pieces], protocol=5))
-    except Exception:  # noqa: BLE001 - something in a context that does not pickle: worked out afresh
-        signature = None
-    if signature is not None and len(signature[1]) > MOST_SIGNATURE:
-        signature = None
-    keys = None if signature is None else BATCH_KEYS.get(signature)
-    if keys is None:
-        keys = [key_of(name, plain(dict(piece.context)), piece) for piece in pieces]
-        if signature is not None:
-            BATCH_KEYS[signature] = keys
-            while len(BATCH_KEYS) > MOST_BATCHES:
-                BATCH_KEYS.popitem(last=False)
-    else:
-        BATCH_KEYS.move_to_end(signature)  # type: ignore[arg-type]
-    return keys
-
-
-def key_of(name: str, data: Any, piece: Piece) -> str:
-    """What tells two pieces apart: the template, the plain data it is given and the box."""
-    data = json.dumps([name, data, piece.width, piece.height], sort_keys=True)
-    return hashlib.sha256(data.encode("utf-8")).hexdigest()
-
-
-def draw_here(work: list[tuple[str, Path, list[dict[str, Any]], list[str]]], user_dirs: list[Path],
-              seconds: float, common: dict[str, Any], user_fonts: dict[str, str],
-              known_reads: dict[str, list[str]] | None = None) -> bytes:
-    """In the bounded child, for each (template, its file, contexts, labels): render every piece,
-    then measure, scan and convert each distinct SVG once. Returns the pickled drawings followed by
-    a JSON report per template (which drawing each piece uses, what svglib leaves out, the names
-    it reads: from `known_reads` when the parent knew them)."""
-    from printgen.art import drawingdata
-    from printgen.art.svg import embedded_fonts
-
-    fonts = embedded_fonts(user_fonts)
-    drawings: list[Any] = []
-    reports = []
-    for name, path, contexts, labels in work:
-        reports.append(draw_one(name, path, contexts, labels, user_dirs, seconds, common, fonts, drawings,
-                                (known_reads or {}).get(name)))
-    return drawingdata.dumps((*drawings, json.dumps(reports)))
-
-
-def draw_one(name: str, path: Path, contexts: list[dict[str, Any]], labels: list[str], user_dirs: list[Path],
-             seconds: float, common: dict[str, Any], fonts: Any, drawings: list[Any],
-             known_reads: list[str] | None = None) -> dict[str, Any]:
-    """One template's pieces, their drawings appended to `drawings`; its report."""
-    from printgen.art.measure import measure_svg
-    from printgen.art.svg import scan
-    from printgen.art.svgbatch import BatchConverter
-    from printgen.art.svgtree import parse
-    from printgen.jinja.reads import names_read
-    from printgen.jinja.render import render_each
-
-    texts = render_each(name, contexts, user_dirs, seconds, labels, common)
-    converter = BatchConverter(path, path.parent, fonts)
-    distinct: dict[str, int] = {}
-    findings: dict[int, list[tuple[str, str]]] = {}
-    notes: dict[int, list[str]] = {}
-    for text, label in zip(texts, labels):
-        if text in distinct:
-            continue
-        distinct[text] = len(drawings)
-        data = text.encode("utf-8")
-        try:
-            tree = parse(path, data)
-            measure_svg(tree, path, path.parent)
-            drawing = converter.convert(data, tree)
-        except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
-            raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
-                                           f"the SVG it made: {exc}")]) from None
-        seen: dict[str, str] = {}
-        for found in scan(tree):
-            if found.feature != "text":  # text is set in the embedded fonts here
-                seen.setdefault(found.feature, found.what)
-        findings[len(drawings)], notes[len(drawings)] = list(seen.items()), converter.notes
-        drawings.append(drawing)
-    # per piece, so a piece taken from a cache later brings its own warnings
-    index = [distinct[t] for t in texts]
-    return {"index": index, "findings": [findings[i] for i in index], "notes": [notes[i] for i in index],
-            "reads": known_reads if known_reads is not None else names_read(name, user_dirs)}
 
 
 # Pieces placed in their boxes in this process, by the drawing placed and the box: a rebuild hands

@@ -190,6 +190,7 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Iterator[Docume
         art.prepare([bleed, 0.0], wait=False)
         references = reference_documents(card, options, loaded.name)  # made while the child draws
         yield tiles_document(defn, options, loaded, art)  # the longest to write: handed over first
+        # (its rules text set before it waits for the backs)
         yield from tile_svgs(defn, art)
         yield contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi)
         yield from references
@@ -218,17 +219,17 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
                     f"actual size, turning on the {options.flip} edge.")
         return f"{defn.title} tiles, sheet {sheet + 1} of {count}, backs."
 
+    frames = rules_columns(paper)
+    story = rules_pdf_story(defn, options, art, frames[0][2])  # first: it needs no backs
     try:
         bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
         sheets = impose_shared(tiles, duplex, bleed, lambda tile: cast(OmigaTile, tile).deck, caption)
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
-    frames = rules_columns(paper)
     rules = [Page(frames=frames), Page(frames=frames)]  # one sheet, so the tiles start on a new one
     pages = rules + [page for sheet in sheets for page in (sheet.front, sheet.back)]
     return Document(f"{loaded.name}.pdf", paper, pages, f"{defn.title} \u2013 rules and tiles",
-                    "Print the whole file double-sided at actual size", options.flip,
-                    rules_pdf_story(defn, options, art, frames[0][2]),
+                    "Print the whole file double-sided at actual size", options.flip, story,
                     overflow=Blame(("text_size_pt",), "the rules do not fit on their two pages",
                                    "lower text_size_pt"), order=-1)
 

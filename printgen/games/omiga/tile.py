@@ -231,12 +231,24 @@ class TileArt:
                  if (deck, i, b, numbered) not in self.faces]
         backs = [(deck, b) for b in dict.fromkeys(bleeds) for deck in DECKS
                  if (deck, b) not in self.backs and self.back_image(deck) is None]
-        (faces_now, backs_now), finish = self.templates.draw_batches_later([
-            (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]),
-            (BACK_TEMPLATE, [self.back_piece(*key) for key in backs])])  # one child for both
+        # the backs' child first, so it starts before the 144 faces are looked up (a rebuild after
+        # a new title draws the backs alone); all drawn at once, faces and backs share one child
+        back_pieces = [self.back_piece(*key) for key in backs]
+        if wait:
+            batches = self.templates.draw_batches_later([
+                (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]), (BACK_TEMPLATE, back_pieces)])
+            (faces_now, backs_now), finish = batches
+            finish_backs = None
+        else:
+            (backs_now,), finish_backs = self.templates.draw_batches_later([(BACK_TEMPLATE, back_pieces)])
+            (faces_now,), finish = self.templates.draw_batches_later(
+                [(FACE_TEMPLATE, [self.face_piece(*key) for key in faces])])
 
         def settled() -> None:
-            drawn_faces, drawn_backs = finish()
+            if finish_backs is None:
+                drawn_faces, drawn_backs = finish()
+            else:
+                (drawn_faces,), (drawn_backs,) = finish(), finish_backs()
             self.faces.update(zip(faces, drawn_faces))
             self.backs.update(zip(backs, drawn_backs))
 
