@@ -42,17 +42,14 @@ from printgen.core.paper import PAPERS
 from synthetic import tile_set
 
 
-def median_time(action: Callable[[], Any], repeat: int, inner: int = 1,
-                between: Callable[[], Any] = lambda: None) -> float:
-    """Median seconds of one call, over `repeat` timings of `inner` calls each; `between` runs
-    after each timing, untimed."""
+def median_time(action: Callable[[], Any], repeat: int, inner: int = 1) -> float:
+    """Median seconds of one call, over `repeat` timings of `inner` calls each."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         for _ in range(inner):
             action()
         times.append((time.perf_counter() - start) / inner)
-        between()
     return statistics.median(times)
 
 
@@ -121,8 +118,8 @@ def edited_rebuild(out: Path) -> float:
 
 def rebuilt(rebuild: Callable[[], Any]) -> float:
     """Median seconds of `rebuild` after a first one, with documents kept as the watch loop keeps
-    them (printgen.cli.watch); as there, a build's copy in the disk cache is stored after its files
-    are written, between the timings."""
+    them (printgen.cli.watch), one rebuild straight after another, as in a burst of edits: there,
+    the copy of a build in the disk cache waits until edits pause (and the loop stops)."""
     try:
         from printgen.output.doccache import keep_documents
     except ImportError:  # an older tree
@@ -133,17 +130,11 @@ def rebuilt(rebuild: Callable[[], Any]) -> float:
     except ImportError:  # a tree without the whole-build cache
         def keep_results(on: bool = True) -> None:
             pass
-    try:  # what the watch loop does once a rebuild's files are written, before it waits again
-        from printgen.core.buildcache import store_pending
-    except ImportError:  # an older tree stored each build on disk as part of it
-        def store_pending() -> None:
-            pass
     keep_documents()
     keep_results()
-    try:
+    try:  # as in a burst of edits: the watch loop stores the latest build on disk once they pause
         rebuild()
-        store_pending()
-        return median_time(rebuild, 5, between=store_pending)
+        return median_time(rebuild, 5)
     finally:
         keep_documents(False)
         keep_results(False)

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from printgen.art import library
 from printgen.cli import engine, resultcache
 from printgen.cli.main import cli
-from printgen.core import buildcache, diskcache
+from printgen.core import buildcache, diskcache, fingerprint
 from printgen.core.fontfiles import font_dir
 from printgen.games import GAME_MODULES, bundled_definition
 
@@ -610,3 +610,49 @@ def test_build_watch_keeps_each_build_on_disk_once_its_files_are_written(cache, 
     again = run("build", deck, "--no-pictures", "--out", tmp_path / "again")
     assert again.exit_code == 0 and len(built) == 2  # the edited version, from the disk
     assert files(tmp_path / "again") == files(out)
+
+
+def test_build_watch_stores_only_the_latest_build_once_edits_pause(cache, built, deck, monkeypatch, tmp_path):
+    """A burst of edits keeps each version in memory; the disk gets the first build, then only the
+    version standing when the edits pause, and that is what a later `printgen build` finds."""
+    from printgen.cli import watch
+    from printgen.cli.build import watch_builds
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+
+    csv = deck.parent / "cards.csv"
+    stored: list[str] = []
+    real_store = buildcache.store
+
+    def counted(key, entry, artifacts):
+        stored.append(next(d.state for d in entry.dependencies if d.path == str(csv.resolve())))
+        return real_store(key, entry, artifacts)
+
+    monkeypatch.setattr(buildcache, "store", counted)
+    monkeypatch.setattr(watch, "QUIET", 3600.0)  # no pause while the loop runs
+    names = iter(["Frost Draughts", "Frost Draughtss"])
+
+    def sleep(seconds: float) -> None:  # an edit before each look
+        csv.write_text(csv.read_text().replace("Frost Draught", next(names), 1))
+
+    out = tmp_path / "out"
+    assert watch_builds([deck], BuildOptions(PAPERS["a4"], pictures=False), out, False, interval=0,
+                        max_rounds=2, sleep=sleep) == 2
+    assert len(built) == 3 and len(stored) == 2  # the first build, and the last when the loop stopped
+    assert stored[1] == fingerprint.file_digest(csv)
+    again = run("build", deck, "--no-pictures", "--out", tmp_path / "again")
+    assert again.exit_code == 0 and len(built) == 3 and files(tmp_path / "again") == files(out)
+    monkeypatch.setattr(watch, "QUIET", 0.0)  # every look without a change is a pause
+    stored.clear()
+    edits = iter(["Frost Draughtsss"])
+    seen: list[int] = []
+
+    def edit_once(seconds: float) -> None:  # an edit before the first look, none after
+        seen.append(len(stored))
+        for name in edits:
+            csv.write_text(csv.read_text().replace("Frost Draughtss", name, 1))
+
+    watch_builds([deck], BuildOptions(PAPERS["a4"], pictures=False), out, False, interval=0, max_rounds=3,
+                 sleep=edit_once)
+    # the first build came from the disk; the edit's build is stored at the quiet look after it
+    assert seen == [0, 0, 1] and stored == [fingerprint.file_digest(csv)]

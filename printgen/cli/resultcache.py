@@ -248,7 +248,7 @@ class Recording:
             _RECORDERS.remove(self.recorder)
 
     def finish(self, loaded: Any, artifacts: list[Artifact], warnings: list[str]) -> Entry | None:
-        """Keep the build on disk (in a process that rebuilds: once its files are written); the
+        """Keep the build on disk (in a process that rebuilds: once edits pause); the
         entry, or None when it is not kept (too big, or something it read changed while it ran)."""
         found = {(d.kind, d.path): d.state for d in self.named}
         for (kind, where), state in self.recorder.seen.items():
@@ -262,7 +262,7 @@ class Recording:
         if not all(buildcache.state_of(d.kind, d.path) == d.state for d in dependencies):
             return None  # changed while it was built: what was drawn may be neither version
         entry = Entry(loaded.name, loaded.title, tuple(warnings), buildcache.current_dir(), dependencies, ())
-        if buildcache.MEMORY.on:  # a rebuild: kept in memory now, on disk once its files are written
+        if buildcache.MEMORY.on:  # a rebuild: kept in memory now, on disk once edits pause
             buildcache.LATER.add(self.key, entry, artifacts)
             return entry
         return buildcache.store(self.key, entry, artifacts)

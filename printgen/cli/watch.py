@@ -18,6 +18,7 @@ from printgen.jinja.render import bundled_dir
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
 MAX_FOLDER_FILES = 5000  # a referenced folder bigger than this is not a template or art folder
+QUIET = 2.0  # s without a change before the latest builds are stored in the disk cache
 
 
 def stamp(path: Path) -> Stamp:
@@ -154,6 +155,7 @@ def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None
         rebuild([])
         store_pending()
         rebuilds = rounds = 0
+        last = time.monotonic()
         while not should_stop() and (max_rounds is None or rounds < max_rounds):
             (sleep or time.sleep)(interval)
             rounds += 1
@@ -162,8 +164,10 @@ def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None
             if differences or asked():
                 state = now
                 rebuild(differences)
-                store_pending()  # once the files are written: the user waited for those alone
                 rebuilds += 1
+                last = time.monotonic()
+            elif time.monotonic() - last >= QUIET:
+                store_pending()  # edits have paused: the latest build of each game, on disk
         return rebuilds
     finally:
         keep_documents(False)

@@ -187,15 +187,17 @@ def store(key: str, entry: Entry, artifacts: list[Artifact]) -> Entry | None:
 
 
 class Later:
-    """Builds to keep on disk once their files are written. In a process that rebuilds, the build
-    itself is kept in memory at once, and its copy on disk (for the next `printgen build`) waits
-    until the user has the new files: `build --watch` and `serve` store it before they wait for
-    the next change, and when they stop."""
+    """Builds to keep on disk once the user has their files. In a process that rebuilds, the build
+    itself is kept in memory at once, and its copy on disk is for the next `printgen build` only:
+    `build --watch` and `serve` store the latest build of each game once edits pause
+    (`cli.watch.QUIET`) and when they stop, not every version of a burst of edits, whose files
+    would compete with the rebuilds' own for the disk."""
 
     def __init__(self) -> None:
         self.pending: list[tuple[str, Entry, list[Artifact]]] = []
 
     def add(self, key: str, entry: Entry, artifacts: list[Artifact]) -> None:
+        self.pending = [waiting for waiting in self.pending if waiting[0] != key]  # only the latest
         self.pending.append((key, entry, artifacts))
         while len(self.pending) > MEMORY_ENTRIES:  # never called for: kept no longer than this
             store(*self.pending.pop(0))
@@ -209,7 +211,7 @@ LATER = Later()
 
 
 def store_pending() -> None:
-    """Keep on disk every build whose storing waited for its files to be written."""
+    """Keep on disk every build whose storing waited."""
     LATER.store_all()
 
 
