@@ -3,6 +3,7 @@ each file's inode, size and times: it must never miss an edit, not even one of t
 the modification time put back, and it trusts no file changed just before it was read."""
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 
@@ -66,3 +67,23 @@ def test_no_cache_keeps_nothing(folder, hashes, monkeypatch):
     fingerprint.folder_digest(folder, True)
     fingerprint.folder_digest(folder, True)
     assert len(hashes) == 2 and not fingerprint._FOLDERS
+
+
+def test_a_file_digest_is_kept_until_the_file_changes_even_at_the_same_size_and_time(tmp_path, monkeypatch):
+    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
+    monkeypatch.setattr(fingerprint, "_FILES", {})
+    monkeypatch.setattr(fingerprint, "RACY_SECONDS", -100.0)  # as if read long after the last change
+    path = tmp_path / "art.svg"
+    path.write_text("<svg>1</svg>")
+    first = fingerprint.file_digest(path)
+    assert len(fingerprint._FILES) == 1 and fingerprint.file_digest(path) == first
+    time.sleep(0.05)
+    info = path.stat()
+    path.write_text("<svg>2</svg>")
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert fingerprint.file_digest(path) not in (first, None)
+    assert fingerprint.file_digest(path) == hashlib.sha256(b"<svg>2</svg>").hexdigest()
+    monkeypatch.setattr(fingerprint, "RACY_SECONDS", 2.0)
+    fingerprint._FILES.clear()
+    fingerprint.file_digest(path)  # changed a moment ago: not kept
+    assert not fingerprint._FILES

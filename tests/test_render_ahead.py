@@ -127,3 +127,22 @@ def test_a_process_forked_meanwhile_never_reads_or_ends_the_child():
     assert answer == ({"from": "child"}, None)
     assert running.pid is not None and running.result() == {"from": "child"}  # still the parent's to read
     assert not bounded.LIVE
+
+
+def test_a_build_that_fails_while_children_draw_leaves_none_behind(tmp_path, monkeypatch):
+    """Omiga's backs and texts are drawn in children started ahead; a rules template that fails
+    ends the build before their pieces are asked for, and every child is ended with it."""
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+    from printgen.games import bundled_definition, load
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
+    folder = tmp_path / "templates" / "omiga"
+    folder.mkdir(parents=True)
+    (folder / "rules.txt.j2").write_text("# Rules\n{{ d.nothing_here }}\n")
+    loaded = load(bundled_definition("omiga"))
+    with pytest.raises(DefinitionError) as told:
+        loaded.build(BuildOptions(PAPERS["a4"], templates=(tmp_path / "templates",)))
+    assert "rules.txt.j2:2: template error" in str(told.value.problems[0])
+    assert not bounded.LIVE and not ahead.PENDING

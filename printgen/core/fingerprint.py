@@ -84,9 +84,11 @@ def folder_digest(folder: Path, templates_only: bool) -> tuple[str, int] | None:
 
 
 RACY_SECONDS = 2.0
-MOST_FOLDERS = 64  # folders whose digest is kept (the user's template folders and printgen's own)
+MOST_FOLDERS = 64
+MOST_FILES = 4096  # file digests kept (file_digest), by path, inode, size and times  # folders whose digest is kept (the user's template folders and printgen's own)
 Signature = tuple[int, int, int, int, int, int] | None  # mode, inode, device, size, mtime, ctime
 _FOLDERS: dict[tuple[str, bool], tuple[tuple[Signature, ...], tuple[str, int] | None]] = {}
+_FILES: dict[tuple[Any, ...], str] = {}
 
 
 def files_in(where: str, templates_only: bool) -> list[tuple[str, str]] | None:
@@ -138,7 +140,8 @@ def hashed(where: str, found: list[tuple[str, str]]) -> tuple[str, int] | None:
 def file_digest(path: str | Path, limit: int = MAX_BYTES) -> str:
     """The SHA-256 (hex) of a plain file's bytes, for a file a kept result was drawn from. Anything
     else (missing, a folder, a pipe: never read, so never waited for) gives what it is, and a file
-    past `limit` bytes its size and time."""
+    past `limit` bytes its size and time. Kept in this process by the file's inode, size and
+    times, under the same rule as `folder_digest`."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -149,11 +152,21 @@ def file_digest(path: str | Path, limit: int = MAX_BYTES) -> str:
             return "not a file"
         if info.st_size > limit:
             return f"large:{info.st_size}:{info.st_mtime_ns}"
+        mark = (str(path), limit, info.st_ino, info.st_dev, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        known = None if caching_off() else _FILES.get(mark)
+        if known is not None:
+            return known
+        started = time.time_ns()
         hasher, size = hashlib.sha256(), 0
         while size <= limit and (chunk := os.read(fd, 1 << 20)):
             hasher.update(chunk)
             size += len(chunk)
-        return hasher.hexdigest()
+        found = hasher.hexdigest()
+        if not caching_off() and max(info.st_mtime_ns, info.st_ctime_ns) < started - int(RACY_SECONDS * 1e9):
+            if len(_FILES) >= MOST_FILES:
+                _FILES.clear()
+            _FILES[mark] = found  # read again only once the file is changed (see folder_digest)
+        return found
     except OSError as exc:
         return f"unreadable:{exc.errno}"
     finally:

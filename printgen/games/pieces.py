@@ -64,6 +64,7 @@ class PieceTemplates:
     sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
     shared: tuple[str | None] | None = None  # the cache key every piece of this build shares, once known
     parts: dict[Any, str] = field(default_factory=dict)  # piececache.common_part's memo
+    children: list[Running] = field(default_factory=list)  # started; ended by `stop_children`
 
     def source(self, name: str) -> tuple[Path, str]:
         """The file template `name` is read from and its text (the first found in the search order)."""
@@ -242,7 +243,15 @@ class PieceTemplates:
         folders, common, user_fonts = list(self.user_dirs), self.common, self.user_fonts
         from printgen.games.piecechild import draw_here
 
-        return start_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts, known), budget)
+        running = start_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts, known), budget)
+        self.children.append(running)
+        return running
+
+    def stop_children(self) -> None:
+        """End every child still drawing (a build that failed before it needed their pieces)."""
+        for running in self.children:
+            running.stop()
+        self.children.clear()
 
     def child_result(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]], drawing: Running) -> bytes:
         """What the child sent: the pickled drawings and its report, or a located DefinitionError."""

@@ -179,22 +179,26 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Iterator[Docume
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
     art = tile_art(defn, options.templates)
     bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
-    card = reference(defn, art)
-    # the texts, not kept yet after an edit, rendered in a child beside the pieces' one
-    with rendering_ahead([(RULES_TEMPLATE, rules_context(defn, options, art)),
-                          (card.template, dict(card.context))],
-                         options.templates):
-        # every face and back the sheets, SVGs and pictures need, in one child; what this process
-        # kept is here at once, and what the child draws (the backs, after a new title) is waited
-        # for by the tile sheets, made last for that reason
-        art.prepare([bleed, 0.0], wait=False)
-        references = reference_documents(card, options, loaded.name)  # made while the child draws
-        yield tiles_document(defn, options, loaded, art)  # the longest to write: handed over first
-        # (its rules text set before it waits for the backs)
-        yield from tile_svgs(defn, art)
-        yield contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi)
-        yield from references
-        loaded.art.warnings.extend(w for w in drawn_warnings(defn, art) if w not in loaded.art.warnings)
+    # every face and back the sheets, SVGs and pictures need: what this process kept is here at
+    # once, and the rest is drawn in children (the faces' and the backs' each, the backs' first)
+    # while this goes on; only what needs them waits (the tile sheets, for the backs a new title
+    # draws again)
+    art.prepare([bleed, 0.0], wait=False)
+    try:
+        card = reference(defn, art)
+        # the texts, not kept yet after an edit, rendered in one child beside the pieces' ones
+        with rendering_ahead([(RULES_TEMPLATE, rules_context(defn, options, art)),
+                              (card.template, dict(card.context))],
+                             options.templates):
+            yield tiles_document(defn, options, loaded, art)  # the longest to write: handed over first
+            references = reference_documents(card, options, loaded.name)  # (it sets its rules text
+            yield from tile_svgs(defn, art)  # before it waits for the backs)
+            yield contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi)
+            yield from references
+            art.settle()
+    finally:
+        art.abandon()  # a build that failed first leaves no child drawing
+    loaded.art.warnings.extend(w for w in drawn_warnings(defn, art) if w not in loaded.art.warnings)
 
 
 def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:

@@ -259,6 +259,11 @@ class TileArt:
         self.backs.update((key, group) for key, group in zip(backs, backs_now) if group is not None)
         self.pending.append(settled)
 
+    def abandon(self) -> None:
+        """Forget the pieces still being drawn and end their children."""
+        self.pending.clear()
+        self.templates.stop_children()
+
     def settle(self) -> None:
         """Wait for the pieces a `prepare(wait=False)` left drawing, and take them (with their
         warnings)."""
