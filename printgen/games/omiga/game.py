@@ -179,17 +179,16 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Iterator[Docume
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
     art = tile_art(defn, options.templates)
     bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
-    # every face and back the sheets, SVGs and pictures need: what this process kept is here at
-    # once, and the rest is drawn in children (the faces' and the backs' each, the backs' first)
-    # while this goes on; only what needs them waits (the tile sheets, for the backs a new title
-    # draws again)
-    art.prepare([bleed, 0.0], wait=False)
+    card = reference(defn, art)
     try:
-        card = reference(defn, art)
-        # the texts, not kept yet after an edit, rendered in one child beside the pieces' ones
+        # the texts, not kept yet after an edit, rendered in one child beside the pieces' ones;
+        # then every face and back the sheets, SVGs and pictures need: what this process kept is
+        # here at once, the rest drawn in children (the backs' first, then the faces') while this
+        # goes on; only what needs them waits (the tile sheets, for the backs a new title draws)
         with rendering_ahead([(RULES_TEMPLATE, rules_context(defn, options, art)),
                               (card.template, dict(card.context))],
                              options.templates):
+            art.prepare([bleed, 0.0], wait=False)
             yield tiles_document(defn, options, loaded, art)  # the longest to write: handed over first
             references = reference_documents(card, options, loaded.name)  # (it sets its rules text
             yield from tile_svgs(defn, art)  # before it waits for the backs)
