@@ -79,7 +79,9 @@ def test_a_rebuild_writes_the_same_bytes_without_drawing_pictures_again(tmp_path
     assert build(path) == first and len(calls) == 2 * drawn
 
 
-def test_a_new_title_is_in_every_svg_without_drawing_them_again(tmp_path, kept, monkeypatch):
+def test_a_new_title_leaves_every_tile_svg_as_it_was_without_drawing_them_again(tmp_path, kept, monkeypatch):
+    """A tile's SVG is titled by the tile ("Omiga tile white-01"), so renaming the set changes none
+    of the 72 files (nor draws them again), while the PDFs take the new title."""
     monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
     calls: list[str] = []
 
@@ -90,12 +92,15 @@ def test_a_new_title_is_in_every_svg_without_drawing_them_again(tmp_path, kept, 
     monkeypatch.setitem(writers.WRITERS, "svg", counted)
     path = tmp_path / "omiga.yaml"
     shutil.copyfile(bundled_definition("omiga"), path)
-    build(path)
+    first = build(path)
     assert len(calls) == 72
+    assert b"<title>Omiga tile white-01</title>" in first["svg/white-01.svg"]
     edit(path, "title: Omiga", "title: Omiga & <Friends>")
     again = build(path)
-    assert len(calls) == 72  # the tile SVGs' bodies were kept
-    assert b"<title>Omiga &amp; &lt;Friends&gt; white-01</title>" in again["svg/white-01.svg"]
+    assert len(calls) == 72  # the tile SVGs were kept
+    svgs = [name for name in first if name.startswith("svg/")]
+    assert len(svgs) == 72 and all(again[name] == first[name] for name in svgs)
+    assert again["omiga.pdf"] != first["omiga.pdf"]
     assert again == built_fresh(path, monkeypatch)
 
 

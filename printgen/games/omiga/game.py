@@ -201,12 +201,14 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Iterator[Docume
 
 
 def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:
-    """One SVG per tile."""
+    """One SVG per tile, titled by what it shows ("Omiga tile white-01"), not by the set's title:
+    a file changes only when its tile does, so renaming the set rewrites none of the 72 (in an
+    output folder kept under version control, or synced to a print shop, too)."""
     documents = []
     for tile in all_tiles(defn, art):
         name = tile_name(tile.deck, tile.index)
         documents.append(Document(f"svg/{name}.svg", Paper(name, tile.width, tile.height),
-                                  [Page([tile.front()])], f"{defn.title} {name}"))
+                                  [Page([tile.front()])], f"Omiga tile {name}"))
     return documents
 
 
