@@ -189,10 +189,14 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Iterator[Docume
                               (card.template, dict(card.context))],
                              options.templates):
             art.prepare([bleed, 0.0], wait=False)
-            yield tiles_document(defn, options, loaded, art)  # the longest to write: handed over first
-            references = reference_documents(card, options, loaded.name)  # (it sets its rules text
-            yield from tile_svgs(defn, art)  # before it waits for the backs)
+            # the contact sheet first: the longest to make in a first build (a helper rasterises it
+            # meanwhile), kept by a rebuild; then the tile sheets, the longest to write after an
+            # edit (handed to a helper at once), which set their rules text before they wait for
+            # the backs
             yield contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi)
+            yield tiles_document(defn, options, loaded, art)
+            references = reference_documents(card, options, loaded.name)
+            yield from tile_svgs(defn, art)
             yield from references
             art.settle()
     finally:

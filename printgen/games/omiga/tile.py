@@ -234,6 +234,7 @@ class TileArt:
         # the backs' child first, so it starts before the 144 faces are looked up (a rebuild after
         # a new title draws the backs alone); all drawn at once, faces and backs share one child
         back_pieces = [self.back_piece(*key) for key in backs]
+        children = len(self.templates.children)
         if wait:
             batches = self.templates.draw_batches_later([
                 (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]), (BACK_TEMPLATE, back_pieces)])
@@ -252,7 +253,7 @@ class TileArt:
             self.faces.update(zip(faces, drawn_faces))
             self.backs.update(zip(backs, drawn_backs))
 
-        if wait or all(group is not None for group in faces_now + backs_now):
+        if wait or len(self.templates.children) == children:  # nothing drawing: all here or on disk
             settled()
             return
         self.faces.update((key, group) for key, group in zip(faces, faces_now) if group is not None)
