@@ -240,6 +240,9 @@ def limit(budget: Budget) -> None:
     cap(resource.RLIMIT_CPU, math.ceil(budget.seconds) + 1)
 
 
+SENDING_SECONDS = 2.0  # s the next part of a message already begun may take to come (a pipe holds 64 KiB)
+
+
 def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
     """Everything the child sends until it closes the pipe; (data, True) if the deadline (on the
     monotonic clock) passed with nothing more to read. What a child sent in time is read even when
@@ -248,6 +251,8 @@ def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
     size = 0
     while True:
         left = deadline - time.monotonic()
+        if chunks:  # the job is done (a child sends only then) and the rest waits in the child for
+            left = max(left, SENDING_SECONDS)  # this process to make room in the pipe: not its budget
         ready, _, _ = select.select([fd], [], [], max(left, 0.0))
         if not ready:
             if left <= 0:
