@@ -82,6 +82,7 @@ class Running:
         self.status = 0  # the child's wait status, once it is waited for
         self.deadline = time.monotonic() + budget.seconds
         self.owner = os.getpid()  # a process forked meanwhile inherits this object, not the child
+        self.forked = False  # a child was started: asked for once ended, the job runs in a new one
         if not can_fork():
             return
         find_prctl()
@@ -93,13 +94,13 @@ class Running:
             child(job, budget, write, parent)
         os.close(write)
         LIVE.add(pid)
-        self.pid, self.read = pid, read
+        self.pid, self.read, self.forked = pid, read, True
 
     def result(self) -> Any:
         if os.getpid() != self.owner:  # a helper forked after the start: the child is not its own
             return run_bounded(self.job, self.budget)
-        if self.pid is None or self.read is None:
-            return self.job()
+        if self.pid is None or self.read is None:  # no fork here; or ended (`stop`), never unbounded then
+            return run_bounded(self.job, self.budget) if self.forked else self.job()
         try:
             payload, timed_out = collect(self.read, self.deadline)
         finally:
