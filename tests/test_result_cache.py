@@ -686,3 +686,20 @@ def test_build_watch_stores_only_the_latest_version_of_an_edited_definition(cach
                  max_rounds=3, sleep=sleep)
     assert len(built) == 4 and len(stored) == 2 and not buildcache.LATER.pending
     assert stored[1].startswith("Edited thrice")
+
+
+def test_build_watch_stores_every_game_even_those_a_helper_built(cache, deck, monkeypatch, tmp_path):
+    """With several games, the later half is built by a forked helper: those builds reach the disk
+    too once the loop stops, so a later `printgen build` of them all is a hit for each."""
+    from printgen.cli.build import watch_builds
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+
+    monkeypatch.delenv("PRINTGEN_NO_FORK", raising=False)  # the helper forked, as in a real run
+    other = tmp_path / "other"
+    shutil.copytree(deck.parent, other)
+    second = other / "second.yaml"
+    (other / "deck.yaml").rename(second)
+    watch_builds([deck, second], BuildOptions(PAPERS["a4"], pictures=False), tmp_path / "out", False,
+                 interval=0, max_rounds=0)
+    assert len(list((cache / buildcache.HEADS).iterdir())) == 2
