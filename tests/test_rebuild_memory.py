@@ -309,3 +309,14 @@ def test_omiga_hands_its_sheets_to_a_helper_as_soon_as_they_are_made(tmp_path, k
     assert early == ["omiga.pdf"]
     assert [a.name for a in again] == [a.name for a in first] and again[0].name == "omiga.pdf"
     assert {a.name: a.data for a in again} == built_fresh(path, monkeypatch)
+
+
+def test_omiga_lists_its_files_in_the_same_order_however_it_makes_them(tmp_path, kept):
+    """Omiga makes its contact sheet first and omiga.pdf second, yet lists its files as it always
+    has: omiga.pdf, the tile SVGs, the contact sheet, the reference PDFs; a rebuild too."""
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    for _ in range(2):
+        names = list(build(path))
+        assert names[0] == "omiga.pdf" and all(name.startswith("svg/") for name in names[1:73])
+        assert names[73:] == ["omiga-tiles.png", "omiga-reference.pdf", "omiga-reference-cards.pdf"]

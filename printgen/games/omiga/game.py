@@ -211,8 +211,9 @@ def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:
     documents = []
     for tile in all_tiles(defn, art):
         name = tile_name(tile.deck, tile.index)
+        # order: listed just after omiga.pdf, as ever, though the contact sheet is made first
         documents.append(Document(f"svg/{name}.svg", Paper(name, tile.width, tile.height),
-                                  [Page([tile.front()])], f"Omiga tile {name}"))
+                                  [Page([tile.front()])], f"Omiga tile {name}", order=-1))
     return documents
 
 
