@@ -14,6 +14,7 @@ from building import edit
 from printgen.core import yamlread
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS, Paper
+from printgen.core.problems import DefinitionError
 from printgen.drawing.document import Document, Page
 from printgen.games import bundled_definition, game_ids, load
 from printgen.output import doccache, writers
@@ -309,3 +310,53 @@ def test_omiga_hands_its_sheets_to_a_helper_as_soon_as_they_are_made(tmp_path, k
     assert early == ["omiga.pdf"]
     assert [a.name for a in again] == [a.name for a in first] and again[0].name == "omiga.pdf"
     assert {a.name: a.data for a in again} == built_fresh(path, monkeypatch)
+
+
+def test_omiga_lists_its_files_in_the_same_order_however_it_makes_them(tmp_path, kept):
+    """Omiga makes its contact sheet first and omiga.pdf second, yet lists its files as it always
+    has: omiga.pdf, the tile SVGs, the contact sheet, the reference PDFs; a rebuild too."""
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    for _ in range(2):
+        names = list(build(path))
+        assert names[0] == "omiga.pdf" and all(name.startswith("svg/") for name in names[1:73])
+        assert names[73:] == ["omiga-tiles.png", "omiga-reference.pdf", "omiga-reference-cards.pdf"]
+
+
+def test_a_text_asking_for_an_unknown_table_still_lets_the_drawn_warnings_through(tmp_path, monkeypatch):
+    """The rules name a table that does not exist (found only as omiga.pdf is written) and the face
+    template drops the ids printgen checks: the warnings about the ids are told with the problem,
+    as when Omiga made all its documents before any was written."""
+    monkeypatch.setattr(writers, "SECONDS_TAKEN", {})  # omiga.pdf written here, as in a first build
+    folder = tmp_path / "templates" / "omiga"
+    folder.mkdir(parents=True)
+    own = bundled_definition("omiga").parent
+    (folder / "tile-face.svg.j2").write_text((own / "tile-face.svg.j2").read_text()
+                                             .replace('id="semicircle-', 'id="semi-'))
+    (folder / "rules.txt.j2").write_text((own / "rules.txt.j2").read_text() + "\n@table nope\n")
+    loaded = load(bundled_definition("omiga"))
+    with pytest.raises(DefinitionError, match="unknown table 'nope'"):
+        loaded.build(BuildOptions(PAPERS["a4"], templates=(tmp_path / "templates",)))
+    assert any('nothing has id="semicircle-left"' in warning for warning in loaded.art.warnings)
+
+
+def test_a_broken_back_template_is_told_before_an_unknown_table(tmp_path, kept, monkeypatch):
+    """The pieces' own problem comes first, as when they were drawn before any document was made:
+    in a rebuild after a new title too, where the faces are kept and only the backs are drawn (the
+    templates fail for that title alone)."""
+    monkeypatch.setattr(writers, "SECONDS_TAKEN", {})
+    folder = tmp_path / "templates" / "omiga"
+    folder.mkdir(parents=True)
+    own = bundled_definition("omiga").parent
+    failing = '{% if title == "Omiga again" %}{{ 1/0 }}{% endif %}'
+    (folder / "tile-back.svg.j2").write_text((own / "tile-back.svg.j2").read_text()
+                                             .replace("<svg ", f'<svg data-x="{failing}" ', 1))
+    (folder / "rules.txt.j2").write_text((own / "rules.txt.j2").read_text() +
+                                         '\n{% if d.title == "Omiga again" %}\n@table nope\n{% endif %}\n')
+    path = tmp_path / "omiga.yaml"
+    shutil.copyfile(bundled_definition("omiga"), path)
+    options = BuildOptions(PAPERS["a4"], templates=(tmp_path / "templates",))
+    load(path).build(options)
+    path.write_text(path.read_text().replace("title: Omiga", "title: Omiga again", 1))
+    with pytest.raises(DefinitionError, match="tile-back.svg.j2.*division by zero"):
+        load(path).build(options)

@@ -103,6 +103,25 @@ def test_what_a_child_sent_in_time_is_read_however_late_it_is_asked_for():
     assert not bounded.LIVE
 
 
+def test_a_result_larger_than_a_pipe_is_read_whole_however_late_it_is_asked_for():
+    """A child that finished in time but whose answer is larger than the pipe holds waits for this
+    process to read it: asked after the deadline, the rest of its answer is not a broken budget."""
+    running = bounded.start_bounded(lambda: b"x" * (4 << 20), Budget(0.3, 256 * bounded.MiB, "the job"))
+    time.sleep(0.5)
+    assert running.result() == b"x" * (4 << 20)
+    assert not bounded.LIVE
+
+
+def test_a_child_ended_unasked_is_never_replaced_by_the_job_in_this_process():
+    """Asked for after `stop()`, the job runs in a bounded child again, never unbounded here."""
+    import os
+
+    running = bounded.start_bounded(os.getpid, Budget(5, 64 * bounded.MiB, "the job"))
+    running.stop()
+    assert running.result() != os.getpid()
+    assert not bounded.LIVE
+
+
 def test_a_process_forked_meanwhile_never_reads_or_ends_the_child():
     """A helper forked while a child works inherits the object, not the child: asking it there
     runs the job in a bounded child of the helper's own, and stopping it there leaves the

@@ -656,3 +656,50 @@ def test_build_watch_stores_only_the_latest_build_once_edits_pause(cache, built,
                  sleep=edit_once)
     # the first build came from the disk; the edit's build is stored at the quiet look after it
     assert seen == [0, 0, 1] and stored == [fingerprint.file_digest(csv)]
+
+
+def test_build_watch_stores_only_the_latest_version_of_an_edited_definition(cache, built, deck, monkeypatch,
+                                                                             tmp_path):
+    """Edits of the definition itself (each version has a key of its own) in a burst: once the loop
+    stops, the disk gets the first build and the version standing then, not every version between."""
+    from printgen.cli import watch
+    from printgen.cli.build import watch_builds
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+
+    stored: list[str] = []
+    real_store = buildcache.store
+
+    def counted(key, entry, artifacts):
+        stored.append(entry.title)
+        return real_store(key, entry, artifacts)
+
+    monkeypatch.setattr(buildcache, "store", counted)
+    monkeypatch.setattr(watch, "QUIET", 3600.0)  # no pause while the loop runs
+    original = deck.read_text()
+    titles = iter(["Edited once", "Edited twice", "Edited thrice"])
+
+    def sleep(seconds: float) -> None:  # an edit of the title before each look
+        deck.write_text(original.replace("\ntitle: ", f"\ntitle: {next(titles)} ", 1))
+
+    watch_builds([deck], BuildOptions(PAPERS["a4"], pictures=False), tmp_path / "out", False, interval=0,
+                 max_rounds=3, sleep=sleep)
+    assert len(built) == 4 and len(stored) == 2 and not buildcache.LATER.pending
+    assert stored[1].startswith("Edited thrice")
+
+
+def test_build_watch_stores_every_game_even_those_a_helper_built(cache, deck, monkeypatch, tmp_path):
+    """With several games, the later half is built by a forked helper: those builds reach the disk
+    too once the loop stops, so a later `printgen build` of them all is a hit for each."""
+    from printgen.cli.build import watch_builds
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+
+    monkeypatch.delenv("PRINTGEN_NO_FORK", raising=False)  # the helper forked, as in a real run
+    other = tmp_path / "other"
+    shutil.copytree(deck.parent, other)
+    second = other / "second.yaml"
+    (other / "deck.yaml").rename(second)
+    watch_builds([deck, second], BuildOptions(PAPERS["a4"], pictures=False), tmp_path / "out", False,
+                 interval=0, max_rounds=0)
+    assert len(list((cache / buildcache.HEADS).iterdir())) == 2

@@ -3,6 +3,7 @@ write every file at once, and the back offset a build uses.
 """
 from __future__ import annotations
 
+import os
 from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, TypeVar
@@ -90,12 +91,14 @@ def build_any(paths: list[Path], options: BuildOptions, allow_outside: bool, war
     fresh = iter(build_all(building, options, allow_outside))
     problems: list[Problem] = []
     results: list[Made] = []
-    for found in kept:
+    for path, found in zip(paths, kept):
         warnings, made, trouble, cached = found if found is not None else next(fresh)
         for warning in warnings:  # art that cannot print exactly as drawn, a sheet that holds fewer
             warn(warning)
         if made and cached is not None:
             remember(cached, made)
+            if found is None:  # built now, perhaps by the helper, whose own wait for the disk ends with it
+                store_later(path, cached, made)
         results += [made] if made else []
         problems += trouble
     if problems:
@@ -141,6 +144,15 @@ def replay(path: Path, found: Found | None, allow_outside: bool, whole: bool) ->
             return None
     made: Made = (loaded if loaded is not None else replayed(entry), artifacts)
     return list(entry.warnings), made, [], (key, entry, loaded)
+
+
+def store_later(path: Path, kept: tuple[str, Entry, Any], made: Made) -> None:
+    """In a process that rebuilds, a build made now waits here to be stored on disk once edits
+    pause (core.buildcache.Later; one made in this process waits there already)."""
+    from printgen.core import buildcache
+
+    if buildcache.MEMORY.on:
+        buildcache.LATER.add(kept[0], kept[1], made[1], os.path.abspath(path))
 
 
 def remember(kept: tuple[str, Entry, Any], made: Made) -> None:

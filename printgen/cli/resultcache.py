@@ -263,7 +263,7 @@ class Recording:
             return None  # changed while it was built: what was drawn may be neither version
         entry = Entry(loaded.name, loaded.title, tuple(warnings), buildcache.current_dir(), dependencies, ())
         if buildcache.MEMORY.on:  # a rebuild: kept in memory now, on disk once edits pause
-            buildcache.LATER.add(self.key, entry, artifacts)
+            buildcache.LATER.add(self.key, entry, artifacts, os.path.abspath(self.path))
             return entry
         return buildcache.store(self.key, entry, artifacts)
 

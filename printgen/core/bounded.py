@@ -82,6 +82,7 @@ class Running:
         self.status = 0  # the child's wait status, once it is waited for
         self.deadline = time.monotonic() + budget.seconds
         self.owner = os.getpid()  # a process forked meanwhile inherits this object, not the child
+        self.forked = False  # a child was started: asked for once ended, the job runs in a new one
         if not can_fork():
             return
         find_prctl()
@@ -93,13 +94,13 @@ class Running:
             child(job, budget, write, parent)
         os.close(write)
         LIVE.add(pid)
-        self.pid, self.read = pid, read
+        self.pid, self.read, self.forked = pid, read, True
 
     def result(self) -> Any:
         if os.getpid() != self.owner:  # a helper forked after the start: the child is not its own
             return run_bounded(self.job, self.budget)
-        if self.pid is None or self.read is None:
-            return self.job()
+        if self.pid is None or self.read is None:  # no fork here; or ended (`stop`), never unbounded then
+            return run_bounded(self.job, self.budget) if self.forked else self.job()
         try:
             payload, timed_out = collect(self.read, self.deadline)
         finally:
@@ -240,6 +241,9 @@ def limit(budget: Budget) -> None:
     cap(resource.RLIMIT_CPU, math.ceil(budget.seconds) + 1)
 
 
+SENDING_SECONDS = 2.0  # s the next part of a message already begun may take to come (a pipe holds 64 KiB)
+
+
 def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
     """Everything the child sends until it closes the pipe; (data, True) if the deadline (on the
     monotonic clock) passed with nothing more to read. What a child sent in time is read even when
@@ -248,6 +252,8 @@ def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
     size = 0
     while True:
         left = deadline - time.monotonic()
+        if chunks:  # the job is done (a child sends only then) and the rest waits in the child for
+            left = max(left, SENDING_SECONDS)  # this process to make room in the pipe: not its budget
         ready, _, _ = select.select([fd], [], [], max(left, 0.0))
         if not ready:
             if left <= 0:

@@ -194,17 +194,20 @@ class Later:
     would compete with the rebuilds' own for the disk."""
 
     def __init__(self) -> None:
-        self.pending: list[tuple[str, Entry, list[Artifact]]] = []
+        self.pending: list[tuple[str, str, Entry, list[Artifact]]] = []  # (game, key, entry, files)
 
-    def add(self, key: str, entry: Entry, artifacts: list[Artifact]) -> None:
-        self.pending = [waiting for waiting in self.pending if waiting[0] != key]  # only the latest
-        self.pending.append((key, entry, artifacts))
+    def add(self, key: str, entry: Entry, artifacts: list[Artifact], game: str | None = None) -> None:
+        """Wait to store this build; `game` (its definition's path) names it across edits, whose
+        versions each have a key of their own, so only the latest version is stored."""
+        game = key if game is None else game
+        self.pending = [waiting for waiting in self.pending if waiting[0] != game and waiting[1] != key]
+        self.pending.append((game, key, entry, artifacts))
         while len(self.pending) > MEMORY_ENTRIES:  # never called for: kept no longer than this
-            store(*self.pending.pop(0))
+            store(*self.pending.pop(0)[1:])
 
     def store_all(self) -> None:
         while self.pending:
-            store(*self.pending.pop(0))
+            store(*self.pending.pop(0)[1:])
 
 
 LATER = Later()

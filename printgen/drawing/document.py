@@ -99,7 +99,7 @@ class Document:
     breaks: bool = False  # a block may break across frames (a paragraph between lines, a table
     # between rows), so a booklet's columns end level instead of ragged; otherwise blocks stay whole
     order: int = 0  # where it is listed among the game's files (stable): a game may make them in
-    # another order (Omiga makes omiga.pdf last, once its backs are drawn, yet lists it first)
+    # another order (Omiga makes its contact sheet first, yet lists omiga.pdf and the tile SVGs before it)
     draw: Callable[[], Iterable[Page]] | None = None  # instead of `pages`: pages of shapes alone,
     # drawn only while the file is written and let go page by page (a deck of thousands of cards);
     # it may raise DefinitionError for problems only drawing finds

@@ -199,8 +199,18 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Iterator[Docume
             yield from tile_svgs(defn, art)
             yield from references
             art.settle()
+    except Exception:  # as when the pieces were drawn before anything was made: their own problem
+        art.settle()  # first, else their warnings told with this one (an unknown table's, say)
+        if all((deck, i, 0.0, True) in art.faces for deck, i, _ in defn.tiles()):
+            warn_drawn(defn, art, loaded)
+        raise
     finally:
         art.abandon()  # a build that failed first leaves no child drawing
+    warn_drawn(defn, art, loaded)
+
+
+def warn_drawn(defn: Omiga, art: TileArt, loaded: Loaded) -> None:
+    """The ways the drawn faces break the geometry, and what drawing the pieces noticed, as warnings."""
     loaded.art.warnings.extend(w for w in drawn_warnings(defn, art) if w not in loaded.art.warnings)
 
 
@@ -211,8 +221,9 @@ def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:
     documents = []
     for tile in all_tiles(defn, art):
         name = tile_name(tile.deck, tile.index)
+        # order: listed just after omiga.pdf, as ever, though the contact sheet is made first
         documents.append(Document(f"svg/{name}.svg", Paper(name, tile.width, tile.height),
-                                  [Page([tile.front()])], f"Omiga tile {name}"))
+                                  [Page([tile.front()])], f"Omiga tile {name}", order=-1))
     return documents
 
 
