@@ -83,9 +83,9 @@ def folder_digest(folder: Path, templates_only: bool) -> tuple[str, int] | None:
     return result
 
 
-RACY_SECONDS = 2.0
-MOST_FOLDERS = 64
-MOST_FILES = 4096  # file digests kept (file_digest), by path, inode, size and times  # folders whose digest is kept (the user's template folders and printgen's own)
+RACY_SECONDS = 2.0  # a file changed this recently before it was read is read again next time
+MOST_FOLDERS = 64  # folders whose digest is kept (the user's template folders and printgen's own)
+MOST_FILES = 4096  # file digests kept (file_digest), by path, inode, size and times
 Signature = tuple[int, int, int, int, int, int] | None  # mode, inode, device, size, mtime, ctime
 _FOLDERS: dict[tuple[str, bool], tuple[tuple[Signature, ...], tuple[str, int] | None]] = {}
 _FILES: dict[tuple[Any, ...], str] = {}
