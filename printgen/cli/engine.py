@@ -97,7 +97,7 @@ def build_any(paths: list[Path], options: BuildOptions, allow_outside: bool, war
             warn(warning)
         if made and cached is not None:
             remember(cached, made)
-            if found is None:  # built now, perhaps by the helper, whose own wait for the disk ends with it
+            if found is None:  # built now (here or by the helper): on disk once edits pause
                 store_later(path, cached, made)
         results += [made] if made else []
         problems += trouble
@@ -148,7 +148,7 @@ def replay(path: Path, found: Found | None, allow_outside: bool, whole: bool) ->
 
 def store_later(path: Path, kept: tuple[str, Entry, Any], made: Made) -> None:
     """In a process that rebuilds, a build made now waits here to be stored on disk once edits
-    pause (core.buildcache.Later; one made in this process waits there already)."""
+    pause (core.buildcache.Later), wherever it was made: a helper's own queue would end with it."""
     from printgen.core import buildcache
 
     if buildcache.MEMORY.on:

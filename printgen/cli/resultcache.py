@@ -262,8 +262,7 @@ class Recording:
         if not all(buildcache.state_of(d.kind, d.path) == d.state for d in dependencies):
             return None  # changed while it was built: what was drawn may be neither version
         entry = Entry(loaded.name, loaded.title, tuple(warnings), buildcache.current_dir(), dependencies, ())
-        if buildcache.MEMORY.on:  # a rebuild: kept in memory now, on disk once edits pause
-            buildcache.LATER.add(self.key, entry, artifacts, os.path.abspath(self.path))
+        if buildcache.MEMORY.on:  # a rebuild: kept in memory now, queued for the disk by cli.engine
             return entry
         return buildcache.store(self.key, entry, artifacts)
 

@@ -162,14 +162,15 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
     folders = list(user_dirs)
     data = plain(context)  # built here, so the child never holds more than plain data either
     key = textcache.key_of(name, data, folders, bundled_dir())
-    known = None if key is None else textcache.recall(key)
-    if known is not None:
-        return known
-    batch = None if key is None else ahead.waiting(key)
-    known = None if batch is None or key is None else batch.text(key)
-    if known is not None and key is not None:
-        textcache.remember(key, known)
-        return known
+    if key is not None:
+        known = textcache.recall(key)
+        if known is not None:
+            return known
+        batch = ahead.waiting(key)
+        known = None if batch is None else batch.text(key)
+        if known is not None:
+            textcache.remember(key, known)
+            return known
     compile_bundled(name, folders)
     try:
         text = run_bounded(lambda: render_here(name, data, folders), TEMPLATE_BUDGET)

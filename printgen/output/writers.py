@@ -159,11 +159,7 @@ def write_all(made: Iterable[Document], source: SourceMap) -> list[Artifact]:
         return artifacts_of(*written_as_made(made, source), None)
     documents = list(made)
     keys = document_keys(documents, lambda doc: WRITERS.get(doc.kind, write), frozenset(UNTITLED))
-    done: dict[int, Written] = {}
-    for doc in documents:
-        cached = kept(keys[id(doc)])
-        if cached is not None:
-            done[id(doc)] = (UNTITLED[doc.kind][1](cached, doc.title) if doc.kind in UNTITLED else cached, [])
+    done = {id(doc): found for doc in documents if (found := kept_written(doc, keys[id(doc)])) is not None}
     pending = [doc for doc in documents if id(doc) not in done]
     elsewhere = shared_out(pending)
     apart = [doc for doc in pending if doc.apart or id(doc) in elsewhere]
@@ -193,9 +189,9 @@ def written_as_made(made: Iterable[Document], source: SourceMap
         for doc in made:
             documents.append(doc)
             keys.update(document_keys([doc], lambda doc: WRITERS.get(doc.kind, write), frozenset(UNTITLED)))
-            cached = kept(keys[id(doc)])
-            if cached is not None:
-                done[id(doc)] = (UNTITLED[doc.kind][1](cached, doc.title) if doc.kind in UNTITLED else cached, [])
+            found = kept_written(doc, keys[id(doc)])
+            if found is not None:
+                done[id(doc)] = found
             elif doc.apart or starts_early(doc):
                 starters.append((doc, stack.enter_context(beside(partial(timed_many, [doc], source, in_memory)))))
             else:
@@ -205,6 +201,15 @@ def written_as_made(made: Iterable[Document], source: SourceMap
             written_now[id(doc)] = results[0]
             SECONDS_TAKEN.update(seconds_there)
     return documents, keys, written_now, done
+
+
+def kept_written(doc: Document, key: str | None) -> Written | None:
+    """The bytes of `doc` written before in this process (output.doccache), with its title put
+    back in where it was kept without; None when none are kept."""
+    cached = kept(key)
+    if cached is None:
+        return None
+    return (UNTITLED[doc.kind][1](cached, doc.title) if doc.kind in UNTITLED else cached), []
 
 
 def artifacts_of(documents: list[Document], keys: dict[int, str | None], written_now: dict[int, Written],

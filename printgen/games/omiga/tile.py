@@ -273,9 +273,7 @@ class TileArt:
 
     def face(self, deck: str, index: int, bleed: float, numbered: bool) -> Group:
         if (deck, index, bleed, numbered) not in self.faces:
-            self.settle()
-        if (deck, index, bleed, numbered) not in self.faces:
-            self.prepare([bleed], numbered)
+            self.prepare([bleed], numbered)  # which first takes what is still being drawn
         return self.faces[(deck, index, bleed, numbered)]
 
     def back_piece(self, deck: str, bleed: float) -> Piece:
@@ -290,8 +288,6 @@ class TileArt:
         template's drawing, over the palette's back colour."""
         image = self.back_image(deck)
         if image is None:
-            if (deck, bleed) not in self.backs:
-                self.settle()
             if (deck, bleed) not in self.backs:
                 self.prepare([bleed])
             return self.backs[(deck, bleed)]
