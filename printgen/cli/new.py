@@ -51,16 +51,15 @@ def copy_name(folder: Path) -> str:
 
 def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tuple[Path, bytes]]:
     """Every file `new` writes, and its content, decided before anything is written: the definition,
-    every file beside it that it names (a deck's CSV, pictures and SVG templates, at the same place
-    relative to it: card_defs/deck/cards.csv is copied as DIR/deck/cards.csv), and with
+    every file beside it that it names (a deck's CSV, pictures and SVG templates), and with
     `--templates` the game's templates (rules, reference and pieces)."""
     from printgen.cli.watch import referenced
 
     definition = bundled_definition(game_id)
     home = definition.parent.resolve()
     files = [(folder / f"{copy_name(folder)}.yaml", copied_definition(game_id, with_templates))]
-    named = sorted(p for p in referenced(definition) if home in p.parents and p.suffix != ".py")
-    files += [(folder / path.relative_to(home), path.read_bytes()) for path in named]
+    named = sorted(p for p in referenced(definition) if p.parent == home and p.suffix != ".py")
+    files += [(folder / path.name, path.read_bytes()) for path in named]
     if with_templates:
         source = bundled_dir() / game_id
         for template in sorted(set(source.glob("*.j2")) - {p for p in named}):

@@ -35,8 +35,8 @@ def bundled_root() -> Path:
 
 
 def definitions_folder() -> Path:
-    """card_defs/: every bundled definition, and the files they name (the sample deck's data and
-    art in card_defs/deck/), found beside it as a user's definition finds its own."""
+    """card_defs/: every bundled definition, and beside them the files they name (the sample
+    deck's cards.csv, flask.svg and back.svg.j2), found as a user's definition finds its own."""
     return bundled_root() / DEFINITIONS
 
 
