@@ -96,3 +96,32 @@ def test_the_homebrew_guide_shows_what_printgen_prints(run_cli, tmp_path, monkey
             assert output == blocks[number + 1][1], body
             shown += 1
     assert shown >= 6
+
+
+# -- every repository path the docs name exists -----------------------------------------------------
+
+PATH_DOCS = ["README.md", "SECURITY.md", *(f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md"))),
+             "benchmarks/notes.md"]
+TOP_FOLDERS = ("printgen/", "card_defs/", "templates/", "tests/", "benchmarks/", "docs/")
+NAMED_PATH = re.compile(r"`((?:%s)[^`\s]*)`" % "|".join(re.escape(t) for t in TOP_FOLDERS))
+
+
+def named_paths(text: str) -> set[str]:
+    """The repository paths a document names in backquotes (`printgen/core/bundled.py`,
+    `templates/omiga/`), less what follows a path's first space or colon (a `file:line`, a
+    function after the file: `tests/test_docs.py::test_x`)."""
+    found = set()
+    for match in NAMED_PATH.findall(text):
+        path = re.split(r"[:#(]", match, maxsplit=1)[0].rstrip(".,;")
+        if any(mark in path for mark in ("*", "<", "{", "...")):  # a pattern, not one path
+            continue
+        found.add(path)
+    return found
+
+
+@pytest.mark.parametrize("doc", PATH_DOCS)
+def test_every_repository_path_a_document_names_exists(doc):
+    """A reader who opens the repository at a path the docs give finds it there: the bundled
+    definitions in card_defs/, the templates in templates/, the code in printgen/."""
+    missing = sorted(p for p in named_paths((ROOT / doc).read_text()) if not (ROOT / p).exists())
+    assert missing == [], f"{doc} names paths that do not exist: {missing}"
