@@ -102,21 +102,16 @@ def test_the_homebrew_guide_shows_what_printgen_prints(run_cli, tmp_path, monkey
 
 PATH_DOCS = ["README.md", "SECURITY.md", *(f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md"))),
              "benchmarks/notes.md"]
-TOP_FOLDERS = ("printgen/", "card_defs/", "templates/", "tests/", "benchmarks/", "docs/")
-NAMED_PATH = re.compile(r"`((?:%s)[^`\s]*)`" % "|".join(re.escape(t) for t in TOP_FOLDERS))
+TOP_FOLDERS = ("printgen", "card_defs", "templates", "tests", "benchmarks", "docs")
+# a path from the repository's top, in backquotes, in a code block or in a sentence; not one inside
+# a user's folder (`my_war/templates/omiga/...`: preceded by a name and a slash)
+NAMED_PATH = re.compile(r"(?<![\w./-])((?:%s)/[\w./-]*[\w/])" % "|".join(TOP_FOLDERS))
 
 
 def named_paths(text: str) -> set[str]:
-    """The repository paths a document names in backquotes (`printgen/core/bundled.py`,
-    `templates/omiga/`), less what follows a path's first space or colon (a `file:line`, a
-    function after the file: `tests/test_docs.py::test_x`)."""
-    found = set()
-    for match in NAMED_PATH.findall(text):
-        path = re.split(r"[:#(]", match, maxsplit=1)[0].rstrip(".,;")
-        if any(mark in path for mark in ("*", "<", "{", "...")):  # a pattern, not one path
-            continue
-        found.add(path)
-    return found
+    """The repository paths a document names (`printgen/core/bundled.py`, `templates/omiga/`):
+    a `file:line` or `tests/test_docs.py::test_x` counts as its file."""
+    return set(NAMED_PATH.findall(text))
 
 
 @pytest.mark.parametrize("doc", PATH_DOCS)

@@ -6,8 +6,8 @@ than their names and paths.
 This is the one module that knows the layout. In the source checkout (and an editable install,
 which runs it) card_defs/ and templates/ sit at the repository's top, beside printgen/, where a
 person changing a card's art or a rules text looks for them; an installed printgen has them inside
-the package, at printgen/card_defs/ and printgen/templates/, because pyproject.toml maps the
-packages `printgen.card_defs` and `printgen.templates` onto those top-level folders.
+the package (card_defs/ and templates/ in its folder), because pyproject.toml maps the packages
+`printgen.card_defs` and `printgen.templates` onto those top-level folders.
 """
 from __future__ import annotations
 
