@@ -13,6 +13,7 @@ from reportlab.lib.colors import Color
 from building import edit
 from printgen.core import yamlread
 from printgen.core.build import BuildOptions
+from printgen.core.bundled import templates_folder
 from printgen.core.paper import PAPERS, Paper
 from printgen.core.problems import DefinitionError
 from printgen.drawing.document import Document, Page
@@ -330,7 +331,7 @@ def test_a_text_asking_for_an_unknown_table_still_lets_the_drawn_warnings_throug
     monkeypatch.setattr(writers, "SECONDS_TAKEN", {})  # omiga.pdf written here, as in a first build
     folder = tmp_path / "templates" / "omiga"
     folder.mkdir(parents=True)
-    own = bundled_definition("omiga").parent
+    own = templates_folder() / "omiga"
     (folder / "tile-face.svg.j2").write_text((own / "tile-face.svg.j2").read_text()
                                              .replace('id="semicircle-', 'id="semi-'))
     (folder / "rules.txt.j2").write_text((own / "rules.txt.j2").read_text() + "\n@table nope\n")
@@ -347,7 +348,7 @@ def test_a_broken_back_template_is_told_before_an_unknown_table(tmp_path, kept, 
     monkeypatch.setattr(writers, "SECONDS_TAKEN", {})
     folder = tmp_path / "templates" / "omiga"
     folder.mkdir(parents=True)
-    own = bundled_definition("omiga").parent
+    own = templates_folder() / "omiga"
     failing = '{% if title == "Omiga again" %}{{ 1/0 }}{% endif %}'
     (folder / "tile-back.svg.j2").write_text((own / "tile-back.svg.j2").read_text()
                                              .replace("<svg ", f'<svg data-x="{failing}" ', 1))

@@ -11,14 +11,11 @@ from printgen.core.problems import DefinitionError, Problem, display_name
 
 def shown_name(path: Path) -> str:
     """A template's file as messages show it: printgen's own by its place in the package
-    (`printgen/games/fracas/token-back.svg.j2`), wherever printgen is installed; a user's as
+    (`templates/fracas/token-back.svg.j2`), wherever printgen is installed; a user's as
     display_name shows any file."""
-    from printgen.jinja.render import bundled_dir
+    from printgen.core.bundled import shown_name as bundled_name
 
-    try:
-        return f"printgen/games/{path.relative_to(bundled_dir()).as_posix()}"
-    except ValueError:
-        return display_name(path)
+    return bundled_name(path) or display_name(path)
 
 
 def draw_here(work: list[tuple[str, Path, list[dict[str, Any]], list[str]]], user_dirs: list[Path],

@@ -14,7 +14,6 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -24,6 +23,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from printgen.core.bounded import Budget, BudgetExceeded, run_bounded, start_bounded
+from printgen.core.bundled import templates_folder
 from printgen.core.fingerprint import caching_off
 from printgen.drawing.markup import line_of, markup_problem
 from printgen.jinja import ahead
@@ -33,7 +33,7 @@ from printgen.jinja.sandbox import BoundedSandbox, ConfinedLoader
 
 
 def bundled_dir() -> Path:
-    return Path(str(resources.files("printgen.games")))  # each game's folder holds its templates
+    return templates_folder()  # templates/<game>/: the bundled templates (printgen.core.bundled)
 
 
 # Whether values are escaped, by the kind of file a template makes (its name without `.j2`).
