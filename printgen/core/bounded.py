@@ -23,6 +23,7 @@ SECURITY.md says so. Workers are recorded in `LIVE` so that an interrupted print
 from __future__ import annotations
 
 import gc
+import io
 import json
 import math
 import os
@@ -40,6 +41,7 @@ from printgen.core.problems import DefinitionError, Problem
 MiB = 1024 * 1024
 MAX_MESSAGE = 128 * MiB  # the most a worker may send back on its pipe (files go in a folder)
 LIVE: set[int] = set()  # pids of workers and helpers running now; `stop_children` ends them
+MAX_SAID = 1 * MiB  # the end of what a worker said on a stderr held in memory
 SENDING_SECONDS = 2.0  # s the next part of a message already begun may take to come (a pipe holds 64 KiB)
 
 
@@ -157,6 +159,7 @@ def worker(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> N
         Inside.worker = True
         die_with_parent(parent)
         limit(budget)
+        said = held_stderr()
         blob = b""
         try:
             result = job()
@@ -175,6 +178,8 @@ def worker(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> N
             message = {"value": str(exc)}
         except Exception as exc:  # noqa: BLE001 - printgen's bug; the parent reports it as such
             message = {"bug": f"{type(exc).__name__}: {exc}"}
+        if said is not None:
+            message["said"] = said.getvalue()[-MAX_SAID:]
         try:
             data = json.dumps(message, ensure_ascii=False, allow_nan=False).encode("utf-8")
         except (ValueError, TypeError, MemoryError) as exc:
@@ -189,6 +194,18 @@ def worker(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> N
         code = 1
     finally:
         os._exit(code)
+
+
+def held_stderr() -> io.StringIO | None:
+    """Where stderr is not a file (a test's runner holds it in memory), what the worker says there
+    (progress labels) is kept, to be sent with its message; a real stderr is shared, so a progress
+    bar moves as the work does."""
+    try:
+        sys.stderr.fileno()
+        return None
+    except (AttributeError, OSError, ValueError):
+        sys.stderr = io.StringIO()
+        return sys.stderr
 
 
 @lru_cache(maxsize=1)
@@ -290,8 +307,12 @@ def decode(payload: bytes, status: int, budget: Budget) -> Any:
         message = json.loads(head.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise BadReport(f"{budget.what}: the worker's answer is not JSON; refused unread") from None
-    if not isinstance(message, dict) or len(message) != 1:
+    if not isinstance(message, dict) or len(message) - ("said" in message) != 1:
         raise BadReport(f"{budget.what}: the worker's answer is not one of the messages a worker sends")
+    said = message.pop("said", "")
+    if not isinstance(said, str):
+        raise BadReport(f"{budget.what}: what the worker said is not text")
+    sys.stderr.write(said)
     if "ok" in message:
         return message["ok"]
     if "bytes" in message and message["bytes"] == len(blob):
