@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # loaded only in the worker
 # PNG per card some 130 s on the reference machine) fits with room to spare; the bundled games
 # build in under a second. The memory is on top of what the worker shares with printgen.
 BUILD_BUDGET = Budget(seconds=600.0, memory=2048 * MiB, what="the build")
+SECONDS_PER_GAME = 0.7  # a bundled game builds in 0.6-0.9 s
 SECONDS_PER_FILE = 0.002  # written to a temporary file; the disk is waited on once for all
 
 Work = Callable[["Loaded", BuildOptions], "tuple[list[Artifact], Any]"]
@@ -99,8 +100,10 @@ def build_all(paths: list[Path], options: BuildOptions, allow_outside: bool = Fa
     `Builds.settle` does). `watching`: each worker also lists the files its build read."""
     builds = Builds()
     try:
-        for path in paths:
-            builds.append(build_one(path, options, allow_outside, work, watching))
+        with progress(len(paths), "Building", SECONDS_PER_GAME) as bar:
+            for path in paths:
+                builds.append(build_one(path, options, allow_outside, work, watching))
+                bar.update(1)
     except BaseException:
         builds.__exit__()
         raise

@@ -1,6 +1,6 @@
 """The bundled games' ids and definition files, known without importing any game or the registry
-(printgen.games, which brings in pydantic and the YAML reader): a build that the whole-build cache
-answers needs no more than their names and paths."""
+(printgen.games, which brings in pydantic and the YAML reader): a command resolves GAME to a file
+before its worker loads anything."""
 from __future__ import annotations
 
 import os
