@@ -12,12 +12,12 @@ from a folder each is read as it is written.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
+from printgen.cli.report import Built, checked, hand_over
 from printgen.core.atomic import write_all
 from printgen.core.bounded import MiB, Budget, BudgetExceeded, run_bounded
 from printgen.core.build import Artifact, BuildOptions
@@ -47,26 +47,6 @@ def say_on_stderr(warning: str) -> None:
 def whole_build(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
     """The `Work` of `build`: every file the game makes, nothing more to say."""
     return loaded.build(options), None
-
-
-@dataclass
-class Built:
-    """One definition's build as its worker reported it; its files wait in `folder` until written."""
-
-    path: Path
-    name: str
-    title: str
-    files: list[str]
-    warnings: list[str]
-    problems: list[Problem]
-    watch: list[Path]
-    extra: Any
-    folder: str = field(repr=False)
-
-    def data(self, name: str) -> bytes:
-        from printgen.cli.report import read_handed
-
-        return read_handed(self.folder, name)
 
 
 class Builds(list[Built]):
@@ -128,8 +108,6 @@ def build_one(path: Path, options: BuildOptions, allow_outside: bool, work: Work
               watching: bool = False) -> Built:
     """One definition built by a worker under BUILD_BUDGET; a broken budget is a problem placed at
     the definition's first line."""
-    from printgen.cli.report import checked
-
     folder = private_folder("printgen-build-")
     try:
         try:
@@ -150,7 +128,6 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
               watching: bool) -> dict[str, Any]:
     """In the worker: load, build, write the files into `folder`, and say what happened as plain
     data (printgen.cli.report)."""
-    from printgen.cli.report import hand_over
     from printgen.games import load
 
     loaded = None

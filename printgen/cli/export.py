@@ -11,7 +11,8 @@ import click
 
 from printgen.cli import options
 from printgen.cli.common import EXIT_BAD_INPUT, paths_for
-from printgen.cli.engine import Built, build_games, write_results
+from printgen.cli.engine import build_games, write_results
+from printgen.cli.report import Built
 from printgen.core.bounded import BadReport
 from printgen.core.build import Artifact, BuildOptions
 from printgen.core.paper import PAPERS

@@ -20,7 +20,8 @@ from urllib.parse import parse_qs, quote
 import click
 
 from printgen.cli.common import MAX_SHOWN, report
-from printgen.cli.engine import Built, build_all, say_on_stderr
+from printgen.cli.engine import build_all, say_on_stderr
+from printgen.cli.report import Built
 from printgen.cli.options import MAX_BACK_OFFSET_MM, parse_offset
 from printgen.cli.pictures import Picture, back_name, face_name, page_name, served_work
 from printgen.core.bounded import BadReport

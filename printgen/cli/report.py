@@ -14,17 +14,36 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from printgen.core.bounded import BadReport, problems_of
+from printgen.core.problems import Problem
 
 if TYPE_CHECKING:
-    from printgen.cli.engine import Built
     from printgen.core.build import Artifact
 
 MAX_FILES = 200_000  # a deck of 20,000 rows makes some 40,000 files
 MAX_TEXT = 100_000  # characters in a name, a title or a warning
+
+
+@dataclass
+class Built:
+    """One definition's build as its worker reported it; its files wait in `folder` until written."""
+
+    path: Path
+    name: str
+    title: str
+    files: list[str]
+    warnings: list[str]
+    problems: list[Problem]
+    watch: list[Path]
+    extra: Any
+    folder: str = field(repr=False)
+
+    def data(self, name: str) -> bytes:
+        return read_handed(self.folder, name)
 
 
 def safe_name(name: Any) -> bool:
@@ -78,8 +97,6 @@ def texts(value: Any, what: str, limit: int = MAX_FILES) -> list[str]:
 
 def checked(report: Any, path: Path, folder: str) -> Built:
     """The worker's report as a `Built`, once every field has the type and form it should."""
-    from printgen.cli.engine import Built
-
     keys = {"name", "title", "files", "warnings", "problems", "watch", "extra"}
     if not isinstance(report, dict) or set(report) != keys:
         raise BadReport("the build's report does not hold what a build's worker sends")
