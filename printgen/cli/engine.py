@@ -148,7 +148,8 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
     if watching:
         from printgen.cli.watch import watched
 
-        report["watch"] = sorted(str(p) for p in watched([path], options.templates))
+        parsed = {path: loaded.source.root} if loaded is not None else None  # read once, not again
+        report["watch"] = sorted(str(p) for p in watched([path], options.templates, parsed))
     return report
 
 

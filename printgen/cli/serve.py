@@ -72,7 +72,7 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
         if open_browser:
             open_page(server.url)
         loop.setdefault("interval", WATCH_INTERVAL)
-        warm_up(pictures=True)
+        warm_up()
         return watch(set(live.paths), live.rebuild,
                      sleep=lambda seconds: server.serve_for(seconds, until=lambda: live.pending),
                      asked=lambda: live.pending, **loop)

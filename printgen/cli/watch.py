@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from printgen.core.yamlread import read_yaml
 from printgen.core.problems import DefinitionError
@@ -20,6 +20,9 @@ from printgen.jinja.render import bundled_dir
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
 MAX_FOLDER_FILES = 5000  # a referenced folder bigger than this is not a template or art folder
+# what a build imports as it writes (~0.1 s of a rebuild when each worker imported it again)
+SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
+               "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin")
 
 
 def stamp(path: Path) -> Stamp:
@@ -65,18 +68,20 @@ def strings(data: Any) -> Iterable[str]:
 MAX_NAME = 500  # a longer value of a definition is text, not a file name
 
 
-def names_in(definition: Path) -> list[str]:
+def names_in(definition: Path, data: Any = None) -> list[str]:
     """The string values of a definition that could name a file beside it (short, one line, no NUL
-    byte), each once, in the order first written; none when it does not parse."""
-    try:
-        data, _ = read_yaml(definition)
-    except DefinitionError:
-        return []
+    byte), each once, in the order first written; none when it does not parse. `data`: the
+    definition as the build read it (else it is read here)."""
+    if data is None:
+        try:
+            data, _ = read_yaml(definition)
+        except DefinitionError:
+            return []
     return list(dict.fromkeys(value for value in strings(data)  # each once: a colour recurs on many tiles
                               if value and len(value) <= MAX_NAME and "\n" not in value and "\0" not in value))
 
 
-def referenced(definition: Path) -> set[Path]:
+def referenced(definition: Path, data: Any = None) -> set[Path]:
     """Files a definition names: any string value that is the path of an existing file (art, fonts),
     or of a folder inside the definition's folder (templates), taken relative to the definition.
 
@@ -85,7 +90,7 @@ def referenced(definition: Path) -> set[Path]:
     """
     home = definition.parent.resolve()
     found: set[Path] = set()
-    for value in names_in(definition):
+    for value in names_in(definition, data):
         try:
             target = (definition.parent / value).resolve()
             if target.is_file():
@@ -111,27 +116,28 @@ def svg_links(svg: Path, home: Path) -> list[Path]:
         return []
 
 
-def watched(definitions: Iterable[Path], template_dirs: Iterable[Path] = ()) -> set[Path]:
+def watched(definitions: Iterable[Path], template_dirs: Iterable[Path] = (),
+            parsed: Mapping[Path, Any] | None = None) -> set[Path]:
     """Everything a rebuild depends on: the definitions, what they reference, and every template
-    folder (the user's and the bundled one)."""
+    folder (the user's and the bundled one). `parsed`: definitions already read, by path."""
     files: set[Path] = set()
     for definition in definitions:
         files.add(definition.resolve())
-        files |= referenced(definition)
+        files |= referenced(definition, (parsed or {}).get(definition))
     for folder in [*template_dirs, bundled_dir()]:
         files.update(p.resolve() for p in files_under(folder))
     return files
 
 
-def warm_up(pictures: bool = False) -> None:
+def warm_up() -> None:
     """Import, once in this process, the code every rebuild's worker runs (not anything a
     definition says), so that each fresh worker starts with it imported instead of importing it
-    again: a rebuild then costs the build alone. `pictures`: `serve`'s rasteriser too."""
+    again: a rebuild then costs the build alone."""
     from importlib import import_module
 
     from printgen.games import GAME_MODULES, game_entry
 
-    for module in ["printgen.output.writers", *(["printgen.output.png"] if pictures else [])]:
+    for module in SHARED_CODE:
         import_module(module)
 
     for game_id in GAME_MODULES:
