@@ -7,6 +7,7 @@ import os
 import pickle
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,10 @@ def test_problems_come_back_from_the_worker_located_with_exit_2(run_cli, copy_de
 def slow_build(self, options):
     import time
 
+    from printgen.core.spill import Spill
+
+    spill = Spill()  # a large build's temporary files, left as they are when the worker is killed
+    spill.keep(b"half a build")
     time.sleep(30)
     return []
 
@@ -84,12 +89,16 @@ def test_a_worker_past_its_budget_is_a_clear_exit_2(run_cli, copy_definition, tm
     from printgen.games import Loaded
 
     definition = copy_definition("fracas")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     monkeypatch.setattr(Loaded, "build", build)  # the worker is forked: it inherits this
     monkeypatch.setattr(engine, "BUILD_BUDGET", budget)
     result = run_cli("build", str(definition), "--out", tmp_path / "o")
     assert result.exit_code == 2, result.output
     assert f"fracas.yaml:1: {said}" in result.stderr and "nothing was written" in result.stderr
     assert not (tmp_path / "o").exists() and not bounded.LIVE
+    assert list(temporary.iterdir()) == []  # the worker's folder went, with what it held
 
 
 class Forged:
@@ -168,13 +177,13 @@ def test_a_report_of_the_wrong_shape_is_refused(tmp_path, forged):
 
 
 def test_a_file_is_read_only_from_inside_the_temporary_folder(tmp_path):
-    folder = tmp_path / "handed"
-    folder.mkdir()
+    folder = tmp_path / "handed" / report.FILES
+    folder.mkdir(parents=True)
     (folder / "g.pdf").write_bytes(b"%PDF")
     (tmp_path / "secret").write_text("not printgen's")
     (folder / "link.pdf").symlink_to(tmp_path / "secret")
     (folder / "svg").symlink_to(tmp_path, target_is_directory=True)
-    assert report.read_handed(str(folder), "g.pdf") == b"%PDF"
-    for name in ("link.pdf", "svg/secret", "../secret"):
+    assert report.read_handed(str(folder.parent), "g.pdf") == b"%PDF"
+    for name in ("link.pdf", "svg/secret", "../secret", "../../secret"):
         with pytest.raises((BadReport, OSError)):
-            report.read_handed(str(folder), name)
+            report.read_handed(str(folder.parent), name)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
-from printgen.cli.report import Built, checked, hand_over
+from printgen.cli.report import Built, checked, hand_over, scratch_in
 from printgen.core.atomic import write_all
 from printgen.core.bounded import MiB, Budget, BudgetExceeded, run_bounded
 from printgen.core.build import Artifact, BuildOptions
@@ -130,6 +130,7 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
     data (printgen.cli.report)."""
     from printgen.games import load
 
+    scratch_in(folder)
     loaded = None
     report: dict[str, Any] = {"name": "", "title": "", "files": [], "warnings": [], "problems": [],
                               "watch": [], "extra": None}

@@ -1,6 +1,7 @@
 """What a build's worker hands back, and the checks it passes on arrival.
 
-The worker writes each file into a private temporary folder and sends one JSON object:
+The worker writes each file into a private temporary folder (under `files/`) and sends one JSON
+object:
 
     {"name": "omiga", "title": "Omiga", "files": ["omiga.pdf", "svg/tile-01.svg", ...],
      "warnings": ["..."], "problems": [[file, line, key path, message], ...],
@@ -18,12 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from printgen.core.bounded import BadReport, problems_of
+from printgen.core.bounded import BadReport, in_worker, problems_of
 from printgen.core.problems import Problem
 
 if TYPE_CHECKING:
     from printgen.core.build import Artifact
 
+FILES, SCRATCH = "files", "scratch"  # in a worker's folder: what it hands back, its own temporaries
 MAX_FILES = 200_000  # a deck of 20,000 rows makes some 40,000 files
 MAX_TEXT = 100_000  # characters in a name, a title or a warning
 
@@ -54,13 +56,24 @@ def safe_name(name: Any) -> bool:
     return not name.startswith("/") and "/".join(parts) == name and all(p not in (".", "..") for p in parts)
 
 
+def scratch_in(folder: str) -> None:
+    """In a worker: its own temporary files (a large build's spill, printgen.core.spill) go inside
+    `folder`, which this process removes whatever becomes of the worker (killed by its deadline,
+    say), instead of the system's temporary folder, where they would outlive a killed worker."""
+    if in_worker():
+        import tempfile
+
+        os.makedirs(os.path.join(folder, SCRATCH), exist_ok=True)
+        tempfile.tempdir = os.path.join(folder, SCRATCH)
+
+
 def hand_over(artifacts: list[Artifact], folder: str) -> list[str]:
     """In the worker: write each artifact into `folder` under its own name; the names, in order."""
     names = []
     for artifact in artifacts:
         if not safe_name(artifact.name):
             raise ValueError(f"a file name printgen made is not a plain relative name: {artifact.name!r}")
-        target = os.path.join(folder, *artifact.name.split("/"))
+        target = os.path.join(folder, FILES, *artifact.name.split("/"))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(target, "wb") as out:
             out.write(artifact.data)
@@ -72,9 +85,9 @@ def read_handed(folder: str, name: str) -> bytes:
     """A file the worker left in `folder`: a plain file, reached without leaving the folder."""
     if not safe_name(name):
         raise BadReport(f"the worker named a file outside its folder: {name!r}")
-    path = os.path.join(folder, *name.split("/"))
+    path = os.path.join(folder, FILES, *name.split("/"))
     real = os.path.realpath(path)
-    if not real.startswith(os.path.realpath(folder) + os.sep):
+    if not real.startswith(os.path.realpath(os.path.join(folder, FILES)) + os.sep):
         raise BadReport(f"the worker's file {name!r} leads outside its folder")
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as handle:

@@ -13,7 +13,7 @@ import click
 from printgen.cli import options
 from printgen.cli.common import EXIT_INVALID, game_of, resolve
 from printgen.cli.engine import BUILD_BUDGET
-from printgen.cli.report import hand_over, read_handed, safe_name
+from printgen.cli.report import hand_over, read_handed, safe_name, scratch_in
 from printgen.core.atomic import write_bytes
 from printgen.core.bounded import BadReport, BudgetExceeded, problems_of, run_bounded
 from printgen.core.build import Artifact
@@ -90,6 +90,7 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
     """In the worker: read and check the set, simulate, and draw --show's boards into `folder`;
     what to print, the problems, a usage mistake, the verdict and the files, as plain data. The
     simulation's helpers (printgen.core.parallel) are forked from the worker and stay within it."""
+    scratch_in(folder)
     answer: dict[str, Any] = {"output": "", "problems": [], "usage": "", "valid": False, "files": []}
     able = [g for g in registry().values() if g.validator is not None]
     game = game_of(path)

@@ -1,16 +1,19 @@
 """printgen's one way of using more cores: forked helpers that run jobs and send each result back.
 
-A fork shares everything already imported and loaded, so a helper starts in a millisecond, where a
-fresh interpreter (or a process pool's worker) would spend a third of a second importing, and the
-job's inputs (a compiled tile set, a loaded definition) need no pickling. Every helper is recorded
-for printgen.launch, so Ctrl-C and SIGTERM end it too, and dies with this process.
+Helpers are forked inside a build's worker (printgen.core.bounded), so they share its budget's
+limits and die with it; their results stay within the worker. A fork shares everything already
+imported and loaded, so a helper starts in a millisecond, where a fresh interpreter (or a process
+pool's worker) would spend a third of a second importing, and the job's inputs (a compiled tile
+set, a loaded definition) are not sent. Every helper is recorded for printgen.launch, so Ctrl-C and
+SIGTERM end it too, and dies with the process that forked it.
 
 Two shapes of work use it:
 
-- `beside(job)`: one job on another core while this process does something else (the later half of
-  a build, the PNGs written beside a PDF); `.result()` waits for it.
 - `on_cores(jobs, on_result)`: many jobs, one helper per core, each result reported as it arrives
-  (the Omiga simulation's batches, with a progress bar); the results come back in the jobs' order.
+  (the simulations' batches, with a progress bar; runs of pictures); the results come back in the
+  jobs' order.
+- `beside(job)`: one job on another core while this process does something else (the PNGs written
+  beside a PDF, printgen.output.writers); `.result()` waits for it. It goes once nothing uses it.
 
 Nothing else changes: a job is the same code wherever it runs, so the output is the same bytes
 whichever process made it. Where forking is not safe or not useful (not Linux, one usable core,
