@@ -80,7 +80,7 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
     loop.setdefault("interval", WATCH_INTERVAL)
     warm_up()
     try:
-        return watch(set(paths), rebuild, **loop)
+        return watch({path.resolve() for path in paths}, rebuild, **loop)
     except KeyboardInterrupt:
         click.echo("printgen: stopped watching.", err=True)
         return 0

@@ -73,7 +73,7 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
             open_page(server.url)
         loop.setdefault("interval", WATCH_INTERVAL)
         warm_up()
-        return watch(set(live.paths), live.rebuild,
+        return watch({path.resolve() for path in live.paths}, live.rebuild,
                      sleep=lambda seconds: server.serve_for(seconds, until=lambda: live.pending),
                      asked=lambda: live.pending, **loop)
     except KeyboardInterrupt:  # only when started without printgen.launch, which ends the process itself
