@@ -187,3 +187,56 @@ def test_a_file_is_read_only_from_inside_the_temporary_folder(tmp_path):
     for name in ("link.pdf", "svg/secret", "../secret", "../../secret"):
         with pytest.raises((BadReport, OSError)):
             report.read_handed(str(folder.parent), name)
+
+
+# -- helpers' results: plain data, never a pickle ------------------------------------------------------
+
+def test_a_helpers_result_comes_back_as_plain_data_with_its_kinds():
+    from dataclasses import dataclass
+
+    from printgen.core import plaincode
+    from printgen.core.problems import Problem
+
+    @dataclass
+    class Count:
+        games: int
+        wins: list[int]
+
+    value = [(b"\x89PNG", ("spill", 0, 4)), {1: 2, "a": None}, Count(3, [1, 2]), Problem("f", 1, "k", "m"), 1.5]
+    data = plaincode.encode(value)
+    assert plaincode.decode(data, (Count, Problem)) == value
+    with pytest.raises(ValueError):  # a record the receiver did not ask for is refused, not built
+        plaincode.decode(data, (Problem,))
+    with pytest.raises(TypeError):
+        plaincode.encode(object())
+
+
+@pytest.mark.parametrize("forged", [pickle.dumps(Forged()), b'{"c":[["__reduce__",1]]}\n', b'{"b":9}\nabc'])
+def test_a_helpers_forged_answer_is_refused_and_the_job_runs_here(forged):
+    from printgen.core import parallel
+
+    assert parallel.decoded(forged) == (False, None)
+
+
+def test_helpers_results_keep_the_kinds_their_functions_declare():
+    """A simulation's batches come back as the tallies their function returns, over two helpers."""
+    from functools import partial
+
+    from printgen.core import parallel
+
+    results = parallel.on_cores([partial(tallied, n) for n in range(4)], workers=2)
+    assert results == [Tallied(n, [n, n]) for n in range(4)]
+    assert parallel.declared_kinds([partial(tallied, 1)]) == (Tallied,)
+
+
+from dataclasses import dataclass  # noqa: E402 - the record of the test above, at module level for its hints
+
+
+@dataclass
+class Tallied:
+    games: int
+    wins: list[int]
+
+
+def tallied(n: int) -> Tallied:
+    return Tallied(n, [n, n])
