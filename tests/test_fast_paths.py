@@ -156,11 +156,13 @@ def test_the_command_line_imports_no_rasteriser_no_svg_library_and_no_drawing_co
     assert not heavy & loaded
 
 
-def imported_by_the_command(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], set[str]]:
-    """Run `printgen ARGS` as the console script does; its result and every module it imported."""
+def imported_by_the_command(*args: str, cwd: Path, **env: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run `printgen ARGS` as the console script does; its result and every module it imported
+    (in this process: a build's worker imports what the build needs, and reports nothing)."""
     code = ("import atexit, sys\natexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules)))\n"
             "sys.argv = ['printgen', *sys.argv[1:]]\nfrom printgen.launch import main\nmain()")
-    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd)
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd,
+                         env={**os.environ, **env})
     head, _, modules = out.stderr.rpartition("\nMODULES ")
     return subprocess.CompletedProcess(out.args, out.returncode, out.stdout, head), set(modules.split())
 
@@ -216,12 +218,16 @@ def test_build_imports_its_own_command_only(tmp_path):
     """`build` imports the build command's modules and none of another command's."""
     from printgen.cli.main import COMMANDS
 
-    out, loaded = imported_by_the_command("build", "omiga", "--out", str(tmp_path), cwd=tmp_path)
+    out, loaded = imported_by_the_command("build", "omiga", "--out", str(tmp_path / "here"), cwd=tmp_path,
+                                          PRINTGEN_NO_SANDBOX_PROCESS="1")  # the build's imports, here
     assert out.returncode == 0, out.stderr
-    assert len(list((tmp_path / "omiga" / "svg").glob("*.svg"))) == 72
+    assert len(list((tmp_path / "here" / "omiga" / "svg").glob("*.svg"))) == 72
     assert "svgwrite" in loaded
     others = {entry.module for name, entry in COMMANDS.items() if name != "build"}
     assert not others & loaded
+    out, loaded = imported_by_the_command("build", "omiga", "--out", str(tmp_path / "worker"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert not {"printgen.games", "ruamel.yaml", "jinja2", "reportlab", "svgwrite"} & loaded  # all in the worker
 
 
 def test_importing_printgen_leaves_reportlab_settings_alone():

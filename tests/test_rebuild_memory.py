@@ -1,6 +1,6 @@
-"""What a running process (`build --watch`, `serve`) keeps between rebuilds: the parsed definition
-by its bytes (core/yamlread.py) and written pictures by what they draw (output/doccache.py). A
-rebuild gives the same bytes as a first build; anything that changes a drawing writes it again."""
+"""What a running process keeps between rebuilds: written pictures by what they draw
+(output/doccache.py). A rebuild gives the same bytes as a first build; anything that changes a
+drawing writes it again."""
 from __future__ import annotations
 
 import shutil
@@ -11,7 +11,6 @@ from reportlab.graphics.shapes import Group, Rect
 from reportlab.lib.colors import Color
 
 from building import edit
-from printgen.core import yamlread
 from printgen.core.build import BuildOptions
 from printgen.core.bundled import templates_folder
 from printgen.core.paper import PAPERS, Paper
@@ -34,32 +33,6 @@ def kept(monkeypatch):
 
 def build(path: Path) -> dict[str, bytes]:
     return {a.name: a.data for a in load(path).build(BuildOptions(PAPERS["a4"]))}
-
-
-def test_a_definition_is_parsed_once_per_content(tmp_path, monkeypatch):
-    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
-    path = tmp_path / "omiga.yaml"
-    shutil.copyfile(bundled_definition("omiga"), path)
-    first, _ = yamlread.read_yaml(path)
-    again, _ = yamlread.read_yaml(path)
-    assert again is first
-    path.write_text(path.read_text().replace("title: Omiga", "title: Omiga again", 1))
-    edited, _ = yamlread.read_yaml(path)
-    assert edited is not first and edited["title"] == "Omiga again"
-    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
-    assert yamlread.read_yaml(path)[0] is not edited
-
-
-@pytest.mark.parametrize("game", game_ids())
-def test_loading_and_building_leave_the_kept_definition_as_read(game, monkeypatch):
-    """The same objects are handed out again, so nothing may change them."""
-    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
-    path = bundled_definition(game)
-    build(path)
-    kept_data, _ = yamlread.read_yaml(path)
-    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
-    fresh, _ = yamlread.read_yaml(path)
-    assert kept_data == fresh
 
 
 def test_a_rebuild_writes_the_same_bytes_without_drawing_pictures_again(tmp_path, kept, monkeypatch):

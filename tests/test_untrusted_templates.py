@@ -74,9 +74,14 @@ def test_plain_refuses_what_is_not_data():
 
 def test_a_template_outgrowing_the_memory_budget_is_stopped_in_its_child(tmp_path, monkeypatch):
     """Each text is within the size limit; the thousands of them together are not: the kernel
-    stops the child, printgen says where, and its own memory stays where it was."""
+    stops the build's worker (its budget made small here, as a larger template would meet the
+    real one), printgen says so, and its own memory stays where it was."""
     import resource
 
+    from printgen.cli import engine
+    from printgen.core.bounded import Budget, MiB
+
+    monkeypatch.setattr(engine, "BUILD_BUDGET", Budget(60, 256 * MiB, "the build"))  # the worker inherits it
     folder = tmp_path / "templates" / "armies"
     folder.mkdir(parents=True)
     items = ", ".join("big.upper()" for _ in range(2400))
@@ -135,11 +140,16 @@ def test_a_value_never_introduces_markup(credit, tmp_path):
             assert marker in " ".join(text.split()), marker  # printed as typed, on one line
 
 
-def test_the_bundled_builds_use_a_child_for_every_render(tmp_path, monkeypatch):
-    """The bounded child is the normal path, not an option: counting the forks of a build."""
-    calls = count_children(monkeypatch, "printgen.core.bounded", "printgen.jinja.render")
+def test_the_bundled_builds_render_every_template_inside_the_builds_worker(tmp_path, monkeypatch):
+    """The bounded worker is the normal path, not an option: this process starts one worker for
+    the build, and every render runs in it (none is started here, none nested in the worker)."""
+    calls = count_children(monkeypatch, "printgen.core.bounded", "printgen.cli.engine", "printgen.jinja.render")
     monkeypatch.delenv("PRINTGEN_NO_SANDBOX_PROCESS", raising=False)
-    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")  # what a render costs when no cache has it
+    rendered_here: list[int] = []
+    from printgen.jinja import render
+
+    real = render.render_here
+    monkeypatch.setattr(render, "render_here", lambda *a, **k: rendered_here.append(os.getpid()) or real(*a, **k))
     result = CliRunner().invoke(cli, ["build", "fracas", "--out", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0
-    assert calls.count("the template") >= 2 and os.fork is not None
+    assert calls == ["the build"] and rendered_here == []  # the renders' calls were the worker's
