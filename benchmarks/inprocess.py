@@ -8,36 +8,20 @@ tiles and sides, balance and mirror: everything `printgen validate` does before 
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any, Callable
 
-try:  # as the `printgen` command does before reportlab is imported, so a rebuild here is one of
-    from printgen.drawing.checks import start_unchecked  # `build --watch`: shape checks left out
-
-    start_unchecked()
-except ImportError:  # an older tree
-    pass
-
-from printgen.core.build import BuildOptions
 from printgen.games import bundled_definition
+from printgen.games.omiga.balance import balance, mirror
 from printgen.games.omiga.checks import dead, setup, structure
-try:
-    from printgen.games.omiga.balance import balance, mirror
-except ImportError:  # an older tree kept them with the other checks
-    from printgen.games.omiga.checks import balance, mirror  # type: ignore[attr-defined,no-redef]
 from printgen.games.omiga.model import Omiga
 from printgen.games.omiga.tileset import compile_set
 from printgen.games.omiga.simulation import simulate
 from printgen.games.omiga.validator import read
-from printgen.core.paper import PAPERS
 
 from synthetic import tile_set
 
@@ -62,94 +46,10 @@ def static_checks(defn: Omiga) -> int:
     return found
 
 
-def warm_rebuild(out: Path) -> float:
-    """Median seconds to load, build and write Omiga again in a process that has built it once,
-    which is what every rebuild of `printgen build --watch` costs: no start-up, no imports. The
-    drawn pieces and rendered texts of the first build are kept in the process, so this is a
-    rebuild where nothing changed; `rebuild_no_cache` draws them all again."""
-    options = BuildOptions(PAPERS["a4"])
-    paths = [bundled_definition("omiga")]
-    try:
-        from printgen.cli.engine import build_games, write_results
-        try:  # what `build --watch` calls: a kept build is not loaded again
-            from printgen.cli.engine import build_files as build_games  # type: ignore[assignment]
-        except ImportError:
-            pass
-    except ImportError:  # an older tree: what its `printgen build` did
-        from printgen.core.atomic import write_bytes
-        from printgen.games import load
-
-        def build_games(paths: list[Path], options: BuildOptions) -> list[Any]:
-            return [(loaded, loaded.build(options)) for loaded in map(load, paths)]
-
-        def write_results(results: list[Any], folder: Path) -> None:
-            for loaded, artifacts in results:
-                for artifact in artifacts:
-                    write_bytes(folder / loaded.name / artifact.name, artifact.data)
-
-    def rebuild() -> None:
-        with contextlib.redirect_stdout(io.StringIO()):
-            write_results(build_games(paths, options), out)
-
-    return rebuilt(rebuild)
-
-
-def edited_rebuild(out: Path) -> float:
-    """Median seconds of a rebuild after an edit of the definition (a new title each time): what
-    reads the title is drawn again (the tile backs, the rules text), the rest comes from memory."""
-    import shutil
-
-    options = BuildOptions(PAPERS["a4"])
-    from printgen.cli.engine import build_games, write_results
-
-    copy = out / "edited.yaml"
-    shutil.copyfile(bundled_definition("omiga"), copy)
-    text = copy.read_text()
-    count = [0]
-
-    def rebuild() -> None:
-        count[0] += 1
-        copy.write_text(text.replace("title: Omiga", f"title: Omiga {count[0]}", 1))
-        with contextlib.redirect_stdout(io.StringIO()):
-            write_results(build_games([copy], options), out)
-
-    return rebuilt(rebuild)
-
-
-def rebuilt(rebuild: Callable[[], Any]) -> float:
-    """Median seconds of `rebuild` after a first one, with documents kept as the watch loop keeps
-    them (printgen.cli.watch), one rebuild straight after another, as in a burst of edits: there,
-    the copy of a build in the disk cache waits until edits pause (and the loop stops)."""
-    try:
-        from printgen.output.doccache import keep_documents
-    except ImportError:  # an older tree
-        def keep_documents(on: bool = True) -> None:
-            pass
-    try:
-        from printgen.core.buildcache import keep_results
-    except ImportError:  # a tree without the whole-build cache
-        def keep_results(on: bool = True) -> None:
-            pass
-    keep_documents()
-    keep_results()
-    try:  # as in a burst of edits: the watch loop stores the latest build on disk once they pause
-        rebuild()
-        return median_time(rebuild, 5)
-    finally:
-        keep_documents(False)
-        keep_results(False)
-
-
 def figures(quick: bool) -> dict[str, Any]:
     base, _ = read(bundled_definition("omiga"))
     v = base.validation
     out: dict[str, Any] = {"cores": os.cpu_count() or 1}
-    with tempfile.TemporaryDirectory(prefix="printgen-bench-") as folder:
-        out["warm_rebuild"] = warm_rebuild(Path(folder))
-        os.environ["PRINTGEN_NO_CACHE"] = "1"  # every piece and text drawn again, as after an edit
-        out["rebuild_no_cache"] = warm_rebuild(Path(folder))
-        del os.environ["PRINTGEN_NO_CACHE"]
-        out["rebuild_after_edit"] = edited_rebuild(Path(folder))
     out["structure_72"] = median_time(lambda: structure(base), 5, 50)
     out["static_72"] = median_time(lambda: static_checks(base), 5, 20)
     for tiles in (1_000, 10_000):

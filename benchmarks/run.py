@@ -63,11 +63,9 @@ def importable(tree: Path, scratch: Path) -> Path:
 
 
 def printgen_command(tree: Path | None) -> list[str]:
-    script = Path(sys.executable).parent / "printgen"
-    if script.exists() and tree is None:
-        return [str(script)]
-    package = tree / "printgen" if tree is not None else Path(__file__).parent.parent / "printgen"
-    module = "printgen.cli.main" if (package / "cli" / "main.py").exists() else "printgen.cli"
+    """The console script's own entry point (printgen.launch), run from the tree on PYTHONPATH."""
+    package = tree / "printgen" if tree is not None else REPO / "printgen"
+    module = "printgen.launch" if (package / "launch.py").exists() else "printgen.cli.main"
     return [sys.executable, "-m", module]
 
 
@@ -75,12 +73,10 @@ def environment(tree: Path | None, config_home: Path) -> dict[str, str]:
     """No saved back offset or other user settings: every tree builds with the defaults. Bytecode
     is cached (the warm-up run writes it), as after any install: with PYTHONDONTWRITEBYTECODE set,
     every run would compile printgen's sources again, some 40 ms that no user's run pays. The
-    drawing cache is a folder of the run's own (filled by the warm-up run, as after a user's first
-    build); the "no cache" rows turn it off."""
+    tree measured is found first on the path (this checkout, when none is given)."""
     env = dict(os.environ, XDG_CONFIG_HOME=str(config_home), XDG_CACHE_HOME=str(config_home / "cache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
+    env["PYTHONPATH"] = str(tree if tree is not None else REPO)
     return env
 
 
@@ -100,23 +96,15 @@ def floor_steps(work: Path) -> list[Command]:
     return [[sys.executable, str(HERE / "floor_omiga.py"), str(work / "floor.pdf")]]
 
 
-def printgen_jobs(tree: Path | None, runs: int, config_home: Path, serial: bool = True) -> dict[str, Job]:
-    """printgen's whole-process figures; `serial` adds the builds again with the forked helper off
-    (PRINTGEN_NO_FORK=1), to show what the second core is worth in this same run."""
+def printgen_jobs(tree: Path | None, runs: int, config_home: Path) -> dict[str, Job]:
+    """printgen's whole-process figures. Every build is a first build: printgen keeps nothing
+    between runs."""
     pg, env = printgen_command(tree), environment(tree, config_home)
-    one_core = dict(env, PRINTGEN_NO_FORK="1")
-    no_cache = dict(env, PRINTGEN_NO_CACHE="1")
-    no_build_cache = dict(env, PRINTGEN_NO_BUILD_CACHE="1")
     omiga = lambda w: [[*pg, "build", "omiga", "--out", str(w / "out")]]  # noqa: E731
     every = lambda w: [[*pg, "build", "--out", str(w / "out")]]  # noqa: E731
     return {
         "omiga": Job("printgen build omiga", omiga, runs, env),
-        "omiga_cold": Job("printgen build omiga, no cache (every piece and text drawn)", omiga, runs, no_cache),
-        "omiga_drawn": Job("printgen build omiga, whole-build cache off (pieces and texts kept, all drawn)",
-                           omiga, runs, no_build_cache),
-        **({"omiga_serial": Job("printgen build omiga, helper off", omiga, runs, one_core)} if serial else {}),
-        "all": Job("printgen build (all five games)", every, runs, env),
-        **({"all_serial": Job("printgen build (all five), helper off", every, runs, one_core)} if serial else {}),
+        "all": Job("printgen build (all five games and the sample deck)", every, runs, env),
         "validate": Job("printgen validate omiga (1,000 games)", lambda w: [[*pg, "validate", "omiga"]],
                         runs, env),
         "help": Job("printgen --help", lambda w: [[*pg, "--help"]], runs, env),
@@ -142,7 +130,10 @@ def in_process(tree: Path | None, quick: bool, config_home: Path) -> dict[str, f
                                              "out/omiga/omiga.pdf", env))}
     inner = subprocess.run([sys.executable, str(HERE / "inprocess.py")] + (["--quick"] if quick else []),
                            env=env, check=True, capture_output=True, text=True, cwd=HERE)
-    return {**figures, **json.loads(inner.stdout)}
+    watched = subprocess.run([sys.executable, str(HERE / "watch_rebuild.py"), "--edits", "5" if quick else "9"],
+                             env=env, check=True, capture_output=True, text=True, cwd=HERE)
+    rebuild = {"rebuild_after_edit": json.loads(watched.stdout)["rebuild_after_edit"]}
+    return {**figures, **json.loads(inner.stdout), **rebuild}
 
 
 def breakdown(tree: Path | None, runs: int, config_home: Path) -> list[tuple[str, float]]:
@@ -165,7 +156,7 @@ def measure(tree: Path | None, before: Path | None, runs: int, quick: bool,
     """Every whole-process figure in turns (see measure.in_turns), then the in-process ones."""
     jobs = {**printgen_jobs(tree, runs, config_home), **reference_jobs(runs, config_home)}
     if before:
-        jobs.update({f"before:{k}": job for k, job in printgen_jobs(before, runs, config_home, False).items()})
+        jobs.update({f"before:{k}": job for k, job in printgen_jobs(before, runs, config_home).items()})
     say = lambda text: print(f"measuring: {text}", file=sys.stderr, flush=True)  # noqa: E731
     figures = in_turns(jobs, report=say)
     now = Results({k: f for k, f in figures.items() if k in printgen_jobs(tree, runs, config_home)})
@@ -210,17 +201,12 @@ def figure_rows(now: Results, before: Results | None, refs: Results) -> list[tup
         add(f.name, seconds(f.wall), seconds(old.wall) if old else "",
             f"{low:.3f} to {high:.3f} s; CPU {f.cpu:.3f} s" + (f" (before {old.cpu:.3f})" if old else ""),
             f"{f.peak_mib:.0f} MiB" + (f" (before {old.peak_mib:.0f})" if old else ""))
-    if "warm_rebuild" in now.inner:
-        old_warm = before.inner.get("warm_rebuild") if before else None
-        add("build omiga again in a running process (as `build --watch` does)",
-            seconds(now.inner["warm_rebuild"]), seconds(old_warm) if old_warm else "",
-            "what the watch loop does (now: the kept build checked, its files compared); no start-up, no imports")
-    if "rebuild_no_cache" in now.inner:
-        add("the same, every piece and text drawn again (PRINTGEN_NO_CACHE=1)",
-            seconds(now.inner["rebuild_no_cache"]), "", "every piece and text drawn in children again")
     if "rebuild_after_edit" in now.inner:
-        add("the same after an edit of the definition's title", seconds(now.inner["rebuild_after_edit"]), "",
-            "the tile backs and the rules text drawn again, the faces from memory")
+        old_edit = before.inner.get("rebuild_after_edit") if before else None
+        add("a rebuild in a running `build --watch` after an edit of Omiga's title",
+            seconds(now.inner["rebuild_after_edit"]), seconds(old_edit) if old_edit else "",
+            "as the command reports it (benchmarks/watch_rebuild.py): the whole build in a fresh worker, "
+            "every file written")
     for f in refs.figures.values():
         low, high = f.spread
         add(f.name, seconds(f.wall), "", f"{low:.3f} to {high:.3f} s; CPU {f.cpu:.3f} s", f"{f.peak_mib:.0f} MiB")

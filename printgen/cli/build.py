@@ -2,6 +2,7 @@
 `--watch`, again after every change until Ctrl-C."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,7 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
     from printgen.cli.watch import warm_up, watch
 
     def rebuild(changed: list[Path]) -> set[Path]:
+        started = time.monotonic()
         if changed:
             names = ", ".join(display_name(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
             click.echo(f"printgen: changed: {names}; rebuilding", err=True)
@@ -73,8 +75,10 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
                 write_results(built, out_dir)
             except DefinitionError as exc:
                 report(exc, then=" Watching for changes...")
-            else:
-                click.echo("printgen: watching for changes (Ctrl-C stops)", err=True)
+            else:  # the time taken, so a designer sees what an edit costs (benchmarks/run.py reads it)
+                took = time.monotonic() - started
+                click.echo(f"printgen: {'rebuilt' if changed else 'built'} in {took:.2f} s; watching for "
+                           "changes (Ctrl-C stops)", err=True)
             return built.watched
 
     loop.setdefault("interval", WATCH_INTERVAL)
