@@ -12,11 +12,8 @@ from typing import Any
 
 from reportlab.graphics.shapes import DirectDraw
 
-from printgen.core.bounded import Budget, MiB
 from printgen.drawing.formresources import form_resources
 from printgen.drawing.numbers import num
-
-PICTURE_BUDGET = Budget(8.0, 768 * MiB, "the picture")  # decoding one art file; SECURITY.md
 
 
 def digest(data: bytes) -> str:

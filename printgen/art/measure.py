@@ -18,7 +18,6 @@ import math
 import os
 import re
 import struct
-import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +49,6 @@ LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|
                     r"\s*(px|pt|pc|mm|cm|in|em|ex|%)?\s*$", re.IGNORECASE)
 
 
-ABSENT_EVENT = "printgen.absent"  # audited for a file an SVG names that is not there
 
 
 class TooCostly(ValueError):
@@ -246,7 +244,6 @@ class SvgWalk:
             return target
         if target not in self.measure.absent:  # drawn as soon as it is saved: a build depends on it
             self.measure.absent.append(target)
-            sys.audit(ABSENT_EVENT, str(target))  # seen by the build cache (cli.resultcache)
         return None
 
     def external_svg(self, element: Any, target: Path, depth: int) -> tuple[int, int, int]:

@@ -18,11 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from printgen.art import drawingdata
-from printgen.art.loaded import PICTURE_BUDGET, Art, digest, first_line
+from printgen.art.loaded import Art, digest, first_line
 from printgen.art.measure import measure_svg
 from printgen.art.svgtree import local, parse
-from printgen.core.bounded import BudgetExceeded, run_bounded
 from printgen.core.problems import display_name
 
 
@@ -142,17 +140,12 @@ class _Collect(logging.Handler):
 
 
 def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
-    """Measure the SVG, then convert it with svglib in a bounded child; external files the SVG
-    refers to must lie under `root_folder`."""
-    shown = display_name(path)
+    """Measure the SVG, then convert it with svglib; external files the SVG refers to must lie
+    under `root_folder`."""
     tree = parse(path, data)
     measured = measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
     findings = scan(tree)
-    try:
-        blob = run_bounded(lambda: drawingdata.dumps(convert(path, data, root_folder)), PICTURE_BUDGET)
-    except BudgetExceeded as exc:
-        raise ValueError(f"{shown}: {exc}")
-    drawing, notes = drawingdata.loads(blob)
+    drawing, notes = convert(path, data, root_folder)
     art = Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
               drawing=drawing, linked=tuple(measured.linked))
     _NOTES[art.digest] = (tuple(findings), notes)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path as PathLike
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from reportlab.graphics.shapes import Group, Path, Polygon
 from reportlab.lib.colors import Color, black, white
@@ -207,14 +207,13 @@ def back_data(defn: Omiga, deck: str, bleed: float) -> dict[str, Any]:
 @dataclass
 class TileArt:
     """Draws one definition's tiles from the face and back templates, a whole set at a time: the
-    first face asked for at a bleed draws all 72 at that bleed (children as in PieceTemplates)."""
+    first face asked for at a bleed draws all 72 at that bleed."""
 
     defn: Omiga
     templates: PieceTemplates
     faces: dict[tuple[str, int, float, bool], Group] = field(default_factory=dict)
     backs: dict[tuple[str, float], Group] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)
-    pending: list[Callable[[], None]] = field(default_factory=list)  # pieces still being drawn
 
     def face_piece(self, deck: str, index: int, bleed: float, numbered: bool) -> Piece:
         tile = self.defn.deck(deck).tiles[index]
@@ -222,58 +221,22 @@ class TileArt:
         return Piece(data, self.defn.card.width,
                      self.defn.card.height, f"tile {tile_name(deck, index)}")
 
-    def prepare(self, bleeds: Sequence[float], numbered: bool = True, wait: bool = True) -> None:
-        """Draw every face and back at each of `bleeds` that is not drawn yet. Not `wait`: those
-        kept from an earlier build are placed now, and the child drawing the others (the backs,
-        after a new title) works beside the caller until one of them is asked for."""
-        self.settle()
+    def prepare(self, bleeds: Sequence[float], numbered: bool = True) -> None:
+        """Draw every face and back at each of `bleeds` that is not drawn yet, faces and backs
+        together (one batch a template)."""
         faces = [(deck, i, b, numbered) for b in dict.fromkeys(bleeds) for deck, i, _ in self.defn.tiles()
                  if (deck, i, b, numbered) not in self.faces]
         backs = [(deck, b) for b in dict.fromkeys(bleeds) for deck in DECKS
                  if (deck, b) not in self.backs and self.back_image(deck) is None]
-        # the backs' child first, so it starts before the 144 faces are looked up (a rebuild after
-        # a new title draws the backs alone); all drawn at once, faces and backs share one child
-        back_pieces = [self.back_piece(*key) for key in backs]
-        children = len(self.templates.children)
-        if wait:
-            batches = self.templates.draw_batches_later([
-                (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]), (BACK_TEMPLATE, back_pieces)])
-            (faces_now, backs_now), finish = batches
-            finish_backs = None
-        else:
-            (backs_now,), finish_backs = self.templates.draw_batches_later([(BACK_TEMPLATE, back_pieces)])
-            (faces_now,), finish = self.templates.draw_batches_later(
-                [(FACE_TEMPLATE, [self.face_piece(*key) for key in faces])])
-
-        def settled() -> None:
-            if finish_backs is None:
-                drawn_faces, drawn_backs = finish()
-            else:
-                (drawn_faces,), (drawn_backs,) = finish(), finish_backs()
-            self.faces.update(zip(faces, drawn_faces))
-            self.backs.update(zip(backs, drawn_backs))
-
-        if wait or len(self.templates.children) == children:  # nothing drawing: all here or on disk
-            settled()
-            return
-        self.faces.update((key, group) for key, group in zip(faces, faces_now) if group is not None)
-        self.backs.update((key, group) for key, group in zip(backs, backs_now) if group is not None)
-        self.pending.append(settled)
-
-    def abandon(self) -> None:
-        """Forget the pieces still being drawn and end their children."""
-        self.pending.clear()
-        self.templates.stop_children()
-
-    def settle(self) -> None:
-        """Wait for the pieces a `prepare(wait=False)` left drawing, and take them (with their
-        warnings)."""
-        while self.pending:
-            self.pending.pop(0)()
+        drawn_faces, drawn_backs = self.templates.draw_batches([
+            (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]),
+            (BACK_TEMPLATE, [self.back_piece(*key) for key in backs])])
+        self.faces.update(zip(faces, drawn_faces))
+        self.backs.update(zip(backs, drawn_backs))
 
     def face(self, deck: str, index: int, bleed: float, numbered: bool) -> Group:
         if (deck, index, bleed, numbered) not in self.faces:
-            self.prepare([bleed], numbered)  # which first takes what is still being drawn
+            self.prepare([bleed], numbered)
         return self.faces[(deck, index, bleed, numbered)]
 
     def back_piece(self, deck: str, bleed: float) -> Piece:
