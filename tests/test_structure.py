@@ -1,5 +1,5 @@
 """The shape of the source, measured from the source: no import cycle (imports inside functions
-counted), no module over 400 lines, no function over 80 lines. A newcomer reads the tree top down;
+counted), no module over 500 lines, no function over 80 lines. A newcomer reads the tree top down;
 a cycle or a thousand-line module makes that impossible."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).parent.parent / "printgen"
-MAX_MODULE_LINES = 400
+MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80
 LONG_FUNCTIONS_ALLOWED = {"printgen.games.omiga.simulation:play"}  # the simulation's inner loop
 
@@ -93,7 +93,7 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_no_module_over_400_lines():
+def test_no_module_over_500_lines():
     long = {name: n for name, path in modules().items()
             if (n := len(path.read_text().splitlines())) > MAX_MODULE_LINES}
     assert long == {}

@@ -125,7 +125,17 @@ class ConfinedLoader(FileSystemLoader):
                          f"folders; copy the file into the folder instead")
         if len(source.encode("utf-8")) > MAX_TEMPLATE_BYTES:
             raise refuse(f"the template {template} is over {MAX_TEMPLATE_BYTES // 1024} KiB")
-        return source, filename, uptodate
+        return source, filename, lambda: uptodate() and unchanged(filename, source)
+
+
+def unchanged(filename: str, source: str) -> bool:
+    """Whether the file still holds `source`: a template Jinja parsed before is used again only
+    then (its own check, the file's time, misses an edit in the same clock tick)."""
+    try:
+        with open(filename, encoding="utf-8") as file:
+            return file.read(MAX_TEMPLATE_BYTES + 1) == source
+    except (OSError, ValueError):
+        return False
 
 
 def unresolved(filename: str) -> str:
