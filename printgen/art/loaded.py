@@ -32,6 +32,7 @@ class Art:
     drawing: Any = field(default=None, repr=False)  # the svglib Drawing for SVG art
     reader: Any = field(default=None, repr=False)  # the reportlab ImageReader for PNG and JPEG art
     linked: tuple[Path, ...] = ()  # files an SVG draws from (<use>, <image>): they decide it too
+    warnings: tuple[str, ...] = ()  # what svglib leaves out of an SVG or said, as `file:line: warning: ...`
 
     @property
     def form_name(self) -> str:

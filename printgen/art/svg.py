@@ -146,10 +146,11 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     measured = measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
     findings = scan(tree)
     drawing, notes = convert(path, data, root_folder)
-    art = Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
-              drawing=drawing, linked=tuple(measured.linked))
-    _NOTES[art.digest] = (tuple(findings), notes)
-    return art
+    shown = display_name(path)
+    warnings = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
+    warnings += [f"{shown}: warning: svglib: {note}" for note in notes]
+    return Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
+               drawing=drawing, linked=tuple(measured.linked), warnings=tuple(warnings))
 
 
 def convert(path: Path, data: bytes, root_folder: Path | None,
@@ -227,15 +228,9 @@ def standard_fonts() -> Any:
     return StandardFonts()
 
 
-_NOTES: dict[str, tuple[tuple[Finding, ...], tuple[str, ...]]] = {}
-
-
 def warnings_for(art: Art) -> list[str]:
     """`file:line: warning: FEATURE: what is lost` for each feature, then svglib's own messages."""
-    findings, notes = _NOTES.get(art.digest, ((), ()))
-    shown = display_name(art.path)
-    lines = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
-    return lines + [f"{shown}: warning: svglib: {note}" for note in notes]
+    return list(art.warnings)
 
 
 def embedded_fonts(user_fonts: Mapping[str, str] | None = None) -> Any:

@@ -21,20 +21,20 @@ ICON = re.compile(r":([A-Za-z0-9_-]{1,40}):")
 STEP = 0.5  # pt between the sizes tried when shrinking
 ASCENT = 0.76  # of the font size: the embedded sans's cap height sits about here below the top
 ICON_GAP = 0.15  # of the font size, either side of an icon
-KEPT_WIDTHS = 50_000  # measured words kept; a deck's cards share most of their words and sizes
+CACHED_WIDTHS = 50_000  # measured words cached; a deck's cards share most of their words and sizes
 
 _widths: dict[tuple[str, str, float], float] = {}
 
 
 def text_width(text: str, font: str, size: float) -> float:
-    """fonts.text_width, kept by text, font and size: fitting a card's text measures each word at
+    """fonts.text_width, cached by text, font and size: fitting a card's text measures each word at
     every size it tries and again to draw it, and a deck's cards repeat the same words (a thousand
     cards measured 93,000 words, nearly all seen before). Font names are fixed per file (a user's
-    font is named by its digest), so a kept width never goes stale."""
+    font is named by its digest), so a cached width never goes stale."""
     key = (text, font, size)
     width = _widths.get(key)
     if width is None:
-        if len(_widths) >= KEPT_WIDTHS:
+        if len(_widths) >= CACHED_WIDTHS:
             _widths.clear()
         width = _widths[key] = fonts.text_width(text, font, size)
     return width

@@ -25,7 +25,7 @@ from printgen.core.paper import font_mm
 from printgen.drawing import fonts
 from printgen.drawing.numbers import num
 from printgen.drawing.picture import colour, placed, rect, turned
-from printgen.games.omiga.model import DECKS, Card, DeckLook, Form, Omiga, Tile, tile_name
+from printgen.games.omiga.model import DECKS, DeckLook, Form, Omiga, Tile, TileGeometry, tile_name
 from printgen.games.pieces import Piece, PieceTemplates, templates_for
 
 ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the radius
@@ -79,7 +79,7 @@ def outline(cx: float, cy: float, r: float, facing: float, bleed: float, ink: Co
     return path
 
 
-def profile(form: Form, card: Card) -> list[tuple[float, float]]:
+def profile(form: Form, card: TileGeometry) -> list[tuple[float, float]]:
     """(x, outward push) along a top edge from x=0 to x=width; zero outside the form span."""
     w, t = card.width, card.form_depth
     a, b, mid = (w - card.form_width) / 2, (w + card.form_width) / 2, w / 2
@@ -93,7 +93,7 @@ def profile(form: Form, card: Card) -> list[tuple[float, float]]:
     return [(0.0, 0.0)] + inner + [(w, 0.0)]
 
 
-def top_band(form: Form, card: Card, bleed: float, fill: Color) -> Polygon:
+def top_band(form: Form, card: TileGeometry, bleed: float, fill: Color) -> Polygon:
     """The band along the top edge, its inner line shaped by the form's profile."""
     w, h, m = card.width, card.height, card.band
     line = [(x, h - m + p) for x, p in profile(form, card)]
@@ -132,7 +132,7 @@ def flipped(points: list[tuple[float, float]], height: float) -> list[list[float
     return [[round(x, 6), round(height - y, 6)] for x, y in points]
 
 
-def band_points(form: Form, card: Card, bleed: float, edge: str) -> list[tuple[float, float]]:
+def band_points(form: Form, card: TileGeometry, bleed: float, edge: str) -> list[tuple[float, float]]:
     """The band's polygon (y up): the top band, or the bottom one (the same, turned 180 degrees)."""
     band = top_band(form, card, bleed, black).points
     points = list(zip(band[::2], band[1::2]))
@@ -141,7 +141,7 @@ def band_points(form: Form, card: Card, bleed: float, edge: str) -> list[tuple[f
     return points
 
 
-def outlines(card: Card, side: str, bleed: float) -> tuple[str, str]:
+def outlines(card: TileGeometry, side: str, bleed: float) -> tuple[str, str]:
     """A semicircle's half disc and its inner outline line as SVG path data (y down)."""
     w, h, r = card.width, card.height, card.radius
     cx, facing = (0.0, 0.0) if side == "left" else (w, 180.0)

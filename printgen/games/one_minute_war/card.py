@@ -18,7 +18,7 @@ from printgen.core.paper import font_mm
 from printgen.core.textcheck import missing_in_font
 from printgen.drawing.picture import (CUT, FOLD, colour, guide, hex_of, placed, rect, text, tint,
                                       turned, wrap)
-from printgen.games.one_minute_war.model import Card, OneMinuteWar, Soldier
+from printgen.games.one_minute_war.model import FoldCard, OneMinuteWar, Soldier
 from printgen.games.pieces import Piece, PieceTemplates, has_id, with_art
 from printgen.jinja.plaindata import plain
 
@@ -45,7 +45,7 @@ class TabRows:
     needed: float
 
     @classmethod
-    def of(cls, card: "Card") -> "TabRows":
+    def of(cls, card: "FoldCard") -> "TabRows":
         number = BAND + TAB_PAD + CAP * font_mm(card.number_size_pt)
         name = number + 1.4 + CAP * font_mm(card.text_size_pt + 1)
         leading = font_mm(card.text_size_pt) * 1.15
