@@ -4,8 +4,8 @@ A few kilobytes of SVG can stand for millions of shapes (a group repeated throug
 repeats other groups), a small PNG header can claim gigapixels, and a font's character map can claim
 billions of characters. Decoders find out by trying, which takes minutes or gigabytes. So each file
 is first measured from its structure alone, in time linear in its size, and refused with the
-measured figure when it is over a limit. The bounded child (`bounded.py`) that then decodes it is
-the second line, for what no measure foresaw.
+measured figure when it is over a limit. The decoders' own limits (Pillow's, lxml's) and the
+bounded child the whole build runs in are the second line, for what no measure foresaw.
 
 Every limit is in SECURITY.md. Messages read `FILE:LINE: what was found; what to do`.
 """

@@ -202,10 +202,9 @@ def named_families(tried: Iterable[str]) -> list[str]:
 def standard_fonts() -> Any:
     """svglib's map of the standard PDF fonts and their usual family names, looking nowhere else.
     svglib's own map would next try a TrueType file named after the family on reportlab's search
-    path and then the system's fontconfig, and register what it found only in the bounded child
-    that converts the art: the PDF writer, in printgen's own process, would then meet a font it
-    does not know, and the drawing would depend on the fonts of the machine it is built on. Any
-    other family is svglib's own last resort, Helvetica, and is named in a warning."""
+    path and then the system's fontconfig: the drawing would then depend on the fonts of the
+    machine it is built on, and embed fonts printgen never measured. Any other family is svglib's
+    own last resort, Helvetica, and is named in a warning."""
     from svglib.fonts import FontMap
 
     class StandardFonts(FontMap):

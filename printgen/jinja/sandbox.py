@@ -61,8 +61,8 @@ CONTEXT_PARAMETERS = ("environment", "env", "eval_ctx", "context")
 def user_signature(function: Callable[..., Any]) -> inspect.Signature | None:
     """The parameters a template passes to a filter: Jinja's own first argument (the environment
     or a context, which some filters take and `inspect` may or may not show) left out. Kept per
-    function (a Signature is immutable): every render's fresh sandbox wraps the same ~50 filters,
-    and reading their signatures took some 4 ms of each bounded child."""
+    function (a Signature is immutable): every sandbox wraps the same ~50 filters, and reading
+    their signatures takes some 4 ms."""
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):

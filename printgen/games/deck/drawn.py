@@ -68,7 +68,7 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
     except Unfit as exc:
         fault((side, "background"), str(exc))
         background = None
-    return DrawnSide(drawn, background, layout.width, layout.height)
+    return DrawnSide(drawn, background, layout.width, layout.height, shared={} if cache is None else cache)
 
 
 @dataclass

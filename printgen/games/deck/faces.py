@@ -140,35 +140,28 @@ class DrawnSide:
     height: float
     reuse: bool = False  # placed more than once: stored once in a PDF (printgen.output.reuse)
     drawn: dict[float, Any] = field(default_factory=dict)
+    shared: dict[Any, Any] = field(default_factory=dict, repr=False)  # shapes the deck's cards share
 
     def at(self, bleed: float) -> Any:
         if bleed not in self.drawn:
-            group = side_group(self.content, self.background, self.width, self.height, bleed)
+            group = side_group(self.content, self.background, self.width, self.height, bleed, self.shared)
             self.drawn[bleed] = reusable(group) if self.reuse else group
         return self.drawn[bleed]
 
 
-def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float) -> Group:
-    """The drawn elements in printgen's y-up picture, over the background running into the bleed."""
+def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float,
+               shared: dict[Any, Any]) -> Group:
+    """The drawn elements in printgen's y-up picture, over the background running into the bleed
+    (one shape for every card of the deck with that background: `shared` holds it)."""
     card = Group(transform=(1, 0, 0, -1, 0, height))
     for shape in drawn:
         card.add(shape)
     group = Group()
     if background is not None:
-        group.add(background_of(background, width, height, bleed))
+        key = ("background", background.red, background.green, background.blue, background.alpha, width,
+               height, bleed)
+        if key not in shared:
+            shared[key] = rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background)
+        group.add(shared[key])
     group.add(card)
     return group
-
-
-_backgrounds: dict[tuple[float, ...], Any] = {}
-
-
-def background_of(colour: Color, width: float, height: float, bleed: float) -> Any:
-    """A side's background, one shape for every card that has it (never changed once drawn), so
-    the PDF writer writes it again rather than drawing it afresh (output.replay)."""
-    key = (colour.red, colour.green, colour.blue, colour.alpha, width, height, bleed)
-    if key not in _backgrounds:
-        if len(_backgrounds) >= 64:
-            _backgrounds.clear()
-        _backgrounds[key] = rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour)
-    return _backgrounds[key]

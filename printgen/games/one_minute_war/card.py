@@ -67,7 +67,7 @@ def family(font: str) -> str:
 @dataclass
 class WarCard:
     """The card, its tabs and body drawn from the piece templates (searched in `templates` first,
-    then printgen's own); each piece drawn once, all of them in one bounded child."""
+    then printgen's own); each piece drawn once, all of them in one batch."""
 
     defn: OneMinuteWar
     templates: PieceTemplates = field(default_factory=PieceTemplates)
@@ -176,7 +176,7 @@ class WarCard:
         return found
 
     def piece(self, *key: Any) -> Group:
-        """One drawn piece; the first asked for draws them all (one child for the three templates)."""
+        """One drawn piece; the first asked for draws them all (one batch for the three templates)."""
         if not self.drawn:
             found = self.pieces()
             self.templates.common.setdefault("d", plain(self.defn))
