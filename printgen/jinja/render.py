@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 from printgen.drawing.markup import line_of, markup_problem
 from printgen.jinja.plaindata import plain
 from printgen.core.problems import DefinitionError, Problem, display_name
-from printgen.jinja.sandbox import BoundedSandbox, ConfinedLoader
+from printgen.jinja.sandbox import MAX_RENDER_BYTES, BoundedSandbox, ConfinedLoader
 
 
 def bundled_dir() -> Path:
@@ -84,7 +84,7 @@ def inline(value: Any) -> Markup:
 
 
 TEMPLATE_SECONDS = 4.0  # one render's time limit; a batch of renders gets a little more for each
-TEMPLATE_MEMORY = 256 * 1024 * 1024  # bytes: what the message for a template out of memory names
+TEMPLATE_MEMORY = MAX_RENDER_BYTES  # bytes: what the message for a template out of memory names
 SOFT_DEADLINE = 0.85  # of the time limit: the render stops itself then, so the message can name a line
 
 
@@ -119,7 +119,7 @@ def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[P
         for index, context in enumerate(contexts):
             label = labels[index] if index < len(labels) else ""
             with located(env, name, label):
-                env.steps = 0  # type: ignore[attr-defined]  # BoundedSandbox's per-render budget
+                env.fresh()  # type: ignore[attr-defined]  # BoundedSandbox's per-render budgets
                 text = env.get_template(name).render({**(common or {}), **context})  # compiled once
                 if kind_of(name) == "txt":  # paragraph markup: only harmless tags may reach reportlab
                     check_markup(env, name, text)  # inside the deadline's reach, so it is located too

@@ -78,7 +78,7 @@ def render_here(texts: list[str], contexts: list[dict[str, Any]], expressions: S
         for context, place in zip(contexts, places):
             values = []
             for template, where in zip(compiled, expressions):
-                env.steps = 0
+                env.fresh()
                 try:
                     assert template is not None  # a syntax error stopped the batch before
                     values.append(template.render(**context))
