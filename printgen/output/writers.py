@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 from printgen.core.build import Artifact
-from printgen.core.parallel import on_cores
+from printgen.core.parallel import beside, on_cores
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.spill import Held, Spill, in_memory
 from printgen.core.source import SourceMap
@@ -74,6 +74,10 @@ def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
     return Written(store(data), problems)
 
 
+def each_written(documents: list[Document], source: SourceMap, store: Store) -> list[Written]:
+    return [written_stored(doc, source, store) for doc in documents]
+
+
 def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
     """Every document as an artifact, in order. Raises one DefinitionError holding every
     document's problems.
@@ -107,7 +111,9 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
     for a deck of a thousand cards is several times quicker; the largest such batch is shared out
     on every core in runs of a page of pictures, each run writing, in order, the other documents
     between its pictures (a card's SVG just before its PNG, so the card is drawn once for both).
-    The documents before the first picture (deck.pdf) are a job of their own."""
+    The documents before the first picture (deck.pdf) are a job of their own. Without such a
+    batch, the simple pictures (a contact sheet) are written on another core while this process
+    writes the rest (which may draw pieces whose warnings it must keep)."""
     from printgen.output.cellpages import Cells
 
     results: dict[int, Written] = {}
@@ -119,8 +125,14 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
     for batch in batches.values():
         if len(batch) > 1 and batch is not largest:
             results.update((id(doc), Written(data, [])) for doc, data in zip(batch, write_pngs_stored(batch, store)))
-    if len(largest) < 2:
-        return [results.get(id(doc)) or written_stored(doc, source, store) for doc in documents]
+    if len(largest) < 2:  # a lone picture (Omiga's contact sheet) rasterised on another core meanwhile
+        pending = [doc for doc in documents if id(doc) not in results]
+        lone = [doc for doc in pending if simple_picture(doc)]
+        rest = [doc for doc in pending if not simple_picture(doc)]
+        with beside(partial(each_written, lone, source, store), fork=bool(lone and rest)) as other_core:
+            results.update(zip(map(id, rest), each_written(rest, source, store)))
+            results.update(zip(map(id, lone), other_core.result()))
+        return [results[id(doc)] for doc in documents]
     cells = Cells.of(largest[0].paper.width, largest[0].paper.height, largest[0].dpi, len(largest))
     members = {id(doc) for doc in largest}
     runs = runs_of([doc for doc in documents if id(doc) not in results], members, cells.per_page)
