@@ -46,11 +46,13 @@ class Results:
 def importable(tree: Path, scratch: Path) -> Path:
     """A folder from which `import printgen` finds `tree`'s package with its bundled games.
 
-    Today each game's definition and templates sit in its folder under printgen/games/. In older
-    checkouts card_defs/ and templates/ sat beside printgen/ and only an install put them inside the
-    package; such a checkout on PYTHONPATH would otherwise read today's definitions.
+    card_defs/ and templates/ sit beside printgen/ in a checkout, and an install puts them inside the
+    package. Today's code finds them either way (printgen/core/bundled.py), but the oldest checkouts
+    looked inside the package only, so a tree that has them beside printgen/ gets a copy with them
+    inside, which every version finds; one without them (its games' files under printgen/games/)
+    is taken as it is.
     """
-    if (tree / "printgen" / "card_defs").is_dir() or (tree / "printgen" / "games" / "omiga").is_dir():
+    if (tree / "printgen" / "card_defs").is_dir() or not (tree / "card_defs").is_dir():
         return tree
     shutil.copytree(tree / "printgen", scratch / "printgen")
     for name in ("card_defs", "templates"):

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from art_cases import CASES as ART_CASES
+from printgen.core.bundled import templates_folder
 from printgen.games import bundled_definition, game_ids
 
 CORPUS = Path(__file__).parent / "bad_inputs"
@@ -116,7 +117,7 @@ def unknown_table(game: str):
         (folder / f"{name}.yaml").write_bytes(bundled_definition(game).read_bytes())
         target = folder / f"{name}.templates" / game / "rules.txt.j2"
         target.parent.mkdir(parents=True)
-        bundled = bundled_definition(game).parent / "rules.txt.j2"
+        bundled = templates_folder() / game / "rules.txt.j2"
         target.write_text(bundled.read_text() + "\n@table nosuch\n")
     return make
 

@@ -7,6 +7,7 @@ import csv
 import io
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pdfplumber
@@ -147,6 +148,54 @@ def test_a_bad_value_in_the_csv_is_located_at_its_line_and_column(run_cli, deck,
     assert result.exit_code == 2
     assert "cards.csv:4: column 'cost': expected a whole number (got 'x')" in result.output, result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("cell, said", [
+    ("Ember\x00Tonic", "character 6 is U+0000: an invisible control character"),
+    ("Ember \x1b[31m", "character 7 is U+001B: an invisible control character"),
+    ("Star \u2605", "character 6 ('\u2605', U+2605 BLACK STAR) is not in the embedded font"),
+])
+def test_a_csv_cell_the_font_cannot_print_is_located_at_its_line_and_column(run_cli, deck, tmp_path, cell, said):
+    """A CSV cell gets the checks a string in the definition gets: NUL made the card SVGs
+    ill-formed XML, and a star printed as an empty box."""
+    csv_path = deck.parent / "cards.csv"
+    rows = list(csv.reader(io.StringIO(csv_path.read_text())))
+    rows[2][0] = cell
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    csv_path.write_text(buffer.getvalue())
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"cards.csv:3: column '{rows[0][0]}': {said}" in result.stderr, result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_deck_of_too_many_cards_is_refused_at_once_with_the_numbers(run_cli, deck, tmp_path):
+    """A 230 KB CSV of 20,000 rows with 1,000 copies each once ran for an hour toward 20 million
+    cards; the total is counted as the rows are read, and the row that passes it is named."""
+    csv_path = deck.parent / "cards.csv"
+    header, first = csv_path.read_text().splitlines()[:2]
+    copies = header.split(",").index("copies")
+    cells = first.split(",")
+    cells[copies] = "1000"
+    csv_path.write_text("\n".join([header] + [",".join(cells)] * 20_000) + "\n")
+    started = time.monotonic()
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert time.monotonic() - started < 10
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert ("cards.csv:22: column 'copies': this row brings the deck to 21,000 cards, copies counted; "
+            "a deck may print at most 20,000") in result.stderr, result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_copies_naming_a_column_no_row_has_is_located(run_cli, deck, tmp_path):
+    """`copies: quantity` with no such column once printed every card once, silently."""
+    text = deck.read_text()
+    deck.write_text(text + "copies: quantity\n")
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    line = len(text.splitlines()) + 1
+    assert f"deck.yaml:{line}: copies: no row has a column 'quantity'" in result.stderr, result.stderr
 
 
 def test_text_that_cannot_fit_names_the_csv_row_and_the_layout_line(run_cli, deck, tmp_path):

@@ -96,3 +96,27 @@ def test_the_homebrew_guide_shows_what_printgen_prints(run_cli, tmp_path, monkey
             assert output == blocks[number + 1][1], body
             shown += 1
     assert shown >= 6
+
+
+# -- every repository path the docs name exists -----------------------------------------------------
+
+PATH_DOCS = ["README.md", "SECURITY.md", *(f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md"))),
+             "benchmarks/notes.md"]
+TOP_FOLDERS = ("printgen", "card_defs", "templates", "tests", "benchmarks", "docs")
+# a path from the repository's top, in backquotes, in a code block or in a sentence; not one inside
+# a user's folder (`my_war/templates/omiga/...`: preceded by a name and a slash)
+NAMED_PATH = re.compile(r"(?<![\w./-])((?:%s)/[\w./-]*[\w/])" % "|".join(TOP_FOLDERS))
+
+
+def named_paths(text: str) -> set[str]:
+    """The repository paths a document names (`printgen/core/bundled.py`, `templates/omiga/`):
+    a `file:line` or `tests/test_docs.py::test_x` counts as its file."""
+    return set(NAMED_PATH.findall(text))
+
+
+@pytest.mark.parametrize("doc", PATH_DOCS)
+def test_every_repository_path_a_document_names_exists(doc):
+    """A reader who opens the repository at a path the docs give finds it there: the bundled
+    definitions in card_defs/, the templates in templates/, the code in printgen/."""
+    missing = sorted(p for p in named_paths((ROOT / doc).read_text()) if not (ROOT / p).exists())
+    assert missing == [], f"{doc} names paths that do not exist: {missing}"

@@ -302,3 +302,23 @@ def test_a_card_filled_to_its_edge_keeps_every_pixel_of_its_cell(size, dpi):
         draw.rectangle((column * px[0], row * px[1], (column + 1) * px[0] - 1, (row + 1) * px[1] - 1), fill=shade)
     off = ImageChops.difference(sheet, wanted).convert("L").point(lambda v: 255 if v > 2 else 0)
     assert off.getbbox() is None, off.getbbox()
+
+
+def test_a_manifest_cell_never_starts_a_spreadsheet_formula(run_cli, tmp_path):
+    """A deck titled like a formula (`=cmd|' /C calc'!A0`) landed raw in manifest.csv, where a
+    spreadsheet would run it; the cell is written with a leading apostrophe and reads as text."""
+    import shutil
+
+    from printgen.games import bundled_definition
+
+    shutil.copytree(bundled_definition("deck").parent, tmp_path / "mine",
+                    ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    definition = tmp_path / "mine" / "deck.yaml"
+    text = definition.read_text()
+    definition.write_text(text.replace("title: Potion Shop", "title: \"=cmd|' /C calc'!A0\"", 1))
+    result = run_cli("export", definition, "--print-shop", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    manifest = next((tmp_path / "out").glob("*/print-shop/manifest.csv")).read_text()
+    rows = list(csv.DictReader(io.StringIO(manifest)))
+    assert {r["deck"] for r in rows} == {"'=cmd|' /C calc'!A0"}
+    assert not any(cell.startswith(("=", "+", "-", "@")) for r in rows for cell in r.values())

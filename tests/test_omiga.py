@@ -440,7 +440,7 @@ def test_default_ink_is_light_enough_for_a_home_inkjet(a4):
 
     light = darkness(a4 / "omiga.pdf")
     assert light < 0.2, light
-    text = (Path(__file__).parents[1] / "printgen/games/omiga/omiga.yaml").read_text()
+    text = (Path(__file__).parents[1] / "card_defs/omiga.yaml").read_text()
     solid_yaml = a4.parent / "solid.yaml"
     solid_yaml.write_text(text.replace("palette: standard", "palette: solid"))
     from click.testing import CliRunner

@@ -20,6 +20,7 @@ from printgen.core.build import BuildOptions
 from printgen.core.intervals import Gap, Mean, Share, judge, runs_needed, wilson
 from printgen.core.problems import DefinitionError
 from printgen.core.paper import PAPERS
+from printgen.core.bundled import templates_folder
 from printgen.games import bundled_definition, load
 from printgen.games.omiga import validator
 from printgen.games.omiga.checks import Finding
@@ -309,7 +310,7 @@ def test_validate_warns_of_art_and_templates_exactly_as_build_does(run_cli, tmp_
     """A back picture with SVG features that will not print, and a face template whose semicircles
     moved: `build` loads the set and lays out its documents (writing them adds no warning), and
     `validate` must give the very same warnings, at the same files and lines."""
-    face = (bundled_definition("omiga").parent / "tile-face.svg.j2").read_text()
+    face = (templates_folder() / "omiga" / "tile-face.svg.j2").read_text()
     moved = face.replace('<path id="semicircle-', '<path transform="translate(0.5 0)" id="semicircle-', 1)
     assert moved != face
     art_copy(tmp_path, "art/marked.svg", moved)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -261,6 +262,22 @@ def test_the_command_exits_2_for_a_malformed_record_or_a_definition_it_cannot_pl
     other = run_cli("replay", "omiga", record)
     assert other.exit_code == 2
     assert "game: replay plays the games of one_minute_war, and this is a definition of Omiga" in other.stderr
+
+
+def test_a_record_of_huge_numbers_or_words_is_refused_briefly_at_its_line(run_cli, tmp_path):
+    """A 5,000-digit move once reached int() (which refuses over 4,300 digits: exit 3), and a
+    500,000-character word was quoted whole; both are now a short located message, exit 2."""
+    record = tmp_path / "war.txt"
+    record.write_text("4 3\n" + "7" * 5000 + " 3\n" + "x" * 500_000 + " 1\n")
+    started = time.monotonic()
+    result = run_cli("replay", "one_minute_war", record)
+    assert time.monotonic() - started < 5
+    assert result.exit_code == 2 and "Traceback" not in result.output and "internal error" not in result.output
+    lines = result.stderr.splitlines()
+    assert any(line.startswith(f"{record.name}:2: ") or ":2: expected a move" in line for line in lines)
+    assert any(":3: expected a move" in line for line in lines)
+    assert max(len(line) for line in lines) < 300, "a message quotes the whole word"
+    assert "'7777777777777777777777777777777777777...'" in result.stderr
 
 
 def test_replaying_needs_neither_the_drawing_code_nor_the_simulation():

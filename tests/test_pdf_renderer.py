@@ -98,7 +98,7 @@ def test_a_deck_writes_the_sheets_renderpdf_writes(monkeypatch, tmp_path):
     from printgen.core.paper import PAPERS
     from printgen.drawing.checks import unchecked_shapes
 
-    deck = Path(__file__).parent.parent / "printgen" / "games" / "deck" / "deck.yaml"
+    deck = Path(__file__).parent.parent / "card_defs" / "deck.yaml"
     options = BuildOptions(PAPERS["a4"], pictures=False)
     with unchecked_shapes():
         ((_, ours),) = build_games([deck], options)

@@ -11,6 +11,7 @@ import pytest
 from building import edit
 from printgen.core import yamlread
 from printgen.core.build import BuildOptions
+from printgen.core.bundled import templates_folder
 from printgen.core.paper import PAPERS, Paper
 from printgen.core.problems import DefinitionError
 from printgen.games import bundled_definition, game_ids, load
@@ -139,7 +140,7 @@ def test_a_text_asking_for_an_unknown_table_still_lets_the_drawn_warnings_throug
     as when Omiga made all its documents before any was written."""
     folder = tmp_path / "templates" / "omiga"
     folder.mkdir(parents=True)
-    own = bundled_definition("omiga").parent
+    own = templates_folder() / "omiga"
     (folder / "tile-face.svg.j2").write_text((own / "tile-face.svg.j2").read_text()
                                              .replace('id="semicircle-', 'id="semi-'))
     (folder / "rules.txt.j2").write_text((own / "rules.txt.j2").read_text() + "\n@table nope\n")
@@ -154,7 +155,7 @@ def test_a_broken_back_template_is_told_before_an_unknown_table(tmp_path, monkey
     rebuild after a new title too (the templates fail for that title alone)."""
     folder = tmp_path / "templates" / "omiga"
     folder.mkdir(parents=True)
-    own = bundled_definition("omiga").parent
+    own = templates_folder() / "omiga"
     failing = '{% if title == "Omiga again" %}{{ 1/0 }}{% endif %}'
     (folder / "tile-back.svg.j2").write_text((own / "tile-back.svg.j2").read_text()
                                              .replace("<svg ", f'<svg data-x="{failing}" ', 1))

@@ -20,6 +20,7 @@ from printgen.art import library
 from printgen.cli import engine, resultcache
 from printgen.cli.main import cli
 from printgen.core import buildcache, diskcache, fingerprint
+from printgen.core.bundled import templates_folder
 from printgen.core.fontfiles import font_dir
 from printgen.games import GAME_MODULES, bundled_definition
 
@@ -205,7 +206,7 @@ def test_a_user_template_shadowing_a_bundled_one_and_its_edit_build_again(cache,
     mine.mkdir()
     args = ["fracas", "--templates", mine]
     check_miss(monkeypatch, built, tmp_path, "empty", *args)
-    bundled = bundled_definition("fracas").parent / "rules.txt.j2"
+    bundled = templates_folder() / "fracas" / "rules.txt.j2"
     (mine / "fracas").mkdir()
     (mine / "fracas" / "rules.txt.j2").write_text(bundled.read_text().replace("Fracas", "Fracaz", 1))
     check_miss(monkeypatch, built, tmp_path, "shadowed", *args)
@@ -448,7 +449,7 @@ def test_a_templates_folder_edited_while_the_game_builds_is_not_kept_under_the_o
     mine = tmp_path / "mine"
     (mine / "fracas").mkdir(parents=True)
     template = mine / "fracas" / "rules.txt.j2"
-    bundled = bundled_definition("fracas").parent / "rules.txt.j2"
+    bundled = templates_folder() / "fracas" / "rules.txt.j2"
     template.write_text(bundled.read_text().replace("Fracas", "Fracaz", 1))
     original = Loaded.build
 

@@ -95,7 +95,9 @@ def reportlab_settings() -> list[Any]:
 
 def bundled_files() -> str:
     """The bundled games' files other than code (definitions, their CSV, art and templates)."""
-    return package_files(Path(__file__).resolve().parents[1] / "games", code=False)
+    from printgen.core.bundled import definitions_folder, templates_folder
+
+    return digest(*(package_files(folder, code=False) for folder in (definitions_folder(), templates_folder())))
 
 
 def package_files(folder: Path, code: bool) -> str:

@@ -55,7 +55,7 @@ def templates_digest(user_dirs: Iterable[Path], bundled: Path) -> str | None:
 def folder_digest(folder: Path, templates_only: bool) -> tuple[str, int] | None:
     """The SHA-256 of every file under `folder` (its path, and its bytes or where its link
     points) and how many there were; None past MAX_FILES or MAX_BYTES. `templates_only`: only
-    `.j2` files count (the bundled folder, where templates sit beside code).
+    `.j2` files count (the bundled templates/, which is inside the package when installed).
 
     A process that rebuilds asks again and again (the texts and the pieces of every build), so the
     answer is kept with each file's inode, size and times, and reused while they all read the

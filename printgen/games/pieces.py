@@ -218,15 +218,12 @@ def key_of(name: str, data: Any, width: float, height: float) -> str:
 
 
 def shown_name(path: Path) -> str:
-    """A template's file as messages show it: printgen's own by its place in the package
-    (`printgen/games/fracas/token-back.svg.j2`), wherever printgen is installed; a user's as
+    """A template's file as messages show it: printgen's own by its place in the repository
+    (`templates/fracas/token-back.svg.j2`), wherever printgen is installed; a user's as
     display_name shows any file."""
-    from printgen.jinja.render import bundled_dir
+    from printgen.core.bundled import shown_name as bundled_name
 
-    try:
-        return f"printgen/games/{path.relative_to(bundled_dir()).as_posix()}"
-    except ValueError:
-        return display_name(path)
+    return bundled_name(path) or display_name(path)
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:

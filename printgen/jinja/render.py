@@ -14,7 +14,6 @@ import sys
 import threading
 from contextlib import contextmanager
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -22,6 +21,7 @@ from jinja2 import StrictUndefined, TemplateError, TemplateNotFound, TemplateSyn
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
+from printgen.core.bundled import templates_folder
 from printgen.drawing.markup import line_of, markup_problem
 from printgen.jinja.plaindata import plain
 from printgen.core.problems import DefinitionError, Problem, display_name
@@ -29,7 +29,7 @@ from printgen.jinja.sandbox import MAX_RENDER_BYTES, BoundedSandbox, ConfinedLoa
 
 
 def bundled_dir() -> Path:
-    return Path(str(resources.files("printgen.games")))  # each game's folder holds its templates
+    return templates_folder()  # templates/<game>/: the bundled templates (printgen.core.bundled)
 
 
 # Whether values are escaped, by the kind of file a template makes (its name without `.j2`).

@@ -107,7 +107,7 @@ class Guarded(NodeTransformer):
 
 class ConfinedLoader(FileSystemLoader):
     """A FileSystemLoader that reads only real files inside its folders, up to a size. In the
-    `code_folders` (the bundled games, whose templates sit beside their code) only `.j2` files are
+    `code_folders` (printgen's own templates/, installed inside the package) only `.j2` files are
     templates."""
 
     def __init__(self, searchpath: list[str], code_folders: tuple[str, ...] = ()) -> None:

@@ -106,11 +106,20 @@ def manifest_row(file: str, card: Card, side: str, bleed: float, quantity: int, 
             "quantity": quantity, "back": back}
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula
+
+
+def inert(value: object) -> object:
+    """A text cell a spreadsheet shows as typed: one that would start a formula (a card titled
+    `=cmd|' /C calc'!A0`) gets a leading apostrophe, as spreadsheets themselves write it."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def manifest_csv(rows: list[dict[str, object]]) -> bytes:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: inert(value) for key, value in row.items()} for row in rows)
     return buffer.getvalue().encode()
 
 

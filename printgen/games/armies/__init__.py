@@ -1,4 +1,5 @@
 """Armies: a standard-deck wargame; its reference sheet and positions figure.
 
-The game object is in `game.py` (`GAME`); its definition and rules templates sit beside the code.
+The game object is in `game.py` (`GAME`); its definition is
+card_defs/armies.yaml and its templates are in templates/armies/ (printgen/core/bundled.py).
 """

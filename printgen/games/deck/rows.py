@@ -15,6 +15,7 @@ from typing import Any
 from printgen.art.library import ArtContext, resolve
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap
+from printgen.core.textcheck import problem_with
 from printgen.games.deck.model import Deck
 
 MAX_CSV_BYTES = 16 * 1024 * 1024
@@ -22,6 +23,7 @@ MAX_ROWS = 20_000
 MAX_COLUMNS = 100
 MAX_CELL = 4_000
 MAX_COPIES = 1_000
+MAX_CARDS = 20_000  # cards in all, copies counted: 20,000 rows of 1,000 copies would be 20 million
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 YES, NO = {"yes", "y", "true", "1", "x"}, {"no", "n", "false", "0", ""}
 
@@ -56,10 +58,15 @@ def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) ->
         raw = csv_rows(defn.data, source, ArtContext(base, allow_outside))
     rows: list[Row] = []
     problems: list[Problem] = []
+    cards = 0
     for index, values, file, line, key in raw:
         row = Row(index, values, 1, file, line, key)
         typed: dict[str, Value] = {}
         for column, value in values.items():
+            unprintable = problem_with(value) if isinstance(value, str) and not key else None
+            if unprintable:  # a CSV cell; the definition's own strings were checked when it was read
+                problems.append(row.problem(column, unprintable))
+                continue
             try:
                 typed[column] = convert(value, defn.columns.get(column, "text"))
             except ValueError as exc:
@@ -69,10 +76,19 @@ def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) ->
         except ValueError as exc:
             problems.append(row.problem(defn.copies, str(exc)))
             copies = 1
+        cards += copies
+        if cards > MAX_CARDS:
+            problems.append(row.problem(defn.copies, f"this row brings the deck to {cards:,} cards, copies "
+                                        f"counted; a deck may print at most {MAX_CARDS:,}"))
+            break
         rows.append(Row(index, typed, copies, file, line, key))
     for column in defn.columns:
         if rows and all(column not in r.values for r in rows) and column != defn.copies:
             problems.append(source.problem(("columns", column), f"no row has a column '{column}'"))
+    named = isinstance(source.root, dict) and "copies" in source.root  # `copies:` given, not the default
+    if named and raw and all(defn.copies not in values for _, values, *_ in raw):
+        problems.append(source.problem(("copies",), f"no row has a column '{defn.copies}', so every card "
+                                       f"would print once; name a column the rows have"))
     if problems:
         raise DefinitionError(problems)
     return rows

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from printgen.core.bundled import templates_folder
 from printgen.core.problems import DefinitionError
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document
@@ -27,7 +28,6 @@ from printgen.games.omiga.report import Report
 from printgen.games.omiga.simulation import simulate
 from printgen.games.omiga.tileset import compile_set
 
-BUNDLED = Path(__file__).resolve().parent.parent  # printgen/games: the bundled templates
 THOROUGH = True  # `validate --thorough` searches every set-up and first move (omiga.exhaustive)
 WARNING_LINE = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+))?: warning: (?P<message>.*)$", re.S)
 
@@ -103,7 +103,7 @@ def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
     severity: Severity = "warning"
     try:
         path, _ = art.templates.source(FACE_TEMPLATE)
-        bundled = Path(path).resolve().is_relative_to(BUNDLED)
+        bundled = Path(path).resolve().is_relative_to(templates_folder().resolve())
         file = f"printgen's own {FACE_TEMPLATE}" if bundled else art.templates.where(FACE_TEMPLATE)[0]
         art.prepare([defn.card.bleed, 0.0])
         problems = drawn_problems(defn, art)

@@ -17,7 +17,10 @@ from printgen.core.yamlread import utf8_text
 from printgen.games.one_minute_war.engine import Fight, Move, Rules, Sacrifice
 
 MAX_RECORD_BYTES = 1024 * 1024  # a war of a thousand rounds takes about 10 KiB
-TOKEN = re.compile(r"(?:(?P<fist>0)(?::(?P<folded>\d+))?|(?P<soldier>\d+)(?:\+(?P<revive>\d+))?)")
+MAX_DIGITS = 6  # a soldier's number is small; longer runs of digits are refused before int() reads them
+DIGITS = rf"\d{{1,{MAX_DIGITS}}}"
+TOKEN = re.compile(rf"(?:(?P<fist>0)(?::(?P<folded>{DIGITS}))?|(?P<soldier>{DIGITS})(?:\+(?P<revive>{DIGITS}))?)")
+SHOWN = 40  # the most of a word a message quotes
 
 
 @dataclass(frozen=True)
@@ -78,18 +81,18 @@ def move_of(word: str, rules: Rules) -> tuple[Move | None, str]:
     match = TOKEN.fullmatch(word)
     numbers = set(rules.numbers)
     if match is None:
-        return None, f"expected a move such as {forms(rules)} (got '{word}')"
+        return None, f"expected a move such as {forms(rules)} (got {shown_words([word])})"
     if match["fist"] is not None:
         folded = int(match["folded"]) if match["folded"] is not None else None
         if folded is not None and folded not in numbers:
-            return None, f"'{word}': a fist folds down one of your soldiers, {listed(rules)} (got {folded})"
+            return None, f"{shown_words([word])}: a fist folds down one of your soldiers, {listed(rules)} (got {folded})"
         return Sacrifice(folded), ""
     soldier = int(match["soldier"])
     revive = int(match["revive"]) if match["revive"] is not None else None
     if soldier not in numbers:
-        return None, f"'{word}': no soldier has the number {soldier}; expected {listed(rules)}, or 0 for a fist"
+        return None, f"{shown_words([word])}: no soldier has the number {soldier}; expected {listed(rules)}, or 0 for a fist"
     if revive is not None and revive not in numbers:
-        return None, f"'{word}': no soldier has the number {revive} to bring back; expected {listed(rules)}"
+        return None, f"{shown_words([word])}: no soldier has the number {revive} to bring back; expected {listed(rules)}"
     return Fight(soldier, revive), ""
 
 
@@ -113,5 +116,6 @@ def forms(rules: Rules) -> str:
 
 
 def shown_words(words: list[str]) -> str:
+    """The words quoted, cut short: a message names what it refused without repeating a huge paste."""
     text = " ".join(words)
-    return f"'{text}'" if len(text) <= 40 else f"'{text[:37]}...'"
+    return f"'{text}'" if len(text) <= SHOWN else f"'{text[:SHOWN - 3]}...'"
