@@ -108,12 +108,12 @@ def simple_picture(doc: Document) -> bool:
 def written_all(documents: Sequence[Document], source: SourceMap, store: Store) -> list[Written]:
     """`written_stored` for each document, in order. Simple pictures of one size and resolution are
     drawn as cells of shared pages and rasterised together (printgen.output.png.pictures), which
-    for a deck of a thousand cards is several times quicker; the largest such batch is shared out
-    on every core in runs of a page of pictures, each run writing, in order, the other documents
-    between its pictures (a card's SVG just before its PNG, so the card is drawn once for both).
-    The documents before the first picture (deck.pdf) are a job of their own. Without such a
-    batch, the simple pictures (a contact sheet) are written on another core while this process
-    writes the rest (which may draw pieces whose warnings it must keep)."""
+    for a deck of a thousand cards is several times quicker. The pictures are made on other cores
+    while this process writes the rest (which may draw pieces whose warnings it must keep): the
+    largest batch (a deck's cards) shared out on every core in runs of a page of pictures, each run
+    writing, in order, the other documents between and after its pictures (a card's SVG just before
+    its PNG, so the card is drawn once for both); without such a batch, the lone pictures (Omiga's
+    contact sheet) on one other core."""
     from printgen.output.cellpages import Cells
 
     results: dict[int, Written] = {}
@@ -125,32 +125,33 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
     for batch in batches.values():
         if len(batch) > 1 and batch is not largest:
             results.update((id(doc), Written(data, [])) for doc, data in zip(batch, write_pngs_stored(batch, store)))
-    if len(largest) < 2:  # a lone picture (Omiga's contact sheet) rasterised on another core meanwhile
-        pending = [doc for doc in documents if id(doc) not in results]
-        lone = [doc for doc in pending if simple_picture(doc)]
-        rest = [doc for doc in pending if not simple_picture(doc)]
-        with beside(partial(each_written, lone, source, store), fork=bool(lone and rest)) as other_core:
-            results.update(zip(map(id, rest), each_written(rest, source, store)))
-            results.update(zip(map(id, lone), other_core.result()))
-        return [results[id(doc)] for doc in documents]
-    cells = Cells.of(largest[0].paper.width, largest[0].paper.height, largest[0].dpi, len(largest))
-    members = {id(doc) for doc in largest}
-    runs = runs_of([doc for doc in documents if id(doc) not in results], members, cells.per_page)
-    for run, written_run in zip(runs, on_cores([partial(run_written, run, members, cells, source, store)
-                                                for run in runs])):
-        results.update(zip((id(doc) for doc in run), written_run))
+    pending = [doc for doc in documents if id(doc) not in results]
+    if len(largest) > 1:
+        page = Cells.of(largest[0].paper.width, largest[0].paper.height, largest[0].dpi, len(largest))
+        cells: Cells | None = page
+        members = {id(doc) for doc in largest}
+        first = next(i for i, doc in enumerate(pending) if id(doc) in members)
+        here, runs = pending[:first], runs_of(pending[first:], members, page.per_page)
+    else:
+        cells, members = None, set()
+        here = [doc for doc in pending if not simple_picture(doc)]
+        runs = [[doc for doc in pending if simple_picture(doc)]]
+    jobs = [partial(run_written, run, members, cells, source, store) for run in runs if run]
+    with beside(partial(on_cores, jobs), fork=bool(here and jobs)) as other_cores:
+        results.update(zip(map(id, here), each_written(here, source, store)))
+        for run, written_run in zip([run for run in runs if run], other_cores.result()):
+            results.update(zip(map(id, run), written_run))
     return [results[id(doc)] for doc in documents]
 
 
 def runs_of(documents: list[Document], members: set[int], size: int) -> list[list[Document]]:
-    """The documents in order, cut into runs of `size` members each (the last may hold fewer); the
-    documents before the first member are a run of their own, and those after the last member
-    join the last run."""
+    """The documents in order, cut into runs of `size` members each (the last may hold fewer);
+    documents after the last member join the last run."""
     runs: list[list[Document]] = [[]]
     count = 0
     for doc in documents:
         if id(doc) in members:
-            if count == size or (count == 0 and runs[-1]):
+            if count == size:
                 runs.append([])
                 count = 0
             count += 1
@@ -158,7 +159,7 @@ def runs_of(documents: list[Document], members: set[int], size: int) -> list[lis
     return runs
 
 
-def run_written(run: list[Document], members: set[int], cells: Cells, source: SourceMap,
+def run_written(run: list[Document], members: set[int], cells: Cells | None, source: SourceMap,
                 store: Store) -> list[Written]:
     """One run: its pictures drawn and rasterised together, each other document written in its
     turn between them."""
@@ -172,7 +173,7 @@ def run_written(run: list[Document], members: set[int], cells: Cells, source: So
                 return
             others[id(doc)] = written_stored(doc, source, store)
 
-    pngs = iter(pictures(pictures_in, cells, store, write_until) if pictures_in else [])
+    pngs = iter(pictures(pictures_in, cells, store, write_until) if pictures_in and cells else [])
     write_until(len(pictures_in))  # and those after the last
     return [others[id(doc)] if id(doc) in others else Written(next(pngs), []) for doc in run]
 
