@@ -32,9 +32,7 @@ game = game_entry("omiga")
 for later in ("PIL.Image", "pypdfium2"):  # imported inside the build, for the contact sheet
     import_module(later)
 from printgen.games.omiga import game as omiga  # noqa: E402
-from printgen.output.svgwrite_unchecked import svgwrite_module  # noqa: E402
-
-svgwrite_module()  # imported by the first SVG written
+import svgwrite  # noqa: E402,F401 - imported by the first SVG written
 
 marks["import Omiga, svgwrite, Pillow, pypdfium2"] = time.perf_counter()
 path = bundled_definition("omiga")

@@ -19,12 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def no_user_config(tmp_path_factory):
     """No test sees the developer's own config or cache (a back offset saved by `printgen calibrate --save`
     would shift every back page), not even module-scoped builds made before a test's fixtures."""
-    before = {name: os.environ.get(name) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-                                                      "PRINTGEN_NO_BUILD_CACHE")}
+    before = {name: os.environ.get(name) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME")}
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("no-config"))
-    # whole builds are not replayed from the cache, so every other test sees a build draw (its
-    # own children, warnings, timings); tests/test_result_cache.py turns the cache back on
-    os.environ["PRINTGEN_NO_BUILD_CACHE"] = "1"
     # an empty drawing cache of the session's own: the suite never reads or fills the user's
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
     yield

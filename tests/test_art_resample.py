@@ -134,8 +134,8 @@ def test_transparent_art_stays_transparent_when_shrunk(run_cli, tmp_path):
 
 
 def test_one_group_drawn_at_two_scales_gets_the_art_resampled_for_each(tmp_path):
-    """A group holding art, drawn at its own size and twice as large on one picture: kept operators
-    (output.replay) must not place the small copy at the large size, which would blur it."""
+    """A group holding art, drawn at its own size and twice as large on one picture: each place gets
+    the copy resampled for its own size (the small copy placed large would blur it)."""
     from reportlab.graphics.shapes import Group
 
     from printgen.art.bitmap import load_bitmap

@@ -1,6 +1,6 @@
-"""Rebuilds in one running process (`build --watch`, `serve`): the parsed definition kept by its
-bytes (core/yamlread.py); every rebuild gives, byte for byte, what a first build of the same files
-gives, whatever changed (a template, art a file draws from, the definition)."""
+"""Rebuilds in one running process (`build --watch`, `serve`): every rebuild gives, byte for byte,
+what a first build of the same files gives, whatever changed (a template, art a file draws from,
+the definition)."""
 from __future__ import annotations
 
 import shutil
@@ -9,42 +9,15 @@ from pathlib import Path
 import pytest
 
 from building import edit
-from printgen.core import yamlread
 from printgen.core.build import BuildOptions
 from printgen.core.bundled import templates_folder
 from printgen.core.paper import PAPERS, Paper
 from printgen.core.problems import DefinitionError
-from printgen.games import bundled_definition, game_ids, load
+from printgen.games import bundled_definition, load
 
 
 def build(path: Path) -> dict[str, bytes]:
     return {a.name: a.data for a in load(path).build(BuildOptions(PAPERS["a4"]))}
-
-
-def test_a_definition_is_parsed_once_per_content(tmp_path, monkeypatch):
-    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
-    path = tmp_path / "omiga.yaml"
-    shutil.copyfile(bundled_definition("omiga"), path)
-    first, _ = yamlread.read_yaml(path)
-    again, _ = yamlread.read_yaml(path)
-    assert again is first
-    path.write_text(path.read_text().replace("title: Omiga", "title: Omiga again", 1))
-    edited, _ = yamlread.read_yaml(path)
-    assert edited is not first and edited["title"] == "Omiga again"
-    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
-    assert yamlread.read_yaml(path)[0] is not edited
-
-
-@pytest.mark.parametrize("game", game_ids())
-def test_loading_and_building_leave_the_kept_definition_as_read(game, monkeypatch):
-    """The same objects are handed out again, so nothing may change them."""
-    monkeypatch.delenv("PRINTGEN_NO_CACHE", raising=False)
-    path = bundled_definition(game)
-    build(path)
-    kept_data, _ = yamlread.read_yaml(path)
-    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")
-    fresh, _ = yamlread.read_yaml(path)
-    assert kept_data == fresh
 
 
 @pytest.mark.parametrize("old, new", [

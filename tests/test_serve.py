@@ -370,41 +370,27 @@ def two_page_pdf(label: str) -> bytes:
     return buffer.getvalue()
 
 
-def test_unchanged_pdfs_and_pieces_keep_their_pictures(monkeypatch):
-    """In-process, without a build: a PDF seen before is not rasterised again, and a game whose
-    built files are unchanged keeps its pieces' pictures (face and back, at 150 dpi)."""
-    from types import SimpleNamespace
-
+def test_pages_and_pieces_are_drawn_as_pictures():
+    """In-process, without a build: each page of a PDF becomes a PNG at the asked resolution, and
+    each piece's face and back one at 150 dpi, grouped by deck with their names and counts."""
     from printgen.cli import pictures
-    from printgen.core import parallel
-    from printgen.core.build import Artifact, BuildOptions
-    from printgen.core.paper import PAPERS
+    from printgen.core.build import Artifact
     from printgen.layout.cards import Card
 
-    jobs: list[int] = []
-    on_cores = parallel.on_cores
-    monkeypatch.setattr(parallel, "on_cores", lambda run, *a, **k: jobs.append(len(run)) or on_cores(run, *a, **k))
-    one, other = Artifact("a.pdf", two_page_pdf("one")), Artifact("a.pdf", two_page_pdf("other"))
-    raster = pictures.PageRaster()
-    first = raster.pages([one], 20)
-    assert [(p.width, p.height) for p in first[0]] == [(56, 84)] * 2 and sum(jobs) == 1
-    assert raster.pages([one], 20) == first and sum(jobs) == 1  # nothing drawn again
-    assert raster.pages([other], 20) != first and sum(jobs) == 2
-    assert raster.pages([one], 20) == first and sum(jobs) == 3  # only the last call's PDFs are kept
-
-    drawn: list[int] = []
-    piece_decks = pictures.piece_decks
-    monkeypatch.setattr(pictures, "piece_decks", lambda cards, *a: drawn.append(len(cards)) or piece_decks(cards, *a))
+    one = Artifact("a.pdf", two_page_pdf("one"))
+    (pages,) = pictures.page_pictures([one], 20)
+    assert [(p.width, p.height) for p in map(pictures.Picture.of, pages)] == [(56, 84)] * 2
     cards = [Card("t-1", "tile", "tiles", Tile(), 2), Card("t-2", "tile", "tiles", Tile())]
-    loaded = SimpleNamespace(game=SimpleNamespace(pieces=lambda loaded, options: cards), path=Path("t.yaml"))
-    cache, options = pictures.PieceCache(), BuildOptions(PAPERS["a4"])
-    (deck,) = cache.decks(loaded, [one], options)
-    cache.finish(kept=True)
-    assert drawn == [2] and deck.name == "tiles" and [(f.name, f.quantity) for f in deck.faces] == [("t-1", 2), ("t-2", 1)]
+    (deck,) = pictures.piece_decks(cards)
+    assert deck.name == "tiles" and [(f.name, f.quantity) for f in deck.faces] == [("t-1", 2), ("t-2", 1)]
     for side, colour in ((deck.faces[0].picture, (255, 0, 0)), (deck.back, (0, 0, 255))):
         image = Image.open(io.BytesIO(side.png)).convert("RGB")
         assert image.size == (side.width, side.height) == (119, 178)  # 20 x 30 mm at 150 dpi, rounded up
         assert image.getpixel((60, 89)) == colour
-    assert cache.decks(loaded, [one], options) == [deck] and drawn == [2]
-    cache.finish(kept=False)  # a build that failed forgets nothing
-    assert cache.decks(loaded, [other], options) != [] and drawn == [2, 2]
+
+
+def test_a_picture_that_is_not_a_png_is_refused():
+    from printgen.cli.pictures import Picture
+
+    with pytest.raises(ValueError):
+        Picture.of(b"GIF89a" + b"\0" * 40)

@@ -2,7 +2,7 @@
 one line is printed and the exit code is the shell's (130, 143), even during the first imports.
 
 Each run is the real console entry point in a session of its own, so every process the build starts
-(the helper on the second core, the bounded children that render templates) can be found afterwards
+(the build's worker and the helper it forks on the second core) can be found afterwards
 by its session id in /proc. Ctrl-C goes to the whole process group, as a terminal sends it; SIGTERM
 goes to printgen alone, as `kill` sends it.
 """
@@ -90,6 +90,6 @@ def test_a_signal_during_a_multi_game_build_leaves_nothing_behind(signum, tmp_pa
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_signal_during_the_first_imports_prints_one_line(signum, tmp_path):
-    code, err, left, temporaries = interrupted_build(tmp_path, signum, 0.12)
+    code, err, left, temporaries = interrupted_build(tmp_path, signum, 0.04)  # within the command's imports
     assert (code, err.strip()) == EXPECTED[signum]
     assert left == [] and temporaries == []

@@ -74,7 +74,8 @@ def test_plain_refuses_what_is_not_data():
 
 def test_a_template_outgrowing_the_memory_budget_is_stopped_where_it_grows(tmp_path, monkeypatch):
     """Each text is within the size limit; the thousands of them together are not: the sandbox
-    stops the render once it has grown printgen by its bound, and says where."""
+    stops the render once it has grown the build's worker by its bound (well inside the worker's
+    own budget), and says where; printgen's own memory stays where it was."""
     from printgen.jinja.sandbox import MAX_RENDER_BYTES
 
     import resource
@@ -149,3 +150,18 @@ def test_a_build_starts_no_child_for_a_render_a_piece_or_art(game, monkeypatch):
     monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
     assert load(bundled_definition(game)).build(BuildOptions(PAPERS["a4"]))
     assert calls == []
+
+
+def test_the_bundled_builds_render_every_template_inside_the_builds_worker(tmp_path, monkeypatch):
+    """The bounded worker is the normal path, not an option: this process starts one worker for
+    the build, and every render runs in it (none is started here, none nested in the worker)."""
+    calls = count_children(monkeypatch, "printgen.core.bounded", "printgen.cli.engine", "printgen.jinja.render")
+    monkeypatch.delenv("PRINTGEN_NO_SANDBOX_PROCESS", raising=False)
+    rendered_here: list[int] = []
+    from printgen.jinja import render
+
+    real = render.render_each
+    monkeypatch.setattr(render, "render_each", lambda *a, **k: rendered_here.append(os.getpid()) or real(*a, **k))
+    result = CliRunner().invoke(cli, ["build", "fracas", "--out", str(tmp_path)], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert calls == ["the build"] and rendered_here == []  # the renders' calls were the worker's

@@ -75,7 +75,7 @@ def test_loop_rebuilds_after_a_real_change_and_not_otherwise(tmp_path):
         sleep.rounds += 1
     sleep.rounds = 0
 
-    rebuilds = watching.watch(lambda: {watched_file}, calls.append, interval=0, max_rounds=4, sleep=sleep)
+    rebuilds = watching.watch({watched_file}, calls.append, interval=0, max_rounds=4, sleep=sleep)
     assert rebuilds == 1
     assert calls == [[], [watched_file]]  # the first build, then one rebuild naming the file
 
@@ -85,7 +85,7 @@ def test_loop_with_a_short_interval_in_a_thread(tmp_path):
     watched_file.write_bytes(b"one")
     seen: list[list[Path]] = []
     stop = threading.Event()
-    worker = threading.Thread(target=watching.watch, args=(lambda: {watched_file}, seen.append),
+    worker = threading.Thread(target=watching.watch, args=({watched_file}, seen.append),
                               kwargs={"interval": 0.02, "should_stop": stop.is_set})
     worker.start()
     try:

@@ -54,8 +54,6 @@ class Art:
 class ArtShape(DirectDraw):
     """Draws art in a reportlab shape tree; printgen's SVG writer asks it for an element too."""
 
-    replayable = True  # what it writes (a form's name) may be written again (output.replay)
-
     def __init__(self, art: Art, x: float, y: float, width: float, height: float) -> None:
         self.art, self.x, self.y, self.width, self.height = art, x, y, width, height
 

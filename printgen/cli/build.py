@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from printgen.cli import options
-from printgen.cli.common import game_of, paths_for, report
-from printgen.cli.engine import back_offset_for, build_files, write_results
+from printgen.cli.common import paths_for, report
+from printgen.cli.engine import back_offset_for, build_all, build_games, write_results
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
@@ -44,47 +44,43 @@ def build_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: t
 
     Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
     requested game builds.
-
-    A game built before from the same definition, files, templates and options gets its files
-    and warnings from printgen's cache, without drawing anything again; set PRINTGEN_NO_CACHE=1
-    to build everything from scratch.
     """
     paths = paths_for(games)
     build_options = BuildOptions(PAPERS[paper], flip, back_offset_for(back_offset, flip), template_dirs,
                                  bleed, dpi, pictures)
-    if bleed is not None:
-        for path in paths:
-            game = game_of(path)
-            if game is not None and not game.bleed:
-                click.echo(f"printgen: --bleed: {game.title} has no imposed pieces; its files have no "
-                           "bleed", err=True)
     if watch:
         watch_builds(paths, build_options, out_dir, allow_outside)
         return
-    write_results(build_files(paths, build_options, allow_outside), out_dir)
+    with build_games(paths, build_options, allow_outside) as built:
+        write_results(built, out_dir)
 
 
 def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, allow_outside: bool,
                  **loop: Any) -> int:
-    """Build now and after every change until Ctrl-C; a broken definition is reported and waited
-    on, never the end of the run. `loop` passes test settings (interval, max_rounds, should_stop)
-    through to printgen.cli.watch.watch."""
-    from printgen.cli.watch import watch, watched
+    """Build now and after every change until Ctrl-C, the whole definition each time, in a fresh
+    worker, as `printgen build` does; a broken definition is reported and waited on, never the end
+    of the run. `loop` passes test settings (interval, max_rounds, should_stop) through to
+    printgen.cli.watch.watch."""
+    from printgen.cli.watch import warm_up, watch
 
-    def rebuild(changed: list[Path]) -> None:
+    def rebuild(changed: list[Path]) -> set[Path]:
         if changed:
             names = ", ".join(display_name(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
             click.echo(f"printgen: changed: {names}; rebuilding", err=True)
-        try:
-            write_results(build_files(paths, build_options, allow_outside), out_dir)
-        except DefinitionError as exc:
-            report(exc, then=" Watching for changes...")
-        else:
-            click.echo("printgen: watching for changes (Ctrl-C stops)", err=True)
+        with build_all(paths, build_options, allow_outside, watching=True) as built:
+            try:
+                built.settle()
+                write_results(built, out_dir)
+            except DefinitionError as exc:
+                report(exc, then=" Watching for changes...")
+            else:
+                click.echo("printgen: watching for changes (Ctrl-C stops)", err=True)
+            return built.watched
 
     loop.setdefault("interval", WATCH_INTERVAL)
+    warm_up()
     try:
-        return watch(lambda: watched(paths, build_options.templates), rebuild, **loop)
+        return watch({path.resolve() for path in paths}, rebuild, **loop)
     except KeyboardInterrupt:
         click.echo("printgen: stopped watching.", err=True)
         return 0

@@ -14,7 +14,7 @@ import click
 from printgen.core.bundled import bundled_definition, game_ids
 from printgen.core.problems import DefinitionError
 
-if TYPE_CHECKING:  # the registry and the YAML reader are imported when used: a cached build needs neither
+if TYPE_CHECKING:  # the registry and the YAML reader are imported when used (in a worker, for a build)
     from printgen.games import Game
 
 EXIT_INVALID = 1  # `validate`: the file reads, but the set it defines has problems

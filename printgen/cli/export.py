@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from printgen.cli import options
 from printgen.cli.common import EXIT_BAD_INPUT, paths_for
-from printgen.cli.engine import Results, build_games, write_results
+from printgen.cli.engine import build_games, write_results
+from printgen.cli.report import Built
+from printgen.core.bounded import BadReport
 from printgen.core.build import Artifact, BuildOptions
 from printgen.core.paper import PAPERS
-from printgen.games import Loaded, registry
+
+if TYPE_CHECKING:  # the registry is loaded in the worker
+    from printgen.games import Loaded
 
 
 @click.command("export")
@@ -38,19 +44,33 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     # the same checks as build, so a definition that cannot build cannot export either; a deck's
     # pictures of single cards are left out: they draw the faces the sheets draw, and are not kept
     build_options = BuildOptions(PAPERS["a4"], templates=template_dirs, pictures=False)
-    results = build_games(paths_for(games), build_options, allow_outside)
-    with_pieces = [g.id for g in registry().values() if g.pieces is not None]
-    for loaded, _ in results:
-        if loaded.game.pieces is None:
-            click.echo(f"printgen: {loaded.title} has no separate cards, tiles or tokens to export; "
-                       f"export works for {', '.join(with_pieces)}. Nothing was written.", err=True)
-            sys.exit(EXIT_BAD_INPUT)
+    work = partial(exported_work, print_shop=print_shop, tts=tts, bleed=bleed, dpi=dpi)
+    with build_games(paths_for(games), build_options, allow_outside, work) as built:
+        for game in built:
+            if game.extra is not None:  # a game without separate pieces: its worker said which have them
+                refused = game.extra.get("refused") if isinstance(game.extra, dict) else None
+                if not isinstance(refused, str):
+                    raise BadReport("export: the worker's answer is not one an export sends")
+                click.echo(refused, err=True)
+                sys.exit(EXIT_BAD_INPUT)
+        write_results(built, out_dir, describe=lambda game: describe_export(game, out_dir))
+
+
+def exported_work(loaded: Loaded, build_options: BuildOptions, print_shop: bool, tts: bool, bleed: float,
+                  dpi: int) -> tuple[list[Artifact], Any]:
+    """In the worker: build (so a definition that cannot build cannot export either), then the
+    exported files; for a game without pieces, none and the message that says so."""
+    loaded.build(build_options)
+    if loaded.game.pieces is None:
+        from printgen.games import registry
+
+        with_pieces = [g.id for g in registry().values() if g.pieces is not None]
+        return [], {"refused": f"printgen: {loaded.title} has no separate cards, tiles or tokens to export; "
+                               f"export works for {', '.join(with_pieces)}. Nothing was written."}
     from printgen.drawing.checks import unchecked_shapes
 
     with unchecked_shapes():  # as a build draws, so a program using printgen gets the same pieces
-        exported: Results = [(loaded, exported_files(loaded, build_options, print_shop, tts, bleed, dpi))
-                             for loaded, _ in results]
-    write_results(exported, out_dir, describe=lambda loaded, files: describe_export(loaded, files, out_dir))
+        return exported_files(loaded, build_options, print_shop, tts, bleed, dpi), None
 
 
 def exported_files(loaded: Loaded, build_options: BuildOptions, print_shop: bool, tts: bool, bleed: float,
@@ -72,7 +92,7 @@ def exported_files(loaded: Loaded, build_options: BuildOptions, print_shop: bool
     return files
 
 
-def describe_export(loaded: Loaded, files: list[Artifact], out_dir: Path) -> str:
-    folders = sorted({f.name.split("/")[0] for f in files})
-    return "\n".join(f"{loaded.title}: {sum(f.name.startswith(d + '/') for f in files)} file(s) in "
-                     f"{out_dir / loaded.name / d}" for d in folders)
+def describe_export(game: Built, out_dir: Path) -> str:
+    folders = sorted({name.split("/")[0] for name in game.files})
+    return "\n".join(f"{game.title}: {sum(name.startswith(d + '/') for name in game.files)} file(s) in "
+                     f"{out_dir / game.name / d}" for d in folders)

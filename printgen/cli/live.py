@@ -1,8 +1,9 @@
 """What `printgen serve` shows, kept up to date: the games' pages and pieces as pictures, the PDFs,
 the problems of the last build and the settings the page can change.
 
-Everything served lives in one table in memory, from URL path to bytes, replaced whole after each
-good build; a build that fails leaves the table as it was and sets its problems beside it. A request
+Every rebuild is a whole build in a fresh worker (printgen.cli.engine), which also draws the page
+and piece pictures and hands them back as files. Everything served lives in one table in memory,
+from URL path to bytes, replaced whole after each good build; a build that fails leaves the table as it was and sets its problems beside it. A request
 can only name an entry of that table, so nothing on disk is ever served: not the definitions, not
 their art, not a file a symbolic link points to.
 """
@@ -19,14 +20,15 @@ from urllib.parse import parse_qs, quote
 import click
 
 from printgen.cli.common import MAX_SHOWN, report
-from printgen.cli.engine import build_games, say_on_stderr
+from printgen.cli.engine import build_all, say_on_stderr
+from printgen.cli.report import Built
 from printgen.cli.options import MAX_BACK_OFFSET_MM, parse_offset
-from printgen.cli.pictures import Deck, PageRaster, PieceCache, Picture
-from printgen.core.build import Artifact, BuildOptions
+from printgen.cli.pictures import Picture, back_name, face_name, page_name, served_work
+from printgen.core.bounded import BadReport
+from printgen.core.build import BuildOptions
 from printgen.core.config import saved_back_offset
 from printgen.core.paper import MAX_BLEED_MM, PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
-from printgen.games import Loaded
 
 MAX_QUERY_FIELDS = 8
 PNG, PDF = "image/png", "application/pdf"
@@ -95,6 +97,14 @@ def offset_of(value: str) -> tuple[float, float] | None:
         raise SettingRefused(f"back offset: {exc.message}")
 
 
+def checked(item: Any, key: str, kind: type) -> Any:
+    """`item[key]`, if `item` is a mapping and the value of the kind expected (never a bool for int)."""
+    value = item.get(key) if isinstance(item, dict) else None
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise BadReport(f"serve: the worker's description has no {key} of the right kind")
+    return value
+
+
 def path_of(game: int, name: str) -> str:
     """The table's key for a file of the `game`-th definition: a URL path, unquoted."""
     return f"/files/{game}/{name}"
@@ -110,8 +120,6 @@ class Live:
         self.templates = templates
         self.allow_outside = allow_outside
         self.dpi = dpi
-        self.raster = PageRaster()
-        self.pieces = PieceCache()
         self.files: dict[str, tuple[str, bytes]] = {}  # URL path -> (media type, bytes)
         self.games: list[dict[str, Any]] = []
         self.problems: list[str] = []
@@ -125,8 +133,9 @@ class Live:
         self.settings = self.settings.updated(query)
         self.pending = True
 
-    def rebuild(self, changed: list[Path]) -> None:
-        """Build every game; on success replace the table, else keep it and show the problems."""
+    def rebuild(self, changed: list[Path]) -> set[Path]:
+        """Build every game in its worker, pages and pieces drawn there too; on success replace
+        the table, else keep it and show the problems. The files to watch next are returned."""
         if self.pending and not changed:
             click.echo(f"printgen: the page changed the settings ({self.said()}); rebuilding", err=True)
         self.pending = False
@@ -141,54 +150,62 @@ class Live:
             say_on_stderr(text)
 
         options = self.settings.options(self.templates)
-        try:
-            results = build_games(self.paths, options, self.allow_outside, warn)
-            pdfs = [[a for a in artifacts if a.name.endswith(".pdf")] for _, artifacts in results]
-            drawn = iter(self.raster.pages([pdf for game in pdfs for pdf in game], self.dpi))
-            shown = [self.shown(index, loaded, [(pdf, next(drawn)) for pdf in game],
-                                self.pieces.decks(loaded, artifacts, options))
-                     for index, ((loaded, artifacts), game) in enumerate(zip(results, pdfs))]
-        except DefinitionError as exc:
-            self.pieces.finish(kept=False)
-            report(exc, then=" The page keeps the last pages that built.")
-            self.problems = exc.report().splitlines()[:MAX_SHOWN]
-            self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
-        else:
-            self.pieces.finish(kept=True)
-            self.files = {path: entry for _, files in shown for path, entry in files.items()}
-            self.games = [game for game, _ in shown]
-            self.problems = []
-            self.status = f"built in {time.monotonic() - started:.1f} s"
-            click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
-        self.warnings = warnings
-        self.version += 1
+        with build_all(self.paths, options, self.allow_outside, served_work(self.dpi), watching=True) as built:
+            try:
+                built.settle(warn)
+                shown = [self.shown(index, game) for index, game in enumerate(built)]
+            except DefinitionError as exc:
+                report(exc, then=" The page keeps the last pages that built.")
+                self.problems = exc.report().splitlines()[:MAX_SHOWN]
+                self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
+            else:
+                self.files = {path: entry for _, files in shown for path, entry in files.items()}
+                self.games = [game for game, _ in shown]
+                self.problems = []
+                self.status = f"built in {time.monotonic() - started:.1f} s"
+                click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
+            self.warnings = warnings
+            self.version += 1
+            return built.watched
 
-    def shown(self, index: int, loaded: Loaded, pdfs: list[tuple[Artifact, list[Picture]]],
-              decks: list[Deck]) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
-        """One game as the page describes it, from its PDFs with their pages' pictures and its
-        pieces, and the files it serves."""
+    def shown(self, index: int, built: Built) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
+        """One game as the page describes it, from what its worker drew, and the files it serves;
+        the worker's description is checked here (BadReport if it is not what a worker sends)."""
         files: dict[str, tuple[str, bytes]] = {}
+        extra = built.extra
 
-        def served(name: str, media: str, data: bytes) -> str:
+        def served(name: str, media: str) -> bytes:
+            if name not in built.files:
+                raise BadReport(f"serve: the worker did not make {name!r}")
+            data = built.data(name)
             files[path_of(index, name)] = (media, data)
-            return quote(path_of(index, name))
+            return data
 
-        def picture(name: str, shown: Picture) -> dict[str, Any]:
-            return {"src": f"{served(name, PNG, shown.png)}?v={shown.digest}", "width": shown.width,
+        def picture(name: str) -> dict[str, Any]:
+            try:
+                shown = Picture.of(served(name, PNG))
+            except ValueError:
+                raise BadReport(f"serve: the worker's {name!r} is not a PNG picture") from None
+            return {"src": f"{quote(path_of(index, name))}?v={shown.digest}", "width": shown.width,
                     "height": shown.height}
 
+        if not (isinstance(extra, dict) and isinstance(extra.get("pdfs"), list)
+                and isinstance(extra.get("decks"), list)):
+            raise BadReport("serve: the worker did not describe its pages and pieces")
         described = []
-        for pdf, pages in pdfs:
-            stem = pdf.name[:-len(".pdf")]
-            described.append({"name": pdf.name, "href": served(pdf.name, PDF, pdf.data),
-                              "pages": [picture(f"pages/{stem}-p{n}.png", page)
-                                        for n, page in enumerate(pages, start=1)]})
-        return {"title": loaded.definition.title, "definition": display_name(loaded.path), "pdfs": described,
-                "decks": [{"name": deck.name, "back": picture(f"backs/{number}.png", deck.back),
-                           "faces": [{"name": face.name, "quantity": face.quantity,
-                                      **picture(f"faces/{number}/{face.name}.png", face.picture)}
-                                     for face in deck.faces]}
-                          for number, deck in enumerate(decks)]}, files
+        for pdf in extra["pdfs"]:
+            name, count = checked(pdf, "name", str), checked(pdf, "pages", int)
+            served(name, PDF)
+            described.append({"name": name, "href": quote(path_of(index, name)),
+                              "pages": [picture(page_name(name, n)) for n in range(1, count + 1)]})
+        decks = []
+        for number, deck in enumerate(extra["decks"]):
+            faces = checked(deck, "faces", list)
+            decks.append({"name": checked(deck, "name", str), "back": picture(back_name(number)),
+                          "faces": [{"name": checked(face, "name", str), "quantity": checked(face, "quantity", int),
+                                     **picture(face_name(number, i))} for i, face in enumerate(faces)]})
+        return {"title": built.title, "definition": display_name(built.path), "pdfs": described,
+                "decks": decks}, files
 
     def said(self) -> str:
         """The settings in a few words, as the command line would give them."""

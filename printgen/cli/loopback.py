@@ -1,10 +1,10 @@
 """The web server behind `printgen serve`: 127.0.0.1 only, GET only, one request at a time.
 
 It answers requests between the watch loop's looks at the files, in the one thread printgen has,
-instead of in threads of a ThreadingHTTPServer. A build forks bounded children and helpers
-(printgen.core.bounded, printgen.core.parallel), and a fork is only safe from a process with one
-thread: a lock another thread held at that moment stays held for ever in the child. While a build
-runs, requests wait in the socket's queue; the page asks again a moment later anyway.
+instead of in threads of a ThreadingHTTPServer. Each rebuild forks the build's worker
+(printgen.core.bounded), and a fork is only safe from a process with one thread: a lock another
+thread held at that moment stays held for ever in the child. While a build runs, requests wait in
+the socket's queue; the page asks again a moment later anyway.
 
 A plain single-threaded HTTPServer reads each connection as soon as it is accepted, so one browser
 connection opened ahead of need, or a client that sends nothing, would stall every other request.

@@ -1,9 +1,8 @@
 """The pictures `printgen serve` shows: every page of every PDF, and each piece's face and back.
 
 Pages are rasterised from the PDFs the build made, like `printgen preview`, so the page shows what
-prints. A build is deterministic, so a PDF whose bytes did not change keeps the pictures it had:
-saving a deck's CSV re-draws the deck's sheets, not its unchanged reference. Runs of pages are
-shared out over the cores (printgen.core.parallel).
+prints. All of it is drawn in the build's worker (printgen.cli.engine), every page again at every
+rebuild; runs of pages are shared out over the cores (printgen.core.parallel).
 """
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ import hashlib
 import struct
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from printgen.core.build import Artifact, BuildOptions
 
@@ -33,6 +32,9 @@ class Picture:
 
     @classmethod
     def of(cls, png: bytes) -> "Picture":
+        """The picture of PNG bytes; ValueError for bytes that do not start as a PNG does."""
+        if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
+            raise ValueError("not a PNG picture")
         width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk, always first
         return cls(png, width, height)
 
@@ -59,61 +61,62 @@ class Deck:
     faces: list[Side]
 
 
-class PageRaster:
-    """Page pictures by PDF content and resolution; only those of the last call (a whole build's
-    PDFs) are kept."""
+def page_pictures(pdfs: list[Artifact], dpi: float) -> list[list[bytes]]:
+    """Each PDF's pages as PNGs, runs of pages shared out over the cores."""
+    from printgen.core.parallel import on_cores
+    from printgen.output.png import page_count, rasterise
 
-    def __init__(self) -> None:
-        self.known: dict[tuple[str, float], list[Picture]] = {}
-
-    def pages(self, pdfs: list[Artifact], dpi: float) -> list[list[Picture]]:
-        """Each PDF's pages as pictures, rasterising only PDFs not seen at this `dpi` before."""
-        from printgen.core.parallel import on_cores
-        from printgen.output.png import page_count, rasterise
-
-        keys = [(hashlib.sha256(pdf.data).hexdigest(), dpi) for pdf in pdfs]
-        new = {key: pdf for key, pdf in zip(keys, pdfs) if key not in self.known}
-        jobs: list[tuple[tuple[str, float], Callable[[], list[bytes]]]] = []
-        for key, pdf in new.items():
-            count = page_count(pdf.data)
-            jobs += [(key, partial(rasterise, pdf.data, dpi, start, min(start + PAGES_PER_JOB, count)))
-                     for start in range(0, count, PAGES_PER_JOB)]
-        drawn: dict[tuple[str, float], list[Picture]] = {key: [] for key in new}
-        for (key, _), pngs in zip(jobs, on_cores([job for _, job in jobs])):
-            drawn[key] += [Picture.of(png) for png in pngs]
-        self.known = {key: self.known.get(key) or drawn[key] for key in keys}
-        return [self.known[key] for key in keys]
+    jobs: list[tuple[int, Callable[[], list[bytes]]]] = []
+    for index, pdf in enumerate(pdfs):
+        count = page_count(pdf.data)
+        jobs += [(index, partial(rasterise, pdf.data, dpi, start, min(start + PAGES_PER_JOB, count)))
+                 for start in range(0, count, PAGES_PER_JOB)]
+    drawn: list[list[bytes]] = [[] for _ in pdfs]
+    for (index, _), pngs in zip(jobs, on_cores([job for _, job in jobs])):
+        drawn[index] += pngs
+    return drawn
 
 
-class PieceCache:
-    """Each game's pieces as pictures, kept while the files the game built stay the same (a game
-    that did not change among several served, or a rebuild that changed nothing it draws)."""
+def game_decks(loaded: Loaded, options: BuildOptions) -> list[Deck]:
+    """The game's decks (none if it has no separate pieces), drawn as a build draws."""
+    if loaded.game.pieces is None:
+        return []
+    from printgen.drawing.checks import unchecked_shapes
 
-    def __init__(self) -> None:
-        self.known: dict[str, list[Deck]] = {}
-        self.used: dict[str, list[Deck]] = {}
+    with unchecked_shapes():  # as a build draws (a game may draw its pieces as it lists them)
+        return piece_decks(loaded.game.pieces(loaded, options))
 
-    def decks(self, loaded: Loaded, built: list[Artifact], options: BuildOptions) -> list[Deck]:
-        """The game's decks (none if it has no separate pieces), drawn only if not known."""
-        if loaded.game.pieces is None:
-            return []
-        key = hashlib.sha256(str(loaded.path.resolve()).encode())
-        for artifact in built:
-            key.update(hashlib.sha256(artifact.name.encode() + b"\0" + artifact.data).digest())
-        found = self.known.get(key.hexdigest())
-        if found is None:
-            from printgen.drawing.checks import unchecked_shapes
 
-            with unchecked_shapes():  # as a build draws (a game may draw its pieces as it lists them)
-                found = piece_decks(loaded.game.pieces(loaded, options))
-        self.used[key.hexdigest()] = found
-        return found
+def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artifact], Any]]:
+    """The work `serve`'s worker does: build, then draw every page and piece. Its files are the
+    PDFs and the pictures, named as `served_names` says; its extra data names the PDFs with their
+    page counts and the decks with their faces' names and counts (printgen.cli.live reads it)."""
+    def work(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
+        pdfs = [a for a in loaded.build(options) if a.name.endswith(".pdf")]
+        files = [Artifact(pdf.name, pdf.data) for pdf in pdfs]
+        described: dict[str, Any] = {"pdfs": [], "decks": []}
+        for pdf, pngs in zip(pdfs, page_pictures(pdfs, dpi)):
+            described["pdfs"].append({"name": pdf.name, "pages": len(pngs)})
+            files += [Artifact(page_name(pdf.name, n), png) for n, png in enumerate(pngs, start=1)]
+        for number, deck in enumerate(game_decks(loaded, options)):
+            described["decks"].append({"name": deck.name, "faces": [{"name": face.name, "quantity": face.quantity}
+                                                                    for face in deck.faces]})
+            files.append(Artifact(back_name(number), deck.back.png))
+            files += [Artifact(face_name(number, i), face.picture.png) for i, face in enumerate(deck.faces)]
+        return files, described
+    return work
 
-    def finish(self, kept: bool) -> None:
-        """After a build: keep only what it used if it was shown (`kept`), else what was known."""
-        if kept:
-            self.known = self.used
-        self.used = {}
+
+def page_name(pdf: str, number: int) -> str:
+    return f"pages/{pdf[:-len('.pdf')]}-p{number}.png"
+
+
+def back_name(deck: int) -> str:
+    return f"backs/{deck}.png"
+
+
+def face_name(deck: int, face: int) -> str:
+    return f"faces/{deck}/{face}.png"
 
 
 def piece_decks(cards: list[Card], dpi: float = PIECE_DPI) -> list[Deck]:

@@ -5,7 +5,9 @@ print, not a second drawing that could disagree with it.
 """
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,6 +17,9 @@ from printgen.cli.engine import build_games, write_results
 from printgen.core.build import Artifact, BuildOptions
 from printgen.core.paper import PAPERS, Flip
 from printgen.core.progress import progress
+
+if TYPE_CHECKING:  # the registry is loaded in the worker
+    from printgen.games import Loaded
 
 SECONDS_PER_PAGE_AT_100_DPI = 0.08  # measured on A4 pages; time grows with the pixel count
 FOLDER = "preview"
@@ -37,10 +42,15 @@ def preview_command(games: tuple[str, ...], paper: str, flip: Flip, out_dir: Pat
     every bundled game is previewed. Nothing is written unless every game builds.
     """
     build_options = BuildOptions(PAPERS[paper], flip, (0.0, 0.0), template_dirs)
-    results = build_games(paths_for(games), build_options, allow_outside)
-    pictures = [(loaded, previews(artifacts, dpi)) for loaded, artifacts in results]
-    write_results(pictures, out_dir, describe=lambda loaded, files: "\n".join(
-        str(out_dir / loaded.name / f.name) for f in files))
+    work = partial(previewed, dpi=dpi)
+    with build_games(paths_for(games), build_options, allow_outside, work) as built:
+        write_results(built, out_dir, describe=lambda game: "\n".join(
+            str(out_dir / game.name / name) for name in game.files))
+
+
+def previewed(loaded: Loaded, build_options: BuildOptions, dpi: float) -> tuple[list[Artifact], Any]:
+    """In the worker: the game built, and a PNG of every page of its PDFs (its only files)."""
+    return previews(loaded.build(build_options), dpi), None
 
 
 def preview_name(pdf_name: str, page: int, pages: int) -> str:

@@ -60,7 +60,7 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
     """Listen, build, and rebuild after every change until Ctrl-C; returns the number of rebuilds.
     `loop` passes test settings (interval, max_rounds, should_stop) to printgen.cli.watch.watch."""
     from printgen.cli.loopback import Loopback
-    from printgen.cli.watch import watch, watched
+    from printgen.cli.watch import warm_up, watch
 
     try:
         server = Loopback(partial(respond, live), port)
@@ -72,7 +72,8 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
         if open_browser:
             open_page(server.url)
         loop.setdefault("interval", WATCH_INTERVAL)
-        return watch(lambda: watched(live.paths, live.templates), live.rebuild,
+        warm_up()
+        return watch({path.resolve() for path in live.paths}, live.rebuild,
                      sleep=lambda seconds: server.serve_for(seconds, until=lambda: live.pending),
                      asked=lambda: live.pending, **loop)
     except KeyboardInterrupt:  # only when started without printgen.launch, which ends the process itself

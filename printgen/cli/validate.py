@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +12,20 @@ import click
 
 from printgen.cli import options
 from printgen.cli.common import EXIT_INVALID, game_of, resolve
+from printgen.cli.engine import BUILD_BUDGET
+from printgen.cli.report import hand_over, read_handed, safe_name, scratch_in
 from printgen.core.atomic import write_bytes
+from printgen.core.bounded import BadReport, BudgetExceeded, problems_of, run_bounded
+from printgen.core.build import Artifact
+from printgen.core.spill import private_folder, remove
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.validation import shorten
 from printgen.core.yamlread import read_yaml
 from printgen.games import Game, output_name, registry
 
 PROGRESS_FROM = 2000  # games; shorter runs finish before a bar would help
+# the most games --games allows (1,000,000) take about 70 s on two cores; --thorough searches longer
+VALIDATE_BUDGET = replace(BUILD_BUDGET, what="the validation")
 
 
 @click.command("validate")
@@ -38,8 +46,52 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
     every problem.
 
     Exit status: 0 valid, 1 the set has problems, 2 the definition cannot be read.
+
+    The whole check runs in one bounded worker (printgen.core.bounded), as a build does.
     """
     path = resolve(target)
+    folder = private_folder("printgen-validate-")
+    try:
+        try:
+            answer = run_bounded(lambda: validated(path, games, seed, as_json, show, thorough, allow_outside,
+                                                   folder), VALIDATE_BUDGET)
+        except BudgetExceeded as exc:
+            raise DefinitionError([Problem(display_name(path), 1, "", str(exc))]) from None
+        output, problems, usage, valid, files = checked(answer)
+        if usage:
+            raise click.UsageError(usage)
+        if output:
+            click.echo(output)
+        if problems:
+            raise DefinitionError(problems)
+        for name in files:
+            write_bytes(out_dir / output_name(path) / name, read_handed(folder, name))
+            click.echo(f"wrote {out_dir / output_name(path) / name}", err=True)
+        if show and not files:
+            click.echo("--show: no board drawn; fix the structure problems first", err=True)
+    finally:
+        remove(folder)
+    sys.exit(0 if valid else EXIT_INVALID)
+
+
+def checked(answer: Any) -> tuple[str, list[Problem], str, bool, list[str]]:
+    """The worker's answer (`validated`), once each part has its kind; BadReport otherwise."""
+    if not (isinstance(answer, dict) and set(answer) == {"output", "problems", "usage", "valid", "files"}
+            and isinstance(answer["output"], str) and isinstance(answer["usage"], str)
+            and isinstance(answer["valid"], bool) and isinstance(answer["files"], list)
+            and all(safe_name(name) and "/" not in name for name in answer["files"])):
+        raise BadReport("validate: the worker's answer is not one validate sends")
+    return answer["output"], problems_of(answer["problems"], "validate"), answer["usage"], answer["valid"], \
+        answer["files"]
+
+
+def validated(path: Path, games: int | None, seed: int | None, as_json: bool, show: bool, thorough: bool,
+              allow_outside: bool, folder: str) -> dict[str, Any]:
+    """In the worker: read and check the set, simulate, and draw --show's boards into `folder`;
+    what to print, the problems, a usage mistake, the verdict and the files, as plain data. The
+    simulation's helpers (printgen.core.parallel) are forked from the worker and stay within it."""
+    scratch_in(folder)
+    answer: dict[str, Any] = {"output": "", "problems": [], "usage": "", "valid": False, "files": []}
     able = [g for g in registry().values() if g.validator is not None]
     game = game_of(path)
     try:
@@ -53,14 +105,16 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
         defn, source = tv.read(path, allow_outside)
     except DefinitionError as exc:
         if as_json:
-            click.echo(json.dumps({"file": str(path), "readable": False, "valid": False, "problems": [
+            answer["output"] = json.dumps({"file": str(path), "readable": False, "valid": False, "problems": [
                 {"file": p.file, "line": p.line, "path": p.path, "message": p.message} for p in exc.problems]},
-                indent=2))
-        raise
+                indent=2)
+        answer["problems"] = [[p.file, p.line, p.path, p.message] for p in exc.problems]
+        return answer
     extra: dict[str, Any] = {}
     if thorough:  # a validator that offers an exhaustive search says so (THOROUGH = True)
         if not getattr(tv, "THOROUGH", False):
-            raise click.UsageError(f"--thorough: {game.title}'s validator has no exhaustive search")
+            answer["usage"] = f"--thorough: {game.title}'s validator has no exhaustive search"
+            return answer
         extra["thorough"] = True
     total = tv.simulated_games(defn, games)
     if total >= PROGRESS_FROM:
@@ -68,17 +122,14 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
             verdict = tv.check_set(defn, source, games, seed, bar.update, **extra)
     else:
         verdict = tv.check_set(defn, source, games, seed, **extra)
-    click.echo(verdict.as_json() if as_json else verdict.as_text())
+    answer["output"] = verdict.as_json() if as_json else verdict.as_text()
+    answer["valid"] = bool(verdict.valid)
     if show:
         from printgen.output.writers import write  # reportlab's canvas, only when a board is drawn
 
-        documents = tv.show_documents(verdict, seed)
-        for doc in documents:
-            write_bytes(out_dir / output_name(path) / doc.name, write(doc))
-            click.echo(f"wrote {out_dir / output_name(path) / doc.name}", err=True)
-        if not documents:
-            click.echo("--show: no board drawn; fix the structure problems first", err=True)
-    sys.exit(0 if verdict.valid else EXIT_INVALID)
+        answer["files"] = hand_over([Artifact(doc.name, write(doc)) for doc in tv.show_documents(verdict, seed)],
+                                    folder)
+    return answer
 
 
 def unknown_game(path: Path, able: list[Game]) -> DefinitionError:

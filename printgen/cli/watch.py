@@ -1,6 +1,8 @@
 """`printgen build --watch`: rebuild when a definition, an art file or a template changes.
 
-Polling modification times is enough here: a few dozen files checked twice a second costs nothing,
+Each build's worker lists the files its definition names (printgen.cli.engine), so this process
+reads no definition itself: it only compares the listed files' stamps. Polling modification times
+is enough here: a few dozen files checked twice a second costs nothing,
 works the same on every platform and network drive, and needs no extra package. The loop is a plain
 function taking the file list, the rebuild and a stop test as arguments, so tests drive it with a
 short interval and a real file change instead of a terminal and Ctrl-C.
@@ -10,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from printgen.core.yamlread import read_yaml
 from printgen.core.problems import DefinitionError
@@ -18,7 +20,9 @@ from printgen.jinja.render import bundled_dir
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
 MAX_FOLDER_FILES = 5000  # a referenced folder bigger than this is not a template or art folder
-QUIET = 2.0  # s without a change before the latest builds are stored in the disk cache
+# what a build imports as it writes (~0.1 s of a rebuild when each worker imported it again)
+SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
+               "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin")
 
 
 def stamp(path: Path) -> Stamp:
@@ -64,18 +68,20 @@ def strings(data: Any) -> Iterable[str]:
 MAX_NAME = 500  # a longer value of a definition is text, not a file name
 
 
-def names_in(definition: Path) -> list[str]:
+def names_in(definition: Path, data: Any = None) -> list[str]:
     """The string values of a definition that could name a file beside it (short, one line, no NUL
-    byte), each once, in the order first written; none when it does not parse."""
-    try:
-        data, _ = read_yaml(definition)
-    except DefinitionError:
-        return []
+    byte), each once, in the order first written; none when it does not parse. `data`: the
+    definition as the build read it (else it is read here)."""
+    if data is None:
+        try:
+            data, _ = read_yaml(definition)
+        except DefinitionError:
+            return []
     return list(dict.fromkeys(value for value in strings(data)  # each once: a colour recurs on many tiles
                               if value and len(value) <= MAX_NAME and "\n" not in value and "\0" not in value))
 
 
-def referenced(definition: Path) -> set[Path]:
+def referenced(definition: Path, data: Any = None) -> set[Path]:
     """Files a definition names: any string value that is the path of an existing file (art, fonts),
     or of a folder inside the definition's folder (templates), taken relative to the definition.
 
@@ -84,7 +90,7 @@ def referenced(definition: Path) -> set[Path]:
     """
     home = definition.parent.resolve()
     found: set[Path] = set()
-    for value in names_in(definition):
+    for value in names_in(definition, data):
         try:
             target = (definition.parent / value).resolve()
             if target.is_file():
@@ -98,77 +104,72 @@ def referenced(definition: Path) -> set[Path]:
     return found
 
 
-# an SVG art file -> (the stamps of it and of the files it draws from, those files)
-_LINKS: dict[Path, tuple[list[Stamp], list[Path]]] = {}
-
-
 def svg_links(svg: Path, home: Path) -> list[Path]:
     """The files SVG art draws from (<use> of another SVG, <image>) inside the definition's folder,
-    so replacing one rebuilds; measured again only when one of them changes, not at every look."""
-    known = _LINKS.get(svg)
-    if known is not None and known[0] == [stamp(p) for p in [svg, *known[1]]]:
-        return known[1]
+    so replacing one rebuilds. Run in the build's worker, like the build that reads them."""
     from printgen.art.measure import measure_svg
     from printgen.art.svgtree import parse
 
     try:
-        links = [p.resolve() for p in measure_svg(parse(svg, svg.read_bytes()), svg, home).linked]
+        return [p.resolve() for p in measure_svg(parse(svg, svg.read_bytes()), svg, home).linked]
     except (OSError, ValueError):  # unreadable or refused: the build says why
-        links = []
-    _LINKS[svg] = ([stamp(p) for p in [svg, *links]], links)
-    return links
+        return []
 
 
-def watched(definitions: Iterable[Path], template_dirs: Iterable[Path] = ()) -> set[Path]:
+def watched(definitions: Iterable[Path], template_dirs: Iterable[Path] = (),
+            parsed: Mapping[Path, Any] | None = None) -> set[Path]:
     """Everything a rebuild depends on: the definitions, what they reference, and every template
-    folder (the user's and the bundled one)."""
+    folder (the user's and the bundled one). `parsed`: definitions already read, by path."""
     files: set[Path] = set()
     for definition in definitions:
         files.add(definition.resolve())
-        files |= referenced(definition)
+        files |= referenced(definition, (parsed or {}).get(definition))
     for folder in [*template_dirs, bundled_dir()]:
         files.update(p.resolve() for p in files_under(folder))
     return files
 
 
-def watch(collect: Callable[[], set[Path]], rebuild: Callable[[list[Path]], None],
+def warm_up() -> None:
+    """Import, once in this process, the code every rebuild's worker runs (not anything a
+    definition says), so that each fresh worker starts with it imported instead of importing it
+    again: a rebuild then costs the build alone."""
+    from importlib import import_module
+
+    from printgen.games import GAME_MODULES, game_entry
+
+    for module in SHARED_CODE:
+        import_module(module)
+
+    for game_id in GAME_MODULES:
+        game_entry(game_id)
+
+
+def watch(files: set[Path], rebuild: Callable[[list[Path]], set[Path] | None],
           interval: float = 0.5, should_stop: Callable[[], bool] = lambda: False,
           max_rounds: int | None = None, sleep: Callable[[float], None] | None = None,
           asked: Callable[[], bool] = lambda: False) -> int:
     """Build once, then poll every `interval` s and rebuild after any change; returns the number of
     rebuilds after the first build. `rebuild` gets the changed files ([] for the first build, and
-    for a rebuild that `asked` wants although no file changed: `serve`'s build settings).
+    for a rebuild that `asked` wants although no file changed: `serve`'s build settings) and
+    returns the files to watch from then on (what the build read; None: the same as before).
 
-    The snapshot is taken before each build, so a file saved while a build runs triggers the next.
-    While the loop runs, whole builds are kept in memory (printgen.core.buildcache), so a rebuild
-    of a game none of whose files changed draws nothing, and written pictures are kept by what
-    they draw (printgen.output.doccache), so a rebuild draws again only the files whose shapes
-    changed.
+    The files are stamped before each build, so a file saved while a build runs triggers the next;
+    a file the build newly lists is stamped when it is listed. Every rebuild is a whole build.
     """
-    from printgen.core.buildcache import keep_results, store_pending
-    from printgen.output.doccache import keep_documents
+    def after(before: dict[Path, Stamp], listed: set[Path] | None) -> dict[Path, Stamp]:
+        if listed is None:
+            return before
+        return {**snapshot(listed - before.keys()), **{p: s for p, s in before.items() if p in listed}}
 
-    keep_documents()
-    keep_results()
-    try:
-        state = snapshot(collect())
-        rebuild([])
-        store_pending()
-        rebuilds = rounds = 0
-        last = time.monotonic()
-        while not should_stop() and (max_rounds is None or rounds < max_rounds):
-            (sleep or time.sleep)(interval)
-            rounds += 1
-            now = snapshot(collect())
-            differences = changed(state, now)
-            if differences or asked():
-                state = now
-                rebuild(differences)
-                rebuilds += 1
-                last = time.monotonic()
-            elif time.monotonic() - last >= QUIET:
-                store_pending()  # edits have paused: the latest build of each game, on disk
-        return rebuilds
-    finally:
-        keep_documents(False)
-        keep_results(False)
+    state = snapshot(files)
+    state = after(state, rebuild([]))
+    rebuilds = rounds = 0
+    while not should_stop() and (max_rounds is None or rounds < max_rounds):
+        (sleep or time.sleep)(interval)
+        rounds += 1
+        now = snapshot(state)
+        differences = changed(state, now)
+        if differences or asked():
+            state = after(now, rebuild(differences))
+            rebuilds += 1
+    return rebuilds

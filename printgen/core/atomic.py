@@ -51,7 +51,7 @@ NAMES_TRIED = 100
 def new_file(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
     """A file of a new random name in `folder`, made by this call alone (never one there already,
     nor through a link), readable by its owner only: tempfile.mkstemp's promise, without
-    importing tempfile (and shutil, random, ...) into a build that writes what the cache kept."""
+    importing tempfile (and shutil, random, ...) only to name a file."""
     for _ in range(NAMES_TRIED):
         name = os.path.abspath(os.path.join(folder, f"{prefix}{os.urandom(6).hex()}{suffix}"))
         try:
@@ -148,8 +148,8 @@ def side_by_side(phases: list[tuple[Callable[..., Any], list[tuple[Any, ...]]]],
     and not at all after a job failed: then the error of the first failed job (in the phases'
     and the jobs' order) is raised, once every thread stopped. The same threads serve every
     phase: on a busy machine each thread started waits its turn to run. Plain threads rather
-    than concurrent.futures, whose import (with logging's) costs more than a build the cache
-    answers spends writing."""
+    than concurrent.futures, whose import (with logging's) costs more than writing a small build's
+    files."""
     count = min(most, max((len(jobs) for _, jobs in phases), default=0))
     if count == 0:
         return

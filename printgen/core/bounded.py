@@ -1,26 +1,29 @@
-"""Run work on untrusted input in a child process the operating system keeps within a budget.
+"""Run work on untrusted input in one worker process that the operating system keeps within a budget.
 
 The checks inside the template sandbox and the art readers count what they can foresee, but a
 keyword argument nobody thought of, a filter on a huge list or a decoder's own worst case can still
-run for minutes or take gigabytes. So every template render and every decode of user art runs in a
-forked child with:
+run for minutes or take gigabytes. So a whole build (or `validate`'s simulation, or `serve`'s
+rebuild) runs in one forked worker with:
 
-* a memory bound the kernel enforces (RLIMIT_AS: the address space the child already shares with
-  printgen, plus the budget), so an allocation past it fails inside the child;
+* a memory bound the kernel enforces (RLIMIT_AS: the address space the worker already shares with
+  printgen, plus the budget), so an allocation past it fails inside the worker;
 * a CPU-time bound (RLIMIT_CPU) and a wall-clock deadline watched by printgen, which kills the
-  child with SIGKILL when it passes;
-* no way back but one JSON message on a pipe: plain data (text, numbers, lists, the problems found),
-  never a live object; a job may instead return bytes (a drawing made from SVG art, which the
-  caller reads with `drawingdata.loads`, classes of drawings only). A child that dies, overruns or sends anything else is reported as the budget
-  it broke.
+  worker with SIGKILL when it passes; the kernel also kills it if printgen dies first;
+* no way back but one JSON message on a pipe: plain data (text, numbers, lists), never a live
+  object and never a pickle, so nothing the worker sends can name code. A job may instead return
+  bytes, sent after the JSON line as they are. A worker that dies, overruns or sends anything
+  else is reported as the budget it broke, or as printgen's own bug.
 
-A fork shares everything already imported, so a child starts in about a millisecond. Where fork is
-not available (not POSIX), the job runs in this process with only the in-process checks; SECURITY.md
-says so. Children are recorded in `LIVE` so that an interrupted printgen ends them all.
+Inside a worker, `run_bounded` runs its job at once, in the worker: the work is bounded once, by
+the worker's budget, not again per template or picture. A fork shares everything already
+imported, so a worker starts in about a millisecond. Where fork is not available (not POSIX) or
+PRINTGEN_NO_SANDBOX_PROCESS=1, the job runs in this process with only the in-process checks;
+SECURITY.md says so. Workers are recorded in `LIVE` so that an interrupted printgen ends them all.
 """
 from __future__ import annotations
 
 import gc
+import io
 import json
 import math
 import os
@@ -30,13 +33,16 @@ import signal
 import sys
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable
 
 from printgen.core.problems import DefinitionError, Problem
 
 MiB = 1024 * 1024
-MAX_MESSAGE = 128 * MiB  # the most a child may send back (a text is ~1 MiB; a drawing up to ~100)
-LIVE: set[int] = set()  # pids of children running now; `stop_children` ends them
+MAX_MESSAGE = 128 * MiB  # the most a worker may send back on its pipe (files go in a folder)
+LIVE: set[int] = set()  # pids of workers and helpers running now; `stop_children` ends them
+MAX_SAID = 1 * MiB  # the end of what a worker said on a stderr held in memory
+SENDING_SECONDS = 2.0  # s the next part of a message already begun may take to come (a pipe holds 64 KiB)
 
 
 @dataclass(frozen=True)
@@ -44,87 +50,80 @@ class Budget:
     """What one piece of work may use: wall-clock seconds and memory beyond printgen's own."""
 
     seconds: float
-    memory: int  # bytes of address space the child may add to what it inherits
-    what: str  # for messages: "the template", "the picture", "the font"
+    memory: int  # bytes of address space the worker may add to what it inherits
+    what: str  # for messages: "the build", "the template", "the picture"
 
 
 class BudgetExceeded(ValueError):
     """The work broke its budget; the message says which budget, in the user's terms."""
 
 
+class BadReport(RuntimeError):
+    """A worker's message that is not the plain JSON a worker sends: printgen's bug, or a forgery."""
+
+
+class Inside:
+    """Whether this process is a worker (or a helper a worker forked): then work runs here."""
+
+    worker = False
+
+
 def can_fork() -> bool:
     return hasattr(os, "fork") and os.environ.get("PRINTGEN_NO_SANDBOX_PROCESS") != "1"
 
 
+def in_worker() -> bool:
+    return Inside.worker
+
+
 def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
-    """`job()`'s result (JSON data), computed in a child under `budget`.
+    """`job()`'s result (JSON data or bytes), computed in a worker under `budget`; in a worker
+    already, or where there is no fork, computed here.
 
     A `ValueError` or `DefinitionError` raised by the job comes back as the same kind of error with
     the same message or problems; breaking the budget is a `BudgetExceeded`; anything else the job
     raises is printgen's own bug and comes back as a RuntimeError.
     """
-    return start_bounded(job, budget).result()
-
-
-def start_bounded(job: Callable[[], Any], budget: Budget) -> "Running":
-    """`run_bounded` begun: the child works beside this process until `.result()` is asked for
-    (its wall-clock budget counts from now); `.stop()` ends it unasked."""
-    return Running(job, budget)
+    if in_worker() or not can_fork():
+        return job()
+    find_prctl()
+    parent = os.getpid()
+    read, write = os.pipe()
+    pid = fork_frozen()
+    if pid == 0:  # the worker: never returns
+        os.close(read)
+        worker(job, budget, write, parent)
+    os.close(write)
+    LIVE.add(pid)
+    status = 0
+    try:
+        payload, timed_out = collect(read, time.monotonic() + budget.seconds)
+    finally:
+        os.close(read)
+        status = finish(pid)
+    if timed_out:
+        raise BudgetExceeded(f"{budget.what} took more than {budget.seconds:g} s, the most "
+                             f"printgen allows; make it simpler")
+    return decode(payload, status, budget)
 
 
 class Running:
-    """A bounded child at work (or, where there is no fork, a job to run when its result is asked)."""
+    """A job to run under a budget when its result is asked for. What is left of children started
+    ahead of need: other modules still call `start_bounded`; it now starts nothing early."""
 
     def __init__(self, job: Callable[[], Any], budget: Budget) -> None:
         self.job, self.budget = job, budget
-        self.pid: int | None = None
-        self.read: int | None = None
-        self.status = 0  # the child's wait status, once it is waited for
-        self.deadline = time.monotonic() + budget.seconds
-        self.owner = os.getpid()  # a process forked meanwhile inherits this object, not the child
-        self.forked = False  # a child was started: asked for once ended, the job runs in a new one
-        if not can_fork():
-            return
-        find_prctl()
-        parent = os.getpid()
-        read, write = os.pipe()
-        pid = fork_frozen()
-        if pid == 0:  # the child: never returns
-            os.close(read)
-            child(job, budget, write, parent)
-        os.close(write)
-        LIVE.add(pid)
-        self.pid, self.read, self.forked = pid, read, True
 
     def result(self) -> Any:
-        if os.getpid() != self.owner:  # a helper forked after the start: the child is not its own
-            return run_bounded(self.job, self.budget)
-        if self.pid is None or self.read is None:  # no fork here; or ended (`stop`), never unbounded then
-            return run_bounded(self.job, self.budget) if self.forked else self.job()
-        try:
-            payload, timed_out = collect(self.read, self.deadline)
-        finally:
-            self.stop()
-        if timed_out:
-            raise BudgetExceeded(f"{self.budget.what} took more than {self.budget.seconds:g} s, the most "
-                                 f"printgen allows; make it simpler")
-        return decode(payload, self.status, self.budget)
+        return run_bounded(self.job, self.budget)
 
     def stop(self) -> None:
-        """Close the pipe, and kill and wait for the child if it still runs (once); in a process
-        forked meanwhile, only close its copy of the pipe."""
-        if os.getpid() != self.owner:
-            if self.read is not None:
-                os.close(self.read)
-                self.read = None
-            self.pid = None
-            return
-        if self.read is not None:
-            os.close(self.read)
-            self.read = None
-        if self.pid is not None:
-            self.status = finish(self.pid)
-            self.pid = None
+        """Nothing runs before `result` is asked for, so there is nothing to stop."""
+
+
+def start_bounded(job: Callable[[], Any], budget: Budget) -> Running:
+    """`run_bounded`, run once `.result()` is asked for (kept for callers being removed)."""
+    return Running(job, budget)
 
 
 def fork_frozen() -> int:
@@ -153,14 +152,14 @@ def fork_frozen() -> int:
     return pid
 
 
-def child(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> None:
+def worker(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> None:
     """Set the limits, run the job, send one message, and leave without running exit handlers."""
     code = 0
     try:
+        Inside.worker = True
         die_with_parent(parent)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # printgen itself ends its children on Ctrl-C
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         limit(budget)
+        said = held_stderr()
         blob = b""
         try:
             result = job()
@@ -179,10 +178,13 @@ def child(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> No
             message = {"value": str(exc)}
         except Exception as exc:  # noqa: BLE001 - printgen's bug; the parent reports it as such
             message = {"bug": f"{type(exc).__name__}: {exc}"}
+        if said is not None:
+            message["said"] = said.getvalue()[-MAX_SAID:]
         try:
             data = json.dumps(message, ensure_ascii=False, allow_nan=False).encode("utf-8")
         except (ValueError, TypeError, MemoryError) as exc:
             data = json.dumps({"bug": f"unsendable result: {type(exc).__name__}"}).encode()
+        sys.stderr.flush()
         with os.fdopen(write, "wb") as out:
             out.write(data)
             if blob:
@@ -194,24 +196,36 @@ def child(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> No
         os._exit(code)
 
 
-_PRCTL: list[Any] = []  # libc's prctl, looked up once in the parent (not in every child)
+def held_stderr() -> io.StringIO | None:
+    """Where stderr is not a file (a test's runner holds it in memory), what the worker says there
+    (progress labels) is kept, to be sent with its message; a real stderr is shared, so a progress
+    bar moves as the work does."""
+    try:
+        sys.stderr.fileno()
+        return None
+    except (AttributeError, OSError, ValueError):
+        sys.stderr = io.StringIO()
+        return sys.stderr
 
 
-def find_prctl() -> None:
-    if _PRCTL or sys.platform != "linux":
-        return
+@lru_cache(maxsize=1)
+def find_prctl() -> Any:
+    """libc's prctl, looked up once in the parent (not in every child); None where there is none."""
+    if sys.platform != "linux":
+        return None
     try:
         import ctypes
 
-        _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl)
+        return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        _PRCTL.append(None)
+        return None
 
 
 def die_with_parent(parent: int) -> None:
     """On Linux, the kernel kills this child if printgen dies first (even by SIGKILL)."""
-    if _PRCTL and _PRCTL[0] is not None:
-        _PRCTL[0](1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    prctl = find_prctl()
+    if prctl is not None:
+        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(1)
 
@@ -226,7 +240,7 @@ def address_space() -> int:
 
 
 def limit(budget: Budget) -> None:
-    """Cap the child's address space and CPU time, never above a limit it inherited."""
+    """Cap the worker's address space and CPU time, never above a limit it inherited."""
     def cap(kind: int, wanted: int) -> None:
         soft, hard = resource.getrlimit(kind)
         if hard != resource.RLIM_INFINITY:
@@ -241,18 +255,14 @@ def limit(budget: Budget) -> None:
     cap(resource.RLIMIT_CPU, math.ceil(budget.seconds) + 1)
 
 
-SENDING_SECONDS = 2.0  # s the next part of a message already begun may take to come (a pipe holds 64 KiB)
-
-
 def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
-    """Everything the child sends until it closes the pipe; (data, True) if the deadline (on the
-    monotonic clock) passed with nothing more to read. What a child sent in time is read even when
-    this process comes to read it later (a child started ahead of its use)."""
+    """Everything the worker sends until it closes the pipe; (data, True) if the deadline (on the
+    monotonic clock) passed with nothing more to read."""
     chunks: list[bytes] = []
     size = 0
     while True:
         left = deadline - time.monotonic()
-        if chunks:  # the job is done (a child sends only then) and the rest waits in the child for
+        if chunks:  # the job is done (a worker sends only then) and the rest waits in the worker for
             left = max(left, SENDING_SECONDS)  # this process to make room in the pipe: not its budget
         ready, _, _ = select.select([fd], [], [], max(left, 0.0))
         if not ready:
@@ -269,7 +279,7 @@ def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
 
 
 def finish(pid: int) -> int:
-    """Kill the child if it still runs, wait for it, and return its wait status."""
+    """Kill the worker if it still runs, wait for it, and return its wait status."""
     try:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
@@ -283,34 +293,55 @@ def finish(pid: int) -> int:
 
 
 def decode(payload: bytes, status: int, budget: Budget) -> Any:
-    """The child's message as a result or the error it stands for."""
+    """The worker's message as a result or the error it stands for. Only JSON is read: a message
+    in any other form (a pickle, say) is refused unread, whatever it holds."""
     memory = (f"{budget.what} needed more than {budget.memory // MiB} MiB of memory, the most "
               f"printgen allows; make it smaller")
     head, _, blob = payload.partition(b"\n")  # JSON written without indent has no raw newline
-    try:
-        message = json.loads(head.decode("utf-8")) if head else None
-    except (UnicodeDecodeError, ValueError):
-        message = None
-    if not isinstance(message, dict):
+    if not head:
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
             raise BudgetExceeded(f"{budget.what} used more than {budget.seconds:g} s of processor "
                                  f"time, the most printgen allows; make it simpler")
         raise BudgetExceeded(memory)  # died without a word: the kernel refused it memory
+    try:
+        message = json.loads(head.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BadReport(f"{budget.what}: the worker's answer is not JSON; refused unread") from None
+    if not isinstance(message, dict) or len(message) - ("said" in message) != 1:
+        raise BadReport(f"{budget.what}: the worker's answer is not one of the messages a worker sends")
+    said = message.pop("said", "")
+    if not isinstance(said, str):
+        raise BadReport(f"{budget.what}: what the worker said is not text")
+    sys.stderr.write(said)
     if "ok" in message:
         return message["ok"]
     if "bytes" in message and message["bytes"] == len(blob):
         return blob
-    if "memory" in message:
+    if message.get("memory") is True:
         raise BudgetExceeded(memory)
     if "problems" in message:
-        raise DefinitionError([Problem(str(f), int(line), str(path), str(text))
-                               for f, line, path, text in message["problems"]])
-    if "value" in message:
-        raise ValueError(str(message["value"]))
-    raise RuntimeError(f"while reading {budget.what} in a bounded child: {message.get('bug')}")
+        raise DefinitionError(problems_of(message["problems"], budget.what))
+    if isinstance(message.get("value"), str):
+        raise ValueError(message["value"])
+    if isinstance(message.get("bug"), str):
+        raise RuntimeError(f"while running {budget.what} in a worker: {message['bug']}")
+    raise BadReport(f"{budget.what}: the worker's answer is not one of the messages a worker sends")
+
+
+def problems_of(data: Any, what: str = "the build") -> list[Problem]:
+    """Located problems from their JSON form, [file, line, key path, message] each, checked."""
+    if not isinstance(data, list):
+        raise BadReport(f"{what}: the worker's problems are not a list")
+    problems = []
+    for item in data:
+        if not (isinstance(item, list) and len(item) == 4 and isinstance(item[1], int)
+                and not isinstance(item[1], bool) and all(isinstance(item[i], str) for i in (0, 2, 3))):
+            raise BadReport(f"{what}: a problem the worker sent is not [file, line, key, message]")
+        problems.append(Problem(item[0], item[1], item[2], item[3]))
+    return problems
 
 
 def stop_children() -> None:
-    """End every bounded child still running (printgen is being interrupted)."""
+    """End every worker and helper still running (printgen is being interrupted)."""
     for pid in list(LIVE):
         finish(pid)

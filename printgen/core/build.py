@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from printgen.core.paper import Flip, Paper
 
-if TYPE_CHECKING:  # not imported to run: it brings in the YAML library, which a cached build never needs
+if TYPE_CHECKING:  # not imported to run: it brings in the YAML library, which only a worker needs
     from printgen.core.source import SourceMap
 
 

@@ -1,7 +1,7 @@
 """Where printgen's bundled files live: the games' ids, their definitions (card_defs/) and their
 templates (templates/), known without importing any game or the registry (printgen.games, which
-brings in pydantic and the YAML reader): a build that the whole-build cache answers needs no more
-than their names and paths.
+brings in pydantic and the YAML reader): a command resolves GAME to a file before its worker loads
+anything.
 
 This is the one module that knows the layout. In the source checkout (and an editable install,
 which runs it) card_defs/ and templates/ sit at the repository's top, beside printgen/, where a

@@ -1,27 +1,29 @@
 """printgen's one way of using more cores: forked helpers that run jobs and send each result back.
 
-A fork shares everything already imported and loaded, so a helper starts in a millisecond, where a
-fresh interpreter (or a process pool's worker) would spend a third of a second importing, and the
-job's inputs (a compiled tile set, a loaded definition) need no pickling. Every helper is recorded
-for printgen.launch, so Ctrl-C and SIGTERM end it too, and dies with this process.
+Helpers are forked inside a build's worker (printgen.core.bounded), so they share its budget's
+limits and die with it; their results stay within the worker. A fork shares everything already
+imported and loaded, so a helper starts in a millisecond, where a fresh interpreter (or a process
+pool's worker) would spend a third of a second importing, and the job's inputs (a compiled tile
+set, a loaded definition) are not sent. Every helper is recorded for printgen.launch, so Ctrl-C and
+SIGTERM end it too, and dies with the process that forked it.
 
 Two shapes of work use it:
 
-- `beside(job)`: one job on another core while this process does something else (the later half of
-  a build, the PNGs written beside a PDF); `.result()` waits for it.
 - `on_cores(jobs, on_result)`: many jobs, one helper per core, each result reported as it arrives
-  (the Omiga simulation's batches, with a progress bar); the results come back in the jobs' order.
+  (the simulations' batches, with a progress bar; runs of pictures); the results come back in the
+  jobs' order.
+- `beside(job)`: one job on another core while this process does something else (the PNGs written
+  beside a PDF, printgen.output.writers); `.result()` waits for it. It goes once nothing uses it.
 
 Nothing else changes: a job is the same code wherever it runs, so the output is the same bytes
 whichever process made it. Where forking is not safe or not useful (not Linux, one usable core,
 other threads running, or PRINTGEN_NO_FORK=1), the jobs run here, in order. A job whose helper
-fails in any way (an exception, a result that does not pickle, a crash) is run here again, so an
+fails in any way (an exception, a result that is not plain data, a crash) is run here again, so an
 error surfaces with its own traceback, exactly as without helpers.
 """
 from __future__ import annotations
 
 import os
-import pickle
 import selectors
 import signal
 import struct
@@ -30,9 +32,13 @@ import threading
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from printgen.core.bounded import LIVE, die_with_parent, find_prctl, fork_frozen
+from printgen.core.plaincode import decode, encode
+from printgen.core.problems import Problem
 
 T = TypeVar("T")
-FRAME = struct.Struct(">QQ")  # the job's index and the pickled result's length (0: the job failed)
+FRAME = struct.Struct(">QQ")  # the job's index and the encoded result's length (0: the job failed)
+# the records a helper's result may hold without the caller naming them: a written document's problems
+PLAIN_KINDS: tuple[type, ...] = (Problem,)
 READ_SIZE = 1 << 16
 
 
@@ -87,7 +93,7 @@ class Helper:
         return True
 
     def take(self, data: bytes) -> list[tuple[int, bytes]]:
-        """The whole frames received so far, as (index, pickled result or b'' for a failure)."""
+        """The whole frames received so far, as (index, encoded result or b'' for a failure)."""
         self.pending += data
         frames = []
         while len(self.pending) >= FRAME.size:
@@ -126,18 +132,41 @@ class Helper:
 
 def frame(index: int, job: Callable[[], Any]) -> bytes:
     try:
-        payload = pickle.dumps(job(), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = encode(job())  # plain data (printgen.core.plaincode), never a pickle
     except BaseException:  # noqa: BLE001 - the parent runs the job again and reports it
         payload = b""
     return FRAME.pack(index, len(payload)) + payload
 
 
-def unpickled(payload: bytes) -> tuple[bool, Any]:
-    """(True, the result), or (False, None) for a job to run again here."""
+def declared_kinds(jobs: Sequence[Callable[[], Any]]) -> tuple[type, ...]:
+    """The dataclasses the jobs' own functions say they return (`-> Tally`, `-> list[Written]`):
+    this process's code, never the helper's answer, says what a result may be built as."""
+    import dataclasses
+    import typing
+
+    found: dict[type, None] = {}
+
+    def walk(hint: Any) -> None:
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+            found[hint] = None
+        for inner in typing.get_args(hint):
+            walk(inner)
+
+    for function in {getattr(job, "func", job) for job in jobs}:
+        try:
+            walk(typing.get_type_hints(function).get("return"))
+        except Exception:  # noqa: BLE001 - an annotation that does not resolve declares nothing
+            continue
+    return tuple(found)
+
+
+def decoded(payload: bytes, kinds: Sequence[type] = ()) -> tuple[bool, Any]:
+    """(True, the result), or (False, None) for a job to run again here. `kinds`: the dataclasses
+    the result may hold besides PLAIN_KINDS, as the caller expects them."""
     if payload:
         try:
-            return True, pickle.loads(payload)
-        except Exception:  # noqa: BLE001 - a result that does not come back whole
+            return True, decode(payload, (*PLAIN_KINDS, *kinds))
+        except (ValueError, TypeError, RecursionError):  # not what a helper of ours sends
             pass
     return False, None
 
@@ -145,8 +174,8 @@ def unpickled(payload: bytes) -> tuple[bool, Any]:
 class Beside(Generic[T]):
     """The result of `job`, computed by a forked helper while the caller does other work."""
 
-    def __init__(self, job: Callable[[], T], fork: bool = True) -> None:
-        self.job = job
+    def __init__(self, job: Callable[[], T], fork: bool = True, kinds: Sequence[type] = ()) -> None:
+        self.job, self.kinds = job, kinds
         self.helper: Helper | None = None
         if fork and can_fork():
             helper = Helper({0: job})
@@ -166,7 +195,7 @@ class Beside(Generic[T]):
             raise
         finally:
             self.helper.stop()
-        done, value = unpickled(frames[0][1] if frames else b"")
+        done, value = decoded(frames[0][1] if frames else b"", (*self.kinds, *declared_kinds([self.job])))
         return value if done else self.job()
 
     def __enter__(self) -> "Beside[T]":
@@ -177,17 +206,19 @@ class Beside(Generic[T]):
             self.helper.stop()
 
 
-def beside(job: Callable[[], T], fork: bool = True) -> Beside[T]:
+def beside(job: Callable[[], T], fork: bool = True, kinds: Sequence[type] = ()) -> Beside[T]:
     """Start `job` on another core if that is possible (and `fork`: pass False for work too small
     to share). Use it as a context manager, so that a helper whose result is never asked for (the
     caller failed first) is always stopped and waited for."""
-    return Beside(job, fork)
+    return Beside(job, fork, kinds)
 
 
 def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None] | None = None,
-             workers: int | None = None) -> list[T]:
+             workers: int | None = None, kinds: Sequence[type] = ()) -> list[T]:
     """Every job's result, in the jobs' order, computed by up to `workers` helpers at once (default:
-    one per usable core); `on_result(index, result)` hears of each as it arrives."""
+    one per usable core); `on_result(index, result)` hears of each as it arrives. A result comes
+    back as plain data (printgen.core.plaincode): the dataclasses it may hold are those the jobs'
+    functions declare they return, and `kinds`."""
     workers = min(workers or cores(), len(jobs))
     results: dict[int, T] = {}
 
@@ -199,7 +230,7 @@ def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None
     helpers = [Helper({i: jobs[i] for i in range(w, len(jobs), workers)}) for w in range(workers)]
     started = [h for h in helpers if h.start()] if workers > 1 and can_fork() else []
     try:
-        gather(started, done)
+        gather(started, done, (*kinds, *declared_kinds(jobs)) if started else ())
     finally:
         for helper in started:
             helper.stop()
@@ -209,7 +240,7 @@ def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None
     return [results[i] for i in range(len(jobs))]
 
 
-def gather(helpers: list[Helper], done: Callable[[int, Any], None]) -> None:
+def gather(helpers: list[Helper], done: Callable[[int, Any], None], kinds: Sequence[type] = ()) -> None:
     """Read every helper's frames as they come, until every helper has closed its pipe."""
     with selectors.DefaultSelector() as selector:
         for helper in helpers:
@@ -223,6 +254,6 @@ def gather(helpers: list[Helper], done: Callable[[int, Any], None]) -> None:
                     selector.unregister(key.fd)
                     continue
                 for index, payload in helper.take(data):
-                    ok, value = unpickled(payload)
+                    ok, value = decoded(payload, kinds)
                     if ok:
                         done(index, value)

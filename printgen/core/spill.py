@@ -26,8 +26,7 @@ class Spill:
     """One build's private folder of spilled files."""
 
     def __init__(self) -> None:
-        self.folder = tempfile.mkdtemp(prefix="printgen-")
-        FOLDERS[self.folder] = os.getpid()
+        self.folder = private_folder()
         self.file: BinaryIO | None = None
         self.writer = 0  # the process that opened `file`: a forked helper opens one of its own
         weakref.finalize(self, remove, self.folder)
@@ -67,3 +66,10 @@ def remove_all() -> None:
     """printgen is being stopped: remove every spill folder this process made."""
     for folder in list(FOLDERS):
         remove(folder)
+
+
+def private_folder(prefix: str = "printgen-") -> str:
+    """A new private temporary folder (mode 0700), removed by `remove` or when printgen is stopped."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    FOLDERS[folder] = os.getpid()
+    return folder

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +18,8 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import ReaderError
 
-from printgen.core.fingerprint import caching_off
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, commented_value, dotted, quote_hint
-from printgen.core.yamlpatch import patched_parse
 
 MAX_DEFINITION_BYTES = 1024 * 1024  # a hand-written game is a few KiB; ruamel reads ~600 KiB a second
 MAX_NODES = 10_000  # values, keys and lists: the bundled games have under 500; ruamel reads ~9,000 a second
@@ -41,43 +38,7 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
         raise DefinitionError([Problem(shown, 1, "", f"the file is {-(-max(size, len(raw)) // 1024):,} KiB, but a "
                                        f"definition may be at most {MAX_DEFINITION_BYTES // 1024:,} KiB; "
                                        f"check that this is the definition you meant")])
-    earlier = None if caching_off() else _parsed.get((shown, raw))
-    if earlier is not None:
-        _parsed.move_to_end((shown, raw))
-        return earlier
-    patched = None if caching_off() else patch_last_read(raw, shown)
-    data, source = patched if patched is not None else parse(raw, shown)
-    _parsed[(shown, raw)] = (data, source)
-    if len(_parsed) > KEEP_PARSED:
-        _parsed.popitem(last=False)
-    return data, source
-
-
-# The last definitions read, by name and bytes: `build --watch` and `serve` read each definition
-# twice a rebuild (for the files it names, then to build it) and again at every look at the files,
-# and ruamel takes some 50 ms for Omiga's. Callers only read what is returned (validation copies
-# what it trims), so the same objects are handed out again.
-KEEP_PARSED = 8
-_parsed: OrderedDict[tuple[str, bytes], tuple[Any, SourceMap]] = OrderedDict()
-
-
-def patch_last_read(raw: bytes, shown: str) -> tuple[Any, SourceMap] | None:
-    """The last kept parse of the same file, patched for a one-line edit of a scalar value
-    (core.yamlpatch), or None when a full parse is needed."""
-    last = next((key for key in reversed(_parsed) if key[0] == shown), None)
-    if last is None:
-        return None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if bracket_depth_line(text) is not None or other_yaml_version(text) is not None:
-        return None
-    old_data, _ = _parsed[last]
-    data = patched_parse(last[1].decode("utf-8"), old_data, text, load_alone)
-    if data is None:
-        return None
-    return data, source_map(shown, data, text, runaway_quote(text))
+    return parse(raw, shown)
 
 
 def yaml_reader() -> YAML:
@@ -87,11 +48,6 @@ def yaml_reader() -> YAML:
     yaml.allow_duplicate_keys = False
     yaml.Composer = BoundedComposer
     return yaml
-
-
-def load_alone(text: str) -> Any:
-    """A tiny document read with the same set-up (and limits) as a definition; raises as ruamel does."""
-    return yaml_reader().load(text)
 
 
 def source_map(shown: str, data: Any, text: str, runaway: tuple[int, int] | None) -> SourceMap:

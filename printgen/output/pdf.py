@@ -1,7 +1,6 @@
 """The PDF writer: reportlab's canvas in invariant mode, with embedded fonts and print preferences.
 
-Pages carry shapes in millimetres (drawn as renderPDF draws them, by output.renderer, under a
-mm->pt scale) and optional text frames. One story of flowing text is poured through the frames of
+Pages carry shapes in millimetres (drawn by reportlab's renderPDF, under a mm->pt scale) and optional text frames. One story of flowing text is poured through the frames of
 all pages in order, so rules text moves from the front of a sheet to its back without the game code
 knowing where the break falls.
 """
@@ -12,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
 from reportlab import rl_config
+from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing, Group
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
@@ -21,7 +21,6 @@ from printgen.drawing import fonts
 from printgen.drawing.document import Document, Page, TextOverflow
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.core.paper import PT_PER_MM, Paper, pt
-from printgen.output.renderer import draw as render_drawing
 
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
 
@@ -141,4 +140,4 @@ def draw_shapes(canvas: Canvas, shapes: list[Any], paper: Paper) -> None:
     for shape in shapes:
         root.add(shape)
     drawing.add(root)
-    render_drawing(drawing, canvas, 0, 0)
+    renderPDF.draw(drawing, canvas, 0, 0)

@@ -12,18 +12,17 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from reportlab.graphics.renderbase import StateTracker
+from reportlab.graphics.renderPDF import _PDFRenderer
 from reportlab.graphics.shapes import DirectDraw, Group
 from reportlab.lib.colors import Color
 
 from printgen.drawing import fonts
 from printgen.drawing.formresources import form_resources, needs_own_resources
-from printgen.output.renderer import fresh
 
 
 class Reused(DirectDraw):
     """A group that a PDF stores once as a form and places wherever it recurs."""
-
-    replayable = True  # what it writes (a form's name) may be written again (output.replay)
 
     def __init__(self, group: Group, key: str) -> None:
         self.group = group
@@ -59,12 +58,14 @@ class _Defaults:
 
 
 def define(canvas: Any, group: Group, name: str) -> None:
-    """Draw `group` into a new form. A fresh renderer draws it, and every shape sets its own colours,
-    widths, dashes and fonts, so the form looks the same wherever it is placed."""
+    """Draw `group` into a new form. A fresh renderPDF renderer draws it (its own `drawNode`, as
+    renderPDF.draw would, less the page-level state set up around the drawing), and every shape sets
+    its own colours, widths, dashes and fonts, so the form looks the same wherever it is placed."""
     x0, y0, x1, y1 = group.getBounds()
     pad = widest_stroke(group) + 0.01 * max(x1 - x0, y1 - y0, 1.0)  # bounds leave out stroke width
     canvas.beginForm(name, x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-    renderer = fresh(canvas, _Defaults)
+    renderer = _PDFRenderer()
+    renderer._canvas, renderer._tracker = canvas, StateTracker(defaultObj=_Defaults)
     try:
         renderer.drawNode(group)
     finally:

@@ -1,9 +1,8 @@
 """The SVG writer: walks the same millimetre shape tree that renderPDF draws, using svgwrite
-(imported by the first SVG written, without its validation tables: see svgwrite_unchecked).
+(imported by the first SVG written, so that commands writing no SVG never load it).
 
-svgwrite builds the elements; printgen writes them out itself (output.svgtext), exactly as
-svgwrite's own ElementTree serialisation would, so that a shape drawn again (a deck's box, cost,
-picture and back on a thousand cards) is written once and its text reused.
+svgwrite builds the elements, with its checks off (`debug=False`: the shapes are printgen's own
+and tests parse the output), and writes them out itself with `tostring()`.
 
 The document's user unit is the millimetre (viewBox in mm, width/height with an `mm` suffix), so
 the SVG prints at the same physical size as the PDF. reportlab shapes are y-up like PDF; one flip at
@@ -20,10 +19,8 @@ from reportlab.lib.colors import Color
 from printgen.drawing import fonts
 from printgen.drawing.document import Document
 from printgen.drawing.numbers import num
-from printgen.output.svgtext import Fragments, serialise
-from printgen.output.svgwrite_unchecked import svgwrite_module
 
-FRAGMENTS = Fragments()  # the text of shapes drawn again, in this process
+XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
 
 
 def paint(colour: Color | None) -> str:
@@ -61,43 +58,21 @@ def style_attrs(shape: Any, fill: bool = True) -> dict[str, str]:
 
 class SvgWriter:
     def __init__(self, width: float, height: float, title: str = "") -> None:
-        # debug=False: no checks, and (see svgwrite_unchecked) no import of svgwrite's tables
-        self.document = svgwrite_module().Drawing(size=(f"{num(width)}mm", f"{num(height)}mm"),
-                                                  viewBox=f"0 0 {num(width)} {num(height)}", debug=False)
+        import svgwrite  # here, not at the top: only a command that writes an SVG needs it
+
+        self.document = svgwrite.Drawing(size=(f"{num(width)}mm", f"{num(height)}mm"),
+                                         viewBox=f"0 0 {num(width)} {num(height)}", debug=False)
         if title:
             self.document.set_desc(title=title)
         self.root = self.document.g(transform=f"matrix(1 0 0 -1 0 {num(height)})")
         self.document.add(self.root)
         self.art_ids: set[str] = set()  # art already stored in <defs> (see printgen.art.ArtShape)
-        self.body: list[str] = []  # the root group's children, written out
 
     def add(self, shape: Any) -> None:
-        self.body.append(self.fragment(shape)[0])
+        self.root.add(self.element(shape))
 
     def tostring(self) -> bytes:
-        return ('<?xml version="1.0" encoding="utf-8"?>\n' + serialise(self.document, self.body, into=self.root)
-                + "\n").encode()
-
-    def fragment(self, shape: Any) -> tuple[str, bool]:
-        """The shape's SVG text, and whether that text stands for it in any document (True unless
-        drawing it stored something in this document, as art does in <defs>, or read a file). A
-        shape that stands alone and is drawn again is written out once (FRAGMENTS)."""
-        kept = FRAGMENTS.kept(shape)
-        if kept is not None:
-            return kept, True
-        if hasattr(shape, "svg_group"):  # a shape that draws as a plain group (output.reuse)
-            text, alone = self.fragment(shape.svg_group)
-        elif hasattr(shape, "svg_element") or isinstance(shape, rl.Image):
-            text, alone = serialise(self.element(shape)), False
-        elif isinstance(shape, rl.Group):
-            parts = [self.fragment(child) for child in shape.contents]
-            text = serialise(self.group(shape), [part for part, _ in parts])
-            alone = all(each for _, each in parts)
-        else:
-            text, alone = serialise(self.element(shape)), True
-        if alone:
-            FRAGMENTS.seen(shape, text)
-        return text, alone
+        return (XML_DECLARATION + self.document.tostring() + "\n").encode()
 
     def group(self, shape: rl.Group) -> Any:
         group = self.document.g()
@@ -228,12 +203,16 @@ def title_element(title: str) -> bytes:
     """The <title> element SvgWriter puts first in the document (none for an empty title)."""
     if not title:
         return b""
-    return serialise(svgwrite_module().base.Title(title)).encode()
+    from xml.etree import ElementTree
+
+    from svgwrite.base import Title
+
+    return ElementTree.tostring(Title(title).get_xml(), encoding="utf-8", xml_declaration=False)
 
 
 def body_start(data: bytes) -> int:
     """Where the root element's children begin: just after its start tag, whose attributes (size,
-    viewBox, namespaces) hold no '>' since the serialiser escapes it in attribute values."""
+    viewBox, namespaces) hold no '>' since ElementTree escapes it in attribute values."""
     root = data.find(b"<svg ")
     return -1 if root < 0 else data.find(b">", root) + 1
 

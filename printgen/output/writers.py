@@ -6,9 +6,9 @@ while one stands.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from printgen.core.build import Artifact
 from printgen.core.parallel import beside, on_cores
@@ -28,12 +28,16 @@ SPILL_AFTER = 300  # documents: a build that makes more stores each file on disk
 Store = Callable[[bytes], Held]
 
 
-class Written(NamedTuple):
+@dataclass(frozen=True)
+class Written:
     """A document's bytes (in memory, or where a spill folder stores them) and the problems its
-    layout met."""
+    layout met; sent back from a helper as plain data (core.plaincode: these kinds only)."""
 
     data: Held
     problems: list[Problem]
+
+
+KINDS = (Written, Problem)  # the records a helper's answer may hold
 
 
 def write(doc: Document) -> bytes:
@@ -91,9 +95,9 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
     results = written_all(documents, source, store)
     artifacts: list[Artifact] = []
     problems: list[Problem] = []
-    for doc, (data, found) in zip(documents, results):
-        problems += found
-        artifacts += [artifact(name, data, spill) for name in (doc.name, *doc.also)]
+    for doc, result in zip(documents, results):
+        problems += result.problems
+        artifacts += [artifact(name, result.data, spill) for name in (doc.name, *doc.also)]
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))
     return artifacts
@@ -137,7 +141,7 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
         here = [doc for doc in pending if not simple_picture(doc)]
         runs = [[doc for doc in pending if simple_picture(doc)]]
     jobs = [partial(run_written, run, members, cells, source, store) for run in runs if run]
-    with beside(partial(on_cores, jobs), fork=bool(here and jobs)) as other_cores:
+    with beside(partial(on_cores, jobs, kinds=KINDS), fork=bool(here and jobs), kinds=KINDS) as other_cores:
         results.update(zip(map(id, here), each_written(here, source, store)))
         for run, written_run in zip([run for run in runs if run], other_cores.result()):
             results.update(zip(map(id, run), written_run))
