@@ -125,14 +125,7 @@ KEPT_CONTAINERS = {  # "module:NAME": why it must be module-level
 # text and picture caches, children started ahead, writer timings); the lead deletes each entry as
 # it goes, or moves it to KEPT_CONTAINERS with its reason.
 PENDING_CONTAINERS = {
-    "printgen.art.library:_CACHE", "printgen.art.resample:RESAMPLED", "printgen.art.svg:_NOTES",
     "printgen.core.fingerprint:_CODE", "printgen.core.fingerprint:_FILES", "printgen.core.fingerprint:_FOLDERS",
-    "printgen.games.deck.faces:_backgrounds", "printgen.games.deck.textbox:_widths",
-    "printgen.games.omiga.drawn:_KNOWN", "printgen.games.piececache:MEMORY", "printgen.games.piececache:READS",
-    "printgen.games.piecekeys:BATCH_KEYS", "printgen.games.pieces:PLACED", "printgen.jinja.ahead:PENDING",
-    "printgen.jinja.render:_ASKED", "printgen.jinja.textcache:MEMORY", "printgen.output.doccache:_held",
-    "printgen.output.doccache:_kept", "printgen.output.doccache:_on", "printgen.output.doccache:_settled",
-    "printgen.output.writers:SECONDS_TAKEN",
 }
 CONTAINER_CALLS = {"dict", "list", "set", "OrderedDict", "defaultdict", "deque", "WeakValueDictionary",
                    "WeakKeyDictionary"}

@@ -17,7 +17,7 @@ from printgen.drawing import fonts
 from printgen.drawing.picture import rect
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
-from printgen.games.deck.textbox import Box, draw, fit, upright
+from printgen.games.deck.textbox import Box, TextWidths, draw, fit, upright
 from printgen.output.reuse import reusable
 
 FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
@@ -44,6 +44,7 @@ class Side:
     image: Callable[[str], Any] = lambda name: None  # file name -> loaded Art (or ValueError)
     template: Callable[[str, bytes], Any] = lambda side, svg: None  # a rendered SVG -> Art (or ValueError)
     font: Callable[[str], str] = lambda name: name  # a .ttf file name -> its registered font (or ValueError)
+    widths: TextWidths = field(default_factory=TextWidths)  # every card's text measured through it
 
 
 def number(value: Any, key: str) -> float:
@@ -119,14 +120,14 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box) -> 
         raise Unfit("font", str(exc)) from None
     least = el.min_size or el.size
     value = "" if v("text") is None else str(v("text"))
-    found = fit(value, side.icons, font, el.size, least, box, el.wrap, el.line_height)
+    found = fit(value, side.icons, font, el.size, least, box, el.wrap, el.line_height, side.widths)
     if found is None:
         shrink = f"even at {least:g} pt" if least < el.size else f"at {el.size:g} pt (set min_size to let it shrink)"
         raise Unfit("text", f"the text does not fit its {box.width:g} x {box.height:g} mm box {shrink}; "
                             f"shorten it or enlarge the box")
     size, lines = found
     return draw(lines, font, size, box, paint(v("colour"), "colour") or HexColor("#000000"), el.align,
-                el.valign, el.line_height)
+                el.valign, el.line_height, side.widths)
 
 
 @dataclass
