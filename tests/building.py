@@ -59,7 +59,7 @@ def count_children(monkeypatch, *modules: str) -> list[str]:
         started.append(budget.what)
         return original(job, budget)
 
-    def counting_begun(job, budget):  # a child started ahead of its use (jinja.render.rendering_ahead)
+    def counting_begun(job, budget):
         started.append(budget.what)
         return begun(job, budget)
 

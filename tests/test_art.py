@@ -19,7 +19,7 @@ from pdfmeasure import MM, chars_mm
 A4_W, A4_H = 210.0, 297.0
 OMW_MARGIN = 9.0  # One Minute War's page margin; its card sits in the upper-right corner
 from printgen.games.one_minute_war.card import ART_INSET, BAND, TAB_PAD, TabRows  # noqa: E402
-from printgen.games.one_minute_war.model import Card  # noqa: E402
+from printgen.games.one_minute_war.model import FoldCard  # noqa: E402
 
 MARKER_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="42mm" height="42mm" viewBox="0 0 42 42">
   <rect width="42" height="42" fill="#202020"/>
@@ -96,7 +96,7 @@ def test_logo_and_body_art_land_at_their_exact_place_and_size(run_cli, war_with_
     # logo as large as fits the room below the soldier's number and name, TAB_PAD inside it; one
     # square centred on the body
     back_x = A4_W - card_x - 110
-    rows = TabRows.of(Card())
+    rows = TabRows.of(FoldCard())
     side = 22 - rows.name + BAND - 1.5 - TAB_PAD - 2 * TAB_PAD
     x_in = (22 - side) / 2
     tabs = [(back_x + i * 22 + x_in, card_y + y, side, side)

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from pdfmeasure import CUT_DASH, MM, SVG_NS, page_size_mm, segments
-from printgen.games.omiga.model import Card, Form
+from printgen.games.omiga.model import Form, TileGeometry
 from printgen.games.omiga.tileset import interlock
 from printgen.games.omiga.tile import profile
 
@@ -358,7 +358,7 @@ def test_solid_palette_is_one_word_away(run_cli, copy_definition, tmp_path):
 
 
 def test_geometry_contract_of_the_forms():
-    card = Card()
+    card = TileGeometry()
     shapes = {"tip": Form(shape="tip"), "notch": Form(shape="notch"), "rising": Form(shape="diagonal"),
               "falling": Form(shape="diagonal", direction="falling"), "flat": Form(shape="flat")}
     a, b = (card.width - card.form_width) / 2, (card.width + card.form_width) / 2

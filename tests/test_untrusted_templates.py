@@ -72,16 +72,14 @@ def test_plain_refuses_what_is_not_data():
         plain(object())
 
 
-def test_a_template_outgrowing_the_memory_budget_is_stopped_in_its_child(tmp_path, monkeypatch):
-    """Each text is within the size limit; the thousands of them together are not: the kernel
-    stops the build's worker (its budget made small here, as a larger template would meet the
-    real one), printgen says so, and its own memory stays where it was."""
+def test_a_template_outgrowing_the_memory_budget_is_stopped_where_it_grows(tmp_path, monkeypatch):
+    """Each text is within the size limit; the thousands of them together are not: the sandbox
+    stops the render once it has grown the build's worker by its bound (well inside the worker's
+    own budget), and says where; printgen's own memory stays where it was."""
+    from printgen.jinja.sandbox import MAX_RENDER_BYTES
+
     import resource
 
-    from printgen.cli import engine
-    from printgen.core.bounded import Budget, MiB
-
-    monkeypatch.setattr(engine, "BUILD_BUDGET", Budget(60, 256 * MiB, "the build"))  # the worker inherits it
     folder = tmp_path / "templates" / "armies"
     folder.mkdir(parents=True)
     items = ", ".join("big.upper()" for _ in range(2400))
@@ -97,7 +95,7 @@ def test_a_template_outgrowing_the_memory_budget_is_stopped_in_its_child(tmp_pat
                                     "needed more than 256 MiB of memory")
     assert elapsed < 5
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before  # KiB
-    assert grown < 100 * 1024, f"printgen's own peak grew by {grown / 1024:.0f} MiB"
+    assert grown < (MAX_RENDER_BYTES >> 10) + 64 * 1024, f"printgen's own peak grew by {grown / 1024:.0f} MiB"
     assert not (tmp_path / "out").exists()
 
 
@@ -140,6 +138,20 @@ def test_a_value_never_introduces_markup(credit, tmp_path):
             assert marker in " ".join(text.split()), marker  # printed as typed, on one line
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_build_starts_no_child_for_a_render_a_piece_or_art(game, monkeypatch):
+    """Templates, pieces and art are worked in the build's own process: the whole build is what
+    runs bounded (printgen.cli), never a render of its own."""
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+    from printgen.games import bundled_definition, load
+
+    calls = count_children(monkeypatch, "printgen.core.bounded", "printgen.core.parallel")
+    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
+    assert load(bundled_definition(game)).build(BuildOptions(PAPERS["a4"]))
+    assert calls == []
+
+
 def test_the_bundled_builds_render_every_template_inside_the_builds_worker(tmp_path, monkeypatch):
     """The bounded worker is the normal path, not an option: this process starts one worker for
     the build, and every render runs in it (none is started here, none nested in the worker)."""
@@ -148,8 +160,8 @@ def test_the_bundled_builds_render_every_template_inside_the_builds_worker(tmp_p
     rendered_here: list[int] = []
     from printgen.jinja import render
 
-    real = render.render_here
-    monkeypatch.setattr(render, "render_here", lambda *a, **k: rendered_here.append(os.getpid()) or real(*a, **k))
+    real = render.render_each
+    monkeypatch.setattr(render, "render_each", lambda *a, **k: rendered_here.append(os.getpid()) or real(*a, **k))
     result = CliRunner().invoke(cli, ["build", "fracas", "--out", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0
     assert calls == ["the build"] and rendered_here == []  # the renders' calls were the worker's

@@ -176,38 +176,6 @@ def read_art(path: Path) -> bytes:
         raise ValueError(f"cannot read {shown} ({exc.strerror or exc})")
 
 
-# (digest, kind, the folder its links must lie in: `links_root`) -> the art, and the digest of the
-# files it draws from when loaded
-_CACHE: dict[tuple[str, str, str], tuple[Art, str]] = {}
-
-
-def cached_art(key: tuple[str, str, str], path: Path | None = None) -> Art | None:
-    """Art loaded before from the same bytes (at `path`, when given), unless a file it draws from
-    (an SVG's <use> or <image>) has changed since: in `build --watch` and `serve` the same SVG
-    over a changed picture must draw the new one."""
-    found = _CACHE.get(key)
-    if found is None or (path is not None and found[0].path != path):
-        return None
-    return found[0] if linked_digest(found[0].linked) == found[1] else None
-
-
-def keep_art(key: tuple[str, str, str], art: Art) -> None:
-    _CACHE[key] = (art, linked_digest(art.linked))
-
-
-def links_root(context: ArtContext) -> str:
-    """Where the files art links to must lie ("" for anywhere): the same file used by definitions
-    in different folders may draw a link for one and refuse it for the other."""
-    return "" if context.allow_outside else str(context.base.resolve())
-
-
-def linked_digest(paths: tuple[Path, ...]) -> str:
-    """The names and bytes of the files an SVG draws from ("" when none)."""
-    from printgen.core.fingerprint import file_digest
-
-    return "\0".join(f"{path}\0{file_digest(path)}" for path in paths)
-
-
 @dataclass
 class ArtLibrary:
     """The art one definition uses, by the name written in the YAML, plus warnings about it."""
@@ -217,6 +185,7 @@ class ArtLibrary:
     warnings: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)  # every file read, for tools that watch them
     templates: Path | None = None
+    svg_texts: dict[tuple[str, Path], Art] = field(default_factory=dict)  # (digest, template) -> art
 
     def add_image(self, value: str, context: ArtContext) -> Art:
         if value in self.images:
@@ -226,16 +195,12 @@ class ArtLibrary:
             raise ValueError("expected a PNG, JPEG or SVG file (.png, .jpg, .jpeg or .svg)")
         path = resolve(value, context)
         data = read_art(path)
-        key = (digest(data), kind, links_root(context))
-        art = cached_art(key, path)
-        if art is None:
-            if kind == "SVG":
-                from printgen.art.svg import load_svg
+        if kind == "SVG":
+            from printgen.art.svg import load_svg
 
-                art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
-            else:
-                art = load_bitmap(path, data, kind)
-            keep_art(key, art)
+            art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
+        else:
+            art = load_bitmap(path, data, kind)
         if kind == "SVG":
             from printgen.art.svg import warnings_for
 
@@ -248,13 +213,13 @@ class ArtLibrary:
         """An SVG made by printgen rather than read (a deck's template rendered for one row), named
         after the template `path`; the same bytes are converted once for each template (its links
         are found from its folder: the same text from another deck's template draws other files)."""
-        key = (digest(data), "SVG", links_root(context))
-        art = cached_art(key, path)
+        key = (digest(data), path)
+        art = self.svg_texts.get(key)
         if art is None:
             from printgen.art.svg import load_svg
 
-            art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
-            keep_art(key, art)
+            art = self.svg_texts[key] = load_svg(path, data, None if context.allow_outside
+                                                 else context.base.resolve())
         return art
 
     def add_font(self, value: str, context: ArtContext) -> str:

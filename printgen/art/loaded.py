@@ -12,11 +12,8 @@ from typing import Any
 
 from reportlab.graphics.shapes import DirectDraw
 
-from printgen.core.bounded import Budget, MiB
 from printgen.drawing.formresources import form_resources
 from printgen.drawing.numbers import num
-
-PICTURE_BUDGET = Budget(8.0, 768 * MiB, "the picture")  # decoding one art file; SECURITY.md
 
 
 def digest(data: bytes) -> str:
@@ -35,6 +32,8 @@ class Art:
     drawing: Any = field(default=None, repr=False)  # the svglib Drawing for SVG art
     reader: Any = field(default=None, repr=False)  # the reportlab ImageReader for PNG and JPEG art
     linked: tuple[Path, ...] = ()  # files an SVG draws from (<use>, <image>): they decide it too
+    warnings: tuple[str, ...] = ()  # what svglib leaves out of an SVG or said, as `file:line: warning: ...`
+    resampled: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)  # art.resample's
 
     @property
     def form_name(self) -> str:

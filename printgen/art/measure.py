@@ -4,8 +4,8 @@ A few kilobytes of SVG can stand for millions of shapes (a group repeated throug
 repeats other groups), a small PNG header can claim gigapixels, and a font's character map can claim
 billions of characters. Decoders find out by trying, which takes minutes or gigabytes. So each file
 is first measured from its structure alone, in time linear in its size, and refused with the
-measured figure when it is over a limit. The bounded child (`bounded.py`) that then decodes it is
-the second line, for what no measure foresaw.
+measured figure when it is over a limit. The decoders' own limits (Pillow's, lxml's) and the
+bounded child the whole build runs in are the second line, for what no measure foresaw.
 
 Every limit is in SECURITY.md. Messages read `FILE:LINE: what was found; what to do`.
 """
@@ -18,7 +18,6 @@ import math
 import os
 import re
 import struct
-import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +49,6 @@ LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|
                     r"\s*(px|pt|pc|mm|cm|in|em|ex|%)?\s*$", re.IGNORECASE)
 
 
-ABSENT_EVENT = "printgen.absent"  # audited for a file an SVG names that is not there
 
 
 class TooCostly(ValueError):
@@ -246,7 +244,6 @@ class SvgWalk:
             return target
         if target not in self.measure.absent:  # drawn as soon as it is saved: a build depends on it
             self.measure.absent.append(target)
-            sys.audit(ABSENT_EVENT, str(target))  # seen by the build cache (cli.resultcache)
         return None
 
     def external_svg(self, element: Any, target: Path, depth: int) -> tuple[int, int, int]:

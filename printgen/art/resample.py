@@ -18,9 +18,8 @@ import math
 from typing import Any
 
 RESAMPLE_FROM = 1.25  # larger by less than this: left to the rasteriser, as cheap either way
-KEPT_BYTES = 64 * 1024 * 1024  # the pixels of the resampled copies kept per process (a deck's art,
-# at the few sizes it is drawn; a copy is at most the size of its card's picture)
-RESAMPLED: dict[tuple[str, int, int], Any] = {}  # (art digest, width px, height px) -> ImageReader
+CACHED_BYTES = 64 * 1024 * 1024  # the pixels of one art's resampled copies cached (it is drawn at a
+# few sizes in a deck's pictures; a copy is at most the size of its card's picture)
 
 
 def covered_pixels(canvas: Any, renderer: Any, shape: Any) -> tuple[int, int] | None:
@@ -56,22 +55,21 @@ def resampled_form(canvas: Any, renderer: Any, shape: Any) -> str | None:
 
 
 def resampled_reader(shape: Any, size: tuple[int, int]) -> Any:
-    """An ImageReader of the art at `size` pixels, made once per process; None for a JPEG whose
-    colours are not RGB or grey (converting CMYK here could shift its colours)."""
+    """An ImageReader of the art at `size` pixels, made once for the art (`Art.resampled`); None
+    for a JPEG whose colours are not RGB or grey (converting CMYK here could shift its colours)."""
     from reportlab.lib.utils import ImageReader
 
-    art = shape.art
-    key = (art.digest, *size)
-    found = RESAMPLED.get(key)
+    cache = shape.art.resampled
+    found = cache.get(size)
     if found is None:
-        image = decoded(art)
+        image = decoded(shape.art)
         if image is None:
             return None
-        if sum(4 * width * height for _, width, height in RESAMPLED) + 4 * size[0] * size[1] > KEPT_BYTES:
-            RESAMPLED.clear()
+        if sum(4 * width * height for width, height in cache) + 4 * size[0] * size[1] > CACHED_BYTES:
+            cache.clear()
         from PIL import Image
 
-        found = RESAMPLED[key] = ImageReader(image.resize(size, Image.Resampling.LANCZOS))
+        found = cache[size] = ImageReader(image.resize(size, Image.Resampling.LANCZOS))
     return found
 
 

@@ -18,11 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from printgen.art import drawingdata
-from printgen.art.loaded import PICTURE_BUDGET, Art, digest, first_line
+from printgen.art.loaded import Art, digest, first_line
 from printgen.art.measure import measure_svg
 from printgen.art.svgtree import local, parse
-from printgen.core.bounded import BudgetExceeded, run_bounded
 from printgen.core.problems import display_name
 
 
@@ -142,21 +140,17 @@ class _Collect(logging.Handler):
 
 
 def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
-    """Measure the SVG, then convert it with svglib in a bounded child; external files the SVG
-    refers to must lie under `root_folder`."""
-    shown = display_name(path)
+    """Measure the SVG, then convert it with svglib; external files the SVG refers to must lie
+    under `root_folder`."""
     tree = parse(path, data)
     measured = measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
     findings = scan(tree)
-    try:
-        blob = run_bounded(lambda: drawingdata.dumps(convert(path, data, root_folder)), PICTURE_BUDGET)
-    except BudgetExceeded as exc:
-        raise ValueError(f"{shown}: {exc}")
-    drawing, notes = drawingdata.loads(blob)
-    art = Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
-              drawing=drawing, linked=tuple(measured.linked))
-    _NOTES[art.digest] = (tuple(findings), notes)
-    return art
+    drawing, notes = convert(path, data, root_folder)
+    shown = display_name(path)
+    warnings = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
+    warnings += [f"{shown}: warning: svglib: {note}" for note in notes]
+    return Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
+               drawing=drawing, linked=tuple(measured.linked), warnings=tuple(warnings))
 
 
 def convert(path: Path, data: bytes, root_folder: Path | None,
@@ -208,10 +202,9 @@ def named_families(tried: Iterable[str]) -> list[str]:
 def standard_fonts() -> Any:
     """svglib's map of the standard PDF fonts and their usual family names, looking nowhere else.
     svglib's own map would next try a TrueType file named after the family on reportlab's search
-    path and then the system's fontconfig, and register what it found only in the bounded child
-    that converts the art: the PDF writer, in printgen's own process, would then meet a font it
-    does not know, and the drawing would depend on the fonts of the machine it is built on. Any
-    other family is svglib's own last resort, Helvetica, and is named in a warning."""
+    path and then the system's fontconfig: the drawing would then depend on the fonts of the
+    machine it is built on, and embed fonts printgen never measured. Any other family is svglib's
+    own last resort, Helvetica, and is named in a warning."""
     from svglib.fonts import FontMap
 
     class StandardFonts(FontMap):
@@ -234,15 +227,9 @@ def standard_fonts() -> Any:
     return StandardFonts()
 
 
-_NOTES: dict[str, tuple[tuple[Finding, ...], tuple[str, ...]]] = {}
-
-
 def warnings_for(art: Art) -> list[str]:
     """`file:line: warning: FEATURE: what is lost` for each feature, then svglib's own messages."""
-    findings, notes = _NOTES.get(art.digest, ((), ()))
-    shown = display_name(art.path)
-    lines = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
-    return lines + [f"{shown}: warning: svglib: {note}" for note in notes]
+    return list(art.warnings)
 
 
 def embedded_fonts(user_fonts: Mapping[str, str] | None = None) -> Any:

@@ -1,4 +1,4 @@
-"""A user's TrueType font: measured, read once under a budget the kernel enforces, then registered.
+"""A user's TrueType font: its tables measured (art.measure), then read and registered.
 
 The registered name depends only on the font's bytes, so two builds embed it the same way.
 """
@@ -12,11 +12,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printgen.art.measure import measure_font
-from printgen.core.bounded import Budget, BudgetExceeded, MiB, run_bounded
-from printgen.core.problems import display_name
-from printgen.drawing.fonts import USER_DIGESTS, USER_FAMILIES
-
-FONT_BUDGET = Budget(4.0, 256 * MiB, "the font")  # reading one user font; SECURITY.md
+from printgen.drawing.fonts import USER_FAMILIES
 
 
 def register_user_font(path: Path, data: bytes) -> str:
@@ -25,23 +21,25 @@ def register_user_font(path: Path, data: bytes) -> str:
     name = f"PG-User-{digest[:12]}"
     if name not in USER_FAMILIES:
         measure_font(path, data)  # tables and character maps, before any reader walks them
-
-        def proof() -> None:  # read and subset once where the kernel bounds it
-            read_font(path, name, data).face.makeSubset(list(range(32, 127)))
-
-        try:
-            run_bounded(proof, FONT_BUDGET)
-        except BudgetExceeded as exc:
-            raise ValueError(f"{display_name(path)}: {exc}")
         font = read_font(path, name, data)
+        subset(path, font)  # a font that cannot be subset fails here, located, not in a PDF
         pdfmetrics.registerFont(font)
         family = getattr(font.face, "familyName", b"") or b""
         family = family.decode("latin-1") if isinstance(family, bytes) else str(family)
         # the name goes into SVG as CSS: control characters would break the XML, quotes the CSS
         family = "".join(c for c in family if c.isprintable() and c not in "'\"\\;<>&")
         USER_FAMILIES[name] = family or "".join(c for c in path.stem if c.isalnum()) or "user font"
-        USER_DIGESTS[name] = digest
     return name
+
+
+def subset(path: Path, font: TTFont) -> None:
+    try:
+        font.face.makeSubset(list(range(32, 127)))
+    except (MemoryError, RecursionError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - as read_font: a damaged font fails in many ways
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({reason})")
 
 
 def read_font(path: Path, name: str, data: bytes) -> TTFont:

@@ -95,18 +95,15 @@ class Document:
     after: Callable[[], Located] | None = None  # text a layout found cut short while being drawn
     problems: Located = field(default_factory=list)  # found while laying out, before any drawing
     also: tuple[str, ...] = ()  # the same bytes under these names too
-    apart: bool = False  # worth writing on another core while the rest is written (a large raster)
     breaks: bool = False  # a block may break across frames (a paragraph between lines, a table
     # between rows), so a booklet's columns end level instead of ragged; otherwise blocks stay whole
-    order: int = 0  # where it is listed among the game's files (stable): a game may make them in
-    # another order (Omiga makes its contact sheet first, yet lists omiga.pdf and the tile SVGs before it)
     draw: Callable[[], Iterable[Page]] | None = None  # instead of `pages`: pages of shapes alone,
     # drawn only while the file is written and let go page by page (a deck of thousands of cards);
     # it may raise DefinitionError for problems only drawing finds
 
     def shapes_alone(self) -> bool:
         """Nothing but shapes: no text to flow, no checks after drawing, no problems found before
-        it; drawing it can fail in no way that must be located, and it can be told by its shapes."""
+        it; drawing it can fail in no way that must be located."""
         if self.story or self.grow is not None or self.after is not None or self.problems:
             return False
         return self.draw is not None or not any(page.frames for page in self.pages)

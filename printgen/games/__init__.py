@@ -73,8 +73,7 @@ class Game:
     title: str
     makes: list[str]
     model: type[BaseModel]
-    build: Callable[[Any, BuildOptions, "Loaded"], Iterable[Document]]  # a generator may hand each
-    # document over as soon as it is made, so a long one is written while the rest are made
+    build: Callable[[Any, BuildOptions, "Loaded"], list[Document]]  # every document, in the order listed
     checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
     # capability: the game's separate pieces for `printgen export` (layout.cards), drawn with the
     # build's options (its --templates folders); None: none

@@ -6,38 +6,35 @@ polygon) and hands it, as plain data in millimetres with y down from the piece's
 to a Jinja template that writes an SVG. The template is found like a rules template: the
 `--templates` folders, then the definition's `templates:` folder, then printgen's own.
 
-`PieceTemplates.draw_many` renders every piece of a batch (72 tile faces, say) and converts each
-distinct SVG with svglib in ONE bounded child, each distinct element once (`art.svgbatch`); the
-child sends the drawings back pickled (`art.drawingdata`). Text goes into printgen's embedded
-fonts (`art.svg.embedded_fonts`). Each drawing comes back as a reportlab group in millimetres, y up, placed at the piece's box
-(0, 0, width, height), ready for the imposition code; the same piece asked for again (the contact
-sheet, an SVG of one tile) is not drawn again.
+`PieceTemplates.draw_many` renders every piece of a batch (72 tile faces, say) in the sandbox and
+converts each distinct SVG with svglib, each distinct element once (`art.svgbatch`), in this
+process: the whole build already runs in one bounded child. Text goes into printgen's embedded
+fonts (`art.svg.embedded_fonts`). Each drawing comes back as a reportlab group in millimetres, y
+up, placed at the piece's box (0, 0, width, height), ready for the imposition code; the same
+piece asked for again in one build (the contact sheet, an SVG of one tile) is not drawn again.
 
 Every template problem is a located DefinitionError: a Jinja failure at its file and line; an
-SVG svglib cannot read, or that is too costly to draw, at the template's file. What svglib
-leaves out (markers, filters...) and a drawing of the wrong size are warnings naming the file.
+SVG svglib cannot read, or that is too costly to draw (`art.measure`), at the template's file.
+What svglib leaves out (markers, filters...) and a drawing of the wrong size are warnings naming
+the file.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
 from reportlab.graphics.shapes import Drawing, Group, mmult
 
-from printgen.core.bounded import Budget, BudgetExceeded, MiB, Running, start_bounded
 from printgen.core.paper import PT_PER_MM
-from printgen.core.problems import DefinitionError, Problem
+from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.drawing.markup import line_of
-from printgen.games.piecechild import shown_name
-from printgen.games.piececache import Drawn
-from printgen.games.piecekeys import MEMORY_KEYS, MOST_KEYS, keys_of
 from printgen.jinja.plaindata import plain
 
-PIECE_SECONDS = 0.05  # s each piece adds to a batch's budget (a tile face: ~3 ms to render and convert)
+PIECE_SECONDS = 0.05  # s each piece adds to a batch's time limit (a tile face: ~3 ms to render and convert)
 MAX_SECONDS = 120.0
-PIECE_MEMORY = 768 * MiB  # as for one SVG art file
 SIZE_TOLERANCE = 0.01  # mm: a template's <svg> further off the piece's size than this is reported
 
 
@@ -51,10 +48,28 @@ class Piece:
     label: str  # names the piece in messages: "tile white-03 (face)"
 
 
+@dataclass(frozen=True)
+class Drawn:
+    """One piece as its template drew it: svglib's drawing (points, its y flip inside) and what
+    converting it noticed, told as warnings once the batch is placed."""
+
+    drawing: Any
+    findings: tuple[tuple[str, str], ...]  # (feature svglib leaves out, what is lost)
+    notes: tuple[str, ...]  # svglib's own messages
+
+
+class Wanted(NamedTuple):
+    """A piece not drawn yet in this build, by its key, with the plain data its template sees."""
+
+    key: str
+    piece: Piece
+    data: dict[str, Any]
+
+
 @dataclass
 class PieceTemplates:
     """The piece templates of one build: where they are searched, every piece drawn so far (by
-    template and data), and the warnings found while drawing."""
+    template, data and box), and the warnings found while drawing."""
 
     user_dirs: tuple[Path, ...] = ()
     common: dict[str, Any] = field(default_factory=dict)  # plain data every piece's render sees too
@@ -62,9 +77,6 @@ class PieceTemplates:
     drawn: dict[str, Group] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
-    shared: tuple[str | None] | None = None  # the cache key every piece of this build shares, once known
-    parts: dict[Any, str] = field(default_factory=dict)  # piececache.common_part's memo
-    children: list[Running] = field(default_factory=list)  # started; ended by `stop_children`
 
     def source(self, name: str) -> tuple[Path, str]:
         """The file template `name` is read from and its text (the first found in the search order)."""
@@ -94,177 +106,80 @@ class PieceTemplates:
         return self.draw_batches([(name, pieces)])[0]
 
     def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
-        """Each batch's pieces drawn from its template, in order. The pieces not drawn before, of
-        every batch, are taken from the caches (`piececache`: this process, then the disk) or
-        else rendered and converted together in one bounded child."""
-        return self.draw_batches_later(batches)[1]()
-
-    def draw_batches_later(self, batches: Sequence[tuple[str, Sequence[Piece]]]
-                           ) -> tuple[list[list[Group | None]], Callable[[], list[list[Group]]]]:
-        """`draw_batches` begun: each batch's pieces to be had at once (drawn before, or kept in
-        this process), placed, with None for the others; and the function giving every batch's
-        pieces, which waits for the child drawing the others (started here, to work beside the
-        caller meanwhile)."""
+        """Each batch's pieces drawn from its template, in order; a piece drawn before in this
+        build is not drawn again. Every batch is drawn before any is placed, so a template that
+        fails leaves no warnings of the others behind."""
         keyed: list[list[str]] = []
-        jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]] = []
+        jobs: list[tuple[str, list[Wanted]]] = []
         for name, pieces in batches:
-            keys = keys_of(name, pieces)
-            wanted: dict[str, tuple[Piece, Any]] = {}
-            for key, piece in zip(keys, pieces):
-                if key not in self.drawn:
-                    wanted.setdefault(key, (piece, None))  # its plain data made only if it is drawn
+            keys: list[str] = []
+            wanted: dict[str, Wanted] = {}
+            for piece in pieces:
+                data = plain(dict(piece.context))
+                key = key_of(name, data, piece.width, piece.height)
+                keys.append(key)
+                if key not in self.drawn and key not in wanted:
+                    wanted[key] = Wanted(key, piece, data)
             keyed.append(keys)
             if wanted:
-                jobs.append((name, wanted))
+                jobs.append((name, list(wanted.values())))
+        if jobs:
+            from printgen.drawing import fonts
 
-        def groups() -> list[list[Group]]:
-            return [[self.drawn[key] for key in keys] for keys in keyed]
+            fonts.register()  # text in a piece is converted into printgen's embedded fonts
+            made = [self.convert(name, items) for name, items in jobs]
+            for (name, items), drawn in zip(jobs, made):
+                self.take(name, items, drawn)
+        return [[self.drawn[key] for key in keys] for keys in keyed]
 
-        if not jobs:
-            return list(groups()), groups
-        made = self.recalled(jobs)
-        placed = {key: placed_once(made[key], piece.width, piece.height)
-                  for _, wanted in jobs for key, (piece, _) in wanted.items() if key in made}
-        now = [[self.drawn.get(key) or placed.get(key) for key in keys] for keys in keyed]
-        missing = [(name, {k: (piece, plain(dict(piece.context))) for k, (piece, _) in wanted.items()
-                           if k not in made}) for name, wanted in jobs]
-        missing = [(name, wanted) for name, wanted in missing if wanted]
-        converted = self.convert_later(missing) if missing else dict
+    def convert(self, name: str, wanted: list[Wanted]) -> list[Drawn]:
+        """Template `name` rendered for each wanted piece, then each distinct SVG measured
+        (`art.measure`), scanned and converted once."""
+        from printgen.art.measure import measure_svg
+        from printgen.art.svg import embedded_fonts, scan
+        from printgen.art.svgbatch import BatchConverter
+        from printgen.art.svgtree import parse
+        from printgen.jinja.render import render_each
 
-        def finish() -> list[list[Group]]:
-            made.update(converted())
-            for name, wanted in jobs:
-                self.take(name, wanted, made)
-            return groups()
+        path = self.source(name)[0]
+        labels = [item.piece.label for item in wanted]
+        seconds = min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(wanted))
+        texts = render_each(name, [item.data for item in wanted], list(self.user_dirs), seconds, labels,
+                            self.common)
+        converter = BatchConverter(path, path.parent, embedded_fonts(self.user_fonts))
+        distinct: dict[str, Drawn] = {}
+        for text, label in zip(texts, labels):
+            if text in distinct:
+                continue
+            data = text.encode("utf-8")
+            try:
+                tree = parse(path, data)
+                measure_svg(tree, path, path.parent)
+                drawing = converter.convert(data, tree)
+            except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
+                raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
+                                               f"the SVG it made: {exc}")]) from None
+            seen: dict[str, str] = {}
+            for found in scan(tree):
+                if found.feature != "text":  # text is set in the embedded fonts here
+                    seen.setdefault(found.feature, found.what)
+            distinct[text] = Drawn(drawing, tuple(seen.items()), tuple(converter.notes))
+        return [distinct[text] for text in texts]
 
-        return now, finish
-
-    def cache_key(self) -> str | None:
-        """What every piece of this build shares (piececache.environment_key), once per build;
-        None when nothing may be cached."""
-        if self.shared is None:
-            from printgen.core.fingerprint import caching_off
-            from printgen.games import piececache
-            from printgen.jinja.render import bundled_dir
-
-            key = None if caching_off() else \
-                piececache.environment_key(self.user_dirs, bundled_dir(), self.user_fonts)
-            self.shared = (key,)
-        return self.shared[0]
-
-    def memory_key(self, base: str, name: str, key: str) -> str:
-        from printgen.games.piececache import common_part, digest
-
-        part = common_part(base, name, self.common, self.parts)
-        found = MEMORY_KEYS.get((base, part, key))
-        if found is None:
-            found = MEMORY_KEYS[(base, part, key)] = digest(base, key, part)
-            if len(MEMORY_KEYS) > MOST_KEYS:
-                MEMORY_KEYS.pop(next(iter(MEMORY_KEYS)))
-        return found
-
-    def recalled(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
-        """The wanted pieces this process has drawn before, for a build just like this one."""
-        from printgen.games.piececache import recall
-
-        base = self.cache_key()
-        found: dict[str, Drawn] = {}
-        if base is not None:
-            for name, wanted in jobs:
-                for key in wanted:
-                    drawn = recall(self.memory_key(base, name, key))
-                    if drawn is not None:
-                        found[key] = drawn
-        return found
-
-    def take(self, name: str, wanted: dict[str, tuple[Piece, Any]], made: dict[str, Drawn]) -> None:
+    def take(self, name: str, wanted: list[Wanted], made: list[Drawn]) -> None:
         """Place each wanted piece of template `name`, warning once for what drawing them noticed."""
         findings: dict[str, str] = {}
         notes: dict[str, None] = {}
-        for key in wanted:
-            for feature, what in made[key].findings:
+        for drawn in made:
+            for feature, what in drawn.findings:
                 findings.setdefault(feature, what)
-            notes.update(dict.fromkeys(made[key].notes))
-        self.note(name, [list(item) for item in sorted(findings.items())], list(notes))
-        for key, (piece, _) in wanted.items():
-            self.check_size(name, made[key].drawing, piece)
-            self.drawn[key] = placed_once(made[key], piece.width, piece.height)
+            notes.update(dict.fromkeys(drawn.notes))
+        self.note(name, sorted(findings.items()), list(notes))
+        for item, drawn in zip(wanted, made):
+            self.check_size(name, drawn.drawing, item.piece)
+            self.drawn[item.key] = placed_at(drawn.drawing, item.piece.width, item.piece.height)
 
-    def convert(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> dict[str, Drawn]:
-        """Every job's pieces (each with its plain data) from the disk cache, one entry a
-        template's pieces, else rendered and converted together in one bounded child (then kept
-        on disk); each remembered in this process too. (Sharing the pieces out over two cores
-        was tried: with each distinct element converted once per child, one child is quicker.)"""
-        return self.convert_later(jobs)()
-
-    def convert_later(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> Callable[[], dict[str, Drawn]]:
-        """`convert` begun: what the disk cache has is read now and the child is started; the
-        function returned waits for the child and gives every job's pieces."""
-        from printgen.drawing import fonts
-        from printgen.games import piececache
-
-        fonts.register()  # before the fork, so the child converts text with the fonts in place
-        base = self.cache_key()
-        made: dict[str, Drawn] = {}
-        missing = []
-        for job in jobs:
-            found = None if base is None else piececache.recalled_job(base, job, self.common, self.parts)
-            if found is None:
-                missing.append(job)
-            else:
-                made.update(found)
-        drawing = self.start_child(missing) if missing else None
-
-        def finish() -> dict[str, Drawn]:
-            if drawing is not None:
-                drawn, names = piececache.unpack(missing, self.child_result(missing, drawing))
-                made.update(drawn)
-                if base is not None:
-                    for job, read in zip(missing, names):
-                        piececache.learn(base, job[0], read)
-                        piececache.keep_job(base, job, self.common, self.parts, drawn, read)
-            if base is not None:
-                for name, wanted in jobs:
-                    for key in wanted:
-                        piececache.remember(self.memory_key(base, name, key), made[key])
-            return made
-
-        return finish
-
-    def start_child(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]]) -> Running:
-        """The bounded child rendering and converting every job's pieces, started."""
-        from printgen.games.piececache import ready_for_child
-
-        known = ready_for_child(self.cache_key(), [name for name, _ in jobs], self.user_dirs)
-        work = [(name, self.source(name)[0], [item for _, item in wanted.values()],
-                 [piece.label for piece, _ in wanted.values()]) for name, wanted in jobs]
-        count = sum(len(wanted) for _, wanted in jobs)
-        budget = Budget(min(MAX_SECONDS, 8.0 + PIECE_SECONDS * count), PIECE_MEMORY, "the piece template")
-        folders, common, user_fonts = list(self.user_dirs), self.common, self.user_fonts
-        from printgen.games.piecechild import draw_here
-
-        running = start_bounded(lambda: draw_here(work, folders, budget.seconds, common, user_fonts, known), budget)
-        self.children.append(running)
-        return running
-
-    def stop_children(self) -> None:
-        """End every child still drawing (a build that failed before it needed their pieces)."""
-        for running in self.children:
-            running.stop()
-        self.children.clear()
-
-    def child_result(self, jobs: list[tuple[str, dict[str, tuple[Piece, Any]]]], drawing: Running) -> bytes:
-        """What the child sent: the pickled drawings and its report, or a located DefinitionError."""
-        try:
-            blob = drawing.result()
-        except BudgetExceeded as exc:  # killed inside one long step: blame the templates it ran
-            raise DefinitionError([Problem(*self.where(name), "", f"template error: {exc}")
-                                   for name, _ in jobs]) from None
-        if not isinstance(blob, bytes):
-            raise RuntimeError(f"the piece templates came back as {type(blob).__name__}")
-        return blob
-
-    def note(self, name: str, findings: list[list[Any]], notes: list[str]) -> None:
+    def note(self, name: str, findings: list[tuple[str, str]], notes: list[str]) -> None:
         """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
         file, text = self.source(name)
         shown = shown_name(file)
@@ -296,30 +211,19 @@ def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
     return PieceTemplates(tuple(Path(f) for f in folders), {"d": plain(defn)}, user_fonts=loaded_fonts(defn))
 
 
-# Pieces placed in their boxes in this process, by the drawing placed and the box: a rebuild hands
-# out the very groups of the last build for pieces drawn alike, which are never changed once placed
-# (with_art copies), so what is worked out from them (output.doccache's digests) holds as well.
-PLACED: OrderedDict[tuple[int, float, float], tuple[Drawn, Group]] = OrderedDict()
-MOST_PLACED = 4096
+def key_of(name: str, data: Any, width: float, height: float) -> str:
+    """What tells two pieces apart: the template, the plain data it is given and the box."""
+    text = json.dumps([name, data, width, height], sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def placed_once(drawn: Drawn, width: float, height: float) -> Group:
-    """`placed_at` of a drawn piece, the same group each time it is asked for in this process."""
-    from printgen.core.fingerprint import caching_off
-    from printgen.output.doccache import settle
+def shown_name(path: Path) -> str:
+    """A template's file as messages show it: printgen's own by its place in the repository
+    (`templates/fracas/token-back.svg.j2`), wherever printgen is installed; a user's as
+    display_name shows any file."""
+    from printgen.core.bundled import shown_name as bundled_name
 
-    if caching_off():
-        return placed_at(drawn.drawing, width, height)
-    key = (id(drawn), width, height)
-    found = PLACED.get(key)
-    if found is not None and found[0] is drawn:
-        PLACED.move_to_end(key)
-        return found[1]
-    group = settle(placed_at(drawn.drawing, width, height))
-    PLACED[key] = (drawn, group)  # the Drawn held, so its id names no other while this stands
-    while len(PLACED) > MOST_PLACED:
-        PLACED.popitem(last=False)
-    return group
+    return bundled_name(path) or display_name(path)
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:

@@ -1,4 +1,4 @@
 """Rules and reference texts from Jinja templates, which may come from strangers: plain data in
-(plaindata), a sandbox with step and size budgets (sandbox), and each render in a bounded child
-(render). Layer: above core and drawing.
+(plaindata), a sandbox with step and size budgets (sandbox), and the renders themselves, each
+file:line located (render, values). Layer: above core and drawing.
 """

@@ -42,6 +42,8 @@ MAX_TEXT = 200_000  # characters in any one value and in the output (a rules tex
 MAX_ITEMS = 10_000  # items in a list, a range or a padded width
 MAX_BITS = 4096  # an integer result larger than this many bits is surely a mistake
 MAX_TEMPLATE_BYTES = 256 * 1024
+MAX_RENDER_BYTES = 256 * 1024 * 1024  # how far one render may grow the process's resident memory
+PROBE_STEPS = 100  # steps between two looks at the resident memory (some 10 us each, on Linux)
 UNSAFE_MODULES = ("os", "posix", "io", "pathlib", "shutil", "subprocess", "socket", "sys")
 WIDTH_METHODS = {"center", "ljust", "rjust", "zfill"}  # str methods whose argument is a width
 FORMAT_NUMBER = re.compile(r"\d+")
@@ -61,8 +63,8 @@ CONTEXT_PARAMETERS = ("environment", "env", "eval_ctx", "context")
 def user_signature(function: Callable[..., Any]) -> inspect.Signature | None:
     """The parameters a template passes to a filter: Jinja's own first argument (the environment
     or a context, which some filters take and `inspect` may or may not show) left out. Kept per
-    function (a Signature is immutable): every render's fresh sandbox wraps the same ~50 filters,
-    and reading their signatures took some 4 ms of each bounded child."""
+    function (a Signature is immutable): every sandbox wraps the same ~50 filters, and reading
+    their signatures takes some 4 ms."""
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):
@@ -125,7 +127,27 @@ class ConfinedLoader(FileSystemLoader):
                          f"folders; copy the file into the folder instead")
         if len(source.encode("utf-8")) > MAX_TEMPLATE_BYTES:
             raise refuse(f"the template {template} is over {MAX_TEMPLATE_BYTES // 1024} KiB")
-        return source, filename, uptodate
+        return source, filename, lambda: uptodate() and unchanged(filename, source)
+
+
+def unchanged(filename: str, source: str) -> bool:
+    """Whether the file still holds `source`: a template Jinja parsed before is used again only
+    then (its own check, the file's time, misses an edit in the same clock tick)."""
+    try:
+        with open(filename, encoding="utf-8") as file:
+            return file.read(MAX_TEMPLATE_BYTES + 1) == source
+    except (OSError, ValueError):
+        return False
+
+
+def resident_bytes() -> int:
+    """This process's resident memory (Linux's /proc); 0 where it cannot be read, which leaves
+    the bound to the build's own child."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def unresolved(filename: str) -> str:
@@ -138,13 +160,16 @@ def unresolved(filename: str) -> str:
 
 
 class BoundedSandbox(ImmutableSandboxedEnvironment):
-    """Jinja's immutable sandbox plus the budgets above; make a new one for each render."""
+    """Jinja's immutable sandbox plus the budgets above; `fresh()` before each render starts its
+    budgets afresh."""
 
     intercepted_binops = frozenset({"*", "**", "+", "%"})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.steps = 0
+        self.base = 0  # the resident memory when the render began (see `charge`)
+        self.probe = PROBE_STEPS  # the step at which the memory is looked at next
         self.globals["range"] = self.bounded_range
         self.globals.pop("lipsum", None)
         self.filters = {name: self.guard_filter(name, f) for name, f in self.filters.items()}
@@ -154,10 +179,23 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         self.pg_join = self.make_join()
 
     # -- the budget -------------------------------------------------------------------------------
+    def fresh(self) -> None:
+        """Start a render's budgets: its steps, and the memory it may grow the process by."""
+        self.steps = 0
+        self.base = resident_bytes()
+        self.probe = PROBE_STEPS
+
     def charge(self, steps: int = 1) -> None:
+        """Count steps; every PROBE_STEPS, look at how much the render has grown the process (each
+        value is within MAX_TEXT, thousands of them together need not be): past MAX_RENDER_BYTES
+        it is a MemoryError, which the render places at the template's line."""
         self.steps += steps
         if self.steps > MAX_STEPS:
             raise refuse(f"the template ran more than {MAX_STEPS:,} steps (loops inside loops?)")
+        if self.steps >= self.probe:
+            self.probe = self.steps + PROBE_STEPS
+            if resident_bytes() - self.base > MAX_RENDER_BYTES:
+                raise MemoryError(f"the template grew printgen by more than {MAX_RENDER_BYTES // 2**20} MiB")
 
     def check(self, value: Any) -> Any:
         """Refuse a value over the size limits; return it unchanged otherwise."""

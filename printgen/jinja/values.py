@@ -1,10 +1,10 @@
-"""Many small templates over many rows, in one bounded child: the values of a deck's layout.
+"""Many small templates over many rows: the values of a deck's layout.
 
-A deck of a thousand cards with ten templated values is ten thousand renders; a child per render
-would cost a fork each. So every expression is compiled once, and every row rendered, in a single
-child under a budget that grows with the work (still bounded by the kernel). Each render gets the
-sandbox's step budget afresh. A failure names the expression's place in the definition and the
-row's place in its data, with every failure found reported together.
+A deck of a thousand cards with ten templated values is ten thousand renders, so every expression
+is compiled once and every row rendered with it, under a time limit that grows with the work (the
+whole build's child bounds memory and time as well). Each render gets the sandbox's step budget
+afresh. A failure names the expression's place in the definition and the row's place in its data,
+with every failure found reported together.
 """
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from typing import Any, Sequence
 
 from jinja2 import StrictUndefined, Template, TemplateSyntaxError
 
-from printgen.core.bounded import Budget, BudgetExceeded, run_bounded
 from printgen.core.problems import DefinitionError, Problem
 from printgen.jinja.plaindata import plain
 from printgen.jinja.render import OutOfTime, describe, soft_deadline
@@ -56,15 +55,8 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
         return [[] for _ in contexts]
     data = [plain(context) for context in contexts]
     renders = len(expressions) * len(contexts)
-    budget = Budget(seconds=min(MAX_SECONDS, 4.0 + renders * SECONDS_PER_RENDER),
-                    memory=512 * 1024 * 1024, what="the deck's templated values")
-    texts = [e.text for e in expressions]
-    try:
-        result = run_bounded(lambda: render_here(texts, data, expressions, places, budget.seconds), budget)
-    except BudgetExceeded as exc:
-        first = expressions[0]
-        raise DefinitionError([Problem(first.file, first.line, first.path, f"template error: {exc}")])
-    return result
+    seconds = min(MAX_SECONDS, 4.0 + renders * SECONDS_PER_RENDER)
+    return render_here([e.text for e in expressions], data, expressions, places, seconds)
 
 
 def render_here(texts: list[str], contexts: list[dict[str, Any]], expressions: Sequence[Expression],
@@ -86,7 +78,7 @@ def render_here(texts: list[str], contexts: list[dict[str, Any]], expressions: S
         for context, place in zip(contexts, places):
             values = []
             for template, where in zip(compiled, expressions):
-                env.steps = 0
+                env.fresh()
                 try:
                     assert template is not None  # a syntax error stopped the batch before
                     values.append(template.render(**context))

@@ -13,7 +13,7 @@ import json
 import math
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from reportlab.graphics.shapes import Group, translate
 
@@ -64,30 +64,39 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
 
     grouped = decks(cards)
     rows: list[dict[str, object]] = []
-    wanted: list[tuple[str, Card, str, str]] = []  # file, card, side, the PDF's title
+    wanted: list[ShopFile] = []
     for deck, members in grouped.items():
         back_file = f"{back_stem(deck)}.pdf"
         for card in members:
             name = f"{card.name}.pdf"
-            wanted.append((name, card, "face", f"{title} {card.name} (face)"))
+            wanted.append(ShopFile(name, card, "face", f"{title} {card.name} (face)"))
             rows.append(manifest_row(name, card, "face", bleed, card.quantity, back_file))
         first = members[0]
-        wanted.append((back_file, first, "back", f"{title} {deck} (back)"))
+        wanted.append(ShopFile(back_file, first, "back", f"{title} {deck} (back)"))
         rows.append(manifest_row(back_file, first, "back", bleed, sum(c.quantity for c in members), ""))
     runs = [wanted[start:start + PRINT_SHOP_RUN] for start in range(0, len(wanted), PRINT_SHOP_RUN)]
     with progress(len(wanted), "Writing print-shop files", SECONDS_PER_PRINT_FILE) as bar:
         made = on_cores([partial(piece_pdfs, run, bleed, spill.keep if spill else in_memory) for run in runs],
                         lambda _, pdfs: bar.update(len(pdfs)))
-    out = [artifact(f"{PRINT_SHOP}/{name}", pdf, spill)
-           for run, pdfs in zip(runs, made) for (name, *_), pdf in zip(run, pdfs)]
+    out = [artifact(f"{PRINT_SHOP}/{item.file}", pdf, spill)
+           for run, pdfs in zip(runs, made) for item, pdf in zip(run, pdfs)]
     out.append(Artifact(f"{PRINT_SHOP}/manifest.csv", manifest_csv(rows)))
     return out
 
 
-def piece_pdfs(run: list[tuple[str, Card, str, str]], bleed: float, keep: Callable[[bytes], Held]) -> list[Held]:
-    """One run of print-shop PDFs, each side drawn with its bleed and handed to `keep`."""
-    return [keep(single_pdf(card.piece.front(bleed) if side == "face" else card.piece.back(bleed), *card.size,
-                            bleed, label)) for _, card, side, label in run]
+class ShopFile(NamedTuple):
+    """One print-shop PDF to make: its file name, the card, which side, and the PDF's title."""
+
+    file: str
+    card: Card
+    side: str  # "face" or "back"
+    title: str
+
+
+def piece_pdfs(run: list[ShopFile], bleed: float, store: Callable[[bytes], Held]) -> list[Held]:
+    """One run of print-shop PDFs, each side drawn with its bleed and handed to `store`."""
+    return [store(single_pdf(item.card.piece.front(bleed) if item.side == "face" else item.card.piece.back(bleed),
+                             *item.card.size, bleed, item.title)) for item in run]
 
 
 def manifest_row(file: str, card: Card, side: str, bleed: float, quantity: int, back: str) -> dict[str, object]:
@@ -153,7 +162,7 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spill: Spill | No
     spare cell, its last cell shows the back: TTS uses that cell as the hidden-card picture. With a
     `spill`, each sheet is put there as soon as it is made.
     """
-    keep = spill.keep if spill else in_memory
+    store = spill.keep if spill else in_memory
     out: list[Artifact] = []
     described = []
     grouped = decks(cards)
@@ -174,12 +183,12 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spill: Spill | No
                 if grid.columns * grid.rows > len(batch):
                     drawings += [Group()] * (grid.columns * grid.rows - len(batch) - 1) + [back]
                 name = f"{stem}-{s + 1}.png"
-                out.append(artifact(f"{TTS}/{name}", keep(grid_png(drawings, grid, size, px)), spill))
+                out.append(artifact(f"{TTS}/{name}", store(grid_png(drawings, grid, size, px)), spill))
                 sheets.append({"file": name, "columns": grid.columns, "rows": grid.rows, "count": grid.count,
                                "cards": [card.name for card in batch]})
                 bar.update(len(batch))
             back_name = f"{stem}-back.png"
-            out.append(artifact(f"{TTS}/{back_name}", keep(grid_png([back], SheetGrid(1, 1, 1), size, px)), spill))
+            out.append(artifact(f"{TTS}/{back_name}", store(grid_png([back], SheetGrid(1, 1, 1), size, px)), spill))
             described.append({"deck": deck, "kind": first.kind, "card_mm": list(size), "card_px": list(px),
                               "back": back_name, "sheets": sheets})
     data = {"game": game_id, "note": "In Tabletop Simulator: Objects > Components > Cards > Custom Deck; "

@@ -22,24 +22,24 @@ def write_png(doc: Document) -> bytes:
 
 
 def write_pngs(docs: list[Document]) -> list[bytes]:
-    """`write_pngs_kept` with every PNG held in memory."""
-    return [png for png in write_pngs_kept(docs, in_memory) if isinstance(png, bytes)]
+    """`write_pngs_stored` with every PNG held in memory."""
+    return [png for png in write_pngs_stored(docs, in_memory) if isinstance(png, bytes)]
 
 
-def write_pngs_kept(docs: list[Document], keep: Callable[[bytes], Held]) -> list[Held]:
+def write_pngs_stored(docs: list[Document], store: Callable[[bytes], Held]) -> list[Held]:
     """Many one-page pictures of one size and resolution (a deck's cards), a page of cells to a job
     on every core (printgen.core.parallel), each job drawing and rasterising its own (`pictures`).
-    Each PNG is handed to `keep` where it is made (a spill folder keeps only its path)."""
+    Each PNG is handed to `store` where it is made (a spill folder keeps only its path)."""
     from printgen.core.parallel import on_cores
     from printgen.output.cellpages import Cells
 
     cells = Cells.of(docs[0].paper.width, docs[0].paper.height, docs[0].dpi, len(docs))
-    jobs = [partial(pictures, docs[start:start + cells.per_page], cells, keep)
+    jobs = [partial(pictures, docs[start:start + cells.per_page], cells, store)
             for start in range(0, len(docs), cells.per_page)]
     return [png for run in on_cores(jobs) for png in run]
 
 
-def pictures(docs: list[Document], cells: Cells, keep: Callable[[bytes], Held],
+def pictures(docs: list[Document], cells: Cells, store: Callable[[bytes], Held],
              before: Callable[[int], object] = lambda index: None) -> list[Held]:
     """Pictures of one size and resolution as PNGs: drawn as the cells of one PDF, so art they share
     is stored once and decoded once a page (printgen.output.cellpages), then rasterised here. Each
@@ -54,7 +54,7 @@ def pictures(docs: list[Document], cells: Cells, keep: Callable[[bytes], Held],
 
     pdf = render_pdf(replace(docs[0], paper=cells.paper), cell_pages(each(), cells), [], raster_dpi=cells.dpi)
     return [png for page, start in enumerate(range(0, len(docs), cells.per_page))
-            for png in rasterise_cells(pdf, cells, page, min(cells.per_page, len(docs) - start), keep)]
+            for png in rasterise_cells(pdf, cells, page, min(cells.per_page, len(docs) - start), store)]
 
 
 def rasterise(pdf: bytes, dpi: float, first: int, last: int) -> list[bytes]:

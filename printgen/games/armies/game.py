@@ -4,7 +4,7 @@ stamina positions.
 `<stem>.pdf` is the rulebook, printed on both sides; `<stem>-reference.pdf` is the reference page,
 and `<stem>-reference-cards.pdf` the reference as two double-sided half-page cards, one per player
 (see printgen.layout.reference). Both draw the positions from the piece template
-`armies/positions.svg.j2`, at both documents' column widths in one bounded child.
+`armies/positions.svg.j2`, at both documents' column widths in one batch.
 """
 from __future__ import annotations
 

@@ -109,7 +109,7 @@ def figure_data(defn: Armies, width: float, accent: str) -> dict[str, Any]:
 @dataclass
 class PositionFigures:
     """The position drawings of one build, drawn from the template (searched in `templates`
-    first), every width the build needs in one bounded child. What a user's template draws
+    first), every width the build needs in one batch. What a user's template draws
     against what the rules need goes into `warnings` (the build's list)."""
 
     defn: Armies

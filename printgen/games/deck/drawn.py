@@ -22,13 +22,13 @@ from printgen.games.deck.values import RowValues, yaml_key
 
 RECENT = 64  # sides kept drawn: a sheet's cards with their copies, and the shared back, many times over
 SIDES = ("face", "back")
-KEPT_ELEMENTS = 256  # drawn elements kept by their values; a few hundred shapes, whatever the deck
+CACHED_ELEMENTS = 256  # drawn elements cached by their values; a few hundred shapes, whatever the deck
 
 
 def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
-              problems: list[Problem], kept: dict[tuple[Any, ...], Any] | None = None) -> DrawnSide:
+              problems: list[Problem], cache: dict[tuple[Any, ...], Any] | None = None) -> DrawnSide:
     """One side for one row; each element that cannot be drawn adds a problem at the row's line
-    that names the element and its line in the definition. `kept` holds elements already drawn, by
+    that names the element and its line in the definition. `cache` holds elements already drawn, by
     the element and its values for this row: an element no template decides is drawn once for the
     whole deck, and one whose values repeat (a cost of 3) once for those values; cards share the
     shapes, which are never changed once drawn."""
@@ -50,8 +50,8 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
         if not values.shown(side, i):
             continue
         key = values.element_key(side, i)
-        if kept is not None and key in kept:
-            drawn.append(kept[key])
+        if cache is not None and key in cache:
+            drawn.append(cache[key])
             continue
         try:
             shape = draw_element(values.element(side, i), lambda name: values.get(side, i, name), layout)
@@ -59,16 +59,16 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
             fault((side, i, exc.key), str(exc))
             continue
         drawn.append(shape)
-        if kept is not None:
-            if len(kept) >= KEPT_ELEMENTS:
-                kept.clear()
-            kept[key] = shape
+        if cache is not None:
+            if len(cache) >= CACHED_ELEMENTS:
+                cache.clear()
+            cache[key] = shape
     try:
         background = paint(values.background(side), "background")
     except Unfit as exc:
         fault((side, "background"), str(exc))
         background = None
-    return DrawnSide(drawn, background, layout.width, layout.height)
+    return DrawnSide(drawn, background, layout.width, layout.height, shared={} if cache is None else cache)
 
 
 @dataclass
@@ -82,7 +82,7 @@ class Drawer:
     source: SourceMap
     recent: OrderedDict[tuple[int, str], DrawnSide] = field(default_factory=OrderedDict)
     problems: dict[tuple[int, int], list[Problem]] = field(default_factory=dict)
-    kept: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # elements drawn, by their values
+    cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # elements drawn, by their values
 
     def side(self, index: int, side: str) -> DrawnSide:
         key = (index, side)
@@ -91,7 +91,7 @@ class Drawer:
             return self.recent[key]
         found: list[Problem] = []
         drawn = draw_side(self.defn, side, self.values[index], self.rows[index], self.layout, self.source, found,
-                          self.kept)
+                          self.cache)
         drawn.reuse = side == "face" and self.rows[index].copies > 1
         self.problems.setdefault((index, SIDES.index(side)), found)
         self.recent[key] = drawn

@@ -17,7 +17,7 @@ from printgen.drawing import fonts
 from printgen.drawing.picture import rect
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
-from printgen.games.deck.textbox import Box, draw, fit, upright
+from printgen.games.deck.textbox import Box, TextWidths, draw, fit, upright
 from printgen.output.reuse import reusable
 
 FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
@@ -44,6 +44,7 @@ class Side:
     image: Callable[[str], Any] = lambda name: None  # file name -> loaded Art (or ValueError)
     template: Callable[[str, bytes], Any] = lambda side, svg: None  # a rendered SVG -> Art (or ValueError)
     font: Callable[[str], str] = lambda name: name  # a .ttf file name -> its registered font (or ValueError)
+    widths: TextWidths = field(default_factory=TextWidths)  # every card's text measured through it
 
 
 def number(value: Any, key: str) -> float:
@@ -119,14 +120,14 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box) -> 
         raise Unfit("font", str(exc)) from None
     least = el.min_size or el.size
     value = "" if v("text") is None else str(v("text"))
-    found = fit(value, side.icons, font, el.size, least, box, el.wrap, el.line_height)
+    found = fit(value, side.icons, font, el.size, least, box, el.wrap, el.line_height, side.widths)
     if found is None:
         shrink = f"even at {least:g} pt" if least < el.size else f"at {el.size:g} pt (set min_size to let it shrink)"
         raise Unfit("text", f"the text does not fit its {box.width:g} x {box.height:g} mm box {shrink}; "
                             f"shorten it or enlarge the box")
     size, lines = found
     return draw(lines, font, size, box, paint(v("colour"), "colour") or HexColor("#000000"), el.align,
-                el.valign, el.line_height)
+                el.valign, el.line_height, side.widths)
 
 
 @dataclass
@@ -140,35 +141,28 @@ class DrawnSide:
     height: float
     reuse: bool = False  # placed more than once: stored once in a PDF (printgen.output.reuse)
     drawn: dict[float, Any] = field(default_factory=dict)
+    shared: dict[Any, Any] = field(default_factory=dict, repr=False)  # shapes the deck's cards share
 
     def at(self, bleed: float) -> Any:
         if bleed not in self.drawn:
-            group = side_group(self.content, self.background, self.width, self.height, bleed)
+            group = side_group(self.content, self.background, self.width, self.height, bleed, self.shared)
             self.drawn[bleed] = reusable(group) if self.reuse else group
         return self.drawn[bleed]
 
 
-def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float) -> Group:
-    """The drawn elements in printgen's y-up picture, over the background running into the bleed."""
+def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float,
+               shared: dict[Any, Any]) -> Group:
+    """The drawn elements in printgen's y-up picture, over the background running into the bleed
+    (one shape for every card of the deck with that background: `shared` holds it)."""
     card = Group(transform=(1, 0, 0, -1, 0, height))
     for shape in drawn:
         card.add(shape)
     group = Group()
     if background is not None:
-        group.add(background_of(background, width, height, bleed))
+        key = ("background", background.red, background.green, background.blue, background.alpha, width,
+               height, bleed)
+        if key not in shared:
+            shared[key] = rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background)
+        group.add(shared[key])
     group.add(card)
     return group
-
-
-_backgrounds: dict[tuple[float, ...], Any] = {}
-
-
-def background_of(colour: Color, width: float, height: float, bleed: float) -> Any:
-    """A side's background, one shape for every card that has it (never changed once drawn), so
-    the PDF writer writes it again rather than drawing it afresh (output.replay)."""
-    key = (colour.red, colour.green, colour.blue, colour.alpha, width, height, bleed)
-    if key not in _backgrounds:
-        if len(_backgrounds) >= 64:
-            _backgrounds.clear()
-        _backgrounds[key] = rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=colour)
-    return _backgrounds[key]

@@ -194,8 +194,8 @@ def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: 
 
 def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Document]:
     """svg/<card>.svg and png/<card>.png for every card's face, and for each distinct back, each
-    drawn when it is written; both on the other cores while deck.pdf is written here, a card's SVG
-    just before its PNG, so that one drawing of the card serves both."""
+    drawn when it is written, a card's SVG just before its PNG, so that one drawing of the card
+    serves both (output.writers shares them out on every core)."""
     documents: list[Document] = []
     size = Paper("card", *defn.card.dimensions)
     seen: set[str] = set()
@@ -205,10 +205,10 @@ def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Docume
             seen.add(card.back_name)
             sides.append((card.back_name, "back"))
         for name, side in sides:
-            documents.append(Document(f"svg/{name}.svg", size, [], f"{defn.title}: {name}", apart=True,
+            documents.append(Document(f"svg/{name}.svg", size, [], f"{defn.title}: {name}",
                                       draw=partial(picture, card, side, True)))
             documents.append(Document(f"png/{name}.png", size, [], f"{defn.title}: {name}", dpi=dpi,
-                                      apart=True, draw=partial(picture, card, side, False)))
+                                      draw=partial(picture, card, side, False)))
     return documents
 
 

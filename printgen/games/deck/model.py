@@ -38,7 +38,7 @@ Column = Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z_][
 DEFAULT_BLEED = 2.0  # mm: enough for a cut or a duplex back a little off, as print shops ask
 
 
-class Card(Strict):
+class CardSize(Strict):
     size: Annotated[Optional[Literal[tuple(SIZES)]], Field(  # type: ignore[valid-type]
         description=f"a usual size: {', '.join(SIZES)}; or give width and height")] = "poker"
     width: Annotated[Optional[float], Field(gt=10, le=300, allow_inf_nan=False)] = None
@@ -124,7 +124,7 @@ Scalar = Union[bool, int, float, str, None]
 class Deck(Definition):
     game: Literal["deck"]
     title: Annotated[str, Field(min_length=1, max_length=60)]
-    card: Card = Field(default_factory=Card)
+    card: CardSize = Field(default_factory=CardSize)
     data: Annotated[Optional[FileName], Field(description="a CSV file beside the definition, UTF-8, "
                                                           "with a header row")] = None
     rows: Annotated[Optional[list[dict[Column, Scalar]]], Field(max_length=10_000)] = None

@@ -7,7 +7,7 @@ Coordinates here are the card's own: millimetres, y down from the top-left corne
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from reportlab.graphics.shapes import Group, String
@@ -21,23 +21,24 @@ ICON = re.compile(r":([A-Za-z0-9_-]{1,40}):")
 STEP = 0.5  # pt between the sizes tried when shrinking
 ASCENT = 0.76  # of the font size: the embedded sans's cap height sits about here below the top
 ICON_GAP = 0.15  # of the font size, either side of an icon
-KEPT_WIDTHS = 50_000  # measured words kept; a deck's cards share most of their words and sizes
+CACHED_WIDTHS = 50_000  # measured words cached; a deck's cards share most of their words and sizes
 
-_widths: dict[tuple[str, str, float], float] = {}
+@dataclass
+class TextWidths:
+    """fonts.text_width, cached by text, font and size for one deck: fitting a card's text
+    measures each word at every size it tries and again to draw it, and a deck's cards repeat the
+    same words (a thousand cards measured 93,000 words, nearly all seen before)."""
 
+    cache: dict[tuple[str, str, float], float] = field(default_factory=dict)
 
-def text_width(text: str, font: str, size: float) -> float:
-    """fonts.text_width, kept by text, font and size: fitting a card's text measures each word at
-    every size it tries and again to draw it, and a deck's cards repeat the same words (a thousand
-    cards measured 93,000 words, nearly all seen before). Font names are fixed per file (a user's
-    font is named by its digest), so a kept width never goes stale."""
-    key = (text, font, size)
-    width = _widths.get(key)
-    if width is None:
-        if len(_widths) >= KEPT_WIDTHS:
-            _widths.clear()
-        width = _widths[key] = fonts.text_width(text, font, size)
-    return width
+    def __call__(self, text: str, font: str, size: float) -> float:
+        key = (text, font, size)
+        width = self.cache.get(key)
+        if width is None:
+            if len(self.cache) >= CACHED_WIDTHS:
+                self.cache.clear()
+            width = self.cache[key] = fonts.text_width(text, font, size)
+        return width
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,8 @@ def tokens(paragraph: str, icons: Mapping[str, Any]) -> list[list[Token]]:
     return words
 
 
-def word_width(word: list[Token], font: str, size: float) -> float:
-    return sum(icon_width(t.icon, size) if t.icon else text_width(t.text, font, size) for t in word)
+def word_width(word: list[Token], font: str, size: float, measure: TextWidths) -> float:
+    return sum(icon_width(t.icon, size) if t.icon else measure(t.text, font, size) for t in word)
 
 
 def icon_width(art: Any, size: float) -> float:
@@ -92,17 +93,17 @@ class Line:
 
 
 def lines_at(paragraphs: list[list[list[Token]]], font: str, size_pt: float, width: float,
-             wrap: bool) -> list[Line]:
+             wrap: bool, measure: TextWidths) -> list[Line]:
     """Lines of words at a size: each paragraph (a line break in the text) starts a new line."""
     size = font_mm(size_pt)
-    space = text_width(" ", font, size)
+    space = measure(" ", font, size)
     lines: list[Line] = []
     for words in paragraphs:
         line: list[list[Token]] = []
         widths: list[float] = []
         used = 0.0
         for word in words:
-            w = word_width(word, font, size)
+            w = word_width(word, font, size, measure)
             if wrap and line and used + space + w > width:
                 lines.append(Line(line, sum(widths) + space * max(0, len(line) - 1)))
                 line, widths, used = [], [], 0.0
@@ -114,13 +115,13 @@ def lines_at(paragraphs: list[list[list[Token]]], font: str, size_pt: float, wid
 
 
 def fit(text: str, icons: Mapping[str, Any], font: str, size_pt: float, least_pt: float, box: Box,
-        wrap: bool, line_height: float) -> tuple[float, list[Line]] | None:
+        wrap: bool, line_height: float, measure: TextWidths) -> tuple[float, list[Line]] | None:
     """The largest size from `size_pt` down to `least_pt` at which the text fits the box, with its
     lines; None when it does not fit even at the least size."""
     paragraphs = [tokens(paragraph, icons) for paragraph in text.split("\n")]
     size = size_pt
     while size >= least_pt - 1e-9:
-        lines = lines_at(paragraphs, font, size, box.width, wrap)
+        lines = lines_at(paragraphs, font, size, box.width, wrap, measure)
         tall = font_mm(size) * (line_height * (len(lines) - 1) + 1)
         if max((line.width for line in lines), default=0.0) <= box.width + 1e-6 and tall <= box.height + 1e-6:
             return size, lines
@@ -129,10 +130,10 @@ def fit(text: str, icons: Mapping[str, Any], font: str, size_pt: float, least_pt
 
 
 def draw(lines: list[Line], font: str, size_pt: float, box: Box, colour: Color,
-         align: str, valign: str, line_height: float) -> Group:
+         align: str, valign: str, line_height: float, measure: TextWidths) -> Group:
     """The lines as strings and icons, in card coordinates (y down); each glyph is turned upright."""
     size = font_mm(size_pt)
-    space = text_width(" ", font, size)
+    space = measure(" ", font, size)
     leading = size * line_height
     tall = size * (line_height * (len(lines) - 1) + 1)
     top = box.y + {"top": 0.0, "middle": (box.height - tall) / 2, "bottom": box.height - tall}[valign]
@@ -149,7 +150,7 @@ def draw(lines: list[Line], font: str, size_pt: float, box: Box, colour: Color,
             for token in word:
                 if token.icon is None:
                     run += token.text
-                    x += text_width(token.text, font, size)
+                    x += measure(token.text, font, size)
                     continue
                 if run.strip():
                     group.add(upright(String(0, 0, run, fontName=font, fontSize=size, fillColor=colour),

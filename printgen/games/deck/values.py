@@ -1,6 +1,6 @@
 """Which values of a deck's layout are templates, and their text for every row.
 
-Every templated value is rendered in one bounded batch (printgen.jinja.values); a literal value is
+Every templated value is rendered in one batch (printgen.jinja.values); a literal value is
 used as written. `RowValues.get(side, index, key)` then answers for one row either way.
 """
 from __future__ import annotations
@@ -104,7 +104,7 @@ def context(row: Row, card: dict[str, float]) -> dict[str, Any]:
 
 def row_values(defn: Deck, rows: list[Row], source: SourceMap,
                files: dict[str, TemplateFile] | None = None) -> list[RowValues]:
-    """Each row's values: its templates rendered (all rows in one bounded child), the rest literal."""
+    """Each row's values: its templates rendered (all rows in one batch), the rest literal."""
     files = files or {}
     keys = templated(defn, files)
 

@@ -96,7 +96,7 @@ Key = tuple[Any, ...]
 @dataclass
 class PieceArt:
     """Draws one definition's tokens and pot mat from the templates (searched in `templates`
-    first, then printgen's own); every piece asked for in one `prepare` is drawn in one child."""
+    first, then printgen's own); every piece asked for in one `prepare` is drawn in one batch."""
 
     defn: Fracas
     templates: PieceTemplates
@@ -124,7 +124,7 @@ class PieceArt:
         return TOKEN_BACK, Piece(back_data(player, s, rest[1]), s, s, f"{player.name}'s life token (back)")
 
     def prepare(self, keys: Sequence[Key]) -> None:
-        """Draw every piece of `keys` not drawn yet, all in one child."""
+        """Draw every piece of `keys` not drawn yet, all in one batch."""
         wanted = [key for key in dict.fromkeys(keys) if key not in self.drawn]
         for key in wanted:
             self.pieces[key] = self.piece(key)

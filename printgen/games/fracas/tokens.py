@@ -141,7 +141,7 @@ def pot_box(layout: TokenLayout) -> tuple[float, float, float, float] | None:
 
 def sheet_pieces(defn: Fracas, layout: TokenLayout, bleed: float) -> list[tuple[Any, ...]]:
     """Every piece the sheet draws (and the tokens' backs, which export prints, so that a build
-    checks them too): drawn together in one child."""
+    checks them too): drawn together in one batch."""
     keys: list[tuple[Any, ...]] = [("face", i, edges(layout, row, col, bleed))
                                    for i in range(len(defn.players)) for row, col in layout.cells()]
     keys += [("back", i, 0.0) for i in range(len(defn.players))]

@@ -13,7 +13,6 @@ found on (and how many more).
 from __future__ import annotations
 
 import math
-import pickle
 from functools import partial
 import re
 from dataclasses import dataclass, field
@@ -175,33 +174,8 @@ def profile_of(shapes: Shapes, ident: str, defn: Omiga) -> list[float] | None:
     return values
 
 
-# The faults found last, by what they depend on: the faces as drawn (the very groups, which a
-# rebuild hands out again for faces drawn alike, games.pieces.placed_once) and the definition's
-# card, tiles, forms and fits. A rebuild after an edit elsewhere (the title) measures nothing again.
-_KNOWN: list[tuple[tuple[Any, ...], list[Any], list[Fault]]] = []
-
-
 def drawn_faults(defn: Omiga, art: TileArt) -> list[Fault]:
     """Every way the face template's drawing breaks the geometry, found on every tile."""
-    from printgen.core.fingerprint import caching_off
-
-    faces = [art.face(deck, i, 0.0, True) for deck, i, _ in defn.tiles()]
-    if caching_off():
-        return measured_faults(defn, art)
-    try:
-        key: tuple[Any, ...] | None = (tuple(map(id, faces)), pickle.dumps(
-            (defn.card, [tile for _, _, tile in defn.tiles()], defn.forms, defn.fits), protocol=5))
-    except Exception:  # noqa: BLE001 - measured afresh
-        key = None
-    if key is not None and _KNOWN and _KNOWN[0][0] == key:
-        return [Fault(f.ident, f.message, list(f.tiles)) for f in _KNOWN[0][2]]
-    faults = measured_faults(defn, art)
-    _KNOWN[:] = [] if key is None else [(key, faces, [Fault(f.ident, f.message, list(f.tiles)) for f in faults])]
-    return faults
-
-
-def measured_faults(defn: Omiga, art: TileArt) -> list[Fault]:
-    """`drawn_faults`, measured."""
     card = defn.card
     faults: dict[str, Fault] = {}
 

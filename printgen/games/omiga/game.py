@@ -8,7 +8,7 @@ file prints double-sided and the reader meets the rules first.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, Iterator, cast
+from typing import Any, cast
 
 from reportlab.graphics.shapes import Drawing, Group, translate
 from reportlab.lib.colors import HexColor, black
@@ -25,7 +25,7 @@ from printgen.drawing.picture import placed, rect, text, turned
 from printgen.core.problems import DefinitionError
 from printgen.layout.sheet import Duplex
 from printgen.drawing.story import Styles, build_story, ruled_style, styles
-from printgen.jinja.render import render, rendering_ahead
+from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded, Validator
@@ -150,8 +150,7 @@ def rules_columns(paper: Paper) -> list[tuple[float, float, float, float]]:
 
 
 def contact_sheet(defn: Omiga, art: TileArt, name: str, dpi: int | None = None) -> Document:
-    """Both decks side by side, six tiles a row, as a PNG (made on another core if there is one,
-    while the tile sheets are written: that leaves the two about equally long)."""
+    """Both decks side by side, six tiles a row, as a PNG."""
     w, h, gap, margin, label = defn.card.width, defn.card.height, CONTACT_GAP, 10.0, 9.0
     per_row = 6
     rows = max(-(-len(defn.deck(d).tiles) // per_row) for d in DECKS)
@@ -168,12 +167,12 @@ def contact_sheet(defn: Omiga, art: TileArt, name: str, dpi: int | None = None) 
             at = translate(x0 + c * (w + gap), top - (r + 1) * h - r * gap)
             page.shapes.append(placed(OmigaTile(defn, deck, i, tile, art).front(), at))
             page.shapes.append(placed(rect(0, 0, w, h, stroke=black, stroke_width=0.15), at))
-    return Document(name, paper, [page], f"{defn.title} tiles", dpi=dpi or CONTACT_DPI, apart=True)
+    return Document(name, paper, [page], f"{defn.title} tiles", dpi=dpi or CONTACT_DPI)
 
 
-def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Iterator[Document]:
-    """omiga.pdf, one SVG per tile, the contact sheet and the reference PDFs, each handed over as
-    soon as it is made (omiga.pdf is written while the rest are made, in a rebuild)."""
+def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
+    """omiga.pdf, one SVG per tile, the contact sheet and the reference PDFs, in the order they
+    are listed."""
     for loc, message in lightness_warnings(defn):
         found = loaded.source.problem(loc, message)
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
@@ -181,32 +180,16 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> Iterator[Docume
     bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
     card = reference(defn, art)
     try:
-        # the texts, not kept yet after an edit, rendered in one child beside the pieces' ones;
-        # then every face and back the sheets, SVGs and pictures need: what this process kept is
-        # here at once, the rest drawn in children (the backs' first, then the faces') while this
-        # goes on; only what needs them waits (the tile sheets, for the backs a new title draws)
-        with rendering_ahead([(RULES_TEMPLATE, rules_context(defn, options, art)),
-                              (card.template, dict(card.context))],
-                             options.templates):
-            art.prepare([bleed, 0.0], wait=False)
-            # the contact sheet first: the longest to make in a first build (a helper rasterises it
-            # meanwhile), kept by a rebuild; then the tile sheets, the longest to write after an
-            # edit (handed to a helper at once), which set their rules text before they wait for
-            # the backs
-            yield contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi)
-            yield tiles_document(defn, options, loaded, art)
-            references = reference_documents(card, options, loaded.name)
-            yield from tile_svgs(defn, art)
-            yield from references
-            art.settle()
-    except Exception:  # as when the pieces were drawn before anything was made: their own problem
-        art.settle()  # first, else their warnings told with this one (an unknown table's, say)
+        art.prepare([bleed, 0.0])  # every face and back the sheets, SVGs and pictures need
+        documents = [tiles_document(defn, options, loaded, art), *tile_svgs(defn, art),
+                     contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi),
+                     *reference_documents(card, options, loaded.name)]
+    except Exception:  # the pieces' warnings are told with the problem (an unknown table's, say)
         if all((deck, i, 0.0, True) in art.faces for deck, i, _ in defn.tiles()):
             warn_drawn(defn, art, loaded)
         raise
-    finally:
-        art.abandon()  # a build that failed first leaves no child drawing
     warn_drawn(defn, art, loaded)
+    return documents
 
 
 def warn_drawn(defn: Omiga, art: TileArt, loaded: Loaded) -> None:
@@ -221,9 +204,8 @@ def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:
     documents = []
     for tile in all_tiles(defn, art):
         name = tile_name(tile.deck, tile.index)
-        # order: listed just after omiga.pdf, as ever, though the contact sheet is made first
         documents.append(Document(f"svg/{name}.svg", Paper(name, tile.width, tile.height),
-                                  [Page([tile.front()])], f"Omiga tile {name}", order=-1))
+                                  [Page([tile.front()])], f"Omiga tile {name}"))
     return documents
 
 
@@ -251,7 +233,7 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     return Document(f"{loaded.name}.pdf", paper, pages, f"{defn.title} \u2013 rules and tiles",
                     "Print the whole file double-sided at actual size", options.flip, story,
                     overflow=Blame(("text_size_pt",), "the rules do not fit on their two pages",
-                                   "lower text_size_pt"), order=-1)
+                                   "lower text_size_pt"))
 
 
 def joins_table(defn: Omiga) -> DataTable:

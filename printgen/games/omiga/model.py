@@ -80,7 +80,7 @@ class Decks(Strict):
     black: Deck
 
 
-class Card(Strict):
+class TileGeometry(Strict):
     """Tile geometry in millimetres (see omiga_tile for the drawing)."""
 
     width: Millimetres = 42
@@ -133,7 +133,7 @@ class Omiga(WithReference):
     colours: Annotated[list[Name], Field(min_length=1, max_length=8)]
     forms: Annotated[dict[Name, Form], Field(min_length=1, max_length=8)]
     fits: Annotated[dict[Name, Annotated[list[Name], Field(max_length=8)]], Field(max_length=8)]
-    card: Card = Field(default_factory=Card)
+    card: TileGeometry = Field(default_factory=TileGeometry)
     decks: Decks
     validation: Validation = Field(default_factory=Validation)
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 10.5

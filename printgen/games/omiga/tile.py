@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path as PathLike
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from reportlab.graphics.shapes import Group, Path, Polygon
 from reportlab.lib.colors import Color, black, white
@@ -25,7 +25,7 @@ from printgen.core.paper import font_mm
 from printgen.drawing import fonts
 from printgen.drawing.numbers import num
 from printgen.drawing.picture import colour, placed, rect, turned
-from printgen.games.omiga.model import DECKS, Card, DeckLook, Form, Omiga, Tile, tile_name
+from printgen.games.omiga.model import DECKS, DeckLook, Form, Omiga, Tile, TileGeometry, tile_name
 from printgen.games.pieces import Piece, PieceTemplates, templates_for
 
 ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the radius
@@ -79,7 +79,7 @@ def outline(cx: float, cy: float, r: float, facing: float, bleed: float, ink: Co
     return path
 
 
-def profile(form: Form, card: Card) -> list[tuple[float, float]]:
+def profile(form: Form, card: TileGeometry) -> list[tuple[float, float]]:
     """(x, outward push) along a top edge from x=0 to x=width; zero outside the form span."""
     w, t = card.width, card.form_depth
     a, b, mid = (w - card.form_width) / 2, (w + card.form_width) / 2, w / 2
@@ -93,7 +93,7 @@ def profile(form: Form, card: Card) -> list[tuple[float, float]]:
     return [(0.0, 0.0)] + inner + [(w, 0.0)]
 
 
-def top_band(form: Form, card: Card, bleed: float, fill: Color) -> Polygon:
+def top_band(form: Form, card: TileGeometry, bleed: float, fill: Color) -> Polygon:
     """The band along the top edge, its inner line shaped by the form's profile."""
     w, h, m = card.width, card.height, card.band
     line = [(x, h - m + p) for x, p in profile(form, card)]
@@ -132,7 +132,7 @@ def flipped(points: list[tuple[float, float]], height: float) -> list[list[float
     return [[round(x, 6), round(height - y, 6)] for x, y in points]
 
 
-def band_points(form: Form, card: Card, bleed: float, edge: str) -> list[tuple[float, float]]:
+def band_points(form: Form, card: TileGeometry, bleed: float, edge: str) -> list[tuple[float, float]]:
     """The band's polygon (y up): the top band, or the bottom one (the same, turned 180 degrees)."""
     band = top_band(form, card, bleed, black).points
     points = list(zip(band[::2], band[1::2]))
@@ -141,7 +141,7 @@ def band_points(form: Form, card: Card, bleed: float, edge: str) -> list[tuple[f
     return points
 
 
-def outlines(card: Card, side: str, bleed: float) -> tuple[str, str]:
+def outlines(card: TileGeometry, side: str, bleed: float) -> tuple[str, str]:
     """A semicircle's half disc and its inner outline line as SVG path data (y down)."""
     w, h, r = card.width, card.height, card.radius
     cx, facing = (0.0, 0.0) if side == "left" else (w, 180.0)
@@ -207,14 +207,13 @@ def back_data(defn: Omiga, deck: str, bleed: float) -> dict[str, Any]:
 @dataclass
 class TileArt:
     """Draws one definition's tiles from the face and back templates, a whole set at a time: the
-    first face asked for at a bleed draws all 72 at that bleed (children as in PieceTemplates)."""
+    first face asked for at a bleed draws all 72 at that bleed."""
 
     defn: Omiga
     templates: PieceTemplates
     faces: dict[tuple[str, int, float, bool], Group] = field(default_factory=dict)
     backs: dict[tuple[str, float], Group] = field(default_factory=dict)
     memo: dict[Any, Any] = field(default_factory=dict)
-    pending: list[Callable[[], None]] = field(default_factory=list)  # pieces still being drawn
 
     def face_piece(self, deck: str, index: int, bleed: float, numbered: bool) -> Piece:
         tile = self.defn.deck(deck).tiles[index]
@@ -222,58 +221,22 @@ class TileArt:
         return Piece(data, self.defn.card.width,
                      self.defn.card.height, f"tile {tile_name(deck, index)}")
 
-    def prepare(self, bleeds: Sequence[float], numbered: bool = True, wait: bool = True) -> None:
-        """Draw every face and back at each of `bleeds` that is not drawn yet. Not `wait`: those
-        kept from an earlier build are placed now, and the child drawing the others (the backs,
-        after a new title) works beside the caller until one of them is asked for."""
-        self.settle()
+    def prepare(self, bleeds: Sequence[float], numbered: bool = True) -> None:
+        """Draw every face and back at each of `bleeds` that is not drawn yet, faces and backs
+        together (one batch a template)."""
         faces = [(deck, i, b, numbered) for b in dict.fromkeys(bleeds) for deck, i, _ in self.defn.tiles()
                  if (deck, i, b, numbered) not in self.faces]
         backs = [(deck, b) for b in dict.fromkeys(bleeds) for deck in DECKS
                  if (deck, b) not in self.backs and self.back_image(deck) is None]
-        # the backs' child first, so it starts before the 144 faces are looked up (a rebuild after
-        # a new title draws the backs alone); all drawn at once, faces and backs share one child
-        back_pieces = [self.back_piece(*key) for key in backs]
-        children = len(self.templates.children)
-        if wait:
-            batches = self.templates.draw_batches_later([
-                (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]), (BACK_TEMPLATE, back_pieces)])
-            (faces_now, backs_now), finish = batches
-            finish_backs = None
-        else:
-            (backs_now,), finish_backs = self.templates.draw_batches_later([(BACK_TEMPLATE, back_pieces)])
-            (faces_now,), finish = self.templates.draw_batches_later(
-                [(FACE_TEMPLATE, [self.face_piece(*key) for key in faces])])
-
-        def settled() -> None:
-            if finish_backs is None:
-                drawn_faces, drawn_backs = finish()
-            else:
-                (drawn_faces,), (drawn_backs,) = finish(), finish_backs()
-            self.faces.update(zip(faces, drawn_faces))
-            self.backs.update(zip(backs, drawn_backs))
-
-        if wait or len(self.templates.children) == children:  # nothing drawing: all here or on disk
-            settled()
-            return
-        self.faces.update((key, group) for key, group in zip(faces, faces_now) if group is not None)
-        self.backs.update((key, group) for key, group in zip(backs, backs_now) if group is not None)
-        self.pending.append(settled)
-
-    def abandon(self) -> None:
-        """Forget the pieces still being drawn and end their children."""
-        self.pending.clear()
-        self.templates.stop_children()
-
-    def settle(self) -> None:
-        """Wait for the pieces a `prepare(wait=False)` left drawing, and take them (with their
-        warnings)."""
-        while self.pending:
-            self.pending.pop(0)()
+        drawn_faces, drawn_backs = self.templates.draw_batches([
+            (FACE_TEMPLATE, [self.face_piece(*key) for key in faces]),
+            (BACK_TEMPLATE, [self.back_piece(*key) for key in backs])])
+        self.faces.update(zip(faces, drawn_faces))
+        self.backs.update(zip(backs, drawn_backs))
 
     def face(self, deck: str, index: int, bleed: float, numbered: bool) -> Group:
         if (deck, index, bleed, numbered) not in self.faces:
-            self.prepare([bleed], numbered)  # which first takes what is still being drawn
+            self.prepare([bleed], numbered)
         return self.faces[(deck, index, bleed, numbered)]
 
     def back_piece(self, deck: str, bleed: float) -> Piece:

@@ -18,7 +18,7 @@ from printgen.core.paper import font_mm
 from printgen.core.textcheck import missing_in_font
 from printgen.drawing.picture import (CUT, FOLD, colour, guide, hex_of, placed, rect, text, tint,
                                       turned, wrap)
-from printgen.games.one_minute_war.model import Card, OneMinuteWar, Soldier
+from printgen.games.one_minute_war.model import FoldCard, OneMinuteWar, Soldier
 from printgen.games.pieces import Piece, PieceTemplates, has_id, with_art
 from printgen.jinja.plaindata import plain
 
@@ -45,7 +45,7 @@ class TabRows:
     needed: float
 
     @classmethod
-    def of(cls, card: "Card") -> "TabRows":
+    def of(cls, card: "FoldCard") -> "TabRows":
         number = BAND + TAB_PAD + CAP * font_mm(card.number_size_pt)
         name = number + 1.4 + CAP * font_mm(card.text_size_pt + 1)
         leading = font_mm(card.text_size_pt) * 1.15
@@ -67,7 +67,7 @@ def family(font: str) -> str:
 @dataclass
 class WarCard:
     """The card, its tabs and body drawn from the piece templates (searched in `templates` first,
-    then printgen's own); each piece drawn once, all of them in one bounded child."""
+    then printgen's own); each piece drawn once, all of them in one batch."""
 
     defn: OneMinuteWar
     templates: PieceTemplates = field(default_factory=PieceTemplates)
@@ -176,7 +176,7 @@ class WarCard:
         return found
 
     def piece(self, *key: Any) -> Group:
-        """One drawn piece; the first asked for draws them all (one child for the three templates)."""
+        """One drawn piece; the first asked for draws them all (one batch for the three templates)."""
         if not self.drawn:
             found = self.pieces()
             self.templates.common.setdefault("d", plain(self.defn))

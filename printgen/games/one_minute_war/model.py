@@ -39,7 +39,7 @@ class Restrictions(Strict):
     reviver_works_when_defeated: bool = True
 
 
-class Card(Strict):
+class FoldCard(Strict):
     """The fold-and-cut card, in millimetres. Tabs are `width / soldiers` wide."""
 
     width: Millimetres = 110
@@ -100,7 +100,7 @@ class OneMinuteWar(WithReference):
                                        description="near side (bottom row) first, then far side")]
     soldiers: Annotated[list[Soldier], Field(min_length=2, max_length=8)]
     restrictions: Restrictions = Field(default_factory=Restrictions)
-    card: Card = Field(default_factory=Card)
+    card: FoldCard = Field(default_factory=FoldCard)
     logo: Logo
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 9
     validation: Validation = Field(default_factory=Validation)

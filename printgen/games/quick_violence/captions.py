@@ -1,5 +1,5 @@
 """The measuring page's arrow labels (SHORT, MEDIUM, LONG and RANGE with their explanations),
-drawn from the piece template `quick_violence/arrow-label.svg.j2`, all four in one bounded child.
+drawn from the piece template `quick_violence/arrow-label.svg.j2`, all four in one batch.
 
 Only the labels are templated. The arrows, their end ticks and the words saying how far each
 tick is from the paper's edge, and the check bars, are the measurement itself: printgen draws
@@ -71,8 +71,8 @@ class ArrowLabels:
         return found
 
     def drawn(self) -> list[Group]:
-        """The four labels placed on the page (each box's foot on its slot's baseline), in one
-        bounded child; checked as they come."""
+        """The four labels placed on the page (each box's foot on its slot's baseline), drawn in
+        one batch; checked as they come."""
         found = self.pieces()
         groups = self.templates.draw_many(TEMPLATE, [piece for _, piece, _ in found])
         placed_labels = []

@@ -154,8 +154,8 @@ def footer(paper: Paper, words: str) -> Group:
 
 def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: Styles,
              source: SourceMap, markup: str | None = None) -> list[Flowable]:
-    """The template's flowables; `markup` is its text when already rendered (rendering runs in a
-    child process, too slow to repeat for every trial layout)."""
+    """The template's flowables; `markup` is its text when already rendered (rendered once, not
+    again for every trial layout)."""
     if markup is None:
         markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
     tables = {"fighters": lambda width: fighter_table(defn, options.paper, style, source, width)}
