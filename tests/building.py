@@ -46,27 +46,21 @@ def rgb(value) -> tuple[float, ...]:
 
 
 def count_children(monkeypatch, *modules: str) -> list[str]:
-    """The budgets (`budget.what`) of the bounded children started through `run_bounded` (or
-    `start_bounded`) as each of `modules` (dotted names) sees it, in order."""
+    """The budgets (`budget.what`) of the bounded workers started through `run_bounded` as each of
+    `modules` (dotted names) sees it, in order."""
     import importlib
 
     import printgen.core.bounded as bounded
 
     started: list[str] = []
-    original, begun = bounded.run_bounded, bounded.start_bounded
+    original = bounded.run_bounded
 
     def counting(job, budget):
         started.append(budget.what)
         return original(job, budget)
 
-    def counting_begun(job, budget):
-        started.append(budget.what)
-        return begun(job, budget)
-
     for name in modules:
         module = importlib.import_module(name)
         if hasattr(module, "run_bounded"):
             monkeypatch.setattr(module, "run_bounded", counting)
-        if hasattr(module, "start_bounded"):
-            monkeypatch.setattr(module, "start_bounded", counting_begun)
     return started

@@ -134,7 +134,6 @@ def test_every_kind_of_content_prints_the_same_without_the_ascii85_layer(tmp_pat
     from printgen.games import bundled_definition
     from printgen.output import pdf
 
-    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")  # both builds draw (no picture kept from the first)
     folder = tmp_path / "deck"
     shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     shine = Image.new("RGBA", (40, 30), (0, 0, 0, 0))

@@ -58,10 +58,8 @@ def dot(path: Path, colour: tuple[int, int, int]) -> None:
 
 
 def built_fresh(path: Path, monkeypatch) -> dict[str, bytes]:
-    """What a new process with PRINTGEN_NO_CACHE=1 builds."""
-    with monkeypatch.context() as inner:
-        inner.setenv("PRINTGEN_NO_CACHE", "1")
-        return build(path)
+    """What a fresh build makes (every build is one now: nothing is kept between builds)."""
+    return build(path)
 
 
 def test_svg_art_is_drawn_again_when_a_file_it_uses_is_replaced(tmp_path, monkeypatch):

@@ -120,13 +120,10 @@ KEPT_CONTAINERS = {  # "module:NAME": why it must be module-level
     "printgen.core.bounded:LIVE": "the workers and helpers running, ended by Ctrl-C/SIGTERM (launch.clean_up)",
     "printgen.core.atomic:TEMPORARIES": "temporary files not yet renamed, removed by Ctrl-C/SIGTERM",
     "printgen.core.spill:FOLDERS": "private temporary folders (spill, a worker's files), removed by Ctrl-C/SIGTERM",
+    "printgen.drawing.fonts:USER_FAMILIES": "a user's fonts as reportlab registers them (its own registry is "
+                                            "process-wide): the family name an SVG names for each",
 }
-# Still present on this branch, each being removed by another branch of the simplify issue (piece,
-# text and picture caches, children started ahead, writer timings); the lead deletes each entry as
-# it goes, or moves it to KEPT_CONTAINERS with its reason.
-PENDING_CONTAINERS = {
-    "printgen.core.fingerprint:_CODE", "printgen.core.fingerprint:_FILES", "printgen.core.fingerprint:_FOLDERS",
-}
+PENDING_CONTAINERS: set[str] = set()  # none left: the simplify issue removed every cache
 CONTAINER_CALLS = {"dict", "list", "set", "OrderedDict", "defaultdict", "deque", "WeakValueDictionary",
                    "WeakKeyDictionary"}
 MUTATORS = {"append", "add", "update", "pop", "clear", "setdefault", "discard", "move_to_end", "popitem",
@@ -178,8 +175,12 @@ def mutable_containers() -> set[str]:
     trees = {name: ast.parse(path.read_text(), str(path)) for name, path in modules().items()}
     changes = {name: changed_names(tree) for name, tree in trees.items()}
     from_afar = set().union(*(dotted for _, dotted in changes.values()))
+    imported = {(node.module, alias.name)  # `from m import NAME`, then NAME changed where imported
+                for name, tree in trees.items() for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module
+                for alias in node.names if (alias.asname or alias.name) in changes[name][0]}
     return {f"{name}:{held}" for name, tree in trees.items() for held in containers(tree)
-            if held in changes[name][0] or held in from_afar}
+            if held in changes[name][0] or held in from_afar or (name, held) in imported}
 
 
 def test_module_level_mutable_containers_are_few_and_each_has_its_reason():

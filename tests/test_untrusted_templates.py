@@ -51,7 +51,6 @@ def test_every_context_handed_to_jinja_is_plain_data(game, tmp_path, monkeypatch
     # in this process, so the recording sees the render (the child would keep it to itself)
     monkeypatch.setenv("PRINTGEN_NO_SANDBOX_PROCESS", "1")
     monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
-    monkeypatch.setenv("PRINTGEN_NO_CACHE", "1")  # every render made now, none taken from a cache
     monkeypatch.setattr(jinja2.environment.Template, "render", recording)
     result = CliRunner().invoke(cli, ["build", game, "--out", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output

@@ -107,25 +107,6 @@ def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
     return decode(payload, status, budget)
 
 
-class Running:
-    """A job to run under a budget when its result is asked for. What is left of children started
-    ahead of need: other modules still call `start_bounded`; it now starts nothing early."""
-
-    def __init__(self, job: Callable[[], Any], budget: Budget) -> None:
-        self.job, self.budget = job, budget
-
-    def result(self) -> Any:
-        return run_bounded(self.job, self.budget)
-
-    def stop(self) -> None:
-        """Nothing runs before `result` is asked for, so there is nothing to stop."""
-
-
-def start_bounded(job: Callable[[], Any], budget: Budget) -> Running:
-    """`run_bounded`, run once `.result()` is asked for (kept for callers being removed)."""
-    return Running(job, budget)
-
-
 def fork_frozen() -> int:
     """`os.fork()` with the objects printgen already holds frozen, so a garbage collection in the
     child skips them instead of touching (and so copying) every page of the parent's heap: ~90 ms

@@ -35,7 +35,6 @@ def register() -> None:
 
 
 USER_FAMILIES: dict[str, str] = {}  # registered name of a user's font -> its family name, for SVG
-USER_DIGESTS: dict[str, str] = {}  # registered name of a user's font -> its file's SHA-256 (cache keys)
 # (filled by printgen.art.userfont, which reads and registers a user's fonts)
 
 
