@@ -18,7 +18,7 @@ from reportlab.lib.colors import HexColor, black
 
 from printgen.core.atomic import write_all
 from printgen.games import game_entry, game_ids, registry
-from printgen.core.parallel import beside, can_fork, on_cores
+from printgen.core.parallel import can_fork, on_cores
 from printgen.core.paper import PAPERS
 from printgen.drawing.picture import placed, rect
 from printgen.drawing.document import Document, Page
@@ -278,14 +278,17 @@ def test_loading_one_game_imports_no_other_game():
     assert not {f"printgen.games.{g}" for g in game_ids() if g != "omiga"} & loaded
 
 
-def test_a_forked_helper_returns_what_the_job_returns(monkeypatch):
-    with beside(lambda: [n * n for n in range(5)]) as helper:
-        forked = helper.pid is not None
-        assert helper.result() == [0, 1, 4, 9, 16]
+def job_pid() -> int:
+    return os.getpid()
+
+
+def test_one_job_goes_to_a_helper_while_this_process_does_its_own_work(monkeypatch):
+    done: list[int] = []
+    forked = on_cores([job_pid], meanwhile=lambda: done.append(os.getpid())) != [os.getpid()]
     assert forked == can_fork()
+    assert done == [os.getpid()]
     monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
-    with beside(lambda: "here") as helper:
-        assert helper.pid is None and helper.result() == "here"
+    assert on_cores([job_pid], meanwhile=lambda: done.append(1)) == [os.getpid()] and done[-1] == 1
 
 
 def fails() -> None:
@@ -293,15 +296,24 @@ def fails() -> None:
 
 
 def test_a_job_that_fails_in_the_helper_fails_here_with_its_own_error():
-    with beside(fails) as helper:
-        with pytest.raises(ValueError, match="from the job"):
-            helper.result()
+    with pytest.raises(ValueError, match="from the job"):
+        on_cores([fails], meanwhile=lambda: None)
 
 
-def test_a_helper_whose_result_is_never_asked_for_is_stopped_and_waited_for():
-    with beside(lambda: sum(range(10**8))) as helper:
-        pid = helper.pid
-    if pid is not None:
+def test_a_helper_whose_result_is_never_asked_for_is_stopped_and_waited_for(monkeypatch):
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    with pytest.raises(ValueError, match="from the job"):
+        on_cores([lambda: sum(range(10**8))], meanwhile=fails)  # this process failed first
+    for pid in forked:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left behind
 
@@ -325,8 +337,7 @@ def test_a_helper_that_cannot_be_forked_leaves_the_job_to_this_process(monkeypat
         raise OSError("fork: resource temporarily unavailable")
 
     monkeypatch.setattr(os, "fork", no_fork)
-    with beside(lambda: "done here") as helper:
-        assert helper.pid is None and helper.result() == "done here"
+    assert on_cores([lambda: "done here"], meanwhile=lambda: None) == ["done here"]
 
 
 def which_process(n: int) -> tuple[int, int]:

@@ -7,13 +7,10 @@ pool's worker) would spend a third of a second importing, and the job's inputs (
 set, a loaded definition) are not sent. Every helper is recorded for printgen.launch, so Ctrl-C and
 SIGTERM end it too, and dies with the process that forked it.
 
-Two shapes of work use it:
-
-- `on_cores(jobs, on_result)`: many jobs, one helper per core, each result reported as it arrives
-  (the simulations' batches, with a progress bar; runs of pictures); the results come back in the
-  jobs' order.
-- `beside(job)`: one job on another core while this process does something else (the PNGs written
-  beside a PDF, printgen.output.writers); `.result()` waits for it. It goes once nothing uses it.
+`on_cores(jobs, on_result, meanwhile=...)`: one helper per core, each result reported as it
+arrives (the simulations' batches, with a progress bar; runs of pictures), the results in the jobs'
+order; `meanwhile` is work this process does while the helpers run (the documents written beside a
+deck's pictures, printgen.output.writers).
 
 Nothing else changes: a job is the same code wherever it runs, so the output is the same bytes
 whichever process made it. Where forking is not safe or not useful (not Linux, one usable core,
@@ -29,7 +26,8 @@ import signal
 import struct
 import sys
 import threading
-from typing import Any, Callable, Generic, Sequence, TypeVar
+from contextlib import suppress
+from typing import Any, Callable, Sequence, TypeVar
 
 from printgen.core.bounded import LIVE, die_with_parent, find_prctl, fork_frozen
 from printgen.core.plaincode import decode, encode
@@ -104,30 +102,18 @@ class Helper:
             self.pending = self.pending[FRAME.size + size:]
         return frames
 
-    def read_all(self) -> list[tuple[int, bytes]]:
-        """Every frame, waiting for the helper to finish."""
-        assert self.fd is not None
-        fd, self.fd = self.fd, None  # the file object owns it now: closed once, even if interrupted
-        with os.fdopen(fd, "rb") as source:
-            return self.take(source.read())
-
     def stop(self) -> None:
         """Kill the helper unless its pipe was read to the end, then wait for it."""
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
-            self.kill()
+            if self.pid is not None:
+                with suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
         if self.pid is not None:
             os.waitpid(self.pid, 0)
             LIVE.discard(self.pid)
             self.pid = None
-
-    def kill(self) -> None:
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def frame(index: int, job: Callable[[], Any]) -> bytes:
@@ -171,54 +157,14 @@ def decoded(payload: bytes, kinds: Sequence[type] = ()) -> tuple[bool, Any]:
     return False, None
 
 
-class Beside(Generic[T]):
-    """The result of `job`, computed by a forked helper while the caller does other work."""
-
-    def __init__(self, job: Callable[[], T], fork: bool = True, kinds: Sequence[type] = ()) -> None:
-        self.job, self.kinds = job, kinds
-        self.helper: Helper | None = None
-        if fork and can_fork():
-            helper = Helper({0: job})
-            self.helper = helper if helper.start() else None
-
-    @property
-    def pid(self) -> int | None:
-        return self.helper.pid if self.helper else None
-
-    def result(self) -> T:
-        if self.helper is None:
-            return self.job()
-        try:
-            frames = self.helper.read_all()
-        except BaseException:  # interrupted while waiting: the helper's work is moot
-            self.helper.kill()
-            raise
-        finally:
-            self.helper.stop()
-        done, value = decoded(frames[0][1] if frames else b"", (*self.kinds, *declared_kinds([self.job])))
-        return value if done else self.job()
-
-    def __enter__(self) -> "Beside[T]":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.helper is not None:
-            self.helper.stop()
-
-
-def beside(job: Callable[[], T], fork: bool = True, kinds: Sequence[type] = ()) -> Beside[T]:
-    """Start `job` on another core if that is possible (and `fork`: pass False for work too small
-    to share). Use it as a context manager, so that a helper whose result is never asked for (the
-    caller failed first) is always stopped and waited for."""
-    return Beside(job, fork, kinds)
-
-
 def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None] | None = None,
-             workers: int | None = None, kinds: Sequence[type] = ()) -> list[T]:
+             workers: int | None = None, kinds: Sequence[type] = (),
+             meanwhile: Callable[[], object] | None = None) -> list[T]:
     """Every job's result, in the jobs' order, computed by up to `workers` helpers at once (default:
     one per usable core); `on_result(index, result)` hears of each as it arrives. A result comes
     back as plain data (printgen.core.plaincode): the dataclasses it may hold are those the jobs'
-    functions declare they return, and `kinds`."""
+    functions declare they return, and `kinds`. `meanwhile()` runs here once the helpers started
+    (with no helper, before the jobs), so even one job goes to another core when it is given."""
     workers = min(workers or cores(), len(jobs))
     results: dict[int, T] = {}
 
@@ -228,8 +174,10 @@ def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None
             on_result(index, value)
 
     helpers = [Helper({i: jobs[i] for i in range(w, len(jobs), workers)}) for w in range(workers)]
-    started = [h for h in helpers if h.start()] if workers > 1 and can_fork() else []
+    started = [h for h in helpers if h.start()] if (workers > 1 or meanwhile) and can_fork() else []
     try:
+        if meanwhile is not None:
+            meanwhile()
         gather(started, done, (*kinds, *declared_kinds(jobs)) if started else ())
     finally:
         for helper in started:

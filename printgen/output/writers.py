@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from printgen.core.build import Artifact
-from printgen.core.parallel import beside, on_cores
+from printgen.core.parallel import on_cores
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.spill import Held, Spill, in_memory
 from printgen.core.source import SourceMap
@@ -140,11 +140,11 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
         cells, members = None, set()
         here = [doc for doc in pending if not simple_picture(doc)]
         runs = [[doc for doc in pending if simple_picture(doc)]]
-    jobs = [partial(run_written, run, members, cells, source, store) for run in runs if run]
-    with beside(partial(on_cores, jobs, kinds=KINDS), fork=bool(here and jobs), kinds=KINDS) as other_cores:
-        results.update(zip(map(id, here), each_written(here, source, store)))
-        for run, written_run in zip([run for run in runs if run], other_cores.result()):
-            results.update(zip(map(id, run), written_run))
+    runs = [run for run in runs if run]
+    jobs = [partial(run_written, run, members, cells, source, store) for run in runs]
+    mine = lambda: results.update(zip(map(id, here), each_written(here, source, store)))  # noqa: E731
+    for run, written_run in zip(runs, on_cores(jobs, kinds=KINDS, meanwhile=mine)):
+        results.update(zip(map(id, run), written_run))
     return [results[id(doc)] for doc in documents]
 
 
