@@ -119,29 +119,6 @@ def test_write_all_flushes_every_folder_whose_names_changed_and_makes_files_othe
     assert flushed == []
 
 
-def test_jobs_side_by_side_run_phase_after_phase_and_stop_at_the_first_failure():
-    """Every job of a phase ends before the next phase starts; after a failure no later phase
-    runs, and the first failed job's error (in the jobs' order) is raised once all ended."""
-    from printgen.core.atomic import side_by_side
-
-    ran: list[tuple[str, int]] = []
-
-    def job(phase: str, number: int, fails: bool = False) -> None:
-        ran.append((phase, number))
-        if fails:
-            raise OSError(number, f"{phase} job {number} failed")
-
-    side_by_side([(job, [("first", n) for n in range(20)]), (job, [("second", n) for n in range(3)])], most=4)
-    assert sorted(ran[:20]) == [("first", n) for n in range(20)]
-    assert sorted(ran[20:]) == [("second", n) for n in range(3)]
-    ran.clear()
-    with pytest.raises(OSError, match="first job 3 failed"):
-        side_by_side([(job, [("first", n, n in (3, 7)) for n in range(20)]), (job, [("second", 0)])], most=4)
-    assert sorted(ran) == [("first", n) for n in range(20)]
-    side_by_side([(job, []), (job, [])])
-    assert len(ran) == 20
-
-
 def imported_by(code: str) -> set[str]:
     out = subprocess.run([sys.executable, "-c", f"{code}\nimport sys\nprint(' '.join(sys.modules))"],
                          capture_output=True, text=True, check=True, cwd=Path(__file__).parent)

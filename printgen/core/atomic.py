@@ -6,7 +6,7 @@ import os
 import signal
 import stat
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Iterable
 
 from printgen.core.problems import display_name
 
@@ -104,16 +104,16 @@ def write_bytes(path: Path, data: bytes) -> None:
 def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     """Replace many files, each in one step, waiting for the disk once rather than once a file.
 
-    Every file is written under a temporary name first; then all are flushed together (the kernel
-    commits concurrent fsyncs in one journal transaction, where 74 fsyncs in a row cost 74), and
-    only then renamed into place. If anything fails before the renames, no file is replaced.
-    The renames run side by side too: renaming over an old file frees its blocks, which some file
-    systems (ext4 mounted with `discard`) make each rename wait for, some 3 ms a file.
-    A file that already holds exactly these bytes is left alone: a rebuild after a small edit
-    (`build --watch`) rewrites only the files that changed. Last, every folder whose names changed
-    (a file renamed into it, a folder made in it) is flushed as well, so that once this returns
-    the new names survive a crash too, not only the bytes under the temporary ones.
+    Every file is written under a temporary name first; then all are flushed together on threads
+    (the kernel commits concurrent fsyncs in one journal transaction: 74 files 0.03 s, where one
+    after another took 0.15 to 0.3 s), and only then renamed into place, also side by side (ext4
+    mounted with `discard` makes each rename over an old file wait some 3 ms). If anything fails
+    before the renames, no file is replaced. A file that already holds exactly these bytes is left
+    alone (a rebuild after a title edit rewrites 3 files, not 76). Last, every folder whose names
+    changed is flushed, so once this returns the new names survive a crash too.
     """
+    from concurrent.futures import ThreadPoolExecutor
+
     pending: list[tuple[str, Path]] = []
     folders: set[Path] = set()  # made or found already
     changed: set[Path] = set()  # folders whose entries are new
@@ -131,8 +131,10 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
                 handle.write(data)
             os.chmod(tmp, 0o644)
         changed.update(where.parent for _, where in pending)
-        side_by_side([(flush_to_disk, [(tmp,) for tmp, _ in pending]), (os.replace, pending),
-                      (flush_folder, [(folder,) for folder in sorted(changed)])])
+        with ThreadPoolExecutor(16) as threads:  # each phase ends (or fails) before the next starts
+            list(threads.map(flush_to_disk, [tmp for tmp, _ in pending]))
+            list(threads.map(os.replace, [tmp for tmp, _ in pending], [where for _, where in pending]))
+            list(threads.map(flush_folder, sorted(changed)))
         TEMPORARIES.difference_update(tmp for tmp, _ in pending)
         pending.clear()
     except OSError as exc:
@@ -140,63 +142,6 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     finally:
         for tmp, _ in pending:  # temporaries not renamed (a renamed one is simply not found)
             discard(tmp)
-
-
-def side_by_side(phases: list[tuple[Callable[..., Any], list[tuple[Any, ...]]]], most: int = 16) -> None:
-    """For each phase in turn, `work(*job)` for every one of its jobs, on up to `most` threads at
-    once, this one among them; a phase starts only once every job of the one before it ended,
-    and not at all after a job failed: then the error of the first failed job (in the phases'
-    and the jobs' order) is raised, once every thread stopped. The same threads serve every
-    phase: on a busy machine each thread started waits its turn to run. Plain threads rather
-    than concurrent.futures, whose import (with logging's) costs more than writing a small build's
-    files."""
-    count = min(most, max((len(jobs) for _, jobs in phases), default=0))
-    if count == 0:
-        return
-    import threading
-
-    failures: list[tuple[int, int, BaseException]] = []
-    queues = [iter(list(enumerate(jobs))) for _, jobs in phases]
-    taking = threading.Lock()
-    between = threading.Barrier(count)
-
-    def worker() -> None:
-        try:
-            for phase, (work, _) in enumerate(phases):
-                while True:
-                    with taking:
-                        found = next(queues[phase], None)
-                    if found is None:
-                        break
-                    try:
-                        work(*found[1])
-                    except Exception as exc:  # handed to the caller's thread below
-                        failures.append((phase, found[0], exc))
-                between.wait()  # every job of this phase ended, on every thread
-                if failures:
-                    return
-        except threading.BrokenBarrierError:  # another thread stopped: so does this one
-            return
-        except BaseException:  # stopped otherwise (Ctrl-C in this thread): none waits for it
-            between.abort()
-            raise
-
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(count - 1)]
-    for thread in threads:
-        thread.start()
-    try:
-        worker()
-    except BaseException:
-        with taking:
-            queues = [iter(()) for _ in phases]
-        raise
-    finally:  # even when interrupted here: no job is left running behind the caller's back
-        for thread in threads:
-            thread.join()
-    if failures:
-        raise min(failures, key=lambda failure: failure[:2])[2]
-    if between.broken:
-        raise RuntimeError("a thread writing files stopped before its work was done")
 
 
 def holds(path: Path, data: bytes) -> bool:

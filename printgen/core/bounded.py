@@ -22,7 +22,6 @@ SECURITY.md says so. Workers are recorded in `LIVE` so that an interrupted print
 """
 from __future__ import annotations
 
-import gc
 import io
 import json
 import math
@@ -42,7 +41,6 @@ MiB = 1024 * 1024
 MAX_MESSAGE = 128 * MiB  # the most a worker may send back on its pipe (files go in a folder)
 LIVE: set[int] = set()  # pids of workers and helpers running now; `stop_children` ends them
 MAX_SAID = 1 * MiB  # the end of what a worker said on a stderr held in memory
-SENDING_SECONDS = 2.0  # s the next part of a message already begun may take to come (a pipe holds 64 KiB)
 
 
 @dataclass(frozen=True)
@@ -89,7 +87,7 @@ def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
     find_prctl()
     parent = os.getpid()
     read, write = os.pipe()
-    pid = fork_frozen()
+    pid = fork_child()
     if pid == 0:  # the worker: never returns
         os.close(read)
         worker(job, budget, write, parent)
@@ -107,29 +105,20 @@ def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
     return decode(payload, status, budget)
 
 
-def fork_frozen() -> int:
-    """`os.fork()` with the objects printgen already holds frozen, so a garbage collection in the
-    child skips them instead of touching (and so copying) every page of the parent's heap: ~90 ms
-    less per child. The parent unfreezes them at once; the child keeps them frozen.
-
-    Ctrl-C and SIGTERM are held back across the fork, and the child ignores Ctrl-C before it takes
-    them again: otherwise one arriving in between would run printgen's own handler in the child too,
-    and the user would read "interrupted" twice."""
+def fork_child() -> int:
+    """`os.fork()` with Ctrl-C and SIGTERM held back across it, and the child ignoring Ctrl-C before
+    it takes them again: otherwise one arriving in between would run printgen's own handler in the
+    child too, and the user would read "interrupted" twice. (gc.freeze() before the fork, tried
+    here, made no difference to a rebuild that could be measured.)"""
     stops = {signal.SIGINT, signal.SIGTERM}
     held = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
-    gc.freeze()
     try:
         pid = os.fork()
-    except BaseException:
-        gc.unfreeze()
+        if pid == 0:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # printgen itself ends its children
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        raise
-    if pid == 0:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # printgen itself ends its children
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    else:
-        gc.unfreeze()
-    signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return pid
 
 
@@ -243,8 +232,6 @@ def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
     size = 0
     while True:
         left = deadline - time.monotonic()
-        if chunks:  # the job is done (a worker sends only then) and the rest waits in the worker for
-            left = max(left, SENDING_SECONDS)  # this process to make room in the pipe: not its budget
         ready, _, _ = select.select([fd], [], [], max(left, 0.0))
         if not ready:
             if left <= 0:

@@ -29,7 +29,7 @@ import threading
 from contextlib import suppress
 from typing import Any, Callable, Sequence, TypeVar
 
-from printgen.core.bounded import LIVE, die_with_parent, find_prctl, fork_frozen
+from printgen.core.bounded import LIVE, die_with_parent, find_prctl, fork_child
 from printgen.core.plaincode import decode, encode
 from printgen.core.problems import Problem
 
@@ -68,7 +68,7 @@ class Helper:
         find_prctl()
         parent = os.getpid()
         try:
-            pid = fork_frozen()
+            pid = fork_child()
         except OSError:  # a process or memory limit
             os.close(read)
             os.close(write)
@@ -77,8 +77,6 @@ class Helper:
             os.close(read)
             try:
                 die_with_parent(parent)
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends its helpers itself
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 with os.fdopen(write, "wb") as out:
                     for index, job in self.jobs.items():
                         out.write(frame(index, job))
