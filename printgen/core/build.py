@@ -7,12 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from printgen.core.paper import Flip, Paper
-
-if TYPE_CHECKING:  # not imported to run: it brings in the YAML library, which only a worker needs
-    from printgen.core.source import SourceMap
 
 
 @dataclass(frozen=True)
@@ -44,13 +41,3 @@ class Artifact:
         from printgen.core.spill import read
 
         return read(self.spilled)
-
-
-class Origin(Protocol):
-    """The definition a build comes from, as layout code needs it: the stem its files are named
-    after, and where each of its values was written (to place a layout problem at its line)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def source(self) -> SourceMap: ...

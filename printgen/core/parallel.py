@@ -146,7 +146,7 @@ def declared_kinds(jobs: Sequence[Callable[[], Any]]) -> tuple[type, ...]:
 
 def decoded(payload: bytes, kinds: Sequence[type] = ()) -> tuple[bool, Any]:
     """(True, the result), or (False, None) for a job to run again here. `kinds`: the dataclasses
-    the result may hold besides PLAIN_KINDS, as the caller expects them."""
+    the result may hold besides PLAIN_KINDS (declared_kinds)."""
     if payload:
         try:
             return True, decode(payload, (*PLAIN_KINDS, *kinds))
@@ -156,12 +156,11 @@ def decoded(payload: bytes, kinds: Sequence[type] = ()) -> tuple[bool, Any]:
 
 
 def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None] | None = None,
-             workers: int | None = None, kinds: Sequence[type] = (),
-             meanwhile: Callable[[], object] | None = None) -> list[T]:
+             workers: int | None = None, meanwhile: Callable[[], object] | None = None) -> list[T]:
     """Every job's result, in the jobs' order, computed by up to `workers` helpers at once (default:
     one per usable core); `on_result(index, result)` hears of each as it arrives. A result comes
     back as plain data (printgen.core.plaincode): the dataclasses it may hold are those the jobs'
-    functions declare they return, and `kinds`. `meanwhile()` runs here once the helpers started
+    functions declare they return. `meanwhile()` runs here once the helpers started
     (with no helper, before the jobs), so even one job goes to another core when it is given."""
     workers = min(workers or cores(), len(jobs))
     results: dict[int, T] = {}
@@ -176,7 +175,7 @@ def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None
     try:
         if meanwhile is not None:
             meanwhile()
-        gather(started, done, (*kinds, *declared_kinds(jobs)) if started else ())
+        gather(started, done, declared_kinds(jobs) if started else ())
     finally:
         for helper in started:
             helper.stop()

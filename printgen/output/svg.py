@@ -199,40 +199,6 @@ def svg_bytes(shapes: list[Any], width: float, height: float, title: str = "") -
     return writer.tostring()
 
 
-def title_element(title: str) -> bytes:
-    """The <title> element SvgWriter puts first in the document (none for an empty title)."""
-    if not title:
-        return b""
-    from xml.etree import ElementTree
-
-    from svgwrite.base import Title
-
-    return ElementTree.tostring(Title(title).get_xml(), encoding="utf-8", xml_declaration=False)
-
-
-def body_start(data: bytes) -> int:
-    """Where the root element's children begin: just after its start tag, whose attributes (size,
-    viewBox, namespaces) hold no '>' since ElementTree escapes it in attribute values."""
-    root = data.find(b"<svg ")
-    return -1 if root < 0 else data.find(b">", root) + 1
-
-
-def without_title(data: bytes, title: str) -> bytes | None:
-    """The SVG `data` with its <title> taken out, or None unless putting it back (`with_title`)
-    gives exactly `data`: a rebuild keeps the body of a tile SVG whose only change is the title."""
-    at, element = body_start(data), title_element(title)
-    if at <= 0 or not data.startswith(element, at):
-        return None
-    body = data[:at] + data[at + len(element):]
-    return body if with_title(body, title) == data else None
-
-
-def with_title(body: bytes, title: str) -> bytes:
-    """The SVG `body` (from `without_title`) with `title` put where SvgWriter writes it."""
-    at = body_start(body)
-    return body[:at] + title_element(title) + body[at:]
-
-
 def write_svg(doc: Document) -> bytes:
     """The document's first page as an SVG of the paper's size, in millimetres."""
     return svg_bytes(doc.pages[0].shapes if doc.pages else [], doc.paper.width, doc.paper.height, doc.title)

@@ -31,13 +31,10 @@ Store = Callable[[bytes], Held]
 @dataclass(frozen=True)
 class Written:
     """A document's bytes (in memory, or where a spill folder stores them) and the problems its
-    layout met; sent back from a helper as plain data (core.plaincode: these kinds only)."""
+    layout met; sent back from a helper as plain data (the kind `run_written` declares)."""
 
     data: Held
     problems: list[Problem]
-
-
-KINDS = (Written, Problem)  # the records a helper's answer may hold
 
 
 def write(doc: Document) -> bytes:
@@ -143,7 +140,7 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
     runs = [run for run in runs if run]
     jobs = [partial(run_written, run, members, cells, source, store) for run in runs]
     mine = lambda: results.update(zip(map(id, here), each_written(here, source, store)))  # noqa: E731
-    for run, written_run in zip(runs, on_cores(jobs, kinds=KINDS, meanwhile=mine)):
+    for run, written_run in zip(runs, on_cores(jobs, meanwhile=mine)):
         results.update(zip(map(id, run), written_run))
     return [results[id(doc)] for doc in documents]
 
