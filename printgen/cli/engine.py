@@ -1,14 +1,8 @@
 """The work behind `build` (with `--watch`), `preview`, `export` and `serve`: each definition built in
-a worker of its own (printgen.core.bounded), its files handed back in a temporary folder, then
-every file written into place at once; and the back offset a build uses.
-
-A build is a function: a definition and options in, files, warnings and problems out. The worker
-loads the definition, builds it, writes every file into a private temporary folder and sends one
-JSON report (printgen.cli.report says what it holds and checks it). This process never loads a
-definition: it reads the report, says the warnings, raises the problems, and moves the files into
-place (printgen.core.atomic). Files, not bytes on the pipe: a deck of 20,000 rows makes hundreds of
-MiB of pictures, which would then all be held in this process's memory before the first is written;
-from a folder each is read as it is written.
+a worker of its own (printgen.core.bounded), which writes its files into a private temporary folder
+and sends a JSON report (printgen.cli.report); this process never loads a definition, and writes
+every file into place at once (printgen.core.atomic). Files, not bytes on the pipe: a deck of 20,000
+rows makes hundreds of MiB of pictures, which this process then reads one at a time.
 """
 from __future__ import annotations
 

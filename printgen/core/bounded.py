@@ -1,24 +1,17 @@
-"""Run work on untrusted input in one worker process that the operating system keeps within a budget.
+"""Run work on untrusted input in one forked worker that the operating system keeps within a budget.
 
-The checks inside the template sandbox and the art readers count what they can foresee, but a
-keyword argument nobody thought of, a filter on a huge list or a decoder's own worst case can still
-run for minutes or take gigabytes. So a whole build (or `validate`'s simulation, or `serve`'s
-rebuild) runs in one forked worker with:
+The sandbox's and the art readers' own checks count what they foresee; a filter on a huge list or a
+decoder's worst case can still run for minutes or take gigabytes. So a whole build (or `validate`'s
+simulation, or `serve`'s rebuild) runs in a worker with a memory bound the kernel enforces
+(RLIMIT_AS: what it shares with printgen plus the budget), a CPU-time bound (RLIMIT_CPU) and a
+wall-clock deadline after which printgen kills it; the kernel kills it too if printgen dies first.
+Its one way back is one JSON message on a pipe (optionally followed by bytes): plain data, never a
+pickle, so nothing it sends can name code. A worker that dies, overruns or sends anything else is
+reported as the budget it broke, or as printgen's own bug.
 
-* a memory bound the kernel enforces (RLIMIT_AS: the address space the worker already shares with
-  printgen, plus the budget), so an allocation past it fails inside the worker;
-* a CPU-time bound (RLIMIT_CPU) and a wall-clock deadline watched by printgen, which kills the
-  worker with SIGKILL when it passes; the kernel also kills it if printgen dies first;
-* no way back but one JSON message on a pipe: plain data (text, numbers, lists), never a live
-  object and never a pickle, so nothing the worker sends can name code. A job may instead return
-  bytes, sent after the JSON line as they are. A worker that dies, overruns or sends anything
-  else is reported as the budget it broke, or as printgen's own bug.
-
-Inside a worker, `run_bounded` runs its job at once, in the worker: the work is bounded once, by
-the worker's budget, not again per template or picture. A fork shares everything already
-imported, so a worker starts in about a millisecond. Where fork is not available (not POSIX) or
-PRINTGEN_NO_SANDBOX_PROCESS=1, the job runs in this process with only the in-process checks;
-SECURITY.md says so. Workers are recorded in `LIVE` so that an interrupted printgen ends them all.
+Inside a worker, `run_bounded` runs its job at once: the work is bounded once. Where there is no fork
+(not POSIX) or PRINTGEN_NO_SANDBOX_PROCESS=1, the job runs here with only the in-process checks
+(SECURITY.md says so). Workers are recorded in `LIVE` so that an interrupted printgen ends them.
 """
 from __future__ import annotations
 
@@ -75,13 +68,9 @@ def in_worker() -> bool:
 
 
 def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
-    """`job()`'s result (JSON data or bytes), computed in a worker under `budget`; in a worker
-    already, or where there is no fork, computed here.
-
-    A `ValueError` or `DefinitionError` raised by the job comes back as the same kind of error with
-    the same message or problems; breaking the budget is a `BudgetExceeded`; anything else the job
-    raises is printgen's own bug and comes back as a RuntimeError.
-    """
+    """`job()`'s result (JSON data or bytes), computed in a worker under `budget` (here if this is
+    a worker already, or there is no fork). A job's `ValueError` or `DefinitionError` comes back as
+    itself; a broken budget is a `BudgetExceeded`; anything else is printgen's bug (RuntimeError)."""
     if in_worker() or not can_fork():
         return job()
     find_prctl()
@@ -167,9 +156,8 @@ def worker(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> N
 
 
 def held_stderr() -> io.StringIO | None:
-    """Where stderr is not a file (a test's runner holds it in memory), what the worker says there
-    (progress labels) is kept, to be sent with its message; a real stderr is shared, so a progress
-    bar moves as the work does."""
+    """Where stderr is not a file (a test's runner holds it in memory), what the worker says there is
+    kept, to be sent with its message; a real stderr is shared, so a progress bar moves as it goes."""
     try:
         sys.stderr.fileno()
         return None
@@ -226,17 +214,12 @@ def limit(budget: Budget) -> None:
 
 
 def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
-    """Everything the worker sends until it closes the pipe; (data, True) if the deadline (on the
-    monotonic clock) passed with nothing more to read."""
+    """Everything the worker sends until it closes the pipe; (b"", True) if the deadline passed."""
     chunks: list[bytes] = []
     size = 0
     while True:
-        left = deadline - time.monotonic()
-        ready, _, _ = select.select([fd], [], [], max(left, 0.0))
-        if not ready:
-            if left <= 0:
-                return b"", True
-            continue
+        if not select.select([fd], [], [], max(deadline - time.monotonic(), 0.0))[0]:
+            return b"", True
         chunk = os.read(fd, 1 << 20)
         if not chunk:
             return b"".join(chunks), False
@@ -261,8 +244,8 @@ def finish(pid: int) -> int:
 
 
 def decode(payload: bytes, status: int, budget: Budget) -> Any:
-    """The worker's message as a result or the error it stands for. Only JSON is read: a message
-    in any other form (a pickle, say) is refused unread, whatever it holds."""
+    """The worker's message as a result or the error it stands for; anything but JSON (a pickle, say)
+    is refused unread."""
     memory = (f"{budget.what} needed more than {budget.memory // MiB} MiB of memory, the most "
               f"printgen allows; make it smaller")
     head, _, blob = payload.partition(b"\n")  # JSON written without indent has no raw newline

@@ -1,22 +1,15 @@
 """printgen's one way of using more cores: forked helpers that run jobs and send each result back.
 
-Helpers are forked inside a build's worker (printgen.core.bounded), so they share its budget's
-limits and die with it; their results stay within the worker. A fork shares everything already
-imported and loaded, so a helper starts in a millisecond, where a fresh interpreter (or a process
-pool's worker) would spend a third of a second importing, and the job's inputs (a compiled tile
-set, a loaded definition) are not sent. Every helper is recorded for printgen.launch, so Ctrl-C and
-SIGTERM end it too, and dies with the process that forked it.
+Helpers are forked inside a build's worker (printgen.core.bounded), so they share its limits and
+die with it. A fork shares everything loaded, so a helper starts in a millisecond (a process pool's
+fresh interpreter would spend a third of a second importing) and a job's inputs are not sent.
+Every helper is recorded in `LIVE`, so Ctrl-C and SIGTERM end it too.
 
-`on_cores(jobs, on_result, meanwhile=...)`: one helper per core, each result reported as it
-arrives (the simulations' batches, with a progress bar; runs of pictures), the results in the jobs'
-order; `meanwhile` is work this process does while the helpers run (the documents written beside a
-deck's pictures, printgen.output.writers).
-
-Nothing else changes: a job is the same code wherever it runs, so the output is the same bytes
-whichever process made it. Where forking is not safe or not useful (not Linux, one usable core,
-other threads running, or PRINTGEN_NO_FORK=1), the jobs run here, in order. A job whose helper
-fails in any way (an exception, a result that is not plain data, a crash) is run here again, so an
-error surfaces with its own traceback, exactly as without helpers.
+A job is the same code wherever it runs, so the output is the same bytes whichever process made
+it. Where forking is not safe or not useful (not Linux, one usable core, other threads running,
+PRINTGEN_NO_FORK=1), the jobs run here, in order. A job whose helper fails in any way (an
+exception, an answer that is not plain data, a crash) runs here again, so an error surfaces with
+its own traceback.
 """
 from __future__ import annotations
 

@@ -1,21 +1,12 @@
 """Many one-page pictures of one size (a deck's cards) drawn as cells of a few large PDF pages, then
-rasterised cell by cell, each into a bitmap of its own.
+rasterised cell by cell, each into a bitmap of its own: pdfium starts afresh on every page (parsing
+it, finding its fonts, loading its images), which fifty cards to a page share.
 
-Why: pdfium starts afresh on every page (parsing it, finding its fonts, loading its images), and a
-deck's pictures were a page each; fifty cards to a page share that work, and the PDF shrinks from
-some 1.3 KB a card to 0.1 KB. (A picture every card shows is still resampled for every card: that
-is most of what rasterising a card costs, and no arrangement of pages avoids it.)
-
-Why a picture is still the card drawn alone: each cell is rendered through a matrix that puts it
-on a whole pixel at the scale pdfium gives a page of the card's own size (its size in pixels
-rounded up, as pypdfium2 renders), with the bitmap as the clip, as a page of its own would have;
-cells lie a whole card apart and each card is clipped to its own rectangle, so nothing another
-card draws, however far past its edge, reaches a cell, and what a card draws past its own edge is
-cut off as the edge of its own page cut it. Only float rounding at a cell's larger offset turns a
-few anti-aliased edge values by one level.
-
-The same cells, drawn straight into PNG rows (`RowBitmap`), each into its own part of one
-picture, make `sheet_png`: a Tabletop Simulator sheet, each card stretched to whole pixels.
+Each picture is still the card drawn alone: a cell is rendered through a matrix that puts it on a
+whole pixel at the scale a page of the card's own size gets, clipped to the bitmap; cells lie a whole
+card apart and each card is clipped to its rectangle, so nothing another card draws reaches a cell.
+Only float rounding at a cell's larger offset turns a few anti-aliased edge values by one level.
+The same cells drawn into one picture make `sheet_png`, a Tabletop Simulator sheet.
 """
 from __future__ import annotations
 
@@ -164,12 +155,8 @@ def render(bitmap: Any, page: Any, matrix: Any, width: int, height: int) -> None
 
 def sheet_png(pdf: bytes, cells: Cells, px: tuple[int, int]) -> bytes:
     """The cells of the first page of `pdf` side by side in one PNG, each exactly `px` pixels (a
-    Tabletop Simulator sheet, whose cards must each cover whole pixels), as each card drawn alone.
-
-    Each cell is drawn into its own part of the rows, clipped to it, with the next card a whole card
-    away on the page: pdfium fills a rectangle to whole pixels, and float rounding (a millimetre is
-    2.834646 points in the PDF) can put a card's edge a hair past a pixel boundary, so on a sheet of
-    cards side by side a card's background took a row of pixels of the card above."""
+    Tabletop Simulator sheet), each drawn into its own part of the rows, clipped to it: drawn side
+    by side, float rounding put a card's edge a hair past a pixel, into the card above."""
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
@@ -228,10 +215,8 @@ def cell_matrix(cells: Cells, cell: int, page_width: float, page_height: float,
 
 
 def png_of_rows(rows: memoryview | bytes, width: int, height: int) -> bytes:
-    """A PNG of 8-bit RGB `rows`, each already led by its filter byte. Every row is stored
-    unfiltered: Pillow tries all five PNG filters on every row, which took most of its time and, for
-    cards of flat colour and text, made files larger than no filter does (a photograph would come
-    out larger this way)."""
+    """A PNG of 8-bit RGB `rows`, each led by its filter byte, stored unfiltered: Pillow's trying all
+    five filters a row took most of its time and made cards of flat colour and text larger."""
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, RGB, no interlace
     return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(rows, PNG_LEVEL))
             + png_chunk(b"IEND", b""))

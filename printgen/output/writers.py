@@ -75,18 +75,11 @@ def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
     return Written(store(data), problems)
 
 
-def each_written(documents: list[Document], source: SourceMap, store: Store) -> list[Written]:
-    return [written_stored(doc, source, store) for doc in documents]
-
-
 def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
-    """Every document as an artifact, in order. Raises one DefinitionError holding every
-    document's problems.
-
-    A build of more than SPILL_AFTER documents (a deck of hundreds of cards) puts each file in a
-    private spill folder as soon as it is made (printgen.core.spill), so its memory does not grow
-    with the number of cards; nothing reaches the output folder until the CLI writes the artifacts.
-    A deck's card pictures are drawn a page of cells at a time on every core (`runs_of`)."""
+    """Every document as an artifact, in order; one DefinitionError holding every document's
+    problems. A build of more than SPILL_AFTER documents (a deck of hundreds of cards) puts each file
+    in a private spill folder once made (printgen.core.spill), so its memory does not grow with the
+    number of cards."""
     spill = Spill() if len(documents) > SPILL_AFTER else None
     store: Store = spill.keep if spill is not None else in_memory
     results = written_all(documents, source, store)
@@ -108,13 +101,10 @@ def simple_picture(doc: Document) -> bool:
 
 def written_all(documents: Sequence[Document], source: SourceMap, store: Store) -> list[Written]:
     """`written_stored` for each document, in order. Simple pictures of one size and resolution are
-    drawn as cells of shared pages and rasterised together (printgen.output.png.pictures), which
-    for a deck of a thousand cards is several times quicker. The pictures are made on other cores
-    while this process writes the rest (which may draw pieces whose warnings it must keep): the
-    largest batch (a deck's cards) shared out on every core in runs of a page of pictures, each run
-    writing, in order, the other documents between and after its pictures (a card's SVG just before
-    its PNG, so the card is drawn once for both); without such a batch, the lone pictures (Omiga's
-    contact sheet) on one other core."""
+    drawn as cells of shared pages (printgen.output.png.pictures: a 1,000-card deck several times
+    sooner), on other cores while this process writes the rest (which may draw pieces whose warnings
+    it must keep). The largest batch (a deck's cards) goes in runs of a page, each run writing the
+    documents between its pictures in turn (a card's SVG just before its PNG: drawn once for both)."""
     from printgen.output.cellpages import Cells
 
     results: dict[int, Written] = {}
@@ -139,7 +129,7 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
         runs = [[doc for doc in pending if simple_picture(doc)]]
     runs = [run for run in runs if run]
     jobs = [partial(run_written, run, members, cells, source, store) for run in runs]
-    mine = lambda: results.update(zip(map(id, here), each_written(here, source, store)))  # noqa: E731
+    mine = lambda: results.update((id(doc), written_stored(doc, source, store)) for doc in here)  # noqa: E731
     for run, written_run in zip(runs, on_cores(jobs, meanwhile=mine)):
         results.update(zip(map(id, run), written_run))
     return [results[id(doc)] for doc in documents]
