@@ -27,10 +27,11 @@ from printgen.games import bundled_definition
 CHILD = r'''
 import os, sys, time
 from pathlib import Path
+import tempfile
 import printgen.core.atomic as atomic
 
 marker, mode, at, out = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), os.path.abspath(sys.argv[4])
-real_replace, real_fdopen, real_new_file = os.replace, os.fdopen, atomic.new_file
+real_replace, real_fdopen, real_new_file = os.replace, os.fdopen, tempfile.mkstemp
 ours, seen = set(), {"write": 0, "rename": 0}
 
 def pause():
@@ -76,7 +77,7 @@ def replace(src, dst, *args, **kwargs):
             time.sleep(0.01)
     return real_replace(src, dst, *args, **kwargs)
 
-atomic.new_file, os.fdopen, os.replace = new_file, fdopen, replace
+tempfile.mkstemp, os.fdopen, os.replace = new_file, fdopen, replace
 from printgen.cli.main import main
 sys.argv = ["printgen"] + sys.argv[5:]
 main()

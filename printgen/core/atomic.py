@@ -5,6 +5,7 @@ import errno
 import os
 import signal
 import stat
+import tempfile
 from pathlib import Path
 from typing import Iterable
 
@@ -35,30 +36,12 @@ def temporary(path: Path) -> tuple[int, str]:
     making it and remembering it (both are held back for the two system calls)."""
     held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if hasattr(signal, "pthread_sigmask") else None
     try:
-        fd, tmp = new_file(path.parent, f".{path.name}.", ".tmp")
+        fd, tmp = tempfile.mkstemp(".tmp", f".{path.name}.", path.parent)  # mode 0600, O_EXCL, O_NOFOLLOW
         TEMPORARIES.add(tmp)
     finally:
         if held is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return fd, tmp
-
-
-NEW_FILE = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | \
-    getattr(os, "O_BINARY", 0)
-NAMES_TRIED = 100
-
-
-def new_file(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
-    """A file of a new random name in `folder`, made by this call alone (never one there already,
-    nor through a link), readable by its owner only: tempfile.mkstemp's promise, without
-    importing tempfile (and shutil, random, ...) only to name a file."""
-    for _ in range(NAMES_TRIED):
-        name = os.path.abspath(os.path.join(folder, f"{prefix}{os.urandom(6).hex()}{suffix}"))
-        try:
-            return os.open(name, NEW_FILE, 0o600), name
-        except FileExistsError:
-            continue
-    raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(folder))
 
 
 def discard(tmp: str) -> None:
