@@ -1,17 +1,10 @@
 """The `printgen` command's first code: Ctrl-C and SIGTERM are handled before anything is imported.
 
-Importing printgen's dependencies takes a few hundred milliseconds; Python's own Ctrl-C handling
-would print a traceback from inside them, and SIGTERM would end printgen at once, leaving its
-helper processes running and temporary files behind. So this module imports nothing heavy, and its
-handler for both signals does the whole stop itself: it kills and waits for every child process
-still recorded, removes every temporary file still recorded, prints one line and leaves with the
-shell's code for the signal (130 for SIGINT, 143 for SIGTERM).
-
-It does not raise an exception for the code below to unwind: Python runs a handler between any two
-bytecodes, including inside library code that catches every exception (reportlab's paragraph parser
-reports and re-raises them) and callbacks whose exceptions are printed and dropped ("Exception
-ignored in ..."), so an exception could be reported as something else, or lost. Files already
-renamed into place are complete; the rest keep their old contents (see printgen/core/atomic.py).
+Python's own Ctrl-C handling would print a traceback from inside the imports, and SIGTERM would end
+printgen at once, leaving helpers and temporary files behind. The handler does the whole stop
+itself (children killed and waited for, temporaries removed, one line, the shell's exit code) rather
+than raise: Python runs it between any two bytecodes, also inside library code that catches every
+exception or prints and drops it, so an exception could be reported as something else, or lost.
 """
 from __future__ import annotations
 

@@ -106,7 +106,9 @@ def test_write_all_flushes_every_folder_whose_names_changed_and_makes_files_othe
     from printgen.core import atomic
 
     flushed: list[Path] = []
-    monkeypatch.setattr(atomic, "flush_folder", lambda folder: flushed.append(folder))
+    real = atomic.flush_to_disk
+    monkeypatch.setattr(atomic, "flush_to_disk", lambda path: flushed.append(Path(path)) if os.path.isdir(path)
+                        else real(path))
     (tmp_path / "kept").mkdir()
     files = [(tmp_path / "out" / "game" / "game.pdf", b"pdf"), (tmp_path / "out" / "game" / "svg" / "1.svg", b"svg"),
              (tmp_path / "kept" / "a.txt", b"a")]

@@ -88,13 +88,11 @@ def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = 
                 work: Work = whole_build, warn: Callable[[str], None] = say_on_stderr) -> Builds:
     """`build_all`, its warnings said and its problems raised (the temporary folders removed then)."""
     builds = build_all(paths, options, allow_outside, work)
-    with_problems = True
     try:
         builds.settle(warn)
-        with_problems = False
-    finally:
-        if with_problems:
-            builds.__exit__()
+    except BaseException:
+        builds.__exit__()
+        raise
     return builds
 
 

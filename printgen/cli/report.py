@@ -7,9 +7,8 @@ object:
      "warnings": ["..."], "problems": [[file, line, key path, message], ...],
      "watch": ["/abs/path", ...], "extra": <plain JSON a command reads, checked there>}
 
-Everything in it is text, numbers and lists: nothing names code, and this process never unpickles
-anything. A report that does not have this shape is refused (printgen.core.bounded.BadReport), and a
-file is read only if it is a plain file inside the folder under a name that stays inside it.
+A report of any other shape is refused (BadReport), and a file is read only if it is a plain file
+inside the folder under a name that stays inside it.
 """
 from __future__ import annotations
 

@@ -13,11 +13,8 @@ from printgen.core.problems import display_name
 
 
 class WriteFailed(OSError):
-    """A file could not be written: a folder missing or read-only, a file in the way, a full disk.
-
-    The OSError's errno, reason and file name are kept (callers catching OSError still work); the
-    CLI shows it as a plain message with exit code 2, never as an internal error.
-    """
+    """A file could not be written (a folder missing or read-only, a file in the way, a full disk):
+    an OSError still, shown by the CLI as a plain message with exit code 2."""
 
     def __str__(self) -> str:
         return f"{display_name(Path(self.filename))}: cannot write ({self.strerror})"
@@ -117,7 +114,7 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
         with ThreadPoolExecutor(16) as threads:  # each phase ends (or fails) before the next starts
             list(threads.map(flush_to_disk, [tmp for tmp, _ in pending]))
             list(threads.map(os.replace, [tmp for tmp, _ in pending], [where for _, where in pending]))
-            list(threads.map(flush_folder, sorted(changed)))
+            list(threads.map(flush_to_disk, sorted(changed)))
         TEMPORARIES.difference_update(tmp for tmp, _ in pending)
         pending.clear()
     except OSError as exc:
@@ -153,26 +150,15 @@ def make_folder(folder: Path) -> list[Path]:
 NO_FOLDER_FLUSH = {errno.EINVAL, errno.EBADF, errno.EISDIR, errno.EACCES, errno.EPERM, errno.ENOTSUP}
 
 
-def flush_folder(folder: Path) -> None:
-    """A folder's entries to disk (a file system that cannot flush a folder is left to its own)."""
+def flush_to_disk(path: str | Path) -> None:
+    """A file's bytes, or a folder's entries, to disk (a file system that cannot flush a folder is
+    left to its own)."""
     try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     except OSError as exc:
-        if exc.errno in NO_FOLDER_FLUSH:
-            return
-        raise
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in NO_FOLDER_FLUSH:
+        if exc.errno not in NO_FOLDER_FLUSH or not os.path.isdir(path):
             raise
-    finally:
-        os.close(fd)
-
-
-def flush_to_disk(path: str) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -22,7 +22,6 @@ from printgen.core.atomic import write_bytes
 from printgen.core.paper import Flip
 from printgen.core.problems import DefinitionError, Problem, display_name
 
-FLIPS: tuple[Flip, ...] = ("long", "short")
 LIMIT_MM = 20.0  # the same bound the command line puts on --back-offset
 
 

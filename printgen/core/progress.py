@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Iterator, Protocol
 
 import click
 
@@ -24,17 +24,10 @@ class Silent:
 
 
 @contextmanager
-def progress(length: int, label: str, seconds_each: float,
-             show: Callable[[Any], str] | None = None) -> Iterator[Progress]:
-    """A bar of `length` steps if they should take a second or more in all, else a silent stand-in.
-
-    `show` names the item in hand (passed to `update` as `current_item`) after the bar.
-    """
+def progress(length: int, label: str, seconds_each: float) -> Iterator[Progress]:
+    """A bar of `length` steps if they should take a second or more in all, else a silent stand-in."""
     if length * seconds_each < SHOW_FROM_SECONDS:
         yield Silent()
         return
-    bar: Any = click.progressbar(length=length, label=label, file=sys.stderr,
-                                 item_show_func=(lambda item: show(item) if item is not None
-                                                 else None) if show else None)
-    with bar:
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
         yield bar

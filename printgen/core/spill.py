@@ -1,13 +1,8 @@
-"""Where a build keeps files too many to hold in memory (a deck of thousands of cards, each with
-an SVG and a PNG): each is appended, as soon as it is made, to one file per process in a private
-temporary folder, and only where it lies is held until it is written into place.
-
-The folder is made by `tempfile.mkdtemp` (mode 0700, a fresh random name), so no other user can
-put or change a file in it; printgen only ever reads back what it wrote there itself, in the same
-run. One file per process, not one per picture: making 2,000 small files cost 0.8 s of CPU time on
-the reference machine, appending to one a few milliseconds. The folder is removed when its `Spill`
-is garbage (every artifact in it keeps it alive), at exit, and when printgen is stopped
-(`launch.clean_up` calls `remove_all`).
+"""Where a build keeps files too many to hold in memory (a deck of thousands of cards): each is
+appended, once made, to one file per process in a private folder (`mkdtemp`: mode 0700, a fresh
+random name), and only where it lies is held. One file per process, not one per picture: 2,000 small
+files cost 0.8 s of CPU time, appending to one a few milliseconds. The folder is removed when its
+`Spill` is garbage, and when printgen is stopped (`launch.clean_up`).
 """
 from __future__ import annotations
 

@@ -170,6 +170,4 @@ def run_written(run: list[Document], members: set[int], cells: Cells | None, sou
 
 
 def artifact(name: str, data: Held, spill: Spill | None) -> Artifact:
-    if isinstance(data, tuple):
-        return Artifact(name, b"", data, spill)
-    return Artifact(name, data)
+    return Artifact(name, b"", data, spill) if isinstance(data, tuple) else Artifact(name, data)
