@@ -1,11 +1,7 @@
-"""Results sent back by a helper process as plain data, never as a pickle.
-
-A helper (printgen.core.parallel) runs work on untrusted input, so what it sends back is read as
-data that cannot name code: JSON for the structure, with bytes sent beside it as they are. Tuples,
-dicts with any plain keys, bytes and dataclass instances keep their kind on the way: a dataclass
-goes as its field names and values, and comes back only as one of the classes the receiver
-expects (`kinds`, chosen by the receiver's own code and matched by field names); anything else is
-refused (ValueError), and the receiver then runs the job itself.
+"""Results sent back by a helper process as plain data, never as a pickle: a helper runs work on
+untrusted input, so its answer is JSON plus the bytes it holds, which cannot name code. Tuples, dicts,
+bytes and dataclasses keep their kind; a dataclass comes back only as one of the classes the
+receiver's own code expects (`kinds`, matched by field names); anything else is a ValueError.
 """
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
 """A game's pieces one by one (`printgen export`): for a print shop, a PDF per face and per back with
-bleed; for Tabletop Simulator, deck sheets of up to 10 x 7 faces and a back image.
-
-Both start from the game's `pieces` capability (printgen.layout.cards), never from the imposed
-home-print sheets, so a print shop gets each piece at its trim size with its art running past the
-cut, and TTS gets a grid whose cells are whole pixels.
+bleed; for Tabletop Simulator, deck sheets of up to 10 x 7 faces and a back image. Both start from
+the game's pieces (printgen.layout.cards), never the imposed sheets, so each piece has its trim size.
 """
 from __future__ import annotations
 
@@ -57,9 +54,8 @@ def back_stem(deck: str) -> str:
 
 def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
                spill: Spill | None = None) -> list[Artifact]:
-    """A PDF per face, a PDF per deck back, and manifest.csv listing size, bleed and quantity. The
-    PDFs are made in runs on every core (printgen.core.parallel): each embeds its own fonts, which
-    is most of what one costs. With a `spill`, each file is put there as soon as it is made."""
+    """A PDF per face, a PDF per deck back, and manifest.csv listing size, bleed and quantity; the
+    PDFs made in runs on every core (each embeds its own fonts, most of what one costs)."""
     from printgen.core.parallel import on_cores
 
     grouped = decks(cards)
@@ -144,10 +140,8 @@ def card_pixels(width: float, height: float, dpi: float) -> tuple[int, int]:
 
 
 def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float], px: tuple[int, int]) -> bytes:
-    """Drawings left to right, top row first, each in its own cell; rasterised at whole-pixel cells.
-    The PDF is drawn only to be rasterised: each card clipped to its edge and a card apart from the
-    next (output.cellpages), so each cell has the pixels of its card drawn alone, and bitmap art is
-    resampled once to the pixels a card covers."""
+    """Drawings left to right, top row first, each in its own whole-pixel cell, with the pixels of its
+    card drawn alone (output.cellpages)."""
     w, h = size_mm
     cells = Cells(w, h, px[0] / w * 25.4, grid.columns, grid.rows)
     page = Page([in_cell(Page([drawing]), cells, i) for i, drawing in enumerate(drawings)])
@@ -157,11 +151,8 @@ def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float
 
 def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spill: Spill | None = None) -> list[Artifact]:
     """Per deck: face sheets (`<deck>-1.png`, ...) and `<deck>-back.png`; `decks.json` describes them.
-
-    A card with quantity 20 appears 20 times, so the imported deck is complete. When a sheet has a
-    spare cell, its last cell shows the back: TTS uses that cell as the hidden-card picture. With a
-    `spill`, each sheet is put there as soon as it is made.
-    """
+    A card of quantity 20 appears 20 times; a sheet's spare last cell shows the back, which TTS uses
+    as the hidden-card picture."""
     store = spill.keep if spill else in_memory
     out: list[Artifact] = []
     described = []

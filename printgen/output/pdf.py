@@ -1,8 +1,6 @@
 """The PDF writer: reportlab's canvas in invariant mode, with embedded fonts and print preferences.
-
-Pages carry shapes in millimetres (drawn by reportlab's renderPDF, under a mm->pt scale) and optional text frames. One story of flowing text is poured through the frames of
-all pages in order, so rules text moves from the front of a sheet to its back without the game code
-knowing where the break falls.
+Shapes are in millimetres; one story of text flows through the frames of all pages in order, so
+rules text moves from the front of a sheet to its back without the game knowing where it breaks.
 """
 from __future__ import annotations
 
@@ -44,12 +42,9 @@ def write_pdf(doc: Document, raster_dpi: float | None = None) -> bytes:
 
 @contextmanager
 def binary_streams() -> Iterator[None]:
-    """Pages and forms encoded as compressed bytes, without reportlab's ASCII85 layer over them,
-    which only keeps a PDF's bytes 7-bit (for mail and links that once mangled binary) and makes
-    every page and form a quarter bigger (omiga.pdf 67.3 to 62.8 KiB). Only while they are
-    encoded: a picture drawn inline is written into the page's operators, which reportlab joins as
-    text, so while drawing its data must stay ASCII85 (and a picture stored apart is encoded as it
-    is drawn, so it keeps the layer too, as before)."""
+    """Pages and forms encoded as compressed bytes without reportlab's ASCII85 layer (7-bit only, a
+    quarter bigger). Only while they are encoded: a picture drawn inline joins the page's operators,
+    which reportlab joins as text, so while drawing it must stay ASCII85."""
     before = rl_config.useA85
     rl_config.useA85 = 0
     try:
@@ -102,10 +97,8 @@ def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable],
 
 @binary_streams()
 def encode_page_now(canvas: Canvas) -> None:
-    """Compress the page just finished now, exactly as reportlab would when the PDF is saved
-    (the same filters, in the same order, under the same dictionary), rather than holding its
-    operators as text until then: a deck of thousands of sheets held some 20 KB of text a page.
-    The bytes written are the same; only when the work is done moves."""
+    """Compress the page just finished now, exactly as reportlab would when the PDF is saved (the
+    same bytes), rather than hold its operators as text: some 20 KB a sheet of a large deck."""
     page = canvas._doc.Pages.pages[-1]
     if page.Contents or not page.stream or page.Override_default_compilation:
         return

@@ -1,11 +1,9 @@
 """Pictures that recur (a deck back on every slot, the same cut marks on every sheet), stored once.
 
-`reusable(group)` wraps a shape group so the PDF writer defines it once per document as a form
-XObject and then only places it (`/Name Do`), which keeps repeated art out of every page's content
-stream. Identical groups share one form: they are matched by a digest of their content, so the
-caller never names anything, and forms are numbered in the order a document first uses them, so
-the output stays byte-identical from run to run. Everywhere else (the SVG writer, other reportlab
-renderers) the wrapper draws its group as usual.
+`reusable(group)` wraps a group so the PDF writer defines it once per document as a form XObject and
+then only places it (`/Name Do`), keeping repeated art out of every page's content stream. Identical
+groups share one form, matched by a digest of their content; forms are numbered in the order a
+document first uses them, so the output stays byte-identical. Elsewhere (SVG) the group is drawn.
 """
 from __future__ import annotations
 
@@ -58,9 +56,8 @@ class _Defaults:
 
 
 def define(canvas: Any, group: Group, name: str) -> None:
-    """Draw `group` into a new form. A fresh renderPDF renderer draws it (its own `drawNode`, as
-    renderPDF.draw would, less the page-level state set up around the drawing), and every shape sets
-    its own colours, widths, dashes and fonts, so the form looks the same wherever it is placed."""
+    """Draw `group` into a new form with a fresh renderPDF renderer; every shape sets its own colours,
+    widths, dashes and fonts, so the form looks the same wherever it is placed."""
     x0, y0, x1, y1 = group.getBounds()
     pad = widest_stroke(group) + 0.01 * max(x1 - x0, y1 - y0, 1.0)  # bounds leave out stroke width
     canvas.beginForm(name, x0 - pad, y0 - pad, x1 + pad, y1 + pad)
@@ -117,11 +114,9 @@ def reusable(group: Group) -> Reused:
 
 
 class Forms:
-    """`reusable` for pictures placed again and again: each group object is digested once while it
-    is kept, not once a placement (a deck's one back sits on every slot of every sheet: a thousand
-    digests of the same back were a fifth of imposing a 1,000-card deck). A group is matched by
-    identity, and kept (so its identity cannot pass to another object) until `keep` others follow;
-    placed groups are never changed afterwards, so the digest stays true."""
+    """`reusable` for pictures placed again and again, each group object digested once while kept
+    (a thousand digests of a deck's one back were a fifth of imposing a 1,000-card deck); a group is
+    kept, so its identity cannot pass to another object, until `keep` others follow."""
 
     def __init__(self, keep: int = 64) -> None:
         self.keep = keep

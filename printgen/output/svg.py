@@ -1,12 +1,7 @@
-"""The SVG writer: walks the same millimetre shape tree that renderPDF draws, using svgwrite
-(imported by the first SVG written, so that commands writing no SVG never load it).
-
-svgwrite builds the elements, with its checks off (`debug=False`: the shapes are printgen's own
-and tests parse the output), and writes them out itself with `tostring()`.
-
-The document's user unit is the millimetre (viewBox in mm, width/height with an `mm` suffix), so
-the SVG prints at the same physical size as the PDF. reportlab shapes are y-up like PDF; one flip at
-the root turns them into SVG's y-down space, and text is flipped back locally so it reads upright.
+"""The SVG writer: walks the millimetre shape tree that renderPDF draws, with svgwrite (imported by the
+first SVG written; its checks off, `debug=False`, as the shapes are printgen's own). The user unit
+is the millimetre, so the SVG prints at the PDF's size; one flip at the root turns reportlab's y-up
+space into SVG's y-down, and text is flipped back locally so it reads upright.
 """
 from __future__ import annotations
 
