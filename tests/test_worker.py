@@ -109,7 +109,7 @@ class Forged:
 
 
 def forging_worker(payload: bytes):
-    def worker(job, budget, write, parent):
+    def worker(job, budget, write):
         with os.fdopen(write, "wb") as out:
             out.write(payload)
         os._exit(0)

@@ -73,13 +73,11 @@ def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
     itself; a broken budget is a `BudgetExceeded`; anything else is printgen's bug (RuntimeError)."""
     if in_worker() or not can_fork():
         return job()
-    find_prctl()
-    parent = os.getpid()
     read, write = os.pipe()
     pid = fork_child()
     if pid == 0:  # the worker: never returns
         os.close(read)
-        worker(job, budget, write, parent)
+        worker(job, budget, write)
     os.close(write)
     LIVE.add(pid)
     status = 0
@@ -95,28 +93,31 @@ def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
 
 
 def fork_child() -> int:
-    """`os.fork()` with Ctrl-C and SIGTERM held back across it, and the child ignoring Ctrl-C before
-    it takes them again: otherwise one arriving in between would run printgen's own handler in the
-    child too, and the user would read "interrupted" twice. (gc.freeze() before the fork, tried
-    here, made no difference to a rebuild that could be measured.)"""
-    stops = {signal.SIGINT, signal.SIGTERM}
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    """`os.fork()` for a child that dies with this process, with Ctrl-C and SIGTERM held back across
+    it and Ctrl-C ignored in the child: otherwise one arriving in between would run printgen's own
+    handler in the child too ("interrupted" twice). (gc.freeze() before the fork made no difference
+    to a rebuild that could be measured.)"""
+    prctl, parent = find_prctl(), os.getpid()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         pid = os.fork()
         if pid == 0:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # printgen itself ends its children
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            if prctl is not None:  # the kernel kills this child if printgen dies first
+                prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            if os.getppid() != parent:  # the parent died before prctl took effect
+                os._exit(1)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return pid
 
 
-def worker(job: Callable[[], Any], budget: Budget, write: int, parent: int) -> None:
+def worker(job: Callable[[], Any], budget: Budget, write: int) -> None:
     """Set the limits, run the job, send one message, and leave without running exit handlers."""
     code = 0
     try:
         Inside.worker = True
-        die_with_parent(parent)
         limit(budget)
         said = held_stderr()
         blob = b""
@@ -168,7 +169,7 @@ def held_stderr() -> io.StringIO | None:
 
 @lru_cache(maxsize=1)
 def find_prctl() -> Any:
-    """libc's prctl, looked up once in the parent (not in every child); None where there is none."""
+    """libc's prctl, looked up once; None where there is none."""
     if sys.platform != "linux":
         return None
     try:
@@ -177,15 +178,6 @@ def find_prctl() -> Any:
         return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
-
-
-def die_with_parent(parent: int) -> None:
-    """On Linux, the kernel kills this child if printgen dies first (even by SIGKILL)."""
-    prctl = find_prctl()
-    if prctl is not None:
-        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
 
 
 def address_space() -> int:

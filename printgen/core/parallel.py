@@ -22,7 +22,7 @@ import threading
 from contextlib import suppress
 from typing import Any, Callable, Sequence, TypeVar
 
-from printgen.core.bounded import LIVE, die_with_parent, find_prctl, fork_child
+from printgen.core.bounded import LIVE, fork_child
 from printgen.core.plaincode import decode, encode
 from printgen.core.problems import Problem
 
@@ -58,8 +58,6 @@ class Helper:
             read, write = os.pipe()
         except OSError:  # out of file descriptors
             return False
-        find_prctl()
-        parent = os.getpid()
         try:
             pid = fork_child()
         except OSError:  # a process or memory limit
@@ -69,7 +67,6 @@ class Helper:
         if pid == 0:
             os.close(read)
             try:
-                die_with_parent(parent)
                 with os.fdopen(write, "wb") as out:
                     for index, job in self.jobs.items():
                         out.write(frame(index, job))
