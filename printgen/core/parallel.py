@@ -44,31 +44,28 @@ def can_fork() -> bool:
 
 
 class Helper:
-    """A forked child that runs some of the jobs in turn and pipes back a frame per job."""
+    """A forked child that runs some of the jobs in turn and pipes back a frame per job; no child
+    (`pid` None) if the system refuses a pipe or a process."""
 
     def __init__(self, jobs: dict[int, Callable[[], Any]]) -> None:
-        self.jobs = jobs
         self.pid: int | None = None
         self.fd: int | None = None
         self.pending = b""
-
-    def start(self) -> bool:
-        """Fork; False (and no child) if the system refuses a pipe or a process."""
         try:
             read, write = os.pipe()
         except OSError:  # out of file descriptors
-            return False
+            return
         try:
             pid = fork_child()
         except OSError:  # a process or memory limit
             os.close(read)
             os.close(write)
-            return False
+            return
         if pid == 0:
             os.close(read)
             try:
                 with os.fdopen(write, "wb") as out:
-                    for index, job in self.jobs.items():
+                    for index, job in jobs.items():
                         out.write(frame(index, job))
                         out.flush()
             finally:
@@ -76,7 +73,6 @@ class Helper:
         os.close(write)
         LIVE.add(pid)
         self.pid, self.fd = pid, read
-        return True
 
     def take(self, data: bytes) -> list[tuple[int, bytes]]:
         """The whole frames received so far, as (index, encoded result or b'' for a failure)."""
@@ -160,8 +156,9 @@ def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None
         if on_result is not None:
             on_result(index, value)
 
-    helpers = [Helper({i: jobs[i] for i in range(w, len(jobs), workers)}) for w in range(workers)]
-    started = [h for h in helpers if h.start()] if (workers > 1 or meanwhile) and can_fork() else []
+    forking = (workers > 1 or meanwhile) and can_fork()
+    helpers = [Helper({i: jobs[i] for i in range(w, len(jobs), workers)}) for w in range(workers if forking else 0)]
+    started = [helper for helper in helpers if helper.pid]
     try:
         if meanwhile is not None:
             meanwhile()
