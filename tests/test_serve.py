@@ -432,9 +432,9 @@ def test_pages_and_pieces_are_drawn_as_pictures():
     (pages,) = pictures.page_pictures([one], 20)
     assert [(p.width, p.height) for p in map(pictures.Picture.of, pages)] == [(56, 84)] * 2
     cards = [Card("t-1", "tile", "tiles", Tile(), 2), Card("t-2", "tile", "tiles", Tile())]
-    (deck,) = pictures.piece_decks(cards)
-    assert deck.name == "tiles" and [(f.name, f.quantity) for f in deck.faces] == [("t-1", 2), ("t-2", 1)]
-    for side, colour in ((deck.faces[0].picture, (255, 0, 0)), (deck.back, (0, 0, 255))):
+    ((name, back, faces),) = pictures.piece_decks(cards)
+    assert name == "tiles" and [face[:2] for face in faces] == [("t-1", 2), ("t-2", 1)]
+    for side, colour in ((pictures.Picture.of(faces[0][2]), (255, 0, 0)), (pictures.Picture.of(back), (0, 0, 255))):
         image = Image.open(io.BytesIO(side.png)).convert("RGB")
         assert image.size == (side.width, side.height) == (119, 178)  # 20 x 30 mm at 150 dpi, rounded up
         assert image.getpixel((60, 89)) == colour
