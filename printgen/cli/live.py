@@ -139,9 +139,6 @@ class Live:
         if self.pending and not changed:
             click.echo(f"printgen: the page changed the settings ({self.said()}); rebuilding", err=True)
         self.pending = False
-        if changed:
-            names = ", ".join(display_name(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
-            click.echo(f"printgen: changed: {names}; rebuilding", err=True)
         started = time.monotonic()
         warnings: list[str] = []
 
