@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 PAGES_PER_JOB = 3  # a job opens the PDF once; a few pages each keeps both cores busy
 PIECE_DPI = 150.0  # pieces are small, and shown larger than the pages' share of them
+SECONDS_PER_PAGE_AT_100_DPI = 0.08  # measured on A4 pages; time grows with the pixel count
 Store = Callable[[bytes], Held]
 Deck = tuple[str, Held, list[tuple[str, int, Held]]]  # name, back, faces (name, quantity, picture)
 
@@ -54,11 +55,10 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
     PDFs with their page counts and the decks with their faces' names and counts (printgen.cli.live
     reads it)."""
     def work(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
+        from printgen.output.writers import artifact
+
         spill = Spill()
-
-        def kept(name: str, held: Held) -> Artifact:
-            return Artifact(name, b"", held, spill) if isinstance(held, tuple) else Artifact(name, held)
-
+        kept = partial(artifact, spill=spill)
         files = [a for a in loaded.build(options) if a.name.endswith(".pdf")]
         described: dict[str, Any] = {"pdfs": [], "decks": []}
         for pdf, pngs in zip(list(files), page_pictures(files, dpi, spill.keep)):
@@ -78,18 +78,20 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
     return work
 
 
-def page_pictures(pdfs: list[Artifact], dpi: float, store: Store = in_memory) -> list[list[Held]]:
+def page_pictures(pdfs: list[Artifact], dpi: float, store: Store = in_memory, label: str = "") -> list[list[Held]]:
     """Each PDF's pages as PNGs, each handed to `store` where it is made; runs of pages shared out
-    over the cores."""
+    over the cores. With a `label`, a progress bar when it takes a while (`printgen preview`)."""
     from printgen.core.parallel import on_cores
+    from printgen.core.progress import progress
     from printgen.output.png import page_count
 
+    counts = [page_count(pdf.data) for pdf in pdfs]
     jobs = [(index, partial(rasterised, pdf.data, dpi, start, min(start + PAGES_PER_JOB, count), store))
-            for index, pdf in enumerate(pdfs) for count in [page_count(pdf.data)]
-            for start in range(0, count, PAGES_PER_JOB)]
+            for index, (pdf, count) in enumerate(zip(pdfs, counts)) for start in range(0, count, PAGES_PER_JOB)]
     drawn: list[list[Held]] = [[] for _ in pdfs]
-    for (index, _), pngs in zip(jobs, on_cores([job for _, job in jobs])):
-        drawn[index] += pngs
+    with progress(sum(counts) if label else 0, label, SECONDS_PER_PAGE_AT_100_DPI * (dpi / 100) ** 2) as bar:
+        for (index, _), pngs in zip(jobs, on_cores([job for _, job in jobs], lambda _, pngs: bar.update(len(pngs)))):
+            drawn[index] += pngs
     return drawn
 
 
