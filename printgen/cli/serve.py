@@ -74,6 +74,7 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
                       sleep=lambda seconds: server.serve_for(seconds, until=lambda: live.pending), **loop)
     finally:
         server.shut()
+        live.kept.__exit__()  # the last build's folders
 
 
 def open_page(url: str) -> None:
@@ -102,7 +103,7 @@ def respond(live: Live, path: str, query: str) -> Reply:
         except SettingRefused as exc:
             return Reply(400, JSON, json.dumps({"error": str(exc)}).encode())
         return Reply(200, JSON, live.state_json())
-    found = live.files.get(path) if path.startswith("/files/") else None
+    found = live.file(path)
     if found is None:
         return Reply(404, "text/plain; charset=utf-8", b"404 not one of the files this page shows\n")
     media, data = found
