@@ -16,14 +16,15 @@ the server never opens a file a request names.
 """
 from __future__ import annotations
 
+import http.client
 import io
 import selectors
 import socket
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from email.utils import formatdate
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler
-from typing import Any, Callable
+from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 HOST = "127.0.0.1"
@@ -47,71 +48,50 @@ class Reply:
 Respond = Callable[[str, str], Reply]  # (the unquoted path, the raw query) -> the answer
 
 
-class Handler(BaseHTTPRequestHandler):
-    """The answer to one request head, given whole: the parser reads it from memory and the answer
-    is written to memory (`wfile`), for the server to send as the client takes it."""
+def error(status: int, explain: str = "") -> Reply:
+    phrase = HTTPStatus(status).phrase
+    return Reply(status, "text/plain; charset=utf-8", f"{status} {phrase}: {explain or phrase}\n".encode())
 
-    server: "Loopback"  # type: ignore[assignment]  # not a socketserver, but the same attributes used
-    error_content_type = "text/plain; charset=utf-8"
-    error_message_format = "%(code)d %(message)s: %(explain)s\n"
 
-    def __init__(self, head: bytes, cut: bool, server: "Loopback") -> None:
-        self.rfile, self.answer, self.cut, self.server = io.BytesIO(head), io.BytesIO(), cut, server
-        self.wfile = self.answer
-        self.client_address = (HOST, 0)
-        self.close_connection = True
-        self.handle_one_request()
-
-    def version_string(self) -> str:
-        return "printgen"
-
-    def handle_one_request(self) -> None:
-        self.raw_requestline = self.rfile.readline(MAX_HEAD_BYTES + 1)
-        if not self.raw_requestline:
-            return
-        if self.cut and not self.raw_requestline.endswith(b"\n"):
-            self.requestline = self.request_version = self.command = ""
-            self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG)
-            return
-        if not self.parse_request():  # a malformed request line or header: answered already
-            return
-        origins = tuple(f"http://{host}" for host in self.server.hosts)
-        referer = self.headers.get("Referer")
-        if self.cut:
-            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
-        elif self.command != "GET":
-            self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
-            self.finish_reply(Reply(405, "text/plain; charset=utf-8", b"405 only GET is answered\n",
-                                    {"Allow": "GET"}))
-        elif self.headers.get("Host", "") not in self.server.hosts:
-            # a page from elsewhere reaching 127.0.0.1 through a name it controls (DNS rebinding)
-            self.send_error(HTTPStatus.FORBIDDEN, "answered only as " + " or ".join(self.server.hosts))
-        elif (self.headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none")
-              or self.headers.get("Origin", origins[0]) not in origins
-              or (referer is not None and not referer.startswith(tuple(o + "/" for o in origins)))):
-            # a page of another site making the browser ask (a picture or a settings change):
-            # browsers say so in Sec-Fetch-Site, older ones only in Origin or Referer; an address
-            # typed or bookmarked sends none of them (and the page itself sends no Referer)
-            self.send_error(HTTPStatus.FORBIDDEN, "answered only to its own page")
-        elif not self.path.startswith("/"):
-            self.send_error(HTTPStatus.NOT_FOUND)
-        else:
-            parts = urlsplit(self.path)
-            reply = self.server.respond(unquote(parts.path, errors="replace"), parts.query)
-            self.send_response(reply.status)
-            self.finish_reply(reply)
-
-    def finish_reply(self, reply: Reply) -> None:
-        for name, value in {"Content-Type": reply.content_type, "Content-Length": str(len(reply.body)),
-                            "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-                            "Referrer-Policy": "no-referrer", "Connection": "close",
-                            **reply.headers}.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(reply.body)
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the name http.server uses
-        """Quiet: a request for every picture twice a second would bury printgen's own messages."""
+def answer(head: bytes, cut: bool, hosts: tuple[str, ...], respond: Respond) -> bytes:
+    """The whole answer, status line and headers and body, to a request `head` (cut at
+    MAX_HEAD_BYTES if `cut`) for a server known as one of `hosts`."""
+    line, ended, rest = head.partition(b"\n")
+    words = line.decode("latin-1").split()
+    origins = tuple(f"http://{host}" for host in hosts)
+    try:
+        headers = http.client.parse_headers(io.BytesIO(rest))
+    except (http.client.HTTPException, ValueError):
+        headers = None
+    if cut and not ended:
+        reply = error(414)
+    elif len(words) != 3 or not words[2].startswith("HTTP/") or headers is None:
+        reply = error(400, "not a request this server reads")
+    elif cut:
+        reply = error(431)
+    elif words[0] != "GET":
+        reply = replace(error(405, "only GET is answered"), headers={"Allow": "GET"})
+    elif headers.get("Host", "") not in hosts:
+        # a page from elsewhere reaching 127.0.0.1 through a name it controls (DNS rebinding)
+        reply = error(403, "answered only as " + " or ".join(hosts))
+    elif (headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none")
+          or headers.get("Origin", origins[0]) not in origins
+          or not headers.get("Referer", origins[0] + "/").startswith(tuple(o + "/" for o in origins))):
+        # a page of another site making the browser ask (a picture or a settings change): browsers
+        # say so in Sec-Fetch-Site, older ones only in Origin or Referer; an address typed or
+        # bookmarked sends none of them (and the page itself sends no Referer)
+        reply = error(403, "answered only to its own page")
+    elif not words[1].startswith("/"):
+        reply = error(404)
+    else:
+        parts = urlsplit(words[1])
+        reply = respond(unquote(parts.path, errors="replace"), parts.query)
+    fields = {"Server": "printgen", "Date": formatdate(usegmt=True), "Content-Type": reply.content_type,
+              "Content-Length": str(len(reply.body)), "Cache-Control": "no-store",
+              "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Connection": "close",
+              **reply.headers}
+    return "".join([f"HTTP/1.0 {reply.status} {HTTPStatus(reply.status).phrase}\r\n",
+                    *(f"{name}: {value}\r\n" for name, value in fields.items()), "\r\n"]).encode() + reply.body
 
 
 @dataclass
@@ -182,8 +162,7 @@ class Loopback:
                 state.head += chunk
                 cut = len(state.head) > MAX_HEAD_BYTES
                 if cut or b"\r\n\r\n" in state.head or b"\n\n" in state.head:
-                    handler = Handler(state.head[:MAX_HEAD_BYTES], cut, self)
-                    state.answer = memoryview(handler.answer.getvalue())
+                    state.answer = memoryview(answer(state.head[:MAX_HEAD_BYTES], cut, self.hosts, self.respond))
                     state.deadline = time.monotonic() + ANSWER_SECONDS
                     self.selector.modify(connection, selectors.EVENT_WRITE)
             else:
