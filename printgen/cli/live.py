@@ -12,7 +12,6 @@ the definitions, not their art, not a file a symbolic link points to.
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -24,7 +23,7 @@ import click
 from printgen.cli.common import MAX_SHOWN, report
 from printgen.cli.engine import Builds, build_all, say_on_stderr
 from printgen.cli.report import Built
-from printgen.cli.options import MAX_BACK_OFFSET_MM, parse_offset
+from printgen.cli.options import MAX_BACK_OFFSET_MM, FiniteRange, parse_offset
 from printgen.cli.pictures import Picture, back_name, face_name, page_name, served_work
 from printgen.core.bounded import BadReport
 from printgen.core.build import BuildOptions
@@ -78,16 +77,11 @@ class Settings:
 
 
 def bleed_of(value: str) -> float | None:
-    if not value:
-        return None
     try:
-        bleed = float(value)
-    except ValueError:
-        bleed = math.nan
-    if not (math.isfinite(bleed) and 0 <= bleed <= MAX_BLEED_MM):
+        return FiniteRange(0, MAX_BLEED_MM).convert(value, None, None) if value else None
+    except click.BadParameter:
         raise SettingRefused(f"bleed: expected a number of mm from 0 to {MAX_BLEED_MM:g}, or nothing for "
-                             f"each definition's own (got {value[:40]!r})")
-    return bleed
+                             f"each definition's own (got {value[:40]!r})") from None
 
 
 def offset_of(value: str) -> tuple[float, float] | None:
