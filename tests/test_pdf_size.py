@@ -163,8 +163,9 @@ def test_every_kind_of_content_prints_the_same_without_the_ascii85_layer(tmp_pat
     definition.write_text(text.replace("    - type: line\n", images + "    - type: line\n", 1))
 
     def built() -> bytes:
-        ((_, artifacts),) = build_games([definition], BuildOptions(PAPERS["a4"], pictures=False))
-        return next(a.data for a in artifacts if a.name == "deck.pdf")
+        with build_games([definition], BuildOptions(PAPERS["a4"], pictures=False)) as builds:
+            (built,) = builds
+            return built.data("deck.pdf")
 
     def pixels(data: bytes) -> list[bytes]:
         PdfReader(io.BytesIO(data), strict=True).pages[0].extract_text()

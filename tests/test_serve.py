@@ -16,6 +16,8 @@ import re
 import signal
 import socket
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -226,14 +228,63 @@ def test_only_gets_of_modest_size_for_this_host_are_answered(served):
     for site in ("cross-site", "same-site"):  # another site's page making the browser ask
         assert served.get("/set?paper=a4&flip=long", Sec_Fetch_Site=site)[0] == 403
         assert served.get(pages(served.state())[0]["src"], Sec_Fetch_Site=site)[0] == 403
+    # an older browser, sending no fetch metadata: Origin or Referer say whose page asks
+    for foreign in ({"Origin": "http://evil.example"}, {"Origin": "null"},
+                    {"Referer": "http://evil.example/page"}, {"Referer": f"http://127.0.0.1:{served.port}.evil.example/"},
+                    {"Origin": f"http://127.0.0.1:{served.port}", "Referer": "http://evil.example/"}):
+        assert served.get("/set?paper=a4&flip=long", **foreign)[0] == 403, foreign
     assert served.state()["settings"] == before
     assert served.get("/state", Sec_Fetch_Site="same-origin")[0] == 200
+    own = f"http://127.0.0.1:{served.port}"
+    assert served.get("/state", Origin=own, Referer=own + "/", Sec_Fetch_Site="same-origin")[0] == 200
     assert served.get("/state", host=f"localhost:{served.port}")[0] == 200
     long_line = raw_request(served.port, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + host + b"\r\n")
     assert long_line.startswith(b"HTTP/1.0 414 ")
     big_head = raw_request(served.port, b"GET /state HTTP/1.1\r\n" + host + b"X-Pad: " + b"b" * 9000 + b"\r\n\r\n")
     assert big_head.startswith(b"HTTP/1.0 431 ")
     assert served.state()["problems"] == []  # and it still answers
+
+
+def test_clients_dribbling_bytes_hold_up_neither_requests_nor_the_watching(served):
+    """Twenty connections each sending a byte every half second (opened again whenever the server
+    closes one): a normal request is still answered within a second, and a save still rebuilds."""
+    stop = threading.Event()
+    closed = []
+
+    def dribble() -> None:
+        connections: list[socket.socket | None] = [None] * 20
+        while not stop.is_set():
+            for i, connection in enumerate(connections):
+                try:
+                    if connection is None:
+                        connections[i] = connection = socket.create_connection(("127.0.0.1", served.port))
+                    connection.send(b"G")
+                except OSError:
+                    closed.append(i)
+                    connections[i] = None
+            stop.wait(0.5)
+        for connection in connections:
+            if connection is not None:
+                connection.close()
+
+    thread = threading.Thread(target=dribble, daemon=True)
+    thread.start()
+    try:
+        time.sleep(3)  # long enough for every dribbler to have been given up on once
+        for _ in range(5):
+            started = time.monotonic()
+            assert served.state()["problems"] == []
+            assert time.monotonic() - started < 1.0
+        definition = served.folder / "potion.yaml"
+        before = served.state()["version"]
+        started = time.monotonic()
+        save(definition, definition.read_text() + "\n")
+        served.wait(lambda s: s["version"] > before, "a rebuild after a save while clients dribble")
+        assert time.monotonic() - started < 30
+        assert closed  # the server gave up on dribblers (REQUEST_SECONDS after their first byte)
+    finally:
+        stop.set()
+        thread.join(10)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find processes and sockets")
@@ -280,7 +331,7 @@ def test_a_silent_connection_does_not_hold_up_the_others():
 
 
 def test_an_idle_connection_is_closed_and_the_oldest_beyond_the_limit(monkeypatch):
-    monkeypatch.setattr(loopback, "MAX_WAITING", 2)
+    monkeypatch.setattr(loopback, "MAX_CONNECTIONS", 2)
     monkeypatch.setattr(loopback, "IDLE_SECONDS", 0.0)
     server = Loopback(echo)
     try:
@@ -381,9 +432,9 @@ def test_pages_and_pieces_are_drawn_as_pictures():
     (pages,) = pictures.page_pictures([one], 20)
     assert [(p.width, p.height) for p in map(pictures.Picture.of, pages)] == [(56, 84)] * 2
     cards = [Card("t-1", "tile", "tiles", Tile(), 2), Card("t-2", "tile", "tiles", Tile())]
-    (deck,) = pictures.piece_decks(cards)
-    assert deck.name == "tiles" and [(f.name, f.quantity) for f in deck.faces] == [("t-1", 2), ("t-2", 1)]
-    for side, colour in ((deck.faces[0].picture, (255, 0, 0)), (deck.back, (0, 0, 255))):
+    ((name, back, faces),) = pictures.piece_decks(cards)
+    assert name == "tiles" and [face[:2] for face in faces] == [("t-1", 2), ("t-2", 1)]
+    for side, colour in ((pictures.Picture.of(faces[0][2]), (255, 0, 0)), (pictures.Picture.of(back), (0, 0, 255))):
         image = Image.open(io.BytesIO(side.png)).convert("RGB")
         assert image.size == (side.width, side.height) == (119, 178)  # 20 x 30 mm at 150 dpi, rounded up
         assert image.getpixel((60, 89)) == colour
@@ -394,3 +445,21 @@ def test_a_picture_that_is_not_a_png_is_refused():
 
     with pytest.raises(ValueError):
         Picture.of(b"GIF89a" + b"\0" * 40)
+
+
+def test_the_workers_pictures_are_put_on_disk_as_they_are_made(tmp_path):
+    """serve's worker holds no more than a build does: each page and piece picture goes to the
+    build's spill folder as it is made (and the server reads them from the worker's folder when
+    asked), so a deck that builds within the worker's memory also serves within it."""
+    from printgen.cli.pictures import served_work
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
+    from printgen.games import load
+
+    loaded = load(small_deck(tmp_path / "potion"))
+    files, described = served_work(DPI)(loaded, BuildOptions(PAPERS["a4"]))
+    pictures = [f for f in files if f.name.endswith(".png")]
+    assert len(pictures) == (sum(pdf["pages"] for pdf in described["pdfs"])
+                             + sum(1 + len(deck["faces"]) for deck in described["decks"])) > 3
+    assert all(f.spilled is not None and f.held == b"" for f in pictures)
+    assert pictures[0].data.startswith(b"\x89PNG")

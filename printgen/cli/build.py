@@ -13,9 +13,7 @@ from printgen.cli.common import paths_for, report
 from printgen.cli.engine import back_offset_for, build_all, build_games, write_results
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS, Flip
-from printgen.core.problems import DefinitionError, display_name
-
-WATCH_INTERVAL = 0.5  # s between looks at the files
+from printgen.core.problems import DefinitionError
 
 
 @click.command("build")
@@ -60,15 +58,11 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
                  **loop: Any) -> int:
     """Build now and after every change until Ctrl-C, the whole definition each time, in a fresh
     worker, as `printgen build` does; a broken definition is reported and waited on, never the end
-    of the run. `loop` passes test settings (interval, max_rounds, should_stop) through to
-    printgen.cli.watch.watch."""
-    from printgen.cli.watch import warm_up, watch
+    of the run. `loop`: test settings for printgen.cli.watch.watch."""
+    from printgen.cli.watch import follow
 
     def rebuild(changed: list[Path]) -> set[Path]:
         started = time.monotonic()
-        if changed:
-            names = ", ".join(display_name(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
-            click.echo(f"printgen: changed: {names}; rebuilding", err=True)
         with build_all(paths, build_options, allow_outside, watching=True) as built:
             try:
                 built.settle()
@@ -81,10 +75,4 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
                            "changes (Ctrl-C stops)", err=True)
             return built.watched
 
-    loop.setdefault("interval", WATCH_INTERVAL)
-    warm_up()
-    try:
-        return watch({path.resolve() for path in paths}, rebuild, **loop)
-    except KeyboardInterrupt:
-        click.echo("printgen: stopped watching.", err=True)
-        return 0
+    return follow(paths, rebuild, "printgen: stopped watching.", **loop)

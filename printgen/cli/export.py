@@ -67,29 +67,16 @@ def exported_work(loaded: Loaded, build_options: BuildOptions, print_shop: bool,
         with_pieces = [g.id for g in registry().values() if g.pieces is not None]
         return [], {"refused": f"printgen: {loaded.title} has no separate cards, tiles or tokens to export; "
                                f"export works for {', '.join(with_pieces)}. Nothing was written."}
-    from printgen.drawing.checks import unchecked_shapes
-
-    with unchecked_shapes():  # as a build draws, so a program using printgen gets the same pieces
-        return exported_files(loaded, build_options, print_shop, tts, bleed, dpi), None
-
-
-def exported_files(loaded: Loaded, build_options: BuildOptions, print_shop: bool, tts: bool, bleed: float,
-                   dpi: int) -> list[Artifact]:
-    """One game's print-shop files and Tabletop Simulator sheets, as asked."""
     from printgen.core.spill import Spill
+    from printgen.drawing.checks import unchecked_shapes
     from printgen.output import export  # the drawing and rasterising code, for this command only
     from printgen.output.writers import SPILL_AFTER
 
-    pieces = loaded.game.pieces
-    assert pieces is not None  # every game without pieces was refused before
-    cards = pieces(loaded, build_options)
-    spill = Spill() if len(cards) > SPILL_AFTER else None  # thousands of files: not all held in memory
-    files: list[Artifact] = []
-    if print_shop:
-        files += export.print_shop(loaded.title, cards, bleed, spill)
-    if tts:
-        files += export.tts(loaded.name, cards, dpi, spill)
-    return files
+    with unchecked_shapes():  # as a build draws, so a program using printgen gets the same pieces
+        cards = loaded.game.pieces(loaded, build_options)
+        spill = Spill() if len(cards) > SPILL_AFTER else None  # thousands of files: not all held in memory
+        files = export.print_shop(loaded.title, cards, bleed, spill) if print_shop else []
+        return files + (export.tts(loaded.name, cards, dpi, spill) if tts else []), None
 
 
 def describe_export(game: Built, out_dir: Path) -> str:

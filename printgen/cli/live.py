@@ -2,15 +2,16 @@
 the problems of the last build and the settings the page can change.
 
 Every rebuild is a whole build in a fresh worker (printgen.cli.engine), which also draws the page
-and piece pictures and hands them back as files. Everything served lives in one table in memory,
-from URL path to bytes, replaced whole after each good build; a build that fails leaves the table as it was and sets its problems beside it. A request
-can only name an entry of that table, so nothing on disk is ever served: not the definitions, not
-their art, not a file a symbolic link points to.
+and piece pictures and hands them back as files in its private folder. What is served is one table
+in memory, from URL path to a file the worker handed back (read from its folder when asked, so this
+process holds no more than `build` does), replaced whole after each good build, whose folders then
+replace the last ones; a build that fails leaves the table as it was and sets its problems beside
+it. A request can only name an entry of that table, so nothing else on disk is ever served: not
+the definitions, not their art, not a file a symbolic link points to.
 """
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -20,9 +21,9 @@ from urllib.parse import parse_qs, quote
 import click
 
 from printgen.cli.common import MAX_SHOWN, report
-from printgen.cli.engine import build_all, say_on_stderr
+from printgen.cli.engine import Builds, build_all, say_on_stderr
 from printgen.cli.report import Built
-from printgen.cli.options import MAX_BACK_OFFSET_MM, parse_offset
+from printgen.cli.options import MAX_BACK_OFFSET_MM, FiniteRange, parse_offset
 from printgen.cli.pictures import Picture, back_name, face_name, page_name, served_work
 from printgen.core.bounded import BadReport
 from printgen.core.build import BuildOptions
@@ -76,16 +77,11 @@ class Settings:
 
 
 def bleed_of(value: str) -> float | None:
-    if not value:
-        return None
     try:
-        bleed = float(value)
-    except ValueError:
-        bleed = math.nan
-    if not (math.isfinite(bleed) and 0 <= bleed <= MAX_BLEED_MM):
+        return FiniteRange(0, MAX_BLEED_MM).convert(value, None, None) if value else None
+    except click.BadParameter:
         raise SettingRefused(f"bleed: expected a number of mm from 0 to {MAX_BLEED_MM:g}, or nothing for "
-                             f"each definition's own (got {value[:40]!r})")
-    return bleed
+                             f"each definition's own (got {value[:40]!r})") from None
 
 
 def offset_of(value: str) -> tuple[float, float] | None:
@@ -120,7 +116,8 @@ class Live:
         self.templates = templates
         self.allow_outside = allow_outside
         self.dpi = dpi
-        self.files: dict[str, tuple[str, bytes]] = {}  # URL path -> (media type, bytes)
+        self.files: dict[str, tuple[str, Built, str]] = {}  # URL path -> (media type, build, file name)
+        self.kept = Builds()  # the builds whose folders hold the table's files
         self.games: list[dict[str, Any]] = []
         self.problems: list[str] = []
         self.warnings: list[str] = []
@@ -139,9 +136,6 @@ class Live:
         if self.pending and not changed:
             click.echo(f"printgen: the page changed the settings ({self.said()}); rebuilding", err=True)
         self.pending = False
-        if changed:
-            names = ", ".join(display_name(p) for p in changed[:3]) + (" ..." if len(changed) > 3 else "")
-            click.echo(f"printgen: changed: {names}; rebuilding", err=True)
         started = time.monotonic()
         warnings: list[str] = []
 
@@ -150,40 +144,52 @@ class Live:
             say_on_stderr(text)
 
         options = self.settings.options(self.templates)
-        with build_all(self.paths, options, self.allow_outside, served_work(self.dpi), watching=True) as built:
-            try:
-                built.settle(warn)
-                shown = [self.shown(index, game) for index, game in enumerate(built)]
-            except DefinitionError as exc:
-                report(exc, then=" The page keeps the last pages that built.")
-                self.problems = exc.report().splitlines()[:MAX_SHOWN]
-                self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
-            else:
-                self.files = {path: entry for _, files in shown for path, entry in files.items()}
-                self.games = [game for game, _ in shown]
-                self.problems = []
-                self.status = f"built in {time.monotonic() - started:.1f} s"
-                click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
-            self.warnings = warnings
-            self.version += 1
-            return built.watched
+        built = build_all(self.paths, options, self.allow_outside, served_work(self.dpi), watching=True)
+        try:
+            built.settle(warn)
+            shown = [self.shown(index, game) for index, game in enumerate(built)]
+        except DefinitionError as exc:
+            built.__exit__()
+            report(exc, then=" The page keeps the last pages that built.")
+            self.problems = exc.report().splitlines()[:MAX_SHOWN]
+            self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
+        except BaseException:
+            built.__exit__()
+            raise
+        else:
+            self.kept.__exit__()
+            self.kept = built
+            self.files = {path: entry for _, files in shown for path, entry in files.items()}
+            self.games = [game for game, _ in shown]
+            self.problems = []
+            self.status = f"built in {time.monotonic() - started:.1f} s"
+            click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
+        self.warnings = warnings
+        self.version += 1
+        return built.watched
 
-    def shown(self, index: int, built: Built) -> tuple[dict[str, Any], dict[str, tuple[str, bytes]]]:
+    def file(self, path: str) -> tuple[str, bytes] | None:
+        """The media type and bytes of the table's file at URL `path`, if there is one."""
+        if path not in self.files:
+            return None
+        media, built, name = self.files[path]
+        return media, built.data(name)
+
+    def shown(self, index: int, built: Built) -> tuple[dict[str, Any], dict[str, tuple[str, Built, str]]]:
         """One game as the page describes it, from what its worker drew, and the files it serves;
         the worker's description is checked here (BadReport if it is not what a worker sends)."""
-        files: dict[str, tuple[str, bytes]] = {}
+        files: dict[str, tuple[str, Built, str]] = {}
         extra = built.extra
 
-        def served(name: str, media: str) -> bytes:
+        def served(name: str, media: str) -> None:
             if name not in built.files:
                 raise BadReport(f"serve: the worker did not make {name!r}")
-            data = built.data(name)
-            files[path_of(index, name)] = (media, data)
-            return data
+            files[path_of(index, name)] = (media, built, name)
 
         def picture(name: str) -> dict[str, Any]:
+            served(name, PNG)
             try:
-                shown = Picture.of(served(name, PNG))
+                shown = Picture.of(built.data(name))
             except ValueError:
                 raise BadReport(f"serve: the worker's {name!r} is not a PNG picture") from None
             return {"src": f"{quote(path_of(index, name))}?v={shown.digest}", "width": shown.width,

@@ -6,29 +6,33 @@ instead of in threads of a ThreadingHTTPServer. Each rebuild forks the build's w
 thread held at that moment stays held for ever in the child. While a build runs, requests wait in
 the socket's queue; the page asks again a moment later anyway.
 
-A plain single-threaded HTTPServer reads each connection as soon as it is accepted, so one browser
-connection opened ahead of need, or a client that sends nothing, would stall every other request.
-Here a connection is read only once it has data (a selector watches them all); each request is
-bounded in size and time, and the answer closes the connection. Requests name entries of a table
-in memory (printgen.cli.live): the server never opens a file a request names.
+No connection can hold the thread: a selector watches them all, and each is read and written only
+as far as it is ready, never waited on. Each has deadlines (its first byte within IDLE_SECONDS, its
+whole request within REQUEST_SECONDS of that, its answer taken within ANSWER_SECONDS), and at most
+MAX_CONNECTIONS are held at once, the oldest closed beyond that; so clients that dribble a byte at
+a time delay a normal request by a few milliseconds, not by their number times their patience.
+The answer closes the connection. Requests name entries of a table in memory (printgen.cli.live):
+the server never opens a file a request names.
 """
 from __future__ import annotations
 
+import http.client
 import io
 import selectors
 import socket
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from email.utils import formatdate
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler
-from typing import Any, Callable
+from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 HOST = "127.0.0.1"
 MAX_HEAD_BYTES = 8192  # the request line and its headers; a browser sends about 1 KiB
-REQUEST_SECONDS = 2.0  # to send a request once it has started, and to take the answer
 IDLE_SECONDS = 10.0  # a connection that sends nothing for this long is closed
-MAX_WAITING = 64  # connections waiting for their first bytes; the oldest is closed beyond that
+REQUEST_SECONDS = 2.0  # to send the whole request once its first byte came
+ANSWER_SECONDS = 10.0  # to take the whole answer (a big PDF over loop-back takes milliseconds)
+MAX_CONNECTIONS = 32  # held at once; the oldest is closed beyond that
 
 
 @dataclass(frozen=True)
@@ -44,90 +48,63 @@ class Reply:
 Respond = Callable[[str, str], Reply]  # (the unquoted path, the raw query) -> the answer
 
 
-def read_head(connection: socket.socket, limit: int = MAX_HEAD_BYTES) -> tuple[bytes, bool]:
-    """The request line and headers, up to the blank line that ends them, read within
-    REQUEST_SECONDS in all (a client sending a byte at a time cannot hold the one thread longer);
-    and whether they were cut at `limit` bytes. TimeoutError when the time is up."""
-    deadline = time.monotonic() + REQUEST_SECONDS
-    data = b""
-    while b"\r\n\r\n" not in data and b"\n\n" not in data:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the request took too long to arrive")
-        connection.settimeout(left)
-        chunk = connection.recv(limit + 1 - len(data))
-        if not chunk:
-            break
-        data += chunk
-        if len(data) > limit:
-            return data[:limit], True
-    return data, False
+def error(status: int, explain: str = "") -> Reply:
+    phrase = HTTPStatus(status).phrase
+    return Reply(status, "text/plain; charset=utf-8", f"{status} {phrase}: {explain or phrase}\n".encode())
 
 
-class Handler(BaseHTTPRequestHandler):
-    """One request on one connection, then the connection is closed."""
+def answer(head: bytes, cut: bool, hosts: tuple[str, ...], respond: Respond) -> bytes:
+    """The whole answer, status line and headers and body, to a request `head` (cut at
+    MAX_HEAD_BYTES if `cut`) for a server known as one of `hosts`."""
+    line, ended, rest = head.partition(b"\n")
+    words = line.decode("latin-1").split()
+    origins = tuple(f"http://{host}" for host in hosts)
+    try:
+        headers = http.client.parse_headers(io.BytesIO(rest))
+    except (http.client.HTTPException, ValueError):
+        headers = None
+    if cut and not ended:
+        reply = error(414)
+    elif len(words) != 3 or not words[2].startswith("HTTP/") or headers is None:
+        reply = error(400, "not a request this server reads")
+    elif cut:
+        reply = error(431)
+    elif words[0] != "GET":
+        reply = replace(error(405, "only GET is answered"), headers={"Allow": "GET"})
+    elif headers.get("Host", "") not in hosts:
+        # a page from elsewhere reaching 127.0.0.1 through a name it controls (DNS rebinding)
+        reply = error(403, "answered only as " + " or ".join(hosts))
+    elif (headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none")
+          or headers.get("Origin", origins[0]) not in origins
+          or not headers.get("Referer", origins[0] + "/").startswith(tuple(o + "/" for o in origins))):
+        # a page of another site making the browser ask (a picture or a settings change): browsers
+        # say so in Sec-Fetch-Site, older ones only in Origin or Referer; an address typed or
+        # bookmarked sends none of them (and the page itself sends no Referer)
+        reply = error(403, "answered only to its own page")
+    elif not words[1].startswith("/"):
+        reply = error(404)
+    else:
+        parts = urlsplit(words[1])
+        reply = respond(unquote(parts.path, errors="replace"), parts.query)
+    fields = {"Server": "printgen", "Date": formatdate(usegmt=True), "Content-Type": reply.content_type,
+              "Content-Length": str(len(reply.body)), "Cache-Control": "no-store",
+              "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Connection": "close",
+              **reply.headers}
+    return "".join([f"HTTP/1.0 {reply.status} {HTTPStatus(reply.status).phrase}\r\n",
+                    *(f"{name}: {value}\r\n" for name, value in fields.items()), "\r\n"]).encode() + reply.body
 
-    server: "Loopback"  # type: ignore[assignment]  # not a socketserver, but the same attributes used
-    timeout = REQUEST_SECONDS
-    error_content_type = "text/plain; charset=utf-8"
-    error_message_format = "%(code)d %(message)s: %(explain)s\n"
 
-    def version_string(self) -> str:
-        return "printgen"
+@dataclass
+class Connection:
+    """One client's connection: what it sent so far, what is left to send it, and until when."""
 
-    def handle(self) -> None:
-        self.close_connection = True
-        self.handle_one_request()
-
-    def handle_one_request(self) -> None:
-        head, cut = read_head(self.connection)
-        self.connection.settimeout(REQUEST_SECONDS)  # for the answer: sendall's time in all
-        self.rfile = io.BytesIO(head)  # the parser reads the head from here; a body is never read
-        self.raw_requestline = self.rfile.readline(MAX_HEAD_BYTES + 1)
-        if not self.raw_requestline:
-            return
-        if cut and not self.raw_requestline.endswith(b"\n"):
-            self.requestline = self.request_version = self.command = ""
-            self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG)
-            return
-        if not self.parse_request():  # a malformed request line or header: answered already
-            return
-        if cut:
-            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
-        elif self.command != "GET":
-            self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
-            self.finish_reply(Reply(405, "text/plain; charset=utf-8", b"405 only GET is answered\n",
-                                    {"Allow": "GET"}))
-        elif self.headers.get("Host", "") not in self.server.hosts:
-            # a page from elsewhere reaching 127.0.0.1 through a name it controls (DNS rebinding)
-            self.send_error(HTTPStatus.FORBIDDEN, "answered only as " + " or ".join(self.server.hosts))
-        elif self.headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none"):
-            # a page of another site making the browser ask (a picture or a settings change);
-            # browsers say so in this header, and an address typed or bookmarked is "none"
-            self.send_error(HTTPStatus.FORBIDDEN, "answered only to its own page")
-        elif not self.path.startswith("/"):
-            self.send_error(HTTPStatus.NOT_FOUND)
-        else:
-            parts = urlsplit(self.path)
-            reply = self.server.respond(unquote(parts.path, errors="replace"), parts.query)
-            self.send_response(reply.status)
-            self.finish_reply(reply)
-
-    def finish_reply(self, reply: Reply) -> None:
-        for name, value in {"Content-Type": reply.content_type, "Content-Length": str(len(reply.body)),
-                            "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-                            "Referrer-Policy": "no-referrer", "Connection": "close",
-                            **reply.headers}.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(reply.body)
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the name http.server uses
-        """Quiet: a request for every picture twice a second would bury printgen's own messages."""
+    deadline: float  # closed, unanswered or half-answered, once this time passes
+    head: bytes = b""
+    answer: memoryview | None = None  # once the request is whole
 
 
 class Loopback:
-    """A listening socket on 127.0.0.1 and the connections waiting on it, served on demand."""
+    """A listening socket on 127.0.0.1 and the connections on it, served on demand."""
 
     def __init__(self, respond: Respond, port: int = 0) -> None:
         self.respond = respond
@@ -136,8 +113,8 @@ class Loopback:
         self.port: int = self.socket.getsockname()[1]
         self.hosts = (f"{HOST}:{self.port}", f"localhost:{self.port}")
         self.selector = selectors.DefaultSelector()
-        self.selector.register(self.socket, selectors.EVENT_READ, None)
-        self.waiting: dict[socket.socket, float] = {}  # connection -> when it was accepted
+        self.selector.register(self.socket, selectors.EVENT_READ)
+        self.waiting: dict[socket.socket, Connection] = {}  # in the order accepted
 
     @property
     def url(self) -> str:
@@ -150,47 +127,57 @@ class Loopback:
             left = deadline - time.monotonic()
             if left <= 0:
                 return
-            for key, _ in self.selector.select(min(left, 1.0)):
-                if key.data is None:
+            for key, _ in self.selector.select(min(left, 0.25)):
+                if key.fileobj is self.socket:
                     self.accept()
-                else:
-                    self.answer(key.fileobj)  # type: ignore[arg-type]
-            self.drop_idle()
+                elif key.fileobj in self.waiting:
+                    self.step(key.fileobj)
+            now = time.monotonic()
+            for connection, state in list(self.waiting.items()):
+                if now > state.deadline:
+                    self.close(connection)
 
     def accept(self) -> None:
         while True:
             try:
                 connection, _ = self.socket.accept()
-            except (BlockingIOError, InterruptedError):
+            except OSError:  # none left to take, out of file descriptors, reset before taken
                 return
-            except OSError:  # out of file descriptors, a connection reset before it was taken
-                return
-            self.waiting[connection] = time.monotonic()
-            self.selector.register(connection, selectors.EVENT_READ, "connection")
-            if len(self.waiting) > MAX_WAITING:
-                self.close(min(self.waiting, key=self.waiting.__getitem__))
+            connection.setblocking(False)
+            self.waiting[connection] = Connection(time.monotonic() + IDLE_SECONDS)
+            self.selector.register(connection, selectors.EVENT_READ)
+            if len(self.waiting) > MAX_CONNECTIONS:
+                self.close(next(iter(self.waiting)))
 
-    def answer(self, connection: socket.socket) -> None:
-        self.selector.unregister(connection)
-        self.waiting.pop(connection, None)
-        connection.setblocking(True)
+    def step(self, connection: socket.socket) -> None:
+        """Read what the client sent, or send what it can take; never waits."""
+        state = self.waiting[connection]
         try:
-            Handler(connection, connection.getpeername(), self)  # type: ignore[arg-type]
-            connection.shutdown(socket.SHUT_WR)
-        except OSError:  # the client went away or stopped reading: its loss alone
-            pass
-        finally:
-            connection.close()
-
-    def drop_idle(self) -> None:
-        now = time.monotonic()
-        for connection, since in list(self.waiting.items()):
-            if now - since > IDLE_SECONDS:
+            if state.answer is None:
+                chunk = connection.recv(MAX_HEAD_BYTES + 1 - len(state.head))
+                if not chunk:
+                    return self.close(connection)
+                if not state.head:
+                    state.deadline = time.monotonic() + REQUEST_SECONDS
+                state.head += chunk
+                cut = len(state.head) > MAX_HEAD_BYTES
+                if cut or b"\r\n\r\n" in state.head or b"\n\n" in state.head:
+                    state.answer = memoryview(answer(state.head[:MAX_HEAD_BYTES], cut, self.hosts, self.respond))
+                    state.deadline = time.monotonic() + ANSWER_SECONDS
+                    self.selector.modify(connection, selectors.EVENT_WRITE)
+            else:
+                state.answer = state.answer[connection.send(state.answer):]
+            if state.answer is not None and not state.answer:
+                connection.shutdown(socket.SHUT_WR)
                 self.close(connection)
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:  # the client went away: its loss alone
+            self.close(connection)
 
     def close(self, connection: socket.socket) -> None:
         self.selector.unregister(connection)
-        self.waiting.pop(connection, None)
+        del self.waiting[connection]
         connection.close()
 
     def shut(self) -> None:

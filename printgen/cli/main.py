@@ -106,15 +106,13 @@ class Commands(click.Group):
 
         try:
             return super().invoke(ctx)
-        except DefinitionError as exc:
+        except (DefinitionError, WriteFailed) as exc:
             from printgen.cli.common import EXIT_BAD_INPUT, report
 
-            report(exc)
-            ctx.exit(EXIT_BAD_INPUT)
-        except WriteFailed as exc:  # a read-only or missing folder, a file in the way, a full disk
-            from printgen.cli.common import EXIT_BAD_INPUT
-
-            click.echo(f"printgen: {exc}; no half-written file was left under its name", err=True)
+            if isinstance(exc, DefinitionError):
+                report(exc)
+            else:  # a read-only or missing folder, a file in the way, a full disk
+                click.echo(f"printgen: {exc}; no half-written file was left under its name", err=True)
             ctx.exit(EXIT_BAD_INPUT)
 
 

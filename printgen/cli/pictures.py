@@ -2,7 +2,9 @@
 
 Pages are rasterised from the PDFs the build made, like `printgen preview`, so the page shows what
 prints. All of it is drawn in the build's worker (printgen.cli.engine), every page again at every
-rebuild; runs of pages are shared out over the cores (printgen.core.parallel).
+rebuild, runs of pages shared out over the cores (printgen.core.parallel). Each picture is put in
+the build's spill folder (printgen.core.spill) where it is made, so the worker holds no more than a
+build does: a deck that builds also serves, under the same memory bound.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 from printgen.core.build import Artifact, BuildOptions
+from printgen.core.spill import Held, Spill, in_memory
 
 if TYPE_CHECKING:
     from printgen.games import Loaded
@@ -20,6 +23,9 @@ if TYPE_CHECKING:
 
 PAGES_PER_JOB = 3  # a job opens the PDF once; a few pages each keeps both cores busy
 PIECE_DPI = 150.0  # pieces are small, and shown larger than the pages' share of them
+SECONDS_PER_PAGE_AT_100_DPI = 0.08  # measured on A4 pages; time grows with the pixel count
+Store = Callable[[bytes], Held]
+Deck = tuple[str, Held, list[tuple[str, int, Held]]]  # name, back, faces (name, quantity, picture)
 
 
 @dataclass(frozen=True)
@@ -43,68 +49,57 @@ class Picture:
         return hashlib.sha256(self.png).hexdigest()[:16]
 
 
-@dataclass(frozen=True)
-class Side:
-    """One face or back of a piece: what it is called, how many of it print, its picture."""
+def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artifact], Any]]:
+    """The work `serve`'s worker does: build, then draw every page and piece. Its files are the
+    PDFs and the pictures (named by page_name, back_name and face_name); its extra data names the
+    PDFs with their page counts and the decks with their faces' names and counts (printgen.cli.live
+    reads it)."""
+    def work(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
+        from printgen.output.writers import artifact
 
-    name: str
-    quantity: int
-    picture: Picture
+        spill = Spill()
+        kept = partial(artifact, spill=spill)
+        files = [a for a in loaded.build(options) if a.name.endswith(".pdf")]
+        described: dict[str, Any] = {"pdfs": [], "decks": []}
+        for pdf, pngs in zip(list(files), page_pictures(files, dpi, spill.keep)):
+            described["pdfs"].append({"name": pdf.name, "pages": len(pngs)})
+            files += [kept(page_name(pdf.name, n), png) for n, png in enumerate(pngs, start=1)]
+        cards = []
+        if loaded.game.pieces is not None:
+            from printgen.drawing.checks import unchecked_shapes
+
+            with unchecked_shapes():  # as a build draws (a game may draw its pieces as it lists them)
+                cards = loaded.game.pieces(loaded, options)
+        for number, (name, back, faces) in enumerate(piece_decks(cards, spill.keep)):
+            described["decks"].append({"name": name, "faces": [{"name": n, "quantity": q} for n, q, _ in faces]})
+            files += [kept(back_name(number), back)]
+            files += [kept(face_name(number, i), png) for i, (_, _, png) in enumerate(faces)]
+        return files, described
+    return work
 
 
-@dataclass(frozen=True)
-class Deck:
-    """Pieces that share a back."""
-
-    name: str
-    back: Picture
-    faces: list[Side]
-
-
-def page_pictures(pdfs: list[Artifact], dpi: float) -> list[list[bytes]]:
-    """Each PDF's pages as PNGs, runs of pages shared out over the cores."""
+def page_pictures(pdfs: list[Artifact], dpi: float, store: Store = in_memory, label: str = "") -> list[list[Held]]:
+    """Each PDF's pages as PNGs, each handed to `store` where it is made; runs of pages shared out
+    over the cores. With a `label`, a progress bar when it takes a while (`printgen preview`)."""
     from printgen.core.parallel import on_cores
-    from printgen.output.png import page_count, rasterise
+    from printgen.core.progress import progress
+    from printgen.output.png import page_count
 
-    jobs: list[tuple[int, Callable[[], list[bytes]]]] = []
-    for index, pdf in enumerate(pdfs):
-        count = page_count(pdf.data)
-        jobs += [(index, partial(rasterise, pdf.data, dpi, start, min(start + PAGES_PER_JOB, count)))
-                 for start in range(0, count, PAGES_PER_JOB)]
-    drawn: list[list[bytes]] = [[] for _ in pdfs]
-    for (index, _), pngs in zip(jobs, on_cores([job for _, job in jobs])):
-        drawn[index] += pngs
+    counts = [page_count(pdf.data) for pdf in pdfs]
+    jobs = [(index, partial(rasterised, pdf.data, dpi, start, min(start + PAGES_PER_JOB, count), store))
+            for index, (pdf, count) in enumerate(zip(pdfs, counts)) for start in range(0, count, PAGES_PER_JOB)]
+    drawn: list[list[Held]] = [[] for _ in pdfs]
+    with progress(sum(counts) if label else 0, label, SECONDS_PER_PAGE_AT_100_DPI * (dpi / 100) ** 2) as bar:
+        for (index, _), pngs in zip(jobs, on_cores([job for _, job in jobs], lambda _, pngs: bar.update(len(pngs)))):
+            drawn[index] += pngs
     return drawn
 
 
-def game_decks(loaded: Loaded, options: BuildOptions) -> list[Deck]:
-    """The game's decks (none if it has no separate pieces), drawn as a build draws."""
-    if loaded.game.pieces is None:
-        return []
-    from printgen.drawing.checks import unchecked_shapes
+def rasterised(pdf: bytes, dpi: float, first: int, last: int, store: Store) -> list[Held]:
+    """Pages first..last-1 of `pdf`, each stored as soon as it is drawn (one page's pixels at a time)."""
+    from printgen.output.png import page_pngs
 
-    with unchecked_shapes():  # as a build draws (a game may draw its pieces as it lists them)
-        return piece_decks(loaded.game.pieces(loaded, options))
-
-
-def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artifact], Any]]:
-    """The work `serve`'s worker does: build, then draw every page and piece. Its files are the
-    PDFs and the pictures, named as `served_names` says; its extra data names the PDFs with their
-    page counts and the decks with their faces' names and counts (printgen.cli.live reads it)."""
-    def work(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
-        pdfs = [a for a in loaded.build(options) if a.name.endswith(".pdf")]
-        files = [Artifact(pdf.name, pdf.data) for pdf in pdfs]
-        described: dict[str, Any] = {"pdfs": [], "decks": []}
-        for pdf, pngs in zip(pdfs, page_pictures(pdfs, dpi)):
-            described["pdfs"].append({"name": pdf.name, "pages": len(pngs)})
-            files += [Artifact(page_name(pdf.name, n), png) for n, png in enumerate(pngs, start=1)]
-        for number, deck in enumerate(game_decks(loaded, options)):
-            described["decks"].append({"name": deck.name, "faces": [{"name": face.name, "quantity": face.quantity}
-                                                                    for face in deck.faces]})
-            files.append(Artifact(back_name(number), deck.back.png))
-            files += [Artifact(face_name(number, i), face.picture.png) for i, face in enumerate(deck.faces)]
-        return files, described
-    return work
+    return [store(png) for png in page_pngs(pdf, dpi, compress_level=3, pages=range(first, last))]
 
 
 def page_name(pdf: str, number: int) -> str:
@@ -119,32 +114,28 @@ def face_name(deck: int, face: int) -> str:
     return f"faces/{deck}/{face}.png"
 
 
-def piece_decks(cards: list[Card], dpi: float = PIECE_DPI) -> list[Deck]:
-    """Every card's face and each deck's back (printgen.layout.cards.Card), drawn at `dpi`."""
+def piece_decks(cards: list[Card], store: Store = in_memory, dpi: float = PIECE_DPI) -> list[Deck]:
+    """Every card's face and each deck's back (printgen.layout.cards.Card), drawn at `dpi`, pieces
+    of a size together, each picture handed to `store` where it is made."""
     from printgen.drawing.checks import unchecked_shapes
     from printgen.drawing.document import Document, Page
     from printgen.layout.cards import decks
     from printgen.core.paper import Paper
-    from printgen.output.png import write_pngs
+    from printgen.output.png import write_pngs_stored
 
     grouped = decks(cards)
     sides = [(card.name, card.quantity, card.piece, card.piece.front) for members in grouped.values()
              for card in members]
-    sides += [("back", sum(c.quantity for c in members), members[0].piece, members[0].piece.back)
-              for members in grouped.values()]
+    sides += [("back", 0, members[0].piece, members[0].piece.back) for members in grouped.values()]
     by_size: dict[tuple[float, float], list[int]] = {}
     for index, (_, _, piece, _) in enumerate(sides):
         by_size.setdefault((piece.width, piece.height), []).append(index)
-    pictures: dict[int, Picture] = {}
+    pictures: dict[int, Held] = {}
     with unchecked_shapes():
         for (width, height), indices in by_size.items():
-            paper = Paper("piece", width, height)
-            documents = [Document(f"{sides[i][0]}.png", paper, [Page([sides[i][3](0.0)])], sides[i][0],
-                                  dpi=dpi) for i in indices]
-            for index, png in zip(indices, write_pngs(documents)):
-                pictures[index] = Picture.of(png)
-    faces = iter(range(len(cards)))
-    backs = iter(range(len(cards), len(sides)))
-    return [Deck(name, pictures[next(backs)],
-                 [Side(sides[i][0], sides[i][1], pictures[i]) for i in (next(faces) for _ in members)])
+            documents = [Document(f"{sides[i][0]}.png", Paper("piece", width, height), [Page([sides[i][3](0.0)])],
+                                  sides[i][0], dpi=dpi) for i in indices]
+            pictures.update(zip(indices, write_pngs_stored(documents, store)))
+    faces, backs = iter(range(len(cards))), iter(range(len(cards), len(sides)))
+    return [(name, pictures[next(backs)], [sides[i][:2] + (pictures[i],) for i in (next(faces) for _ in members)])
             for name, members in grouped.items()]

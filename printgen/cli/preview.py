@@ -16,12 +16,10 @@ from printgen.cli.common import paths_for
 from printgen.cli.engine import build_games, write_results
 from printgen.core.build import Artifact, BuildOptions
 from printgen.core.paper import PAPERS, Flip
-from printgen.core.progress import progress
 
 if TYPE_CHECKING:  # the registry is loaded in the worker
     from printgen.games import Loaded
 
-SECONDS_PER_PAGE_AT_100_DPI = 0.08  # measured on A4 pages; time grows with the pixel count
 FOLDER = "preview"
 
 
@@ -49,27 +47,20 @@ def preview_command(games: tuple[str, ...], paper: str, flip: Flip, out_dir: Pat
 
 
 def previewed(loaded: Loaded, build_options: BuildOptions, dpi: float) -> tuple[list[Artifact], Any]:
-    """In the worker: the game built, and a PNG of every page of its PDFs (its only files)."""
-    return previews(loaded.build(build_options), dpi), None
+    """In the worker: the game built, and a PNG of every page of its PDFs (its only files), drawn
+    as `serve` draws them (printgen.cli.pictures): on every core, each put on disk as it is made."""
+    from printgen.cli.pictures import page_pictures
+    from printgen.core.spill import Spill
+    from printgen.output.writers import artifact
+
+    spill = Spill()
+    pdfs = [a for a in loaded.build(build_options) if a.name.endswith(".pdf")]
+    return [artifact(preview_name(pdf.name, n, len(pngs)), png, spill)
+            for pdf, pngs in zip(pdfs, page_pictures(pdfs, dpi, spill.keep, "Rendering previews"))
+            for n, png in enumerate(pngs, start=1)], None
 
 
 def preview_name(pdf_name: str, page: int, pages: int) -> str:
     """'omiga.pdf', page 3 of 12 -> 'preview/omiga-p03.png' (zero-padded, so names sort in order)."""
     stem = PurePosixPath(pdf_name).stem
     return f"{FOLDER}/{stem}-p{page:0{len(str(pages))}d}.png"
-
-
-def previews(artifacts: list[Artifact], dpi: float) -> list[Artifact]:
-    """A PNG per page of every PDF among `artifacts`, in build order."""
-    from printgen.output.png import page_count, page_pngs  # the rasteriser, for this command only
-
-    pdfs = [a for a in artifacts if a.name.endswith(".pdf")]
-    counts = [page_count(a.data) for a in pdfs]
-    each = SECONDS_PER_PAGE_AT_100_DPI * (dpi / 100) ** 2
-    out: list[Artifact] = []
-    with progress(sum(counts), "Rendering previews", each) as bar:
-        for pdf, pages in zip(pdfs, counts):
-            for number, png in enumerate(page_pngs(pdf.data, dpi), start=1):
-                out.append(Artifact(preview_name(pdf.name, number, pages), png))
-                bar.update(1)
-    return out

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from printgen.cli.live import Live
     from printgen.cli.loopback import Reply
 
-WATCH_INTERVAL = 0.5  # s between looks at the files; requests are answered meanwhile
 JSON = "application/json"
 
 
@@ -60,7 +59,7 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
     """Listen, build, and rebuild after every change until Ctrl-C; returns the number of rebuilds.
     `loop` passes test settings (interval, max_rounds, should_stop) to printgen.cli.watch.watch."""
     from printgen.cli.loopback import Loopback
-    from printgen.cli.watch import warm_up, watch
+    from printgen.cli.watch import follow
 
     try:
         server = Loopback(partial(respond, live), port)
@@ -71,16 +70,11 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
         click.echo(f"printgen: serving at {server.url} (this computer only; Ctrl-C stops)")
         if open_browser:
             open_page(server.url)
-        loop.setdefault("interval", WATCH_INTERVAL)
-        warm_up()
-        return watch({path.resolve() for path in live.paths}, live.rebuild,
-                     sleep=lambda seconds: server.serve_for(seconds, until=lambda: live.pending),
-                     asked=lambda: live.pending, **loop)
-    except KeyboardInterrupt:  # only when started without printgen.launch, which ends the process itself
-        click.echo("printgen: stopped serving.", err=True)
-        return 0
+        return follow(live.paths, live.rebuild, "printgen: stopped serving.", asked=lambda: live.pending,
+                      sleep=lambda seconds: server.serve_for(seconds, until=lambda: live.pending), **loop)
     finally:
         server.shut()
+        live.kept.__exit__()  # the last build's folders
 
 
 def open_page(url: str) -> None:
@@ -109,7 +103,7 @@ def respond(live: Live, path: str, query: str) -> Reply:
         except SettingRefused as exc:
             return Reply(400, JSON, json.dumps({"error": str(exc)}).encode())
         return Reply(200, JSON, live.state_json())
-    found = live.files.get(path) if path.startswith("/files/") else None
+    found = live.file(path)
     if found is None:
         return Reply(404, "text/plain; charset=utf-8", b"404 not one of the files this page shows\n")
     media, data = found

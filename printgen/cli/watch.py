@@ -14,8 +14,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+import click
+
 from printgen.core.yamlread import read_yaml
-from printgen.core.problems import DefinitionError
+from printgen.core.problems import DefinitionError, display_name
 from printgen.jinja.render import bundled_dir
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
@@ -39,8 +41,7 @@ def snapshot(files: Iterable[Path]) -> dict[Path, Stamp]:
 
 def changed(before: dict[Path, Stamp], after: dict[Path, Stamp]) -> list[Path]:
     """Files added, removed or modified between two snapshots."""
-    return sorted(p for p in before.keys() | after.keys() if before.get(p, None) != after.get(p, None)
-                  or (p in before) != (p in after))
+    return sorted(p for p in before.keys() | after.keys() if before.get(p, 0) != after.get(p, 0))
 
 
 def files_under(folder: Path, limit: int = MAX_FOLDER_FILES) -> list[Path]:
@@ -57,11 +58,8 @@ def strings(data: Any) -> Iterable[str]:
     """Every string value in parsed YAML, however deeply nested."""
     if isinstance(data, str):
         yield data
-    elif isinstance(data, dict):
-        for item in data.values():
-            yield from strings(item)
-    elif isinstance(data, list):
-        for item in data:
+    elif isinstance(data, (dict, list)):
+        for item in data.values() if isinstance(data, dict) else data:
             yield from strings(item)
 
 
@@ -169,7 +167,22 @@ def watch(files: set[Path], rebuild: Callable[[list[Path]], set[Path] | None],
         rounds += 1
         now = snapshot(state)
         differences = changed(state, now)
+        if differences:
+            names = ", ".join(display_name(p) for p in differences[:3]) + (" ..." if len(differences) > 3 else "")
+            click.echo(f"printgen: changed: {names}; rebuilding", err=True)
         if differences or asked():
             state = after(now, rebuild(differences))
             rebuilds += 1
     return rebuilds
+
+
+def follow(paths: list[Path], rebuild: Callable[[list[Path]], set[Path] | None], stopped: str, **loop: Any) -> int:
+    """`watch` the definitions at `paths`, the code every build runs imported first (`warm_up`);
+    Ctrl-C ends it with `stopped` said (only when run without printgen.launch, which ends the
+    process itself). `loop`: test settings (interval, max_rounds, should_stop, sleep) for `watch`."""
+    warm_up()
+    try:
+        return watch({path.resolve() for path in paths}, rebuild, **loop)
+    except KeyboardInterrupt:
+        click.echo(stopped, err=True)
+        return 0
