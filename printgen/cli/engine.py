@@ -24,9 +24,8 @@ from printgen.core.spill import private_folder, remove
 if TYPE_CHECKING:  # loaded only in the worker
     from printgen.games import Loaded
 
-# A whole build of the largest deck printgen takes (20,000 rows, docs/decks.md: with its SVG and
-# PNG per card some 130 s on the reference machine) fits with room to spare; the bundled games
-# build in under a second. The memory is on top of what the worker shares with printgen.
+# The largest deck printgen takes (20,000 rows, docs/decks.md: some 130 s with its SVG and PNG per
+# card) fits with room to spare; the memory is on top of what the worker shares with printgen.
 BUILD_BUDGET = Budget(seconds=600.0, memory=2048 * MiB, what="the build")
 SECONDS_PER_GAME = 0.7  # a bundled game builds in 0.6-0.9 s
 SECONDS_PER_FILE = 0.002  # written to a temporary file; the disk is waited on once for all

@@ -181,14 +181,14 @@ def sheet_png(pdf: bytes, cells: Cells, px: tuple[int, int]) -> bytes:
         bitmap.close()
 
 
-def rasterise_cells(pdf: bytes, cells: Cells, page_index: int, count: int, store: Callable[[bytes], Held]) -> list[Held]:
-    """The first `count` cells of page `page_index` as PNG bytes, each handed to `store` once made."""
+def rasterise_cells(pdf: bytes, cells: Cells, count: int, store: Callable[[bytes], Held]) -> list[Held]:
+    """The first `count` cells of the first page as PNG bytes, each handed to `store` once made."""
     import pypdfium2 as pdfium
 
     bitmap = RowBitmap(*cells.pixels)
     document = pdfium.PdfDocument(pdf)
     try:
-        page = document[page_index]
+        page = document[0]
         pictures = [store(bitmap.draw(page, cell_matrix(cells, cell, page.get_width(), page.get_height())))
                     for cell in range(count)]
         page.close()

@@ -28,8 +28,7 @@ def write_pngs(docs: list[Document]) -> list[bytes]:
 
 def write_pngs_stored(docs: list[Document], store: Callable[[bytes], Held]) -> list[Held]:
     """Many one-page pictures of one size and resolution (a deck's cards), a page of cells to a job
-    on every core (printgen.core.parallel), each job drawing and rasterising its own (`pictures`).
-    Each PNG is handed to `store` where it is made (a spill folder keeps only its path)."""
+    on every core, each PNG handed to `store` where it is made."""
     from printgen.core.parallel import on_cores
     from printgen.output.cellpages import Cells
 
@@ -41,10 +40,10 @@ def write_pngs_stored(docs: list[Document], store: Callable[[bytes], Held]) -> l
 
 def pictures(docs: list[Document], cells: Cells, store: Callable[[bytes], Held],
              before: Callable[[int], object] = lambda index: None) -> list[Held]:
-    """Pictures of one size and resolution as PNGs: drawn as the cells of one PDF, so art they share
-    is stored once and decoded once a page (printgen.output.cellpages), then rasterised here. Each
-    has the pixels its own document would have. `before(i)` is called just before docs[i] is drawn
-    (a caller writes there what is drawn from the same shapes, while they are still kept)."""
+    """A page of cells' pictures (at most `cells.per_page`) as PNGs, drawn as one PDF page so art they
+    share is decoded once (printgen.output.cellpages), each with the pixels its own document would
+    have. `before(i)` runs just before docs[i] is drawn (a caller writes there what is drawn from
+    the same shapes, while they are kept)."""
     from printgen.output.cellpages import cell_pages, rasterise_cells
 
     def each() -> Iterator[Document]:
@@ -53,8 +52,7 @@ def pictures(docs: list[Document], cells: Cells, store: Callable[[bytes], Held],
             yield doc
 
     pdf = render_pdf(replace(docs[0], paper=cells.paper), cell_pages(each(), cells), [], raster_dpi=cells.dpi)
-    return [png for page, start in enumerate(range(0, len(docs), cells.per_page))
-            for png in rasterise_cells(pdf, cells, page, min(cells.per_page, len(docs) - start), store)]
+    return rasterise_cells(pdf, cells, len(docs), store)
 
 
 def rasterise(pdf: bytes, dpi: float, first: int, last: int) -> list[bytes]:

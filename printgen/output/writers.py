@@ -1,8 +1,7 @@
-"""The table of writers, chosen by a document's kind, the one loop that writes a build's
-documents, and the one place where a layout failure (text that does not fit, a figure too wide for
-its column) becomes a problem located in the definition. Every document of a build is written
-before any problem is reported, so a user sees them all at once, and nothing reaches the disk
-while one stands.
+"""The table of writers by a document's kind, the one loop that writes a build's documents, and the
+one place where a layout failure (text that does not fit, a figure too wide) becomes a problem
+located in the definition. Every document is written before any problem is reported, so a user sees
+them all at once.
 """
 from __future__ import annotations
 
