@@ -5,9 +5,9 @@ decoder's worst case can still run for minutes or take gigabytes. So a whole bui
 simulation, or `serve`'s rebuild) runs in a worker with a memory bound the kernel enforces
 (RLIMIT_AS: what it shares with printgen plus the budget), a CPU-time bound (RLIMIT_CPU) and a
 wall-clock deadline after which printgen kills it; the kernel kills it too if printgen dies first.
-Its one way back is one JSON message on a pipe (optionally followed by bytes): plain data, never a
-pickle, so nothing it sends can name code. A worker that dies, overruns or sends anything else is
-reported as the budget it broke, or as printgen's own bug.
+Its one way back is one JSON message on a pipe: plain data, never a pickle, so nothing it sends can
+name code. A worker that dies, overruns or sends anything else is reported as the budget it broke,
+or as printgen's own bug.
 
 Inside a worker, `run_bounded` runs its job at once: the work is bounded once. Where there is no fork
 (not POSIX) or PRINTGEN_NO_SANDBOX_PROCESS=1, the job runs here with only the in-process checks
@@ -68,7 +68,7 @@ def in_worker() -> bool:
 
 
 def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
-    """`job()`'s result (JSON data or bytes), computed in a worker under `budget` (here if this is
+    """`job()`'s result (JSON data), computed in a worker under `budget` (here if this is
     a worker already, or there is no fork). A job's `ValueError` or `DefinitionError` comes back as
     itself; a broken budget is a `BudgetExceeded`; anything else is printgen's bug (RuntimeError)."""
     if in_worker() or not can_fork():
@@ -120,14 +120,8 @@ def worker(job: Callable[[], Any], budget: Budget, write: int) -> None:
         Inside.worker = True
         limit(budget)
         said = held_stderr()
-        blob = b""
         try:
-            result = job()
-            if isinstance(result, bytes):  # sent after the JSON line, as it is
-                message: dict[str, Any] = {"bytes": len(result)}
-                blob = result
-            else:
-                message = {"ok": result}
+            message: dict[str, Any] = {"ok": job()}
         except MemoryError:
             message = {"memory": True}
         except RecursionError:
@@ -147,9 +141,6 @@ def worker(job: Callable[[], Any], budget: Budget, write: int) -> None:
         sys.stderr.flush()
         with os.fdopen(write, "wb") as out:
             out.write(data)
-            if blob:
-                out.write(b"\n")
-                out.write(blob)
     except BaseException:  # noqa: BLE001 - nothing may escape a forked child
         code = 1
     finally:
@@ -240,14 +231,13 @@ def decode(payload: bytes, status: int, budget: Budget) -> Any:
     is refused unread."""
     memory = (f"{budget.what} needed more than {budget.memory // MiB} MiB of memory, the most "
               f"printgen allows; make it smaller")
-    head, _, blob = payload.partition(b"\n")  # JSON written without indent has no raw newline
-    if not head:
+    if not payload:
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
             raise BudgetExceeded(f"{budget.what} used more than {budget.seconds:g} s of processor "
                                  f"time, the most printgen allows; make it simpler")
         raise BudgetExceeded(memory)  # died without a word: the kernel refused it memory
     try:
-        message = json.loads(head.decode("utf-8"))
+        message = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise BadReport(f"{budget.what}: the worker's answer is not JSON; refused unread") from None
     if not isinstance(message, dict) or len(message) - ("said" in message) != 1:
@@ -258,8 +248,6 @@ def decode(payload: bytes, status: int, budget: Budget) -> Any:
     sys.stderr.write(said)
     if "ok" in message:
         return message["ok"]
-    if "bytes" in message and message["bytes"] == len(blob):
-        return blob
     if message.get("memory") is True:
         raise BudgetExceeded(memory)
     if "problems" in message:

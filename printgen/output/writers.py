@@ -135,18 +135,10 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
 
 
 def runs_of(documents: list[Document], members: set[int], size: int) -> list[list[Document]]:
-    """The documents in order, cut into runs of `size` members each (the last may hold fewer);
-    documents after the last member join the last run."""
-    runs: list[list[Document]] = [[]]
-    count = 0
-    for doc in documents:
-        if id(doc) in members:
-            if count == size:
-                runs.append([])
-                count = 0
-            count += 1
-        runs[-1].append(doc)
-    return runs
+    """The documents in order, cut before every `size`-th member (the first is one); documents after
+    the last member join the last run."""
+    starts = [i for i, doc in enumerate(documents) if id(doc) in members][size::size]
+    return [documents[a:b] for a, b in zip([0, *starts], [*starts, len(documents)])]
 
 
 def run_written(run: list[Document], members: set[int], cells: Cells | None, source: SourceMap,
