@@ -20,7 +20,6 @@ the file.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,9 +96,6 @@ class PieceTemplates:
         """The template's file as messages show it, and the line holding `snippet` (else 1)."""
         path, text = self.source(name)
         return shown_name(path), line_of(text, snippet) if snippet else 1
-
-    def draw(self, name: str, piece: Piece) -> Group:
-        return self.draw_many(name, [piece])[0]
 
     def draw_many(self, name: str, pieces: Sequence[Piece]) -> list[Group]:
         """Each piece drawn from template `name`, in order (see draw_batches)."""
@@ -213,8 +209,7 @@ def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
 
 def key_of(name: str, data: Any, width: float, height: float) -> str:
     """What tells two pieces apart: the template, the plain data it is given and the box."""
-    text = json.dumps([name, data, width, height], sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return json.dumps([name, data, width, height], sort_keys=True)
 
 
 def shown_name(path: Path) -> str:
