@@ -263,32 +263,3 @@ def with_art(group: Group, ident: str, shape: Any) -> Group:
 
 def has_id(group: Group, ident: str) -> bool:
     return any(getattr(item, "svgid", None) == ident for item in group.contents)
-
-
-def text_boxes(group: Group) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
-    """Every line of text a drawn piece prints, with the box its glyphs take in the piece's
-    millimetres (x0, y0, x1, y1): from the font's advance widths, and from the baseline down by
-    the descent and up by the cap height (as printgen lays text out)."""
-    from reportlab.graphics.shapes import String
-
-    from printgen.drawing import fonts
-
-    def walk(node: Any, matrix: tuple[float, ...]) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
-        if isinstance(node, Group):
-            for child in node.contents:
-                yield from walk(child, mmult(matrix, tuple(node.transform)))
-        elif isinstance(node, String):
-            width = fonts.text_width(node.text, node.fontName, node.fontSize)
-            x0 = node.x - {"middle": width / 2, "end": width}.get(node.textAnchor, 0.0)
-            low, high = node.y - DESCENT * node.fontSize, node.y + CAP * node.fontSize
-            a, b, c, d, e, f = matrix
-            xs, ys = [], []
-            for x, y in ((x0, low), (x0 + width, low), (x0, high), (x0 + width, high)):
-                xs.append(a * x + c * y + e)
-                ys.append(b * x + d * y + f)
-            yield node.text, (min(xs), min(ys), max(xs), max(ys))
-
-    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
-
-
-CAP, DESCENT = 0.73, 0.24  # of the font size: Bitstream Vera's capitals and descenders
