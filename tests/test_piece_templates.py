@@ -13,7 +13,7 @@ import pytest
 from building import edit, line_of, rgb
 from pdfmeasure import SVG_NS
 from printgen.core.problems import DefinitionError
-from printgen.jinja.render import render_many
+from printgen.jinja.render import render_each
 
 NS = f"{{{SVG_NS['svg']}}}"
 TILE = 42.0
@@ -102,11 +102,11 @@ def test_a_mistake_in_a_piece_template_is_located_and_names_the_piece(run_cli, c
     assert not (tmp_path / "out").exists()
 
 
-def test_render_many_renders_every_context_in_one_child_and_locates_failures(tmp_path):
+def test_render_each_renders_every_context_and_locates_failures(tmp_path):
     (tmp_path / "piece.svg.j2").write_text('<svg>{{ n }}</svg>\n{% if n > 2 %}{{ 1 / 0 }}{% endif %}\n')
-    assert render_many("piece.svg.j2", [{"n": 1}, {"n": 2}], [tmp_path]) == ["<svg>1</svg>\n", "<svg>2</svg>\n"]
+    assert render_each("piece.svg.j2", [{"n": 1}, {"n": 2}], [tmp_path], 4.0) == ["<svg>1</svg>\n", "<svg>2</svg>\n"]
     with pytest.raises(DefinitionError) as caught:
-        render_many("piece.svg.j2", [{"n": 1}, {"n": 3}], [tmp_path], labels=["one", "three"])
+        render_each("piece.svg.j2", [{"n": 1}, {"n": 3}], [tmp_path], 4.0, ["one", "three"])
     assert "piece.svg.j2:2: template error (for three): ZeroDivisionError" in str(caught.value)
 
 

@@ -19,7 +19,7 @@ from pdfmeasure import SVG_NS
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS
 from printgen.games import load
-from printgen.jinja.render import render_many
+from printgen.jinja.render import render
 
 NS = f"{{{SVG_NS['svg']}}}"
 MM = 72 / 25.4
@@ -40,7 +40,7 @@ def copied(run_cli, folder: Path, game: str, template: str) -> tuple[Path, Path]
 
 def svg_of(template: Path, data: dict) -> ET.Element:
     """The SVG the copied template makes from the data the game gives it."""
-    return ET.fromstring(render_many(f"{template.parent.name}/{template.name}", [data], [template.parents[1]])[0])
+    return ET.fromstring(render(f"{template.parent.name}/{template.name}", data, [template.parents[1]]))
 
 
 # -- Armies: the army card in each position ------------------------------------------------------

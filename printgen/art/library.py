@@ -3,7 +3,7 @@
 Every game takes art the same way. A definition names files relative to its own folder, through
 the field types below. They are checked while the definition is validated, so a missing, unreadable,
 unsupported or out-of-folder file is a located `file:line: key.path` problem like any other, and
-nothing is written. Each file is loaded once (and cached by content across builds) into the
+nothing is written. Each file is loaded once into the
 definition's `ArtLibrary` (warnings, files read, the template folder); the value in the model
 carries its loaded art, so drawing code asks `art_of(defn.logo.image)` for it.
 """
@@ -199,12 +199,9 @@ class ArtLibrary:
             from printgen.art.svg import load_svg
 
             art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
+            self.warnings += [w for w in art.warnings if w not in self.warnings]
         else:
             art = load_bitmap(path, data, kind)
-        if kind == "SVG":
-            from printgen.art.svg import warnings_for
-
-            self.warnings += [w for w in warnings_for(art) if w not in self.warnings]
         self.images[value] = art
         self.files.append(path)
         return art

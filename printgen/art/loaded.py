@@ -31,7 +31,6 @@ class Art:
     natural: tuple[float, float]  # width, height in any unit; only the ratio matters
     drawing: Any = field(default=None, repr=False)  # the svglib Drawing for SVG art
     reader: Any = field(default=None, repr=False)  # the reportlab ImageReader for PNG and JPEG art
-    linked: tuple[Path, ...] = ()  # files an SVG draws from (<use>, <image>): they decide it too
     warnings: tuple[str, ...] = ()  # what svglib leaves out of an SVG or said, as `file:line: warning: ...`
     resampled: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)  # art.resample's
 

@@ -71,8 +71,7 @@ class SvgMeasure:
     @property
     def linked(self) -> list[Path]:
         """Every file besides the SVG itself that its drawing reads (<use> and <image>), and every
-        one it names that is not there, so art kept by its own bytes is known to be stale when one
-        of these changes or is created."""
+        one it names that is not there (`build --watch` watches them too)."""
         return self.files[1:] + self.pictures + self.absent
 
 

@@ -143,14 +143,14 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     """Measure the SVG, then convert it with svglib; external files the SVG refers to must lie
     under `root_folder`."""
     tree = parse(path, data)
-    measured = measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
+    measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
     findings = scan(tree)
     drawing, notes = convert(path, data, root_folder)
     shown = display_name(path)
     warnings = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
     warnings += [f"{shown}: warning: svglib: {note}" for note in notes]
     return Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
-               drawing=drawing, linked=tuple(measured.linked), warnings=tuple(warnings))
+               drawing=drawing, warnings=tuple(warnings))
 
 
 def convert(path: Path, data: bytes, root_folder: Path | None,
@@ -225,11 +225,6 @@ def standard_fonts() -> Any:
             return None, False
 
     return StandardFonts()
-
-
-def warnings_for(art: Art) -> list[str]:
-    """`file:line: warning: FEATURE: what is lost` for each feature, then svglib's own messages."""
-    return list(art.warnings)
 
 
 def embedded_fonts(user_fonts: Mapping[str, str] | None = None) -> Any:

@@ -27,15 +27,6 @@ if TYPE_CHECKING:
     from printgen.drawing.document import Document
 
 
-class ValidationReport(Protocol):
-    """What `printgen validate` prints: every finding, as text or JSON, and whether any is an error."""
-
-    @property
-    def errors(self) -> list[Any]: ...
-    def as_text(self) -> str: ...
-    def as_json(self) -> str: ...
-
-
 class Validator(Protocol):
     """A game's set validator (the `validate` capability), imported only when the command runs."""
 

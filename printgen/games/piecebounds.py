@@ -3,7 +3,7 @@ the rules keep free: each shape as a quadrilateral in the piece's millimetres (y
 id of the SVG element that drew it (svglib keeps it as `svgid`), and an overlap test for them.
 
 Text is measured as printgen lays text out (the font's advance widths, from the baseline down by
-the descent and up by the cap height, as `pieces.text_boxes`); any other shape by its bounds,
+the descent and up by the cap height, as printgen lays text out); any other shape by its bounds,
 widened by half its stroke. Both are turned with every transform above them, so a quadrilateral
 follows the shape even when the piece is placed at an angle.
 """
@@ -14,7 +14,7 @@ from typing import Any, Iterator, Sequence
 
 from reportlab.graphics.shapes import Group, String, mmult
 
-from printgen.games.pieces import CAP, DESCENT, PieceTemplates
+from printgen.games.pieces import PieceTemplates
 
 Point = tuple[float, float]
 Matrix = tuple[float, ...]
@@ -22,6 +22,7 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 # What a template writes for each kind of shape svglib makes: where a message can point.
 TAGS = {"String": "<text", "Rect": "<rect", "Circle": "<circle", "Ellipse": "<ellipse", "Line": "<line",
         "PolyLine": "<polyline", "Polygon": "<polygon", "Path": "<path", "Image": "<image"}
+CAP, DESCENT = 0.73, 0.24  # of the font size: Bitstream Vera's capitals and descenders
 
 
 def apply(matrix: Sequence[float], x: float, y: float) -> Point:
@@ -61,6 +62,15 @@ def quad_of(shape: Any, matrix: Matrix) -> list[Point] | None:
             half = (getattr(shape, "strokeWidth", 0) or 0) / 2
             x0, low, x1, high = x0 - half, low - half, x1 + half, high + half
     return [apply(matrix, x, y) for x, y in ((x0, low), (x1, low), (x1, high), (x0, high))]
+
+
+def text_boxes(group: Group) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
+    """Every line of text a drawn piece prints, with the box its glyphs take in the piece's
+    millimetres (x0, y0, x1, y1)."""
+    for shape, matrix, _ in drawn_shapes(group):
+        if isinstance(shape, String):
+            xs, ys = zip(*quad_of(shape, matrix) or [])
+            yield shape.text, (min(xs), min(ys), max(xs), max(ys))
 
 
 def furthest_outside(group: Group, box: tuple[float, float, float, float], matrix: Matrix = IDENTITY

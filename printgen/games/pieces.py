@@ -20,7 +20,6 @@ the file.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,9 +96,6 @@ class PieceTemplates:
         """The template's file as messages show it, and the line holding `snippet` (else 1)."""
         path, text = self.source(name)
         return shown_name(path), line_of(text, snippet) if snippet else 1
-
-    def draw(self, name: str, piece: Piece) -> Group:
-        return self.draw_many(name, [piece])[0]
 
     def draw_many(self, name: str, pieces: Sequence[Piece]) -> list[Group]:
         """Each piece drawn from template `name`, in order (see draw_batches)."""
@@ -213,8 +209,7 @@ def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
 
 def key_of(name: str, data: Any, width: float, height: float) -> str:
     """What tells two pieces apart: the template, the plain data it is given and the box."""
-    text = json.dumps([name, data, width, height], sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return json.dumps([name, data, width, height], sort_keys=True)
 
 
 def shown_name(path: Path) -> str:
@@ -268,32 +263,3 @@ def with_art(group: Group, ident: str, shape: Any) -> Group:
 
 def has_id(group: Group, ident: str) -> bool:
     return any(getattr(item, "svgid", None) == ident for item in group.contents)
-
-
-def text_boxes(group: Group) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
-    """Every line of text a drawn piece prints, with the box its glyphs take in the piece's
-    millimetres (x0, y0, x1, y1): from the font's advance widths, and from the baseline down by
-    the descent and up by the cap height (as printgen lays text out)."""
-    from reportlab.graphics.shapes import String
-
-    from printgen.drawing import fonts
-
-    def walk(node: Any, matrix: tuple[float, ...]) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
-        if isinstance(node, Group):
-            for child in node.contents:
-                yield from walk(child, mmult(matrix, tuple(node.transform)))
-        elif isinstance(node, String):
-            width = fonts.text_width(node.text, node.fontName, node.fontSize)
-            x0 = node.x - {"middle": width / 2, "end": width}.get(node.textAnchor, 0.0)
-            low, high = node.y - DESCENT * node.fontSize, node.y + CAP * node.fontSize
-            a, b, c, d, e, f = matrix
-            xs, ys = [], []
-            for x, y in ((x0, low), (x0 + width, low), (x0, high), (x0 + width, high)):
-                xs.append(a * x + c * y + e)
-                ys.append(b * x + d * y + f)
-            yield node.text, (min(xs), min(ys), max(xs), max(ys))
-
-    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
-
-
-CAP, DESCENT = 0.73, 0.24  # of the font size: Bitstream Vera's capitals and descenders

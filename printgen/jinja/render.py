@@ -94,25 +94,11 @@ def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -
     return render_each(name, [plain(context)], list(user_dirs), TEMPLATE_SECONDS)[0]
 
 
-PER_RENDER = 0.02  # s each further render of one template adds to a batch's time limit (a piece: ~1 ms)
-MAX_BATCH_SECONDS = 60.0
-
-
-def render_many(name: str, contexts: Sequence[dict[str, Any]], user_dirs: Iterable[Path] = (),
-                labels: Sequence[str] = (), common: dict[str, Any] | None = None) -> list[str]:
-    """Template `name` rendered once for each context (plain data only), under one time limit
-    that grows a little with each render. `common` is data every render sees too (the definition
-    as `d`). A failure is a located DefinitionError, its message naming the piece (`labels[i]`)
-    it was rendered for."""
-    seconds = min(MAX_BATCH_SECONDS, TEMPLATE_SECONDS + max(len(contexts) - 1, 0) * PER_RENDER)
-    return render_each(name, [plain(context) for context in contexts], list(user_dirs), seconds, labels,
-                       plain(common or {}))
-
-
 def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[Path], seconds: float,
                 labels: Sequence[str] = (), common: dict[str, Any] | None = None) -> list[str]:
-    """Render `name` for every context (over `common`); the sandbox's step budget starts afresh
-    for each, and the whole batch stops itself at SOFT_DEADLINE of `seconds`."""
+    """Render `name` for every context (plain data, over `common`); the sandbox's step budget starts
+    afresh for each, and the whole batch stops itself at SOFT_DEADLINE of `seconds`. A failure is a
+    located DefinitionError, its message naming the piece (`labels[i]`) it was rendered for."""
     env = environment(user_dirs, inline_values=kind_of(name) == "txt")
     texts: list[str] = []
     with soft_deadline(seconds * SOFT_DEADLINE, seconds):

@@ -53,20 +53,13 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
     """The text of every expression for every context (row), or one DefinitionError."""
     if not expressions or not contexts:
         return [[] for _ in contexts]
-    data = [plain(context) for context in contexts]
-    renders = len(expressions) * len(contexts)
-    seconds = min(MAX_SECONDS, 4.0 + renders * SECONDS_PER_RENDER)
-    return render_here([e.text for e in expressions], data, expressions, places, seconds)
-
-
-def render_here(texts: list[str], contexts: list[dict[str, Any]], expressions: Sequence[Expression],
-                places: Sequence[Place], seconds: float) -> list[list[str]]:
+    seconds = min(MAX_SECONDS, 4.0 + len(expressions) * len(contexts) * SECONDS_PER_RENDER)
     env = BoundedSandbox(autoescape=False, undefined=StrictUndefined, keep_trailing_newline=False)
     problems: list[Problem] = []
     compiled: list[Template | None] = []
-    for text, where in zip(texts, expressions):
+    for where in expressions:
         try:
-            compiled.append(env.from_string(text))
+            compiled.append(env.from_string(where.text))
         except TemplateSyntaxError as exc:
             problems.append(Problem(where.file, where.line + (exc.lineno or 1) - 1, where.path,
                                     f"template error: {exc.message}"))
@@ -76,7 +69,7 @@ def render_here(texts: list[str], contexts: list[dict[str, Any]], expressions: S
     out: list[list[str]] = []
     with soft_deadline(seconds * 0.85):
         for context, place in zip(contexts, places):
-            values = []
+            context, values = plain(context), []
             for template, where in zip(compiled, expressions):
                 env.fresh()
                 try:

@@ -8,7 +8,6 @@ Any game can have one; the module knows nothing about a particular game. A game 
                     tables={"turn": DataTable(("Step", "What you do"), rows, (0.3, 0.7))},
                     settings=defn.reference, sections={"A turn": ("turn",)})
     reference_documents(ref, options, stem)  # <stem>-reference.pdf, <stem>-reference-cards.pdf
-    sheet_document(ref, options, name, extra_pages=[...])  # the sheet, then pages of the game's own
 
 The template uses printgen's markup (see story.py). The page is split into two halves: everything
 before `@newpage` goes in the top half, the rest in the bottom half. A half starts with its `#`
@@ -35,6 +34,7 @@ single-sided and the cards double-sided.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Annotated, Any, Callable, Mapping, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -120,11 +120,6 @@ def reference_styles(settings: ReferenceSettings) -> Styles:
         subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
     )
 
-
-
-def table_factory(table: DataTable, style: Styles, accent: Color) -> Callable[[float], Flowable]:
-    """The table drawn at whatever width its place in the story gives it."""
-    return lambda width: data_table(table, style, accent, width)
 
 
 def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float,
@@ -274,10 +269,9 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
     """Render the template and split its story at `@newpage` into the two halves."""
     style = reference_styles(ref.settings)
     accent = HexColor(ref.settings.accent)
-    factories: dict[str, Callable[[float], Flowable]] = {}
-    for name, table in ref.tables.items():
-        factories[name] = table_factory(table, style, accent) if isinstance(table, DataTable) \
-            else table
+    factories: dict[str, Callable[[float], Flowable]] = {
+        name: partial(data_table, table, style, accent) if isinstance(table, DataTable) else table
+        for name, table in ref.tables.items()}
     markup = render(ref.template, dict(ref.context), options.templates)
     story = build_story(markup, factories, style, ref.template)
     result: list[list[Flowable]] = [[]]
@@ -360,12 +354,9 @@ def document(ref: Reference, composed: Composed, paper: Paper, name: str, title:
                     label=f"the {ref.sheet_name} ({paper.name})", after=leftovers)
 
 
-def sheet_document(ref: Reference, options: BuildOptions, name: str, extra_pages: Sequence[Page] = (),
-                   title: str | None = None) -> Document:
-    """The one-page sheet (single-sided), followed by any pages the game adds (tokens, say)."""
-    composed = compose_sheet(ref, options)
-    composed.pages += list(extra_pages)
-    return document(ref, composed, options.paper, name, title or f"{ref.title} \u2013 reference sheet",
+def sheet_document(ref: Reference, options: BuildOptions, name: str) -> Document:
+    """The one-page sheet (single-sided)."""
+    return document(ref, compose_sheet(ref, options), options.paper, name, f"{ref.title} \u2013 reference sheet",
                     "Print single-sided at actual size (100 %)", None)
 
 

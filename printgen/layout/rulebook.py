@@ -40,7 +40,7 @@ from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing.picture import rect, text
 from printgen.drawing.story import FitWidth, Stack, Styles, build_story, styles, tagged
 from printgen.jinja.render import render
-from printgen.layout.reference import DataTable, data_table
+from printgen.layout.reference import DataTable, data_table, is_head
 
 MARGIN = 14.0  # mm from the paper edge to the text, on every side
 GUTTER = 7.0  # mm between columns
@@ -89,10 +89,6 @@ def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
         title=base.title.clone("title", textColor=ink),
         subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
     )
-
-
-def is_head(item: Flowable) -> bool:
-    return isinstance(item, Paragraph) and item.style.name in ("title", "subtitle")
 
 
 class RulesTable(Table):

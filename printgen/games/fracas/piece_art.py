@@ -23,7 +23,8 @@ from printgen.core.paper import font_mm
 from printgen.drawing import fonts
 from printgen.drawing.picture import colour, hex_of, tint
 from printgen.games.fracas.model import Fracas, Player
-from printgen.games.pieces import Piece, PieceTemplates, has_id, templates_for, text_boxes, with_art
+from printgen.games.piecebounds import text_boxes
+from printgen.games.pieces import Piece, PieceTemplates, has_id, templates_for, with_art
 from printgen.jinja.plaindata import plain
 
 TOKEN_FACE = "fracas/token-face.svg.j2"

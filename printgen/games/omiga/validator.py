@@ -118,13 +118,12 @@ def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
 def art_findings(defn: Omiga) -> list[Finding]:
     """What loading the deck backs noticed (SVG features that will not print), as `build` says it."""
     from printgen.art.library import art_of
-    from printgen.art.svg import warnings_for
 
     lines: list[str] = []
     for deck in DECKS:
         art = art_of(getattr(defn.art, f"{deck}_back"))
         if art is not None and art.kind == "SVG":
-            lines += [w for w in warnings_for(art) if w not in lines]
+            lines += [w for w in art.warnings if w not in lines]
     return [warning_finding("drawing", w) for w in lines]
 
 

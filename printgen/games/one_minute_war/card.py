@@ -292,7 +292,7 @@ def tab_warnings(card: WarCard) -> list[str]:
     """`file:line: warning: ...` for each tab template whose text reaches past the tab's safe area
     (TAB_PAD inside every edge, where a cut a little off would clip it), naming the first text and
     tab it happens on and how many more; then what drawing the pieces noticed."""
-    from printgen.games.pieces import text_boxes
+    from printgen.games.piecebounds import text_boxes
 
     tw, t = card.tab_width, card.defn.card.tab_height
     found: dict[str, list[str]] = {}

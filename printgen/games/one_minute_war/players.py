@@ -21,7 +21,6 @@ from printgen.games.one_minute_war.engine import (Army, Fight, Move, Rules, Sacr
 from printgen.games.one_minute_war.solve import preferred
 
 FIST = 0  # the action that stands for a sacrifice
-STRATEGIES = ("uniform", "equilibrium", "best_reply")
 Stage = tuple[list[int], list[int], tuple[tuple[int, ...], ...]]  # actions of each side, payoffs to side 0
 
 

@@ -7,14 +7,15 @@ from typing import Any
 from printgen.core.source import Loc
 from printgen.games.one_minute_war.engine import Rules
 from printgen.games.one_minute_war.model import OneMinuteWar
-from printgen.games.one_minute_war.simulation import Tally, wilson
+from printgen.core.intervals import wilson
+from printgen.games.one_minute_war.simulation import Tally
 
 ENDED = {"all_defeated": "a side defeated", "no_legal_move": "no legal move", "agreed": "stopped"}
 
 
 def rate(count: int, games: int) -> dict[str, float]:
-    low, high = wilson(count, games)
-    return {"rate": round(count / max(games, 1), 4), "low": round(low, 4), "high": round(high, 4)}
+    found = wilson(count, games)
+    return {"rate": round(count / max(games, 1), 4), "low": round(found.low, 4), "high": round(found.high, 4)}
 
 
 def match_stats(rules: Rules, names: tuple[str, str], tally: Tally) -> dict[str, Any]:

@@ -6,7 +6,6 @@ if both players agreed to stop.
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -120,13 +119,3 @@ def simulate(rules: Rules, shares: dict[int, Fraction], matches: list[tuple[str,
     for (m, _, _), tally in zip(batches, on_cores(jobs, finished, parallel)):
         totals[m].add(tally)
     return totals
-
-
-def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a rate (it stays within 0..1, even at 0 or all)."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
