@@ -1,12 +1,7 @@
-"""The user's printgen settings: for now the printer's duplex back offset, per flip edge.
-
-A printer's misregistration belongs to the printer, not to a game, so it lives in the user's config
-folder and `printgen build` applies it whenever `--back-offset` is not given. It is stored per flip
-edge because turning on the other edge moves the back differently.
-
-    # $XDG_CONFIG_HOME/printgen/config.toml (default ~/.config/printgen/config.toml)
-    [back_offset]
-    long = [1.5, -0.5]
+"""The user's printgen settings: the printer's duplex back offset, per flip edge (turning on the
+other edge moves the back differently), applied by `printgen build` when `--back-offset` is not
+given; it belongs to the printer, not to a game. In $XDG_CONFIG_HOME/printgen/config.toml (default
+~/.config/printgen/config.toml): `[back_offset]` with `long = [1.5, -0.5]`.
 """
 from __future__ import annotations
 

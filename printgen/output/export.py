@@ -48,10 +48,6 @@ def single_pdf(drawing: Group, width: float, height: float, bleed: float, title:
     return write(Document("piece.pdf", paper, [page], title, "One piece, with bleed"))
 
 
-def back_stem(deck: str) -> str:
-    return f"back-{slug(deck, 'deck')}"
-
-
 def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
                spill: Spill | None = None) -> list[Artifact]:
     """A PDF per face, a PDF per deck back, and manifest.csv listing size, bleed and quantity; the
@@ -62,7 +58,7 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
     rows: list[dict[str, object]] = []
     wanted: list[ShopFile] = []
     for deck, members in grouped.items():
-        back_file = f"{back_stem(deck)}.pdf"
+        back_file = f"back-{slug(deck, 'deck')}.pdf"
         for card in members:
             name = f"{card.name}.pdf"
             wanted.append(ShopFile(name, card, "face", f"{title} {card.name} (face)"))

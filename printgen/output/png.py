@@ -74,7 +74,9 @@ def page_pngs(pdf: bytes, dpi: float, compress_level: int = 6, pages: range | No
     try:
         for index in pages if pages is not None else range(len(document)):
             image = document[index].render(scale=dpi / 72, may_draw_forms=False).to_pil().convert("RGB")
-            yield png_bytes(image, compress_level)
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", compress_level=compress_level)
+            yield buffer.getvalue()
     finally:
         document.close()
 
@@ -87,9 +89,3 @@ def page_count(pdf: bytes) -> int:
         return len(document)
     finally:
         document.close()
-
-
-def png_bytes(image, compress_level: int = 6) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=compress_level)
-    return buffer.getvalue()
