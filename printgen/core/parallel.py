@@ -28,9 +28,7 @@ from printgen.core.problems import Problem
 
 T = TypeVar("T")
 FRAME = struct.Struct(">QQ")  # the job's index and the encoded result's length (0: the job failed)
-# the records a helper's result may hold without the caller naming them: a written document's problems
-PLAIN_KINDS: tuple[type, ...] = (Problem,)
-READ_SIZE = 1 << 16
+PLAIN_KINDS: tuple[type, ...] = (Problem,)  # what a result may hold unnamed: a document's problems
 
 
 def cores() -> int:
@@ -87,17 +85,14 @@ class Helper:
         return frames
 
     def stop(self) -> None:
-        """Kill the helper unless its pipe was read to the end, then wait for it."""
-        if self.fd is not None:
+        """Close the pipe, kill the helper (finished or not) and wait for it."""
+        if self.pid is not None and self.fd is not None:
             os.close(self.fd)
-            self.fd = None
-            if self.pid is not None:
-                with suppress(ProcessLookupError):
-                    os.kill(self.pid, signal.SIGKILL)
-        if self.pid is not None:
+            with suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
             LIVE.discard(self.pid)
-            self.pid = None
+            self.pid = self.fd = None
 
 
 def frame(index: int, job: Callable[[], Any]) -> bytes:
@@ -181,7 +176,7 @@ def gather(helpers: list[Helper], done: Callable[[int, Any], None], kinds: Seque
         while selector.get_map():
             for key, _ in selector.select():
                 helper = key.data
-                data = os.read(key.fd, READ_SIZE)
+                data = os.read(key.fd, 1 << 16)
                 if not data:
                     selector.unregister(key.fd)
                     continue

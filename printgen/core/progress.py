@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterator
 
 import click
 
 SHOW_FROM_SECONDS = 1.0
-
-
-class Progress(Protocol):
-    def update(self, n_steps: int, current_item: Any = None) -> None: ...
 
 
 class Silent:
@@ -24,7 +20,7 @@ class Silent:
 
 
 @contextmanager
-def progress(length: int, label: str, seconds_each: float) -> Iterator[Progress]:
+def progress(length: int, label: str, seconds_each: float) -> Iterator[Any]:
     """A bar of `length` steps if they should take a second or more in all, else a silent stand-in."""
     if length * seconds_each < SHOW_FROM_SECONDS:
         yield Silent()
