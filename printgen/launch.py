@@ -49,15 +49,9 @@ def main() -> None:
 def clean_up() -> None:
     """End every child process and remove every temporary file still recorded (only modules
     already imported are asked: an interrupt during imports has started neither)."""
-    bounded = sys.modules.get("printgen.core.bounded")
-    if bounded is not None:
-        bounded.stop_children()
-    atomic = sys.modules.get("printgen.core.atomic")
-    if atomic is not None:
-        atomic.remove_temporaries()
-    spill = sys.modules.get("printgen.core.spill")
-    if spill is not None:
-        spill.remove_all()
+    for module, clean in (("bounded", "stop_children"), ("atomic", "remove_temporaries"), ("spill", "remove_all")):
+        if f"printgen.core.{module}" in sys.modules:
+            getattr(sys.modules[f"printgen.core.{module}"], clean)()
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
 
-from reportlab.graphics.shapes import Group, Path
+from reportlab.graphics.shapes import _CLOSEPATH, _LINETO, _MOVETO, Group, Path
 from reportlab.lib.rl_accel import fp_str
 
 from printgen.core.paper import MM_PER_PT, Paper, pt
@@ -95,12 +95,9 @@ def cell_pages(docs: Iterable[Document], cells: Cells) -> Iterator[Page]:
 
 def in_cell(page: Page, cells: Cells, cell: int) -> Group:
     x, y = cells.origin(cell)
-    edge = Path(isClipPath=1, strokeColor=None, fillColor=None)
-    edge.moveTo(0, 0)
-    edge.lineTo(cells.width, 0)
-    edge.lineTo(cells.width, cells.height)
-    edge.lineTo(0, cells.height)
-    edge.closePath()
+    corners = [0, 0, cells.width, 0, cells.width, cells.height, 0, cells.height]
+    edge = Path(corners, [_MOVETO, _LINETO, _LINETO, _LINETO, _CLOSEPATH], isClipPath=1, strokeColor=None,
+                fillColor=None)
     content = Group(*page.shapes, transform=(1, 0, 0, 1, *page.shift))
     return Group(edge, content, transform=(1, 0, 0, 1, x, y))
 
