@@ -25,14 +25,10 @@ def paint(colour: Color | None) -> str:
 
 
 def style_attrs(shape: Any, fill: bool = True) -> dict[str, str]:
-    attrs: dict[str, str] = {}
-    if fill:
-        colour = getattr(shape, "fillColor", None)
-        attrs["fill"] = paint(colour)
-        if colour is not None and getattr(colour, "alpha", 1) < 1:
-            attrs["fill-opacity"] = num(colour.alpha)
-    else:
-        attrs["fill"] = "none"
+    colour = getattr(shape, "fillColor", None) if fill else None
+    attrs = {"fill": paint(colour)}
+    if colour is not None and getattr(colour, "alpha", 1) < 1:
+        attrs["fill-opacity"] = num(colour.alpha)
     stroke = getattr(shape, "strokeColor", None)
     width = getattr(shape, "strokeWidth", 0)
     if stroke is not None and width:
@@ -160,19 +156,10 @@ def picture_href(source: Any) -> str:
 
 def path_data(path: rl.Path) -> str:
     points = iter(zip(path.points[::2], path.points[1::2]))
-    parts: list[str] = []
-    for op in path.operators:
-        if op == rl._MOVETO:
-            x, y = next(points)
-            parts.append(f"M{num(x)} {num(y)}")
-        elif op == rl._LINETO:
-            x, y = next(points)
-            parts.append(f"L{num(x)} {num(y)}")
-        elif op == rl._CURVETO:
-            coords = [next(points) for _ in range(3)]
-            parts.append("C" + " ".join(f"{num(x)} {num(y)}" for x, y in coords))
-        elif op == rl._CLOSEPATH:
-            parts.append("Z")
+    steps = {rl._MOVETO: ("M", 1), rl._LINETO: ("L", 1), rl._CURVETO: ("C", 3), rl._CLOSEPATH: ("Z", 0)}
+    parts = []
+    for letter, count in (steps[op] for op in path.operators if op in steps):
+        parts.append(letter + " ".join(f"{num(x)} {num(y)}" for x, y in (next(points) for _ in range(count))))
     return " ".join(parts)
 
 
