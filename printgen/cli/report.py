@@ -56,9 +56,8 @@ def safe_name(name: Any) -> bool:
 
 
 def scratch_in(folder: str) -> None:
-    """In a worker: its own temporary files (a large build's spill, printgen.core.spill) go inside
-    `folder`, which this process removes whatever becomes of the worker (killed by its deadline,
-    say), instead of the system's temporary folder, where they would outlive a killed worker."""
+    """In a worker: its own temporary files (a large build's spill) go inside `folder`, which this
+    process removes whatever becomes of the worker, not where they would outlive a killed worker."""
     if in_worker():
         import tempfile
 

@@ -25,9 +25,8 @@ class BuildOptions:
 
 @dataclass(frozen=True)
 class Artifact:
-    """One output file, relative to the game's output folder: its bytes, or (in a build too large to
-    hold in memory) where they lie in a private spill folder (printgen.core.spill); `spill` keeps
-    that folder alive while the artifact is."""
+    """One output file, relative to the game's output folder: its bytes, or where they lie in a spill
+    folder (printgen.core.spill), which `spill` keeps alive while the artifact is."""
 
     name: str
     held: bytes

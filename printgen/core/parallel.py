@@ -138,11 +138,10 @@ def decoded(payload: bytes, kinds: Sequence[type] = ()) -> tuple[bool, Any]:
 
 def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None] | None = None,
              workers: int | None = None, meanwhile: Callable[[], object] | None = None) -> list[T]:
-    """Every job's result, in the jobs' order, computed by up to `workers` helpers at once (default:
-    one per usable core); `on_result(index, result)` hears of each as it arrives. A result comes
-    back as plain data (printgen.core.plaincode): the dataclasses it may hold are those the jobs'
-    functions declare they return. `meanwhile()` runs here once the helpers started
-    (with no helper, before the jobs), so even one job goes to another core when it is given."""
+    """Every job's result, in the jobs' order, computed by up to `workers` helpers (default: one per
+    usable core); `on_result(index, result)` hears of each as it arrives. A result may hold the
+    dataclasses the jobs' functions declare they return. `meanwhile()` runs here once the helpers
+    started (with none, before the jobs): given it, even one job goes to another core."""
     workers = min(workers or cores(), len(jobs))
     results: dict[int, T] = {}
 
@@ -175,12 +174,11 @@ def gather(helpers: list[Helper], done: Callable[[int, Any], None], kinds: Seque
             selector.register(helper.fd, selectors.EVENT_READ, helper)
         while selector.get_map():
             for key, _ in selector.select():
-                helper = key.data
                 data = os.read(key.fd, 1 << 16)
                 if not data:
                     selector.unregister(key.fd)
                     continue
-                for index, payload in helper.take(data):
+                for index, payload in key.data.take(data):
                     ok, value = decoded(payload, kinds)
                     if ok:
                         done(index, value)

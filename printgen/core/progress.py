@@ -1,7 +1,5 @@
-"""Progress bars for long work, on stderr so that stdout stays clean for paths and reports.
-
-A bar only appears when the work is expected to take about a second or more: a bar that flashes
-past is noise. Where stderr is not a terminal, click prints the label once instead of a bar.
+"""Progress bars on stderr (stdout stays clean for paths and reports), only for work expected to take
+a second or more: a bar that flashes past is noise. Off a terminal, click prints the label once.
 """
 from __future__ import annotations
 

@@ -117,11 +117,7 @@ def encode_page_now(canvas: Canvas) -> None:
 def page_box(box: tuple[float, float, float, float] | None,
              shift: tuple[float, float]) -> tuple[float, ...] | None:
     """A page box in points, moved with the page's content (a back offset moves the trim too)."""
-    if box is None:
-        return None
-    x0, y0, x1, y1 = box
-    dx, dy = shift
-    return tuple(pt(v) for v in (x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+    return None if box is None else tuple(pt(v + shift[i % 2]) for i, v in enumerate(box))
 
 
 def draw_shapes(canvas: Canvas, shapes: list[Any], paper: Paper) -> None:
