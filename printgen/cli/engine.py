@@ -101,11 +101,10 @@ def build_one(path: Path, options: BuildOptions, allow_outside: bool, work: Work
         try:
             report = run_bounded(lambda: in_worker(path, options, allow_outside, work, folder, watching),
                                  BUILD_BUDGET)
-        except BudgetExceeded as exc:
-            return Built(path, "", "", [], [], [Problem(display_name(path), 1, "", str(exc))],
-                         [path.resolve()], None, folder)
-        except DefinitionError as exc:  # raised outside the job's own catch (not expected)
-            return Built(path, "", "", [], [], list(exc.problems), [path.resolve()], None, folder)
+        except (BudgetExceeded, DefinitionError) as exc:  # the latter raised outside the job's own catch
+            problems = list(exc.problems) if isinstance(exc, DefinitionError) else [
+                Problem(display_name(path), 1, "", str(exc))]
+            return Built(path, "", "", [], [], problems, [path.resolve()], None, folder)
         return checked(report, path, folder)
     except BaseException:
         remove(folder)

@@ -56,14 +56,10 @@ class Settings:
             raise SettingRefused("too many settings at once")
         changes: dict[str, Any] = {}
         for key, value in asked.items():
-            if key == "paper" and value.lower() in PAPERS:
-                changes["paper"] = value.lower()
-            elif key == "flip" and value.lower() in ("long", "short"):
-                changes["flip"] = value.lower()
-            elif key == "bleed":
-                changes["bleed"] = bleed_of(value)
-            elif key == "back_offset":
-                changes["back_offset"] = offset_of(value)
+            if value.lower() in {"paper": PAPERS, "flip": ("long", "short")}.get(key, ()):
+                changes[key] = value.lower()
+            elif key in ("bleed", "back_offset"):
+                changes[key] = (bleed_of if key == "bleed" else offset_of)(value)
             else:
                 raise SettingRefused(f"{key}: expected paper ({' or '.join(sorted(PAPERS))}), flip (long or "
                                      f"short), bleed or back_offset (got {value[:40]!r})")
@@ -163,7 +159,6 @@ class Live:
         return built.watched
 
     def file(self, path: str) -> tuple[str, bytes] | None:
-        """The media type and bytes of the table's file at URL `path`, if there is one."""
         if path not in self.files:
             return None
         media, built, name = self.files[path]
@@ -215,7 +210,6 @@ class Live:
         return " ".join(words)
 
     def state(self) -> dict[str, Any]:
-        """What the page shows, as plain data for JSON."""
         return {"version": self.version, "status": self.status, "problems": self.problems,
                 "warnings": self.warnings, "games": self.games,
                 "settings": {**asdict(self.settings), "back_offset": ",".join(

@@ -92,7 +92,7 @@ class Connection:
 
 
 class Loopback:
-    """A listening socket on 127.0.0.1 and the connections on it, served on demand."""
+    """A listening socket on 127.0.0.1 and its connections, served only when the watch loop sleeps."""
 
     def __init__(self, respond: Respond, port: int = 0) -> None:
         self.respond = respond
@@ -169,7 +169,6 @@ class Loopback:
         connection.close()
 
     def shut(self) -> None:
-        """Close every connection and the listening socket."""
         for connection in list(self.waiting):
             self.close(connection)
         self.selector.close()

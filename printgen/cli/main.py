@@ -122,8 +122,6 @@ def main() -> None:
     start_unchecked()  # this process draws only printgen's pages
     try:
         cli(standalone_mode=True)
-    except SystemExit:
-        raise
     except KeyboardInterrupt:
         click.echo("printgen: interrupted; files already written are complete.", err=True)
         sys.exit(130)

@@ -27,8 +27,6 @@ Deck = tuple[str, Held, list[tuple[str, int, Held]]]  # name, back, faces (name,
 
 @dataclass(frozen=True)
 class Picture:
-    """A PNG and its size in pixels."""
-
     png: bytes
     width: int
     height: int

@@ -36,7 +36,6 @@ def snapshot(files: Iterable[Path]) -> dict[Path, Stamp]:
 
 
 def changed(before: dict[Path, Stamp], after: dict[Path, Stamp]) -> list[Path]:
-    """Files added, removed or modified between two snapshots."""
     return sorted(p for p in before.keys() | after.keys() if before.get(p, 0) != after.get(p, 0))
 
 
