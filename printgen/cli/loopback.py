@@ -2,7 +2,7 @@
 
 It runs in printgen's one thread, between the watch loop's looks at the files, because a fork (each
 build's worker) is only safe from a process with one thread. A selector and per-connection
-deadlines keep any client from holding that thread (docs/ARCHITECTURE.md).
+deadlines keep any client from holding that thread (docs/live-preview.md).
 """
 from __future__ import annotations
 

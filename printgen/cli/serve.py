@@ -65,19 +65,15 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
     try:
         click.echo(f"printgen: serving at {server.url} (this computer only; Ctrl-C stops)")
         if open_browser:
-            open_page(server.url)
+            import webbrowser
+
+            if not webbrowser.open(server.url):
+                click.echo(f"printgen: found no web browser to open; open {server.url} yourself", err=True)
         return follow(live.paths, live.rebuild, "printgen: stopped serving.", asked=lambda: live.pending,
                       sleep=lambda seconds: server.serve_for(seconds, until=lambda: live.pending), **loop)
     finally:
         server.shut()
         live.kept.__exit__()  # the last build's folders
-
-
-def open_page(url: str) -> None:
-    import webbrowser
-
-    if not webbrowser.open(url):
-        click.echo(f"printgen: found no web browser to open; open {url} yourself", err=True)
 
 
 def respond(live: Live, path: str, query: str) -> Reply:
@@ -102,8 +98,7 @@ def respond(live: Live, path: str, query: str) -> Reply:
     found = live.file(path)
     if found is None:
         return Reply(404, "text/plain; charset=utf-8", b"404 not one of the files this page shows\n")
-    media, data = found
-    return Reply(200, media, data)
+    return Reply(200, *found)
 
 
 @lru_cache(maxsize=1)
