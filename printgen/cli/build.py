@@ -1,5 +1,4 @@
-"""`printgen build`: every file a game makes, written only when every named game builds; with
-`--watch`, again after every change until Ctrl-C."""
+"""`printgen build`: every file a game makes, written only when every named game builds."""
 from __future__ import annotations
 
 import time
@@ -56,9 +55,8 @@ def build_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: t
 
 def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, allow_outside: bool,
                  **loop: Any) -> int:
-    """Build now and after every change until Ctrl-C, the whole definition each time, in a fresh
-    worker, as `printgen build` does; a broken definition is reported and waited on, never the end
-    of the run. `loop`: test settings for printgen.cli.watch.watch."""
+    """Build now and after every change until Ctrl-C; a broken definition is reported and waited on,
+    never the end of the run. `loop`: test settings for printgen.cli.watch.watch."""
     from printgen.cli.watch import follow
 
     def rebuild(changed: list[Path]) -> set[Path]:
@@ -69,7 +67,7 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
                 write_results(built, out_dir)
             except DefinitionError as exc:
                 report(exc, then=" Watching for changes...")
-            else:  # the time taken, so a designer sees what an edit costs (benchmarks/run.py reads it)
+            else:  # benchmarks/run.py reads the time taken
                 took = time.monotonic() - started
                 click.echo(f"printgen: {'rebuilt' if changed else 'built'} in {took:.2f} s; watching for "
                            "changes (Ctrl-C stops)", err=True)

@@ -1,8 +1,6 @@
 """What every command shares: finding a game or a definition, and reporting problems.
 
-A command that finds problems in the user's files raises DefinitionError; the command group
-(printgen.cli.main) lists them (the first MAX_SHOWN), says how many there are and that nothing was
-written, and exits with EXIT_BAD_INPUT. No command prints problems itself.
+Commands raise DefinitionError and the group (printgen.cli.main) reports it, so none prints problems.
 """
 from __future__ import annotations
 
@@ -14,7 +12,7 @@ import click
 from printgen.core.bundled import bundled_definition, game_ids
 from printgen.core.problems import DefinitionError
 
-if TYPE_CHECKING:  # the registry and the YAML reader are imported when used (in a worker, for a build)
+if TYPE_CHECKING:  # imported when used, in a worker
     from printgen.games import Game
 
 EXIT_INVALID = 1  # `validate`: the file reads, but the set it defines has problems
@@ -53,8 +51,7 @@ def game_of(path: Path) -> Game | None:
 
 
 def report(error: DefinitionError, then: str = "") -> None:
-    """The problems on stderr (the first MAX_SHOWN: a flood of one mistake helps nobody), then how
-    many there are, that nothing was written, and `then` (what happens next)."""
+    """The first MAX_SHOWN problems on stderr (a flood of one mistake helps nobody), their count, and `then`."""
     lines = error.report().splitlines()
     click.echo("\n".join(lines[:MAX_SHOWN]), err=True)
     count = len(lines)

@@ -1,8 +1,7 @@
-"""The work behind `build` (with `--watch`), `preview`, `export` and `serve`: each definition built in
-a worker of its own (printgen.core.bounded), which writes its files into a private temporary folder
-and sends a JSON report (printgen.cli.report); this process never loads a definition, and writes
-every file into place at once (printgen.core.atomic). Files, not bytes on the pipe: a deck of 20,000
-rows makes hundreds of MiB of pictures, which this process then reads one at a time.
+"""The work behind `build`, `preview`, `export` and `serve`: each definition built in a bounded
+worker of its own (printgen.core.bounded), which hands its files back in a private folder and one
+JSON report (printgen.cli.report); this process never loads a definition. Files, not bytes on the
+pipe, so a huge deck is never held in this process's memory.
 """
 from __future__ import annotations
 
@@ -24,11 +23,10 @@ from printgen.core.spill import private_folder, remove
 if TYPE_CHECKING:  # loaded only in the worker
     from printgen.games import Loaded
 
-# The largest deck printgen takes (20,000 rows, docs/decks.md: some 130 s with its SVG and PNG per
-# card) fits with room to spare; the memory is on top of what the worker shares with printgen.
+# room to spare for the largest deck printgen takes (docs/decks.md)
 BUILD_BUDGET = Budget(seconds=600.0, memory=2048 * MiB, what="the build")
 SECONDS_PER_GAME = 0.7  # a bundled game builds in 0.6-0.9 s
-SECONDS_PER_FILE = 0.002  # written to a temporary file; the disk is waited on once for all
+SECONDS_PER_FILE = 0.002
 
 Work = Callable[["Loaded", BuildOptions], "tuple[list[Artifact], Any]"]
 
@@ -69,8 +67,8 @@ class Builds(list[Built]):
 
 def build_all(paths: list[Path], options: BuildOptions, allow_outside: bool = False,
               work: Work = whole_build, watching: bool = False) -> Builds:
-    """Build each definition in a worker of its own, one after another (never raises for problems:
-    `Builds.settle` does). `watching`: each worker also lists the files its build read."""
+    """Build each definition in a worker of its own; `Builds.settle` raises the problems.
+    `watching`: each worker also lists the files its build read."""
     builds = Builds()
     try:
         with progress(len(paths), "Building", SECONDS_PER_GAME) as bar:
@@ -97,17 +95,16 @@ def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = 
 
 def build_one(path: Path, options: BuildOptions, allow_outside: bool, work: Work = whole_build,
               watching: bool = False) -> Built:
-    """One definition built by a worker under BUILD_BUDGET; a broken budget is a problem placed at
-    the definition's first line."""
+    """One definition built by a worker under BUILD_BUDGET; a broken budget is a problem at line 1."""
     folder = private_folder("printgen-build-")
     try:
         try:
             report = run_bounded(lambda: in_worker(path, options, allow_outside, work, folder, watching),
                                  BUILD_BUDGET)
-        except (BudgetExceeded, DefinitionError) as exc:  # the latter outside the job's own catch
-            problems = (exc.problems if isinstance(exc, DefinitionError)
-                        else [Problem(display_name(path), 1, "", str(exc))])
-            return Built(path, "", "", [], [], list(problems), [path.resolve()], None, folder)
+        except (BudgetExceeded, DefinitionError) as exc:  # the latter raised outside the job's own catch
+            problems = list(exc.problems) if isinstance(exc, DefinitionError) else [
+                Problem(display_name(path), 1, "", str(exc))]
+            return Built(path, "", "", [], [], problems, [path.resolve()], None, folder)
         return checked(report, path, folder)
     except BaseException:
         remove(folder)
@@ -116,8 +113,7 @@ def build_one(path: Path, options: BuildOptions, allow_outside: bool, work: Work
 
 def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work, folder: str,
               watching: bool) -> dict[str, Any]:
-    """In the worker: load, build, write the files into `folder`, and say what happened as plain
-    data (printgen.cli.report)."""
+    """In the worker: load, build, write the files into `folder`; the report as plain data."""
     from printgen.games import load
 
     scratch_in(folder)
@@ -145,8 +141,7 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
 
 
 def write_results(builds: list[Built], out_dir: Path, describe: Callable[[Built], str] | None = None) -> None:
-    """Write every file atomically (one wait for the disk for all of them), each read from its
-    temporary folder as it is written, then say per game where they went."""
+    """Write every file atomically, one wait for the disk for all, then say per game where they went."""
     total = sum(len(built.files) for built in builds)
     with progress(total, "Writing", SECONDS_PER_FILE) as bar:
         def files() -> Iterator[tuple[Path, bytes]]:

@@ -1,5 +1,4 @@
-"""`printgen export`: the pieces of every game that has them, for a print shop or Tabletop Simulator
-(the files themselves are made by printgen.output.export)."""
+"""`printgen export`: the pieces of every game that has them, for a print shop or Tabletop Simulator."""
 from __future__ import annotations
 
 import sys
@@ -41,8 +40,7 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     """
     if not (print_shop or tts):
         raise click.UsageError("say what to export: --print-shop, --tts, or both")
-    # the same checks as build, so a definition that cannot build cannot export either; a deck's
-    # pictures of single cards are left out: they draw the faces the sheets draw, and are not kept
+    # a deck's pictures of single cards are left out: the sheets draw the same faces
     build_options = BuildOptions(PAPERS["a4"], templates=template_dirs, pictures=False)
     work = partial(exported_work, print_shop=print_shop, tts=tts, bleed=bleed, dpi=dpi)
     with build_games(paths_for(games), build_options, allow_outside, work) as built:
@@ -58,8 +56,7 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
 
 def exported_work(loaded: Loaded, build_options: BuildOptions, print_shop: bool, tts: bool, bleed: float,
                   dpi: int) -> tuple[list[Artifact], Any]:
-    """In the worker: build (so a definition that cannot build cannot export either), then the
-    exported files; for a game without pieces, none and the message that says so."""
+    """In the worker: build (so what cannot build cannot export), then the exported files, or why none."""
     loaded.build(build_options)
     if loaded.game.pieces is None:
         from printgen.games import registry

@@ -1,5 +1,4 @@
-"""`printgen list`: the bundled games, what each builds, and which commands take which game (asked of
-each game's capabilities, never of its id)."""
+"""`printgen list`: the bundled games, what each builds, and which commands take them (by capability)."""
 from __future__ import annotations
 
 import click

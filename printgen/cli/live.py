@@ -1,13 +1,8 @@
-"""What `printgen serve` shows, kept up to date: the games' pages and pieces as pictures, the PDFs,
-the problems of the last build and the settings the page can change.
+"""What `printgen serve` shows: the games' pages and pieces, the PDFs, the last build's problems
+and the settings the page can change.
 
-Every rebuild is a whole build in a fresh worker (printgen.cli.engine), which also draws the page
-and piece pictures and hands them back as files in its private folder. What is served is one table
-in memory, from URL path to a file the worker handed back (read from its folder when asked, so this
-process holds no more than `build` does), replaced whole after each good build, whose folders then
-replace the last ones; a build that fails leaves the table as it was and sets its problems beside
-it. A request can only name an entry of that table, so nothing else on disk is ever served: not
-the definitions, not their art, not a file a symbolic link points to.
+What is served is one table from URL path to a file a worker handed back, replaced whole after each
+good build; a request can only name an entry of it, so nothing else on disk is ever served.
 """
 from __future__ import annotations
 
@@ -53,8 +48,7 @@ class Settings:
         return BuildOptions(PAPERS[self.paper], self.flip, offset, templates, self.bleed)
 
     def updated(self, query: str) -> "Settings":
-        """These settings with the page's changes (`paper=letter&bleed=`); SettingRefused if any
-        value is not one a build takes."""
+        """These settings with the page's changes (`paper=letter&bleed=`); SettingRefused for a bad value."""
         try:
             asked = {k: v[-1].strip() for k, v in parse_qs(query, keep_blank_values=True,
                                                            max_num_fields=MAX_QUERY_FIELDS).items()}
@@ -62,14 +56,10 @@ class Settings:
             raise SettingRefused("too many settings at once")
         changes: dict[str, Any] = {}
         for key, value in asked.items():
-            if key == "paper" and value.lower() in PAPERS:
-                changes["paper"] = value.lower()
-            elif key == "flip" and value.lower() in ("long", "short"):
-                changes["flip"] = value.lower()
-            elif key == "bleed":
-                changes["bleed"] = bleed_of(value)
-            elif key == "back_offset":
-                changes["back_offset"] = offset_of(value)
+            if value.lower() in {"paper": PAPERS, "flip": ("long", "short")}.get(key, ()):
+                changes[key] = value.lower()
+            elif key in ("bleed", "back_offset"):
+                changes[key] = (bleed_of if key == "bleed" else offset_of)(value)
             else:
                 raise SettingRefused(f"{key}: expected paper ({' or '.join(sorted(PAPERS))}), flip (long or "
                                      f"short), bleed or back_offset (got {value[:40]!r})")
@@ -131,8 +121,8 @@ class Live:
         self.pending = True
 
     def rebuild(self, changed: list[Path]) -> set[Path]:
-        """Build every game in its worker, pages and pieces drawn there too; on success replace
-        the table, else keep it and show the problems. The files to watch next are returned."""
+        """Build every game; on success replace the table, else keep it and show the problems.
+        Returns the files to watch next."""
         if self.pending and not changed:
             click.echo(f"printgen: the page changed the settings ({self.said()}); rebuilding", err=True)
         self.pending = False
@@ -169,15 +159,13 @@ class Live:
         return built.watched
 
     def file(self, path: str) -> tuple[str, bytes] | None:
-        """The media type and bytes of the table's file at URL `path`, if there is one."""
         if path not in self.files:
             return None
         media, built, name = self.files[path]
         return media, built.data(name)
 
     def shown(self, index: int, built: Built) -> tuple[dict[str, Any], dict[str, tuple[str, Built, str]]]:
-        """One game as the page describes it, from what its worker drew, and the files it serves;
-        the worker's description is checked here (BadReport if it is not what a worker sends)."""
+        """One game as the page describes it and the files it serves; BadReport for a bad description."""
         files: dict[str, tuple[str, Built, str]] = {}
         extra = built.extra
 
@@ -222,7 +210,6 @@ class Live:
         return " ".join(words)
 
     def state(self) -> dict[str, Any]:
-        """What the page shows, as plain data for JSON."""
         return {"version": self.version, "status": self.status, "problems": self.problems,
                 "warnings": self.warnings, "games": self.games,
                 "settings": {**asdict(self.settings), "back_offset": ",".join(

@@ -1,18 +1,8 @@
 """The web server behind `printgen serve`: 127.0.0.1 only, GET only, one request at a time.
 
-It answers requests between the watch loop's looks at the files, in the one thread printgen has,
-instead of in threads of a ThreadingHTTPServer. Each rebuild forks the build's worker
-(printgen.core.bounded), and a fork is only safe from a process with one thread: a lock another
-thread held at that moment stays held for ever in the child. While a build runs, requests wait in
-the socket's queue; the page asks again a moment later anyway.
-
-No connection can hold the thread: a selector watches them all, and each is read and written only
-as far as it is ready, never waited on. Each has deadlines (its first byte within IDLE_SECONDS, its
-whole request within REQUEST_SECONDS of that, its answer taken within ANSWER_SECONDS), and at most
-MAX_CONNECTIONS are held at once, the oldest closed beyond that; so clients that dribble a byte at
-a time delay a normal request by a few milliseconds, not by their number times their patience.
-The answer closes the connection. Requests name entries of a table in memory (printgen.cli.live):
-the server never opens a file a request names.
+It runs in printgen's one thread, between the watch loop's looks at the files, because a fork (each
+build's worker) is only safe from a process with one thread. A selector and per-connection
+deadlines keep any client from holding that thread (docs/live-preview.md).
 """
 from __future__ import annotations
 
@@ -77,9 +67,7 @@ def answer(head: bytes, cut: bool, hosts: tuple[str, ...], respond: Respond) -> 
     elif (headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none")
           or headers.get("Origin", origins[0]) not in origins
           or not headers.get("Referer", origins[0] + "/").startswith(tuple(o + "/" for o in origins))):
-        # a page of another site making the browser ask (a picture or a settings change): browsers
-        # say so in Sec-Fetch-Site, older ones only in Origin or Referer; an address typed or
-        # bookmarked sends none of them (and the page itself sends no Referer)
+        # another site's page making the browser ask; a typed or bookmarked address sends none of these
         reply = error(403, "answered only to its own page")
     elif not words[1].startswith("/"):
         reply = error(404)
@@ -104,7 +92,7 @@ class Connection:
 
 
 class Loopback:
-    """A listening socket on 127.0.0.1 and the connections on it, served on demand."""
+    """A listening socket on 127.0.0.1 and its connections, served only when the watch loop sleeps."""
 
     def __init__(self, respond: Respond, port: int = 0) -> None:
         self.respond = respond
@@ -181,7 +169,6 @@ class Loopback:
         connection.close()
 
     def shut(self) -> None:
-        """Close every connection and the listening socket."""
         for connection in list(self.waiting):
             self.close(connection)
         self.selector.close()

@@ -1,11 +1,7 @@
 """The `printgen` command group and its entry point.
 
-Each command lives in a module of its own (build, validate, replay, preview, serve, calibrate, export, new,
-schema, listing) and is named in COMMANDS here, the only place that imports them, and only the one
-that runs: `printgen --help` reads each command's summary from the table and imports none of them.
-Two failures are answered here for every command, so no command reports them itself: problems in
-the user's files (DefinitionError: every problem, located, exit 2) and a file that cannot be written
-(WriteFailed: exit 2). Anything else is printgen's own bug: `internal error`, exit 3.
+COMMANDS names each command's module, imported only when that command runs, so `--help` stays quick.
+Problems in the user's files and unwritable files exit 2 for every command; anything else is a bug (3).
 """
 from __future__ import annotations
 
@@ -24,8 +20,7 @@ EXIT_BUG = 3
 
 
 class Entry(NamedTuple):
-    """Where a command is defined, and the summary `printgen --help` shows for it: the first
-    sentence of the command's docstring (a test holds them equal)."""
+    """Where a command is defined, and its `--help` summary (the docstring's first sentence; a test checks)."""
 
     module: str
     function: str
@@ -58,9 +53,7 @@ COMMANDS: dict[str, Entry] = {
 
 
 class CommandTable(MutableMapping[str, click.Command]):
-    """The group's commands by name, as click keeps them, except that a command's module is imported
-    the first time the command is looked up: the names alone (for the list, for click's "Did you
-    mean" hint) import nothing."""
+    """The group's commands by name, each module imported when its command is first looked up."""
 
     def __init__(self, entries: dict[str, Entry]) -> None:
         self.entries = entries
@@ -88,12 +81,10 @@ class CommandTable(MutableMapping[str, click.Command]):
 
 
 class Commands(click.Group):
-    """printgen's command group: each command's module is imported only when that command runs, and
-    the user's mistakes end every command the same way."""
+    """printgen's command group: lazy commands, and the user's mistakes end every command the same way."""
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The command list of `printgen --help`, shortened as click shortens a command's own help,
-        from the table: listing the commands imports none of them."""
+        """The command list of `printgen --help`, from the table, so listing imports no command."""
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
         rows = [(name, click.Command(name, help=COMMANDS[name].summary).get_short_help_str(limit))
                 for name in self.list_commands(ctx)]
@@ -131,8 +122,6 @@ def main() -> None:
     start_unchecked()  # this process draws only printgen's pages
     try:
         cli(standalone_mode=True)
-    except SystemExit:
-        raise
     except KeyboardInterrupt:
         click.echo("printgen: interrupted; files already written are complete.", err=True)
         sys.exit(130)

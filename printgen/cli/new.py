@@ -1,10 +1,6 @@
 """`printgen new GAME DIR`: start a game of your own from a bundled one.
 
-It copies the bundled definition byte for byte (its comments explain every key) as DIR/<DIR's
-name>.yaml, so that the copy builds into output/<DIR's name>/ and never over the bundled game's
-files; with `--templates` the game's templates too (its rules and reference texts, and the SVG
-templates its pieces are drawn from, such as Omiga's tile face and back), switching on the definition's
-`templates:` key so the copies are used.
+The copy is named after DIR so it builds into output/<DIR's name>/, never over the bundled game's files.
 """
 from __future__ import annotations
 
@@ -50,9 +46,8 @@ def copy_name(folder: Path) -> str:
 
 
 def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tuple[Path, bytes]]:
-    """Every file `new` writes, and its content, decided before anything is written: the definition,
-    every file beside it that it names (a deck's CSV, pictures and SVG templates), and with
-    `--templates` the game's templates (rules, reference and pieces)."""
+    """Every file `new` writes, decided before anything is written: the definition, the files beside
+    it that it names, and with `--templates` the game's templates."""
     from printgen.cli.watch import referenced
 
     definition = bundled_definition(game_id)

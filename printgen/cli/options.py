@@ -1,12 +1,4 @@
-"""The options several commands share, each declared once, and the value types behind them.
-
-A command takes an option by decorating itself with it (`@paper`, `@out("...")`), so `build`,
-`preview`, `export` and `calibrate` cannot drift apart in names, defaults or help.
-
-click.FloatRange accepts `nan` (every comparison with NaN is false, so no bound ever fails), and a
-NaN that reaches the drawing code writes `nan` into the PDF, which viewers cannot read: hence
-FiniteRange.
-"""
+"""The options several commands share, each declared once so the commands cannot drift apart."""
 from __future__ import annotations
 
 import math
@@ -22,7 +14,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class FiniteRange(click.FloatRange):
-    """A FloatRange that also refuses nan and infinities."""
+    """A FloatRange that also refuses nan (which passes every bound) and infinities."""
 
     name = "finite float range"
 

@@ -1,10 +1,7 @@
 """The pictures `printgen serve` shows: every page of every PDF, and each piece's face and back.
 
-Pages are rasterised from the PDFs the build made, like `printgen preview`, so the page shows what
-prints. All of it is drawn in the build's worker (printgen.cli.engine), every page again at every
-rebuild, runs of pages shared out over the cores (printgen.core.parallel). Each picture is put in
-the build's spill folder (printgen.core.spill) where it is made, so the worker holds no more than a
-build does: a deck that builds also serves, under the same memory bound.
+Pages are rasterised from the real PDFs, so the page shows what prints; each picture is spilled to
+disk as it is made, so a deck that builds also serves under the same memory bound.
 """
 from __future__ import annotations
 
@@ -22,16 +19,14 @@ if TYPE_CHECKING:
     from printgen.layout.cards import Card
 
 PAGES_PER_JOB = 3  # a job opens the PDF once; a few pages each keeps both cores busy
-PIECE_DPI = 150.0  # pieces are small, and shown larger than the pages' share of them
-SECONDS_PER_PAGE_AT_100_DPI = 0.08  # measured on A4 pages; time grows with the pixel count
+PIECE_DPI = 150.0  # pieces are shown larger than the pages' share of them
+SECONDS_PER_PAGE_AT_100_DPI = 0.08
 Store = Callable[[bytes], Held]
 Deck = tuple[str, Held, list[tuple[str, int, Held]]]  # name, back, faces (name, quantity, picture)
 
 
 @dataclass(frozen=True)
 class Picture:
-    """A PNG and its size in pixels."""
-
     png: bytes
     width: int
     height: int
@@ -50,10 +45,8 @@ class Picture:
 
 
 def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artifact], Any]]:
-    """The work `serve`'s worker does: build, then draw every page and piece. Its files are the
-    PDFs and the pictures (named by page_name, back_name and face_name); its extra data names the
-    PDFs with their page counts and the decks with their faces' names and counts (printgen.cli.live
-    reads it)."""
+    """The work of `serve`'s worker: the PDFs and every page and piece drawn; its extra data names the
+    PDFs' page counts and the decks' faces, for printgen.cli.live."""
     def work(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
         from printgen.output.writers import artifact
 
@@ -68,7 +61,7 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
         if loaded.game.pieces is not None:
             from printgen.drawing.checks import unchecked_shapes
 
-            with unchecked_shapes():  # as a build draws (a game may draw its pieces as it lists them)
+            with unchecked_shapes():  # as a build draws
                 cards = loaded.game.pieces(loaded, options)
         for number, (name, back, faces) in enumerate(piece_decks(cards, spill.keep)):
             described["decks"].append({"name": name, "faces": [{"name": n, "quantity": q} for n, q, _ in faces]})
@@ -79,8 +72,7 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
 
 
 def page_pictures(pdfs: list[Artifact], dpi: float, store: Store = in_memory, label: str = "") -> list[list[Held]]:
-    """Each PDF's pages as PNGs, each handed to `store` where it is made; runs of pages shared out
-    over the cores. With a `label`, a progress bar when it takes a while (`printgen preview`)."""
+    """Each PDF's pages as PNGs, each handed to `store` as made, on every core; a `label` shows progress."""
     from printgen.core.parallel import on_cores
     from printgen.core.progress import progress
     from printgen.output.png import page_count
@@ -96,7 +88,7 @@ def page_pictures(pdfs: list[Artifact], dpi: float, store: Store = in_memory, la
 
 
 def rasterised(pdf: bytes, dpi: float, first: int, last: int, store: Store) -> list[Held]:
-    """Pages first..last-1 of `pdf`, each stored as soon as it is drawn (one page's pixels at a time)."""
+    """Pages first..last-1 of `pdf`, each stored as soon as it is drawn."""
     from printgen.output.png import page_pngs
 
     return [store(png) for png in page_pngs(pdf, dpi, compress_level=3, pages=range(first, last))]
@@ -115,8 +107,7 @@ def face_name(deck: int, face: int) -> str:
 
 
 def piece_decks(cards: list[Card], store: Store = in_memory, dpi: float = PIECE_DPI) -> list[Deck]:
-    """Every card's face and each deck's back (printgen.layout.cards.Card), drawn at `dpi`, pieces
-    of a size together, each picture handed to `store` where it is made."""
+    """Every card's face and each deck's back drawn at `dpi`, pieces of a size together, each stored as made."""
     from printgen.drawing.checks import unchecked_shapes
     from printgen.drawing.document import Document, Page
     from printgen.layout.cards import decks

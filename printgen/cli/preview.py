@@ -1,8 +1,4 @@
-"""`printgen preview`: every page of every PDF a game builds, as PNGs.
-
-The pictures come from rasterising the real PDFs (printgen.output.png), so a preview shows what will
-print, not a second drawing that could disagree with it.
-"""
+"""`printgen preview`: every page of every PDF a game builds, rasterised, so it shows what prints."""
 from __future__ import annotations
 
 from functools import partial
@@ -47,8 +43,7 @@ def preview_command(games: tuple[str, ...], paper: str, flip: Flip, out_dir: Pat
 
 
 def previewed(loaded: Loaded, build_options: BuildOptions, dpi: float) -> tuple[list[Artifact], Any]:
-    """In the worker: the game built, and a PNG of every page of its PDFs (its only files), drawn
-    as `serve` draws them (printgen.cli.pictures): on every core, each put on disk as it is made."""
+    """In the worker: a PNG of every page of the game's PDFs (its only files), drawn as `serve` draws them."""
     from printgen.cli.pictures import page_pictures
     from printgen.core.spill import Spill
     from printgen.output.writers import artifact

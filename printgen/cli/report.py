@@ -1,14 +1,6 @@
-"""What a build's worker hands back, and the checks it passes on arrival.
-
-The worker writes each file into a private temporary folder (under `files/`) and sends one JSON
-object:
-
-    {"name": "omiga", "title": "Omiga", "files": ["omiga.pdf", "svg/tile-01.svg", ...],
-     "warnings": ["..."], "problems": [[file, line, key path, message], ...],
-     "watch": ["/abs/path", ...], "extra": <plain JSON a command reads, checked there>}
-
-A report of any other shape is refused (BadReport), and a file is read only if it is a plain file
-inside the folder under a name that stays inside it.
+"""What a build's worker hands back (files under `files/` in its folder, one JSON report of
+name, title, files, warnings, problems, watch and extra), and the checks it passes on arrival:
+plain data only, never unpickled, and files read only from inside the folder.
 """
 from __future__ import annotations
 
@@ -56,8 +48,7 @@ def safe_name(name: Any) -> bool:
 
 
 def scratch_in(folder: str) -> None:
-    """In a worker: its own temporary files (a large build's spill) go inside `folder`, which this
-    process removes whatever becomes of the worker, not where they would outlive a killed worker."""
+    """In a worker: its temporary files go inside `folder`, so they never outlive a killed worker."""
     if in_worker():
         import tempfile
 

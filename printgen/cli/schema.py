@@ -1,5 +1,4 @@
-"""`printgen schema [GAME]`: the JSON Schema of the definitions, which YAML editors use for
-completion and inline errors."""
+"""`printgen schema [GAME]`: the JSON Schema of the definitions, for YAML editors' completion."""
 from __future__ import annotations
 
 import json
@@ -14,8 +13,7 @@ from printgen.core.atomic import write_bytes
 from printgen.core.problems import display_name
 from printgen.games import registry
 
-# Draft 7: the newest draft yaml-language-server (VS Code's YAML support) reads in full; nothing
-# pydantic emits for these models needs a later one ($defs is only where the $refs point).
+# the newest draft yaml-language-server (VS Code) reads in full; nothing here needs a later one
 SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
 
 

@@ -1,11 +1,7 @@
-"""`printgen serve`: a page in the browser showing every page and piece the games build, redrawn
-after every save.
+"""`printgen serve`: a browser page of every page and piece the games build, redrawn after every save.
 
-The loop is `build --watch`'s (printgen.cli.watch): the same files are watched, and between two
-looks at them the server (printgen.cli.loopback) answers the page's requests. The page is one
-static file with a little script that asks for the state twice a second and swaps in the pictures
-that changed; what it shows is kept by printgen.cli.live. Everything heavy is imported when the
-command runs, so `printgen --help` stays quick.
+`build --watch`'s loop (printgen.cli.watch), with the server (printgen.cli.loopback) answering
+between two looks at the files; the page's state is printgen.cli.live.
 """
 from __future__ import annotations
 
@@ -57,7 +53,7 @@ def serve_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: t
 
 def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) -> int:
     """Listen, build, and rebuild after every change until Ctrl-C; returns the number of rebuilds.
-    `loop` passes test settings (interval, max_rounds, should_stop) to printgen.cli.watch.watch."""
+    `loop`: test settings for printgen.cli.watch.watch."""
     from printgen.cli.loopback import Loopback
     from printgen.cli.watch import follow
 
@@ -69,7 +65,10 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
     try:
         click.echo(f"printgen: serving at {server.url} (this computer only; Ctrl-C stops)")
         if open_browser:
-            open_page(server.url)
+            import webbrowser
+
+            if not webbrowser.open(server.url):
+                click.echo(f"printgen: found no web browser to open; open {server.url} yourself", err=True)
         return follow(live.paths, live.rebuild, "printgen: stopped serving.", asked=lambda: live.pending,
                       sleep=lambda seconds: server.serve_for(seconds, until=lambda: live.pending), **loop)
     finally:
@@ -77,16 +76,9 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
         live.kept.__exit__()  # the last build's folders
 
 
-def open_page(url: str) -> None:
-    import webbrowser
-
-    if not webbrowser.open(url):
-        click.echo(f"printgen: found no web browser to open; open {url} yourself", err=True)
-
-
 def respond(live: Live, path: str, query: str) -> Reply:
-    """The answer to GET `path` (unquoted): the page, its state, a settings change, or a file from
-    the table; a path is looked up as it is, never turned into a file name."""
+    """The answer to GET `path`: the page, its state, a settings change, or a file from the table
+    (looked up as it is, never turned into a file name)."""
     import json
 
     from printgen.cli.live import SettingRefused
@@ -106,8 +98,7 @@ def respond(live: Live, path: str, query: str) -> Reply:
     found = live.file(path)
     if found is None:
         return Reply(404, "text/plain; charset=utf-8", b"404 not one of the files this page shows\n")
-    media, data = found
-    return Reply(200, media, data)
+    return Reply(200, *found)
 
 
 @lru_cache(maxsize=1)

@@ -1,5 +1,4 @@
-"""`printgen validate`: check that a set (an Omiga tile set, a One Minute War soldier table) plays,
-for every game with a validator."""
+"""`printgen validate`: check that a set plays, for every game with a validator."""
 from __future__ import annotations
 
 import json
@@ -24,7 +23,6 @@ from printgen.core.yamlread import read_yaml
 from printgen.games import Game, output_name, registry
 
 PROGRESS_FROM = 2000  # games; shorter runs finish before a bar would help
-# the most games --games allows (1,000,000) take about 70 s on two cores; --thorough searches longer
 VALIDATE_BUDGET = replace(BUILD_BUDGET, what="the validation")
 
 
@@ -87,9 +85,8 @@ def checked(answer: Any) -> tuple[str, list[Problem], str, bool, list[str]]:
 
 def validated(path: Path, games: int | None, seed: int | None, as_json: bool, show: bool, thorough: bool,
               allow_outside: bool, folder: str) -> dict[str, Any]:
-    """In the worker: read and check the set, simulate, and draw --show's boards into `folder`;
-    what to print, the problems, a usage mistake, the verdict and the files, as plain data. The
-    simulation's helpers (printgen.core.parallel) are forked from the worker and stay within it."""
+    """In the worker: read, check and simulate the set, drawing --show's boards into `folder`; the
+    answer as plain data."""
     scratch_in(folder)
     answer: dict[str, Any] = {"output": "", "problems": [], "usage": "", "valid": False, "files": []}
     able = [g for g in registry().values() if g.validator is not None]
@@ -101,7 +98,7 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
             raise DefinitionError([Problem(display_name(path), 1, "game", f"validate checks the "
                                            f"sets of {', '.join(g.id for g in able)}; this is a "
                                            f"{game.title} definition")])
-        tv = game.validator()  # imported only now: only this command needs the simulation
+        tv = game.validator()  # imported only now
         defn, source = tv.read(path, allow_outside)
     except DefinitionError as exc:
         if as_json:
@@ -111,7 +108,7 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
         answer["problems"] = [[p.file, p.line, p.path, p.message] for p in exc.problems]
         return answer
     extra: dict[str, Any] = {}
-    if thorough:  # a validator that offers an exhaustive search says so (THOROUGH = True)
+    if thorough:
         if not getattr(tv, "THOROUGH", False):
             answer["usage"] = f"--thorough: {game.title}'s validator has no exhaustive search"
             return answer
@@ -125,7 +122,7 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
     answer["output"] = verdict.as_json() if as_json else verdict.as_text()
     answer["valid"] = bool(verdict.valid)
     if show:
-        from printgen.output.writers import write  # reportlab's canvas, only when a board is drawn
+        from printgen.output.writers import write
 
         answer["files"] = hand_over([Artifact(doc.name, write(doc)) for doc in tv.show_documents(verdict, seed)],
                                     folder)

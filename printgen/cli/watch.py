@@ -1,11 +1,7 @@
 """`printgen build --watch`: rebuild when a definition, an art file or a template changes.
 
-Each build's worker lists the files its definition names (printgen.cli.engine), so this process
-reads no definition itself: it only compares the listed files' stamps. Polling modification times
-is enough here: a few dozen files checked twice a second costs nothing,
-works the same on every platform and network drive, and needs no extra package. The loop is a plain
-function taking the file list, the rebuild and a stop test as arguments, so tests drive it with a
-short interval and a real file change instead of a terminal and Ctrl-C.
+Each build's worker lists the files it read; this process only polls their stamps, which costs
+nothing for a few dozen files, works on every platform and needs no extra package.
 """
 from __future__ import annotations
 
@@ -22,7 +18,7 @@ from printgen.jinja.render import bundled_dir
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
 MAX_FOLDER_FILES = 5000  # a referenced folder bigger than this is not a template or art folder
-# what a build imports as it writes (~0.1 s of a rebuild when each worker imported it again)
+# what a build imports as it writes, imported once for every worker
 SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
                "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin")
 
@@ -40,7 +36,6 @@ def snapshot(files: Iterable[Path]) -> dict[Path, Stamp]:
 
 
 def changed(before: dict[Path, Stamp], after: dict[Path, Stamp]) -> list[Path]:
-    """Files added, removed or modified between two snapshots."""
     return sorted(p for p in before.keys() | after.keys() if before.get(p, 0) != after.get(p, 0))
 
 
@@ -67,25 +62,20 @@ MAX_NAME = 500  # a longer value of a definition is text, not a file name
 
 
 def names_in(definition: Path, data: Any = None) -> list[str]:
-    """The string values of a definition that could name a file beside it (short, one line, no NUL
-    byte), each once, in the order first written; none when it does not parse. `data`: the
-    definition as the build read it (else it is read here)."""
+    """The string values of a definition that could name a file (short, one line, no NUL), each once,
+    in order; none when it does not parse. `data`: the definition as already read."""
     if data is None:
         try:
             data, _ = read_yaml(definition)
         except DefinitionError:
             return []
-    return list(dict.fromkeys(value for value in strings(data)  # each once: a colour recurs on many tiles
+    return list(dict.fromkeys(value for value in strings(data)
                               if value and len(value) <= MAX_NAME and "\n" not in value and "\0" not in value))
 
 
 def referenced(definition: Path, data: Any = None) -> set[Path]:
-    """Files a definition names: any string value that is the path of an existing file (art, fonts),
-    or of a folder inside the definition's folder (templates), taken relative to the definition.
-
-    This needs no knowledge of each game's keys, so new kinds of art are watched as soon as they
-    exist. A definition that does not parse names nothing; it is watched itself all the same.
-    """
+    """Files a definition names: any string value that is an existing file, or a folder inside the
+    definition's, relative to it; so no game's keys need to be known."""
     home = definition.parent.resolve()
     found: set[Path] = set()
     for value in names_in(definition, data):
@@ -103,8 +93,7 @@ def referenced(definition: Path, data: Any = None) -> set[Path]:
 
 
 def svg_links(svg: Path, home: Path) -> list[Path]:
-    """The files SVG art draws from (<use> of another SVG, <image>) inside the definition's folder,
-    so replacing one rebuilds. Run in the build's worker, like the build that reads them."""
+    """The files SVG art draws from (<use>, <image>) inside the definition's folder."""
     from printgen.art.measure import measure_svg
     from printgen.art.svgtree import parse
 
@@ -117,7 +106,7 @@ def svg_links(svg: Path, home: Path) -> list[Path]:
 def watched(definitions: Iterable[Path], template_dirs: Iterable[Path] = (),
             parsed: Mapping[Path, Any] | None = None) -> set[Path]:
     """Everything a rebuild depends on: the definitions, what they reference, and every template
-    folder (the user's and the bundled one). `parsed`: definitions already read, by path."""
+    folder. `parsed`: definitions already read, by path."""
     files: set[Path] = set()
     for definition in definitions:
         files.add(definition.resolve())
@@ -128,9 +117,7 @@ def watched(definitions: Iterable[Path], template_dirs: Iterable[Path] = (),
 
 
 def warm_up() -> None:
-    """Import, once in this process, the code every rebuild's worker runs (not anything a
-    definition says), so that each fresh worker starts with it imported instead of importing it
-    again: a rebuild then costs the build alone."""
+    """Import here the code every rebuild's worker runs, so each forked worker starts with it."""
     from importlib import import_module
 
     from printgen.games import GAME_MODULES, game_entry
@@ -146,14 +133,9 @@ def watch(files: set[Path], rebuild: Callable[[list[Path]], set[Path] | None],
           interval: float = 0.5, should_stop: Callable[[], bool] = lambda: False,
           max_rounds: int | None = None, sleep: Callable[[float], None] | None = None,
           asked: Callable[[], bool] = lambda: False) -> int:
-    """Build once, then poll every `interval` s and rebuild after any change; returns the number of
-    rebuilds after the first build. `rebuild` gets the changed files ([] for the first build, and
-    for a rebuild that `asked` wants although no file changed: `serve`'s build settings) and
-    returns the files to watch from then on (what the build read; None: the same as before).
-
-    The files are stamped before each build, so a file saved while a build runs triggers the next;
-    a file the build newly lists is stamped when it is listed. Every rebuild is a whole build.
-    """
+    """Build once, then poll every `interval` s and rebuild after any change or when `asked`; returns
+    the number of rebuilds. `rebuild` gets the changed files and returns the files to watch (None:
+    the same). Stamps are taken before each build, so a save during a build triggers the next."""
     def after(before: dict[Path, Stamp], listed: set[Path] | None) -> dict[Path, Stamp]:
         if listed is None:
             return before
@@ -177,9 +159,8 @@ def watch(files: set[Path], rebuild: Callable[[list[Path]], set[Path] | None],
 
 
 def follow(paths: list[Path], rebuild: Callable[[list[Path]], set[Path] | None], stopped: str, **loop: Any) -> int:
-    """`watch` the definitions at `paths`, the code every build runs imported first (`warm_up`);
-    Ctrl-C ends it with `stopped` said (only when run without printgen.launch, which ends the
-    process itself). `loop`: test settings (interval, max_rounds, should_stop, sleep) for `watch`."""
+    """`watch` the definitions at `paths` after `warm_up`; Ctrl-C ends it with `stopped` said.
+    `loop`: test settings for `watch`."""
     warm_up()
     try:
         return watch({path.resolve() for path in paths}, rebuild, **loop)
