@@ -1,10 +1,7 @@
-"""The `printgen` command's first code: Ctrl-C and SIGTERM are handled before anything is imported.
-
-Python's own Ctrl-C handling would print a traceback from inside the imports, and SIGTERM would end
-printgen at once, leaving helpers and temporary files behind. The handler does the whole stop
-itself (children killed and waited for, temporaries removed, one line, the shell's exit code) rather
-than raise: Python runs it between any two bytecodes, also inside library code that catches every
-exception or prints and drops it, so an exception could be reported as something else, or lost.
+"""The `printgen` command's first code: Ctrl-C and SIGTERM are handled before anything is imported, so
+no traceback comes from inside the imports and no helper or temporary file outlives printgen. The
+handler does the whole stop itself rather than raise: Python runs it between any two bytecodes, also
+inside library code that catches every exception or drops it, where an exception could be lost.
 """
 from __future__ import annotations
 

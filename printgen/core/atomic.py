@@ -83,11 +83,10 @@ def write_bytes(path: Path, data: bytes) -> None:
 def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     """Replace many files, each in one step, waiting for the disk once rather than once a file.
 
-    Every file is written under a temporary name; then all are flushed together on threads (the
-    kernel commits concurrent fsyncs in one journal transaction: 74 files 0.03 s, one after another
-    0.15 to 0.3 s), and only then renamed into place, also side by side (ext4 mounted with `discard`
-    makes each rename over an old file wait some 3 ms): if anything fails before the renames, no
-    file is replaced. Last, every folder whose names changed is flushed, so the build survives a crash.
+    Every file is written under a temporary name, all are flushed together on threads (concurrent
+    fsyncs share a journal commit: 74 files 0.03 s, one after another 0.15 to 0.3 s), then renamed,
+    side by side too (ext4 with `discard` makes a rename over a file wait 3 ms): if anything fails
+    before the renames, no file is replaced. Last the folders whose names changed are flushed.
     """
     from concurrent.futures import ThreadPoolExecutor
 

@@ -1,17 +1,10 @@
-"""Run work on untrusted input in one forked worker that the operating system keeps within a budget.
-
-The sandbox's and the art readers' own checks count what they foresee; a filter on a huge list or a
-decoder's worst case can still run for minutes or take gigabytes. So a whole build (or `validate`'s
-simulation, or `serve`'s rebuild) runs in a worker with a memory bound the kernel enforces
-(RLIMIT_AS: what it shares with printgen plus the budget), a CPU-time bound (RLIMIT_CPU) and a
-wall-clock deadline after which printgen kills it; the kernel kills it too if printgen dies first.
-Its one way back is one JSON message on a pipe: plain data, never a pickle, so nothing it sends can
-name code. A worker that dies, overruns or sends anything else is reported as the budget it broke,
-or as printgen's own bug.
-
-Inside a worker, `run_bounded` runs its job at once: the work is bounded once. Where there is no fork
-(not POSIX) or PRINTGEN_NO_SANDBOX_PROCESS=1, the job runs here with only the in-process checks
-(SECURITY.md says so). Workers are recorded in `LIVE` so that an interrupted printgen ends them.
+"""Run work on untrusted input in one forked worker that the operating system keeps within a budget:
+the sandbox's own checks count what they foresee, but a filter on a huge list or a decoder's worst
+case could still run for minutes or take gigabytes. The worker has a memory bound the kernel enforces
+(RLIMIT_AS: what it shares with printgen plus the budget), a CPU-time bound and a wall-clock deadline
+after which printgen kills it; it dies with printgen. Its one way back is one JSON message: never a
+pickle, so nothing it sends can name code. Inside a worker, or with no fork (not POSIX, or
+PRINTGEN_NO_SANDBOX_PROCESS=1: SECURITY.md), `run_bounded` runs its job here.
 """
 from __future__ import annotations
 

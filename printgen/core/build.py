@@ -1,7 +1,5 @@
-"""What a build is asked for and what it gives back: options in, files out.
-
-These sit in core so that layout code (reference sheets, imposition) and every game can speak of a
-build without knowing the registry of games.
+"""What a build is asked for and what it gives back: options in, files out; in core, so that layout
+code and every game can speak of a build without knowing the registry of games.
 """
 from __future__ import annotations
 

@@ -1,15 +1,10 @@
 """printgen's one way of using more cores: forked helpers that run jobs and send each result back.
 
-Helpers are forked inside a build's worker (printgen.core.bounded), so they share its limits and
-die with it. A fork shares everything loaded, so a helper starts in a millisecond (a process pool's
-fresh interpreter would spend a third of a second importing) and a job's inputs are not sent.
-Every helper is recorded in `LIVE`, so Ctrl-C and SIGTERM end it too.
-
-A job is the same code wherever it runs, so the output is the same bytes whichever process made
-it. Where forking is not safe or not useful (not Linux, one usable core, other threads running,
-PRINTGEN_NO_FORK=1), the jobs run here, in order. A job whose helper fails in any way (an
-exception, an answer that is not plain data, a crash) runs here again, so an error surfaces with
-its own traceback.
+Helpers are forked inside a build's worker (printgen.core.bounded), so they share its limits and die
+with it; a fork starts in a millisecond (a pool's fresh interpreter spends a third of a second
+importing) and a job's inputs are not sent. A job is the same code wherever it runs, so the bytes
+are the same. Where forking is not safe or useful (not Linux, one core, other threads running,
+PRINTGEN_NO_FORK=1) the jobs run here; a job whose helper fails in any way runs here again.
 """
 from __future__ import annotations
 

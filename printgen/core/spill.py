@@ -1,8 +1,6 @@
-"""Where a build keeps files too many to hold in memory (a deck of thousands of cards): each is
-appended, once made, to one file per process in a private folder (`mkdtemp`: mode 0700, a fresh
-random name), and only where it lies is held. One file per process, not one per picture: 2,000 small
-files cost 0.8 s of CPU time, appending to one a few milliseconds. The folder is removed when its
-`Spill` is garbage, and when printgen is stopped (`launch.clean_up`).
+"""Where a build keeps files too many to hold in memory (a deck of thousands of cards): appended, once
+made, to one file per process (2,000 small files cost 0.8 s of CPU, one file a few ms) in a private
+folder (`mkdtemp`), removed when its `Spill` is garbage or printgen is stopped (`launch.clean_up`).
 """
 from __future__ import annotations
 

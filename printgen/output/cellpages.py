@@ -1,12 +1,9 @@
-"""Many one-page pictures of one size (a deck's cards) drawn as cells of a few large PDF pages, then
-rasterised cell by cell, each into a bitmap of its own: pdfium starts afresh on every page (parsing
-it, finding its fonts, loading its images), which fifty cards to a page share.
-
-Each picture is still the card drawn alone: a cell is rendered through a matrix that puts it on a
-whole pixel at the scale a page of the card's own size gets, clipped to the bitmap; cells lie a whole
-card apart and each card is clipped to its rectangle, so nothing another card draws reaches a cell.
-Only float rounding at a cell's larger offset turns a few anti-aliased edge values by one level.
-The same cells drawn into one picture make `sheet_png`, a Tabletop Simulator sheet.
+"""Many one-page pictures of one size (a deck's cards) drawn as the cells of one large PDF page, then
+rasterised cell by cell: pdfium starts afresh on every page (parsing it, its fonts, its images),
+which fifty cards to a page share. Each cell is rendered through a matrix that puts it on a whole
+pixel at the scale of a page of the card's own size, clipped to its own rectangle a card apart from
+the next, so each picture is the card drawn alone (float rounding at a larger offset turns a few
+anti-aliased edge values by one level). The same cells in one picture make `sheet_png` (TTS).
 """
 from __future__ import annotations
 

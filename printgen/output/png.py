@@ -1,5 +1,4 @@
-"""PNG pictures of PDF pages (contact sheets, board snapshots), made by rasterising printgen's own PDF
-so a PNG always shows exactly what prints. pypdfium2 and Pillow are imported only when a PNG is made.
+"""PNG pictures of printgen's own PDF pages, so a PNG shows exactly what prints (pypdfium2, Pillow).
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""Pictures that recur (a deck back on every slot, the same cut marks on every sheet), stored once.
-
-`reusable(group)` wraps a group so the PDF writer defines it once per document as a form XObject and
-then only places it (`/Name Do`), keeping repeated art out of every page's content stream. Identical
-groups share one form, matched by a digest of their content; forms are numbered in the order a
-document first uses them, so the output stays byte-identical. Elsewhere (SVG) the group is drawn.
+"""Pictures that recur (a deck back on every slot, the same cut marks on every sheet), stored once:
+`reusable(group)` makes the PDF writer define a group once per document as a form XObject, shared by
+identical groups (matched by a digest of their content, numbered in order of first use, so the bytes
+stay the same), and only place it (`/Name Do`) after. Elsewhere (SVG) the group is drawn.
 """
 from __future__ import annotations
 

@@ -93,17 +93,15 @@ def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact
 
 
 def simple_picture(doc: Document) -> bool:
-    """A one-page PNG of shapes alone (or drawn later, which is shapes alone): nothing about it can
-    fail in a way to be located."""
+    """A one-page PNG of shapes alone (or drawn later): nothing about it can fail to be located."""
     return doc.kind == "png" and doc.shapes_alone() and (doc.draw is not None or len(doc.pages) == 1)
 
 
 def written_all(documents: Sequence[Document], source: SourceMap, store: Store) -> list[Written]:
-    """`written_stored` for each document, in order. Simple pictures of one size and resolution are
-    drawn as cells of shared pages (printgen.output.png.pictures: a 1,000-card deck several times
-    sooner), on other cores while this process writes the rest (which may draw pieces whose warnings
-    it must keep). The largest batch (a deck's cards) goes in runs of a page, each run writing the
-    documents between its pictures in turn (a card's SVG just before its PNG: drawn once for both)."""
+    """`written_stored` for each document, in order. Simple pictures of one size are drawn as cells of
+    shared pages (png.pictures: a 1,000-card deck several times sooner) on other cores, while this
+    process writes the rest (which may draw pieces whose warnings it must keep); the largest batch in
+    runs of a page, each writing the documents between its pictures (a card's SVG just before its PNG)."""
     from printgen.output.cellpages import Cells
 
     results: dict[int, Written] = {}
