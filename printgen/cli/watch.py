@@ -20,7 +20,8 @@ Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is mi
 MAX_FOLDER_FILES = 5000  # a referenced folder bigger than this is not a template or art folder
 # what a build imports as it writes, imported once for every worker
 SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
-               "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin")
+               "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin", "svgwrite", "printgen.art.svg",
+               "printgen.art.svgbatch", "printgen.games.pieces")
 
 
 def stamp(path: Path) -> Stamp:
