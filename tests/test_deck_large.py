@@ -1,4 +1,4 @@
-"""Decks too large to hold in memory: every file is kept in a private spill folder once made and
+"""Decks too large to hold in memory: every file is kept in a private spool folder once made and
 each sheet and picture is drawn only while it is written. Read back: the files are the bytes an
 in-memory build writes, and a problem found late still leaves nothing behind (the pictures' pixels:
 test_deck_pictures.py)."""
@@ -18,7 +18,7 @@ import pytest
 from printgen.games import bundled_definition
 from printgen.output import writers
 
-ROWS = 170  # 1 PDF + 2 x (170 faces + 1 back) documents: over writers.SPILL_AFTER
+ROWS = 170  # 1 PDF + 2 x (170 faces + 1 back) documents: over writers.SPOOL_AFTER
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def big_deck(tmp_path) -> Path:
 
 @pytest.fixture
 def private_tmp(tmp_path, monkeypatch) -> Path:
-    """Where spill folders go during the test, so that one left behind is seen."""
+    """Where spool folders go during the test, so that one left behind is seen."""
     folder = tmp_path / "tmp"
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
@@ -48,15 +48,15 @@ def files_of(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_a_spilled_build_writes_the_bytes_of_one_held_in_memory(run_cli, big_deck, tmp_path, private_tmp,
+def test_a_spooled_build_writes_the_bytes_of_one_held_in_memory(run_cli, big_deck, tmp_path, private_tmp,
                                                                  monkeypatch):
-    spilled = run_cli("build", big_deck, "--out", tmp_path / "spilled")
-    assert spilled.exit_code == 0, spilled.output
-    assert list(private_tmp.iterdir()) == []  # the spill folder is gone once the files are written
-    monkeypatch.setattr(writers, "SPILL_AFTER", 10**9)
+    spooled = run_cli("build", big_deck, "--out", tmp_path / "spooled")
+    assert spooled.exit_code == 0, spooled.output
+    assert list(private_tmp.iterdir()) == []  # the spool folder is gone once the files are written
+    monkeypatch.setattr(writers, "SPOOL_AFTER", 10**9)
     held = run_cli("build", big_deck, "--out", tmp_path / "held")
     assert held.exit_code == 0, held.output
-    written = files_of(tmp_path / "spilled" / "deck")
+    written = files_of(tmp_path / "spooled" / "deck")
     assert len(written) == 1 + 2 * (ROWS + 1)
     assert written == files_of(tmp_path / "held" / "deck")
 
@@ -85,20 +85,20 @@ def test_no_pictures_writes_the_same_sheets_and_no_card_pictures(run_cli, tmp_pa
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="stops a build with SIGTERM")
-def test_a_build_stopped_while_it_spills_leaves_no_spill_folder(big_deck, tmp_path):
-    spills = tmp_path / "spills"
-    spills.mkdir()
+def test_a_build_stopped_while_it_spools_leaves_no_spool_folder(big_deck, tmp_path):
+    spools = tmp_path / "spools"
+    spools.mkdir()
     build = subprocess.Popen([sys.executable, "-m", "printgen.launch", "build", str(big_deck), "--out",
-                              str(tmp_path / "out")], env=dict(os.environ, TMPDIR=str(spills)),
+                              str(tmp_path / "out")], env=dict(os.environ, TMPDIR=str(spools)),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    # the build's worker spills inside its temporary folder (printgen.cli.report.scratch_in)
-    while not list(spills.glob("*/scratch/*/*")) and build.poll() is None and time.monotonic() < deadline:
+    # the build's worker spools inside its temporary folder (printgen.cli.report.scratch_in)
+    while not list(spools.glob("*/scratch/*/*")) and build.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert build.poll() is None, "the build ended before it spilled anything"
+    assert build.poll() is None, "the build ended before it spooled anything"
     build.send_signal(signal.SIGTERM)
     _, err = build.communicate(timeout=30)
     assert build.returncode == 143, err
     assert "Traceback" not in err
-    assert list(spills.iterdir()) == []
+    assert list(spools.iterdir()) == []
     assert not (tmp_path / "out").exists()

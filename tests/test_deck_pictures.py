@@ -106,7 +106,7 @@ def test_pictures_come_out_the_same_bytes_each_build(run_cli, tmp_path):
 
 def test_more_cards_than_a_page_holds_keep_their_order(run_cli, tmp_path):
     """Past the first page of cells (fifty pictures) each file still holds its own card, in a build
-    large enough to keep its files in a spill folder (writers.SPILL_AFTER)."""
+    large enough to keep its files in a spool folder (writers.SPOOL_AFTER)."""
     folder = tmp_path / "many"
     shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     header, *rows = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()

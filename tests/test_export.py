@@ -226,17 +226,17 @@ def test_every_cell_of_a_tts_sheet_is_the_piece_drawn_alone(dpi):
 
 
 def test_a_deck_of_hundreds_exports_every_file_whole(run_cli, tmp_path):
-    """Past writers.SPILL_AFTER cards each exported file is kept in a spill folder until written:
+    """Past writers.SPOOL_AFTER cards each exported file is kept in a spool folder until written:
     every print-shop PDF still opens with its card's title, and every TTS sheet holds its cards."""
     import shutil
 
     from printgen.games import bundled_definition
-    from printgen.output.writers import SPILL_AFTER
+    from printgen.output.writers import SPOOL_AFTER
 
     folder = tmp_path / "many"
     shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     header, *rows = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()
-    count = SPILL_AFTER + 10
+    count = SPOOL_AFTER + 10
     lines = [header] + [f"Card {n + 1},{rows[n % len(rows)].split(',', 1)[1]}" for n in range(count)]
     (folder / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = run_cli("export", folder / "deck.yaml", "--print-shop", "--tts", "--dpi", "50", "--out", tmp_path / "out")

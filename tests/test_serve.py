@@ -449,7 +449,7 @@ def test_a_picture_that_is_not_a_png_is_refused():
 
 def test_the_workers_pictures_are_put_on_disk_as_they_are_made(tmp_path):
     """serve's worker holds no more than a build does: each page and piece picture goes to the
-    build's spill folder as it is made (and the server reads them from the worker's folder when
+    build's spool folder as it is made (and the server reads them from the worker's folder when
     asked), so a deck that builds within the worker's memory also serves within it."""
     from printgen.cli.pictures import served_work
     from printgen.core.build import BuildOptions
@@ -461,5 +461,5 @@ def test_the_workers_pictures_are_put_on_disk_as_they_are_made(tmp_path):
     pictures = [f for f in files if f.name.endswith(".png")]
     assert len(pictures) == (sum(pdf["pages"] for pdf in described["pdfs"])
                              + sum(1 + len(deck["faces"]) for deck in described["decks"])) > 3
-    assert all(f.spilled is not None and f.held == b"" for f in pictures)
+    assert all(f.spooled is not None and f.held == b"" for f in pictures)
     assert pictures[0].data.startswith(b"\x89PNG")

@@ -67,10 +67,10 @@ def test_problems_come_back_from_the_worker_located_with_exit_2(run_cli, copy_de
 def slow_build(self, options):
     import time
 
-    from printgen.core.spill import Spill
+    from printgen.core.spool import Spool
 
-    spill = Spill()  # a large build's temporary files, left as they are when the worker is killed
-    spill.keep(b"half a build")
+    spool = Spool()  # a large build's temporary files, left as they are when the worker is killed
+    spool.keep(b"half a build")
     time.sleep(30)
     return []
 
@@ -202,7 +202,7 @@ def test_a_helpers_result_comes_back_as_plain_data_with_its_kinds():
         games: int
         wins: list[int]
 
-    value = [(b"\x89PNG", ("spill", 0, 4)), {1: 2, "a": None}, Count(3, [1, 2]), Problem("f", 1, "k", "m"), 1.5]
+    value = [(b"\x89PNG", ("spool", 0, 4)), {1: 2, "a": None}, Count(3, [1, 2]), Problem("f", 1, "k", "m"), 1.5]
     data = plaincode.encode(value)
     assert plaincode.decode(data, (Count, Problem)) == value
     with pytest.raises(ValueError):  # a record the receiver did not ask for is refused, not built

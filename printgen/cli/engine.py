@@ -18,7 +18,7 @@ from printgen.core.config import config_path, saved_back_offset
 from printgen.core.paper import Flip
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.progress import progress
-from printgen.core.spill import private_folder, remove
+from printgen.core.spool import private_folder, remove
 
 if TYPE_CHECKING:  # loaded only in the worker
     from printgen.games import Loaded

@@ -64,16 +64,16 @@ def exported_work(loaded: Loaded, build_options: BuildOptions, print_shop: bool,
         with_pieces = [g.id for g in registry().values() if g.pieces is not None]
         return [], {"refused": f"printgen: {loaded.title} has no separate cards, tiles or tokens to export; "
                                f"export works for {', '.join(with_pieces)}. Nothing was written."}
-    from printgen.core.spill import Spill
+    from printgen.core.spool import Spool
     from printgen.drawing.checks import unchecked_shapes
     from printgen.output import export  # the drawing and rasterising code, for this command only
-    from printgen.output.writers import SPILL_AFTER
+    from printgen.output.writers import SPOOL_AFTER
 
     with unchecked_shapes():  # as a build draws, so a program using printgen gets the same pieces
         cards = loaded.game.pieces(loaded, build_options)
-        spill = Spill() if len(cards) > SPILL_AFTER else None  # thousands of files: not all held in memory
-        files = export.print_shop(loaded.title, cards, bleed, spill) if print_shop else []
-        return files + (export.tts(loaded.name, cards, dpi, spill) if tts else []), None
+        spool = Spool() if len(cards) > SPOOL_AFTER else None  # thousands of files: not all held in memory
+        files = export.print_shop(loaded.title, cards, bleed, spool) if print_shop else []
+        return files + (export.tts(loaded.name, cards, dpi, spool) if tts else []), None
 
 
 def describe_export(game: Built, out_dir: Path) -> str:

@@ -1,6 +1,6 @@
 """The pictures `printgen serve` shows: every page of every PDF, and each piece's face and back.
 
-Pages are rasterised from the real PDFs, so the page shows what prints; each picture is spilled to
+Pages are rasterised from the real PDFs, so the page shows what prints; each picture is spooled to
 disk as it is made, so a deck that builds also serves under the same memory bound.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 from printgen.core.build import Artifact, BuildOptions
-from printgen.core.spill import Held, Spill, in_memory
+from printgen.core.spool import Held, Spool, in_memory
 
 if TYPE_CHECKING:
     from printgen.games import Loaded
@@ -50,11 +50,11 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
     def work(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
         from printgen.output.writers import artifact
 
-        spill = Spill()
-        kept = partial(artifact, spill=spill)
+        spool = Spool()
+        kept = partial(artifact, spool=spool)
         files = [a for a in loaded.build(options) if a.name.endswith(".pdf")]
         described: dict[str, Any] = {"pdfs": [], "decks": []}
-        for pdf, pngs in zip(list(files), page_pictures(files, dpi, spill.keep)):
+        for pdf, pngs in zip(list(files), page_pictures(files, dpi, spool.keep)):
             described["pdfs"].append({"name": pdf.name, "pages": len(pngs)})
             files += [kept(page_name(pdf.name, n), png) for n, png in enumerate(pngs, start=1)]
         cards = []
@@ -63,7 +63,7 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
 
             with unchecked_shapes():  # as a build draws
                 cards = loaded.game.pieces(loaded, options)
-        for number, (name, back, faces) in enumerate(piece_decks(cards, spill.keep)):
+        for number, (name, back, faces) in enumerate(piece_decks(cards, spool.keep)):
             described["decks"].append({"name": name, "faces": [{"name": n, "quantity": q} for n, q, _ in faces]})
             files += [kept(back_name(number), back)]
             files += [kept(face_name(number, i), png) for i, (_, _, png) in enumerate(faces)]

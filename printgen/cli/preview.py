@@ -45,13 +45,13 @@ def preview_command(games: tuple[str, ...], paper: str, flip: Flip, out_dir: Pat
 def previewed(loaded: Loaded, build_options: BuildOptions, dpi: float) -> tuple[list[Artifact], Any]:
     """In the worker: a PNG of every page of the game's PDFs (its only files), drawn as `serve` draws them."""
     from printgen.cli.pictures import page_pictures
-    from printgen.core.spill import Spill
+    from printgen.core.spool import Spool
     from printgen.output.writers import artifact
 
-    spill = Spill()
+    spool = Spool()
     pdfs = [a for a in loaded.build(build_options) if a.name.endswith(".pdf")]
-    return [artifact(preview_name(pdf.name, n, len(pngs)), png, spill)
-            for pdf, pngs in zip(pdfs, page_pictures(pdfs, dpi, spill.keep, "Rendering previews"))
+    return [artifact(preview_name(pdf.name, n, len(pngs)), png, spool)
+            for pdf, pngs in zip(pdfs, page_pictures(pdfs, dpi, spool.keep, "Rendering previews"))
             for n, png in enumerate(pngs, start=1)], None
 
 

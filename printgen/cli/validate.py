@@ -16,7 +16,7 @@ from printgen.cli.report import hand_over, read_handed, safe_name, scratch_in
 from printgen.core.atomic import write_bytes
 from printgen.core.bounded import BadReport, BudgetExceeded, problems_of, run_bounded
 from printgen.core.build import Artifact
-from printgen.core.spill import private_folder, remove
+from printgen.core.spool import private_folder, remove
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.validation import shorten
 from printgen.core.yamlread import read_yaml

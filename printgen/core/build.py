@@ -23,18 +23,18 @@ class BuildOptions:
 
 @dataclass(frozen=True)
 class Artifact:
-    """One output file, relative to the game's output folder: its bytes, or where they lie in a spill
-    folder (printgen.core.spill), which `spill` keeps alive while the artifact is."""
+    """One output file, relative to the game's output folder: its bytes, or where they lie in a spool
+    folder (printgen.core.spool), which `spool` keeps alive while the artifact is."""
 
     name: str
     held: bytes
-    spilled: tuple[str, int, int] | None = None
-    spill: Any = field(default=None, compare=False, repr=False)
+    spooled: tuple[str, int, int] | None = None
+    spool: Any = field(default=None, compare=False, repr=False)
 
     @property
     def data(self) -> bytes:
-        if self.spilled is None:
+        if self.spooled is None:
             return self.held
-        from printgen.core.spill import read
+        from printgen.core.spool import read
 
-        return read(self.spilled)
+        return read(self.spooled)

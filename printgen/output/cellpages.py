@@ -19,7 +19,7 @@ from reportlab.graphics.shapes import _CLOSEPATH, _LINETO, _MOVETO, Group, Path
 from reportlab.lib.rl_accel import fp_str
 
 from printgen.core.paper import MM_PER_PT, Paper, pt
-from printgen.core.spill import Held
+from printgen.core.spool import Held
 from printgen.drawing.document import Document, Page
 
 CELLS_PER_PAGE = 50  # a page is also one job for a core: its shared art decoded once a job

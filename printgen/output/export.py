@@ -16,7 +16,7 @@ from reportlab.graphics.shapes import Group, translate
 
 from printgen.layout.cards import Card, decks, slug
 from printgen.core.build import Artifact
-from printgen.core.spill import Held, Spill, in_memory
+from printgen.core.spool import Held, Spool, in_memory
 from printgen.core.paper import Paper
 from printgen.drawing.picture import placed
 from printgen.core.progress import progress
@@ -49,7 +49,7 @@ def single_pdf(drawing: Group, width: float, height: float, bleed: float, title:
 
 
 def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
-               spill: Spill | None = None) -> list[Artifact]:
+               spool: Spool | None = None) -> list[Artifact]:
     """A PDF per face, a PDF per deck back, and manifest.csv listing size, bleed and quantity; the
     PDFs made in runs on every core (each embeds its own fonts, most of what one costs)."""
     from printgen.core.parallel import on_cores
@@ -68,9 +68,9 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
         rows.append(manifest_row(back_file, first, "back", bleed, sum(c.quantity for c in members), ""))
     runs = [wanted[start:start + PRINT_SHOP_RUN] for start in range(0, len(wanted), PRINT_SHOP_RUN)]
     with progress(len(wanted), "Writing print-shop files", SECONDS_PER_PRINT_FILE) as bar:
-        made = on_cores([partial(piece_pdfs, run, bleed, spill.keep if spill else in_memory) for run in runs],
+        made = on_cores([partial(piece_pdfs, run, bleed, spool.keep if spool else in_memory) for run in runs],
                         lambda _, pdfs: bar.update(len(pdfs)))
-    out = [artifact(f"{PRINT_SHOP}/{item.file}", pdf, spill)
+    out = [artifact(f"{PRINT_SHOP}/{item.file}", pdf, spool)
            for run, pdfs in zip(runs, made) for item, pdf in zip(run, pdfs)]
     out.append(Artifact(f"{PRINT_SHOP}/manifest.csv", manifest_csv(rows)))
     return out
@@ -145,11 +145,11 @@ def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float
     return sheet_png(pdf, cells, px)
 
 
-def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spill: Spill | None = None) -> list[Artifact]:
+def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | None = None) -> list[Artifact]:
     """Per deck: face sheets (`<deck>-1.png`, ...) and `<deck>-back.png`; `decks.json` describes them.
     A card of quantity 20 appears 20 times; a sheet's spare last cell shows the back, which TTS uses
     as the hidden-card picture."""
-    store = spill.keep if spill else in_memory
+    store = spool.keep if spool else in_memory
     out: list[Artifact] = []
     described = []
     grouped = decks(cards)
@@ -170,12 +170,12 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spill: Spill | No
                 if grid.columns * grid.rows > len(batch):
                     drawings += [Group()] * (grid.columns * grid.rows - len(batch) - 1) + [back]
                 name = f"{stem}-{s + 1}.png"
-                out.append(artifact(f"{TTS}/{name}", store(grid_png(drawings, grid, size, px)), spill))
+                out.append(artifact(f"{TTS}/{name}", store(grid_png(drawings, grid, size, px)), spool))
                 sheets.append({"file": name, "columns": grid.columns, "rows": grid.rows, "count": grid.count,
                                "cards": [card.name for card in batch]})
                 bar.update(len(batch))
             back_name = f"{stem}-back.png"
-            out.append(artifact(f"{TTS}/{back_name}", store(grid_png([back], SheetGrid(1, 1, 1), size, px)), spill))
+            out.append(artifact(f"{TTS}/{back_name}", store(grid_png([back], SheetGrid(1, 1, 1), size, px)), spool))
             described.append({"deck": deck, "kind": first.kind, "card_mm": list(size), "card_px": list(px),
                               "back": back_name, "sheets": sheets})
     data = {"game": game_id, "note": "In Tabletop Simulator: Objects > Components > Cards > Custom Deck; "

@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from printgen.core.spill import Held, in_memory
+from printgen.core.spool import Held, in_memory
 from printgen.drawing.document import Document
 from printgen.output.pdf import render_pdf, write_pdf
 

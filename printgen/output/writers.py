@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from printgen.core.build import Artifact
 from printgen.core.parallel import on_cores
 from printgen.core.problems import DefinitionError, Problem
-from printgen.core.spill import Held, Spill, in_memory
+from printgen.core.spool import Held, Spool, in_memory
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflow
 from printgen.output.pdf import write_pdf
@@ -23,13 +23,13 @@ if TYPE_CHECKING:
     from printgen.output.cellpages import Cells
 
 WRITERS: dict[str, Callable[[Document], bytes]] = {"pdf": write_pdf, "svg": write_svg, "png": write_png}
-SPILL_AFTER = 300  # documents: a build that makes more stores each file on disk once it is made
+SPOOL_AFTER = 300  # documents: a build that makes more stores each file on disk once it is made
 Store = Callable[[bytes], Held]
 
 
 @dataclass(frozen=True)
 class Written:
-    """A document's bytes (in memory, or where a spill folder stores them) and the problems its
+    """A document's bytes (in memory, or where a spool folder stores them) and the problems its
     layout met; sent back from a helper as plain data (the kind `run_written` declares)."""
 
     data: Held
@@ -76,17 +76,17 @@ def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
 
 def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
     """Every document as an artifact, in order; one DefinitionError holding every document's
-    problems. A build of more than SPILL_AFTER documents (a deck of hundreds of cards) puts each file
-    in a private spill folder once made (printgen.core.spill), so its memory does not grow with the
+    problems. A build of more than SPOOL_AFTER documents (a deck of hundreds of cards) puts each file
+    in a private spool folder once made (printgen.core.spool), so its memory does not grow with the
     number of cards."""
-    spill = Spill() if len(documents) > SPILL_AFTER else None
-    store: Store = spill.keep if spill is not None else in_memory
+    spool = Spool() if len(documents) > SPOOL_AFTER else None
+    store: Store = spool.keep if spool is not None else in_memory
     results = written_all(documents, source, store)
     artifacts: list[Artifact] = []
     problems: list[Problem] = []
     for doc, result in zip(documents, results):
         problems += result.problems
-        artifacts += [artifact(name, result.data, spill) for name in (doc.name, *doc.also)]
+        artifacts += [artifact(name, result.data, spool) for name in (doc.name, *doc.also)]
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))
     return artifacts
@@ -158,5 +158,5 @@ def run_written(run: list[Document], members: set[int], cells: Cells | None, sou
     return [others[id(doc)] if id(doc) in others else Written(next(pngs), []) for doc in run]
 
 
-def artifact(name: str, data: Held, spill: Spill | None) -> Artifact:
-    return Artifact(name, b"", data, spill) if isinstance(data, tuple) else Artifact(name, data)
+def artifact(name: str, data: Held, spool: Spool | None) -> Artifact:
+    return Artifact(name, b"", data, spool) if isinstance(data, tuple) else Artifact(name, data)

@@ -1,6 +1,6 @@
 """Where a build keeps files too many to hold in memory (a deck of thousands of cards): appended, once
 made, to one file per process (2,000 small files cost 0.8 s of CPU, one file a few ms) in a private
-folder (`mkdtemp`), removed when its `Spill` is garbage or printgen is stopped (`launch.clean_up`).
+folder (`mkdtemp`), removed when its `Spool` is garbage or printgen is stopped (`launch.clean_up`).
 """
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import tempfile
 import weakref
 from typing import BinaryIO, Union
 
-Spilled = tuple[str, int, int]  # the spill file, where the bytes start, how many
-Held = Union[bytes, Spilled]  # a file's bytes in memory, or where they were spilled
+Spooled = tuple[str, int, int]  # the spool file, where the bytes start, how many
+Held = Union[bytes, Spooled]  # a file's bytes in memory, or where they were spooled
 FOLDERS: dict[str, int] = {}  # folders not yet removed, by the process that made them
 
 
-class Spill:
-    """One build's private folder of spilled files."""
+class Spool:
+    """One build's private folder of spooled files."""
 
     def __init__(self) -> None:
         self.folder = private_folder()
@@ -24,8 +24,8 @@ class Spill:
         self.writer = 0  # the process that opened `file`: a forked helper opens one of its own
         weakref.finalize(self, remove, self.folder)
 
-    def keep(self, data: bytes) -> Spilled:
-        """Append `data` to this process's spill file (unbuffered, so the parent can read it as
+    def keep(self, data: bytes) -> Spooled:
+        """Append `data` to this process's spool file (unbuffered, so the parent can read it as
         soon as a helper hands back where it lies) and say where it lies."""
         if self.file is None or self.writer != os.getpid():
             self.writer = os.getpid()
@@ -35,7 +35,7 @@ class Spill:
         return str(path), start, len(data)
 
 
-def read(where: Spilled) -> bytes:
+def read(where: Spooled) -> bytes:
     path, start, size = where
     with open(path, "rb") as handle:
         handle.seek(start)
@@ -48,7 +48,7 @@ def in_memory(data: bytes) -> Held:
 
 
 def remove(folder: str) -> None:
-    """Remove a spill folder, but only from the process that made it: a forked helper that ends
+    """Remove a spool folder, but only from the process that made it: a forked helper that ends
     must not take its parent's files with it."""
     if FOLDERS.get(folder) == os.getpid():
         shutil.rmtree(folder, ignore_errors=True)
@@ -56,7 +56,7 @@ def remove(folder: str) -> None:
 
 
 def remove_all() -> None:
-    """printgen is being stopped: remove every spill folder this process made."""
+    """printgen is being stopped: remove every spool folder this process made."""
     for folder in list(FOLDERS):
         remove(folder)
 
