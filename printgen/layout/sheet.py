@@ -51,7 +51,7 @@ class Duplex:
         return compose(translate(x + w, self.paper.height - y), rotate(180))
 
     def back_page(self) -> Page:
-            """A back page, shifted whole by the offset, as misregistration moves the whole back image."""
+        """A back page, shifted whole by the offset, as misregistration moves the whole back image."""
         return Page(shift=self.back_offset)
 
     def back_box(self, box: Box) -> Box:
