@@ -15,9 +15,8 @@ def frame_at(x: float, y: float, w: float, h: float) -> Frame:
 
 
 def pour(frame: Frame, items: list[Flowable], canvas: Canvas, breaks: bool) -> None:
-    """Fill `frame` from the front of `items`, leaving the rest in `items`. With `breaks`, the
-    first block that does not fit whole is split where it allows: its first part ends this frame
-    and the rest waits for the next."""
+    """Fill `frame` from the front of `items`, leaving the rest; with `breaks`, the first block that
+    does not fit whole is split where it allows."""
     if not breaks:
         frame.addFromList(items, canvas)
         return
