@@ -34,8 +34,7 @@ GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1"
             "fy", "dx", "dy", "points", "d", "transform", "gradientTransform", "patternTransform",
             "viewBox", "stroke-width", "stroke-dasharray", "stroke-dashoffset", "stroke-miterlimit",
             "font-size", "offset", "rotate", "textLength"}
-# cheap first test: a value only needs a closer look if it has a long run of digits, an exponent,
-# or a word that float() reads as a number
+# cheap first test: a long run of digits, an exponent, or a word float() reads as a number
 SUSPECT = re.compile(r"\d{8}|\d[eE]\+?\d|(?<![A-Za-z])(?:nan|inf)", re.IGNORECASE)
 NUMBER = re.compile(r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
                     r"|(?<![A-Za-z])(?:nan|infinity|inf)(?![A-Za-z]))", re.IGNORECASE)
@@ -275,7 +274,6 @@ def file_pixels(path: Path, where: str) -> int:
 
 
 def header_pixels(data: bytes, where: str) -> int:
-    """Width x height as the image's header states it, without decoding a pixel."""
     from PIL import Image
 
     try:

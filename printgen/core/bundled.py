@@ -13,7 +13,6 @@ TEMPLATES = "templates"  # a bundled game's templates are templates/<id>/*.j2
 
 
 def game_ids() -> list[str]:
-    """The bundled games' ids: each game's module under printgen.games is named after it."""
     return list(GAME_MODULES)
 
 

@@ -86,8 +86,6 @@ class Gap:
 
 @dataclass(frozen=True)
 class Mean:
-    """The average of a count per run, from the sum and the sum of squares over runs."""
-
     total: float
     total_sq: float
     runs: int

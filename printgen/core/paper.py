@@ -34,5 +34,4 @@ def pt(size_mm: float) -> float:
 
 
 def font_mm(size_pt: float) -> float:
-    """A font size given in points, expressed in millimetres for the mm-based picture."""
     return size_pt * MM_PER_PT

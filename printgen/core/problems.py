@@ -10,8 +10,6 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a definition, located as precisely as we can."""
-
     file: str
     line: int
     path: str

@@ -54,7 +54,6 @@ def source_map(shown: str, data: Any, text: str, runaway: tuple[int, int] | None
 
 
 def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
-    """`read_yaml` for bytes already read within the size limit."""
     text = utf8_text(raw, shown, "save the file as UTF-8 in your editor")
     deep = bracket_depth_line(text)
     if deep is not None:  # ruamel's scanner slows down with the square of such nesting
@@ -170,7 +169,6 @@ def integer_in_range(literal: str) -> bool:
 
 
 def long_literal(text: str) -> str:
-    """A number as written, its middle left out when it is long."""
     return text if len(text) <= 40 else f"{text[:10]}...{text[-6:]} ({len(text):,} characters)"
 
 

@@ -31,7 +31,6 @@ def pour(frame: Frame, items: list[Flowable], canvas: Canvas, breaks: bool) -> N
 
 
 def take_until_page_break(story: list[Flowable]) -> tuple[list[Flowable], bool]:
-    """Remove and return the flowables before the next page break, and whether one was found."""
     for i, item in enumerate(story):
         if isinstance(item, PageBreak):
             chunk = story[:i]

@@ -18,7 +18,6 @@ SVG_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 _registered = False
 
 def register() -> None:
-    """Register the font family once per process (idempotent)."""
     global _registered
     if _registered:
         return
@@ -53,7 +52,6 @@ def descent(font: str, size: float) -> float:
 
 
 def ascent(font: str, size: float) -> float:
-    """How far the font's tallest glyph reaches above the baseline, in the unit of `size`."""
     register()
     return pdfmetrics.getAscent(font, size)
 

@@ -171,7 +171,6 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
                 raise MemoryError(f"the template grew printgen by more than {MAX_RENDER_BYTES // 2**20} MiB")
 
     def check(self, value: Any) -> Any:
-        """Refuse a value over the size limits; return it unchanged otherwise."""
         if isinstance(value, str) and len(value) > MAX_TEXT:
             raise refuse(f"the template made a text of {len(value):,} characters; at most {MAX_TEXT:,}")
         if isinstance(value, (list, tuple, dict, set)) and len(value) > MAX_ITEMS:

@@ -186,7 +186,6 @@ def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Ca
 
 
 def caption_text(value: str, paper: Paper) -> Group:
-    """A line of small print in the bottom margin, below the cut marks."""
     group = Group()
     baseline = SAFE_MARGIN_MM + fonts.descent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
     group.add(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle"))

@@ -61,8 +61,6 @@ Figure = Callable[[float], Flowable]  # column width in mm -> a flowable that fi
 
 @dataclass(frozen=True)
 class Reference:
-    """Everything a game hands over to get its reference sheet."""
-
     title: str  # the game's title; the sheet is called "<title> reference sheet" in errors
     template: str  # e.g. "fracas/reference.txt.j2", looked up through the user's template folders
     context: Mapping[str, Any]
@@ -209,8 +207,6 @@ def overflow_problem(ref: Reference, half: Half, paper: Paper) -> tuple[Loc, str
 
 @dataclass
 class Composed:
-    """Pages and the story that fills their frames, plus the halves to check after drawing."""
-
     pages: list[Page]
     story: list[Flowable]
     halves: list[Half]
@@ -250,7 +246,6 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
 
 
 def cut_line(paper: Paper, label: str | None) -> Group:
-    """The dashed line across the middle of the page, optionally with a small label on it."""
     y = paper.height / 2
     group = Group()
     group.add(guide(SAFE, y, paper.width - SAFE, y, CUT))
@@ -316,13 +311,11 @@ def document(ref: Reference, composed: Composed, paper: Paper, name: str, title:
 
 
 def sheet_document(ref: Reference, options: BuildOptions, name: str) -> Document:
-    """The one-page sheet (single-sided)."""
     return document(ref, compose_sheet(ref, options), options.paper, name, f"{ref.title} \u2013 reference sheet",
                     "Print single-sided at actual size (100 %)", None)
 
 
 def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document:
-    """Two double-sided half-page reference cards on one sheet."""
     return document(ref, compose_cards(ref, options), options.paper, name,
                     f"{ref.title} \u2013 reference cards",
                     "Print double-sided at actual size (100 %), then cut along the dashed line", options.flip)

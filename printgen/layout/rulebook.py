@@ -52,8 +52,6 @@ class RulebookSettings(BaseModel):
 
 @dataclass(frozen=True)
 class Rulebook:
-    """Everything a game hands over to get its rulebook."""
-
     title: str  # the game's title
     template: str  # e.g. "fracas/rules.txt.j2", looked up through the user's template folders
     context: Mapping[str, Any]
@@ -180,7 +178,6 @@ class Layout:
 
     @property
     def first_top(self) -> float:
-        """The columns' top on the first page, under the band and its rule."""
         return self.body_top - self.band - BAND_GAP if self.band else self.body_top
 
 
@@ -270,7 +267,6 @@ def estimate(items: list[Flowable], layout: Layout) -> int:
 
 
 def rulebook_document(book: Rulebook, options: BuildOptions, name: str) -> Document:
-    """The rulebook as one PDF, printed on both sides and turned on the `--flip` edge."""
     paper = options.paper
     text = markup(book, options)
     items = story(book, text)

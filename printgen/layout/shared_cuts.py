@@ -108,7 +108,6 @@ def boxes_for(frame: Frame, rows: Sequence[Row]) -> list[Box]:
 
 
 def trim_lines(boxes: Sequence[Box]) -> Group:
-    """Every trim box's edges, each shared edge once."""
     seen: set[tuple[float, ...]] = set()
     group = Group()
     for x, y, w, h in boxes:

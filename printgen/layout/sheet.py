@@ -64,8 +64,6 @@ class Duplex:
 
 @dataclass
 class DuplexSheet:
-    """One sheet of paper printed on both sides."""
-
     duplex: Duplex
     front: Page = field(default_factory=Page)
     back: Page = field(default_factory=Page)
@@ -75,7 +73,6 @@ class DuplexSheet:
         self.back.shift = self.duplex.back_offset
 
     def place(self, component: Component, x: float, y: float) -> Box:
-        """Put a component's front at (x, y) and its back exactly behind it."""
         box = (x, y, component.width, component.height)
         at = translate(x, y)
         self.front.shapes += [placed(component.front(), at), placed(component.guides(), at)]
