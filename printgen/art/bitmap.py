@@ -15,10 +15,7 @@ MAX_PIXELS = 60_000_000  # a full A4 page at 600 dpi is 35 Mpx; refused before d
 
 
 def load_bitmap(path: Path, data: bytes, kind: str) -> Art:
-    """Decode a PNG or JPEG fully, so a truncated or mislabelled file is caught now, not at print.
-
-    The header is measured first, so a picture too large is refused before any pixel is read.
-    """
+    """Decode fully, so a truncated or mislabelled file is caught now, after checking the header."""
     from reportlab.lib.utils import ImageReader
 
     shown = display_name(path)
@@ -31,7 +28,6 @@ def load_bitmap(path: Path, data: bytes, kind: str) -> Art:
 
 
 def check_header(shown: str, probe: Any, kind: str) -> None:
-    """The kind and the pixel count an image's header states, checked before any pixel is read."""
     if probe.format != kind:
         raise ValueError(f"{shown} is named like a {kind} image but holds "
                          f"{probe.format or 'other'} data; save it as {kind} or rename it")

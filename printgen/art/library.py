@@ -1,11 +1,7 @@
 """Art a user brings: image files (PNG, JPEG, SVG), TrueType fonts and a template folder.
 
-Every game takes art the same way. A definition names files relative to its own folder, through
-the field types below. They are checked while the definition is validated, so a missing, unreadable,
-unsupported or out-of-folder file is a located `file:line: key.path` problem like any other, and
-nothing is written. Each file is loaded once into the
-definition's `ArtLibrary` (warnings, files read, the template folder); the value in the model
-carries its loaded art, so drawing code asks `art_of(defn.logo.image)` for it.
+The field types below check and load each file while the definition is validated, so a bad file is
+a located problem like any other; the model's value carries its art (`art_of(defn.logo.image)`).
 """
 from __future__ import annotations
 
@@ -42,8 +38,8 @@ def art_context(info: ValidationInfo) -> ArtContext | None:
 # -- the field types definitions use ---------------------------------------------------------------
 
 class ArtName(str):
-    """A file name as written in the YAML that also carries what was loaded from it, so drawing
-    code anywhere (a build, an export, a preview) reaches the art through the definition itself."""
+    """A file name as written in the YAML, carrying what was loaded from it, so drawing code reaches
+    the art through the definition itself."""
 
     loaded: Any
 
@@ -70,10 +66,8 @@ def font_of(value: str | None, default: str) -> str:
 
 
 def loaded_fonts(model: Any) -> dict[str, str]:
-    """Every user font a definition loaded: its registered name -> its family name. Fonts stay
-    registered for the whole process, so what a piece template's font-family may reach is asked
-    of the definition being built, never of everything registered so far (`build --watch` and
-    the tests build one definition after another in one process)."""
+    """Registered name -> family of each user font this definition loaded; fonts stay registered
+    for the process, so a template reaches only those of the definition being built."""
     from printgen.drawing.fonts import USER_FAMILIES
 
     found: dict[str, str] = {}
@@ -119,7 +113,6 @@ def _check_templates(value: str | None, info: ValidationInfo) -> str | None:
 
 
 def template_folders(value: str | None) -> list[Path]:
-    """The folder a `TemplateFolder` value names, found when the definition was loaded ([] if none)."""
     folder = getattr(value, "loaded", None)
     return [folder] if isinstance(folder, Path) else []
 
@@ -207,9 +200,8 @@ class ArtLibrary:
         return art
 
     def add_svg_text(self, path: Path, data: bytes, context: ArtContext) -> Art:
-        """An SVG made by printgen rather than read (a deck's template rendered for one row), named
-        after the template `path`; the same bytes are converted once for each template (its links
-        are found from its folder: the same text from another deck's template draws other files)."""
+        """An SVG rendered from the template at `path`, converted once per (bytes, template), as its
+        links are found from the template's folder."""
         key = (digest(data), path)
         art = self.svg_texts.get(key)
         if art is None:

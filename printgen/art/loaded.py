@@ -1,7 +1,5 @@
-"""Art once it is loaded: what it is, its natural size, and how it is drawn.
-
-An image is drawn through a PDF form XObject named after its content, so a logo printed on a
-hundred tiles is stored in the PDF once and the output stays byte-identical from run to run.
+"""Art once it is loaded: what it is, its natural size, and how it is drawn (as a PDF form named
+after its content, so art on a hundred tiles is stored once and output stays byte-identical).
 """
 from __future__ import annotations
 
@@ -39,7 +37,6 @@ class Art:
         return f"PGArt{self.digest[:16]}"
 
     def fit(self, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
-        """The largest box with the art's proportions inside (x, y, w, h), centred in it."""
         nw, nh = self.natural
         scale = min(w / nw, h / nh)
         fw, fh = nw * scale, nh * scale
@@ -63,14 +60,13 @@ class ArtShape(DirectDraw):
         return ArtShape(self.art, self.x, self.y, self.width, self.height)
 
     def getProperties(self) -> dict[str, Any]:
-        """What decides the look, compactly (shape fingerprints read this, never the image bytes)."""
+        """What decides the look; shape fingerprints read this, never the image bytes."""
         return {"art": self.art.digest, "x": self.x, "y": self.y, "width": self.width,
                 "height": self.height}
 
     def drawDirectly(self, renderer: Any) -> None:
-        """Define the art's form once per PDF, then place it (the canvas is in mm here). In a PDF
-        drawn only to be rasterised (printgen.output.png), a bitmap much larger than the pixels it
-        covers is drawn from a copy resampled to those pixels (art.resample)."""
+        """Define the art's form once per PDF, then place it; a PDF to be rasterised draws a large
+        bitmap from a copy resampled to the pixels it covers."""
         canvas, art = renderer._canvas, self.art
         name = art.form_name
         if art.drawing is None and getattr(canvas, "_printgen_raster_dpi", None):

@@ -1,13 +1,8 @@
-"""Art measured before anything decodes it: what an SVG, a bitmap or a font would cost to read.
+"""Art measured from its structure before anything decodes it, in time linear in its size.
 
-A few kilobytes of SVG can stand for millions of shapes (a group repeated through `<use>`, which
-repeats other groups), a small PNG header can claim gigapixels, and a font's character map can claim
-billions of characters. Decoders find out by trying, which takes minutes or gigabytes. So each file
-is first measured from its structure alone, in time linear in its size, and refused with the
-measured figure when it is over a limit. The decoders' own limits (Pillow's, lxml's) and the
-bounded child the whole build runs in are the second line, for what no measure foresaw.
-
-Every limit is in SECURITY.md. Messages read `FILE:LINE: what was found; what to do`.
+A few kilobytes can claim millions of shapes (nested `<use>`), gigapixels or billions of font
+characters; decoders find out by trying. Over a limit, the file is refused with the measured
+figure. Every limit is in SECURITY.md.
 """
 from __future__ import annotations
 
@@ -39,16 +34,13 @@ GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1"
             "fy", "dx", "dy", "points", "d", "transform", "gradientTransform", "patternTransform",
             "viewBox", "stroke-width", "stroke-dasharray", "stroke-dashoffset", "stroke-miterlimit",
             "font-size", "offset", "rotate", "textLength"}
-# cheap first test: a value only needs a closer look if it has a long run of digits, an exponent,
-# or a word that float() reads as a number
+# cheap first test: a long run of digits, an exponent, or a word float() reads as a number
 SUSPECT = re.compile(r"\d{8}|\d[eE]\+?\d|(?<![A-Za-z])(?:nan|inf)", re.IGNORECASE)
 NUMBER = re.compile(r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
                     r"|(?<![A-Za-z])(?:nan|infinity|inf)(?![A-Za-z]))", re.IGNORECASE)
 CSS_DECLARATION = re.compile(r"([\w-]+)\s*:\s*([^;{}]+)")
 LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|infinity|inf))"
                     r"\s*(px|pt|pc|mm|cm|in|em|ex|%)?\s*$", re.IGNORECASE)
-
-
 
 
 class TooCostly(ValueError):
@@ -70,16 +62,12 @@ class SvgMeasure:
 
     @property
     def linked(self) -> list[Path]:
-        """Every file besides the SVG itself that its drawing reads (<use> and <image>), and every
-        one it names that is not there (`build --watch` watches them too)."""
+        """Files besides the SVG that its drawing reads or names (`build --watch` watches them)."""
         return self.files[1:] + self.pictures + self.absent
 
 
 def measure_svg(root: Any, path: Path, root_folder: Path | None) -> SvgMeasure:
-    """Measure the parsed SVG `root` (read from `path`); TooCostly when over a limit.
-
-    `root_folder` is where files the SVG refers to must lie (None: anywhere), as for svglib.
-    """
+    """TooCostly when over a limit; `root_folder` is where linked files must lie (None: anywhere)."""
     check_size(root, path)
     measure = SvgMeasure(files=[path.resolve()])
     elements, depth, pixels = SvgWalk(root, path, root_folder, measure).total()
@@ -110,9 +98,8 @@ def check_size(root: Any, path: Path) -> None:
 
 
 class SvgWalk:
-    """Counts elements, nesting and bitmap pixels as svglib will draw them: each <use> stands for
-    a copy of what it refers to. Counts are memoised per element, so a chain of groups that each
-    repeat the one before costs one visit per element, not one per copy."""
+    """Counts elements, nesting and pixels as svglib draws them, each <use> a copy; memoised per
+    element, so a chain of groups repeating each other costs one visit per element."""
 
     def __init__(self, root: Any, path: Path, root_folder: Path | None, measure: SvgMeasure,
                  active_files: tuple[Path, ...] = ()) -> None:
@@ -180,8 +167,7 @@ class SvgWalk:
                             f"the image to printgen as PNG or JPEG")
 
     def check_numbers(self, element: Any) -> None:
-        """Coordinates and lengths finite and within ±MAX_SVG_NUMBER (inf and nan would reach the
-        PDF as words no viewer reads)."""
+        """Geometry finite and within ±MAX_SVG_NUMBER (inf and nan reach the PDF as words)."""
         declarations = []
         if local(element.tag) == "style" and element.text:  # a stylesheet: its geometry properties
             declarations = [(k, v) for k, v in CSS_DECLARATION.findall(element.text)
@@ -288,7 +274,6 @@ def file_pixels(path: Path, where: str) -> int:
 
 
 def header_pixels(data: bytes, where: str) -> int:
-    """Width x height as the image's header states it, without decoding a pixel."""
     from PIL import Image
 
     try:
@@ -306,8 +291,7 @@ def header_pixels(data: bytes, where: str) -> int:
 # -- fonts -----------------------------------------------------------------------------------------
 
 def measure_font(path: Path, data: bytes) -> None:
-    """Check a TrueType font's table directory and character maps; TooCostly or ValueError if
-    they are inconsistent or claim more than a font can hold."""
+    """TooCostly or ValueError if the table directory or character maps are inconsistent or huge."""
     shown = path.name
 
     def refuse(what: str) -> ValueError:
@@ -339,8 +323,7 @@ def measure_font(path: Path, data: bytes) -> None:
 
 
 def measure_cmap(data: bytes, start: int, length: int, refuse: Any, shown: str) -> None:
-    """Every character-map subtable maps at most MAX_FONT_CODES code points, counted from its
-    ranges as they are written, before any decoder walks them one by one."""
+    """Each subtable maps at most MAX_FONT_CODES code points, counted from its written ranges."""
     end = start + length
 
     def read(fmt: str, at: int) -> tuple[int, ...]:

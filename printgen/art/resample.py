@@ -1,15 +1,8 @@
 """Bitmap art resampled once for a picture, rather than by the rasteriser on every card.
 
-A card's PNG is its PDF rasterised by pdfium, which resamples every bitmap it draws each time it
-draws it, with a filter whose cost grows with the pixels read: a deck's art, made for print at
-300 dpi and shown on 150 dpi pictures, was most of what a thousand pictures cost. In a PDF drawn
-only to be rasterised, a bitmap at least RESAMPLE_FROM times larger than the pixels it will cover
-is drawn instead from a copy resampled once, by Pillow's Lanczos filter (which averages every
-pixel it drops, where a rasteriser samples), to those pixels. The PDFs printgen writes to disk
-always hold the art as it was given.
-
-Only art drawn straight onto a page is resampled: inside a form (a shape drawn once and placed
-many times) the scale it will be placed at is not known, and the art is left as it is.
+pdfium resamples every bitmap each time it draws it, so in a PDF drawn only to be rasterised, art
+much larger than the pixels it covers is drawn from a Lanczos copy at those pixels. PDFs written to
+disk keep the art as given; art inside a form (scale unknown) is left as it is.
 """
 from __future__ import annotations
 
@@ -18,13 +11,11 @@ import math
 from typing import Any
 
 RESAMPLE_FROM = 1.25  # larger by less than this: left to the rasteriser, as cheap either way
-CACHED_BYTES = 64 * 1024 * 1024  # the pixels of one art's resampled copies cached (it is drawn at a
-# few sizes in a deck's pictures; a copy is at most the size of its card's picture)
+CACHED_BYTES = 64 * 1024 * 1024  # one art's resampled copies (a few sizes per deck)
 
 
 def covered_pixels(canvas: Any, renderer: Any, shape: Any) -> tuple[int, int] | None:
-    """The pixels `shape` covers when the page is rasterised at the canvas's dpi, or None where
-    that is not known (inside a form)."""
+    """Pixels `shape` covers at the canvas's dpi; None inside a form, where the scale is unknown."""
     if canvas._formData is not None:
         return None
     a, b, c, d, _, _ = renderer._tracker.getState()["ctm"]  # local units to points
@@ -34,8 +25,7 @@ def covered_pixels(canvas: Any, renderer: Any, shape: Any) -> tuple[int, int] | 
 
 
 def resampled_form(canvas: Any, renderer: Any, shape: Any) -> str | None:
-    """The name of a form holding `shape`'s bitmap resampled to the pixels it covers (defined in
-    this PDF on first use), or None to draw the art as it is."""
+    """A form of `shape`'s bitmap resampled to the pixels it covers, or None to draw it as it is."""
     covered = covered_pixels(canvas, renderer, shape)
     if covered is None or min(covered) < 1:
         return None
@@ -55,8 +45,7 @@ def resampled_form(canvas: Any, renderer: Any, shape: Any) -> str | None:
 
 
 def resampled_reader(shape: Any, size: tuple[int, int]) -> Any:
-    """An ImageReader of the art at `size` pixels, made once for the art (`Art.resampled`); None
-    for a JPEG whose colours are not RGB or grey (converting CMYK here could shift its colours)."""
+    """The art at `size` pixels, cached; None for a JPEG neither RGB nor grey (CMYK could shift)."""
     from reportlab.lib.utils import ImageReader
 
     cache = shape.art.resampled
@@ -74,8 +63,7 @@ def resampled_reader(shape: Any, size: tuple[int, int]) -> Any:
 
 
 def decoded(art: Any) -> Any:
-    """The art's pixels: those its reader holds, or a JPEG's (already proven to decode within its
-    budget when it was loaded: art.bitmap) decoded again."""
+    """The reader's pixels, or a JPEG's decoded again (proven within budget when it was loaded)."""
     held = getattr(art.reader, "_image", None)
     if art.kind != "JPEG" and held is not None:
         return held

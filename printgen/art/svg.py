@@ -1,12 +1,7 @@
-"""SVG art through svglib, with a report of everything svglib would silently leave out.
+"""SVG art through svglib, with a warning for everything svglib would silently leave out.
 
-svglib turns an SVG into reportlab shapes, but drops some features without a word: markers, pattern
-fills, masks, filters, whole-element `opacity`, text on a path, and more (checked against svglib
-2.3: its renderer draws only svg, g, a, symbol, use, switch, single-path clipPath, gradients and the
-basic shapes, and reads fill-/stroke-opacity but never `opacity`). So before converting, the file
-is scanned for those features, and each one becomes a warning that names the feature, the SVG file
-and the line where it first appears. The build goes on: the art prints, and the user knows exactly
-what is missing from it. Messages svglib logs while converting are passed on the same way.
+svglib drops markers, patterns, masks, filters, `opacity`, text on a path and more without a word,
+so the file is scanned first and each such feature is named with its line; the art still prints.
 """
 from __future__ import annotations
 
@@ -22,7 +17,6 @@ from printgen.art.loaded import Art, digest, first_line
 from printgen.art.measure import measure_svg
 from printgen.art.svgtree import local, parse
 from printgen.core.problems import display_name
-
 
 # element name -> what the user loses (elements svglib skips, or draws wrongly)
 ELEMENTS = {
@@ -140,8 +134,7 @@ class _Collect(logging.Handler):
 
 
 def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
-    """Measure the SVG, then convert it with svglib; external files the SVG refers to must lie
-    under `root_folder`."""
+    """Measure the SVG, then convert it; files it links must lie under `root_folder`."""
     tree = parse(path, data)
     measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
     findings = scan(tree)
@@ -155,12 +148,8 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
 
 def convert(path: Path, data: bytes, root_folder: Path | None,
             font_map: Any = None, tree: Any = None) -> tuple[Any, tuple[str, ...]]:
-    """svglib's drawing of the bytes read from `path` (never the file read again, which may have
-    changed, or may not exist: a deck's SVG template rendered for one row) and what svglib logged
-    while making it. Relative <image> links are found from `path`'s folder. `font_map` decides
-    which registered font a `font-family` becomes (svglib's own, by default: the standard PDF
-    fonts, which are not embedded; `embedded_fonts()` for printgen's own). `tree`: the same bytes
-    already parsed by `svgtree.parse`, so they are not parsed twice."""
+    """svglib's drawing of `data` and what svglib logged; `data`, not the file, as a rendered
+    template has no file. `font_map` defaults to standard_fonts(); `tree` is `data` already parsed."""
     from svglib.svglib import SvgRenderer, load_svg_file
 
     shown = display_name(path)
@@ -193,18 +182,14 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
 
 
 def named_families(tried: Iterable[str]) -> list[str]:
-    """The families as the SVG names them: svglib also tries each word of an unquoted family
-    ("DejaVu Sans", then "DejaVu" and "Sans"), which the drawing's author never wrote alone."""
+    """The families as written, without the single words svglib also tries ("DejaVu", "Sans")."""
     families = list(tried)
     return [f for f in families if not any(f != g and f in g.split() for g in families)]
 
 
 def standard_fonts() -> Any:
-    """svglib's map of the standard PDF fonts and their usual family names, looking nowhere else.
-    svglib's own map would next try a TrueType file named after the family on reportlab's search
-    path and then the system's fontconfig: the drawing would then depend on the fonts of the
-    machine it is built on, and embed fonts printgen never measured. Any other family is svglib's
-    own last resort, Helvetica, and is named in a warning."""
+    """svglib's map of the standard PDF fonts only, never files or fontconfig, so the drawing does not
+    depend on the build machine's fonts; any other family becomes Helvetica, with a warning."""
     from svglib.fonts import FontMap
 
     class StandardFonts(FontMap):
@@ -228,11 +213,8 @@ def standard_fonts() -> Any:
 
 
 def embedded_fonts(user_fonts: Mapping[str, str] | None = None) -> Any:
-    """An svglib font map that gives every `font-family` printgen's embedded fonts: a user's own
-    TrueType font when the family names one the definition loaded (`user_fonts`: registered name
-    -> family, from `art.library.loaded_fonts`), else Bitstream Vera in the asked weight and style. So text an SVG piece template writes ends up in the PDF's embedded
-    subset, never in a standard font the reader's viewer substitutes (svglib's own map falls back
-    to Helvetica, and looks families up with fontconfig)."""
+    """Every `font-family` in an embedded font: a user font the definition loaded (`user_fonts`:
+    registered name -> family), else Vera in the asked face, never a font the viewer substitutes."""
     from svglib.fonts import FontMap
 
     from printgen.drawing import fonts

@@ -1,16 +1,8 @@
-"""Many SVGs made from one template, converted by svglib with each distinct element converted once.
+"""Many SVGs from one template, converted by svglib with each distinct element converted once.
 
-A piece template makes a hundred SVGs that share most of their elements: 72 Omiga faces repeat the
-same background, bands and semicircles and differ in a number and a colour or two. svglib takes
-about 0.4 ms an element, so converting each SVG whole spends most of its time on elements it has
-already seen. For an SVG whose elements cannot affect one another, each top-level element is
-converted on its own, under a copy of the SVG's root (same size, viewBox, inherited attributes),
-and remembered by its text: the same element in another SVG costs a lookup. The drawing is then
-the root's frame (svglib's scaling and y flip) holding those shapes in order, which is what
-converting the whole SVG gives.
-
-An element can affect another through a stylesheet, <defs>, <use>, a `url(#...)` paint or clip, a
-class, links, nested <svg> and the like; an SVG with any of those is converted whole, as before.
+A piece template's SVGs share most elements, and svglib is slow per element, so where elements
+cannot affect one another each top-level one is converted alone under a copy of the root and
+remembered by its text. An SVG with styles, <defs>, <use>, `url(#...)` and the like goes whole.
 """
 from __future__ import annotations
 
@@ -44,9 +36,8 @@ def entangled(tree: Any) -> bool:
 
 
 class BatchConverter:
-    """svglib for the SVGs of one batch (one template), elements remembered across them. What
-    svglib logged is kept per element too, so each drawing knows its own notes (`notes`): a drawing
-    taken from a cache must bring the same warnings as one converted now."""
+    """svglib for one template's SVGs, elements remembered across them with what svglib logged, so
+    a cached drawing brings the same warnings (`notes`) as one converted now."""
 
     def __init__(self, path: Path, root_folder: Path | None, font_map: Any) -> None:
         self.path, self.root_folder, self.font_map = path, root_folder, font_map
@@ -56,7 +47,6 @@ class BatchConverter:
         self.notes: list[str] = []  # what svglib logged for the last SVG converted
 
     def convert(self, data: bytes, tree: Any) -> Any:
-        """svglib's drawing of `data` (parsed as `tree` by svgtree.parse)."""
         from reportlab.graphics.shapes import Drawing, Group
 
         if entangled(tree):
@@ -96,7 +86,6 @@ class BatchConverter:
 
     @staticmethod
     def bare(tree: Any) -> Any:
-        """A copy of the root element without its children (its attributes and namespaces kept)."""
         from lxml import etree
 
         return etree.Element(tree.tag, dict(tree.attrib), nsmap=tree.nsmap)

@@ -1,7 +1,5 @@
-"""A user's TrueType font: its tables measured (art.measure), then read and registered.
-
-The registered name depends only on the font's bytes, so two builds embed it the same way.
-"""
+"""A user's TrueType font: its tables measured (art.measure), then read and registered under a name
+taken from its bytes alone, so two builds embed it the same way."""
 from __future__ import annotations
 
 import hashlib
@@ -11,6 +9,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from printgen.art.loaded import first_line
 from printgen.art.measure import measure_font
 from printgen.drawing.fonts import USER_FAMILIES
 
@@ -38,8 +37,7 @@ def subset(path: Path, font: TTFont) -> None:
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # noqa: BLE001 - as read_font: a damaged font fails in many ways
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({reason})")
+        raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({first_line(exc)})")
 
 
 def read_font(path: Path, name: str, data: bytes) -> TTFont:
@@ -48,5 +46,4 @@ def read_font(path: Path, name: str, data: bytes) -> TTFont:
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged font fails in many ways; say so, located
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({reason})")
+        raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({first_line(exc)})")

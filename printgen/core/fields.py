@@ -1,8 +1,4 @@
-"""Field types every game definition shares, so each rule (and its message) is written once.
-
-`Strict` forbids unknown keys (a typo is an error, never silently ignored) and turns off pydantic's
-type coercion, so "5" is not quietly taken for 5.
-"""
+"""Field types every game definition shares; `Strict` forbids unknown keys and type coercion."""
 from __future__ import annotations
 
 from typing import Annotated

@@ -1,9 +1,5 @@
-"""Which file holds each face of the embedded font, and where the files are.
-
-Bitstream Vera ships inside reportlab, so there is nothing to download and every machine embeds
-the same bytes. These facts sit in core because checking a definition's text (`textcheck`) needs
-the font's character map long before anything is drawn.
-"""
+"""Which file holds each face of the embedded font (Vera, inside reportlab); in core because
+`textcheck` needs the character map long before anything is drawn."""
 from __future__ import annotations
 
 from pathlib import Path

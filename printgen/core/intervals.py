@@ -1,11 +1,7 @@
 """Confidence intervals for figures measured by simulation, and how many runs would settle a verdict.
 
-A simulated figure is a sample: 200 games of a perfectly even tile set give a win gap of 10 % or
-more about one time in seven. So a validator judges a figure against its limit only when the whole
-95 % interval lies on one side of the limit, and otherwise says how many runs would be needed if
-the figure stayed as measured. Shares of runs use Wilson's score interval, which stays inside 0..1
-and behaves at 0 % and 100 %, where the textbook interval collapses to a point; averages and ratios
-of sums per run use the normal approximation with the variance measured between runs.
+A figure is judged against its limit only when its whole 95 % interval lies on one side. Shares use
+Wilson's interval (sound at 0 % and 100 %); means and ratios use the spread measured between runs.
 """
 from __future__ import annotations
 
@@ -27,8 +23,7 @@ class Interval:
 
 
 class Figure(Protocol):
-    """A measured figure whose interval can be worked out for any number of runs, the rates and
-    the spread between runs staying as measured (to say how many runs would settle it)."""
+    """A figure whose interval can be worked out for any number of runs, the rest as measured."""
 
     @property
     def runs(self) -> int: ...
@@ -61,11 +56,8 @@ class Share:
 
 @dataclass(frozen=True)
 class Gap:
-    """How far apart two exclusive outcomes are, as a share of all runs (white's wins minus black's).
-
-    Among the runs that ended in either outcome, the first one's share has Wilson's interval; the
-    gap is that share's distance from one half, scaled by the share of runs that were decided.
-    `at` gives the interval of the gap's size; `leader` says which outcome is ahead."""
+    """Two exclusive outcomes' difference as a share of all runs, from Wilson's interval of the
+    first's share among decided runs; `at` is the gap's size, `leader` who is ahead."""
 
     first: int
     second: int
@@ -94,8 +86,6 @@ class Gap:
 
 @dataclass(frozen=True)
 class Mean:
-    """The average of a count per run, from the sum and the sum of squares over runs."""
-
     total: float
     total_sq: float
     runs: int
@@ -112,8 +102,7 @@ class Mean:
 
 @dataclass(frozen=True)
 class Ratio:
-    """A ratio of two sums over runs (of a player's looks at a hand, the share that found nothing to
-    place): runs are the independent units, so the spread is measured between runs."""
+    """A ratio of two sums over runs; runs are the independent units, so spread is between runs."""
 
     top: float
     bottom: float
@@ -135,8 +124,7 @@ class Ratio:
 
 
 def judge(interval: Interval, limit: float, at_most: bool = True) -> Verdict:
-    """"over" when the whole interval breaks the limit, "ok" when it keeps it, else "unsure".
-    `at_most`: the figure may not exceed the limit (else it may not fall below it)."""
+    """"over" or "ok" when the whole interval breaks or keeps the limit (a maximum when `at_most`)."""
     low, high = interval.low, interval.high
     if at_most:
         return "over" if low > limit else "ok" if high <= limit else "unsure"
@@ -144,9 +132,8 @@ def judge(interval: Interval, limit: float, at_most: bool = True) -> Verdict:
 
 
 def runs_needed(figure: Figure, limit: float, at_most: bool = True) -> int | None:
-    """The fewest runs (rounded up to two significant digits) after which the interval would
-    settle the verdict if the figure stayed as measured; None when even MOST_RUNS would not (the
-    figure lies on the limit)."""
+    """The fewest runs (two significant digits) that would settle the verdict if the figure stayed
+    as measured; None when even MOST_RUNS would not."""
     def settled(runs: float) -> bool:
         return judge(figure.at(runs), limit, at_most) != "unsure"
 

@@ -7,9 +7,7 @@ from typing import Literal
 PT_PER_MM = 72 / 25.4
 MM_PER_PT = 25.4 / 72
 SAFE_MARGIN_MM = 5.0  # home printers cannot print the outer 4-6 mm
-# The most bleed a definition (`card.bleed`) or `--bleed` may ask for: print shops ask for 3 mm,
-# 1/8 inch (3.175 mm) or 5 mm, and 6 mm covers them all with room to spare.
-MAX_BLEED_MM = 6.0
+MAX_BLEED_MM = 6.0  # print shops ask for 3 mm, 1/8 inch or 5 mm
 
 Flip = Literal["long", "short"]
 
@@ -32,10 +30,8 @@ PAPERS: dict[str, Paper] = {
 
 
 def pt(size_mm: float) -> float:
-    """Millimetres to PDF points."""
     return size_mm * PT_PER_MM
 
 
 def font_mm(size_pt: float) -> float:
-    """A font size given in points, expressed in millimetres for the mm-based picture."""
     return size_pt * MM_PER_PT

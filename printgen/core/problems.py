@@ -1,8 +1,5 @@
-"""Problems found in a user's definition, and the one error that carries all of them.
-
-A user fixes a definition faster when every problem is listed at once, each with the file and line
-to edit, so nothing here ever stops at the first problem.
-"""
+"""Problems found in a user's definition, and the one error that carries all of them, so every
+problem is listed at once with the file and line to edit."""
 from __future__ import annotations
 
 import os
@@ -13,8 +10,6 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a definition, located as precisely as we can."""
-
     file: str
     line: int
     path: str
@@ -27,11 +22,8 @@ class Problem:
 
 
 def shown(text: str) -> str:
-    """Text from a user's file, one line, with control characters escaped (\\x1b, \\n).
-
-    Messages quote names from the definition; an escape sequence in a name must not drive the
-    user's terminal, and a line break must not fake a second problem line.
-    """
+    """Text from a user's file on one line, control characters escaped, so a name can neither
+    drive the terminal nor fake a second problem line."""
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
@@ -58,8 +50,7 @@ def display_name(path: Path) -> str:
 
 @lru_cache(maxsize=4096)
 def _shown_as(path: str, cwd: str) -> str:
-    """display_name's answer, remembered: resolving a path costs a system call per folder in it,
-    and a piece template's name is shown for each of a hundred SVGs made from it."""
+    """display_name, cached: resolving costs a system call per folder, for each of many SVGs."""
     try:
         return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
     except ValueError:
@@ -67,8 +58,7 @@ def _shown_as(path: str, cwd: str) -> str:
 
 
 class UnknownTable(ValueError):
-    """The text asks for a table the game does not have. `template` names the template the text
-    came from, so the build can place the problem at the template's own line."""
+    """The text asks for a table the game does not have; `template` locates the problem."""
 
     def __init__(self, name: str, known: list[str], template: str) -> None:
         super().__init__(f"the text asks for an unknown table '{name}' (known: {', '.join(known)})")

@@ -1,8 +1,5 @@
-"""Where each value of a definition was written: key paths back to lines.
-
-ruamel.yaml's round-trip loader keeps the line of every key and item, so a pydantic error's `loc`
-(a key path) can be turned back into `file:line: key.path`.
-"""
+"""Where each value of a definition was written: key paths back to `file:line` through the lines
+ruamel.yaml's round-trip loader keeps."""
 from __future__ import annotations
 
 import re
@@ -25,7 +22,6 @@ class SourceMap:
         self.hints: list[Problem] = []  # likely causes, reported whenever validation fails
 
     def text_of(self, line: int) -> str:
-        """The text of a 1-based line as written in the file ('' past its end)."""
         return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
 
     def line_of(self, loc: Loc) -> int:
@@ -56,26 +52,19 @@ def dotted(loc: Loc) -> str:
     return text
 
 
-
 HEX_COLOUR = re.compile(r"#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})")
-
-
 BLOCK_VALUE = re.compile(r"^\s*(?:(?:-\s+)*[^\s#'\"{\[-][^#{\[]*?:\s+|(?:-\s+)+)(#\S.*?)(?:\s+#.*)?$")
 FLOW_VALUE = re.compile(r"[{\[,][^#]*?\s(#[^\s,}\]][^,}\]]*?)\s*(?:[,}\]]|$)")
 
 
 def commented_value(line: str) -> str | None:
-    """The value YAML read as a comment on a line such as `colour: #1f5f99`, or None.
-
-    Only a '#' right after a key's colon, a list's dash or a flow bracket or comma counts, with no
-    space between it and the text, so an ordinary comment (`colour:  # the near side`) is not one.
-    """
+    """The value YAML read as a comment in `colour: #1f5f99`, or None; a '#' followed by a space
+    (`colour:  # the near side`) is an ordinary comment."""
     match = FLOW_VALUE.search(line) if re.search(r"[{\[]", line) else BLOCK_VALUE.match(line)
     return match.group(1).rstrip() if match else None
 
 
 def quote_hint(value: str) -> str:
-    """Advice for a value that YAML took for a comment: write it in quotes."""
     what = "the colour" if HEX_COLOUR.fullmatch(value) else "the value"
     quoted = f'"{value}"' if "'" in value else f"'{value}'"
     return f"YAML reads a '#' after a space as the start of a comment, so write {what} in quotes: {quoted}"

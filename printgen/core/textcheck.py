@@ -1,10 +1,7 @@
 """Refuse text that the printed page cannot show, before anything is drawn.
 
-Every name and sentence in a definition ends up as PDF text set in Bitstream Vera, which has about
-280 glyphs: Latin-1 and a few extras. Any other character (Hebrew, Cyrillic, emoji, a right-to-left
-override) would print as an empty box, and a control character would also make an SVG file invalid
-XML. A print-and-play user cannot fix a box on paper, so each such character is reported at its key,
-with its code point and Unicode name, and nothing is built.
+The embedded Bitstream Vera has about 280 glyphs; any other character would print as an empty box
+(a control character also breaks SVG), which no user can fix on paper, so each is reported at its key.
 """
 from __future__ import annotations
 
@@ -37,7 +34,6 @@ def describe(char: str) -> str:
 
 
 def problem_with(text: str) -> str | None:
-    """Why `text` cannot be printed as written, or None when every character can be drawn."""
     if text and not text.strip():
         return "only spaces, so nothing would print; write some text"
     glyphs = drawable()
@@ -71,7 +67,6 @@ def missing_in_font(text: str, font: str) -> str | None:
 
 
 def strings(node: Any, loc: tuple[str | int, ...] = ()) -> Iterator[tuple[Loc, str]]:
-    """Every string value in a loaded YAML tree, with its key path."""
     if isinstance(node, dict):
         for key, value in node.items():
             yield from strings(value, loc + (key if isinstance(key, (str, int)) else str(key),))
@@ -83,7 +78,6 @@ def strings(node: Any, loc: tuple[str | int, ...] = ()) -> Iterator[tuple[Loc, s
 
 
 def unprintable(data: Any, source: SourceMap) -> list[Problem]:
-    """A located problem for each string in the definition that the font cannot print."""
     problems = []
     seen: dict[int, str | None] = {}  # an alias repeats one string object; check it once
     for loc, text in strings(data):

@@ -1,8 +1,4 @@
-"""Validate loaded YAML into a typed model, and say what was expected in the user's words.
-
-Every pydantic error becomes `file:line: key.path: expected ...`, with the field's own description
-where it has one, and all problems come at once, followed by a game's own checks.
-"""
+"""Validate loaded YAML into a typed model; every problem at once, as `file:line: key: expected ...`."""
 from __future__ import annotations
 
 import math
@@ -19,11 +15,7 @@ Model = TypeVar("Model", bound=BaseModel)
 def validate(model: type[Model], data: Any, source: SourceMap,
              checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]] = (),
              context: dict[str, Any] | None = None) -> Model:
-    """Validate `data` into `model`, then run game-specific checks; raise with every problem.
-
-    `context` reaches field validators (printgen.art uses it to find and load art files).
-    Text the embedded font cannot print is reported with the rest (see printgen.core.textcheck).
-    """
+    """Validate `data` into `model`, then run the game's checks; raise with every problem at once."""
     from printgen.core.textcheck import unprintable  # imported here: textcheck builds on this module
 
     text = unprintable(data, source)
@@ -46,8 +38,7 @@ def validate(model: type[Model], data: Any, source: SourceMap,
 
 
 def with_comment_hint(message: str, err: Mapping[str, Any], source: SourceMap) -> str:
-    """For a key with no value whose line goes on with '#text' (`colour: #1f5f99`, which YAML
-    reads as a comment), the message says so and how to quote it; otherwise it is unchanged."""
+    """Say how to quote a value YAML read as a comment (`colour: #1f5f99`)."""
     if err.get("input", "") is not None or err["type"] == "missing":
         return message
     value = commented_value(source.text_of(source.line_of(err["loc"])))
@@ -59,12 +50,8 @@ def with_comment_hint(message: str, err: Mapping[str, Any], source: SourceMap) -
 def checked_without(model: type[Model], data: Any, source: SourceMap,
                     checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]],
                     context: dict[str, Any] | None, errors: list[Any]) -> list[Problem]:
-    """The game's checks, run on the definition with every wrong value left out, when each one can
-    be (a key with a default, or an unknown key); their problems about those values are dropped.
-
-    Without this, a soldier beating an unknown number would only show once `card.width: -3` is
-    fixed. When a wrong value cannot be left out (a required key), the checks wait, as before.
-    """
+    """The game's checks with every wrong value left out, when each can be, so their problems
+    need not wait for a rerun; problems about the left-out values are dropped."""
     holes = [tuple(err["loc"]) for err in errors]
     if not all(removable(model, hole, err["type"]) for hole, err in zip(holes, errors)):
         return []
@@ -80,9 +67,8 @@ def checked_without(model: type[Model], data: Any, source: SourceMap,
 
 
 def removable(model: type[BaseModel], loc: Loc, kind: str) -> bool:
-    """Whether the key at `loc` can be left out of the definition: an unknown key, or a field of a
-    model that has a default. A key inside a mapping of names (a palette's colours) cannot: leaving
-    it out would make the names that refer to it look wrong."""
+    """An unknown key or a field with a default; not a key in a mapping of names, whose users would
+    then look wrong."""
     if not loc or not isinstance(loc[-1], str):
         return False
     if kind == "extra_forbidden":
@@ -111,13 +97,11 @@ def without(data: Any, loc: Loc) -> Any:
 
 
 def overlaps(loc: tuple[Any, ...], hole: tuple[Any, ...]) -> bool:
-    """Whether a check's key path lies inside a left-out value, or holds one."""
     shorter = min(len(loc), len(hole))
     return loc[:shorter] == hole[:shorter]
 
 
 def explain(err: Mapping[str, Any], model: type[BaseModel], loc: Loc) -> str:
-    """Rewrite a pydantic error as 'what was expected (got ...)' for a person editing YAML."""
     kind, got = err["type"], err.get("input")
     if kind == "extra_forbidden":
         allowed = allowed_keys(model, loc[:-1])
@@ -165,15 +149,12 @@ def explain(err: Mapping[str, Any], model: type[BaseModel], loc: Loc) -> str:
 TYPE_WORDS = {"model_type": "expected a mapping of keys", "dict_type": "expected a mapping of keys",
               "list_type": "expected a list", "bool_type": "expected true or false",
               "string_type": "expected text", "int_type": "expected a whole number"}
-
-
 NUMBER_LIMITS = {"greater_than": "greater than", "greater_than_equal": "of at least",
                  "less_than": "less than", "less_than_equal": "of at most"}
 LIMIT_KEYS = {"greater_than": "gt", "greater_than_equal": "ge", "less_than": "lt", "less_than_equal": "le"}
 
 
 def field_description(model: type[BaseModel], loc: Loc) -> str | None:
-    """The `description` of the field at `loc`, which says in words what a value should look like."""
     field = field_at(model, loc)
     if field is None:
         return None
@@ -210,7 +191,6 @@ def shorten(value: Any) -> str:
 
 
 def allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:
-    """The field names of the model found by following `loc` from the root model."""
     if not [part for part in loc if not isinstance(part, int)]:
         return list(model.model_fields)
     field = field_at(model, loc)
@@ -218,8 +198,7 @@ def allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:
 
 
 def field_at(model: type[BaseModel], loc: Loc) -> Any:
-    """The pydantic field that a key path names, following nested models through lists, mappings
-    and Optional (list indexes are skipped); None when a key on the way is not a field."""
+    """The field a key path names through nested models; None when a key is not a field."""
     current: Any = model
     field = None
     for part in loc:
@@ -233,7 +212,6 @@ def field_at(model: type[BaseModel], loc: Loc) -> Any:
 
 
 def inner_model(annotation: Any) -> Any:
-    """Find the BaseModel inside list[...], Optional[...] and similar annotations."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     for arg in getattr(annotation, "__args__", ()):

@@ -1,9 +1,5 @@
 """Read a YAML definition: YAML 1.2 only, bounded in bytes, values, nesting and numbers while it is
-parsed, with every failure placed at its line.
-
-YAML 1.2 is used, so `yes`/`no` stay strings and a duplicate key is an error rather than a silent
-overwrite. The limits stop the parser where the file breaks them, so reading time grows with the
-limits, not with the file (SECURITY.md lists them).
+parsed, with every failure placed at its line (so `yes` stays text and a duplicate key is an error).
 """
 from __future__ import annotations
 
@@ -42,7 +38,6 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
 
 
 def yaml_reader() -> YAML:
-    """The one YAML set-up every definition is read with."""
     yaml = YAML(typ="rt")
     yaml.version = (1, 2)
     yaml.allow_duplicate_keys = False
@@ -51,7 +46,7 @@ def yaml_reader() -> YAML:
 
 
 def source_map(shown: str, data: Any, text: str, runaway: tuple[int, int] | None) -> SourceMap:
-    """The SourceMap of a parsed text, with the hint about a quote left open (`runaway_quote`), if any."""
+    """With the hint about a quote left open, if any."""
     source = SourceMap(shown, data, text.splitlines())
     if runaway:
         source.hints.append(Problem(shown, runaway[0], "", f"perhaps the cause: {RUNAWAY.format(*runaway)}"))
@@ -59,7 +54,6 @@ def source_map(shown: str, data: Any, text: str, runaway: tuple[int, int] | None
 
 
 def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
-    """`read_yaml` for bytes already read within the size limit."""
     text = utf8_text(raw, shown, "save the file as UTF-8 in your editor")
     deep = bracket_depth_line(text)
     if deep is not None:  # ruamel's scanner slows down with the square of such nesting
@@ -106,8 +100,7 @@ YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S*)", re.MULTILINE)
 
 
 def other_yaml_version(text: str) -> tuple[int, str] | None:
-    """(line, version) of a `%YAML` directive asking for anything but 1.2 (ruamel would read a
-    1.1 file by 1.1's rules, where `no` is false and 0777 is octal)."""
+    """(line, version) of a `%YAML` directive other than 1.2, whose rules ruamel would follow."""
     for match in YAML_DIRECTIVE.finditer(text):
         if match.group(1) != "1.2":
             return text.count("\n", 0, match.start()) + 1, match.group(1) or "(no version)"
@@ -115,7 +108,6 @@ def other_yaml_version(text: str) -> tuple[int, str] | None:
 
 
 class BoundExceeded(Exception):
-    """A limit broken while the YAML is being read, at a line."""
 
     def __init__(self, line: int, message: str, path: str = "") -> None:
         super().__init__(message)
@@ -128,9 +120,8 @@ SCALAR_KEY = ("expected a plain name as the key; a list or mapping cannot be a k
 
 
 class BoundedComposer(Composer):
-    """ruamel's composer, stopping as soon as the document breaks a limit, so reading time is
-    bounded by the limits, not by the file: at most MAX_NODES nodes, keys that are plain scalars,
-    integers within MAX_INTEGER (a literal with thousands of digits would stop Python's int())."""
+    """Stops as soon as the document breaks a limit (MAX_NODES, scalar keys, MAX_INTEGER), so reading
+    time is bounded by the limits, not by the file."""
 
     nodes = 0
     keys: list[Any] = []  # where the node being read sits: key names, list positions, None (a key)
@@ -167,8 +158,7 @@ class BoundedComposer(Composer):
 
 
 def integer_in_range(literal: str) -> bool:
-    """Whether a YAML 1.2 integer literal (decimal, 0x, 0o, with _ or a sign) is within MAX_INTEGER,
-    decided from its length first, so a huge literal is never converted."""
+    """Within MAX_INTEGER, judged by length first so a huge literal is never converted."""
     digits = literal.strip().lstrip("+-").replace("_", "")
     if len(digits) > 24:
         return False
@@ -179,7 +169,6 @@ def integer_in_range(literal: str) -> bool:
 
 
 def long_literal(text: str) -> str:
-    """A number as written, its middle left out when it is long."""
     return text if len(text) <= 40 else f"{text[:10]}...{text[-6:]} ({len(text):,} characters)"
 
 
@@ -190,8 +179,7 @@ KEY_LINE = re.compile(r"^\s*(?:-\s+)?[A-Za-z_][\w-]*:(?:\s|$)")
 
 
 def runaway_quote(text: str) -> tuple[int, int] | None:
-    """(line, later line) when a value's opening quote is not closed on its line and what follows,
-    up to the closing quote, holds a line that looks like a key: a quote probably left open."""
+    """(line, later line) of a quote probably left open: unclosed, and a key-like line follows."""
     lines = text.splitlines()
     for number, line in enumerate(lines):
         match = OPENS.match(line)
@@ -231,11 +219,8 @@ def bracket_depth_line(text: str) -> int | None:
 
 
 def expanded_size(data: Any, limit: int = MAX_VALUES) -> int:
-    """How many values the document holds once aliases are expanded, counted without expanding.
-
-    ruamel shares one object for every use of an anchor, so a few lines of aliases can stand for
-    billions of values; validating them would hang. Sizes are memoised per shared object.
-    """
+    """Values once aliases are expanded, counted without expanding (memoised per shared object),
+    as a few lines of aliases can stand for billions."""
     sizes: dict[int, int] = {}
 
     def size(node: Any, depth: int) -> int:
@@ -259,7 +244,6 @@ def expanded_size(data: Any, limit: int = MAX_VALUES) -> int:
 
 
 def explain_yaml_error(exc: MarkedYAMLError) -> tuple[int, str]:
-    """Turn a YAML parser error into a line and advice a person can act on."""
     problem, context = str(exc.problem or ""), str(exc.context or "")
     mark = exc.problem_mark or exc.context_mark
     line = mark.line + 1 if mark else 1

@@ -1,10 +1,5 @@
-"""Columns that end level on the last page of flowing text.
-
-Poured column by column, a book's last page fills its left column and leaves the right one empty.
-Cut to the least common height that still holds the text, both columns end level and the space
-left over lies in one piece at the page's foot, where a game can put something of use. The
-heights are found by pouring the story through the frames as the PDF writer does (page breaks
-included) on a canvas that is thrown away.
+"""Columns that end level on the last page of flowing text, so the space left over lies in one
+piece at the page's foot; heights are found by pouring the story on a throwaway canvas.
 """
 from __future__ import annotations
 
@@ -33,14 +28,12 @@ def leftover(story: list[Flowable], pages: list[list[Box]]) -> list[Flowable]:
 
 
 def cut_to(columns: list[Box], height: float) -> list[Box]:
-    """The columns kept from their tops down to `height` mm."""
     return [(x, y + h - height, w, height) for x, y, w, h in columns]
 
 
 def level_height(story: Callable[[], list[Flowable]], before: list[list[Box]], columns: list[Box]) -> float:
-    """The least height (mm) to which the last page's `columns` can all be cut, from their tops, and
-    still take what the `before` pages leave of a fresh `story()`. Their full height when even that
-    is too little: the writer then reports the overflow, or tries another page."""
+    """The least height (mm) the last page's `columns` can be cut to and still take what `before`
+    leaves of a fresh `story()`; their full height when even that is too little."""
     full = max(h for *_, h in columns)
 
     def fits(height: float) -> bool:

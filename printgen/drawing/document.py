@@ -1,8 +1,7 @@
 """The one document model every game returns, and the layout failures a writer can meet.
 
-A game lays out `Document`s and never calls a writer: `printgen.output.writers` turns each into
-bytes by its kind (the file name's suffix), and turns every failure below into a problem located in
-the definition, in that one place. Drawing is in millimetres, y up from the paper's bottom-left.
+Games never call a writer: printgen.output.writers writes each by its suffix and locates every
+failure. Drawing is in millimetres, y up from the paper's bottom-left.
 """
 from __future__ import annotations
 
@@ -29,9 +28,7 @@ class Page:
 
 
 class TextOverflow(Exception):
-    """The story did not fit in the frames it was given. `spilled`: the page before the last passed
-    text on to it (so the last page did not overflow with its own text alone); `blame`, when the
-    writer knows better than the document where to point."""
+    """The story did not fit its frames; `spilled`: the page before the last passed text on to it."""
 
     def __init__(self, leftover: list[Flowable], spilled: bool = False, blame: Blame | None = None) -> None:
         self.leftover = leftover
@@ -62,8 +59,7 @@ class Blame:
 
 @dataclass(frozen=True)
 class Grow:
-    """Pages made for a count only known once the text is set: the writer tries `first` pages,
-    then one more at a time up to `last`, with a fresh story for each attempt."""
+    """Pages for a count known once the text is set: `first`, then one more at a time up to `last`."""
 
     pages: Callable[[int], list[Page]]
     story: Callable[[], list[Flowable]]
@@ -77,9 +73,8 @@ Located = list[tuple[Loc, str]]
 
 @dataclass
 class Document:
-    """One output file: pages of shapes and frames, a story poured through the frames in order, and
-    how its layout failures are to be told. Its kind is its file name's suffix: `pdf`, `svg` (the
-    first page, at the paper's size) or `png` (the first page rasterised at `dpi`)."""
+    """One output file: pages, a story poured through their frames, and how failures are told; its
+    kind is its suffix (`pdf`, or the first page as `svg` or as `png` at `dpi`)."""
 
     name: str  # relative to the game's output folder, e.g. "svg/white-01.svg"
     paper: Paper  # the page size; for an SVG or PNG, the picture's size
@@ -95,21 +90,17 @@ class Document:
     after: Callable[[], Located] | None = None  # text a layout found cut short while being drawn
     problems: Located = field(default_factory=list)  # found while laying out, before any drawing
     also: tuple[str, ...] = ()  # the same bytes under these names too
-    breaks: bool = False  # a block may break across frames (a paragraph between lines, a table
-    # between rows), so a booklet's columns end level instead of ragged; otherwise blocks stay whole
-    draw: Callable[[], Iterable[Page]] | None = None  # instead of `pages`: pages of shapes alone,
-    # drawn only while the file is written and let go page by page (a deck of thousands of cards);
-    # it may raise DefinitionError for problems only drawing finds
+    breaks: bool = False  # blocks may break across frames, so a booklet's columns end level
+    draw: Callable[[], Iterable[Page]] | None = None  # instead of `pages`: shape pages made while
+    # writing, page by page (a huge deck); may raise DefinitionError
 
     def shapes_alone(self) -> bool:
-        """Nothing but shapes: no text to flow, no checks after drawing, no problems found before
-        it; drawing it can fail in no way that must be located."""
+        """Nothing but shapes, so drawing can fail in no way that must be located."""
         if self.story or self.grow is not None or self.after is not None or self.problems:
             return False
         return self.draw is not None or not any(page.frames for page in self.pages)
 
     def pages_now(self) -> Iterable[Page]:
-        """The pages to write: `pages`, or those `draw` makes one at a time."""
         return self.pages if self.draw is None else self.draw()
 
     @property

@@ -15,9 +15,8 @@ def frame_at(x: float, y: float, w: float, h: float) -> Frame:
 
 
 def pour(frame: Frame, items: list[Flowable], canvas: Canvas, breaks: bool) -> None:
-    """Fill `frame` from the front of `items`, leaving the rest in `items`. With `breaks`, the
-    first block that does not fit whole is split where it allows: its first part ends this frame
-    and the rest waits for the next."""
+    """Fill `frame` from the front of `items`, leaving the rest; with `breaks`, the first block that
+    does not fit whole is split where it allows."""
     if not breaks:
         frame.addFromList(items, canvas)
         return
@@ -32,7 +31,6 @@ def pour(frame: Frame, items: list[Flowable], canvas: Canvas, breaks: bool) -> N
 
 
 def take_until_page_break(story: list[Flowable]) -> tuple[list[Flowable], bool]:
-    """Remove and return the flowables before the next page break, and whether one was found."""
     for i, item in enumerate(story):
         if isinstance(item, PageBreak):
             chunk = story[:i]

@@ -1,11 +1,6 @@
-"""Each embedded font subset carries its names (copyright, family, licence) once, not twice.
-
-reportlab copies a font's `name` table whole into every subset it embeds. Vera's holds each record
-twice, once for Macintosh (one byte a character) and once for Windows (two), and its licence text
-is 2.3 KB: the second copy cost some 1.7 KB a face after compression, 5 KB of omiga.pdf's 67 KB.
-The subset's character map is a Macintosh one (reportlab writes only that), so the Macintosh
-records are the ones kept; the licence and copyright notices stay in the font. No PDF reader draws
-a glyph from this table, so what prints is unchanged.
+"""Each embedded font subset carries its names once: reportlab copies Vera's `name` table, every
+record twice (Macintosh and Windows), into every subset. The Macintosh copy, matching the subset's
+character map, is kept; no reader draws from this table, so what prints is unchanged.
 """
 from __future__ import annotations
 
@@ -27,17 +22,14 @@ class OneCopyOfNames(TTFontFace):
 
 
 def with_one_copy_of_names(font: TTFont) -> TTFont:
-    """`font`, whose subsets will carry its names once. reportlab's TTFont makes its face itself,
-    with no way to choose the face's class, so the class is changed after it is made; the face's
-    data and everything it read from the file stay as they are."""
+    """`font`, its face's class swapped (TTFont offers no way to choose it), its data unchanged."""
     font.face.__class__ = OneCopyOfNames
     return font
 
 
 def one_copy_of_names(table: bytes) -> bytes:
-    """The naming table with only its Macintosh records when they name everything the other
-    platforms' records do (as Vera's do); any other table (another format, a name only Windows
-    has, a table that does not parse) is returned unchanged, so no name is ever lost."""
+    """Only the Macintosh records when they name everything the others do; else the table
+    unchanged, so no name is ever lost."""
     try:
         version, count, start = HEADER.unpack_from(table, 0)
         records = [RECORD.unpack_from(table, HEADER.size + RECORD.size * i) for i in range(count)]

@@ -1,6 +1,5 @@
-"""Embedded fonts. reportlab's default Helvetica is never embedded, so every text uses a TrueType
-font that is subset into the PDF. Bitstream Vera ships inside reportlab itself, so there is nothing
-to download and the same bytes are used on every machine (which keeps output byte-identical).
+"""Embedded fonts: Bitstream Vera, shipped inside reportlab, subset into every PDF, so nothing is
+downloaded and output is byte-identical everywhere (Helvetica is never embedded).
 """
 from __future__ import annotations
 
@@ -19,14 +18,11 @@ SVG_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 _registered = False
 
 def register() -> None:
-    """Register the font family once per process (idempotent)."""
     global _registered
     if _registered:
         return
     for name, filename in FACE_FILES.items():
-        # Subsets carry only the glyphs a document uses. reportlab's default also puts all of
-        # ASCII in every first subset (some 7 KB a face in omiga.pdf), so that text reads without
-        # a /ToUnicode map; printgen's PDFs always have one. Each subset names the font once.
+        # no ASCII forced into every first subset: printgen's PDFs always have a /ToUnicode map
         font = TTFont(name, str(font_dir() / filename), asciiReadable=False)
         pdfmetrics.registerFont(with_one_copy_of_names(font))
     for bold, italic, name in ((0, 0, REGULAR), (1, 0, BOLD), (0, 1, ITALIC), (1, 1, BOLD_ITALIC)):
@@ -34,12 +30,10 @@ def register() -> None:
     _registered = True
 
 
-USER_FAMILIES: dict[str, str] = {}  # registered name of a user's font -> its family name, for SVG
-# (filled by printgen.art.userfont, which reads and registers a user's fonts)
+USER_FAMILIES: dict[str, str] = {}  # a user font's registered name -> family (art.userfont fills it)
 
 
 def svg_family(font: str) -> str:
-    """The CSS font-family an SVG writer should name for a registered font."""
     if font in USER_FAMILIES:
         return f"'{USER_FAMILIES[font]}', {SVG_FAMILY}"
     return SVG_FAMILY
@@ -52,14 +46,12 @@ def text_width(text: str, font: str, size: float) -> float:
 
 
 def descent(font: str, size: float) -> float:
-    """How far the font's lowest glyph reaches below the baseline, in the unit of `size` (so a line
-    meant to stay clear of the paper's edge is placed by its glyphs' boxes, not its baseline)."""
+    """How far the lowest glyph reaches below the baseline, in the unit of `size`."""
     register()
     return -pdfmetrics.getDescent(font, size)
 
 
 def ascent(font: str, size: float) -> float:
-    """How far the font's tallest glyph reaches above the baseline, in the unit of `size`."""
     register()
     return pdfmetrics.getAscent(font, size)
 

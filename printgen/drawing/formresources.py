@@ -1,9 +1,5 @@
-"""The resources of a PDF form, which reportlab gives a page but not a form.
-
-reportlab lists only fonts and other forms among a form's resources. A form whose content sets an
-opacity (a graphics state), paints a spot colour (a colour space) or a gradient (a shading) then
-names what it does not hold, and prints opaque, black or not at all. printgen's forms (art drawn
-from an SVG, pictures stored once) ask for them here, just before `endForm`.
+"""The resources of a PDF form, which reportlab gives a page but not a form: without them a form's
+opacity, spot colour or gradient prints opaque, black or not at all.
 """
 from __future__ import annotations
 
@@ -11,13 +7,11 @@ from typing import Any
 
 
 def needs_own_resources(canvas: Any) -> bool:
-    """Whether the form being drawn uses anything reportlab's resources for a form leave out."""
     return bool(canvas._extgstate.getState() or canvas._shadingUsed or canvas._colorsUsed)
 
 
 def form_resources(canvas: Any) -> Any:
-    """The resources a form's content uses. Must be called just before endForm, while the form's
-    accumulators are current."""
+    """The resources a form's content uses; call just before endForm."""
     from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 
     resources = PDFResourceDictionary()

@@ -24,6 +24,5 @@ def lightness(hex_colour: str) -> float:
 
 
 def ink(hex_colour: str) -> float:
-    """How much ink a fill lays down, 0 (paper) to 1 (solid black): 1 - relative luminance, a
-    rough figure for comparing palettes, not a printer's real coverage."""
+    """Ink a fill lays down, 0 (paper) to 1 (black): rough, for comparing palettes."""
     return 1 - luminance(hex_colour)

@@ -1,11 +1,7 @@
 """What a template's text may ask reportlab to do: bold, italics and a few more, nothing else.
 
-A `.txt` template's output is reportlab paragraph markup, and reportlab's markup can do far more
-than style text: `<img src="...">` opens any file or URL while the PDF is laid out (a shared
-template could put a private picture into the PDF, or make printgen fetch from the network),
-`<onDraw name="...">` calls canvas methods by name, and `<font name="...">` with an unknown name
-fails deep inside layout. Values from the YAML are escaped already; this checks the template's own
-text, so only harmless tags reach reportlab and bad markup is a located template error.
+reportlab's markup can open files or URLs (`<img>`) and call canvas methods (`<onDraw>`); YAML values
+are escaped already, so this checks the template's own text and makes bad markup a located error.
 """
 from __future__ import annotations
 
@@ -21,7 +17,6 @@ SIZE = re.compile(r"^\d{1,2}(\.\d+)?$")
 
 
 def escape(value: str) -> str:
-    """A value from the YAML as paragraph text: its <, > and & print as typed, never as markup."""
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 

@@ -1,8 +1,6 @@
 """The backend-neutral picture: reportlab.graphics.shapes, with every coordinate in millimetres.
 
-reportlab's shape tree already has groups with affine transforms, paths, wedges, dash patterns and
-strings, and renderPDF draws it onto a canvas exactly. printgen adds only what cards need on top:
-millimetre text sizes, word wrapping, and the cut/fold line styles that sheets look for.
+printgen adds only what cards need: millimetre text sizes, word wrapping, and cut/fold line styles.
 """
 from __future__ import annotations
 
@@ -46,9 +44,7 @@ ONE_LINE = {ord("\n"): " ", ord("\t"): " ", ord("\r"): " "}
 
 
 def hex_of(value: Color) -> str:
-    """A colour as an SVG template writes it, '#rrggbb', each channel ROUNDED to the nearest of 256
-    levels (reportlab's hexval() truncates): a mixed tint then prints the pixels the mix itself
-    prints, since a renderer rounds a PDF's colour the same way."""
+    """'#rrggbb', channels rounded as a renderer rounds a PDF colour (reportlab's hexval truncates)."""
     return "#" + "".join(f"{round(channel * 255):02x}" for channel in value.rgb())
 
 
@@ -59,10 +55,7 @@ def tint(base: Color, amount: float) -> Color:
 
 def text(x: float, y: float, value: str, size_pt: float, font: str = fonts.REGULAR,
          anchor: str = "start", fill: Color = black) -> String:
-    """A single line of text; `size_pt` is the familiar point size, converted to mm.
-
-    A line break or tab from the YAML becomes a space: the font has no glyph for them.
-    """
+    """One line of text at `size_pt` points; line breaks and tabs (no glyphs) become spaces."""
     fonts.register()
     return String(x, y, value.translate(ONE_LINE), fontName=font, fontSize=font_mm(size_pt),
                   textAnchor=anchor, fillColor=fill)
@@ -96,7 +89,6 @@ def rect(x: float, y: float, w: float, h: float, fill: Color | None = None,
 
 
 def placed(shape_or_group: Group | object, matrix: Matrix) -> Group:
-    """Wrap a shape in a group with the given transform."""
     group = Group(transform=matrix)
     group.add(shape_or_group)
     return group

@@ -1,9 +1,7 @@
 """Turn printgen's small text markup (rendered by Jinja) into reportlab flowables.
 
-The markup keeps rules texts easy to write and to override:
-  `# Title`, `%% subtitle`, `## Section`, `- bullet`, `@table NAME` (a table the game supplies),
-  `@newpage` (continue on the next page), and paragraphs separated by blank lines.
-Inline <b> and <i> work as in reportlab paragraphs.
+`# Title`, `%% subtitle`, `## Section`, `- bullet`, `@table NAME`, `@newpage`, blank-line paragraphs;
+inline <b> and <i> as in reportlab.
 """
 from __future__ import annotations
 
@@ -52,8 +50,7 @@ def table_style(commands: list[tuple]) -> TableStyle:
 
 
 def ruled_style(pad_x: float | None = None, extra: Sequence[tuple] = ()) -> TableStyle:
-    """printgen's one look for a table in rules text: a heavy rule under the head, hairlines under
-    each row, cells aligned at the top; `pad_x` sets the side padding (points), `extra` adds to it."""
+    """printgen's one look for a table in rules text; `pad_x`: side padding in points."""
     commands: list[tuple] = [("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
                              ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
                              ("VALIGN", (0, 0), (-1, -1), "TOP")]
@@ -84,8 +81,7 @@ class FitWidth(Flowable):
         self.content.drawOn(self.canv, 0, 0)
 
     def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
-        """The content at this width, broken where it allows (a table between rows, its head
-        repeated); only a writer that lets blocks break asks (see Document.breaks)."""
+        """The content at this width, broken where it allows (asked only under Document.breaks)."""
         content = self.factory(avail_width * MM_PER_PT)
         section = getattr(self, "section", "")
         return [tagged(part, section) for part in content.split(avail_width, avail_height)]
@@ -140,9 +136,7 @@ SHORT_LIST = 4  # bullets: a section of no more than this many is never broken b
 
 
 def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
-    """A heading never ends a column on its own: it travels with the block after it. A section
-    that is only a short list (a quick reference, say) travels whole: two bullets left at the top
-    of the next page read as an afterthought."""
+    """A heading travels with the block after it; a section that is only a short list travels whole."""
     result: list[Flowable] = []
     i = 0
     while i < len(story):
@@ -166,16 +160,11 @@ def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
 
 
 def style_of(flowable: Flowable, attribute: str) -> Any:
-    """An attribute of a flowable's paragraph style; None for a flowable without one (a table)."""
     return getattr(getattr(flowable, "style", None), attribute, None)
 
 
 class Stack(Flowable):
-    """Flowables drawn one under another that move to the next frame as one block.
-
-    platypus's KeepTogether only works inside a doc template; printgen pours text through plain
-    frames, so this small block does the same job there.
-    """
+    """Flowables that move to the next frame as one block (KeepTogether needs a doc template)."""
 
     def __init__(self, items: list[Flowable], whole: bool = False) -> None:
         super().__init__()
@@ -197,9 +186,7 @@ class Stack(Flowable):
         return self.items[-1].getSpaceAfter()
 
     def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
-        """Whole items up to the first that does not fit, then as much of that one as fits; the
-        rest follows. A heading never ends the first part alone: with no text after it, nothing
-        splits and the block moves on whole."""
+        """Items that fit, then as much of the next as fits; never a heading alone at the end."""
         if self.whole:
             return []
         used, section = 0.0, getattr(self, "section", "")
@@ -227,6 +214,6 @@ class Stack(Flowable):
 
 
 def tagged(flowable: Flowable, section: str) -> Flowable:
-    """Remember which section a block belongs to, so an overflow error can name it."""
+    """Remember a block's section, so an overflow error can name it."""
     flowable.section = section
     return flowable

@@ -1,10 +1,7 @@
-"""What a template is given: plain data copied out of the validated definition, never live objects.
+"""What a template is given: plain data copied out of the definition, never live objects.
 
-A template comes from a stranger. If it could reach a model, a loaded picture or a loader, it could
-call their methods, and some methods write files. So the context handed to Jinja is rebuilt from
-scratch as dicts, lists, strings, numbers, booleans and None: a model becomes a dict of its fields,
-a tuple a list, a file name the name as written. Art is referred to by name only. The only callables
-a template sees are the filters and tests printgen's sandbox vets.
+A template from a stranger that reached a model or a loader could call methods, some of which write
+files; so the context is rebuilt as dicts, lists, strings, numbers, booleans and None.
 """
 from __future__ import annotations
 
@@ -52,7 +49,6 @@ def plain(value: Any) -> Plain:
 
 
 def is_plain(value: Any) -> bool:
-    """True when `value` is built of plain data only, with exact built-in types all the way down."""
     if type(value) in PLAIN_SCALARS:
         return True
     if type(value) is list:

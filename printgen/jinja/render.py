@@ -1,10 +1,7 @@
 """Jinja templates for printed text, searched in the user's folders before the bundled ones.
 
-Templates may come from a shared homebrew set, so they run in Jinja's sandbox (no attribute that
-starts with `_`, no Python internals), and every value a template inserts is escaped: `.txt`
-templates make reportlab paragraph markup, and `.svg`/`.xml` templates make XML, so an `&` or `<` in
-a YAML value must never become markup. Any failure while rendering (a syntax error, an undefined
-name, a refused attribute, even a division by zero) becomes a `file:line` problem in the template.
+Templates may come from strangers, so they run in the bounded sandbox and every inserted value is
+escaped (`.txt` makes paragraph markup, `.svg` XML); any failure becomes a `file:line` problem.
 """
 from __future__ import annotations
 
@@ -32,14 +29,11 @@ def bundled_dir() -> Path:
     return templates_folder()  # templates/<game>/: the bundled templates (printgen.core.bundled)
 
 
-# Whether values are escaped, by the kind of file a template makes (its name without `.j2`).
-# `.txt` templates make reportlab paragraph markup, which is XML-like, so all of these escape;
-# a kind not listed escapes too, so leaving values raw would take a deliberate entry here.
+# Whether values are escaped, by the kind of file a template makes; an unlisted kind escapes too.
 AUTOESCAPE = {"svg": True, "xml": True, "txt": True, "html": True}
 
 
 def autoescape(name: str | None) -> bool:
-    """Jinja's autoescape switch, decided by the template's file kind (see AUTOESCAPE)."""
     if name is None:
         return True
     kind = name.lower().removesuffix(".j2").removesuffix(".jinja").rsplit(".", 1)[-1]
@@ -47,19 +41,14 @@ def autoescape(name: str | None) -> bool:
 
 
 def environment(user_dirs: Iterable[Path] = (), inline_values: bool = False) -> SandboxedEnvironment:
-    """The sandbox templates are rendered in. `inline_values` (printgen's text markup): every
-    inserted value stays inside its line and cannot start a heading, bullet or command (see
-    `inline`). One environment serves every render with the same folders, so Jinja's own cache
-    parses each template once (and again when its file changes); each render starts the
-    sandbox's step count afresh (`render_each`)."""
+    """The sandbox, one per folders and switch so Jinja's cache parses each template once;
+    `inline_values` keeps each inserted value inside its line of printgen's markup (see `inline`)."""
     return sandbox(tuple(str(p) for p in user_dirs), inline_values)
 
 
 @lru_cache(maxsize=8)
 def sandbox(user_dirs: tuple[str, ...], inline_values: bool) -> SandboxedEnvironment:
-    """`environment`, made once for its search folders and markup switch."""
     search = [*user_dirs, str(bundled_dir())]
-    # BoundedSandbox (printgen.jinja.sandbox) also caps steps, sizes and output
     return BoundedSandbox(loader=ConfinedLoader(search, (str(bundled_dir()),)), autoescape=autoescape,
                           undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                           keep_trailing_newline=True, **({"finalize": inline} if inline_values else {}))
@@ -67,15 +56,13 @@ def sandbox(user_dirs: tuple[str, ...], inline_values: bool) -> SandboxedEnviron
 
 # Line breaks of every kind str.splitlines knows: any of them would end a line of printgen's markup.
 LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
-# A line of printgen's markup that starts with one of these is a heading, subtitle, bullet or
-# command; as a character reference the same character prints, but no longer starts anything.
+# Characters that start a markup line, and references that print the same without starting one.
 MARKERS = {"#": "&#35;", "%": "&#37;", "-": "&#45;", "@": "&#64;"}
 
 
 def inline(value: Any) -> Markup:
-    """A value inserted into printgen's text markup: escaped, line breaks folded to spaces, and a
-    leading marker character written as a character reference, so a value (a credit holding a line
-    break and '@newpage', a name starting with '# ') can never introduce markup."""
+    """A value escaped, on one line and without a leading marker, so it can never introduce markup
+    (a credit holding a line break and '@newpage', a name starting with '# ')."""
     text = LINE_BREAKS.sub(" ", str(value if isinstance(value, Markup) else escape(value)))
     body = text.lstrip()
     if body[:1] in MARKERS:
@@ -89,16 +76,14 @@ SOFT_DEADLINE = 0.85  # of the time limit: the render stops itself then, so the 
 
 
 def render(name: str, context: dict[str, Any], user_dirs: Iterable[Path] = ()) -> str:
-    """Render template `name` with plain data only, in the sandbox; any template problem, one
-    that takes too long included, becomes a located DefinitionError."""
+    """Render `name` with plain data in the sandbox; any problem becomes a located DefinitionError."""
     return render_each(name, [plain(context)], list(user_dirs), TEMPLATE_SECONDS)[0]
 
 
 def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[Path], seconds: float,
                 labels: Sequence[str] = (), common: dict[str, Any] | None = None) -> list[str]:
-    """Render `name` for every context (plain data, over `common`); the sandbox's step budget starts
-    afresh for each, and the whole batch stops itself at SOFT_DEADLINE of `seconds`. A failure is a
-    located DefinitionError, its message naming the piece (`labels[i]`) it was rendered for."""
+    """Render `name` for every context (over `common`), each with fresh budgets, the batch stopping
+    at SOFT_DEADLINE of `seconds`; a failure names the piece (`labels[i]`) it was rendered for."""
     env = environment(user_dirs, inline_values=kind_of(name) == "txt")
     texts: list[str] = []
     with soft_deadline(seconds * SOFT_DEADLINE, seconds):
@@ -115,8 +100,7 @@ def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[P
 
 @contextmanager
 def located(env: Any, name: str, label: str = "") -> Iterator[None]:
-    """Turn any failure of a render into a DefinitionError at the template's file and line; `label`
-    names the piece being rendered, when there are many."""
+    """Any failure of a render as a DefinitionError at the template's file and line."""
     to = f" (for {label})" if label else ""
     try:
         yield
@@ -149,8 +133,7 @@ class OutOfTime(TemplateError):
 
 @contextmanager
 def soft_deadline(seconds: float, budget: float = TEMPLATE_SECONDS) -> Iterator[None]:
-    """Interrupt Python-level work after `seconds` (the time limit the message gives is `budget`;
-    the whole build's child has a hard one of its own)."""
+    """Interrupt Python-level work after `seconds`; the message names `budget`."""
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -194,8 +177,7 @@ def check_markup(env: Any, name: str, text: str) -> None:
 
 
 def searched(folders: list[str]) -> str:
-    """The template folders for a message: the user's as given, the bundled one by name (not by a
-    path that differs from machine to machine)."""
+    """The template folders for a message, the bundled one by name (its path differs by machine)."""
     bundled = str(bundled_dir())
     return ", ".join("printgen's own templates" if f == bundled else display_name(Path(f)) for f in folders)
 
@@ -210,12 +192,8 @@ def describe(exc: Exception) -> str:
 
 
 def template_frame(name: str) -> tuple[str, int]:
-    """The template file and line where the current exception was raised.
-
-    Jinja rewrites the traceback so each template frame carries the template's file name and line
-    (its fake frames hold `__jinja_exception__`; compiled template code holds `__jinja_template__`).
-    The innermost one is where the problem is, even inside an included template.
-    """
+    """The template file and line of the current exception: the innermost frame Jinja marks as a
+    template's, even inside an included template."""
     tb = sys.exc_info()[2]
     found = (name, 1)
     while tb is not None:

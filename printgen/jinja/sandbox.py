@@ -1,23 +1,8 @@
 """A Jinja sandbox with limits, for templates that come from strangers.
 
-Jinja's own sandbox stops a template reaching Python internals (`__class__`, `__globals__`), but
-not from asking for a billion of something: `range(10**9)` is refused only above 100,000 items,
-and nested loops, `'x' * 10**9`, `10**10**10`, `'x'|center(999999999)` or a chain of `{% set %}`
-blocks that double a string would still hang printgen or exhaust memory. This environment bounds
-every way a template can make work or data:
-
-* steps: every loop iteration, call, filter and operator counts against one budget per render;
-* size: no value (text, list) a template makes may exceed MAX_TEXT characters or MAX_ITEMS items,
-  checked *before* the work when the size can be known beforehand (`*`, `**`, padding, joins);
-* output: the rendered text is at most MAX_TEXT characters;
-* no mutation of lists and dicts (Jinja's immutable sandbox), no `random` (output must be
-  byte-identical from build to build), no `lipsum`;
-* templates are files of at most MAX_TEMPLATE_BYTES, read only from inside their folder (a symlink
-  that points elsewhere is refused, so a shared template folder cannot print a private file);
-* objects from the definition show their fields and the game's own methods, not pydantic's.
-
-Limits are far above what a rules text needs (the bundled templates use a few thousand steps).
-A breach raises `SecurityError`, which templating.render reports at the template's file and line.
+Jinja's sandbox blocks Python internals but not `range(10**9)`-style work or `'x' * 10**9`-style
+data. This one bounds steps, value sizes, output, template size and location, and what a template
+sees of the definition; a breach raises `SecurityError`. Limits are in SECURITY.md.
 """
 from __future__ import annotations
 
@@ -49,22 +34,17 @@ WIDTH_METHODS = {"center", "ljust", "rjust", "zfill"}  # str methods whose argum
 FORMAT_NUMBER = re.compile(r"\d+")
 PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?([-#0 +]*[\d*]*(?:\.[\d*]*)?)[a-zA-Z%]")
 
-
 # filter -> its parameters that count items or characters of the result
 FILTER_COUNTS = {"center": ("width",), "indent": ("width",), "batch": ("linecount",),
                  "slice": ("slices",), "truncate": ("length", "leeway"), "wordwrap": ("width",),
                  "tojson": ("indent",), "replace": ("count",)}
-
-
 CONTEXT_PARAMETERS = ("environment", "env", "eval_ctx", "context")
 
 
 @lru_cache(maxsize=512)
 def user_signature(function: Callable[..., Any]) -> inspect.Signature | None:
-    """The parameters a template passes to a filter: Jinja's own first argument (the environment
-    or a context, which some filters take and `inspect` may or may not show) left out. Kept per
-    function (a Signature is immutable): every sandbox wraps the same ~50 filters, and reading
-    their signatures takes some 4 ms."""
+    """A filter's parameters as a template passes them, without Jinja's environment or context;
+    cached, as every sandbox wraps the same filters."""
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):
@@ -76,8 +56,7 @@ def user_signature(function: Callable[..., Any]) -> inspect.Signature | None:
 
 
 def bind(signature: inspect.Signature | None, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The filter's arguments by parameter name (empty when they do not fit its signature: the
-    filter itself will then refuse them)."""
+    """Arguments by parameter name; empty when they do not fit (the filter then refuses them)."""
     if signature is None:
         return dict(kwargs)
     try:
@@ -106,9 +85,8 @@ class Guarded(NodeTransformer):
 
 
 class ConfinedLoader(FileSystemLoader):
-    """A FileSystemLoader that reads only real files inside its folders, up to a size. In the
-    `code_folders` (printgen's own templates/, installed inside the package) only `.j2` files are
-    templates."""
+    """Reads only real files inside its folders, up to a size; in `code_folders` (printgen's own
+    templates/) only `.j2` files are templates."""
 
     def __init__(self, searchpath: list[str], code_folders: tuple[str, ...] = ()) -> None:
         super().__init__(searchpath)
@@ -131,8 +109,7 @@ class ConfinedLoader(FileSystemLoader):
 
 
 def unchanged(filename: str, source: str) -> bool:
-    """Whether the file still holds `source`: a template Jinja parsed before is used again only
-    then (its own check, the file's time, misses an edit in the same clock tick)."""
+    """Whether the file still holds `source` (Jinja's mtime check misses an edit in the same tick)."""
     try:
         with open(filename, encoding="utf-8") as file:
             return file.read(MAX_TEMPLATE_BYTES + 1) == source
@@ -141,8 +118,7 @@ def unchanged(filename: str, source: str) -> bool:
 
 
 def resident_bytes() -> int:
-    """This process's resident memory (Linux's /proc); 0 where it cannot be read, which leaves
-    the bound to the build's own child."""
+    """This process's resident memory from /proc; 0 where unreadable (the build's child bounds it)."""
     try:
         with open("/proc/self/statm", "rb") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -160,8 +136,7 @@ def unresolved(filename: str) -> str:
 
 
 class BoundedSandbox(ImmutableSandboxedEnvironment):
-    """Jinja's immutable sandbox plus the budgets above; `fresh()` before each render starts its
-    budgets afresh."""
+    """Jinja's immutable sandbox plus the budgets above; `fresh()` resets them before a render."""
 
     intercepted_binops = frozenset({"*", "**", "+", "%"})
 
@@ -180,15 +155,13 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
 
     # -- the budget -------------------------------------------------------------------------------
     def fresh(self) -> None:
-        """Start a render's budgets: its steps, and the memory it may grow the process by."""
         self.steps = 0
         self.base = resident_bytes()
         self.probe = PROBE_STEPS
 
     def charge(self, steps: int = 1) -> None:
-        """Count steps; every PROBE_STEPS, look at how much the render has grown the process (each
-        value is within MAX_TEXT, thousands of them together need not be): past MAX_RENDER_BYTES
-        it is a MemoryError, which the render places at the template's line."""
+        """Count steps; every PROBE_STEPS, a MemoryError if the render grew the process past
+        MAX_RENDER_BYTES (values each within MAX_TEXT can still add up)."""
         self.steps += steps
         if self.steps > MAX_STEPS:
             raise refuse(f"the template ran more than {MAX_STEPS:,} steps (loops inside loops?)")
@@ -198,7 +171,6 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
                 raise MemoryError(f"the template grew printgen by more than {MAX_RENDER_BYTES // 2**20} MiB")
 
     def check(self, value: Any) -> Any:
-        """Refuse a value over the size limits; return it unchanged otherwise."""
         if isinstance(value, str) and len(value) > MAX_TEXT:
             raise refuse(f"the template made a text of {len(value):,} characters; at most {MAX_TEXT:,}")
         if isinstance(value, (list, tuple, dict, set)) and len(value) > MAX_ITEMS:
@@ -304,9 +276,8 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
                 raise refuse(f"a format asks for a width of {max(widths, key=len)}; at most {MAX_ITEMS:,}")
 
     def guard_filter(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-        """`function` with the budget charged and its size arguments checked first. Arguments are
-        matched to the filter's own parameter names, so `center(width=10**9)` is checked exactly
-        like `center(10**9)`."""
+        """`function` charged and size-checked first, arguments bound by name so that
+        `center(width=10**9)` is checked like `center(10**9)`."""
         signature = user_signature(function)
 
         @wraps(function)

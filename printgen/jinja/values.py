@@ -1,10 +1,7 @@
 """Many small templates over many rows: the values of a deck's layout.
 
-A deck of a thousand cards with ten templated values is ten thousand renders, so every expression
-is compiled once and every row rendered with it, under a time limit that grows with the work (the
-whole build's child bounds memory and time as well). Each render gets the sandbox's step budget
-afresh. A failure names the expression's place in the definition and the row's place in its data,
-with every failure found reported together.
+Each expression is compiled once and rendered for every row with fresh budgets, under a time limit
+that grows with the work; failures name the expression's key and the row, all reported together.
 """
 from __future__ import annotations
 
@@ -26,8 +23,7 @@ MAX_PROBLEMS = 50  # a mistake in one column repeats on every row; the first one
 
 @dataclass(frozen=True)
 class Expression:
-    """One templated value: its text and where it was written (the definition's file and line, and
-    its key path there)."""
+    """One templated value and where it was written (file, line, key path)."""
 
     text: str
     file: str
@@ -37,7 +33,6 @@ class Expression:
 
 @dataclass(frozen=True)
 class Place:
-    """Where a row was written, to locate a failure while rendering it."""
 
     file: str
     line: int
@@ -91,8 +86,7 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
 
 
 def string_line() -> int:
-    """The line, within a template made from a string, where the current exception was raised
-    (Jinja's rewritten traceback names such frames '<template>'); 1 if none is found."""
+    """The current exception's line within a template made from a string (frames '<template>')."""
     tb = sys.exc_info()[2]
     found = 1
     while tb is not None:

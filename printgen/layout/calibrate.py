@@ -1,19 +1,8 @@
 """`printgen calibrate`: a two-page duplex test sheet that tells the user their printer's back offset.
 
-How the scales read (why a staircase, not a plain ruler): the front prints a column of short bars,
-each one 0.5 mm further along than the one before and labelled with the `--back-offset` it stands
-for; the back prints one long straight line. Held up to a light, the back line runs exactly through
-one bar and visibly misses its neighbours by 0.5 mm on either side, because an eye judges whether
-two lines are in line far more finely than it reads a distance off a ruler. Each bar is a value of
-its own, so there is one answer and nothing to add up. One staircase reads x, one reads y.
-
-The labels already include the offset the sheet was printed with: print it with your saved offset
-and a right offset reads as itself. Both flips are handled through `Duplex`: the back marks are
-drawn where they must land on the front and carried to the back page by `Duplex.mirror()`, and the
-back page's `shift` is the offset under test, exactly as in a real build.
-
-A centred arrow checks the flip edge: the back's filled arrow fills the front's outline only if the
-printer turned the sheet on the edge the sheet was made for; otherwise it points the other way.
+Held to the light, the back's long line runs through exactly one front bar of a 0.5 mm staircase
+(an eye judges alignment far more finely than a ruler), labelled with the `--back-offset` it means.
+The back goes through `Duplex` exactly as in a real build; a centred arrow checks the flip edge.
 """
 from __future__ import annotations
 
@@ -44,7 +33,7 @@ OTHER: dict[str, Flip] = {"long": "short", "short": "long"}
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the gauges sit, in front-page mm (y up). Derived from the paper so Letter works too."""
+    """Where the gauges sit, in front-page mm (y up), derived from the paper."""
 
     paper: Paper
 
@@ -78,11 +67,7 @@ def front_frame(flip: Flip) -> tuple[int, int]:
 
 
 def x_staircase(layout: Layout, flip: Flip, offset: float) -> Group:
-    """Bars for the x reading: bar v stands where the back line lands if `--back-offset` v is right.
-
-    The back line lands at cx + sx * (offset + misprint) as seen from the front; a printer that
-    misprints by m wants -m, so bar v is at cx + sx * (offset - v).
-    """
+    """Bar v stands where the back line lands if `--back-offset` v is right: cx + sx * (offset - v)."""
     sx, _ = front_frame(flip)
     cx, cy = layout.x_gauge
     readings = values(offset)
@@ -196,8 +181,7 @@ def scale_bar(paper: Paper) -> Group:
 
 
 def answer_box(paper: Paper, layout: Layout) -> Group:
-    """A place to write the two readings down, low on the right, where no back mark falls even when
-    the back comes out turned."""
+    """Where to write the readings: low on the right, where no back mark falls even if turned."""
     group = Group()
     x, y = paper.width - 62, layout.arrow[1] - 46
     group.add(rect(x, y - 26, 48, 30, stroke=black, stroke_width=0.25))
@@ -208,8 +192,7 @@ def answer_box(paper: Paper, layout: Layout) -> Group:
 
 
 def back_text(duplex: Duplex, grey: Color = HexColor("#777777")) -> Group:
-    """Words for the back side, in its own coordinates, placed behind the empty strip at the foot of
-    the front so that they never show through over the front's own text."""
+    """Words for the back, behind the front's empty foot strip so they never show through its text."""
     paper = duplex.paper
     _, y, _, h = duplex.back_box((0, 8, paper.width, 14))
     group = Group()

@@ -1,10 +1,7 @@
 """The per-game hook behind `printgen export`: a game lists its separate pieces (cards, tiles, tokens).
 
-A print shop and Tabletop Simulator both want a game as a set of same-size pieces, each with a face
-and a back, rather than as imposed sheets. A game offers them through `Game.pieces`, a function from
-its validated definition to a list of `Card`s. Pieces that share a `deck` share one back, so the
-export writes each back once. Games whose pieces are not plain cards (One Minute War's card is cut
-and folded from the rules sheet) leave the hook out, and export says so.
+Print shops and Tabletop Simulator want same-size pieces, not imposed sheets; `Game.pieces` gives
+`Card`s, and cards of one `deck` share a back, written once.
 """
 from __future__ import annotations
 
@@ -27,8 +24,6 @@ class Card:
     @property
     def size(self) -> tuple[float, float]:
         return (self.piece.width, self.piece.height)
-
-
 
 
 def decks(cards: list[Card]) -> dict[str, list[Card]]:

@@ -1,10 +1,7 @@
-"""Imposition: many same-size pieces (tiles, cards, counters) in a grid on the paper, fronts and backs.
+"""Imposition: same-size pieces (tiles, cards, counters) in a grid on the paper, fronts and backs.
 
-Each sheet gets a front page with the pieces' faces and a back page with their backs, registered for
-duplex printing by the same `Duplex` code that registers One Minute War's card: `back_placement`
-for the flip edge, and `back_page` for the printer's back offset. Cut marks stand in the margins only, one at each end of
-every cut line, so no line is ever printed across the art. With bleed, pieces sit 2 x bleed apart and
-each one's art runs `bleed` mm past its cut lines.
+Backs are registered for duplex by `Duplex`. Cut marks stand in the margins only, so no line crosses
+the art; with bleed, pieces sit 2 x bleed apart.
 """
 from __future__ import annotations
 
@@ -29,11 +26,8 @@ CAPTION_ROOM = 4.0  # mm the caption needs between the paper's safe margin and t
 
 
 class Piece(Protocol):
-    """A rectangular component with art on both sides, drawn in its own box (0..width, 0..height).
-
-    `front(bleed)` and `back(bleed)` may paint up to `bleed` mm outside that box. `back` is drawn as
-    the piece looks after turning it over about its vertical axis.
-    """
+    """A rectangle with art on both sides, drawn in its own box, painting up to `bleed` mm outside
+    it; `back` as the piece looks turned over about its vertical axis."""
 
     @property
     def width(self) -> float: ...  # mm; read-only, so a property or a frozen field satisfies it
@@ -46,8 +40,7 @@ class Piece(Protocol):
 
 @dataclass(frozen=True)
 class Grid:
-    """Where pieces of one size go on one side of the paper: a centred grid of trim boxes, `gap` mm
-    apart (besides their bleed), above a `foot` of mm kept free at the bottom for a caption."""
+    """A centred grid of trim boxes `gap` mm apart (besides bleed), above a `foot` kept for a caption."""
 
     paper: Paper
     width: float
@@ -73,18 +66,16 @@ class Grid:
         return self.columns * self.rows
 
     def origin(self) -> tuple[float, float]:
-        """Lower-left corner of the first trim box, with the whole grid centred on the paper (above
-        the foot)."""
+        """Lower-left corner of the first trim box, the grid centred above the foot."""
         px, py = self.pitch
         return ((self.paper.width - self.columns * px + self.gap) / 2 + self.bleed,
                 self.foot + (self.paper.height - self.foot - self.rows * py + self.gap) / 2 + self.bleed)
 
     def caption_fits(self) -> bool:
-        """Whether a caption fits below the cut marks of the bottom row."""
         return self.origin()[1] - self.bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + CAPTION_ROOM - 1e-9
 
     def with_caption(self) -> "Grid":
-        """This grid, or, when a caption would not fit below it, the grid above a caption's room."""
+        """This grid, or the grid above a caption's room when one would not fit below it."""
         return self if self.caption_fits() else replace(self, foot=CAPTION_ROOM)
 
     def boxes(self) -> list[Box]:
@@ -146,16 +137,13 @@ Caption = Callable[[int, int, str], str]  # (sheet index, sheet count, "front" o
 
 def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
            caption: Caption | None = None, gap: float = 0.0) -> list[ImposedSheet]:
-    """Lay `pieces` out on as many sheets as they need; raises ValueError if none fits the paper.
-    Every page gets its caption: if none would fit below a centred grid, the grid moves up (and
-    loses a row if it must) to make room."""
+    """Lay `pieces` out on as many sheets as needed; ValueError if none fits the paper."""
     return list(impose_lazily(pieces, duplex, bleed, caption, gap))
 
 
 def impose_lazily(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
                   caption: Caption | None = None, gap: float = 0.0) -> Iterator[ImposedSheet]:
-    """`impose`, each sheet drawn only when it is asked for (a deck of thousands of cards holds one
-    sheet's shapes at a time); the pieces are checked against the paper at once."""
+    """`impose`, each sheet drawn when asked for, so a huge deck holds one sheet at a time."""
     if not pieces:
         return iter(())
     first = pieces[0]
@@ -198,7 +186,6 @@ def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Ca
 
 
 def caption_text(value: str, paper: Paper) -> Group:
-    """A line of small print in the bottom margin, below the cut marks."""
     group = Group()
     baseline = SAFE_MARGIN_MM + fonts.descent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
     group.add(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle"))

@@ -1,35 +1,8 @@
 """Reference sheets: a game's quick rules on one page, or as two half-page cards with cut marks.
 
-Any game can have one; the module knows nothing about a particular game. A game supplies a
-`Reference` (its Jinja template, the template's variables, its data tables and figures, and the
-`ReferenceSettings` from its YAML), and gets documents back:
-
-    ref = Reference(title="Fracas", template="fracas/reference.txt.j2", context={"d": defn},
-                    tables={"turn": DataTable(("Step", "What you do"), rows, (0.3, 0.7))},
-                    settings=defn.reference, sections={"A turn": ("turn",)})
-    reference_documents(ref, options, stem)  # <stem>-reference.pdf, <stem>-reference-cards.pdf
-
-The template uses printgen's markup (see story.py). The page is split into two halves: everything
-before `@newpage` goes in the top half, the rest in the bottom half. A half starts with its `#`
-title and `%%` subtitle lines across its full width; its sections (`## Heading`) then flow through
-`settings.columns` columns. A section stays in one column whenever it fits in one, and a single
-block (a paragraph, a table, a figure) never splits. `@table NAME` inserts
-`tables[NAME]`: a `DataTable` (a ruled table drawn from YAML rows) or a callable taking the column
-width in mm and returning any flowable (a figure, say); a figure that cannot fit that width raises
-`DoesNotFit(loc, message)`, which becomes a located error too.
-
-Text is set at `settings.text_size_pt` (7 pt at least) and never shrunk or cut: a half whose text
-does not fit becomes a problem (after drawing, see printgen.output.writers) naming the sheet, the half and the section, located at
-`sections[section]` (the YAML key that feeds the section) or else at the settings' `text_size_pt`.
-
-The same two halves make both outputs, so what fits one fits the other:
-  * `<stem>-reference.pdf`: one page, printed single-sided. A dashed line between the halves lets
-    it be cut into two half-page cards;
-  * `<stem>-reference-cards.pdf`: one sheet printed double-sided, holding two copies of a card with
-    the top half on its front and the bottom half on its back, so each player gets a whole
-    reference. Backs follow `--flip` and `--back-offset`; the cut line is printed on both sides.
-These are two files because a PDF's duplex preference is per document: the sheet must print
-single-sided and the cards double-sided.
+A game supplies a `Reference` (template, context, tables, settings); everything before `@newpage`
+fills the top half, the rest the bottom. Text is never shrunk: a half that overflows becomes a
+problem located at its section's YAML key. Sheet and cards are two files because duplex is per PDF.
 """
 from __future__ import annotations
 
@@ -88,8 +61,6 @@ Figure = Callable[[float], Flowable]  # column width in mm -> a flowable that fi
 
 @dataclass(frozen=True)
 class Reference:
-    """Everything a game hands over to get its reference sheet."""
-
     title: str  # the game's title; the sheet is called "<title> reference sheet" in errors
     template: str  # e.g. "fracas/reference.txt.j2", looked up through the user's template folders
     context: Mapping[str, Any]
@@ -124,8 +95,7 @@ def reference_styles(settings: ReferenceSettings) -> Styles:
 
 def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float,
                kind: type[Table] = Table) -> Table:
-    """A fully ruled table: every cell boxed, so a reader's eye (and pdfplumber) finds each row.
-    `kind`: a Table subclass that splits its own way (a rulebook's, say)."""
+    """A fully ruled table, so the eye (and pdfplumber) finds each row; `kind` may split its own way."""
     cell = style.body.clone("ref-cell", spaceAfter=0, leading=style.body.fontSize * 1.15)
     head = cell.clone("ref-head", fontName=fonts.BOLD, textColor=white)
     rows = [[Paragraph(escape(h), head) for h in table.header]]
@@ -147,16 +117,11 @@ def is_head(item: Flowable) -> bool:
 
 
 class Half(Flowable):
-    """One half of the page: a title block across the top, then columns the sections flow through.
-
-    It fills the frame it is given. What does not fit is kept in `leftover` (never drawn), so the
-    builder can name the section instead of losing text.
-    """
+    """A half: title block, then columns; what does not fit stays in `leftover` to be reported."""
 
     def __init__(self, items: list[Flowable], columns: int, label: str, box: tuple[float, float]) -> None:
         super().__init__()
-        # Its full size, asked for in every frame: a frame that is already (nearly) full then
-        # refuses it and it moves on to the next frame, as platypus only checks heights.
+        # full size, so a partly filled frame refuses it and it moves to the next one
         self.width, self.height = pt(box[0]), pt(box[1]) - 0.01
         cut = 0
         while cut < len(items) and is_head(items[cut]):
@@ -199,10 +164,7 @@ class Half(Flowable):
 
 
 def keep_sections_whole(items: list[Flowable], width: float, height: float) -> list[Flowable]:
-    """Each section as one block, so a heading, its text and its table share a column.
-
-    A section taller than a whole column is left as separate blocks, free to flow on.
-    """
+    """Each section as one block so it shares a column; one taller than a column flows on."""
     groups: list[list[Flowable]] = []
     current = object()
     for item in items:
@@ -245,8 +207,6 @@ def overflow_problem(ref: Reference, half: Half, paper: Paper) -> tuple[Loc, str
 
 @dataclass
 class Composed:
-    """Pages and the story that fills their frames, plus the halves to check after drawing."""
-
     pages: list[Page]
     story: list[Flowable]
     halves: list[Half]
@@ -259,8 +219,7 @@ def half_boxes(paper: Paper) -> list[tuple[float, float, float, float]]:
 
 
 def column_width(paper: Paper, columns: int) -> float:
-    """The width (mm) a figure in a half's column is given, as the half works it out, so a game
-    can draw its figures for it before the layout asks."""
+    """A half's column width in mm, so a game can draw its figures before the layout asks."""
     box = pt(half_boxes(paper)[0][2])
     return (box - (columns - 1) * pt(COLUMN_GAP)) / columns * MM_PER_PT
 
@@ -287,7 +246,6 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
 
 
 def cut_line(paper: Paper, label: str | None) -> Group:
-    """The dashed line across the middle of the page, optionally with a small label on it."""
     y = paper.height / 2
     group = Group()
     group.add(guide(SAFE, y, paper.width - SAFE, y, CUT))
@@ -297,15 +255,13 @@ def cut_line(paper: Paper, label: str | None) -> Group:
 
 
 def cut_label(paper: Paper, label: str) -> Group:
-    """A line of small print on a white ground, centred on the cut line: where it says how to print
-    the page, the first thing a reader sees is how to print it."""
+    """Small print on a white ground, centred on the cut line."""
     y, x, size = paper.height / 2, paper.width / 2, fonts.MIN_PT
     width = fonts.text_width(label, fonts.ITALIC, font_mm(size)) + 4
     group = Group()
     group.add(rect(x - width / 2, y - 2, width, 4, fill=white))
     group.add(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
     return group
-
 
 
 def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:
@@ -355,13 +311,11 @@ def document(ref: Reference, composed: Composed, paper: Paper, name: str, title:
 
 
 def sheet_document(ref: Reference, options: BuildOptions, name: str) -> Document:
-    """The one-page sheet (single-sided)."""
     return document(ref, compose_sheet(ref, options), options.paper, name, f"{ref.title} \u2013 reference sheet",
                     "Print single-sided at actual size (100 %)", None)
 
 
 def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document:
-    """Two double-sided half-page reference cards on one sheet."""
     return document(ref, compose_cards(ref, options), options.paper, name,
                     f"{ref.title} \u2013 reference cards",
                     "Print double-sided at actual size (100 %), then cut along the dashed line", options.flip)

@@ -1,23 +1,8 @@
 """Rulebooks: a game's full rules as a booklet of pages in columns, from a Jinja template.
 
-A reference sheet (printgen.layout.reference) squeezes the rules onto one page; a rulebook has room
-to teach them: setup, the turn, the end, a worked example, questions that come up. A game supplies
-a `Rulebook` (its template, the template's variables, its data tables and figures, its settings)
-and gets one document back:
-
-    book = Rulebook(title="Fracas", template="fracas/rules.txt.j2", context={"d": defn},
-                    tables={"turn": DataTable(("Step", "What you do"), rows, (0.2, 0.8))},
-                    settings=defn.rules, accent=defn.reference.accent)
-    rulebook_document(book, options, "fracas.pdf")
-
-The template uses printgen's markup (see drawing.story) and is also given `flip` (the edge to turn
-the paper on) and `paper` (its name), so its first lines can say how to print the booklet. Its `#`
-title and `%%` subtitle lines go in a band across the top of the first page; the rest flows through
-the columns. Paragraphs and tables break between lines and rows (Document.breaks), so every page but
-the last ends level at its foot, and a heading always keeps some text under it.
-
-The page count is known only once the text is set: the writer starts from an estimate and adds a
-page while the text overflows, up to MAX_PAGES (drawing.document.Grow).
+Where a reference sheet squeezes the rules onto a page, a rulebook has room to teach them. The
+template also gets `flip` and `paper`; its title band spans the first page, and the page count
+grows from an estimate while the text overflows, up to MAX_PAGES.
 """
 from __future__ import annotations
 
@@ -67,8 +52,6 @@ class RulebookSettings(BaseModel):
 
 @dataclass(frozen=True)
 class Rulebook:
-    """Everything a game hands over to get its rulebook."""
-
     title: str  # the game's title
     template: str  # e.g. "fracas/rules.txt.j2", looked up through the user's template folders
     context: Mapping[str, Any]
@@ -92,9 +75,8 @@ def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
 
 
 class RulesTable(Table):
-    """A data table that breaks between rows, or inside the next row when that leaves less of the
-    column empty; a broken row keeps `least` points at least on each side of the break (it breaks
-    higher up when the tail would be too short)."""
+    """Breaks between rows, or inside a row when that leaves less of the column empty, keeping
+    `least` points on each side of the break."""
 
     least = 0.0
 
@@ -134,8 +116,6 @@ class RulesTable(Table):
 
 
 def rules_table(table: DataTable, style: Styles, accent: Color) -> Figure:
-    """A ruled data table for the rulebook, free to break across columns (see RulesTable); a
-    broken row keeps two lines at least on each side."""
     def make(width: float) -> Flowable:
         result = data_table(table, style, accent, width, RulesTable)
         result.least = 2 * style.body.fontSize * 1.15 + 3.2  # two lines and the cell's padding
@@ -144,13 +124,12 @@ def rules_table(table: DataTable, style: Styles, accent: Color) -> Figure:
 
 
 def markup(book: Rulebook, options: BuildOptions) -> str:
-    """The template rendered once per build; its flowables are made afresh for each layout pass."""
+    """Rendered once per build; flowables are made afresh for each layout pass."""
     context = {**book.context, "flip": options.flip, "paper": options.paper.name}
     return render(book.template, context, options.templates)
 
 
 def story(book: Rulebook, text: str) -> list[Flowable]:
-    """The rendered template as fresh flowables (every layout pass consumes its own)."""
     style = rulebook_styles(book.settings, book.accent)
     accent = HexColor(book.accent)
     factories = {name: rules_table(table, style, accent) if isinstance(table, DataTable) else table
@@ -159,8 +138,7 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
 
 
 def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
-    """A sentence ending in a colon introduces the table after it, so the two travel as one block
-    that may break inside the table but never leaves the sentence alone at a column's foot."""
+    """A sentence ending in a colon travels with the table after it, never alone at a column's foot."""
     result: list[Flowable] = []
     for item in items:
         lead = result[-1] if result else None
@@ -176,8 +154,7 @@ def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the text goes: the first page's title band (if the template has a title) and the
-    columns, in mm."""
+    """The first page's title band (if any) and the columns, in mm."""
 
     paper: Paper
     columns: int
@@ -201,7 +178,6 @@ class Layout:
 
     @property
     def first_top(self) -> float:
-        """The columns' top on the first page, under the band and its rule."""
         return self.body_top - self.band - BAND_GAP if self.band else self.body_top
 
 
@@ -242,9 +218,8 @@ def pages(book: Rulebook, layout: Layout, count: int) -> list[Page]:
 
 
 def balanced(pages: list[Page], items: list[Flowable], layout: Layout) -> list[Page]:
-    """The pages with the last one's columns cut to the height that shares its text evenly, found
-    by pouring the story through the pages on a throwaway canvas. They come back unchanged when
-    the text does not fit the last page anyway (the writer then adds a page)."""
+    """The last page's columns cut to share its text evenly (poured on a throwaway canvas);
+    unchanged when the text overflows anyway, as the writer then adds a page."""
     canvas = Canvas(io.BytesIO())
     remaining = list(items)
     for page in pages[:-1]:
@@ -279,8 +254,7 @@ def balanced(pages: list[Page], items: list[Flowable], layout: Layout) -> list[P
 
 
 def estimate(items: list[Flowable], layout: Layout) -> int:
-    """A first guess at the page count from the text's height, never more than it needs (an extra
-    page would print blank), so most builds lay the text out once or twice."""
+    """A first guess at the page count, never more than needed (an extra page would print blank)."""
     width = pt(layout.column_width)
     body = [item for item in items if not is_head(item) and not isinstance(item, PageBreak)]
     total = sum(item.wrap(width, pt(layout.paper.height))[1] + item.getSpaceBefore() + item.getSpaceAfter()
@@ -293,7 +267,6 @@ def estimate(items: list[Flowable], layout: Layout) -> int:
 
 
 def rulebook_document(book: Rulebook, options: BuildOptions, name: str) -> Document:
-    """The rulebook as one PDF, printed on both sides and turned on the `--flip` edge."""
     paper = options.paper
     text = markup(book, options)
     items = story(book, text)

@@ -1,16 +1,9 @@
 """Imposition with shared cuts: pieces with alike backs sit edge to edge, one cut between two, and
-bleed runs only round the outside of each block of alike pieces.
+bleed runs only round each block of alike pieces.
 
-Why: a duplex misregistration shifts the backs, so along a cut each piece shows a sliver of its
-neighbour's back. Where the neighbour's back is the same as the piece's own, nothing shows, so bleed
-is only needed where paper or an unlike back would show: round the block, and in a gutter of
-2 x bleed between rows of unlike pieces. That is how 72 Omiga tiles get 2 mm of bleed and still fit
-three sheets of A4 or Letter, where bleed round every tile needs four.
-
-Each piece is drawn twice: once with its bleed, then once without, on top. Inside a block the second
-drawing of each neighbour covers the first's bleed, so every trim box shows only its own art, and the
-bleed shows only where no neighbour lies. The fronts get thin cut lines along every trim edge as well
-as the margin marks, for cutting with scissors.
+A misregistered back shows a sliver of its neighbour's back, which matters only where that back
+differs; so bleed goes round blocks and in 2 x bleed gutters between unlike rows. Each piece is
+drawn with bleed, then without on top, so inside a block every trim box shows only its own art.
 """
 from __future__ import annotations
 
@@ -72,8 +65,7 @@ def sheets_of(rows: Sequence[Row], height: float, bleed: float, room: float) -> 
 
 @dataclass(frozen=True)
 class Frame:
-    """Where the blocks go on the paper: columns, the height rows may fill, and where the caption
-    goes ("foot": below the bottom marks; "side": turned, in the left margin)."""
+    """Columns, the height rows may fill, and the caption's place ("foot" or turned at the "side")."""
 
     paper: Paper
     width: float
@@ -85,8 +77,7 @@ class Frame:
 
 
 def frame_for(paper: Paper, width: float, height: float, bleed: float) -> Frame:
-    """Columns across; rows as high as the paper allows; the caption below them if it fits there,
-    else beside them if there is room, else below them with a row given up for it."""
+    """The caption below the rows if it fits, else beside them, else below with a row given up."""
     columns = max(0, math.floor((paper.width - 2 * EDGE - 2 * bleed) / width + 1e-9))
     room = paper.height - 2 * EDGE - 2 * bleed
     side = (paper.width - columns * width) / 2 - bleed - MARK_GAP - MARK_LENGTH
@@ -100,8 +91,7 @@ def frame_for(paper: Paper, width: float, height: float, bleed: float) -> Frame:
 
 
 def boxes_for(frame: Frame, rows: Sequence[Row]) -> list[Box]:
-    """Trim boxes, row by row from the top, the block centred on the paper (above a foot caption's
-    room when the caption needs it)."""
+    """Trim boxes, row by row from the top, the block centred above any foot caption's room."""
     paper, w, h, bleed = frame.paper, frame.width, frame.height, frame.bleed
     foot = CAPTION_ROOM if frame.room < paper.height - 2 * EDGE - 2 * bleed - 1e-9 else 0.0
     total = block_height(rows, h, bleed)
@@ -118,7 +108,6 @@ def boxes_for(frame: Frame, rows: Sequence[Row]) -> list[Box]:
 
 
 def trim_lines(boxes: Sequence[Box]) -> Group:
-    """Every trim box's edges, each shared edge once."""
     seen: set[tuple[float, ...]] = set()
     group = Group()
     for x, y, w, h in boxes:
@@ -140,8 +129,7 @@ def side_caption(value: str, paper: Paper) -> Group:
 
 def impose_shared(pieces: Sequence[Piece], duplex: Duplex, bleed: float, kind: Kind,
                   caption: Caption | None = None) -> list[ImposedSheet]:
-    """Lay `pieces` out in their order, kind by kind, on as many sheets as they need; raises
-    ValueError if none fits the paper."""
+    """Lay `pieces` out in order, kind by kind; ValueError if none fits the paper."""
     if not pieces:
         return []
     first = pieces[0]
@@ -157,7 +145,6 @@ def impose_shared(pieces: Sequence[Piece], duplex: Duplex, bleed: float, kind: K
 
 def sheet(rows: Sequence[Row], frame: Frame, duplex: Duplex, caption: Caption | None,
           number: tuple[int, int]) -> ImposedSheet:
-    """One sheet's front and back pages."""
     boxes = boxes_for(frame, rows)
     batch = [piece for row in rows for piece in row.pieces]
     bleed = frame.bleed

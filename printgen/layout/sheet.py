@@ -1,10 +1,8 @@
 """Sheets: where components go on paper, and what lands behind them in a duplex print.
 
-A component never knows its page. It offers `front()`, `back()` and `guides()` in its own
-millimetre box, and the sheet places them. `back()` is drawn as the component looks after being
-turned over about its vertical axis (the way a long-edge flip turns it); the sheet converts that to
-a short-edge flip by turning it 180 degrees. The printer's back offset moves the whole back page
-(see `Duplex.back_page`), so everything printed there stays registered with its front.
+A component draws in its own mm box, its `back()` as turned about its vertical axis; the sheet
+places both, turning backs 180 degrees for a short-edge flip, and the back offset moves the whole
+back page.
 """
 from __future__ import annotations
 
@@ -53,8 +51,7 @@ class Duplex:
         return compose(translate(x + w, self.paper.height - y), rotate(180))
 
     def back_page(self) -> Page:
-        """A page for the back side. The printer back offset shifts everything on it, text
-        included, because a printer's misregistration moves the whole back image."""
+        """A back page, shifted whole by the offset, as misregistration moves the whole back image."""
         return Page(shift=self.back_offset)
 
     def back_box(self, box: Box) -> Box:
@@ -67,8 +64,6 @@ class Duplex:
 
 @dataclass
 class DuplexSheet:
-    """One sheet of paper printed on both sides."""
-
     duplex: Duplex
     front: Page = field(default_factory=Page)
     back: Page = field(default_factory=Page)
@@ -78,7 +73,6 @@ class DuplexSheet:
         self.back.shift = self.duplex.back_offset
 
     def place(self, component: Component, x: float, y: float) -> Box:
-        """Put a component's front at (x, y) and its back exactly behind it."""
         box = (x, y, component.width, component.height)
         at = translate(x, y)
         self.front.shapes += [placed(component.front(), at), placed(component.guides(), at)]
@@ -89,11 +83,7 @@ class DuplexSheet:
 
 
 def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:
-    """Text frames that fill `area` in reading order while keeping `gap` mm clear of `obstacle`.
-
-    The obstacle is expected in a corner (as a cut-out card is): a narrow frame beside it, and a
-    full-width frame above or below it.
-    """
+    """Text frames filling `area` in reading order, `gap` mm clear of an `obstacle` in a corner."""
     ax, ay, aw, ah = area
     ox, oy, ow, oh = obstacle
     top, bottom = ay + ah, ay
