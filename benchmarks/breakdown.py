@@ -50,7 +50,7 @@ from printgen.output.writers import write  # noqa: E402
 options = BuildOptions(PAPERS["a4"])
 tile_art = omiga.tile_art(defn, options.templates)
 tile_art.prepare([defn.card.bleed, 0.0])
-marks["tile art: templates rendered and converted (a bounded child)"] = time.perf_counter()
+marks["tile art: templates rendered and converted"] = time.perf_counter()
 pdf = write(omiga.tiles_document(defn, options, loaded, tile_art))
 marks["omiga.pdf: faces, backs, marks, rules"] = time.perf_counter()
 pictures = [Artifact(doc.name, write(doc)) for doc in omiga.tile_svgs(defn, tile_art)]

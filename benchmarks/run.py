@@ -273,7 +273,7 @@ in `benchmarks/notes.md`.
 
 ## Where `printgen build omiga` spends its time
 
-One process, helper off, each stage's median over {runs} runs (benchmarks/breakdown.py):
+One process, each stage's median over {runs} runs (benchmarks/breakdown.py):
 
 {table(("stage", "wall time", "share"), stage_rows(stages))}
 
