@@ -1,11 +1,5 @@
-"""Where the shapes of a drawn piece land, to check a user's piece template against the places
-the rules keep free: each shape as a quadrilateral in the piece's millimetres (y up), with the
-id of the SVG element that drew it (svglib keeps it as `svgid`), and an overlap test for them.
-
-Text is measured as printgen lays text out (the font's advance widths, from the baseline down by
-the descent and up by the cap height, as printgen lays text out); any other shape by its bounds,
-widened by half its stroke. Both are turned with every transform above them, so a quadrilateral
-follows the shape even when the piece is placed at an angle.
+"""Where the shapes of a drawn piece land, as quadrilaterals in millimetres (y up) with their
+element ids, to check a user's template against the places the rules keep free.
 """
 from __future__ import annotations
 

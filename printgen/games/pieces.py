@@ -1,22 +1,8 @@
 """A game's pieces drawn from SVG templates fed with plain data (docs/ARCHITECTURE.md, "Pieces
 drawn from templates").
 
-A game computes what its rules depend on (an Omiga semicircle's centre and radius, a form's
-polygon) and hands it, as plain data in millimetres with y down from the piece's top-left corner,
-to a Jinja template that writes an SVG. The template is found like a rules template: the
-`--templates` folders, then the definition's `templates:` folder, then printgen's own.
-
-`PieceTemplates.draw_many` renders every piece of a batch (72 tile faces, say) in the sandbox and
-converts each distinct SVG with svglib, each distinct element once (`art.svgbatch`), in this
-process: the whole build already runs in one bounded child. Text goes into printgen's embedded
-fonts (`art.svg.embedded_fonts`). Each drawing comes back as a reportlab group in millimetres, y
-up, placed at the piece's box (0, 0, width, height), ready for the imposition code; the same
-piece asked for again in one build (the contact sheet, an SVG of one tile) is not drawn again.
-
-Every template problem is a located DefinitionError: a Jinja failure at its file and line; an
-SVG svglib cannot read, or that is too costly to draw (`art.measure`), at the template's file.
-What svglib leaves out (markers, filters...) and a drawing of the wrong size are warnings naming
-the file.
+The game computes what its rules depend on and the template only draws it. Every template
+problem is a located DefinitionError; what svglib leaves out and wrong sizes are warnings.
 """
 from __future__ import annotations
 
@@ -102,9 +88,8 @@ class PieceTemplates:
         return self.draw_batches([(name, pieces)])[0]
 
     def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
-        """Each batch's pieces drawn from its template, in order; a piece drawn before in this
-        build is not drawn again. Every batch is drawn before any is placed, so a template that
-        fails leaves no warnings of the others behind."""
+        """Each batch drawn from its template, all before any is placed, so a failing template
+        leaves no warnings of the others behind."""
         keyed: list[list[str]] = []
         jobs: list[tuple[str, list[Wanted]]] = []
         for name, pieces in batches:
@@ -213,9 +198,7 @@ def key_of(name: str, data: Any, width: float, height: float) -> str:
 
 
 def shown_name(path: Path) -> str:
-    """A template's file as messages show it: printgen's own by its place in the repository
-    (`templates/fracas/token-back.svg.j2`), wherever printgen is installed; a user's as
-    display_name shows any file."""
+    """A template's file as messages show it: printgen's own by its repository path."""
     from printgen.core.bundled import shown_name as bundled_name
 
     return bundled_name(path) or display_name(path)
@@ -248,11 +231,8 @@ def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, tuple[float,
 
 
 def with_art(group: Group, ident: str, shape: Any) -> Group:
-    """`group` (as placed_at made it) with the top-level element of id `ident` (an empty
-    `<g id="...">` the template puts where a picture goes) replaced by `shape`, which is drawn in
-    the piece's own millimetres, y up: art a definition names (a logo image) is loaded by printgen
-    and never passes through the template, which only says where in its layers it goes. The
-    group is copied, never changed: drawings are shared between pieces."""
+    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, so art never passes
+    through the template; drawings are shared, so never changed."""
     a, b, c, d, e, f = group.transform
     det = a * d - b * c
     inverse = (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)

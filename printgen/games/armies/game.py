@@ -1,10 +1,5 @@
-"""Armies: a rulebook, and a one-page reference sheet (also as two half-page cards) with the
-stamina positions.
-
-`<stem>.pdf` is the rulebook, printed on both sides; `<stem>-reference.pdf` is the reference page,
-and `<stem>-reference-cards.pdf` the reference as two double-sided half-page cards, one per player
-(see printgen.layout.reference). Both draw the positions from the piece template
-`armies/positions.svg.j2`, at both documents' column widths in one batch.
+"""Armies: a rulebook, and a reference sheet (also as two half-page cards) with the stamina
+positions, drawn from `armies/positions.svg.j2` at both column widths in one batch.
 """
 from __future__ import annotations
 

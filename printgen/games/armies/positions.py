@@ -1,11 +1,7 @@
 """The Armies figure: the army card in each position that marks lost stamina.
 
-Each position gets an equal cell: the card turned about its centre (or shown face down), its name
-under it and how many SP it means lost. printgen works out the geometry (the cells, a card size
-that stays inside its cell even turned 45 degrees, each card's centre and turn, the lattice of a
-card's back) and the piece template `armies/positions.svg.j2` draws it (docs/ARCHITECTURE.md,
-"Pieces drawn from templates"). A user's copy of the template is checked: each position's card
-must still be turned as the position says, and the drawing must stay inside its box.
+printgen works out the geometry and `armies/positions.svg.j2` draws it; a user's copy is checked
+to still turn each card as its position says and to stay inside its box.
 """
 from __future__ import annotations
 
@@ -108,9 +104,8 @@ def figure_data(defn: Armies, width: float, accent: str) -> dict[str, Any]:
 
 @dataclass
 class PositionFigures:
-    """The position drawings of one build, drawn from the template (searched in `templates`
-    first), every width the build needs in one batch. What a user's template draws
-    against what the rules need goes into `warnings` (the build's list)."""
+    """The position drawings of one build, every width in one batch; template problems go
+    into `warnings`."""
 
     defn: Armies
     accent: str

@@ -1,9 +1,5 @@
-"""Armies's printed rules: the tables and figure both the reference sheet and the rulebook print,
-and the rulebook itself (armies/rules.txt.j2) with a worked example played out by these rules.
-
-The example is a fixed series of plays; who wins each round, which army loses stamina, where it
-lies then and when it falls are worked out here from the definition, so the text stays true when
-a stamina value, a position or the attack colour changes.
+"""Armies's printed rules: the shared tables and figure, and the rulebook, whose worked example
+is played out from the definition so the text stays true when the numbers change.
 """
 from __future__ import annotations
 

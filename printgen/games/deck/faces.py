@@ -1,8 +1,6 @@
-"""A card's face or back for one row: the layout's elements with that row's values, drawn in
-millimetres as reportlab shapes.
+"""A card's face or back for one row, drawn in millimetres as reportlab shapes.
 
-The layout is written y down from the card's top-left corner; the side is drawn in a group that
-turns it into printgen's y-up picture, and text and images are turned upright again locally.
+The layout is y down from the top-left; the side's group turns it y up, text and images upright.
 """
 from __future__ import annotations
 

@@ -121,10 +121,8 @@ def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
 
 
 def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded) -> float:
-    """The bleed the sheets are imposed with. Given (`--bleed`, else `card.bleed`), it is kept, with
-    a warning when it costs cards on every sheet. Left out, it is 2 mm when that costs none, and
-    otherwise none: cards edge to edge, one cut between two, is what a home printer's user expects
-    (nine poker cards on A4), and a neighbour's background stands in for bleed along shared cuts."""
+    """The bleed the sheets are imposed with: the one given (warned when it costs cards), else
+    2 mm when that costs none, else none, as home printers expect edge-to-edge cards."""
     width, height = defn.card.dimensions
     area = fold_half(paper) if defn.sheet.layout == "gutterfold" else paper
     most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
@@ -193,9 +191,8 @@ def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: 
 
 
 def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Document]:
-    """svg/<card>.svg and png/<card>.png for every card's face, and for each distinct back, each
-    drawn when it is written, a card's SVG just before its PNG, so that one drawing of the card
-    serves both (output.writers shares them out on every core)."""
+    """svg/ and png/ files of every face and distinct back, each SVG written just before its PNG
+    so one drawing serves both."""
     documents: list[Document] = []
     size = Paper("card", *defn.card.dimensions)
     seen: set[str] = set()

@@ -1,8 +1,5 @@
-"""A deck's rows: from a CSV file beside the definition, or inline in it, each with where it was
-written, so that any problem with a value is told at its CSV line and column.
-
-A CSV file is UTF-8 with a header row. Values are text unless the definition's `columns:` says how
-to read them; the copies column (`copies` unless renamed) is a whole number, 1 when empty.
+"""A deck's rows, from a CSV file or inline, each with where it was written so a bad value is
+told at its CSV line and column.
 """
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Text in a box on a card: wrapped to its width, shrunk step by step down to a least size until it
-fits, with pictures inline (`:sword:` draws the icon named `sword` at the text's height).
+"""Text in a box on a card: wrapped, shrunk until it fits, with inline icons (`:sword:`).
 
-Drawn as shapes (not platypus paragraphs) so the PDF and the SVG of a face are the same picture.
-Coordinates here are the card's own: millimetres, y down from the top-left corner.
+Drawn as shapes rather than paragraphs so a face's PDF and SVG are the same picture.
 """
 from __future__ import annotations
 
@@ -25,9 +23,8 @@ CACHED_WIDTHS = 50_000  # measured words cached; a deck's cards share most of th
 
 @dataclass
 class TextWidths:
-    """fonts.text_width, cached by text, font and size for one deck: fitting a card's text
-    measures each word at every size it tries and again to draw it, and a deck's cards repeat the
-    same words (a thousand cards measured 93,000 words, nearly all seen before)."""
+    """fonts.text_width cached per deck: fitting measures each word at every size tried, and
+    cards repeat the same words."""
 
     cache: dict[tuple[str, str, float], float] = field(default_factory=dict)
 

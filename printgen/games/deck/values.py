@@ -1,7 +1,5 @@
-"""Which values of a deck's layout are templates, and their text for every row.
-
-Every templated value is rendered in one batch (printgen.jinja.values); a literal value is
-used as written. `RowValues.get(side, index, key)` then answers for one row either way.
+"""Which values of a deck's layout are templates, and their text for every row, rendered in
+one batch (printgen.jinja.values).
 """
 from __future__ import annotations
 

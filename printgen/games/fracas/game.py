@@ -1,10 +1,6 @@
-"""Fracas: a rulebook, a one-page reference sheet (also as two half-page cards) and life tokens.
+"""Fracas: a rulebook, a reference sheet (also as two half-page cards) and life tokens.
 
-Files: `<stem>.pdf` is the rulebook, printed on both sides; `<stem>-tokens.pdf` is the page of life
-tokens, printed single-sided on a sheet of its own (so no duplex print ever puts tokens on the back
-of the rules, and tokens can go on card); `<stem>-reference.pdf` is the reference page, and
-`<stem>-reference-cards.pdf` the same reference as two double-sided half-page cards, one per player
-(see printgen.layout.reference).
+The tokens get a file of their own, so no duplex print puts them on the back of the rules.
 """
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Fracas life tokens as separate pieces, for `printgen export` (print shop files, Tabletop Simulator).
-
-On the home-print sheet the tokens share cut lines and one block of colour. A print shop cuts each
-piece on its own, so here a token is drawn from the face template with its background running
-`bleed` mm past every edge. Its back, from the back template, shows the owner's name, so a token
-face down still shows whose it is.
+"""Fracas life tokens as separate pieces for `printgen export`, each with its own bleed, since
+a print shop cuts each piece on its own.
 """
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Fracas's printed rules: the data tables both the reference sheet and the rulebook print, and the
-rulebook itself (fracas/rules.txt.j2), whose worked example names real cards of each player's suits.
-"""
+"""Fracas's printed rules: the shared tables, and the rulebook with a worked example."""
 from __future__ import annotations
 
 import re

@@ -1,13 +1,7 @@
 """The Fracas life-token sheet: each player's tokens in a block of their colour, with cut lines.
 
-Why tokens rather than a 0-20 life tracker: in Fracas lost life is not just subtracted, it moves
-into a pot that the player with more tokens wins when a deck runs out, and the next game starts
-from the tokens each player kept. Tokens you can push across the table model that directly; a
-tracker would need a third dial for the pot and sums at every skirmish.
-
-Tokens are squares in a grid, so one straight cut serves two tokens. The block's colour runs 2 mm
-past its outer cut lines (bleed), so a cut a little off the line leaves no white sliver. Each token
-and the pot mat are drawn from templates (piece_art.py); where they go and the cuts are drawn here.
+Tokens, not a tracker, because lost life moves into a pot that is won later. Square tokens share
+cuts, and the colour bleeds 2 mm past the outer cuts so a slightly-off cut leaves no sliver.
 """
 from __future__ import annotations
 

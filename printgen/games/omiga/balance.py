@@ -1,9 +1,6 @@
 """Balance and mirror checks of an Omiga tile set, counted in kinds that tiles really use.
 
-A colour or form that no tile shows is not something the decks lack (it is reported once, as an
-unused declaration, by the structure check), and two form names that fit exactly the same forms
-are one kind to every tile that meets them, so balance figures count used kinds only. Sides are as
-the owner holds the tile, as the definition writes them.
+Unused names are reported once by the structure check, and forms that fit alike are one kind.
 """
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""A picture of one simulated end position, so a designer sees a real board from their tile set.
-
-The table is drawn from white's seat (white's edge at the bottom); black's tiles lie turned 180
-degrees, as they do on a real table. The last tile placed is outlined in red.
-"""
+"""A picture of one simulated end position, drawn from white's seat, last tile outlined."""
 from __future__ import annotations
 
 from reportlab.graphics.shapes import Group, translate

@@ -1,10 +1,7 @@
 """Static checks of an Omiga tile set: structure, set-up feasibility, dead tiles and sides.
 
-Each check returns every finding it has (never just the first), each naming the tiles involved and
-the key path to edit. A tile's edges are named as the definition writes them, as its owner holds
-the tile; where black's tiles lie turned 180 degrees on the table, a message says where the edge
-lies there too. Neighbour counts use buckets keyed by edge colour or form, so a check costs
-tiles x forms rather than tiles x tiles.
+Each check returns every finding, naming the tiles and key path; neighbour counts use buckets so
+a check costs tiles x forms rather than tiles x tiles.
 """
 from __future__ import annotations
 

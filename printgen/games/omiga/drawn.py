@@ -1,14 +1,7 @@
 """What a tile face template drew, measured against the geometry Omiga's rules depend on.
 
-printgen computes each semicircle's centre and radius and each form's outline exactly, and hands
-them to the template (tile.face_data); a template of the user's own may draw something else. So
-the converted drawing of every face (without bleed) is measured: the shapes of the elements with
-id `semicircle-left` and `semicircle-right` must be arcs of one radius, the definition's, centred
-on their edge's midpoint; those with id `form-top` and `form-bottom` give each form's outline as
-drawn, and every two forms that fit in the definition must still fit as drawn: their profiles add
-up to zero all along the edge, so two butted tiles leave one even gutter. Each problem is one
-warning at the template's file and the line where the id is written, naming the first tile it was
-found on (and how many more).
+A user's template may draw other semicircles or forms than the definition's, which would keep
+printed tiles from fitting; each problem is one warning at the line writing the element's id.
 """
 from __future__ import annotations
 
@@ -151,9 +144,8 @@ def crossings(rings: list[list[Point]], x: float) -> list[float]:
 
 
 def profile_of(shapes: Shapes, ident: str, defn: Omiga) -> list[float] | None:
-    """The form's profile as drawn by the element `ident`, in the top edge's terms: how far the
-    band's inner line is pushed out at each sample x (see tile.profile); None when nothing carries
-    the id or the outline does not reach across."""
+    """The form's profile as drawn by element `ident`, in the top edge's terms (tile.profile);
+    None when nothing carries the id or it does not reach across."""
     card = defn.card
     rings = [ring for shape, matrix in shapes for ring in outline_of(shape, matrix)[0]]
     if not rings:

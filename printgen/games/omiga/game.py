@@ -1,9 +1,6 @@
-"""Omiga: 72 square tiles with matching edge semicircles, imposed for duplex, one SVG per tile,
-a PNG contact sheet, and a one-page rules and reference sheet.
+"""Omiga: tiles imposed for duplex, one SVG per tile, a PNG contact sheet, and a rules sheet.
 
-Page order in omiga.pdf: the rules on both sides of one sheet (how tiles join first, then a
-reference and an example at actual size), then the front and back of each tile sheet, so the whole
-file prints double-sided and the reader meets the rules first.
+The rules sheet comes first, so the whole file prints double-sided and is read rules first.
 """
 from __future__ import annotations
 
@@ -198,9 +195,8 @@ def warn_drawn(defn: Omiga, art: TileArt, loaded: Loaded) -> None:
 
 
 def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:
-    """One SVG per tile, titled by what it shows ("Omiga tile white-01"), not by the set's title:
-    a file changes only when its tile does, so renaming the set rewrites none of the 72 (in an
-    output folder kept under version control, or synced to a print shop, too)."""
+    """One SVG per tile, titled by its tile rather than the set, so renaming the set rewrites
+    none of the files."""
     documents = []
     for tile in all_tiles(defn, art):
         name = tile_name(tile.deck, tile.index)

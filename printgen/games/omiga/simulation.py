@@ -1,15 +1,6 @@
 """Simulated games of Omiga, fast enough to play thousands of them.
 
-Both players are equally quick: at every step one of them, chosen at random, looks at their hand.
-If any card can go anywhere under the three placing conditions (edges match every neighbour, the
-cell touches an own tile edge to edge, and an opponent's tile edge to edge or corner to corner),
-they place a random legal card at a random legal cell; otherwise they throw the hand on their
-discard pile and draw three, turning the discard pile over when the draw pile runs out.
-
-Outcomes: a win behind an opponent's tile or at the far edge of the table; a draw when both players
-have reached both side edges, or when a player holds their last cards and none fits; a stall when
-neither player can ever place again (each has looked at every card they still have since the board
-last changed). Every game has its own seed, so a run gives the same numbers on any number of cores.
+Every game has its own seed, so a run gives the same numbers on any number of cores.
 """
 from __future__ import annotations
 

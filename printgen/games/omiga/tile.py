@@ -1,14 +1,7 @@
 """One Omiga tile drawn in its own millimetre box (y up), plus the deck back.
 
-Geometry contract (what makes printed tiles fit when butted together):
-- each semicircle is centred exactly on the midpoint of the left or right edge, with one radius;
-  it is an exact Bezier arc (45-degree pieces), not a polygon;
-- the top and bottom edges carry a band of depth `band`. Inside the centred `form_width` span the
-  band's inner line is pushed out (+) or in (-) by a profile: a tip rises `form_depth` to a point,
-  a notch is the same triangle sunk in, a diagonal runs from -depth to +depth. A bottom edge shows
-  its form turned 180 degrees, so two stacked tiles fit exactly when their profiles add up to zero:
-  then the bands of both tiles make one gutter of constant depth 2 * band;
-- every form leaves the band line at the same two points, (width - form_width) / 2 from each side.
+Printed tiles fit when butted because semicircles are exact arcs centred on their edges, and
+two forms fit exactly when their profiles add up to zero, leaving one even gutter.
 """
 from __future__ import annotations
 
@@ -34,10 +27,7 @@ OUTLINE_MM = 0.35  # the line around a semicircle, when the palette asks for one
 
 
 def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) -> None:
-    """Append a circular arc (degrees, counter-clockwise) to `path` as cubic Beziers.
-
-    The path must already stand at the arc's start point.
-    """
+    """Append a circular arc (degrees, counter-clockwise) from the path's current point."""
     pieces = max(1, math.ceil(abs(end - start) / ARC_PIECE - 1e-9))
     step = math.radians(end - start) / pieces
     k = 4 / 3 * math.tan(step / 4)
@@ -52,11 +42,8 @@ def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) ->
 
 
 def semicircle(cx: float, cy: float, r: float, facing: float, bleed: float, fill: Color) -> Path:
-    """The half-disc centred on (cx, cy) that lies on the side `facing` (0 = right, 180 = left).
-
-    With bleed, the disc continues past the edge up to `bleed` mm, so a slightly wide cut still
-    shows the circle's own colour.
-    """
+    """The half-disc on side `facing` (0 = right, 180 = left), carried `bleed` mm past the edge
+    so a slightly wide cut still shows its colour."""
     half = 90 + math.degrees(math.asin(min(bleed / r, 1.0)))
     start, end = facing - half, facing + half
     path = Path(fillColor=fill, strokeColor=None, strokeWidth=0)
@@ -159,9 +146,8 @@ def form_data(defn: Omiga, name: str, edge: str, bleed: float) -> dict[str, Any]
 
 def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numbered: bool,
               memo: dict[Any, Any] | None = None) -> dict[str, Any]:
-    """Everything the face template draws, computed here so the geometry the rules depend on stays
-    exact: each semicircle's centre, radius, colour, symbol and exact outline; each form's polygon.
-    `memo` keeps the outlines and polygons, which a set repeats on many tiles."""
+    """Everything the face template draws, computed here so the rules' geometry stays exact;
+    `memo` keeps outlines a set repeats on many tiles."""
     memo = {} if memo is None else memo
     card, look, palette = defn.card, getattr(defn.looks(), deck), defn.looks()
     w, h, r = card.width, card.height, card.radius

@@ -1,13 +1,7 @@
 """`printgen validate`: every check of an Omiga tile set, gathered into one report.
 
-Reading: a file that is not YAML, not an Omiga definition, or breaks the schema cannot be checked
-at all (exit 2); it is read by the loader `build` uses, art and template folder included, so a
-missing back picture stops both with the same message. Everything after that is a finding, and all
-findings are reported together, cause first: structure, the art and the tiles drawn as `build`
-draws them, set-up feasibility, dead tiles and sides, balance, mirror, and seeded play judged
-against the thresholds with its sampling error. The play check waits until the structure is sound
-(a set with an unknown name plays another game than the one written). Errors make the set invalid
-(exit 1); warnings are only shown.
+An unreadable definition exits 2; all findings are reported together, cause first, and the play
+check waits for a sound structure. Errors make the set invalid (exit 1).
 """
 from __future__ import annotations
 
@@ -32,9 +26,8 @@ THOROUGH = True  # `validate --thorough` searches every set-up and first move (o
 WARNING_LINE = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+))?: warning: (?P<message>.*)$", re.S)
 
 def read(path: Path, allow_outside: bool = False) -> tuple[Omiga, SourceMap]:
-    """The definition as a model, or a DefinitionError saying why it cannot be read. It is loaded
-    as `build` loads it (art files and template folder found and read, the same messages); only
-    the game's checks are left to the report."""
+    """The definition as loaded by `build`, or a DefinitionError; the game's checks are left to
+    the report."""
     from printgen.games import read_as
 
     return read_as(path, "omiga", "printgen validate checks tile sets", allow_outside)
@@ -92,9 +85,8 @@ def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: in
 
 
 def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
-    """The tiles drawn as `build` draws them (every face and back, at the card's bleed and without)
-    and measured against the geometry (omiga.drawn), with what drawing them noticed; a template
-    that cannot be drawn at all is an error, as it stops `build`."""
+    """The tiles drawn as `build` draws them and measured (omiga.drawn); a template that cannot
+    be drawn is an error, as it stops `build`."""
     from printgen.art.library import template_folders
     from printgen.games.omiga.drawn import drawn_problems
     from printgen.games.omiga.tile import FACE_TEMPLATE, tile_art

@@ -1,8 +1,6 @@
 """The One Minute War card: a body with a row of soldier tabs along each long edge.
 
-Card-local millimetres, y up: the near side's tabs are the bottom row (y 0..t), the body is the
-middle, the far side's tabs are the top row. Each row faces its owner, so the far row is drawn
-turned 180 degrees.
+Card millimetres, y up; each row faces its owner, so the far row is turned 180 degrees.
 """
 from __future__ import annotations
 
@@ -289,9 +287,8 @@ SAFE_TOLERANCE = 0.01  # mm
 
 
 def tab_warnings(card: WarCard) -> list[str]:
-    """`file:line: warning: ...` for each tab template whose text reaches past the tab's safe area
-    (TAB_PAD inside every edge, where a cut a little off would clip it), naming the first text and
-    tab it happens on and how many more; then what drawing the pieces noticed."""
+    """`file:line: warning: ...` for each tab template whose text leaves the tab's safe area,
+    then what drawing the pieces noticed."""
     from printgen.games.piecebounds import text_boxes
 
     tw, t = card.tab_width, card.defn.card.tab_height

@@ -72,12 +72,8 @@ class LoneVictim:
 
 @dataclass(frozen=True)
 class Tips:
-    """What the rules' tips say, worked out from the soldier table so that a homebrew table gets
-    tips that are true of it (or none) rather than the bundled game's advice.
-
-    `reviver_stands_against`: the soldiers, in number order, against whom the reviver comes through
-    a round; empty when there is no reviver or nothing defeats him (then there is nothing to say).
-    `lone_victims`: each soldier who defeats exactly one other, with that one."""
+    """What the rules' tips say, worked out from the soldier table so a homebrew table gets tips
+    that are true of it (or none)."""
 
     reviver_stands_against: list[str]
     lone_victims: list[LoneVictim]

@@ -1,10 +1,6 @@
 """The opening round of One Minute War as a matrix game, solved exactly.
 
-In the first round every soldier stands and nobody can be brought back, so the round is a
-two-player zero-sum game: each side picks a soldier (or a fist, where the definition lets a side
-that is not behind sacrifice) and the payoff is the change in the difference of soldiers standing,
-as the engine plays it. Both sides hold the same soldiers, so the value is always 0; what tells a
-designer something is each soldier's share of the optimal mix, and which soldiers have none.
+Its value is always 0; what tells a designer something is each soldier's share of the optimal mix.
 """
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""`printgen validate --show` for One Minute War: the card as it lies when a simulated war ends.
-
-The card is drawn from the first side's seat, as on the printed card: the first side's row of
-tabs at the bottom, the second side's at the top. A standing soldier's tab is up, in his side's
-colour; a fallen soldier's tab is folded down, drawn pale, with his number struck through.
+"""`printgen validate --show` for One Minute War: the card as it lies when a simulated war ends,
+from the first side's seat.
 """
 from __future__ import annotations
 

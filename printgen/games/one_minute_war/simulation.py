@@ -1,8 +1,5 @@
-"""Seeded simulated wars of One Minute War, played through the engine by two players (players.py).
-
-Each game has its own seed (from the run's seed, the two strategies and the game's number), so a
-run gives the same numbers on any number of cores. A war that reaches `max_rounds` is stopped as
-if both players agreed to stop.
+"""Seeded simulated wars of One Minute War; each game has its own seed, so a run gives the same
+numbers on any number of cores.
 """
 from __future__ import annotations
 

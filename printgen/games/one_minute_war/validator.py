@@ -1,10 +1,6 @@
 """`printgen validate` for One Minute War: is a soldier table playable, and is it balanced?
 
-Reading: a file that is not YAML, not a One Minute War definition, or breaks the schema cannot be
-checked at all (exit 2). Everything after that is a finding, all reported together, each located
-in the definition: the table's structure (numbers, beats, a soldier nobody defeats or one who
-defeats everyone), the opening round solved exactly (opening.py), and seeded simulated wars
-(simulation.py) against the thresholds under `validation:`. Errors make the table invalid (exit 1).
+An unreadable definition exits 2; every finding is reported together, and errors exit 1.
 """
 from __future__ import annotations
 

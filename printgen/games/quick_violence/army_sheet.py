@@ -1,8 +1,5 @@
-"""Army sheets: the foot of the rulebook's last rules page, one sheet per player, one per column.
-
-A medium or large fighter survives several hits, and nothing else in the book keeps count of them.
-The sheets fill whatever height the rules leave free under their levelled columns, a line per
-fighter, so the page ends in something to use rather than in blank paper.
+"""Army sheets at the foot of the rulebook's last rules page, one per player, to count hits
+on fighters that survive several.
 """
 from __future__ import annotations
 

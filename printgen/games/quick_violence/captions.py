@@ -1,12 +1,7 @@
-"""The measuring page's arrow labels (SHORT, MEDIUM, LONG and RANGE with their explanations),
-drawn from the piece template `quick_violence/arrow-label.svg.j2`, all four in one batch.
+"""The measuring page's arrow labels, drawn from `quick_violence/arrow-label.svg.j2` in one batch.
 
-Only the labels are templated. The arrows, their end ticks and the words saying how far each
-tick is from the paper's edge, and the check bars, are the measurement itself: printgen draws
-them, exactly (docs/ARCHITECTURE.md, "Pieces drawn from templates"). A label is drawn in a box of
-its own along its arrow, in millimetres with y down, and placed by printgen; what a user's
-template draws is then checked on the page: it must stay out of the margin printers leave blank
-and off every measuring mark, or `printgen build` warns at the template's line.
+Only the labels are templated, since the rest is the measurement itself; a user's label is
+checked to stay off the printer margin and every measuring mark.
 """
 from __future__ import annotations
 

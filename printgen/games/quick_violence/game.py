@@ -1,8 +1,6 @@
 """Quick Violence: a rulebook whose last page is an exact-scale measuring page, and a reference card.
 
-Every move in the game is a dimension of the printed sheet, so the measuring page is drawn at exact
-size (see quick_violence_page) and the PDF asks viewers not to scale it. The rules, the fighter
-table and the reference card are all generated from the YAML, so they always agree with the page.
+Rules, fighter table and card are all generated from the YAML, so they always agree with the page.
 """
 from __future__ import annotations
 
@@ -105,12 +103,8 @@ def context(defn: QuickViolence, paper: Paper) -> dict:
 
 def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: SourceMap,
                   width: float) -> Table:
-    """The fighter sizes side by side, straight from the YAML.
-
-    Sizes are the columns, so the table stays readable in a narrow rules column as well as across
-    a whole page. A word too wide for its cell would be broken mid-word, so that is an error. An
-    arrow's length goes on the line under its name: "LONG (363.74 mm)" would break in three.
-    """
+    """The fighter sizes as columns, so the table reads in a narrow column; a word too wide for
+    its cell is an error, since it would be broken."""
     lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
     cell = style.body.clone("qv-cell", spaceAfter=0, fontSize=style.body.fontSize * 0.95)
     head = cell.clone("qv-head", fontName=fonts.BOLD)
@@ -189,12 +183,8 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
 
 def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage,
              labels: list[Group]) -> Document:
-    """The rules in two columns on as many pages as they need, then the measuring page, with its
-    arrows' `labels` drawn and placed.
-
-    The page count is only known once the text is set: it starts from an estimate, and the writer
-    tries again with one more rules page while the rules overflow (see drawing.document.Grow).
-    """
+    """The rules in two columns, then the measuring page; the writer adds rules pages while the
+    rules overflow (drawing.document.Grow)."""
     paper, style = options.paper, styles(defn.text_size_pt)
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
 

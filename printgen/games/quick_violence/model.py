@@ -1,8 +1,4 @@
-"""The Quick Violence definition: the army budget, the three fighter sizes, the range and the labels.
-
-The game is small enough that every number a player needs sits in this model, so the rulebook, the
-reference card and the measuring page are all generated from one place and can never disagree.
-"""
+"""The Quick Violence definition, the one place every number a player needs comes from."""
 from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal

@@ -1,6 +1,5 @@
-"""The outline of every measuring mark on the Quick Violence measuring page, as convex polygons in
-the page's millimetres (y up): what the arrows' labels, drawn from a user's template, must leave
-clear (captions.py). The marks themselves are drawn by measuring_page.py; these follow them.
+"""The outline of every measuring mark as convex polygons (mm, y up): what a user's arrow
+labels must leave clear (captions.py).
 """
 from __future__ import annotations
 
