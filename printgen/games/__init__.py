@@ -81,8 +81,7 @@ def game_entry(game_id: str) -> Game:
 
 
 def art_module() -> Any:
-    """printgen.art, imported when a definition is loaded: it brings in reportlab's drawing code,
-    which `printgen --help` and `printgen list` never need."""
+    """printgen.art, imported lazily: `printgen --help` and `list` never need reportlab."""
     from printgen.art import library as art
 
     return art
@@ -158,6 +157,5 @@ def read_as(path: Path, game_id: str, purpose: str, allow_outside: bool = False)
 
 
 def output_name(path: Path) -> str:
-    """The output folder and file stem for a definition: its file name without `.yaml`, with no
-    leading dots, so `...yaml` (stem `..`) cannot write beside the output folder instead of in it."""
+    """The output stem: the file name without `.yaml` or leading dots, so `...yaml` stays inside."""
     return path.stem.lstrip(".") or "definition"

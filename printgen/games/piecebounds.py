@@ -25,8 +25,7 @@ def apply(matrix: Sequence[float], x: float, y: float) -> Point:
 
 
 def drawn_shapes(group: Group, matrix: Matrix = IDENTITY) -> Iterator[tuple[Any, Matrix, str | None]]:
-    """Every shape of `group`, with the transform from its own coordinates to those `matrix`
-    maps the group's into, and the id of the innermost element around it that has one."""
+    """Every shape of `group` with its transform into `matrix`'s frame and its nearest element id."""
     def walk(node: Any, here: Matrix, ident: str | None) -> Iterator[tuple[Any, Matrix, str | None]]:
         ident = getattr(node, "svgid", None) or ident
         if isinstance(node, Group):
@@ -59,8 +58,7 @@ def quad_of(shape: Any, matrix: Matrix) -> list[Point] | None:
 
 
 def text_boxes(group: Group) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
-    """Every line of text a drawn piece prints, with the box its glyphs take in the piece's
-    millimetres (x0, y0, x1, y1)."""
+    """Every text line of a drawn piece, with its glyphs' box in mm (x0, y0, x1, y1)."""
     for shape, matrix, _ in drawn_shapes(group):
         if isinstance(shape, String):
             xs, ys = zip(*quad_of(shape, matrix) or [])
@@ -86,8 +84,7 @@ def furthest_outside(group: Group, box: tuple[float, float, float, float], matri
 
 
 def overlap(a: Sequence[Point], b: Sequence[Point], tolerance: float = 0.0) -> bool:
-    """Whether two convex polygons overlap by more than `tolerance` (mm) along every axis that
-    could part them (separating axes)."""
+    """Whether two convex polygons overlap by more than `tolerance` mm on every separating axis."""
     for poly in (a, b):
         for i, (x1, y1) in enumerate(poly):
             x2, y2 = poly[(i + 1) % len(poly)]
@@ -107,16 +104,14 @@ COMMENT = re.compile(r"\{#.*?#\}", re.S)
 
 
 def line_in(source: str, snippet: str) -> int | None:
-    """The 1-based line of a template where `snippet` first stands outside a Jinja comment (the
-    comment at the top of a piece template names the ids too); None when it does not."""
+    """The 1-based line where `snippet` first stands outside a Jinja comment; None if nowhere."""
     body = COMMENT.sub(lambda found: re.sub(r"[^\n]", " ", found.group(0)), source)
     index = body.find(snippet)
     return body.count("\n", 0, index) + 1 if index >= 0 else None
 
 
 def located(templates: PieceTemplates, name: str, *snippets: str) -> tuple[str, int]:
-    """Template `name`'s file as messages show it, and the line of its body holding the first of
-    `snippets` that it holds (else 1)."""
+    """Template `name`'s shown file and the line holding the first of `snippets` (else 1)."""
     file, _ = templates.where(name)
     source = templates.source(name)[1]
     found = (line_in(source, snippet) for snippet in snippets)

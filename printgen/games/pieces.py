@@ -35,8 +35,7 @@ class Piece:
 
 @dataclass(frozen=True)
 class Drawn:
-    """One piece as its template drew it: svglib's drawing (points, its y flip inside) and what
-    converting it noticed, told as warnings once the batch is placed."""
+    """One piece as its template drew it, with what converting it noticed, warned once placed."""
 
     drawing: Any
     findings: tuple[tuple[str, str], ...]  # (feature svglib leaves out, what is lost)
@@ -53,8 +52,7 @@ class Wanted(NamedTuple):
 
 @dataclass
 class PieceTemplates:
-    """The piece templates of one build: where they are searched, every piece drawn so far (by
-    template, data and box), and the warnings found while drawing."""
+    """The piece templates of one build: search path, pieces drawn so far, and warnings."""
 
     user_dirs: tuple[Path, ...] = ()
     common: dict[str, Any] = field(default_factory=dict)  # plain data every piece's render sees too
@@ -88,8 +86,7 @@ class PieceTemplates:
         return self.draw_batches([(name, pieces)])[0]
 
     def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
-        """Each batch drawn from its template, all before any is placed, so a failing template
-        leaves no warnings of the others behind."""
+        """Each batch drawn, all before any is placed, so a failure leaves no others' warnings behind."""
         keyed: list[list[str]] = []
         jobs: list[tuple[str, list[Wanted]]] = []
         for name, pieces in batches:
@@ -114,8 +111,7 @@ class PieceTemplates:
         return [[self.drawn[key] for key in keys] for keys in keyed]
 
     def convert(self, name: str, wanted: list[Wanted]) -> list[Drawn]:
-        """Template `name` rendered for each wanted piece, then each distinct SVG measured
-        (`art.measure`), scanned and converted once."""
+        """Template `name` rendered per piece; each distinct SVG measured and converted once."""
         from printgen.art.measure import measure_svg
         from printgen.art.svg import embedded_fonts, scan
         from printgen.art.svgbatch import BatchConverter
@@ -205,8 +201,7 @@ def shown_name(path: Path) -> str:
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:
-    """svglib's drawing (points, its own y flip inside) as a group in millimetres, y up, filling
-    the box (0, 0, width, height): the drawing's size is mapped onto the box."""
+    """svglib's drawing (points, y flipped) as a group in mm, y up, filling (0, 0, width, height)."""
     scale = (width / drawing.width, 0.0, 0.0, height / drawing.height, 0.0, 0.0)
     contents = list(drawing.contents)
     if len(contents) == 1 and isinstance(contents[0], Group):
@@ -216,8 +211,7 @@ def placed_at(drawing: Drawing, width: float, height: float) -> Group:
 
 
 def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, tuple[float, ...]]]:
-    """Every shape drawn by the SVG element with id `ident` (svglib keeps it as `svgid`), each with
-    the transform from its own coordinates to the piece's (mm, y up)."""
+    """Every shape drawn by the element with id `ident`, with its transform to the piece's mm, y up."""
     def walk(node: Any, matrix: tuple[float, ...], inside: bool) -> Iterator[tuple[Any, tuple[float, ...]]]:
         inside = inside or getattr(node, "svgid", None) == ident
         if isinstance(node, Group):
@@ -231,8 +225,7 @@ def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, tuple[float,
 
 
 def with_art(group: Group, ident: str, shape: Any) -> Group:
-    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, so art never passes
-    through the template; drawings are shared, so never changed."""
+    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, art never templated."""
     a, b, c, d, e, f = group.transform
     det = a * d - b * c
     inverse = (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)

@@ -29,8 +29,7 @@ def unflipped(group: Group) -> Group:
 
 
 def lifted(node: Any, outer: tuple[float, ...]) -> Group:
-    """`node` under `outer` in one transform, so shifts add up in one number as the Python
-    drawing did (two shifts give pdfium other roundings)."""
+    """`node` under `outer` in one transform: two shifts give pdfium other roundings."""
     if isinstance(node, Group):
         a, b, c, d, e, f = snapped(mmult(outer, tuple(node.transform)))
         if (a, b, c, d) == (1.0, 0.0, 0.0, 1.0) and all(isinstance(item, String) for item in node.contents):

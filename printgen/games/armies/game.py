@@ -27,8 +27,7 @@ def reference(defn: Armies, figures: PositionFigures) -> Reference:
 
 
 def figures_for(defn: Armies, options: BuildOptions, warnings: list[str]) -> PositionFigures:
-    """The position drawings, drawn now for the rulebook's and the reference's column widths (a
-    width the layouts ask for besides is drawn when asked); their warnings go to `warnings`."""
+    """The position drawings for the rulebook's and reference's column widths, warnings to `warnings`."""
     figures = PositionFigures(defn, defn.reference.accent, templates_for(defn, options.templates),
                               warnings)
     rules = pt(Layout(options.paper, defn.rules.columns, 0.0).column_width) * MM_PER_PT

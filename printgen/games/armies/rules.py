@@ -29,8 +29,7 @@ def position_rows(defn: Armies) -> list[tuple[str, ...]]:
 
 
 def tables(defn: Armies, settings: str, figures: PositionFigures) -> dict[str, DataTable | Callable[[float], Any]]:
-    """The stamina, results, round and positions tables, and the drawing of the positions (from
-    `figures`), for the document whose layout is set under `settings` ('rules' or 'reference')."""
+    """The tables and positions drawing for the document whose layout is under `settings`."""
     ranks = len(defn.stamina)
     return {
         "stamina": DataTable(("Army card", "Starts with"),

@@ -150,8 +150,7 @@ class DrawnSide:
 
 def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float,
                shared: dict[Any, Any]) -> Group:
-    """The drawn elements in printgen's y-up picture, over the background running into the bleed
-    (one shape for every card of the deck with that background: `shared` holds it)."""
+    """The elements in y-up over the background run into the bleed, shared deck-wide via `shared`."""
     card = Group(transform=(1, 0, 0, -1, 0, height))
     for shape in drawn:
         card.add(shape)

@@ -72,8 +72,7 @@ def template_files(defn: Deck, source: SourceMap, context: ArtContext) -> dict[s
 
 
 def load_fonts(defn: Deck, source: SourceMap, context: ArtContext) -> None:
-    """Every font file the layouts name, loaded once, so a missing or broken one is told once, at
-    its element, rather than on every row."""
+    """Every font the layouts name, loaded once, so a bad one is told once rather than every row."""
     problems = []
     for side in ("face", "back"):
         for i, element in enumerate(getattr(defn, side).layout):
@@ -191,8 +190,7 @@ def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: 
 
 
 def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Document]:
-    """svg/ and png/ files of every face and distinct back, each SVG written just before its PNG
-    so one drawing serves both."""
+    """svg/ and png/ of every face and distinct back, each SVG just before its PNG to share a drawing."""
     documents: list[Document] = []
     size = Paper("card", *defn.card.dimensions)
     seen: set[str] = set()
@@ -219,8 +217,7 @@ def picture(card: DeckCard, side: str, tells: bool) -> list[Page]:
 
 
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
-    """Each row's card once, with its number of copies, for `printgen export`; cards that share a
-    back form one deck."""
+    """Each row's card once, with its copies, for `printgen export`; cards sharing a back are one deck."""
     defn: Deck = loaded.definition
     def deck(card: DeckCard) -> str:  # named after the game, so the back's file says what it is
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"

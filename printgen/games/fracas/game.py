@@ -31,8 +31,7 @@ def reference(defn: Fracas) -> Reference:
 
 
 def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Document:
-    """The life tokens alone, one page to print single-sided (on card if you can), drawn from the
-    piece templates; what a user's template puts past a safe area is a warning."""
+    """The life tokens alone, a page to print single-sided (on card if you can)."""
     layout, problems = plan(defn, options.paper)
     bleed = BLEED if options.bleed is None else options.bleed
     art = piece_art(defn, options.templates)
@@ -52,8 +51,7 @@ def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document]
 
 
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
-    """The tokens one by one for `printgen export`, drawn from the templates found as in a build
-    (--templates, then the definition's `templates:` folder)."""
+    """The tokens one by one for `printgen export`, from the templates a build would use."""
     defn: Fracas = loaded.definition
     return cards(defn, [*options.templates, *template_folders(defn.templates)])
 

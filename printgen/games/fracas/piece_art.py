@@ -89,8 +89,7 @@ Key = tuple[Any, ...]
 
 @dataclass
 class PieceArt:
-    """Draws one definition's tokens and pot mat from the templates (searched in `templates`
-    first, then printgen's own); every piece asked for in one `prepare` is drawn in one batch."""
+    """Draws one definition's tokens and pot mat, every piece of one `prepare` in one batch."""
 
     defn: Fracas
     templates: PieceTemplates
@@ -154,8 +153,7 @@ def piece_art(defn: Fracas, templates: Sequence[Path] = ()) -> PieceArt:
 
 
 def piece_warnings(art: PieceArt) -> list[str]:
-    """`file:line: warning: ...` for each template whose text leaves its safe area on a piece
-    drawn so far, then what drawing the pieces noticed."""
+    """`file:line: warning: ...` for text past a safe area, then what drawing noticed."""
     found: dict[str, list[tuple[Key, str, str]]] = {}
     for key, (name, piece) in art.pieces.items():
         pad = POT_PAD if name == POT else TOKEN_PAD
@@ -177,8 +175,7 @@ def piece_warnings(art: PieceArt) -> list[str]:
 
 
 def text_line(templates: PieceTemplates, name: str, words: str, data: Mapping[str, Any]) -> tuple[str, int]:
-    """The template's file and the line that writes `words`, else that uses their value, else
-    the first text element."""
+    """The template's file and the line writing `words` (else using them, else the first text)."""
     _, source = templates.source(name)
     source = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), source)  # the notes name values too
     file, _ = templates.where(name)

@@ -16,8 +16,7 @@ from printgen.games.fracas.piece_art import PieceArt, piece_art
 
 @dataclass(frozen=True, eq=False)  # shares its drawer: told apart by identity
 class TokenPiece:
-    """One player's token; the first face or back asked for at a bleed draws both players' faces
-    and backs at that bleed (one batch)."""
+    """One player's token; its first side asked for at a bleed draws all four in one batch."""
 
     art: PieceArt
     index: int

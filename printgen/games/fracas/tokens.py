@@ -81,8 +81,7 @@ def plan(defn: Fracas, paper: Paper) -> tuple[TokenLayout, Located]:
 
 
 def edges(layout: TokenLayout, row: int, col: int, bleed: float) -> Edges:
-    """The bleed past each cut of the token at (row, col): `bleed` where the cut is the block's
-    outline (no token beyond it), none where another token shares it."""
+    """The bleed past each cut of the token: `bleed` on the block's outline, none where shared."""
     return tuple(bleed if outer else 0.0 for outer in (  # type: ignore[return-value]
         col == 0, not has(layout, row + 1, col), not has(layout, row, col + 1), row == 0))
 
@@ -123,8 +122,7 @@ def cut_lines(layout: TokenLayout, x: float) -> list[tuple[float, float, float, 
 
 
 def pot_box(layout: TokenLayout) -> tuple[float, float, float, float] | None:
-    """Where the pot mat goes (x, y, width, height), in the room left under the tokens; None when
-    there is too little."""
+    """Where the pot mat goes in the room under the tokens (x, y, w, h); None when too little."""
     top = layout.top - layout.block_height - OVERSHOOT - 8
     height = min(top - MARGIN, 90.0)
     if height < POT_MIN:
@@ -134,8 +132,7 @@ def pot_box(layout: TokenLayout) -> tuple[float, float, float, float] | None:
 
 
 def sheet_pieces(defn: Fracas, layout: TokenLayout, bleed: float) -> list[tuple[Any, ...]]:
-    """Every piece the sheet draws (and the tokens' backs, which export prints, so that a build
-    checks them too): drawn together in one batch."""
+    """Every piece the sheet draws, plus the backs export prints so a build checks them, in one batch."""
     keys: list[tuple[Any, ...]] = [("face", i, edges(layout, row, col, bleed))
                                    for i in range(len(defn.players)) for row, col in layout.cells()]
     keys += [("back", i, 0.0) for i in range(len(defn.players))]

@@ -100,8 +100,7 @@ def form_balance(defn: Omiga, cs: Compiled, deck: int, counts: dict[str, Counter
 
 
 def mirror(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
-    """The decks mirror each other when both players hold the same tiles from their own seats
-    (forms compared by kind: a diagonal under two names is one diagonal)."""
+    """The decks mirror each other when both players hold the same tiles, forms compared by kind."""
     def signature(edges: Edges) -> Edges:
         left, right, top, bottom = edges
         return (left, right, cs.form_kind[top], cs.form_kind[bottom])

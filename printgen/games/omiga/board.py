@@ -64,8 +64,7 @@ def heading(defn: Omiga, record: Record, seed: int, game: int) -> str:
 
 def board_documents(defn: Omiga, record: Record, seed: int, game: int, stem: str,
                     art: TileArt | None = None) -> list[Document]:
-    """`<stem>.svg` and `<stem>.png`: the end position, as a picture and as pixels; the tiles drawn
-    from the face template (in the definition's `templates:` folder, else printgen's own)."""
+    """`<stem>.svg` and `<stem>.png` of the end position, tiles from the face template."""
     title = heading(defn, record, seed, game)
     art = art or tile_art(defn, template_folders(defn.templates))
     group, width, height = board(defn, record, title, art)

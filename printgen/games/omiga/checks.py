@@ -97,8 +97,7 @@ def deck_sizes(defn: Omiga) -> list[Finding]:
 
 
 def unused(defn: Omiga) -> list[Finding]:
-    """Colours and forms that no tile uses: once each, as a warning, and left out of every balance
-    figure (a declared colour on no tile is not a colour the decks lack)."""
+    """Colours and forms no tile uses, warned once each and left out of every balance figure."""
     used = {getattr(t, side) for _, _, t in defn.tiles() for side in SIDES}
     found = []
     for i, colour in enumerate(defn.colours):

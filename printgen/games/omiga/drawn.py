@@ -94,8 +94,7 @@ def bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: float) -> Point:
 
 
 def fit_circle(points: Sequence[Point]) -> tuple[float, float, float, float] | None:
-    """The least-squares circle through `points` (Kasa): centre, radius and the worst distance of a
-    point from it; None when the points do not make a circle."""
+    """The least-squares (Kasa) circle through `points` and its worst residual; None if degenerate."""
     n = len(points)
     if n < 3:
         return None
@@ -144,8 +143,7 @@ def crossings(rings: list[list[Point]], x: float) -> list[float]:
 
 
 def profile_of(shapes: Shapes, ident: str, defn: Omiga) -> list[float] | None:
-    """The form's profile as drawn by element `ident`, in the top edge's terms (tile.profile);
-    None when nothing carries the id or it does not reach across."""
+    """The form's profile as drawn by `ident`, in the top edge's terms; None when absent or short."""
     card = defn.card
     rings = [ring for shape, matrix in shapes for ring in outline_of(shape, matrix)[0]]
     if not rings:
@@ -177,8 +175,7 @@ def drawn_faults(defn: Omiga, art: TileArt) -> list[Fault]:
     memo: dict[Any, Any] = {}
 
     def measured(face: Any, ident: str, measure: Callable[[Shapes], Any]) -> Any:
-        """`measure` of what `ident` drew on `face`; tiles share shapes (art.svgbatch converts each
-        distinct element once), so each distinct drawing is measured once."""
+        """`measure` of what `ident` drew, once per distinct drawing, since tiles share shapes."""
         shapes = list(shapes_with_id(face, ident))
         key = (ident, tuple((id(shape), matrix) for shape, matrix in shapes))
         if key not in memo:
@@ -252,8 +249,7 @@ def drawn_problems(defn: Omiga, art: TileArt) -> list[Problem]:
 
 
 def drawn_warnings(defn: Omiga, art: TileArt) -> list[str]:
-    """`file:line: warning: ...` for `build`: the faults, then what drawing the pieces noticed
-    (features svglib leaves out, a template's <svg> of the wrong size)."""
+    """`file:line: warning: ...` for `build`: the faults, then what drawing the pieces noticed."""
     lines = [f"{p.file}:{p.line}: warning: {p.message}" for p in drawn_problems(defn, art)]
     return lines + art.templates.warnings
 

@@ -138,8 +138,7 @@ def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: flo
 
 
 def rules_columns(paper: Paper) -> list[tuple[float, float, float, float]]:
-    """Two columns inside the rules margin: lines of about 60 characters, where one column across the
-    page ran to 130, too long for the eye to find the next line."""
+    """Two columns, lines of about 60 characters: one column across the page is too long to read."""
     width = (paper.width - 2 * RULES_MARGIN - RULES_GUTTER) / 2
     height = paper.height - 2 * RULES_MARGIN
     return [(RULES_MARGIN, RULES_MARGIN, width, height),
@@ -168,8 +167,6 @@ def contact_sheet(defn: Omiga, art: TileArt, name: str, dpi: int | None = None) 
 
 
 def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """omiga.pdf, one SVG per tile, the contact sheet and the reference PDFs, in the order they
-    are listed."""
     for loc, message in lightness_warnings(defn):
         found = loaded.source.problem(loc, message)
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
@@ -195,8 +192,7 @@ def warn_drawn(defn: Omiga, art: TileArt, loaded: Loaded) -> None:
 
 
 def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:
-    """One SVG per tile, titled by its tile rather than the set, so renaming the set rewrites
-    none of the files."""
+    """One SVG per tile, titled by its tile, so renaming the set rewrites none of the files."""
     documents = []
     for tile in all_tiles(defn, art):
         name = tile_name(tile.deck, tile.index)
@@ -257,8 +253,7 @@ def reference(defn: Omiga, art: TileArt) -> Reference:
 
 
 def cards(loaded: Loaded, options: BuildOptions) -> list[Card]:
-    """Every tile for `printgen export`: one face each, and one back per deck, drawn from the tile
-    templates found as in a build (--templates, then the definition's `templates:` folder)."""
+    """Every tile face and one back per deck for `printgen export`, from the build's templates."""
     defn: Omiga = loaded.definition
     art = tile_art(defn, [*options.templates, *template_folders(defn.templates)])
     return [Card(tile_name(t.deck, t.index), "tile", t.deck, t) for t in all_tiles(defn, art)]

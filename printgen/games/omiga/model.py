@@ -198,8 +198,7 @@ def check_geometry(defn: Omiga) -> Iterable[tuple[Loc, str]]:
 
 
 def lightness_warnings(defn: Omiga) -> Iterable[tuple[Loc, str]]:
-    """Palette colours closer than 25 in L*, which a grey printer or colour-blind player could
-    mistake; warnings, since symbols may still tell them apart."""
+    """Palette colours closer than 25 in L*, which a grey printer or colour-blind player could confuse."""
     palette = defn.palettes.get(defn.palette)
     if palette is None:
         return

@@ -243,8 +243,7 @@ def replay(cs: Compiled, columns: int, rows: int, seed: int, game: int) -> Recor
 
 def simulate(cs: Compiled, columns: int, rows: int, games: int, seed: int,
              progress: Callable[[int], None] | None = None, workers: int | None = None) -> Tally:
-    """Play `games` seeded games in batches, on every core for a long run (printgen.core.parallel);
-    `progress(n)` hears of each finished batch."""
+    """Play `games` seeded games in batches on every core; `progress(n)` hears of each batch."""
     batches = [(a, min(a + BATCH, games)) for a in range(0, games, BATCH)]
     jobs = [partial(play_range, cs, columns, rows, seed, a, b) for a, b in batches]
 

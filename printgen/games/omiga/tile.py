@@ -42,8 +42,7 @@ def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) ->
 
 
 def semicircle(cx: float, cy: float, r: float, facing: float, bleed: float, fill: Color) -> Path:
-    """The half-disc on side `facing` (0 = right, 180 = left), carried `bleed` mm past the edge
-    so a slightly wide cut still shows its colour."""
+    """The half-disc on side `facing` (0 right, 180 left), run `bleed` mm past the edge for the cut."""
     half = 90 + math.degrees(math.asin(min(bleed / r, 1.0)))
     start, end = facing - half, facing + half
     path = Path(fillColor=fill, strokeColor=None, strokeWidth=0)
@@ -146,8 +145,7 @@ def form_data(defn: Omiga, name: str, edge: str, bleed: float) -> dict[str, Any]
 
 def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numbered: bool,
               memo: dict[Any, Any] | None = None) -> dict[str, Any]:
-    """Everything the face template draws, computed here so the rules' geometry stays exact;
-    `memo` keeps outlines a set repeats on many tiles."""
+    """Everything the face template draws, computed here so the rules' geometry stays exact."""
     memo = {} if memo is None else memo
     card, look, palette = defn.card, getattr(defn.looks(), deck), defn.looks()
     w, h, r = card.width, card.height, card.radius
@@ -192,8 +190,7 @@ def back_data(defn: Omiga, deck: str, bleed: float) -> dict[str, Any]:
 
 @dataclass
 class TileArt:
-    """Draws one definition's tiles from the face and back templates, a whole set at a time: the
-    first face asked for at a bleed draws all 72 at that bleed."""
+    """Draws one definition's tiles, a whole set at a time per bleed."""
 
     defn: Omiga
     templates: PieceTemplates
@@ -208,8 +205,7 @@ class TileArt:
                      self.defn.card.height, f"tile {tile_name(deck, index)}")
 
     def prepare(self, bleeds: Sequence[float], numbered: bool = True) -> None:
-        """Draw every face and back at each of `bleeds` that is not drawn yet, faces and backs
-        together (one batch a template)."""
+        """Draw every face and back at each new bleed, one batch a template."""
         faces = [(deck, i, b, numbered) for b in dict.fromkeys(bleeds) for deck, i, _ in self.defn.tiles()
                  if (deck, i, b, numbered) not in self.faces]
         backs = [(deck, b) for b in dict.fromkeys(bleeds) for deck in DECKS
@@ -270,8 +266,7 @@ class OmigaTile:
         return getattr(self.defn.looks(), self.deck)
 
     def front(self, bleed: float = 0.0, numbered: bool = True) -> Group:
-        """The face from the face template; a figure drawn smaller leaves the number out rather
-        than print it below 7 pt."""
+        """The face; a figure drawn smaller leaves the number out rather than print it below 7 pt."""
         return self.art.face(self.deck, self.index, bleed, numbered)
 
     def back(self, bleed: float = 0.0) -> Group:
@@ -280,8 +275,7 @@ class OmigaTile:
 
 
 def tile_art(defn: Omiga, templates: Sequence[PathLike] = ()) -> TileArt:
-    """The drawer of `defn`'s tiles, with templates searched in `templates` first; every tile
-    template sees the definition as plain data `d`, like the rules templates."""
+    """The drawer of `defn`'s tiles, with templates searched in `templates` first."""
     return TileArt(defn, templates_for(defn, [PathLike(t) for t in templates]))
 
 

@@ -73,8 +73,7 @@ def compile_set(defn: Omiga) -> Compiled:
 
 
 def interlock(a: Form, b: Form) -> bool:
-    """Do a lower tile's top `a` and the upper tile's bottom `b` fit as drawn, i.e. do their
-    profiles add up to zero (omiga_tile.profile)?"""
+    """Do lower top `a` and upper bottom `b` fit as drawn, their profiles summing to zero?"""
     if a.shape == "diagonal" or b.shape == "diagonal":
         return a.shape == b.shape and a.direction == b.direction
     return {a.shape, b.shape} in ({"tip", "notch"}, {"flat"})

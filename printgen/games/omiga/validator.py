@@ -26,8 +26,7 @@ THOROUGH = True  # `validate --thorough` searches every set-up and first move (o
 WARNING_LINE = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+))?: warning: (?P<message>.*)$", re.S)
 
 def read(path: Path, allow_outside: bool = False) -> tuple[Omiga, SourceMap]:
-    """The definition as loaded by `build`, or a DefinitionError; the game's checks are left to
-    the report."""
+    """The definition as `build` loads it, without the checks, which the report gives."""
     from printgen.games import read_as
 
     return read_as(path, "omiga", "printgen validate checks tile sets", allow_outside)
@@ -85,8 +84,7 @@ def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: in
 
 
 def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
-    """The tiles drawn as `build` draws them and measured (omiga.drawn); a template that cannot
-    be drawn is an error, as it stops `build`."""
+    """The tiles drawn as `build` draws them and measured; an undrawable template is an error."""
     from printgen.art.library import template_folders
     from printgen.games.omiga.drawn import drawn_problems
     from printgen.games.omiga.tile import FACE_TEMPLATE, tile_art

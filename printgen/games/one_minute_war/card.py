@@ -64,8 +64,7 @@ def family(font: str) -> str:
 
 @dataclass
 class WarCard:
-    """The card, its tabs and body drawn from the piece templates (searched in `templates` first,
-    then printgen's own); each piece drawn once, all of them in one batch."""
+    """The card, its tabs and body drawn from the piece templates, all in one batch."""
 
     defn: OneMinuteWar
     templates: PieceTemplates = field(default_factory=PieceTemplates)
@@ -230,8 +229,7 @@ class WarCard:
                                                       b - 2 * ART_INSET))
 
     def tab_back(self, soldier: Soldier, side: int) -> Group:
-        """What a folded-up tab shows its owner: the soldier's number and name over the logo, so
-        nobody has to remember which tab is which."""
+        """A folded-up tab's number and name over the logo, so nobody has to remember the tabs."""
         drawn, image = self.piece("back", soldier.number, side), art_of(self.defn.logo.image)
         if image is None or not has_id(drawn, "logo-art"):
             return drawn
@@ -287,8 +285,7 @@ SAFE_TOLERANCE = 0.01  # mm
 
 
 def tab_warnings(card: WarCard) -> list[str]:
-    """`file:line: warning: ...` for each tab template whose text leaves the tab's safe area,
-    then what drawing the pieces noticed."""
+    """`file:line: warning: ...` for tab text past the safe area, then what drawing noticed."""
     from printgen.games.piecebounds import text_boxes
 
     tw, t = card.tab_width, card.defn.card.tab_height

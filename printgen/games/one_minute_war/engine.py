@@ -216,8 +216,7 @@ Chooser = Callable[[int, list[int]], int]  # (side, candidates) -> the soldier b
 
 
 def play(rules: Rules, war: War, moves: tuple[Move, Move], choose: Chooser | None = None) -> tuple[War, Round]:
-    """One round; a forbidden move is refused, as is a reviver who names nobody when there is a
-    choice, unless `choose` picks."""
+    """One round; a forbidden move, or a reviver naming nobody with a choice (unless `choose`), is refused."""
     for side in (0, 1):
         refused = refusal(rules, war, side, moves[side])
         if refused is not None:

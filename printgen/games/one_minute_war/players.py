@@ -17,8 +17,7 @@ Stage = tuple[list[int], list[int], tuple[tuple[int, ...], ...]]  # actions of e
 
 
 class Table:
-    """What every player of one soldier table shares: its rules, each soldier's worth, and every
-    round's game already worked out (by position, so a position met again costs nothing)."""
+    """What players of one table share: rules, soldiers' worth and every round's game by position."""
 
     def __init__(self, rules: Rules, shares: dict[int, Fraction]) -> None:
         self.rules = rules

@@ -28,8 +28,7 @@ class Line:
 
 
 def read_record(path: Path, rules: Rules) -> tuple[str, list[Line]]:
-    """The record's name as shown to the user and its lines; every malformed line is a problem,
-    all of them raised at once."""
+    """The record's shown name and its lines; every malformed line raised at once."""
     shown = display_name(path)
     try:
         with path.open("rb") as handle:

@@ -19,8 +19,7 @@ class Unbounded(ValueError):
 
 
 class Tableau:
-    """A fraction-free simplex tableau (Bareiss): entries are true values times `scale`, since
-    Python's integers are much quicker than `Fraction`."""
+    """A fraction-free (Bareiss) simplex tableau, entries times `scale`: integers beat `Fraction`."""
 
     def __init__(self, rows: list[list[int]], basis: list[int]) -> None:
         self.rows, self.basis, self.scale = rows, basis, 1
@@ -44,8 +43,7 @@ class Tableau:
         self.basis[r], self.scale = c, head
 
     def optimise(self, allowed: Sequence[int]) -> None:
-        """Pivot until no allowed column improves the objective (Bland's rule, which never cycles:
-        the lowest column enters, and of the tied rows the one whose variable is lowest leaves)."""
+        """Pivot until no allowed column improves the objective, by Bland's rule so it never cycles."""
         order = sorted(allowed)
         while True:
             entering = next((j for j in order if self.costs[j] > 0), None)
@@ -120,8 +118,7 @@ class Solution:
 
 
 def optimal(matrix: Matrix) -> tuple[Fraction, tuple[Fraction, ...]]:
-    """The value and one optimal mixed strategy of the row player, from the dual prices of the
-    shifted column player's problem."""
+    """The value and one optimal mix of the row player, from the shifted column problem's duals."""
     rows_n, cols_n = len(matrix), len(matrix[0])
     entries = [[Fraction(v) for v in row] for row in matrix]
     shift = 1 - min(min(row) for row in entries)
@@ -145,8 +142,7 @@ def guarantees(matrix: Matrix, value: Fraction) -> list[Row]:
 
 
 def preferred(matrix: Matrix) -> tuple[Fraction, tuple[Fraction, ...]]:
-    """The value and, of all optimal mixes, the one that earns most against a column chosen at
-    random: a choice that does not depend on the order of the rows, and punishes careless play."""
+    """The optimal mix that earns most against a random column: independent of row order."""
     value, _ = optimal(matrix)
     rows_n, cols_n = len(matrix), len(matrix[0])
     against_any = [sum((Fraction(v) for v in matrix[i]), Fraction(0)) / cols_n for i in range(rows_n)]

@@ -32,8 +32,7 @@ class Finding:
 
 
 def read(path: Path, allow_outside: bool = False) -> tuple[OneMinuteWar, SourceMap]:
-    """The definition as a model, or a DefinitionError saying why it cannot be read; its art is
-    found and read as `build` reads it. The soldier table's own checks come later, as findings."""
+    """The definition as `build` loads it; the table's own checks come later, as findings."""
     from printgen.games import read_as
 
     return read_as(path, "one_minute_war", "printgen validate checks soldier tables here", allow_outside)
@@ -170,14 +169,12 @@ def check_set(defn: OneMinuteWar, source: SourceMap, games: int | None = None, s
 
 
 def simulated_games(defn: OneMinuteWar, games: int | None = None) -> int:
-    """How many wars `check_set` plays, `games` (or the definition's number) a match (for a
-    progress bar)."""
+    """How many wars `check_set` plays, for a progress bar."""
     return (defn.validation.games if games is None else games) * len(defn.validation.matches)
 
 
 def show_documents(report: Report, seed: int | None = None) -> list[Document]:
-    """war.svg and war.png: how the first war of the first match ended (nothing if the table
-    cannot be played)."""
+    """war.svg and war.png of how the first war ended (nothing if the table cannot be played)."""
     from printgen.games.one_minute_war.position import heading_of, position_documents
     from printgen.games.one_minute_war.simulation import one_war
 

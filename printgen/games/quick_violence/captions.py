@@ -30,8 +30,7 @@ def hex_of(colour: Any) -> str:
 
 @dataclass
 class ArrowLabels:
-    """The page's four labels, drawn from the template (searched in `templates` first) and placed
-    on the page; warnings about what a user's template draws go to `warnings`."""
+    """The page's four labels, drawn from the template and placed; template warnings to `warnings`."""
 
     page: MeasuringPage
     templates: PieceTemplates
@@ -55,8 +54,7 @@ class ArrowLabels:
         }
 
     def pieces(self) -> list[tuple[str, Piece, Matrix]]:
-        """Each label: its key, what to draw, and where it goes on the page (the matrix from the
-        box's millimetres, y up, to the page's)."""
+        """Each label's key, piece, and matrix from its box's mm (y up) to the page."""
         captions = self.page.captions()
         found: list[tuple[str, Piece, Matrix]] = []
         for key, (x, y, angle, room) in self.page.slots().items():
@@ -66,8 +64,7 @@ class ArrowLabels:
         return found
 
     def drawn(self) -> list[Group]:
-        """The four labels placed on the page (each box's foot on its slot's baseline), drawn in
-        one batch; checked as they come."""
+        """The four labels placed on the page in one batch, checked as they come."""
         found = self.pieces()
         groups = self.templates.draw_many(TEMPLATE, [piece for _, piece, _ in found])
         placed_labels = []
@@ -101,8 +98,7 @@ class ArrowLabels:
                         "measuring marks clear, or the page cannot be read as a ruler")
 
     def report(self, piece: Piece, shape: Any, ident: str | None, count: int, what: str, why: str) -> None:
-        """One warning at the line that wrote `shape`, counting the label's other shapes that do
-        the same."""
+        """One warning at the line that wrote `shape`, counting the label's others that do the same."""
         file, line = located_shape(self.templates, TEMPLATE, shape, ident)
         tag = tag_of(shape)
         named = f"'{shape.text}'" if isinstance(shape, String) else f"a {tag}>" if tag != "<" else "a shape"

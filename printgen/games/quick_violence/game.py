@@ -148,8 +148,7 @@ def footer(paper: Paper, words: str) -> Group:
 
 def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: Styles,
              source: SourceMap, markup: str | None = None) -> list[Flowable]:
-    """The template's flowables; `markup` is its text when already rendered (rendered once, not
-    again for every trial layout)."""
+    """The template's flowables; `markup` is its already-rendered text, not rendered per trial."""
     if markup is None:
         markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
     tables = {"fighters": lambda width: fighter_table(defn, options.paper, style, source, width)}
@@ -183,8 +182,7 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
 
 def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage,
              labels: list[Group]) -> Document:
-    """The rules in two columns, then the measuring page; the writer adds rules pages while the
-    rules overflow (drawing.document.Grow)."""
+    """The rules in two columns, then the measuring page; the writer grows the rules as needed."""
     paper, style = options.paper, styles(defn.text_size_pt)
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
 
@@ -252,8 +250,6 @@ def measuring_page(defn: QuickViolence, paper: Paper) -> MeasuringPage:
 
 
 def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """Check the measuring page for this paper first, draw its labels from their template, then lay
-    out the rulebook and the reference."""
     page = measuring_page(defn, options.paper)
     problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
     if problems:  # a range arrow that does not fit makes the rest of the book meaningless

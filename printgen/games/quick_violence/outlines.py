@@ -52,8 +52,7 @@ def end_mark_marks(mark: EndMark) -> list[Mark]:
 
 
 def page_marks(page: MeasuringPage) -> list[Mark]:
-    """Every measuring mark of the page: the arrows, the end marks, the range arrow and the check
-    bars with their words."""
+    """Every measuring mark: arrows, end marks, the range arrow and the check bars with words."""
     found: list[Mark] = []
     arrows = page.page_arrows()
     for dim in DIMENSIONS:
