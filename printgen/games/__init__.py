@@ -1,7 +1,6 @@
 """The table of games printgen can build, each a `GAME` entry with its model, checks and build.
 
-Nothing is written to disk until every game has built, so a bad definition leaves no half output.
-"""
+Nothing is written to disk until every game has built, so a bad definition leaves no half output."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -122,8 +121,7 @@ class Loaded:
 def load(path: Path, allow_outside: bool = False, checks: bool = True) -> Loaded:
     """Read a definition, find its game from the `game` key, and validate it fully.
 
-    Art and templates are read relative to its folder; files outside it need `allow_outside`.
-    """
+    Art and templates are read relative to its folder; files outside it need `allow_outside`."""
     data, source = read_yaml(path)
     return load_read(path, data, source, allow_outside, checks)
 

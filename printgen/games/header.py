@@ -1,7 +1,6 @@
 """The keys every game's definition starts with, declared once.
 
-Each game narrows `game` to its id (a `Literal`), so a definition can never validate as another.
-"""
+Each game narrows `game` to its id (a `Literal`), so a definition can never validate as another."""
 from __future__ import annotations
 
 from typing import Annotated

@@ -1,6 +1,5 @@
 """Where the shapes of a drawn piece land, as quadrilaterals in millimetres (y up) with their
-element ids, to check a user's template against the places the rules keep free.
-"""
+element ids, to check a user's template against the places the rules keep free."""
 from __future__ import annotations
 
 import re

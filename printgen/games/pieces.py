@@ -2,8 +2,7 @@
 drawn from templates").
 
 The game computes what its rules depend on and the template only draws it. Every template
-problem is a located DefinitionError; what svglib leaves out and wrong sizes are warnings.
-"""
+problem is a located DefinitionError; what svglib leaves out and wrong sizes are warnings."""
 from __future__ import annotations
 
 import json

@@ -1,8 +1,7 @@
 """A piece drawn from an SVG template, rewritten with y running up in its shapes' own numbers.
 
 pdfium rasterises mirrored curves a shade differently, so pushing svglib's y flip down into the
-shapes keeps the picture pixel for pixel that of the drawing it replaces.
-"""
+shapes keeps the picture pixel for pixel that of the drawing it replaces."""
 from __future__ import annotations
 
 import copy

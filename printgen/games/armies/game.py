@@ -1,6 +1,5 @@
 """Armies: a rulebook, and a reference sheet (also as two half-page cards) with the stamina
-positions, drawn from `armies/positions.svg.j2` at both column widths in one batch.
-"""
+positions, drawn from `armies/positions.svg.j2` at both column widths in one batch."""
 from __future__ import annotations
 
 from printgen.layout import reference as reference_layout

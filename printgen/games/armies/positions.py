@@ -1,8 +1,7 @@
 """The Armies figure: the army card in each position that marks lost stamina.
 
 printgen works out the geometry and `armies/positions.svg.j2` draws it; a user's copy is checked
-to still turn each card as its position says and to stay inside its box.
-"""
+to still turn each card as its position says and to stay inside its box."""
 from __future__ import annotations
 
 import math

@@ -1,6 +1,5 @@
 """Armies's printed rules: the shared tables and figure, and the rulebook, whose worked example
-is played out from the definition so the text stays true when the numbers change.
-"""
+is played out from the definition so the text stays true when the numbers change."""
 from __future__ import annotations
 
 from dataclasses import dataclass

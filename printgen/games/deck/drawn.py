@@ -1,7 +1,6 @@
 """A deck's cards drawn on demand, so a huge deck holds only the last few sides' shapes.
 
-Problems are kept by row and side the first time a side is drawn, so they are told in row order.
-"""
+Problems are kept by row and side the first time a side is drawn, so they are told in row order."""
 from __future__ import annotations
 
 from collections import OrderedDict

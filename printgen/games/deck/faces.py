@@ -1,7 +1,6 @@
 """A card's face or back for one row, drawn in millimetres as reportlab shapes.
 
-The layout is y down from the top-left; the side's group turns it y up, text and images upright.
-"""
+The layout is y down from the top-left; the side's group turns it y up, text and images upright."""
 from __future__ import annotations
 
 import re

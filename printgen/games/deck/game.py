@@ -1,6 +1,5 @@
 """Decks: cards drawn from a layout and rows of data, imposed for duplex, gutterfold or fronts only,
-with an SVG and a PNG of every card's face (and of each back) for checking art and for other tools.
-"""
+with an SVG and a PNG of every card's face (and of each back) for checking art and for other tools."""
 from __future__ import annotations
 
 from functools import partial

@@ -1,8 +1,7 @@
 """The deck definition: the card's size, where its rows come from, and how faces and backs look.
 
 Layout coordinates are millimetres from the top-left, y down, as a designer reads a ruler; values
-may be Jinja expressions over the row (printgen.games.deck.values).
-"""
+may be Jinja expressions over the row (printgen.games.deck.values)."""
 from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal, Optional, Union

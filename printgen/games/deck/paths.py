@@ -1,7 +1,6 @@
 """SVG path data (`d`) for a deck's `path` element, read into a reportlab Path in millimetres.
 
-S, T and A are refused with a hint, since C draws the same curves.
-"""
+S, T and A are refused with a hint, since C draws the same curves."""
 from __future__ import annotations
 
 import re

@@ -1,6 +1,5 @@
 """A deck's rows, from a CSV file or inline, each with where it was written so a bad value is
-told at its CSV line and column.
-"""
+told at its CSV line and column."""
 from __future__ import annotations
 
 import csv

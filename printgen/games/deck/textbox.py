@@ -1,7 +1,6 @@
 """Text in a box on a card: wrapped, shrunk until it fits, with inline icons (`:sword:`).
 
-Drawn as shapes rather than paragraphs so a face's PDF and SVG are the same picture.
-"""
+Drawn as shapes rather than paragraphs so a face's PDF and SVG are the same picture."""
 from __future__ import annotations
 
 import re

@@ -1,6 +1,5 @@
 """Which values of a deck's layout are templates, and their text for every row, rendered in
-one batch (printgen.jinja.values).
-"""
+one batch (printgen.jinja.values)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,7 +1,6 @@
 """Fracas: a rulebook, a reference sheet (also as two half-page cards) and life tokens.
 
-The tokens get a file of their own, so no duplex print puts them on the back of the rules.
-"""
+The tokens get a file of their own, so no duplex print puts them on the back of the rules."""
 from __future__ import annotations
 
 from printgen.art.library import template_folders

@@ -1,6 +1,5 @@
 """The Fracas definition; the reference sheet's tables are lists here, so the sheet can never
-disagree with its data.
-"""
+disagree with its data."""
 from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal

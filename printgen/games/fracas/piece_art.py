@@ -1,8 +1,7 @@
 """Fracas's life tokens and pot mat drawn from SVG templates a user can copy and edit.
 
 printgen computes sizes, bleed and safe areas and hands them to the templates as plain data
-(printgen/games/pieces.py); cut lines and placing stay in tokens.py.
-"""
+(printgen/games/pieces.py); cut lines and placing stay in tokens.py."""
 from __future__ import annotations
 
 import re

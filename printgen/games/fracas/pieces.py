@@ -1,6 +1,5 @@
 """Fracas life tokens as separate pieces for `printgen export`, each with its own bleed, since
-a print shop cuts each piece on its own.
-"""
+a print shop cuts each piece on its own."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,8 +1,7 @@
 """The Fracas life-token sheet: each player's tokens in a block of their colour, with cut lines.
 
 Tokens, not a tracker, because lost life moves into a pot that is won later. Square tokens share
-cuts, and the colour bleeds 2 mm past the outer cuts so a slightly-off cut leaves no sliver.
-"""
+cuts, and the colour bleeds 2 mm past the outer cuts so a slightly-off cut leaves no sliver."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,7 +1,6 @@
 """Balance and mirror checks of an Omiga tile set, counted in kinds that tiles really use.
 
-Unused names are reported once by the structure check, and forms that fit alike are one kind.
-"""
+Unused names are reported once by the structure check, and forms that fit alike are one kind."""
 from __future__ import annotations
 
 from collections import Counter

@@ -2,8 +2,7 @@
 unknown name folded under it.
 
 The checks run again with each unknown name replaced by its best known one; whatever goes away
-there follows from the unknown name.
-"""
+there follows from the unknown name."""
 from __future__ import annotations
 
 import difflib

@@ -1,8 +1,7 @@
 """Static checks of an Omiga tile set: structure, set-up feasibility, dead tiles and sides.
 
 Each check returns every finding, naming the tiles and key path; neighbour counts use buckets so
-a check costs tiles x forms rather than tiles x tiles.
-"""
+a check costs tiles x forms rather than tiles x tiles."""
 from __future__ import annotations
 
 from collections import Counter

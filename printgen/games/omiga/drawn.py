@@ -1,8 +1,7 @@
 """What a tile face template drew, measured against the geometry Omiga's rules depend on.
 
 A user's template may draw other semicircles or forms than the definition's, which would keep
-printed tiles from fitting; each problem is one warning at the line writing the element's id.
-"""
+printed tiles from fitting; each problem is one warning at the line writing the element's id."""
 from __future__ import annotations
 
 import math

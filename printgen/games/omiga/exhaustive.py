@@ -2,8 +2,7 @@
 
 The fast checks and the simulation share the compiled set, so could be wrong alike; this search
 restates the rules from the definition's names and must agree with them (a disagreement is a
-bug in printgen). Only sets up to LIMIT checks are searched.
-"""
+bug in printgen). Only sets up to LIMIT checks are searched."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,7 +1,6 @@
 """Omiga: tiles imposed for duplex, one SVG per tile, a PNG contact sheet, and a rules sheet.
 
-The rules sheet comes first, so the whole file prints double-sided and is read rules first.
-"""
+The rules sheet comes first, so the whole file prints double-sided and is read rules first."""
 from __future__ import annotations
 
 from importlib import import_module

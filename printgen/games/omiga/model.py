@@ -1,6 +1,5 @@
 """The Omiga definition. Colour and form names are free text here, so unknown names are a
-structure check that `printgen validate` reports with everything else.
-"""
+structure check that `printgen validate` reports with everything else."""
 from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal, Optional

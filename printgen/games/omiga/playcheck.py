@@ -1,8 +1,7 @@
 """The play check: simulated figures with their 95 % intervals, judged against the thresholds.
 
 A figure breaks or keeps a threshold only when its whole interval does; otherwise it warns how
-many games would settle it, so a chance gap is not read as an unbalanced set.
-"""
+many games would settle it, so a chance gap is not read as an unbalanced set."""
 from __future__ import annotations
 
 import math

@@ -1,7 +1,6 @@
 """Simulated games of Omiga, fast enough to play thousands of them.
 
-Every game has its own seed, so a run gives the same numbers on any number of cores.
-"""
+Every game has its own seed, so a run gives the same numbers on any number of cores."""
 from __future__ import annotations
 
 import random

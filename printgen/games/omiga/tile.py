@@ -1,8 +1,7 @@
 """One Omiga tile drawn in its own millimetre box (y up), plus the deck back.
 
 Printed tiles fit when butted because semicircles are exact arcs centred on their edges, and
-two forms fit exactly when their profiles add up to zero, leaving one even gutter.
-"""
+two forms fit exactly when their profiles add up to zero, leaving one even gutter."""
 from __future__ import annotations
 
 import math

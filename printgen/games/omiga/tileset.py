@@ -1,8 +1,7 @@
 """The tile set reduced to small integers, as the checks and the simulation need it.
 
 Unknown names get ids too, so a set with a typo can still be analysed; forms that fit alike are
-one kind. Each tile is kept as its owner holds it and as it lies on the table.
-"""
+one kind. Each tile is kept as its owner holds it and as it lies on the table."""
 from __future__ import annotations
 
 from dataclasses import dataclass

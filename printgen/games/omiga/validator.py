@@ -1,8 +1,7 @@
 """`printgen validate`: every check of an Omiga tile set, gathered into one report.
 
 An unreadable definition exits 2; all findings are reported together, cause first, and the play
-check waits for a sound structure. Errors make the set invalid (exit 1).
-"""
+check waits for a sound structure. Errors make the set invalid (exit 1)."""
 from __future__ import annotations
 
 import re

@@ -1,7 +1,6 @@
 """The One Minute War card: a body with a row of soldier tabs along each long edge.
 
-Card millimetres, y up; each row faces its owner, so the far row is turned 180 degrees.
-"""
+Card millimetres, y up; each row faces its owner, so the far row is turned 180 degrees."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

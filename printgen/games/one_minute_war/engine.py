@@ -1,8 +1,7 @@
 """One Minute War's rules as a small pure engine, so replay, solver and simulation can never
 disagree about a rule; it imports nothing that draws.
 
-Points the rules leave open are settled here once (docs/one-minute-war-engine.md).
-"""
+Points the rules leave open are settled here once (docs/one-minute-war-engine.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

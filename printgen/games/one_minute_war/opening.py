@@ -1,7 +1,6 @@
 """The opening round of One Minute War as a matrix game, solved exactly.
 
-Its value is always 0; what tells a designer something is each soldier's share of the optimal mix.
-"""
+Its value is always 0; what tells a designer something is each soldier's share of the optimal mix."""
 from __future__ import annotations
 
 from dataclasses import dataclass

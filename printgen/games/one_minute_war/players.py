@@ -1,7 +1,6 @@
 """The players of simulated wars: `uniform`, `equilibrium` and `best_reply`.
 
-The last two fold down and bring back soldiers by their shares in the opening's optimal mix.
-"""
+The last two fold down and bring back soldiers by their shares in the opening's optimal mix."""
 from __future__ import annotations
 
 import random

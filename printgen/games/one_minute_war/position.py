@@ -1,6 +1,5 @@
 """`printgen validate --show` for One Minute War: the card as it lies when a simulated war ends,
-from the first side's seat.
-"""
+from the first side's seat."""
 from __future__ import annotations
 
 from reportlab.graphics.shapes import Group, Line

@@ -1,7 +1,6 @@
 """A recorded game of One Minute War, one round a line (`4`, `0:3`, `1+5`, `end`).
 
-Only the syntax is checked here; whether the rules allow a move is the engine's question.
-"""
+Only the syntax is checked here; whether the rules allow a move is the engine's question."""
 from __future__ import annotations
 
 import re

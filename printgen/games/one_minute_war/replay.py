@@ -1,7 +1,6 @@
 """`printgen replay`: a recorded war played through the engine, round by round.
 
-Malformed lines are all reported at once (exit 2); a forbidden move stops at its line (exit 1).
-"""
+Malformed lines are all reported at once (exit 2); a forbidden move stops at its line (exit 1)."""
 from __future__ import annotations
 
 import json

@@ -1,6 +1,5 @@
 """Seeded simulated wars of One Minute War; each game has its own seed, so a run gives the same
-numbers on any number of cores.
-"""
+numbers on any number of cores."""
 from __future__ import annotations
 
 import random

@@ -1,8 +1,7 @@
 """Two-player zero-sum matrix games solved exactly, in fractions.
 
 Floating-point solvers cannot tell whether a share is exactly 0 or 1/3, and games are at most
-8 x 8, so the simplex method runs here exactly, with Bland's rule so it never cycles.
-"""
+8 x 8, so the simplex method runs here exactly, with Bland's rule so it never cycles."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,7 +1,6 @@
 """`printgen validate` for One Minute War: is a soldier table playable, and is it balanced?
 
-An unreadable definition exits 2; every finding is reported together, and errors exit 1.
-"""
+An unreadable definition exits 2; every finding is reported together, and errors exit 1."""
 from __future__ import annotations
 
 import json

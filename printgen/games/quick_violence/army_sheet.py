@@ -1,6 +1,5 @@
 """Army sheets at the foot of the rulebook's last rules page, one per player, to count hits
-on fighters that survive several.
-"""
+on fighters that survive several."""
 from __future__ import annotations
 
 from math import floor

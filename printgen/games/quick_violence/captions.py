@@ -1,8 +1,7 @@
 """The measuring page's arrow labels, drawn from `quick_violence/arrow-label.svg.j2` in one batch.
 
 Only the labels are templated, since the rest is the measurement itself; a user's label is
-checked to stay off the printer margin and every measuring mark.
-"""
+checked to stay off the printer margin and every measuring mark."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

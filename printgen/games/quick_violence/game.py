@@ -1,7 +1,6 @@
 """Quick Violence: a rulebook whose last page is an exact-scale measuring page, and a reference card.
 
-Rules, fighter table and card are all generated from the YAML, so they always agree with the page.
-"""
+Rules, fighter table and card are all generated from the YAML, so they always agree with the page."""
 from __future__ import annotations
 
 from functools import cache

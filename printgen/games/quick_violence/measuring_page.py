@@ -1,8 +1,7 @@
 """The Quick Violence measuring page: the paper itself is the tape measure.
 
 Arrows run edge to edge so each move is a dimension of the sheet; ticks with their distance to
-the edge survive printers that cut off the ends, and RANGE and the scale bars are true lengths.
-"""
+the edge survive printers that cut off the ends, and RANGE and the scale bars are true lengths."""
 from __future__ import annotations
 
 import math

@@ -1,6 +1,5 @@
 """The outline of every measuring mark as convex polygons (mm, y up): what a user's arrow
-labels must leave clear (captions.py).
-"""
+labels must leave clear (captions.py)."""
 from __future__ import annotations
 
 import math
