@@ -58,8 +58,7 @@ class Game:
     model: type[BaseModel]
     build: Callable[[Any, BuildOptions, "Loaded"], list[Document]]  # every document, in the order listed
     checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
-    # capability: the game's separate pieces for `printgen export` (layout.cards), drawn with the
-    # build's options (its --templates folders); None: none
+    # capability: the game's separate pieces for `printgen export` (layout.cards)
     pieces: Callable[["Loaded", BuildOptions], list[Any]] | None = None
     # capability: its imposed sheets take `--bleed`
     bleed: bool = False

@@ -35,7 +35,6 @@ def figures_for(defn: Armies, options: BuildOptions, warnings: list[str]) -> Pos
 
 
 def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """The rulebook first, then the reference sheet and cards."""
     figures = figures_for(defn, options, loaded.art.warnings)
     return [rulebook_document(rulebook(defn, loaded.name, figures), options, f"{loaded.name}.pdf"),
             *reference_documents(reference(defn, figures), options, loaded.name)]

@@ -42,7 +42,6 @@ def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Docu
 
 
 def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """The rulebook first, then the tokens and the reference sheets."""
     stem = loaded.name
     return [rulebook_document(rulebook(defn, stem), options, f"{stem}.pdf"),
             tokens_document(defn, options, loaded),

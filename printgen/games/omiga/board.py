@@ -29,7 +29,6 @@ ENDINGS = {
 
 
 def board(defn: Omiga, record: Record, heading: str, art: TileArt) -> tuple[Group, float, float]:
-    """The board as one group in millimetres, with its width and height."""
     w, h = defn.card.width, defn.card.height
     width = record.columns * w + 2 * MARGIN
     height = record.rows * h + 2 * MARGIN + CAPTION

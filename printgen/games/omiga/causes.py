@@ -14,8 +14,7 @@ from printgen.games.omiga.model import DECKS, Omiga, Tile
 
 RANK = {"structure": 0, "art": 1, "drawing": 1, "setup": 2, "dead": 3, "balance": 4, "mirror": 5,
         "play": 6, "thorough": 7}
-SEARCHED = 6  # distinct unknown names tried against every known name and alone; more take the nearest
-# and leave what follows from them to the first (a set with that many typos is read again anyway)
+SEARCHED = 6  # unknown names searched fully; more just take the nearest known name
 Kind = Literal["colour", "form"]
 Name = tuple[Kind, str]
 Checks = Callable[[Omiga], list[Finding]]

@@ -115,7 +115,6 @@ RULES_TEMPLATE = "omiga/rules.txt.j2"
 
 
 def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str, Any]:
-    """What the rules template is given."""
     found = example_pair(defn, art)
     example = "none in this set"
     if found:
@@ -186,7 +185,6 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
 
 
 def warn_drawn(defn: Omiga, art: TileArt, loaded: Loaded) -> None:
-    """The ways the drawn faces break the geometry, and what drawing the pieces noticed, as warnings."""
     loaded.art.warnings.extend(w for w in drawn_warnings(defn, art) if w not in loaded.art.warnings)
 
 

@@ -77,7 +77,6 @@ def game_rng(seed: int, game: int) -> random.Random:
 
 def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally,
          record: list[Placement] | None = None) -> int:
-    """Play one game, add it to `tally`, and return its outcome index."""
     stride = columns + 2
     owner = [WALL] * (stride * (rows + 2))
     for r in range(1, rows + 1):

@@ -58,8 +58,7 @@ def compile_set(defn: Omiga) -> Compiled:
         ident(forms, form)
         for partner in partners:
             ident(forms, partner)
-    # Symmetric on purpose: a pair fits when either side lists it, so a one-sided entry is reported
-    # once (by the structure check) instead of again by every analysis that follows.
+    # Symmetric on purpose, so a one-sided entry is reported once, by the structure check.
     fit_up = tuple(frozenset(forms.index(b) for b in forms
                              if b in defn.fits.get(a, []) or a in defn.fits.get(b, [])) for a in forms)
     names = tuple(tuple(tile_name(deck, i) for i in range(len(defn.deck(deck).tiles))) for deck in DECKS)

@@ -109,17 +109,15 @@ class WarCard:
         t, tw = self.defn.card.tab_height, self.tab_width
         rows = TabRows.of(self.defn.card)
         box = t - rows.name + BAND - 1.5 - TAB_PAD  # the room below where the name stood with a band
-        # no band on the back, so the rows move BAND towards the tab's cut edge; the number's glyph
-        # box reaches the font's ascent above its baseline, a little over the cap height the rows
-        # allow for, so they move back by the difference to keep that box TAB_PAD inside the cut
+        # no band on the back, so the rows move BAND towards the cut, less the number's ascent over
+        # its cap height, keeping its glyph box TAB_PAD inside the cut
         number_mm = font_mm(self.defn.card.number_size_pt)
         lift = BAND - max(0.0, fonts.ascent(fonts.BOLD, number_mm) - CAP * number_mm)
         data["rows"] = {"number": rows.number - lift, "name": rows.name - lift}
         del data["sizes"]["ability"], data["soldier"]["lines"], data["side"]["tint"]
         data["logo"] = self.logo_data(0.0, t - box, tw, box, fonts.MIN_PT)
-        # the back's colour runs TAB_BLEED past the cut (top), the fold (bottom) and the card's
-        # outline (the first tab's left, the last tab's right), so a back printed a little off
-        # shows no white edge on a folded tab; between two tabs it stops at their shared cut
+        # the back's colour bleeds past the cut, the fold and the card's outline (not a shared cut),
+        # so a back printed a little off shows no white edge on a folded tab
         order = [s.number for s in self.soldiers()]
         left = TAB_BLEED if soldier.number == order[0] else 0.0
         right = TAB_BLEED if soldier.number == order[-1] else 0.0
@@ -211,10 +209,8 @@ class WarCard:
         group = Group()
         group.add(placed(self.body_back(), translate(0, t)))
         for i, soldier in enumerate(self.soldiers()):
-            # Turned over, the near row's tab i sits at the mirrored x; the far row's order was
-            # already reversed on the front, so here it runs left to right.
-            # Folding a near tab up over the card turns its back 180 degrees relative to this view,
-            # so it is drawn upside down here to read upright for its owner once folded.
+            # Turned over, the near row's tabs mirror (the far row's were reversed on the front), and
+            # are drawn upside down so they read upright once folded up over the card.
             group.add(placed(turned(self.tab_back(soldier, 0), tw, t), translate(self.width - (i + 1) * tw, 0)))
             group.add(placed(self.tab_back(soldier, 1), translate(i * tw, t + b)))
         return group

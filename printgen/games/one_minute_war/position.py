@@ -33,7 +33,6 @@ def tab(rules: Rules, number: int, up: bool, fill: str, x: float, y: float) -> G
 
 
 def position(defn: OneMinuteWar, rules: Rules, outcome: Result, heading: list[str]) -> tuple[Group, float, float]:
-    """The end position as one group in millimetres, with its width and height."""
     n = len(rules.soldiers)
     width = 2 * MARGIN + n * TAB_W + (n - 1) * GAP
     height = 2 * MARGIN + 2 * TAB_H + BODY + 6 * len(heading)

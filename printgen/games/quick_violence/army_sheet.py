@@ -18,8 +18,7 @@ HEADING_PT = 10
 NOTE_PT = 7.5
 SMALL_PT = 7
 ROW = 7.0  # mm a line: room to write a name by hand
-MIN_ROWS = 2  # the least worth printing; small enough that a foot too short for the sheets is
-# under 40 mm, the most blank a page may end in
+MIN_ROWS = 2  # the least worth printing, so a page never ends in over 40 mm of blank
 BOX = 3.2  # a hit box's side
 BOX_GAP = 1.2
 HEADING_DROP = 4.5  # from the band's top to the heading's baseline

@@ -243,7 +243,6 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
 
 
 def measuring_page(defn: QuickViolence, paper: Paper) -> MeasuringPage:
-    """The measuring page's geometry on `paper`, in the definition's labels and colours."""
     colours = {name: HexColor(value) for name, value in defn.colours.model_dump().items()}
     return MeasuringPage(paper, defn.labels, defn.range_mm, users(defn), colours)
 

@@ -101,11 +101,8 @@ class Arrow:
 Side = Literal["tail", "tip"]
 Placing = Literal["along", "beside"]
 
-# Where each page arrow's ends are marked: mm from the paper's edge (or corner) along the arrow, the
-# edge's name, and whether the words run along the arrow or beside the tick. The distances keep the
-# ticks out of the 4-6 mm that printers leave blank, off the heads (14 mm) and clear of the places
-# near the top-left corner where the arrows cross: SHORT's tail is marked right of MEDIUM, MEDIUM's
-# above SHORT (its words beside the tick, as SHORT is in their way), LONG's beyond both.
+# Each arrow end's mark: mm in from the edge, the edge's name, where its words go. The distances keep
+# ticks out of the unprintable margin, off the heads and clear of where the arrows cross.
 END_MARKS: dict[tuple[Dimension, Side], tuple[float, str, Placing]] = {
     ("width", "tail"): (20.0, "left edge", "along"), ("width", "tip"): (20.0, "right edge", "along"),
     ("length", "tail"): (10.0, "top edge", "beside"), ("length", "tip"): (20.0, "bottom edge", "along"),
