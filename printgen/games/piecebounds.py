@@ -66,8 +66,7 @@ def text_boxes(group: Group) -> Iterator[tuple[str, tuple[float, float, float, f
 
 def furthest_outside(group: Group, box: tuple[float, float, float, float], matrix: Matrix = IDENTITY
                      ) -> tuple[float, Any, str | None, int]:
-    """How far (mm) the group's shapes, mapped by `matrix`, reach outside `box` (x0, y0, x1, y1) at
-    most; the shape that does and its element's id; and how many shapes reach outside it."""
+    """The furthest (mm) a shape reaches outside `box`, that shape and its id, and how many do."""
     x0, y0, x1, y1 = box
     worst: tuple[float, Any, str | None] = (0.0, None, None)
     count = 0

@@ -180,8 +180,7 @@ class PieceTemplates:
 
 
 def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
-    """The piece templates of one build of `defn`: searched in `folders` first; every piece sees
-    the definition as plain data `d` and may name the definition's own fonts by family."""
+    """The piece templates of one build of `defn`, searched in `folders` first."""
     from printgen.art.library import loaded_fonts
 
     return PieceTemplates(tuple(Path(f) for f in folders), {"d": plain(defn)}, user_fonts=loaded_fonts(defn))

@@ -18,8 +18,7 @@ def snapped(matrix: Any) -> tuple[float, ...]:
 
 
 def unflipped(group: Group) -> Group:
-    """`group` (as pieces.placed_at makes it: scale and flip, then svglib's shapes) drawn the same
-    with no flip left in it. Shapes are copied, never changed: drawings are shared."""
+    """`group` from pieces.placed_at drawn the same with no flip left; shapes are copied, as shared."""
     a, b, c, d, e, f = snapped(group.transform)
     if b or c or d >= 0:  # not a plain flip: leave it as it is
         return group

@@ -24,8 +24,7 @@ CACHED_ELEMENTS = 256  # drawn elements cached by their values; a few hundred sh
 
 def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
               problems: list[Problem], cache: dict[tuple[Any, ...], Any] | None = None) -> DrawnSide:
-    """One side for one row, each undrawable element a located problem. `cache` shares elements
-    whose values repeat across rows; shapes are never changed once drawn."""
+    """One side for one row; `cache` shares elements whose values repeat, so shapes never change."""
     drawn = []
 
     def fault(key: tuple[Any, ...], message: str) -> None:

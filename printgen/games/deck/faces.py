@@ -129,8 +129,7 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box) -> 
 
 @dataclass
 class DrawnSide:
-    """One side of one card, drawn once; `at(bleed)` puts it over its background run `bleed` mm past
-    the cut, so the home sheets, the print-shop files (3 mm) and Tabletop Simulator (none) share it."""
+    """One side of one card, drawn once and shared by every bleed `at(bleed)` puts it over."""
 
     content: list[Any]
     background: Color | None

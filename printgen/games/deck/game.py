@@ -141,8 +141,7 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py):
-    problems found while drawing are raised by the files that drew them, before anything is saved."""
+    """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
     cards = build_cards(defn, loaded)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
@@ -178,8 +177,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
 
 
 def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: list[DeckCard]) -> Iterator[Page]:
-    """The sheets one by one; then the cards with no copies (on no sheet, but drawn with the rest);
-    then every problem drawing them met, raised together."""
+    """The sheets, then the cards with no copies drawn too, then every problem met, raised together."""
     yield from sheets()
     for card in unplaced:
         card.front()
@@ -207,8 +205,7 @@ def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Docume
 
 
 def picture(card: DeckCard, side: str, tells: bool) -> list[Page]:
-    """One side of one card as a page; the SVG `tells` the problems drawing it met (the PNG, drawn
-    from the same side, leaves that to it)."""
+    """One side of one card as a page; only the SVG `tells` the problems, not its PNG too."""
     group = card.front() if side == "face" else card.back()
     if tells and card.problems(side):
         raise DefinitionError(card.problems(side))

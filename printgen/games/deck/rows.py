@@ -91,8 +91,7 @@ def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) ->
 
 
 def read_beside(name: str, context: ArtContext, limit: int, what: str) -> tuple[Path, bytes]:
-    """A file the definition names (its data, an SVG template): found as art is, and refused with a
-    ValueError when it is over `limit` bytes (`what` says what it is, for the message)."""
+    """A file the definition names, found as art is; ValueError when over `limit` bytes."""
     path = resolve(name, context)
     if path.stat().st_size > limit:
         shown = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"

@@ -49,8 +49,7 @@ def player_data(player: Player) -> dict[str, Any]:
 
 
 def face_data(player: Player, size: float, bleed: Edges) -> dict[str, Any]:
-    """A token's face: a ring with the value 1 (or the player's token_image, in `art`) above the
-    owner's name, whose glyphs end TOKEN_PAD above the bottom cut."""
+    """A token's face: a ring with the value 1 (or token_image) above the owner's name."""
     centre = size / 2 - 2.0  # y down: the ring sits 2 mm above the token's middle
     value = font_mm(size * 0.72)  # the 1 is 0.72 pt for every mm of the token
     name = font_mm(NAME_PT)

@@ -86,8 +86,7 @@ def edges(layout: TokenLayout, row: int, col: int, bleed: float) -> Edges:
 
 
 def block(art: PieceArt, index: int, layout: TokenLayout, x: float, bleed: float = BLEED) -> Group:
-    """One player's tokens, each from the face template with the colour behind it `bleed` mm past
-    the block's outer cut lines, and the dashed grid to cut them apart."""
+    """One player's tokens, their colour bleeding past the block's outer cuts, and the cut grid."""
     s, top = layout.size, layout.top
     player = art.defn.players[index]
     group = Group()
@@ -140,8 +139,7 @@ def sheet_pieces(defn: Fracas, layout: TokenLayout, bleed: float) -> list[tuple[
 
 
 def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float = BLEED) -> Page:
-    """The whole page: title, a how-to line, both blocks and the pot mat. The TrimBox spans both
-    blocks' cut lines and the BleedBox lies `bleed` mm outside it."""
+    """The whole page, its TrimBox spanning both blocks' cuts and its BleedBox `bleed` mm outside."""
     defn = art.defn
     art.prepare(sheet_pieces(defn, layout, bleed))
     shapes = Group()

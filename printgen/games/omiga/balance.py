@@ -63,8 +63,7 @@ def balance(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
 
 def form_balance(defn: Omiga, cs: Compiled, deck: int, counts: dict[str, Counter],
                  kinds: list[int]) -> list[Finding]:
-    """Tops against the bottoms they stack under (tips against notches, diagonals against
-    diagonals), and each fitting pair of different kinds in total (tips against notches)."""
+    """Tops against the bottoms they stack under, and each fitting pair of different kinds in total."""
     limit = defn.validation.thresholds.max_form_spread
     name, own = DECKS[deck], cs.own[deck]
     top, bottom = counts["top"], counts["bottom"]

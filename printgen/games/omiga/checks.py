@@ -77,8 +77,7 @@ def structure(defn: Omiga) -> list[Finding]:
 
 
 def deck_sizes(defn: Omiga) -> list[Finding]:
-    """Each deck holds its declared size, and both decks are declared alike: each player starts
-    with as many tiles, so neither runs out first (a draw) nor holds more answers."""
+    """Each deck holds its declared size, the same for both, so neither player runs out first."""
     found = []
     for deck in DECKS:
         d = defn.deck(deck)
@@ -195,8 +194,7 @@ def setup(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
 
 # -- dead tiles and sides ----------------------------------------------------------------------
 def neighbour_counts(cs: Compiled) -> list[list[dict[str, tuple[int, int]]]]:
-    """[deck][tile][side] = (own-deck tiles, opponent tiles) that can sit across that side, the
-    side named as the definition writes it (black's tiles are turned on the table)."""
+    """[deck][tile][side] = (own-deck, opponent) tiles that can sit across that side, as written."""
     buckets = [Buckets.of(cs.table[0]), Buckets.of(cs.table[1])]
     fit_down = [frozenset(a for a, ups in enumerate(cs.fit_up) if b in ups) for b in range(len(cs.forms))]
     result = []

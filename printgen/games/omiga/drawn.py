@@ -40,8 +40,7 @@ def apply(matrix: Sequence[float], x: float, y: float) -> Point:
 
 
 def outline_of(shape: Any, matrix: Sequence[float]) -> tuple[list[list[Point]], list[Point]]:
-    """A shape's outline as closed polylines in the piece's coordinates, and the points known to
-    lie on its curves (curve ends and midpoints) for fitting a circle."""
+    """A shape's outline as closed polylines, and points on its curves for fitting a circle."""
     if isinstance(shape, (Circle, Ellipse)):
         rx = shape.r if isinstance(shape, Circle) else shape.rx
         ry = shape.r if isinstance(shape, Circle) else shape.ry
@@ -254,8 +253,7 @@ def drawn_warnings(defn: Omiga, art: TileArt) -> list[str]:
 
 
 def where_id(art: TileArt, ident: str) -> tuple[str, int]:
-    """The face template's file and the line where `ident` is written (spelt out, or built by a
-    loop over the sides or edges: id="semicircle-{{ s.side }}")."""
+    """The face template's file and the line writing `ident`, spelt out or as id="semicircle-{{ s.side }}"."""
     _, text = art.templates.source(FACE_TEMPLATE)
     text = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # the notes may name the ids too
     file, _ = art.templates.where(FACE_TEMPLATE)

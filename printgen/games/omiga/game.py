@@ -48,8 +48,7 @@ def fit_words(defn: Omiga) -> str:
 
 
 def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
-    """The palette's colours and symbols, and each form with what it fits. Each colour's row starts
-    with a swatch cell filled with it (a cell background, so it stays inside its row)."""
+    """The palette's colours and symbols, each row with a swatch cell, and each form's fits."""
     cell = style.body.clone("refcell", spaceAfter=0)
     head = cell.clone("refhead", fontName=fonts.BOLD)
     palette = defn.looks()

@@ -233,7 +233,6 @@ def play_range(cs: Compiled, columns: int, rows: int, seed: int, first: int, las
 
 
 def replay(cs: Compiled, columns: int, rows: int, seed: int, game: int) -> Record:
-    """Play game number `game` of a seeded run again, keeping every placement."""
     placements: list[Placement] = []
     outcome = play(cs, columns, rows, game_rng(seed, game), empty_tally(cs), placements)
     return Record(OUTCOMES[outcome], placements, columns, rows)

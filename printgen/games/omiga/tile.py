@@ -52,8 +52,7 @@ def semicircle(cx: float, cy: float, r: float, facing: float, bleed: float, fill
 
 
 def outline(cx: float, cy: float, r: float, facing: float, bleed: float, ink: Color) -> Path:
-    """The semicircle's curved edge as a thin line (drawn inside the disc, so the disc keeps its
-    radius): with light fills it keeps a pale semicircle visible on a pale face."""
+    """The curved edge as a thin line inside the disc, so a pale semicircle shows on a pale face."""
     width = OUTLINE_MM
     half = 90 + math.degrees(math.asin(min(bleed / r, 1.0)))
     start, end = facing - half, facing + half
@@ -228,8 +227,7 @@ class TileArt:
         return art_of(getattr(self.defn.art, f"{deck}_back"))
 
     def back(self, deck: str, bleed: float) -> Group:
-        """The deck's back; a deck's own back image (art.white_back / art.black_back) replaces the
-        template's drawing, over the palette's back colour."""
+        """The deck's back; its own back image, if any, replaces the template's drawing."""
         image = self.back_image(deck)
         if image is None:
             if (deck, bleed) not in self.backs:
@@ -274,7 +272,6 @@ class OmigaTile:
 
 
 def tile_art(defn: Omiga, templates: Sequence[PathLike] = ()) -> TileArt:
-    """The drawer of `defn`'s tiles, with templates searched in `templates` first."""
     return TileArt(defn, templates_for(defn, [PathLike(t) for t in templates]))
 
 

@@ -49,8 +49,7 @@ def static_checks(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
 def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: int | None = None,
               progress: Callable[[int], None] | None = None, workers: int | None = None,
               thorough: bool = False) -> Report:
-    """Run every check; play only once no structure error stands, the exhaustive search only when
-    asked (`thorough`) and the set is small enough."""
+    """Every check; play only on a sound structure, the exhaustive search only when `thorough`."""
     report = Report(source.file, defn, source)
     found, sections = static_checks(defn)
     structural = any(f.check == "structure" and f.severity == "error" for f in found)
@@ -127,7 +126,7 @@ def warning_finding(check: str, line: str) -> Finding:
 
 
 def simulated_games(defn: Omiga, games: int | None = None) -> int:
-    """How many games `check_set` plays, told `games` or not (for a progress bar)."""
+    """How many games `check_set` plays, for a progress bar."""
     return defn.validation.games if games is None else games
 
 
