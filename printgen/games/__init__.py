@@ -118,9 +118,7 @@ class Loaded:
 
 
 def load(path: Path, allow_outside: bool = False, checks: bool = True) -> Loaded:
-    """Read a definition, find its game from the `game` key, and validate it fully.
-
-    Art and templates are read relative to its folder; files outside it need `allow_outside`."""
+    """Read a definition, find its game by `game`, validate it; outside files need `allow_outside`."""
     data, source = read_yaml(path)
     return load_read(path, data, source, allow_outside, checks)
 

@@ -117,8 +117,7 @@ def located(templates: PieceTemplates, name: str, *snippets: str) -> tuple[str, 
 
 
 def located_shape(templates: PieceTemplates, name: str, shape: Any, ident: str | None) -> tuple[str, int]:
-    """Where in template `name` a drawn shape was written: at its element's id (written out, or
-    as the template writes it, 'id="card-{{ n }}"' for card-2), else at the first tag of its kind."""
+    """Where in template `name` a shape was written: at its id (or 'id="card-' for card-2), else its tag."""
     ids = (f'id="{ident}"', f'id="{ident.rstrip("0123456789")}') if ident else ()
     return located(templates, name, *ids, tag_of(shape))
 

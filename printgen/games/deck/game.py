@@ -119,8 +119,7 @@ def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
 
 
 def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded) -> float:
-    """The bleed the sheets are imposed with: the one given (warned when it costs cards), else
-    2 mm when that costs none, else none, as home printers expect edge-to-edge cards."""
+    """The bleed given (warned when it costs cards), else 2 mm if free, else none, as home printers expect."""
     width, height = defn.card.dimensions
     area = fold_half(paper) if defn.sheet.layout == "gutterfold" else paper
     most = per_sheet(area, width, height, 0.0, defn.sheet.gap)

@@ -41,8 +41,7 @@ def names_list(tiles: Iterable[str], limit: int = 8) -> str:
 
 
 def on_the_table(deck: int, side: str) -> str:
-    """Where an edge as written lies on the table: ', its right as it lies on the table (turned
-    180 degrees)' for black's tiles, nothing for white's."""
+    """Where a black tile's edge lies on the table (turned 180 degrees); nothing for white's."""
     return "" if deck == 0 else f", its {TURNED[side]} as it lies on the table (turned 180 degrees)"
 
 
