@@ -1,11 +1,6 @@
-"""The table of games printgen can build. A game appears here only when it builds for real.
+"""The table of games printgen can build, each a `GAME` entry with its model, checks and build.
 
-Each game module offers a `GAME` entry: its id, what it makes, its pydantic model and checks, and a
-build function that lays out documents (printgen.drawing.document). `Loaded.build` hands them to the
-table of writers (printgen.output.writers), which also turns every layout failure into a located
-problem. Nothing is written to disk until every game has built, so a bad definition leaves no
-half-finished output behind.
-"""
+Nothing is written to disk until every game has built, so a bad definition leaves no half output."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -55,10 +50,7 @@ class Replayer(Protocol):
 
 @dataclass(frozen=True)
 class Game:
-    """A bundled game: what every game has (id, model, build) and what some can do besides.
-
-    Commands ask for a capability (`pieces`, `bleed`, `validator`, `replayer`), never for a game's id.
-    """
+    """A bundled game; commands ask for a capability (`pieces`, `validator`...), never for an id."""
 
     id: str
     title: str
@@ -66,8 +58,7 @@ class Game:
     model: type[BaseModel]
     build: Callable[[Any, BuildOptions, "Loaded"], list[Document]]  # every document, in the order listed
     checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
-    # capability: the game's separate pieces for `printgen export` (layout.cards), drawn with the
-    # build's options (its --templates folders); None: none
+    # capability: the game's separate pieces for `printgen export` (layout.cards)
     pieces: Callable[["Loaded", BuildOptions], list[Any]] | None = None
     # capability: its imposed sheets take `--bleed`
     bleed: bool = False
@@ -88,8 +79,7 @@ def game_entry(game_id: str) -> Game:
 
 
 def art_module() -> Any:
-    """printgen.art, imported when a definition is loaded: it brings in reportlab's drawing code,
-    which `printgen --help` and `printgen list` never need."""
+    """printgen.art, imported lazily: `printgen --help` and `list` never need reportlab."""
     from printgen.art import library as art
 
     return art
@@ -128,12 +118,7 @@ class Loaded:
 
 
 def load(path: Path, allow_outside: bool = False, checks: bool = True) -> Loaded:
-    """Read a definition, find its game from the `game` key, and validate it fully.
-
-    Art files and the template folder it names are found and read here too, relative to its
-    folder; files outside that folder are refused unless `allow_outside`. Without `checks`, the
-    game's own checks are left to the caller (`printgen validate` reports them with its findings).
-    """
+    """Read a definition, find its game by `game`, validate it; outside files need `allow_outside`."""
     data, source = read_yaml(path)
     return load_read(path, data, source, allow_outside, checks)
 
@@ -157,10 +142,8 @@ def load_read(path: Path, data: Any, source: SourceMap, allow_outside: bool = Fa
 
 
 def read_as(path: Path, game_id: str, purpose: str, allow_outside: bool = False) -> tuple[Any, SourceMap]:
-    """A definition for a command that takes one game only (`validate` of a tile set or a soldier
-    table): loaded as `build` loads it (art files and template folder read, the same messages),
-    but without the game's own checks, which the command reports as findings of its own. A file
-    of another game is a located problem saying what the command is for (`purpose`)."""
+    """A definition for a one-game command, loaded as `build` loads it but without the game's
+    checks, which the command reports as findings; another game's file is a located problem."""
     data, source = read_yaml(path)
     if isinstance(data, dict) and data.get("game") != game_id:
         got = "nothing" if data.get("game") is None else shorten(data.get("game"))
@@ -169,6 +152,5 @@ def read_as(path: Path, game_id: str, purpose: str, allow_outside: bool = False)
 
 
 def output_name(path: Path) -> str:
-    """The output folder and file stem for a definition: its file name without `.yaml`, with no
-    leading dots, so `...yaml` (stem `..`) cannot write beside the output folder instead of in it."""
+    """The output stem: the file name without `.yaml` or leading dots, so `...yaml` stays inside."""
     return path.stem.lstrip(".") or "definition"

@@ -1,10 +1,6 @@
 """The keys every game's definition starts with, declared once.
 
-Which game it is, its title and credit, and the folder of the user's own templates; a game with a
-reference sheet also takes its `reference:` settings, and one with a rulebook its `rules:`. Each
-game's model narrows `game` to its id (a `Literal`), so a definition for one game can never
-validate as another.
-"""
+Each game narrows `game` to its id (a `Literal`), so a definition can never validate as another."""
 from __future__ import annotations
 
 from typing import Annotated

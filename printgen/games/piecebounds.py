@@ -1,12 +1,5 @@
-"""Where the shapes of a drawn piece land, to check a user's piece template against the places
-the rules keep free: each shape as a quadrilateral in the piece's millimetres (y up), with the
-id of the SVG element that drew it (svglib keeps it as `svgid`), and an overlap test for them.
-
-Text is measured as printgen lays text out (the font's advance widths, from the baseline down by
-the descent and up by the cap height, as printgen lays text out); any other shape by its bounds,
-widened by half its stroke. Both are turned with every transform above them, so a quadrilateral
-follows the shape even when the piece is placed at an angle.
-"""
+"""Where the shapes of a drawn piece land, as quadrilaterals in millimetres (y up) with their
+element ids, to check a user's template against the places the rules keep free."""
 from __future__ import annotations
 
 import re
@@ -31,8 +24,7 @@ def apply(matrix: Sequence[float], x: float, y: float) -> Point:
 
 
 def drawn_shapes(group: Group, matrix: Matrix = IDENTITY) -> Iterator[tuple[Any, Matrix, str | None]]:
-    """Every shape of `group`, with the transform from its own coordinates to those `matrix`
-    maps the group's into, and the id of the innermost element around it that has one."""
+    """Every shape of `group` with its transform into `matrix`'s frame and its nearest element id."""
     def walk(node: Any, here: Matrix, ident: str | None) -> Iterator[tuple[Any, Matrix, str | None]]:
         ident = getattr(node, "svgid", None) or ident
         if isinstance(node, Group):
@@ -65,8 +57,7 @@ def quad_of(shape: Any, matrix: Matrix) -> list[Point] | None:
 
 
 def text_boxes(group: Group) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
-    """Every line of text a drawn piece prints, with the box its glyphs take in the piece's
-    millimetres (x0, y0, x1, y1)."""
+    """Every text line of a drawn piece, with its glyphs' box in mm (x0, y0, x1, y1)."""
     for shape, matrix, _ in drawn_shapes(group):
         if isinstance(shape, String):
             xs, ys = zip(*quad_of(shape, matrix) or [])
@@ -75,8 +66,7 @@ def text_boxes(group: Group) -> Iterator[tuple[str, tuple[float, float, float, f
 
 def furthest_outside(group: Group, box: tuple[float, float, float, float], matrix: Matrix = IDENTITY
                      ) -> tuple[float, Any, str | None, int]:
-    """How far (mm) the group's shapes, mapped by `matrix`, reach outside `box` (x0, y0, x1, y1) at
-    most; the shape that does and its element's id; and how many shapes reach outside it."""
+    """The furthest (mm) a shape reaches outside `box`, that shape and its id, and how many do."""
     x0, y0, x1, y1 = box
     worst: tuple[float, Any, str | None] = (0.0, None, None)
     count = 0
@@ -92,8 +82,7 @@ def furthest_outside(group: Group, box: tuple[float, float, float, float], matri
 
 
 def overlap(a: Sequence[Point], b: Sequence[Point], tolerance: float = 0.0) -> bool:
-    """Whether two convex polygons overlap by more than `tolerance` (mm) along every axis that
-    could part them (separating axes)."""
+    """Whether two convex polygons overlap by more than `tolerance` mm on every separating axis."""
     for poly in (a, b):
         for i, (x1, y1) in enumerate(poly):
             x2, y2 = poly[(i + 1) % len(poly)]
@@ -113,16 +102,14 @@ COMMENT = re.compile(r"\{#.*?#\}", re.S)
 
 
 def line_in(source: str, snippet: str) -> int | None:
-    """The 1-based line of a template where `snippet` first stands outside a Jinja comment (the
-    comment at the top of a piece template names the ids too); None when it does not."""
+    """The 1-based line where `snippet` first stands outside a Jinja comment; None if nowhere."""
     body = COMMENT.sub(lambda found: re.sub(r"[^\n]", " ", found.group(0)), source)
     index = body.find(snippet)
     return body.count("\n", 0, index) + 1 if index >= 0 else None
 
 
 def located(templates: PieceTemplates, name: str, *snippets: str) -> tuple[str, int]:
-    """Template `name`'s file as messages show it, and the line of its body holding the first of
-    `snippets` that it holds (else 1)."""
+    """Template `name`'s shown file and the line holding the first of `snippets` (else 1)."""
     file, _ = templates.where(name)
     source = templates.source(name)[1]
     found = (line_in(source, snippet) for snippet in snippets)
@@ -130,8 +117,7 @@ def located(templates: PieceTemplates, name: str, *snippets: str) -> tuple[str, 
 
 
 def located_shape(templates: PieceTemplates, name: str, shape: Any, ident: str | None) -> tuple[str, int]:
-    """Where in template `name` a drawn shape was written: at its element's id (written out, or
-    as the template writes it, 'id="card-{{ n }}"' for card-2), else at the first tag of its kind."""
+    """Where in template `name` a shape was written: at its id (or 'id="card-' for card-2), else its tag."""
     ids = (f'id="{ident}"', f'id="{ident.rstrip("0123456789")}') if ident else ()
     return located(templates, name, *ids, tag_of(shape))
 

@@ -1,23 +1,8 @@
 """A game's pieces drawn from SVG templates fed with plain data (docs/ARCHITECTURE.md, "Pieces
 drawn from templates").
 
-A game computes what its rules depend on (an Omiga semicircle's centre and radius, a form's
-polygon) and hands it, as plain data in millimetres with y down from the piece's top-left corner,
-to a Jinja template that writes an SVG. The template is found like a rules template: the
-`--templates` folders, then the definition's `templates:` folder, then printgen's own.
-
-`PieceTemplates.draw_many` renders every piece of a batch (72 tile faces, say) in the sandbox and
-converts each distinct SVG with svglib, each distinct element once (`art.svgbatch`), in this
-process: the whole build already runs in one bounded child. Text goes into printgen's embedded
-fonts (`art.svg.embedded_fonts`). Each drawing comes back as a reportlab group in millimetres, y
-up, placed at the piece's box (0, 0, width, height), ready for the imposition code; the same
-piece asked for again in one build (the contact sheet, an SVG of one tile) is not drawn again.
-
-Every template problem is a located DefinitionError: a Jinja failure at its file and line; an
-SVG svglib cannot read, or that is too costly to draw (`art.measure`), at the template's file.
-What svglib leaves out (markers, filters...) and a drawing of the wrong size are warnings naming
-the file.
-"""
+The game computes what its rules depend on and the template only draws it. Every template
+problem is a located DefinitionError; what svglib leaves out and wrong sizes are warnings."""
 from __future__ import annotations
 
 import json
@@ -49,8 +34,7 @@ class Piece:
 
 @dataclass(frozen=True)
 class Drawn:
-    """One piece as its template drew it: svglib's drawing (points, its y flip inside) and what
-    converting it noticed, told as warnings once the batch is placed."""
+    """One piece as its template drew it, with what converting it noticed, warned once placed."""
 
     drawing: Any
     findings: tuple[tuple[str, str], ...]  # (feature svglib leaves out, what is lost)
@@ -67,8 +51,7 @@ class Wanted(NamedTuple):
 
 @dataclass
 class PieceTemplates:
-    """The piece templates of one build: where they are searched, every piece drawn so far (by
-    template, data and box), and the warnings found while drawing."""
+    """The piece templates of one build: search path, pieces drawn so far, and warnings."""
 
     user_dirs: tuple[Path, ...] = ()
     common: dict[str, Any] = field(default_factory=dict)  # plain data every piece's render sees too
@@ -102,9 +85,7 @@ class PieceTemplates:
         return self.draw_batches([(name, pieces)])[0]
 
     def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
-        """Each batch's pieces drawn from its template, in order; a piece drawn before in this
-        build is not drawn again. Every batch is drawn before any is placed, so a template that
-        fails leaves no warnings of the others behind."""
+        """Each batch drawn, all before any is placed, so a failure leaves no others' warnings behind."""
         keyed: list[list[str]] = []
         jobs: list[tuple[str, list[Wanted]]] = []
         for name, pieces in batches:
@@ -129,8 +110,7 @@ class PieceTemplates:
         return [[self.drawn[key] for key in keys] for keys in keyed]
 
     def convert(self, name: str, wanted: list[Wanted]) -> list[Drawn]:
-        """Template `name` rendered for each wanted piece, then each distinct SVG measured
-        (`art.measure`), scanned and converted once."""
+        """Template `name` rendered per piece; each distinct SVG measured and converted once."""
         from printgen.art.measure import measure_svg
         from printgen.art.svg import embedded_fonts, scan
         from printgen.art.svgbatch import BatchConverter
@@ -200,8 +180,7 @@ class PieceTemplates:
 
 
 def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
-    """The piece templates of one build of `defn`: searched in `folders` first; every piece sees
-    the definition as plain data `d` and may name the definition's own fonts by family."""
+    """The piece templates of one build of `defn`, searched in `folders` first."""
     from printgen.art.library import loaded_fonts
 
     return PieceTemplates(tuple(Path(f) for f in folders), {"d": plain(defn)}, user_fonts=loaded_fonts(defn))
@@ -213,17 +192,14 @@ def key_of(name: str, data: Any, width: float, height: float) -> str:
 
 
 def shown_name(path: Path) -> str:
-    """A template's file as messages show it: printgen's own by its place in the repository
-    (`templates/fracas/token-back.svg.j2`), wherever printgen is installed; a user's as
-    display_name shows any file."""
+    """A template's file as messages show it: printgen's own by its repository path."""
     from printgen.core.bundled import shown_name as bundled_name
 
     return bundled_name(path) or display_name(path)
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:
-    """svglib's drawing (points, its own y flip inside) as a group in millimetres, y up, filling
-    the box (0, 0, width, height): the drawing's size is mapped onto the box."""
+    """svglib's drawing (points, y flipped) as a group in mm, y up, filling (0, 0, width, height)."""
     scale = (width / drawing.width, 0.0, 0.0, height / drawing.height, 0.0, 0.0)
     contents = list(drawing.contents)
     if len(contents) == 1 and isinstance(contents[0], Group):
@@ -233,8 +209,7 @@ def placed_at(drawing: Drawing, width: float, height: float) -> Group:
 
 
 def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, tuple[float, ...]]]:
-    """Every shape drawn by the SVG element with id `ident` (svglib keeps it as `svgid`), each with
-    the transform from its own coordinates to the piece's (mm, y up)."""
+    """Every shape drawn by the element with id `ident`, with its transform to the piece's mm, y up."""
     def walk(node: Any, matrix: tuple[float, ...], inside: bool) -> Iterator[tuple[Any, tuple[float, ...]]]:
         inside = inside or getattr(node, "svgid", None) == ident
         if isinstance(node, Group):
@@ -248,11 +223,7 @@ def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, tuple[float,
 
 
 def with_art(group: Group, ident: str, shape: Any) -> Group:
-    """`group` (as placed_at made it) with the top-level element of id `ident` (an empty
-    `<g id="...">` the template puts where a picture goes) replaced by `shape`, which is drawn in
-    the piece's own millimetres, y up: art a definition names (a logo image) is loaded by printgen
-    and never passes through the template, which only says where in its layers it goes. The
-    group is copied, never changed: drawings are shared between pieces."""
+    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, art never templated."""
     a, b, c, d, e, f = group.transform
     det = a * d - b * c
     inverse = (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)

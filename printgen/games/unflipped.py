@@ -1,13 +1,7 @@
 """A piece drawn from an SVG template, rewritten with y running up in its shapes' own numbers.
 
-svglib draws an SVG in its own y-down numbers under one flip of the y axis. The PDF then draws
-each curve and slanted line under a mirrored transform, and pdfium rasterises that a shade
-differently (up to 2 levels of 255 along anti-aliased edges) from the same shape drawn in y-up
-numbers, as printgen's Python drawings were. Pushing the flip down through the groups (a turn
-becomes the opposite turn, a shift the opposite shift) into the shapes' coordinates gives the
-same picture, pixel for pixel, as the drawing it replaces. Text keeps its own flip, which then
-cancels, and anything of a kind not listed keeps the flip around it.
-"""
+pdfium rasterises mirrored curves a shade differently, so pushing svglib's y flip down into the
+shapes keeps the picture pixel for pixel that of the drawing it replaces."""
 from __future__ import annotations
 
 import copy
@@ -24,8 +18,7 @@ def snapped(matrix: Any) -> tuple[float, ...]:
 
 
 def unflipped(group: Group) -> Group:
-    """`group` (as pieces.placed_at makes it: scale and flip, then svglib's shapes) drawn the same
-    with no flip left in it. Shapes are copied, never changed: drawings are shared."""
+    """`group` from pieces.placed_at drawn the same with no flip left; shapes are copied, as shared."""
     a, b, c, d, e, f = snapped(group.transform)
     if b or c or d >= 0:  # not a plain flip: leave it as it is
         return group
@@ -34,9 +27,7 @@ def unflipped(group: Group) -> Group:
 
 
 def lifted(node: Any, outer: tuple[float, ...]) -> Group:
-    """`node` under `outer`, in one transform: a group's own shift and the drawing's then add up
-    in one number, as they did in the Python drawing (two shifts give pdfium other roundings).
-    Text that is only shifted is shifted in its own numbers, as printgen places text."""
+    """`node` under `outer` in one transform: two shifts give pdfium other roundings."""
     if isinstance(node, Group):
         a, b, c, d, e, f = snapped(mmult(outer, tuple(node.transform)))
         if (a, b, c, d) == (1.0, 0.0, 0.0, 1.0) and all(isinstance(item, String) for item in node.contents):

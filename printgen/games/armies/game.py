@@ -1,11 +1,5 @@
-"""Armies: a rulebook, and a one-page reference sheet (also as two half-page cards) with the
-stamina positions.
-
-`<stem>.pdf` is the rulebook, printed on both sides; `<stem>-reference.pdf` is the reference page,
-and `<stem>-reference-cards.pdf` the reference as two double-sided half-page cards, one per player
-(see printgen.layout.reference). Both draw the positions from the piece template
-`armies/positions.svg.j2`, at both documents' column widths in one batch.
-"""
+"""Armies: a rulebook, and a reference sheet (also as two half-page cards) with the stamina
+positions, drawn from `armies/positions.svg.j2` at both column widths in one batch."""
 from __future__ import annotations
 
 from printgen.layout import reference as reference_layout
@@ -32,8 +26,7 @@ def reference(defn: Armies, figures: PositionFigures) -> Reference:
 
 
 def figures_for(defn: Armies, options: BuildOptions, warnings: list[str]) -> PositionFigures:
-    """The position drawings, drawn now for the rulebook's and the reference's column widths (a
-    width the layouts ask for besides is drawn when asked); their warnings go to `warnings`."""
+    """The position drawings for the rulebook's and reference's column widths, warnings to `warnings`."""
     figures = PositionFigures(defn, defn.reference.accent, templates_for(defn, options.templates),
                               warnings)
     rules = pt(Layout(options.paper, defn.rules.columns, 0.0).column_width) * MM_PER_PT
@@ -42,7 +35,6 @@ def figures_for(defn: Armies, options: BuildOptions, warnings: list[str]) -> Pos
 
 
 def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """The rulebook first, then the reference sheet and cards."""
     figures = figures_for(defn, options, loaded.art.warnings)
     return [rulebook_document(rulebook(defn, loaded.name, figures), options, f"{loaded.name}.pdf"),
             *reference_documents(reference(defn, figures), options, loaded.name)]

@@ -1,6 +1,4 @@
-"""The Armies definition: army ranks and their stamina, the card positions that mark lost stamina,
-the round, and how a round is decided. The reference sheet's tables are drawn from these lists.
-"""
+"""The Armies definition; the reference sheet's tables are drawn from its lists."""
 from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal

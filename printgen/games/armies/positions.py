@@ -1,12 +1,7 @@
 """The Armies figure: the army card in each position that marks lost stamina.
 
-Each position gets an equal cell: the card turned about its centre (or shown face down), its name
-under it and how many SP it means lost. printgen works out the geometry (the cells, a card size
-that stays inside its cell even turned 45 degrees, each card's centre and turn, the lattice of a
-card's back) and the piece template `armies/positions.svg.j2` draws it (docs/ARCHITECTURE.md,
-"Pieces drawn from templates"). A user's copy of the template is checked: each position's card
-must still be turned as the position says, and the drawing must stay inside its box.
-"""
+printgen works out the geometry and `armies/positions.svg.j2` draws it; a user's copy is checked
+to still turn each card as its position says and to stay inside its box."""
 from __future__ import annotations
 
 import math
@@ -42,8 +37,7 @@ def extent(turn: float, w: float, h: float) -> tuple[float, float]:
 
 
 def lattice(w: float, h: float, step: float) -> list[list[float]]:
-    """A diamond lattice inside a w x h box centred on (0, 0), the usual look of a card back: each
-    line as [x1, y1, x2, y2], clipped to the box (the same lines whichever way y runs)."""
+    """A diamond lattice clipped to a w x h box centred on (0, 0), each line as [x1, y1, x2, y2]."""
     lines = []
     n = int((w + h) / step) + 1
     for k in range(n + 1):
@@ -108,9 +102,7 @@ def figure_data(defn: Armies, width: float, accent: str) -> dict[str, Any]:
 
 @dataclass
 class PositionFigures:
-    """The position drawings of one build, drawn from the template (searched in `templates`
-    first), every width the build needs in one batch. What a user's template draws
-    against what the rules need goes into `warnings` (the build's list)."""
+    """The position drawings of one build, every width in one batch."""
 
     defn: Armies
     accent: str
@@ -123,8 +115,7 @@ class PositionFigures:
         return Piece(data, width, data["figure"]["height"], f"the position drawing ({width:.1f} mm wide)")
 
     def prepare(self, widths: list[float], columns_key: str = "columns") -> None:
-        """Draw the figure at each width not drawn yet, together; a width whose cells the names
-        do not fit is left for `figure` to report."""
+        """Draw every new width together; names that do not fit are left for `figure` to report."""
         wanted: dict[float, float] = {}
         for width in widths:
             try:
@@ -155,8 +146,7 @@ class PositionFigures:
         return drawing
 
     def check(self, piece: Piece, group: Group) -> None:
-        """Warn, at the template line, when a card is not turned as its position says or the
-        drawing leaves its box (where it would print over the text around it)."""
+        """Warn at the template line when a card is turned wrongly or the drawing leaves its box."""
         for i, position in enumerate(self.defn.positions):
             ident = f"card-{i}"
             turn = drawn_turn(shapes_with_id(group, ident))
@@ -180,8 +170,7 @@ class PositionFigures:
 
 
 def drawn_turn(shapes: Iterator[tuple[Any, tuple[float, ...]]]) -> float | None:
-    """Degrees clockwise, as seen on the page, that the first shape of an element is turned
-    (its frame's x axis against the page's); None when nothing has the id."""
+    """Degrees clockwise on the page the element's first shape is turned; None without the id."""
     for _, matrix in shapes:
         a, b = matrix[0], matrix[1]
         return (-math.degrees(math.atan2(b, a))) % 360

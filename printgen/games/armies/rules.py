@@ -1,10 +1,5 @@
-"""Armies's printed rules: the tables and figure both the reference sheet and the rulebook print,
-and the rulebook itself (armies/rules.txt.j2) with a worked example played out by these rules.
-
-The example is a fixed series of plays; who wins each round, which army loses stamina, where it
-lies then and when it falls are worked out here from the definition, so the text stays true when
-a stamina value, a position or the attack colour changes.
-"""
+"""Armies's printed rules: the shared tables and figure, and the rulebook, whose worked example
+is played out from the definition so the text stays true when the numbers change."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -33,8 +28,7 @@ def position_rows(defn: Armies) -> list[tuple[str, ...]]:
 
 
 def tables(defn: Armies, settings: str, figures: PositionFigures) -> dict[str, DataTable | Callable[[float], Any]]:
-    """The stamina, results, round and positions tables, and the drawing of the positions (from
-    `figures`), for the document whose layout is set under `settings` ('rules' or 'reference')."""
+    """The tables and positions drawing for the document whose layout is under `settings`."""
     ranks = len(defn.stamina)
     return {
         "stamina": DataTable(("Army card", "Starts with"),

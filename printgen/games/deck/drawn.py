@@ -1,9 +1,6 @@
-"""A deck's cards drawn when a sheet or a picture asks for them, not all at once: a deck of ten
-thousand cards holds the shapes of the last few sides drawn, never the whole deck's.
+"""A deck's cards drawn on demand, so a huge deck holds only the last few sides' shapes.
 
-Problems a side meets while drawing (text that does not fit, a bad colour) are kept by row and
-side, the first time it is drawn, so they are told in row order however often it is redrawn.
-"""
+Problems are kept by row and side the first time a side is drawn, so they are told in row order."""
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -27,11 +24,7 @@ CACHED_ELEMENTS = 256  # drawn elements cached by their values; a few hundred sh
 
 def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
               problems: list[Problem], cache: dict[tuple[Any, ...], Any] | None = None) -> DrawnSide:
-    """One side for one row; each element that cannot be drawn adds a problem at the row's line
-    that names the element and its line in the definition. `cache` holds elements already drawn, by
-    the element and its values for this row: an element no template decides is drawn once for the
-    whole deck, and one whose values repeat (a cost of 3) once for those values; cards share the
-    shapes, which are never changed once drawn."""
+    """One side for one row; `cache` shares elements whose values repeat, so shapes never change."""
     drawn = []
 
     def fault(key: tuple[Any, ...], message: str) -> None:

@@ -1,9 +1,6 @@
-"""A card's face or back for one row: the layout's elements with that row's values, drawn in
-millimetres as reportlab shapes.
+"""A card's face or back for one row, drawn in millimetres as reportlab shapes.
 
-The layout is written y down from the card's top-left corner; the side is drawn in a group that
-turns it into printgen's y-up picture, and text and images are turned upright again locally.
-"""
+The layout is y down from the top-left; the side's group turns it y up, text and images upright."""
 from __future__ import annotations
 
 import re
@@ -132,8 +129,7 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box) -> 
 
 @dataclass
 class DrawnSide:
-    """One side of one card, drawn once; `at(bleed)` puts it over its background run `bleed` mm past
-    the cut, so the home sheets, the print-shop files (3 mm) and Tabletop Simulator (none) share it."""
+    """One side of one card, drawn once and shared by every bleed `at(bleed)` puts it over."""
 
     content: list[Any]
     background: Color | None
@@ -152,8 +148,7 @@ class DrawnSide:
 
 def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float,
                shared: dict[Any, Any]) -> Group:
-    """The drawn elements in printgen's y-up picture, over the background running into the bleed
-    (one shape for every card of the deck with that background: `shared` holds it)."""
+    """The elements in y-up over the background run into the bleed, shared deck-wide via `shared`."""
     card = Group(transform=(1, 0, 0, -1, 0, height))
     for shape in drawn:
         card.add(shape)

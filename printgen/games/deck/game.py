@@ -1,6 +1,5 @@
 """Decks: cards drawn from a layout and rows of data, imposed for duplex, gutterfold or fronts only,
-with an SVG and a PNG of every card's face (and of each back) for checking art and for other tools.
-"""
+with an SVG and a PNG of every card's face (and of each back) for checking art and for other tools."""
 from __future__ import annotations
 
 from functools import partial
@@ -72,8 +71,7 @@ def template_files(defn: Deck, source: SourceMap, context: ArtContext) -> dict[s
 
 
 def load_fonts(defn: Deck, source: SourceMap, context: ArtContext) -> None:
-    """Every font file the layouts name, loaded once, so a missing or broken one is told once, at
-    its element, rather than on every row."""
+    """Every font the layouts name, loaded once, so a bad one is told once rather than every row."""
     problems = []
     for side in ("face", "back"):
         for i, element in enumerate(getattr(defn, side).layout):
@@ -121,10 +119,7 @@ def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
 
 
 def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded) -> float:
-    """The bleed the sheets are imposed with. Given (`--bleed`, else `card.bleed`), it is kept, with
-    a warning when it costs cards on every sheet. Left out, it is 2 mm when that costs none, and
-    otherwise none: cards edge to edge, one cut between two, is what a home printer's user expects
-    (nine poker cards on A4), and a neighbour's background stands in for bleed along shared cuts."""
+    """The bleed given (warned when it costs cards), else 2 mm if free, else none, as home printers expect."""
     width, height = defn.card.dimensions
     area = fold_half(paper) if defn.sheet.layout == "gutterfold" else paper
     most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
@@ -145,8 +140,7 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py):
-    problems found while drawing are raised by the files that drew them, before anything is saved."""
+    """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
     cards = build_cards(defn, loaded)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
@@ -182,8 +176,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
 
 
 def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: list[DeckCard]) -> Iterator[Page]:
-    """The sheets one by one; then the cards with no copies (on no sheet, but drawn with the rest);
-    then every problem drawing them met, raised together."""
+    """The sheets, then the cards with no copies drawn too, then every problem met, raised together."""
     yield from sheets()
     for card in unplaced:
         card.front()
@@ -193,9 +186,7 @@ def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: 
 
 
 def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Document]:
-    """svg/<card>.svg and png/<card>.png for every card's face, and for each distinct back, each
-    drawn when it is written, a card's SVG just before its PNG, so that one drawing of the card
-    serves both (output.writers shares them out on every core)."""
+    """svg/ and png/ of every face and distinct back, each SVG just before its PNG to share a drawing."""
     documents: list[Document] = []
     size = Paper("card", *defn.card.dimensions)
     seen: set[str] = set()
@@ -213,8 +204,7 @@ def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Docume
 
 
 def picture(card: DeckCard, side: str, tells: bool) -> list[Page]:
-    """One side of one card as a page; the SVG `tells` the problems drawing it met (the PNG, drawn
-    from the same side, leaves that to it)."""
+    """One side of one card as a page; only the SVG `tells` the problems, not its PNG too."""
     group = card.front() if side == "face" else card.back()
     if tells and card.problems(side):
         raise DefinitionError(card.problems(side))
@@ -222,8 +212,7 @@ def picture(card: DeckCard, side: str, tells: bool) -> list[Page]:
 
 
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
-    """Each row's card once, with its number of copies, for `printgen export`; cards that share a
-    back form one deck."""
+    """Each row's card once, with its copies, for `printgen export`; cards sharing a back are one deck."""
     defn: Deck = loaded.definition
     def deck(card: DeckCard) -> str:  # named after the game, so the back's file says what it is
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"

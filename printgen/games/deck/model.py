@@ -1,10 +1,7 @@
 """The deck definition: the card's size, where its rows come from, and how faces and backs look.
 
-Coordinates in a layout are millimetres from the card's top-left corner, x to the right and y down,
-as in SVG and in every drawing program, so a designer can read them off a ruler. Any value of an
-element may be a Jinja expression over the row (`"{{ name }}"`, `"{{ 20 + cost * 2 }}"`); such
-values are worked out per row (printgen.games.deck.values) and checked then.
-"""
+Layout coordinates are millimetres from the top-left, y down, as a designer reads a ruler; values
+may be Jinja expressions over the row (printgen.games.deck.values)."""
 from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal, Optional, Union

@@ -1,8 +1,6 @@
 """SVG path data (`d`) for a deck's `path` element, read into a reportlab Path in millimetres.
 
-Moves, lines (L, H, V), cubic and quadratic curves (C, Q) and Z, absolute (capitals) or relative;
-the other commands (S, T, A) are refused with a hint, since C draws the same curves.
-"""
+S, T and A are refused with a hint, since C draws the same curves."""
 from __future__ import annotations
 
 import re

@@ -1,9 +1,5 @@
-"""A deck's rows: from a CSV file beside the definition, or inline in it, each with where it was
-written, so that any problem with a value is told at its CSV line and column.
-
-A CSV file is UTF-8 with a header row. Values are text unless the definition's `columns:` says how
-to read them; the copies column (`copies` unless renamed) is a whole number, 1 when empty.
-"""
+"""A deck's rows, from a CSV file or inline, each with where it was written so a bad value is
+told at its CSV line and column."""
 from __future__ import annotations
 
 import csv
@@ -95,8 +91,7 @@ def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) ->
 
 
 def read_beside(name: str, context: ArtContext, limit: int, what: str) -> tuple[Path, bytes]:
-    """A file the definition names (its data, an SVG template): found as art is, and refused with a
-    ValueError when it is over `limit` bytes (`what` says what it is, for the message)."""
+    """A file the definition names, found as art is; ValueError when over `limit` bytes."""
     path = resolve(name, context)
     if path.stat().st_size > limit:
         shown = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"

@@ -1,7 +1,4 @@
-"""A deck's sheets: duplex (backs on the reverse, printgen's imposition), gutterfold (each back
-beside its front, to fold along the middle) or fronts only; cut marks in the margins or full cut
-lines round every card, with the card's corner radius.
-"""
+"""A deck's sheets: duplex, gutterfold or fronts only, with cut marks or cut lines."""
 from __future__ import annotations
 
 import math
@@ -33,8 +30,7 @@ def cut_lines(boxes: Sequence[Box], radius: float) -> Group:
 
 def duplex_sheets(pieces: Sequence[Piece], duplex: Duplex, bleed: float, captions: dict[str, str],
                   lines: float | None, fronts_only: bool, gap: float = 0.0) -> Iterator[Page]:
-    """Pages for duplex printing (a front then its back), or fronts alone, each sheet drawn when
-    it is asked for; the cards are checked against the paper at once (ValueError)."""
+    """Pages for duplex (a front then its back) or fronts alone, each drawn when asked for."""
     def caption(sheet: int, count: int, side: str) -> str:
         return captions[side].format(sheet=sheet + 1, count=count)
 
@@ -57,9 +53,7 @@ def fold_half(paper: Paper) -> Paper:
 
 def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, caption: str,
                       lines: float | None, gap: float = 0.0) -> Iterator[Page]:
-    """Fronts on the left half, each back mirrored on the right half, a fold line between: folded
-    along it, every back lies behind its front. One-sided printing, no duplex needed. Each sheet is
-    drawn when it is asked for; the cards are checked against the paper at once (ValueError)."""
+    """Fronts left, backs mirrored right and a fold line between, for one-sided printing."""
     if not pieces:
         return iter(())
     first = pieces[0]

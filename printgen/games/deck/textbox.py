@@ -1,9 +1,6 @@
-"""Text in a box on a card: wrapped to its width, shrunk step by step down to a least size until it
-fits, with pictures inline (`:sword:` draws the icon named `sword` at the text's height).
+"""Text in a box on a card: wrapped, shrunk until it fits, with inline icons (`:sword:`).
 
-Drawn as shapes (not platypus paragraphs) so the PDF and the SVG of a face are the same picture.
-Coordinates here are the card's own: millimetres, y down from the top-left corner.
-"""
+Drawn as shapes rather than paragraphs so a face's PDF and SVG are the same picture."""
 from __future__ import annotations
 
 import re
@@ -25,9 +22,7 @@ CACHED_WIDTHS = 50_000  # measured words cached; a deck's cards share most of th
 
 @dataclass
 class TextWidths:
-    """fonts.text_width, cached by text, font and size for one deck: fitting a card's text
-    measures each word at every size it tries and again to draw it, and a deck's cards repeat the
-    same words (a thousand cards measured 93,000 words, nearly all seen before)."""
+    """fonts.text_width cached per deck: fitting measures the same words at every size tried."""
 
     cache: dict[tuple[str, str, float], float] = field(default_factory=dict)
 
@@ -85,8 +80,7 @@ def icon_width(art: Any, size: float) -> float:
 
 @dataclass(frozen=True)
 class Line:
-    """One line's words and its width in mm (the words and the spaces between them), measured
-    once: fitting checks it and drawing places the line by it."""
+    """One line's words and width in mm, measured once for both fitting and drawing."""
 
     words: list[list[Token]]
     width: float
@@ -116,8 +110,7 @@ def lines_at(paragraphs: list[list[list[Token]]], font: str, size_pt: float, wid
 
 def fit(text: str, icons: Mapping[str, Any], font: str, size_pt: float, least_pt: float, box: Box,
         wrap: bool, line_height: float, measure: TextWidths) -> tuple[float, list[Line]] | None:
-    """The largest size from `size_pt` down to `least_pt` at which the text fits the box, with its
-    lines; None when it does not fit even at the least size."""
+    """The largest size down to `least_pt` at which the text fits, with its lines; else None."""
     paragraphs = [tokens(paragraph, icons) for paragraph in text.split("\n")]
     size = size_pt
     while size >= least_pt - 1e-9:

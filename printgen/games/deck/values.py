@@ -1,8 +1,5 @@
-"""Which values of a deck's layout are templates, and their text for every row.
-
-Every templated value is rendered in one batch (printgen.jinja.values); a literal value is
-used as written. `RowValues.get(side, index, key)` then answers for one row either way.
-"""
+"""Which values of a deck's layout are templates, and their text for every row, rendered in
+one batch (printgen.jinja.values)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,8 +23,7 @@ def condition(text: str) -> str:
 
 
 def templated(defn: Deck, files: dict[str, "TemplateFile"]) -> dict[Key, str]:
-    """Every value of the definition that is a template, by its key; a side's SVG template file is
-    one more, under (side, "template")."""
+    """Every templated value by key, a side's SVG template file under (side, "template")."""
     found: dict[Key, str] = {}
     for side, file in files.items():
         found[(side, "template")] = file.text
@@ -81,8 +77,7 @@ class RowValues:
         return self.rendered.get((side, index, key), getattr(el, key))
 
     def element_key(self, side: str, index: int) -> tuple[Any, ...]:
-        """What decides how the element is drawn for this row: which element, and the text of each
-        of its values that is a template (the rest are the same on every row)."""
+        """Which element, and the text of its templated values: all that decides its drawing."""
         return (side, index, *((key, text) for key, text in self.rendered.items() if key[:2] == (side, index)))
 
     def shown(self, side: str, index: int) -> bool:

@@ -1,11 +1,6 @@
-"""Fracas: a rulebook, a one-page reference sheet (also as two half-page cards) and life tokens.
+"""Fracas: a rulebook, a reference sheet (also as two half-page cards) and life tokens.
 
-Files: `<stem>.pdf` is the rulebook, printed on both sides; `<stem>-tokens.pdf` is the page of life
-tokens, printed single-sided on a sheet of its own (so no duplex print ever puts tokens on the back
-of the rules, and tokens can go on card); `<stem>-reference.pdf` is the reference page, and
-`<stem>-reference-cards.pdf` the same reference as two double-sided half-page cards, one per player
-(see printgen.layout.reference).
-"""
+The tokens get a file of their own, so no duplex print puts them on the back of the rules."""
 from __future__ import annotations
 
 from printgen.art.library import template_folders
@@ -35,8 +30,7 @@ def reference(defn: Fracas) -> Reference:
 
 
 def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Document:
-    """The life tokens alone, one page to print single-sided (on card if you can), drawn from the
-    piece templates; what a user's template puts past a safe area is a warning."""
+    """The life tokens alone, a page to print single-sided (on card if you can)."""
     layout, problems = plan(defn, options.paper)
     bleed = BLEED if options.bleed is None else options.bleed
     art = piece_art(defn, options.templates)
@@ -48,7 +42,6 @@ def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Docu
 
 
 def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """The rulebook first, then the tokens and the reference sheets."""
     stem = loaded.name
     return [rulebook_document(rulebook(defn, stem), options, f"{stem}.pdf"),
             tokens_document(defn, options, loaded),
@@ -56,8 +49,7 @@ def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document]
 
 
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
-    """The tokens one by one for `printgen export`, drawn from the templates found as in a build
-    (--templates, then the definition's `templates:` folder)."""
+    """The tokens one by one for `printgen export`, from the templates a build would use."""
     defn: Fracas = loaded.definition
     return cards(defn, [*options.templates, *template_folders(defn.templates)])
 

@@ -1,8 +1,5 @@
-"""The Fracas definition: the two players, life, the card roles, the turn, skirmishes and tokens.
-
-The tables printed on the reference sheet (roles, turn, skirmish) are lists here, so the sheet can
-never disagree with the data it was built from.
-"""
+"""The Fracas definition; the reference sheet's tables are lists here, so the sheet can never
+disagree with its data."""
 from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal

@@ -1,14 +1,7 @@
 """Fracas's life tokens and pot mat drawn from SVG templates a user can copy and edit.
 
-printgen computes what the sheet depends on (each token's size, the bleed its place on the sheet
-needs, where its owner's name sits TOKEN_PAD inside the cut, the mat's box) and hands it to
-`fracas/token-face.svg.j2`, `fracas/token-back.svg.j2` and `fracas/pot.svg.j2` as plain data in
-millimetres, y down from the piece's top-left corner (see printgen/games/pieces.py). The cut lines,
-the block labels and where each piece goes stay in tokens.py.
-
-A user's template may put text where a slightly wide cut clips it; `piece_warnings` names the
-template file and line.
-"""
+printgen computes sizes, bleed and safe areas and hands them to the templates as plain data
+(printgen/games/pieces.py); cut lines and placing stay in tokens.py."""
 from __future__ import annotations
 
 import re
@@ -56,8 +49,7 @@ def player_data(player: Player) -> dict[str, Any]:
 
 
 def face_data(player: Player, size: float, bleed: Edges) -> dict[str, Any]:
-    """A token's face: a ring with the value 1 (or the player's token_image, in `art`) above the
-    owner's name, whose glyphs end TOKEN_PAD above the bottom cut."""
+    """A token's face: a ring with the value 1 (or token_image) above the owner's name."""
     centre = size / 2 - 2.0  # y down: the ring sits 2 mm above the token's middle
     value = font_mm(size * 0.72)  # the 1 is 0.72 pt for every mm of the token
     name = font_mm(NAME_PT)
@@ -73,9 +65,8 @@ def face_data(player: Player, size: float, bleed: Edges) -> dict[str, Any]:
 
 
 def back_data(player: Player, size: float, bleed: float) -> dict[str, Any]:
-    """A token's back: its owner's name in the middle, so a token face down still shows whose it is.
-    A long name is set smaller to keep inside the safe area; never below the face's NAME_PT, at
-    which the definition's checks make every name fit."""
+    """A token's back shows its owner's name, so a token face down still shows whose it is; a
+    long name is set smaller, never below NAME_PT, at which the checks make every name fit."""
     wide = fonts.text_width(player.name, fonts.BOLD, font_mm(BACK_NAME_PT))
     point = max(NAME_PT, min(BACK_NAME_PT, BACK_NAME_PT * (size - 2 * TOKEN_PAD) / wide)) if wide else BACK_NAME_PT
     return {"token": {"size": size, "pad": TOKEN_PAD}, "box": token_box(size, (bleed,) * 4),
@@ -96,8 +87,7 @@ Key = tuple[Any, ...]
 
 @dataclass
 class PieceArt:
-    """Draws one definition's tokens and pot mat from the templates (searched in `templates`
-    first, then printgen's own); every piece asked for in one `prepare` is drawn in one batch."""
+    """Draws one definition's tokens and pot mat, every piece of one `prepare` in one batch."""
 
     defn: Fracas
     templates: PieceTemplates
@@ -161,10 +151,7 @@ def piece_art(defn: Fracas, templates: Sequence[Path] = ()) -> PieceArt:
 
 
 def piece_warnings(art: PieceArt) -> list[str]:
-    """`file:line: warning: ...` for each template whose text reaches past its safe area on a piece
-    drawn so far (TOKEN_PAD inside a token's cut, POT_PAD inside the mat), naming the first text and
-    piece and how many more; then what drawing the pieces noticed (a template's <svg> of the wrong
-    size, features svglib leaves out)."""
+    """`file:line: warning: ...` for text past a safe area, then what drawing noticed."""
     found: dict[str, list[tuple[Key, str, str]]] = {}
     for key, (name, piece) in art.pieces.items():
         pad = POT_PAD if name == POT else TOKEN_PAD
@@ -186,9 +173,7 @@ def piece_warnings(art: PieceArt) -> list[str]:
 
 
 def text_line(templates: PieceTemplates, name: str, words: str, data: Mapping[str, Any]) -> tuple[str, int]:
-    """The template's file and the line that writes `words`: where they are written out (the
-    pot's), else where the value they came from is used (`{{ name.text }}`), else the first text
-    element."""
+    """The template's file and the line writing `words` (else using them, else the first text)."""
     _, source = templates.source(name)
     source = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), source)  # the notes name values too
     file, _ = templates.where(name)

@@ -1,10 +1,5 @@
-"""Fracas life tokens as separate pieces, for `printgen export` (print shop files, Tabletop Simulator).
-
-On the home-print sheet the tokens share cut lines and one block of colour. A print shop cuts each
-piece on its own, so here a token is drawn from the face template with its background running
-`bleed` mm past every edge. Its back, from the back template, shows the owner's name, so a token
-face down still shows whose it is.
-"""
+"""Fracas life tokens as separate pieces for `printgen export`, each with its own bleed, since
+a print shop cuts each piece on its own."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,8 +15,7 @@ from printgen.games.fracas.piece_art import PieceArt, piece_art
 
 @dataclass(frozen=True, eq=False)  # shares its drawer: told apart by identity
 class TokenPiece:
-    """One player's token; the first face or back asked for at a bleed draws both players' faces
-    and backs at that bleed (one batch)."""
+    """One player's token; its first side asked for at a bleed draws all four in one batch."""
 
     art: PieceArt
     index: int

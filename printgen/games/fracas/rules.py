@@ -1,6 +1,4 @@
-"""Fracas's printed rules: the data tables both the reference sheet and the rulebook print, and the
-rulebook itself (fracas/rules.txt.j2), whose worked example names real cards of each player's suits.
-"""
+"""Fracas's printed rules: the shared tables, and the rulebook with a worked example."""
 from __future__ import annotations
 
 import re
@@ -13,8 +11,7 @@ SPLIT = re.compile(r"\s*(?:,|\band\b|&)\s*")
 
 
 def tables(defn: Fracas, wide: bool = False) -> dict[str, DataTable]:
-    """The roles, the turn and the skirmish outcomes, exactly as the YAML lists them; `wide`: with
-    wider first columns, for the rulebook's larger text in narrower columns."""
+    """The roles, turn and skirmish tables; `wide` widens first columns for the rulebook's text."""
     return {
         "roles": DataTable(("Role", "Cards", "What they do"), [(r.role, r.cards, r.job) for r in defn.roles],
                            (0.24, 0.17, 0.59) if wide else (0.2, 0.18, 0.62)),
@@ -26,8 +23,7 @@ def tables(defn: Fracas, wide: bool = False) -> dict[str, DataTable]:
 
 
 def suits(player: Player) -> list[str]:
-    """The two suit names in 'hearts and diamonds', so the example can name a card of each; a
-    `suits` text that does not split in two still gives two words the sentences can use."""
+    """Two suit names from 'hearts and diamonds' (always two), so the example names a card of each."""
     names = [name for name in SPLIT.split(player.suits.strip()) if name]
     return names[:2] if len(names) >= 2 else [f"{player.name} first suit", f"{player.name} second suit"]
 

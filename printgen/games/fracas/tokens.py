@@ -1,14 +1,7 @@
 """The Fracas life-token sheet: each player's tokens in a block of their colour, with cut lines.
 
-Why tokens rather than a 0-20 life tracker: in Fracas lost life is not just subtracted, it moves
-into a pot that the player with more tokens wins when a deck runs out, and the next game starts
-from the tokens each player kept. Tokens you can push across the table model that directly; a
-tracker would need a third dial for the pot and sums at every skirmish.
-
-Tokens are squares in a grid, so one straight cut serves two tokens. The block's colour runs 2 mm
-past its outer cut lines (bleed), so a cut a little off the line leaves no white sliver. Each token
-and the pot mat are drawn from templates (piece_art.py); where they go and the cuts are drawn here.
-"""
+Tokens, not a tracker, because lost life moves into a pot that is won later. Square tokens share
+cuts, and the colour bleeds 2 mm past the outer cuts so a slightly-off cut leaves no sliver."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -87,15 +80,13 @@ def plan(defn: Fracas, paper: Paper) -> tuple[TokenLayout, Located]:
 
 
 def edges(layout: TokenLayout, row: int, col: int, bleed: float) -> Edges:
-    """The bleed past each cut of the token at (row, col): `bleed` where the cut is the block's
-    outline (no token beyond it), none where another token shares it."""
+    """The bleed past each cut of the token: `bleed` on the block's outline, none where shared."""
     return tuple(bleed if outer else 0.0 for outer in (  # type: ignore[return-value]
         col == 0, not has(layout, row + 1, col), not has(layout, row, col + 1), row == 0))
 
 
 def block(art: PieceArt, index: int, layout: TokenLayout, x: float, bleed: float = BLEED) -> Group:
-    """One player's tokens, each from the face template with the colour behind it `bleed` mm past
-    the block's outer cut lines, and the dashed grid to cut them apart."""
+    """One player's tokens, their colour bleeding past the block's outer cuts, and the cut grid."""
     s, top = layout.size, layout.top
     player = art.defn.players[index]
     group = Group()
@@ -129,8 +120,7 @@ def cut_lines(layout: TokenLayout, x: float) -> list[tuple[float, float, float, 
 
 
 def pot_box(layout: TokenLayout) -> tuple[float, float, float, float] | None:
-    """Where the pot mat goes (x, y, width, height), in the room left under the tokens; None when
-    there is too little."""
+    """Where the pot mat goes in the room under the tokens (x, y, w, h); None when too little."""
     top = layout.top - layout.block_height - OVERSHOOT - 8
     height = min(top - MARGIN, 90.0)
     if height < POT_MIN:
@@ -140,8 +130,7 @@ def pot_box(layout: TokenLayout) -> tuple[float, float, float, float] | None:
 
 
 def sheet_pieces(defn: Fracas, layout: TokenLayout, bleed: float) -> list[tuple[Any, ...]]:
-    """Every piece the sheet draws (and the tokens' backs, which export prints, so that a build
-    checks them too): drawn together in one batch."""
+    """Every piece the sheet draws, plus the backs export prints so a build checks them, in one batch."""
     keys: list[tuple[Any, ...]] = [("face", i, edges(layout, row, col, bleed))
                                    for i in range(len(defn.players)) for row, col in layout.cells()]
     keys += [("back", i, 0.0) for i in range(len(defn.players))]
@@ -150,8 +139,7 @@ def sheet_pieces(defn: Fracas, layout: TokenLayout, bleed: float) -> list[tuple[
 
 
 def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float = BLEED) -> Page:
-    """The whole page: title, a how-to line, both blocks and the pot mat. The TrimBox spans both
-    blocks' cut lines and the BleedBox lies `bleed` mm outside it."""
+    """The whole page, its TrimBox spanning both blocks' cuts and its BleedBox `bleed` mm outside."""
     defn = art.defn
     art.prepare(sheet_pieces(defn, layout, bleed))
     shapes = Group()

@@ -1,10 +1,6 @@
 """Balance and mirror checks of an Omiga tile set, counted in kinds that tiles really use.
 
-A colour or form that no tile shows is not something the decks lack (it is reported once, as an
-unused declaration, by the structure check), and two form names that fit exactly the same forms
-are one kind to every tile that meets them, so balance figures count used kinds only. Sides are as
-the owner holds the tile, as the definition writes them.
-"""
+Unused names are reported once by the structure check, and forms that fit alike are one kind."""
 from __future__ import annotations
 
 from collections import Counter
@@ -67,8 +63,7 @@ def balance(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
 
 def form_balance(defn: Omiga, cs: Compiled, deck: int, counts: dict[str, Counter],
                  kinds: list[int]) -> list[Finding]:
-    """Tops against the bottoms they stack under (tips against notches, diagonals against
-    diagonals), and each fitting pair of different kinds in total (tips against notches)."""
+    """Tops against the bottoms they stack under, and each fitting pair of different kinds in total."""
     limit = defn.validation.thresholds.max_form_spread
     name, own = DECKS[deck], cs.own[deck]
     top, bottom = counts["top"], counts["bottom"]
@@ -103,8 +98,7 @@ def form_balance(defn: Omiga, cs: Compiled, deck: int, counts: dict[str, Counter
 
 
 def mirror(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
-    """The decks mirror each other when both players hold the same tiles from their own seats
-    (forms compared by kind: a diagonal under two names is one diagonal)."""
+    """The decks mirror each other when both players hold the same tiles, forms compared by kind."""
     def signature(edges: Edges) -> Edges:
         left, right, top, bottom = edges
         return (left, right, cs.form_kind[top], cs.form_kind[bottom])

@@ -1,8 +1,4 @@
-"""A picture of one simulated end position, so a designer sees a real board from their tile set.
-
-The table is drawn from white's seat (white's edge at the bottom); black's tiles lie turned 180
-degrees, as they do on a real table. The last tile placed is outlined in red.
-"""
+"""A picture of one simulated end position, drawn from white's seat, last tile outlined."""
 from __future__ import annotations
 
 from reportlab.graphics.shapes import Group, translate
@@ -33,7 +29,6 @@ ENDINGS = {
 
 
 def board(defn: Omiga, record: Record, heading: str, art: TileArt) -> tuple[Group, float, float]:
-    """The board as one group in millimetres, with its width and height."""
     w, h = defn.card.width, defn.card.height
     width = record.columns * w + 2 * MARGIN
     height = record.rows * h + 2 * MARGIN + CAPTION
@@ -68,8 +63,7 @@ def heading(defn: Omiga, record: Record, seed: int, game: int) -> str:
 
 def board_documents(defn: Omiga, record: Record, seed: int, game: int, stem: str,
                     art: TileArt | None = None) -> list[Document]:
-    """`<stem>.svg` and `<stem>.png`: the end position, as a picture and as pixels; the tiles drawn
-    from the face template (in the definition's `templates:` folder, else printgen's own)."""
+    """`<stem>.svg` and `<stem>.png` of the end position, tiles from the face template."""
     title = heading(defn, record, seed, game)
     art = art or tile_art(defn, template_folders(defn.templates))
     group, width, height = board(defn, record, title, art)

@@ -1,13 +1,8 @@
-"""Which problem to fix first: findings ordered cause first, and those that follow from an unknown
-name folded under it.
+"""Which problem to fix first: findings ordered cause first, and those that follow from an
+unknown name folded under it.
 
-One typo (`top: tipp`) also unbalances a deck, leaves an opening unanswered, kills a side and breaks
-the mirror; listed by line, the typo comes fifth. So the checks are run again on a copy of the set
-with each unknown name replaced by the known name that leaves the fewest findings (the nearest in
-spelling among equals): whatever goes away there follows from the unknown name, and is shown
-folded under it. The order is that of the checks, each resting on the ones before: structure, art
-and drawing, set-up, dead tiles and sides, balance, mirror, play.
-"""
+The checks run again with each unknown name replaced by its best known one; whatever goes away
+there follows from the unknown name."""
 from __future__ import annotations
 
 import difflib
@@ -19,8 +14,7 @@ from printgen.games.omiga.model import DECKS, Omiga, Tile
 
 RANK = {"structure": 0, "art": 1, "drawing": 1, "setup": 2, "dead": 3, "balance": 4, "mirror": 5,
         "play": 6, "thorough": 7}
-SEARCHED = 6  # distinct unknown names tried against every known name and alone; more take the nearest
-# and leave what follows from them to the first (a set with that many typos is read again anyway)
+SEARCHED = 6  # unknown names searched fully; more just take the nearest known name
 Kind = Literal["colour", "form"]
 Name = tuple[Kind, str]
 Checks = Callable[[Omiga], list[Finding]]

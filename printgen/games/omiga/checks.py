@@ -1,11 +1,7 @@
 """Static checks of an Omiga tile set: structure, set-up feasibility, dead tiles and sides.
 
-Each check returns every finding it has (never just the first), each naming the tiles involved and
-the key path to edit. A tile's edges are named as the definition writes them, as its owner holds
-the tile; where black's tiles lie turned 180 degrees on the table, a message says where the edge
-lies there too. Neighbour counts use buckets keyed by edge colour or form, so a check costs
-tiles x forms rather than tiles x tiles.
-"""
+Each check returns every finding, naming the tiles and key path; neighbour counts use buckets so
+a check costs tiles x forms rather than tiles x tiles."""
 from __future__ import annotations
 
 from collections import Counter
@@ -45,8 +41,7 @@ def names_list(tiles: Iterable[str], limit: int = 8) -> str:
 
 
 def on_the_table(deck: int, side: str) -> str:
-    """Where an edge as written lies on the table: ', its right as it lies on the table (turned
-    180 degrees)' for black's tiles, nothing for white's."""
+    """Where a black tile's edge lies on the table (turned 180 degrees); nothing for white's."""
     return "" if deck == 0 else f", its {TURNED[side]} as it lies on the table (turned 180 degrees)"
 
 
@@ -81,8 +76,7 @@ def structure(defn: Omiga) -> list[Finding]:
 
 
 def deck_sizes(defn: Omiga) -> list[Finding]:
-    """Each deck holds its declared size, and both decks are declared alike: each player starts
-    with as many tiles, so neither runs out first (a draw) nor holds more answers."""
+    """Each deck holds its declared size, the same for both, so neither player runs out first."""
     found = []
     for deck in DECKS:
         d = defn.deck(deck)
@@ -100,8 +94,7 @@ def deck_sizes(defn: Omiga) -> list[Finding]:
 
 
 def unused(defn: Omiga) -> list[Finding]:
-    """Colours and forms that no tile uses: once each, as a warning, and left out of every balance
-    figure (a declared colour on no tile is not a colour the decks lack)."""
+    """Colours and forms no tile uses, warned once each and left out of every balance figure."""
     used = {getattr(t, side) for _, _, t in defn.tiles() for side in SIDES}
     found = []
     for i, colour in enumerate(defn.colours):
@@ -200,8 +193,7 @@ def setup(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
 
 # -- dead tiles and sides ----------------------------------------------------------------------
 def neighbour_counts(cs: Compiled) -> list[list[dict[str, tuple[int, int]]]]:
-    """[deck][tile][side] = (own-deck tiles, opponent tiles) that can sit across that side, the
-    side named as the definition writes it (black's tiles are turned on the table)."""
+    """[deck][tile][side] = (own-deck, opponent) tiles that can sit across that side, as written."""
     buckets = [Buckets.of(cs.table[0]), Buckets.of(cs.table[1])]
     fit_down = [frozenset(a for a, ups in enumerate(cs.fit_up) if b in ups) for b in range(len(cs.forms))]
     result = []

@@ -1,15 +1,7 @@
 """What a tile face template drew, measured against the geometry Omiga's rules depend on.
 
-printgen computes each semicircle's centre and radius and each form's outline exactly, and hands
-them to the template (tile.face_data); a template of the user's own may draw something else. So
-the converted drawing of every face (without bleed) is measured: the shapes of the elements with
-id `semicircle-left` and `semicircle-right` must be arcs of one radius, the definition's, centred
-on their edge's midpoint; those with id `form-top` and `form-bottom` give each form's outline as
-drawn, and every two forms that fit in the definition must still fit as drawn: their profiles add
-up to zero all along the edge, so two butted tiles leave one even gutter. Each problem is one
-warning at the template's file and the line where the id is written, naming the first tile it was
-found on (and how many more).
-"""
+A user's template may draw other semicircles or forms than the definition's, which would keep
+printed tiles from fitting; each problem is one warning at the line writing the element's id."""
 from __future__ import annotations
 
 import math
@@ -48,8 +40,7 @@ def apply(matrix: Sequence[float], x: float, y: float) -> Point:
 
 
 def outline_of(shape: Any, matrix: Sequence[float]) -> tuple[list[list[Point]], list[Point]]:
-    """A shape's outline as closed polylines in the piece's coordinates, and the points known to
-    lie on its curves (curve ends and midpoints) for fitting a circle."""
+    """A shape's outline as closed polylines, and points on its curves for fitting a circle."""
     if isinstance(shape, (Circle, Ellipse)):
         rx = shape.r if isinstance(shape, Circle) else shape.rx
         ry = shape.r if isinstance(shape, Circle) else shape.ry
@@ -101,8 +92,7 @@ def bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: float) -> Point:
 
 
 def fit_circle(points: Sequence[Point]) -> tuple[float, float, float, float] | None:
-    """The least-squares circle through `points` (Kasa): centre, radius and the worst distance of a
-    point from it; None when the points do not make a circle."""
+    """The least-squares (Kasa) circle through `points` and its worst residual; None if degenerate."""
     n = len(points)
     if n < 3:
         return None
@@ -151,9 +141,7 @@ def crossings(rings: list[list[Point]], x: float) -> list[float]:
 
 
 def profile_of(shapes: Shapes, ident: str, defn: Omiga) -> list[float] | None:
-    """The form's profile as drawn by the element `ident`, in the top edge's terms: how far the
-    band's inner line is pushed out at each sample x (see tile.profile); None when nothing carries
-    the id or the outline does not reach across."""
+    """The form's profile as drawn by `ident`, in the top edge's terms; None when absent or short."""
     card = defn.card
     rings = [ring for shape, matrix in shapes for ring in outline_of(shape, matrix)[0]]
     if not rings:
@@ -185,8 +173,7 @@ def drawn_faults(defn: Omiga, art: TileArt) -> list[Fault]:
     memo: dict[Any, Any] = {}
 
     def measured(face: Any, ident: str, measure: Callable[[Shapes], Any]) -> Any:
-        """`measure` of what `ident` drew on `face`; tiles share shapes (art.svgbatch converts each
-        distinct element once), so each distinct drawing is measured once."""
+        """`measure` of what `ident` drew, once per distinct drawing, since tiles share shapes."""
         shapes = list(shapes_with_id(face, ident))
         key = (ident, tuple((id(shape), matrix) for shape, matrix in shapes))
         if key not in memo:
@@ -260,15 +247,13 @@ def drawn_problems(defn: Omiga, art: TileArt) -> list[Problem]:
 
 
 def drawn_warnings(defn: Omiga, art: TileArt) -> list[str]:
-    """`file:line: warning: ...` for `build`: the faults, then what drawing the pieces noticed
-    (features svglib leaves out, a template's <svg> of the wrong size)."""
+    """`file:line: warning: ...` for `build`: the faults, then what drawing the pieces noticed."""
     lines = [f"{p.file}:{p.line}: warning: {p.message}" for p in drawn_problems(defn, art)]
     return lines + art.templates.warnings
 
 
 def where_id(art: TileArt, ident: str) -> tuple[str, int]:
-    """The face template's file and the line where `ident` is written (spelt out, or built by a
-    loop over the sides or edges: id="semicircle-{{ s.side }}")."""
+    """The face template's file and the line writing `ident`, spelt out or as id="semicircle-{{ s.side }}"."""
     _, text = art.templates.source(FACE_TEMPLATE)
     text = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # the notes may name the ids too
     file, _ = art.templates.where(FACE_TEMPLATE)

@@ -1,16 +1,8 @@
 """An independent check of placement: every set-up and every first move, searched one by one.
 
-The fast checks count neighbours in buckets, and the simulation plays at random; both could be
-wrong the same way, since both start from the compiled set. This search starts again from the
-definition's names and restates the rules plainly: white's opening tile, every black tile that fits
-above it (black's tiles lie turned 180 degrees), then every tile either player could place next,
-at every cell, under the three placing conditions. What it sees must agree with the fast checks:
-the same number of answers to every opening; no neighbour the fast counts say cannot be there; and,
-where a first move reaches every candidate (a player's own tiles beside the two set-up tiles, the
-two set-up tiles over each other), exactly the counted number. A disagreement is a bug in printgen.
-It also finds set-ups after which neither player can place anything (the game stalls at once).
-The cost grows with openings x answers x tiles, so only sets up to LIMIT checks are searched.
-"""
+The fast checks and the simulation share the compiled set, so could be wrong alike; this search
+restates the rules from the definition's names and must agree with them (a disagreement is a
+bug in printgen). Only sets up to LIMIT checks are searched."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,10 +1,6 @@
-"""Omiga: 72 square tiles with matching edge semicircles, imposed for duplex, one SVG per tile,
-a PNG contact sheet, and a one-page rules and reference sheet.
+"""Omiga: tiles imposed for duplex, one SVG per tile, a PNG contact sheet, and a rules sheet.
 
-Page order in omiga.pdf: the rules on both sides of one sheet (how tiles join first, then a
-reference and an example at actual size), then the front and back of each tile sheet, so the whole
-file prints double-sided and the reader meets the rules first.
-"""
+The rules sheet comes first, so the whole file prints double-sided and is read rules first."""
 from __future__ import annotations
 
 from importlib import import_module
@@ -52,8 +48,7 @@ def fit_words(defn: Omiga) -> str:
 
 
 def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
-    """The palette's colours and symbols, and each form with what it fits. Each colour's row starts
-    with a swatch cell filled with it (a cell background, so it stays inside its row)."""
+    """The palette's colours and symbols, each row with a swatch cell, and each form's fits."""
     cell = style.body.clone("refcell", spaceAfter=0)
     head = cell.clone("refhead", fontName=fonts.BOLD)
     palette = defn.looks()
@@ -119,7 +114,6 @@ RULES_TEMPLATE = "omiga/rules.txt.j2"
 
 
 def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str, Any]:
-    """What the rules template is given."""
     found = example_pair(defn, art)
     example = "none in this set"
     if found:
@@ -141,8 +135,7 @@ def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: flo
 
 
 def rules_columns(paper: Paper) -> list[tuple[float, float, float, float]]:
-    """Two columns inside the rules margin: lines of about 60 characters, where one column across the
-    page ran to 130, too long for the eye to find the next line."""
+    """Two columns, lines of about 60 characters: one column across the page is too long to read."""
     width = (paper.width - 2 * RULES_MARGIN - RULES_GUTTER) / 2
     height = paper.height - 2 * RULES_MARGIN
     return [(RULES_MARGIN, RULES_MARGIN, width, height),
@@ -171,8 +164,6 @@ def contact_sheet(defn: Omiga, art: TileArt, name: str, dpi: int | None = None) 
 
 
 def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """omiga.pdf, one SVG per tile, the contact sheet and the reference PDFs, in the order they
-    are listed."""
     for loc, message in lightness_warnings(defn):
         found = loaded.source.problem(loc, message)
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
@@ -193,14 +184,11 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
 
 
 def warn_drawn(defn: Omiga, art: TileArt, loaded: Loaded) -> None:
-    """The ways the drawn faces break the geometry, and what drawing the pieces noticed, as warnings."""
     loaded.art.warnings.extend(w for w in drawn_warnings(defn, art) if w not in loaded.art.warnings)
 
 
 def tile_svgs(defn: Omiga, art: TileArt) -> list[Document]:
-    """One SVG per tile, titled by what it shows ("Omiga tile white-01"), not by the set's title:
-    a file changes only when its tile does, so renaming the set rewrites none of the 72 (in an
-    output folder kept under version control, or synced to a print shop, too)."""
+    """One SVG per tile, titled by its tile, so renaming the set rewrites none of the files."""
     documents = []
     for tile in all_tiles(defn, art):
         name = tile_name(tile.deck, tile.index)
@@ -261,8 +249,7 @@ def reference(defn: Omiga, art: TileArt) -> Reference:
 
 
 def cards(loaded: Loaded, options: BuildOptions) -> list[Card]:
-    """Every tile for `printgen export`: one face each, and one back per deck, drawn from the tile
-    templates found as in a build (--templates, then the definition's `templates:` folder)."""
+    """Every tile face and one back per deck for `printgen export`, from the build's templates."""
     defn: Omiga = loaded.definition
     art = tile_art(defn, [*options.templates, *template_folders(defn.templates)])
     return [Card(tile_name(t.deck, t.index), "tile", t.deck, t) for t in all_tiles(defn, art)]

@@ -1,7 +1,5 @@
-"""The Omiga definition: palettes, edge forms and their fit table, tile geometry, two decks, and the
-validator's settings. Names of colours and forms are free text here; whether tiles use known names
-is a structure check (see omiga_check), so `printgen validate` can report it with everything else.
-"""
+"""The Omiga definition. Colour and form names are free text here, so unknown names are a
+structure check that `printgen validate` reports with everything else."""
 from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal, Optional
@@ -199,9 +197,7 @@ def check_geometry(defn: Omiga) -> Iterable[tuple[Loc, str]]:
 
 
 def lightness_warnings(defn: Omiga) -> Iterable[tuple[Loc, str]]:
-    """Colours of the chosen palette that a black-and-white printer (or a colour-blind player) could
-    mistake for each other: semicircle colours, and the two decks' faces, closer than 25 in L*.
-    Warnings, not errors: the symbols may still tell them apart, and the user chose the colours."""
+    """Palette colours closer than 25 in L*, which a grey printer or colour-blind player could confuse."""
     palette = defn.palettes.get(defn.palette)
     if palette is None:
         return

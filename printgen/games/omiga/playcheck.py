@@ -1,10 +1,7 @@
 """The play check: simulated figures with their 95 % intervals, judged against the thresholds.
 
-A figure breaks its threshold only when its whole interval lies past it, and keeps it only when the
-whole interval lies inside; otherwise there were not enough games to tell, which is a warning that
-says how many games would settle it if the figures stayed as measured (printgen.core.intervals).
-So 300 games of an even set no longer read a chance gap of 11 % as an unbalanced set.
-"""
+A figure breaks or keeps a threshold only when its whole interval does; otherwise it warns how
+many games would settle it, so a chance gap is not read as an unbalanced set."""
 from __future__ import annotations
 
 import math

@@ -1,6 +1,5 @@
-"""What `printgen validate` prints for an Omiga tile set: a line per check, then the problems cause
-first, each with what follows from it folded under it, as text for people or JSON for machines
-(every field is described in docs/homebrew-tile-set.md)."""
+"""What `printgen validate` prints for an Omiga tile set, cause first, as text or JSON
+(fields described in docs/homebrew-tile-set.md)."""
 from __future__ import annotations
 
 import json

@@ -1,16 +1,6 @@
 """Simulated games of Omiga, fast enough to play thousands of them.
 
-Both players are equally quick: at every step one of them, chosen at random, looks at their hand.
-If any card can go anywhere under the three placing conditions (edges match every neighbour, the
-cell touches an own tile edge to edge, and an opponent's tile edge to edge or corner to corner),
-they place a random legal card at a random legal cell; otherwise they throw the hand on their
-discard pile and draw three, turning the discard pile over when the draw pile runs out.
-
-Outcomes: a win behind an opponent's tile or at the far edge of the table; a draw when both players
-have reached both side edges, or when a player holds their last cards and none fits; a stall when
-neither player can ever place again (each has looked at every card they still have since the board
-last changed). Every game has its own seed, so a run gives the same numbers on any number of cores.
-"""
+Every game has its own seed, so a run gives the same numbers on any number of cores."""
 from __future__ import annotations
 
 import random
@@ -87,7 +77,6 @@ def game_rng(seed: int, game: int) -> random.Random:
 
 def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally,
          record: list[Placement] | None = None) -> int:
-    """Play one game, add it to `tally`, and return its outcome index."""
     stride = columns + 2
     owner = [WALL] * (stride * (rows + 2))
     for r in range(1, rows + 1):
@@ -244,7 +233,6 @@ def play_range(cs: Compiled, columns: int, rows: int, seed: int, first: int, las
 
 
 def replay(cs: Compiled, columns: int, rows: int, seed: int, game: int) -> Record:
-    """Play game number `game` of a seeded run again, keeping every placement."""
     placements: list[Placement] = []
     outcome = play(cs, columns, rows, game_rng(seed, game), empty_tally(cs), placements)
     return Record(OUTCOMES[outcome], placements, columns, rows)
@@ -252,8 +240,7 @@ def replay(cs: Compiled, columns: int, rows: int, seed: int, game: int) -> Recor
 
 def simulate(cs: Compiled, columns: int, rows: int, games: int, seed: int,
              progress: Callable[[int], None] | None = None, workers: int | None = None) -> Tally:
-    """Play `games` seeded games in batches, on every core for a long run (printgen.core.parallel);
-    `progress(n)` hears of each finished batch."""
+    """Play `games` seeded games in batches on every core; `progress(n)` hears of each batch."""
     batches = [(a, min(a + BATCH, games)) for a in range(0, games, BATCH)]
     jobs = [partial(play_range, cs, columns, rows, seed, a, b) for a, b in batches]
 

@@ -1,15 +1,7 @@
 """One Omiga tile drawn in its own millimetre box (y up), plus the deck back.
 
-Geometry contract (what makes printed tiles fit when butted together):
-- each semicircle is centred exactly on the midpoint of the left or right edge, with one radius;
-  it is an exact Bezier arc (45-degree pieces), not a polygon;
-- the top and bottom edges carry a band of depth `band`. Inside the centred `form_width` span the
-  band's inner line is pushed out (+) or in (-) by a profile: a tip rises `form_depth` to a point,
-  a notch is the same triangle sunk in, a diagonal runs from -depth to +depth. A bottom edge shows
-  its form turned 180 degrees, so two stacked tiles fit exactly when their profiles add up to zero:
-  then the bands of both tiles make one gutter of constant depth 2 * band;
-- every form leaves the band line at the same two points, (width - form_width) / 2 from each side.
-"""
+Printed tiles fit when butted because semicircles are exact arcs centred on their edges, and
+two forms fit exactly when their profiles add up to zero, leaving one even gutter."""
 from __future__ import annotations
 
 import math
@@ -34,10 +26,7 @@ OUTLINE_MM = 0.35  # the line around a semicircle, when the palette asks for one
 
 
 def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) -> None:
-    """Append a circular arc (degrees, counter-clockwise) to `path` as cubic Beziers.
-
-    The path must already stand at the arc's start point.
-    """
+    """Append a circular arc (degrees, counter-clockwise) from the path's current point."""
     pieces = max(1, math.ceil(abs(end - start) / ARC_PIECE - 1e-9))
     step = math.radians(end - start) / pieces
     k = 4 / 3 * math.tan(step / 4)
@@ -52,11 +41,7 @@ def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) ->
 
 
 def semicircle(cx: float, cy: float, r: float, facing: float, bleed: float, fill: Color) -> Path:
-    """The half-disc centred on (cx, cy) that lies on the side `facing` (0 = right, 180 = left).
-
-    With bleed, the disc continues past the edge up to `bleed` mm, so a slightly wide cut still
-    shows the circle's own colour.
-    """
+    """The half-disc on side `facing` (0 right, 180 left), run `bleed` mm past the edge for the cut."""
     half = 90 + math.degrees(math.asin(min(bleed / r, 1.0)))
     start, end = facing - half, facing + half
     path = Path(fillColor=fill, strokeColor=None, strokeWidth=0)
@@ -67,8 +52,7 @@ def semicircle(cx: float, cy: float, r: float, facing: float, bleed: float, fill
 
 
 def outline(cx: float, cy: float, r: float, facing: float, bleed: float, ink: Color) -> Path:
-    """The semicircle's curved edge as a thin line (drawn inside the disc, so the disc keeps its
-    radius): with light fills it keeps a pale semicircle visible on a pale face."""
+    """The curved edge as a thin line inside the disc, so a pale semicircle shows on a pale face."""
     width = OUTLINE_MM
     half = 90 + math.degrees(math.asin(min(bleed / r, 1.0)))
     start, end = facing - half, facing + half
@@ -159,9 +143,7 @@ def form_data(defn: Omiga, name: str, edge: str, bleed: float) -> dict[str, Any]
 
 def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numbered: bool,
               memo: dict[Any, Any] | None = None) -> dict[str, Any]:
-    """Everything the face template draws, computed here so the geometry the rules depend on stays
-    exact: each semicircle's centre, radius, colour, symbol and exact outline; each form's polygon.
-    `memo` keeps the outlines and polygons, which a set repeats on many tiles."""
+    """Everything the face template draws, computed here so the rules' geometry stays exact."""
     memo = {} if memo is None else memo
     card, look, palette = defn.card, getattr(defn.looks(), deck), defn.looks()
     w, h, r = card.width, card.height, card.radius
@@ -206,8 +188,7 @@ def back_data(defn: Omiga, deck: str, bleed: float) -> dict[str, Any]:
 
 @dataclass
 class TileArt:
-    """Draws one definition's tiles from the face and back templates, a whole set at a time: the
-    first face asked for at a bleed draws all 72 at that bleed."""
+    """Draws one definition's tiles, a whole set at a time per bleed."""
 
     defn: Omiga
     templates: PieceTemplates
@@ -222,8 +203,7 @@ class TileArt:
                      self.defn.card.height, f"tile {tile_name(deck, index)}")
 
     def prepare(self, bleeds: Sequence[float], numbered: bool = True) -> None:
-        """Draw every face and back at each of `bleeds` that is not drawn yet, faces and backs
-        together (one batch a template)."""
+        """Draw every face and back at each new bleed, one batch a template."""
         faces = [(deck, i, b, numbered) for b in dict.fromkeys(bleeds) for deck, i, _ in self.defn.tiles()
                  if (deck, i, b, numbered) not in self.faces]
         backs = [(deck, b) for b in dict.fromkeys(bleeds) for deck in DECKS
@@ -247,8 +227,7 @@ class TileArt:
         return art_of(getattr(self.defn.art, f"{deck}_back"))
 
     def back(self, deck: str, bleed: float) -> Group:
-        """The deck's back; a deck's own back image (art.white_back / art.black_back) replaces the
-        template's drawing, over the palette's back colour."""
+        """The deck's back; its own back image, if any, replaces the template's drawing."""
         image = self.back_image(deck)
         if image is None:
             if (deck, bleed) not in self.backs:
@@ -284,8 +263,7 @@ class OmigaTile:
         return getattr(self.defn.looks(), self.deck)
 
     def front(self, bleed: float = 0.0, numbered: bool = True) -> Group:
-        """The face from the face template; a figure drawn smaller leaves the number out rather
-        than print it below 7 pt."""
+        """The face; a figure drawn smaller leaves the number out rather than print it below 7 pt."""
         return self.art.face(self.deck, self.index, bleed, numbered)
 
     def back(self, bleed: float = 0.0) -> Group:
@@ -294,8 +272,6 @@ class OmigaTile:
 
 
 def tile_art(defn: Omiga, templates: Sequence[PathLike] = ()) -> TileArt:
-    """The drawer of `defn`'s tiles, with templates searched in `templates` first; every tile
-    template sees the definition as plain data `d`, like the rules templates."""
     return TileArt(defn, templates_for(defn, [PathLike(t) for t in templates]))
 
 

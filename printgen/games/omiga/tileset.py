@@ -1,12 +1,7 @@
 """The tile set reduced to small integers, as the checks and the simulation need it.
 
-Every colour and form becomes an id (unknown names get ids too, so a set with a typo can still be
-analysed while the typo is reported); the defined names come first, in their order. Forms that fit
-exactly the same forms (one diagonal under two names, a second name for the tip) are one kind: the
-balance checks count kinds, since a tile cannot tell the names apart. Each tile is kept twice: as its owner holds it, and as it lies
-on the table, where black's tiles are turned 180 degrees (left and right swap colours, top and bottom
-swap forms; a form keeps its name when turned, because a bottom edge shows its form turned).
-"""
+Unknown names get ids too, so a set with a typo can still be analysed; forms that fit alike are
+one kind. Each tile is kept as its owner holds it and as it lies on the table."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -63,8 +58,7 @@ def compile_set(defn: Omiga) -> Compiled:
         ident(forms, form)
         for partner in partners:
             ident(forms, partner)
-    # Symmetric on purpose: a pair fits when either side lists it, so a one-sided entry is reported
-    # once (by the structure check) instead of again by every analysis that follows.
+    # Symmetric on purpose, so a one-sided entry is reported once, by the structure check.
     fit_up = tuple(frozenset(forms.index(b) for b in forms
                              if b in defn.fits.get(a, []) or a in defn.fits.get(b, [])) for a in forms)
     names = tuple(tuple(tile_name(deck, i) for i in range(len(defn.deck(deck).tiles))) for deck in DECKS)
@@ -77,13 +71,7 @@ def compile_set(defn: Omiga) -> Compiled:
 
 
 def interlock(a: Form, b: Form) -> bool:
-    """Do the drawn shapes fit when a lower tile's top shows `a` and the upper tile's bottom `b`?
-
-    The upper tile's bottom shows `b`'s profile turned 180 degrees, so they fit when
-    profile_a(x) + profile_b(width - x) is zero everywhere (see omiga_tile.profile): a tip (a
-    symmetric bump) cancels only a notch, a diagonal (odd about the middle) only one of its own
-    direction, and flat only flat.
-    """
+    """Do lower top `a` and upper bottom `b` fit as drawn, their profiles summing to zero?"""
     if a.shape == "diagonal" or b.shape == "diagonal":
         return a.shape == b.shape and a.direction == b.direction
     return {a.shape, b.shape} in ({"tip", "notch"}, {"flat"})

@@ -1,14 +1,7 @@
 """`printgen validate`: every check of an Omiga tile set, gathered into one report.
 
-Reading: a file that is not YAML, not an Omiga definition, or breaks the schema cannot be checked
-at all (exit 2); it is read by the loader `build` uses, art and template folder included, so a
-missing back picture stops both with the same message. Everything after that is a finding, and all
-findings are reported together, cause first: structure, the art and the tiles drawn as `build`
-draws them, set-up feasibility, dead tiles and sides, balance, mirror, and seeded play judged
-against the thresholds with its sampling error. The play check waits until the structure is sound
-(a set with an unknown name plays another game than the one written). Errors make the set invalid
-(exit 1); warnings are only shown.
-"""
+An unreadable definition exits 2; all findings are reported together, cause first, and the play
+check waits for a sound structure. Errors make the set invalid (exit 1)."""
 from __future__ import annotations
 
 import re
@@ -32,9 +25,7 @@ THOROUGH = True  # `validate --thorough` searches every set-up and first move (o
 WARNING_LINE = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+))?: warning: (?P<message>.*)$", re.S)
 
 def read(path: Path, allow_outside: bool = False) -> tuple[Omiga, SourceMap]:
-    """The definition as a model, or a DefinitionError saying why it cannot be read. It is loaded
-    as `build` loads it (art files and template folder found and read, the same messages); only
-    the game's checks are left to the report."""
+    """The definition as `build` loads it, without the checks, which the report gives."""
     from printgen.games import read_as
 
     return read_as(path, "omiga", "printgen validate checks tile sets", allow_outside)
@@ -58,8 +49,7 @@ def static_checks(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
 def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: int | None = None,
               progress: Callable[[int], None] | None = None, workers: int | None = None,
               thorough: bool = False) -> Report:
-    """Run every check; play only once no structure error stands, the exhaustive search only when
-    asked (`thorough`) and the set is small enough."""
+    """Every check; play only on a sound structure, the exhaustive search only when `thorough`."""
     report = Report(source.file, defn, source)
     found, sections = static_checks(defn)
     structural = any(f.check == "structure" and f.severity == "error" for f in found)
@@ -92,9 +82,7 @@ def check_set(defn: Omiga, source: SourceMap, games: int | None = None, seed: in
 
 
 def drawing(defn: Omiga) -> tuple[list[Finding], dict[str, Any]]:
-    """The tiles drawn as `build` draws them (every face and back, at the card's bleed and without)
-    and measured against the geometry (omiga.drawn), with what drawing them noticed; a template
-    that cannot be drawn at all is an error, as it stops `build`."""
+    """The tiles drawn as `build` draws them and measured; an undrawable template is an error."""
     from printgen.art.library import template_folders
     from printgen.games.omiga.drawn import drawn_problems
     from printgen.games.omiga.tile import FACE_TEMPLATE, tile_art
@@ -138,7 +126,7 @@ def warning_finding(check: str, line: str) -> Finding:
 
 
 def simulated_games(defn: Omiga, games: int | None = None) -> int:
-    """How many games `check_set` plays, told `games` or not (for a progress bar)."""
+    """How many games `check_set` plays, for a progress bar."""
     return defn.validation.games if games is None else games
 
 

@@ -1,9 +1,6 @@
 """The One Minute War card: a body with a row of soldier tabs along each long edge.
 
-Card-local millimetres, y up: the near side's tabs are the bottom row (y 0..t), the body is the
-middle, the far side's tabs are the top row. Each row faces its owner, so the far row is drawn
-turned 180 degrees.
-"""
+Card millimetres, y up; each row faces its owner, so the far row is turned 180 degrees."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -66,8 +63,7 @@ def family(font: str) -> str:
 
 @dataclass
 class WarCard:
-    """The card, its tabs and body drawn from the piece templates (searched in `templates` first,
-    then printgen's own); each piece drawn once, all of them in one batch."""
+    """The card, its tabs and body drawn from the piece templates, all in one batch."""
 
     defn: OneMinuteWar
     templates: PieceTemplates = field(default_factory=PieceTemplates)
@@ -113,17 +109,15 @@ class WarCard:
         t, tw = self.defn.card.tab_height, self.tab_width
         rows = TabRows.of(self.defn.card)
         box = t - rows.name + BAND - 1.5 - TAB_PAD  # the room below where the name stood with a band
-        # no band on the back, so the rows move BAND towards the tab's cut edge; the number's glyph
-        # box reaches the font's ascent above its baseline, a little over the cap height the rows
-        # allow for, so they move back by the difference to keep that box TAB_PAD inside the cut
+        # no band on the back, so the rows move BAND towards the cut, less the number's ascent over
+        # its cap height, keeping its glyph box TAB_PAD inside the cut
         number_mm = font_mm(self.defn.card.number_size_pt)
         lift = BAND - max(0.0, fonts.ascent(fonts.BOLD, number_mm) - CAP * number_mm)
         data["rows"] = {"number": rows.number - lift, "name": rows.name - lift}
         del data["sizes"]["ability"], data["soldier"]["lines"], data["side"]["tint"]
         data["logo"] = self.logo_data(0.0, t - box, tw, box, fonts.MIN_PT)
-        # the back's colour runs TAB_BLEED past the cut (top), the fold (bottom) and the card's
-        # outline (the first tab's left, the last tab's right), so a back printed a little off
-        # shows no white edge on a folded tab; between two tabs it stops at their shared cut
+        # the back's colour bleeds past the cut, the fold and the card's outline (not a shared cut),
+        # so a back printed a little off shows no white edge on a folded tab
         order = [s.number for s in self.soldiers()]
         left = TAB_BLEED if soldier.number == order[0] else 0.0
         right = TAB_BLEED if soldier.number == order[-1] else 0.0
@@ -215,10 +209,8 @@ class WarCard:
         group = Group()
         group.add(placed(self.body_back(), translate(0, t)))
         for i, soldier in enumerate(self.soldiers()):
-            # Turned over, the near row's tab i sits at the mirrored x; the far row's order was
-            # already reversed on the front, so here it runs left to right.
-            # Folding a near tab up over the card turns its back 180 degrees relative to this view,
-            # so it is drawn upside down here to read upright for its owner once folded.
+            # Turned over, the near row's tabs mirror (the far row's were reversed on the front), and
+            # are drawn upside down so they read upright once folded up over the card.
             group.add(placed(turned(self.tab_back(soldier, 0), tw, t), translate(self.width - (i + 1) * tw, 0)))
             group.add(placed(self.tab_back(soldier, 1), translate(i * tw, t + b)))
         return group
@@ -232,8 +224,7 @@ class WarCard:
                                                       b - 2 * ART_INSET))
 
     def tab_back(self, soldier: Soldier, side: int) -> Group:
-        """What a folded-up tab shows its owner: the soldier's number and name over the logo, so
-        nobody has to remember which tab is which."""
+        """A folded-up tab's number and name over the logo, so nobody has to remember the tabs."""
         drawn, image = self.piece("back", soldier.number, side), art_of(self.defn.logo.image)
         if image is None or not has_id(drawn, "logo-art"):
             return drawn
@@ -289,9 +280,7 @@ SAFE_TOLERANCE = 0.01  # mm
 
 
 def tab_warnings(card: WarCard) -> list[str]:
-    """`file:line: warning: ...` for each tab template whose text reaches past the tab's safe area
-    (TAB_PAD inside every edge, where a cut a little off would clip it), naming the first text and
-    tab it happens on and how many more; then what drawing the pieces noticed."""
+    """`file:line: warning: ...` for tab text past the safe area, then what drawing noticed."""
     from printgen.games.piecebounds import text_boxes
 
     tw, t = card.tab_width, card.defn.card.tab_height

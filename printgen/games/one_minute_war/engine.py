@@ -1,22 +1,7 @@
-"""One Minute War's rules as a small pure engine: a war's state, what each move may do, and what
-a round does. `printgen replay`, the one-round solver and the simulated wars all play through it,
-so the three can never disagree about a rule. It imports nothing that draws, so a replay starts
-without reportlab's drawing code.
+"""One Minute War's rules as a small pure engine, so replay, solver and simulation can never
+disagree about a rule; it imports nothing that draws.
 
-Points the rules leave open are settled here once (and stated in the rules sheet and
-docs/one-minute-war-engine.md):
-
-- A sacrifice uses the soldier it folds down: a soldier used in each of the last
-  `max_rounds_in_a_row` rounds can be neither chosen nor sacrificed.
-- "Behind" is counted before anyone reveals, from the soldiers standing at the start of the round.
-- A round happens in order: the two soldiers meet and the sacrifices are folded down, then each
-  reviver who fought brings one soldier back, and only then is the war's end looked for. So a
-  side whose last soldier is a reviver who falls, but revives, still has a soldier standing.
-- The war ends as soon as a side has no soldier standing, or a side cannot make any legal move
-  in the next round; then the side with more soldiers standing wins, and equal numbers draw.
-- Where folded soldiers may fight (`folded_soldiers_cannot_fight: false`), a folded soldier who
-  is chosen fights as usual but stays folded down; he cannot fall a second time.
-"""
+Points the rules leave open are settled here once (docs/one-minute-war-engine.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -230,9 +215,7 @@ Chooser = Callable[[int, list[int]], int]  # (side, candidates) -> the soldier b
 
 
 def play(rules: Rules, war: War, moves: tuple[Move, Move], choose: Chooser | None = None) -> tuple[War, Round]:
-    """One round: refuse a forbidden move, fight, fold down the sacrifices, revive, update the
-    streaks. A reviver who does not name whom he brings back when there is a choice is refused,
-    unless `choose` picks (the simulation's players do)."""
+    """One round; a forbidden move, or a reviver naming nobody with a choice (unless `choose`), is refused."""
     for side in (0, 1):
         refused = refusal(rules, war, side, moves[side])
         if refused is not None:

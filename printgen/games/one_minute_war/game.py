@@ -72,12 +72,7 @@ class LoneVictim:
 
 @dataclass(frozen=True)
 class Tips:
-    """What the rules' tips say, worked out from the soldier table so that a homebrew table gets
-    tips that are true of it (or none) rather than the bundled game's advice.
-
-    `reviver_stands_against`: the soldiers, in number order, against whom the reviver comes through
-    a round; empty when there is no reviver or nothing defeats him (then there is nothing to say).
-    `lone_victims`: each soldier who defeats exactly one other, with that one."""
+    """The rules' tips, worked out from the soldier table so a homebrew table gets true ones."""
 
     reviver_stands_against: list[str]
     lone_victims: list[LoneVictim]
@@ -176,8 +171,6 @@ def mirrored_guides(card: WarCard) -> Group:
 
 
 def reference(defn: OneMinuteWar) -> Reference:
-    """The reference card: the soldier table and the rules in brief on the front, every match-up and
-    the tips on the back."""
     table = DataTable(SOLDIER_HEADER, soldier_rows(defn), (0.1, 0.22, 0.33, 0.35))
     reviver = next((s for s in defn.soldiers if s.revives), None)
     return Reference(title=defn.title, template="one_minute_war/reference.txt.j2",

@@ -1,11 +1,6 @@
 """The opening round of One Minute War as a matrix game, solved exactly.
 
-In the first round every soldier stands and nobody can be brought back, so the round is a
-two-player zero-sum game: each side picks a soldier (or a fist, where the definition lets a side
-that is not behind sacrifice) and the payoff is the change in the difference of soldiers standing,
-as the engine plays it. Both sides hold the same soldiers, so the value is always 0; what tells a
-designer something is each soldier's share of the optimal mix, and which soldiers have none.
-"""
+Its value is always 0; what tells a designer something is each soldier's share of the optimal mix."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,8 +13,7 @@ from printgen.games.one_minute_war.solve import Solution, solve
 
 @dataclass(frozen=True)
 class Opening:
-    """The opening round's game: the first side's choices, its exact solution, and for each choice
-    that no optimal mix uses, why not."""
+    """The opening round's choices, exact solution, and why each unused choice is unused."""
 
     choices: list[int]  # soldiers' numbers, and FIST where a fist is allowed
     payoffs: tuple[tuple[int, ...], ...]
@@ -47,8 +41,7 @@ def called(rules: Rules, choice: int) -> str:
 
 
 def reason(rules: Rules, choices: list[int], payoffs: tuple[tuple[int, ...], ...], i: int) -> str:
-    """Why no optimal mix of the opening round uses choice i: another choice that does at least as
-    well against everything, if there is one."""
+    """Why no optimal mix uses choice i: a choice at least as good against everything, if any."""
     row = payoffs[i]
     better = [j for j, other in enumerate(payoffs)
               if j != i and all(a >= b for a, b in zip(other, row)) and other != row]

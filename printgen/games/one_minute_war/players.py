@@ -1,15 +1,6 @@
-"""The players of simulated wars: how each picks a move, a soldier to fold down, one to bring back.
+"""The players of simulated wars: `uniform`, `equilibrium` and `best_reply`.
 
-- `uniform`: any legal move with equal chance (each soldier it may choose, and the fist when it
-  may sacrifice, then any soldier it may fold down); anyone it may bring back.
-- `equilibrium`: each round's game solved exactly (solve.py) and a move drawn from its optimal
-  mix (of several, the one that does best against a random move). The round's payoff is the change in the difference of soldiers standing, revivals and
-  sacrifices included, so a Priest with someone to bring back is worth more than one without.
-- `best_reply`: the move that does best on average against a uniform player's moves this round.
-
-The last two fold down the soldier least worth keeping and bring back the one most worth having,
-by their shares in the opening round's optimal mix (then by how many soldiers each defeats).
-"""
+The last two fold down and bring back soldiers by their shares in the opening's optimal mix."""
 from __future__ import annotations
 
 import random
@@ -25,8 +16,7 @@ Stage = tuple[list[int], list[int], tuple[tuple[int, ...], ...]]  # actions of e
 
 
 class Table:
-    """What every player of one soldier table shares: its rules, each soldier's worth, and every
-    round's game already worked out (by position, so a position met again costs nothing)."""
+    """What players of one table share: rules, soldiers' worth and every round's game by position."""
 
     def __init__(self, rules: Rules, shares: dict[int, Fraction]) -> None:
         self.rules = rules
@@ -57,8 +47,7 @@ class Table:
 
     def payoff(self, a: int, b: int, standing: tuple[frozenset[int], frozenset[int]]) -> int:
         """The change in (first side's soldiers standing - second's) when the first plays `a` and
-        the second `b`, played through the engine. It depends only on who stands: which soldier a
-        fist folds down changes no count, and legal moves fight alike whatever the streaks."""
+        the second `b`; it depends only on who stands."""
         key = (a, b, standing)
         found = self.payoffs.get(key)
         if found is None:

@@ -1,9 +1,5 @@
-"""`printgen validate --show` for One Minute War: the card as it lies when a simulated war ends.
-
-The card is drawn from the first side's seat, as on the printed card: the first side's row of
-tabs at the bottom, the second side's at the top. A standing soldier's tab is up, in his side's
-colour; a fallen soldier's tab is folded down, drawn pale, with his number struck through.
-"""
+"""`printgen validate --show` for One Minute War: the card as it lies when a simulated war ends,
+from the first side's seat."""
 from __future__ import annotations
 
 from reportlab.graphics.shapes import Group, Line
@@ -37,7 +33,6 @@ def tab(rules: Rules, number: int, up: bool, fill: str, x: float, y: float) -> G
 
 
 def position(defn: OneMinuteWar, rules: Rules, outcome: Result, heading: list[str]) -> tuple[Group, float, float]:
-    """The end position as one group in millimetres, with its width and height."""
     n = len(rules.soldiers)
     width = 2 * MARGIN + n * TAB_W + (n - 1) * GAP
     height = 2 * MARGIN + 2 * TAB_H + BODY + 6 * len(heading)

@@ -1,11 +1,6 @@
-"""A recorded game of One Minute War, read line by line: one round a line, the first side's move
-then the second side's, `#` starting a comment, `end` when both players agreed to stop.
+"""A recorded game of One Minute War, one round a line (`4`, `0:3`, `1+5`, `end`).
 
-A move is a soldier's number (`4`), a fist with the soldier folded down for it (`0:3`, or `0`
-when only one soldier could be), or a reviver's number with the soldier he brings back (`1+5`, or
-`1` when there is at most one). This module checks only that each line reads as moves of this
-soldier table; whether the rules allow them is the engine's question (printgen replay).
-"""
+Only the syntax is checked here; whether the rules allow a move is the engine's question."""
 from __future__ import annotations
 
 import re
@@ -32,8 +27,7 @@ class Line:
 
 
 def read_record(path: Path, rules: Rules) -> tuple[str, list[Line]]:
-    """The record's name as shown to the user and its lines; every malformed line is a problem,
-    all of them raised at once."""
+    """The record's shown name and its lines; every malformed line raised at once."""
     shown = display_name(path)
     try:
         with path.open("rb") as handle:

@@ -1,9 +1,6 @@
-"""`printgen replay`: a recorded war of One Minute War played through the engine, round by round.
+"""`printgen replay`: a recorded war played through the engine, round by round.
 
-The definition is read without its art (a replay draws nothing). Every malformed line of the record
-is reported at once (exit 2, printgen.games.one_minute_war.record); a well-formed move that the
-rules forbid stops the replay at its line and round, saying which rule and why (exit 1).
-"""
+Malformed lines are all reported at once (exit 2); a forbidden move stops at its line (exit 1)."""
 from __future__ import annotations
 
 import json

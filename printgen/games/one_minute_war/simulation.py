@@ -1,9 +1,5 @@
-"""Seeded simulated wars of One Minute War, played through the engine by two players (players.py).
-
-Each game has its own seed (from the run's seed, the two strategies and the game's number), so a
-run gives the same numbers on any number of cores. A war that reaches `max_rounds` is stopped as
-if both players agreed to stop.
-"""
+"""Seeded simulated wars of One Minute War; each game has its own seed, so a run gives the same
+numbers on any number of cores."""
 from __future__ import annotations
 
 import random
@@ -87,8 +83,7 @@ def one_war(rules: Rules, shares: dict[int, Fraction], names: tuple[str, str], s
 
 @lru_cache(maxsize=4)
 def table_for(rules: Rules, shares: tuple[tuple[int, Fraction], ...]) -> Table:
-    """One Table per soldier table in a process, so every batch of games it plays reuses the
-    rounds already worked out."""
+    """One Table per soldier table in a process, so batches reuse rounds already worked out."""
     return Table(rules, dict(shares))
 
 
@@ -105,8 +100,7 @@ def play_range(rules: Rules, shares: dict[int, Fraction], names: tuple[str, str]
 def simulate(rules: Rules, shares: dict[int, Fraction], matches: list[tuple[str, str]], games: int,
              seed: int, max_rounds: int, progress: Callable[[int], None] | None = None,
              workers: int | None = None) -> list[Tally]:
-    """`games` seeded wars for each match (first side's strategy, second side's), in batches, on
-    every core for a long run (printgen.core.parallel); `progress(n)` hears of each batch."""
+    """`games` seeded wars per match, in batches on every core; `progress(n)` hears of each batch."""
     batches = [(m, a, min(a + BATCH, games)) for m in range(len(matches)) for a in range(0, games, BATCH)]
     jobs = [partial(play_range, rules, shares, matches[m], seed, max_rounds, a, b) for m, a, b in batches]
 

@@ -1,16 +1,7 @@
 """Two-player zero-sum matrix games solved exactly, in fractions.
 
-A soldier table has at most eight soldiers, so its one-round game is at most an 8 x 8 matrix. A
-solver library (scipy's linprog, PuLP with CBC) would answer in floating point, which cannot say
-whether a share is exactly 1/3 or exactly 0, and would add tens of megabytes to the install for a
-problem this small. Here the simplex method runs on `fractions.Fraction` with Bland's rule, which
-never cycles: every answer is exact, and an 8 x 8 game takes a few milliseconds.
-
-`solve` gives the value, one optimal mixed strategy (of several, the one that does best against a
-random column), and for each pure strategy the least and the
-most weight it has in any optimal strategy: a soldier whose most is 0 is never worth choosing, and
-where least and most differ the optimal strategy is not unique.
-"""
+Floating-point solvers cannot tell whether a share is exactly 0 or 1/3, and games are at most
+8 x 8, so the simplex method runs here exactly, with Bland's rule so it never cycles."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,11 +18,7 @@ class Unbounded(ValueError):
 
 
 class Tableau:
-    """A simplex tableau kept in whole numbers: every entry is its true value times `scale` (the
-    last pivot), and each pivot divides exactly (Bareiss's fraction-free elimination). Python's
-    integers are many times quicker than `Fraction`, and nothing is ever rounded.
-
-    `rows` end with their right-hand side; `costs` is the reduced-cost row, updated like the rest."""
+    """A fraction-free (Bareiss) simplex tableau, entries times `scale`: integers beat `Fraction`."""
 
     def __init__(self, rows: list[list[int]], basis: list[int]) -> None:
         self.rows, self.basis, self.scale = rows, basis, 1
@@ -55,8 +42,7 @@ class Tableau:
         self.basis[r], self.scale = c, head
 
     def optimise(self, allowed: Sequence[int]) -> None:
-        """Pivot until no allowed column improves the objective (Bland's rule, which never cycles:
-        the lowest column enters, and of the tied rows the one whose variable is lowest leaves)."""
+        """Pivot until no allowed column improves the objective, by Bland's rule so it never cycles."""
         order = sorted(allowed)
         while True:
             entering = next((j for j in order if self.costs[j] > 0), None)
@@ -83,10 +69,7 @@ def whole(values: Sequence[Fraction | int]) -> list[int]:
 
 
 def linprog(objective: Sequence[Fraction | int], rows: Sequence[Row]) -> tuple[Fraction, list[Fraction]] | None:
-    """Maximise objective . x over x >= 0 subject to `rows`; None if no x satisfies them.
-
-    Two phases on one tableau: every row gets an artificial variable, whose sum phase one brings
-    to zero (or shows cannot be), then phase two maximises the objective without them."""
+    """Maximise objective . x over x >= 0 subject to `rows` (two phases); None if infeasible."""
     n = len(objective)
     slack_cols = [i for i, (_, op, _) in enumerate(rows) if op != "=="]
     width = n + len(slack_cols) + len(rows)
@@ -134,12 +117,7 @@ class Solution:
 
 
 def optimal(matrix: Matrix) -> tuple[Fraction, tuple[Fraction, ...]]:
-    """The value and one optimal mixed strategy of the row player.
-
-    With every payoff made positive by a shift (which shifts the value alike), the column player's
-    problem is: maximise the sum of w >= 0 with A w <= 1 in every row; then 1 / sum(w) is the value
-    and the dual prices of the rows, scaled to sum to 1, are the row player's optimal mix. The
-    slack variables give a feasible start, so one phase of the simplex method does it."""
+    """The value and one optimal mix of the row player, from the shifted column problem's duals."""
     rows_n, cols_n = len(matrix), len(matrix[0])
     entries = [[Fraction(v) for v in row] for row in matrix]
     shift = 1 - min(min(row) for row in entries)
@@ -163,8 +141,7 @@ def guarantees(matrix: Matrix, value: Fraction) -> list[Row]:
 
 
 def preferred(matrix: Matrix) -> tuple[Fraction, tuple[Fraction, ...]]:
-    """The value and, of all optimal mixes, the one that earns most against a column chosen at
-    random: a choice that does not depend on the order of the rows, and punishes careless play."""
+    """The optimal mix that earns most against a random column: independent of row order."""
     value, _ = optimal(matrix)
     rows_n, cols_n = len(matrix), len(matrix[0])
     against_any = [sum((Fraction(v) for v in matrix[i]), Fraction(0)) / cols_n for i in range(rows_n)]

@@ -1,11 +1,6 @@
 """`printgen validate` for One Minute War: is a soldier table playable, and is it balanced?
 
-Reading: a file that is not YAML, not a One Minute War definition, or breaks the schema cannot be
-checked at all (exit 2). Everything after that is a finding, all reported together, each located
-in the definition: the table's structure (numbers, beats, a soldier nobody defeats or one who
-defeats everyone), the opening round solved exactly (opening.py), and seeded simulated wars
-(simulation.py) against the thresholds under `validation:`. Errors make the table invalid (exit 1).
-"""
+An unreadable definition exits 2; every finding is reported together, and errors exit 1."""
 from __future__ import annotations
 
 import json
@@ -36,8 +31,7 @@ class Finding:
 
 
 def read(path: Path, allow_outside: bool = False) -> tuple[OneMinuteWar, SourceMap]:
-    """The definition as a model, or a DefinitionError saying why it cannot be read; its art is
-    found and read as `build` reads it. The soldier table's own checks come later, as findings."""
+    """The definition as `build` loads it; the table's own checks come later, as findings."""
     from printgen.games import read_as
 
     return read_as(path, "one_minute_war", "printgen validate checks soldier tables here", allow_outside)
@@ -174,14 +168,12 @@ def check_set(defn: OneMinuteWar, source: SourceMap, games: int | None = None, s
 
 
 def simulated_games(defn: OneMinuteWar, games: int | None = None) -> int:
-    """How many wars `check_set` plays, `games` (or the definition's number) a match (for a
-    progress bar)."""
+    """How many wars `check_set` plays, for a progress bar."""
     return (defn.validation.games if games is None else games) * len(defn.validation.matches)
 
 
 def show_documents(report: Report, seed: int | None = None) -> list[Document]:
-    """war.svg and war.png: how the first war of the first match ended (nothing if the table
-    cannot be played)."""
+    """war.svg and war.png of how the first war ended (nothing if the table cannot be played)."""
     from printgen.games.one_minute_war.position import heading_of, position_documents
     from printgen.games.one_minute_war.simulation import one_war
 

@@ -1,9 +1,5 @@
-"""Army sheets: the foot of the rulebook's last rules page, one sheet per player, one per column.
-
-A medium or large fighter survives several hits, and nothing else in the book keeps count of them.
-The sheets fill whatever height the rules leave free under their levelled columns, a line per
-fighter, so the page ends in something to use rather than in blank paper.
-"""
+"""Army sheets at the foot of the rulebook's last rules page, one per player, to count hits
+on fighters that survive several."""
 from __future__ import annotations
 
 from math import floor
@@ -22,8 +18,7 @@ HEADING_PT = 10
 NOTE_PT = 7.5
 SMALL_PT = 7
 ROW = 7.0  # mm a line: room to write a name by hand
-MIN_ROWS = 2  # the least worth printing; small enough that a foot too short for the sheets is
-# under 40 mm, the most blank a page may end in
+MIN_ROWS = 2  # the least worth printing, so a page never ends in over 40 mm of blank
 BOX = 3.2  # a hit box's side
 BOX_GAP = 1.2
 HEADING_DROP = 4.5  # from the band's top to the heading's baseline

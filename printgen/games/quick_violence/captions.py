@@ -1,13 +1,7 @@
-"""The measuring page's arrow labels (SHORT, MEDIUM, LONG and RANGE with their explanations),
-drawn from the piece template `quick_violence/arrow-label.svg.j2`, all four in one batch.
+"""The measuring page's arrow labels, drawn from `quick_violence/arrow-label.svg.j2` in one batch.
 
-Only the labels are templated. The arrows, their end ticks and the words saying how far each
-tick is from the paper's edge, and the check bars, are the measurement itself: printgen draws
-them, exactly (docs/ARCHITECTURE.md, "Pieces drawn from templates"). A label is drawn in a box of
-its own along its arrow, in millimetres with y down, and placed by printgen; what a user's
-template draws is then checked on the page: it must stay out of the margin printers leave blank
-and off every measuring mark, or `printgen build` warns at the template's line.
-"""
+Only the labels are templated, since the rest is the measurement itself; a user's label is
+checked to stay off the printer margin and every measuring mark."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -35,8 +29,7 @@ def hex_of(colour: Any) -> str:
 
 @dataclass
 class ArrowLabels:
-    """The page's four labels, drawn from the template (searched in `templates` first) and placed
-    on the page; warnings about what a user's template draws go to `warnings`."""
+    """The page's four labels, drawn from the template and placed; template warnings to `warnings`."""
 
     page: MeasuringPage
     templates: PieceTemplates
@@ -60,8 +53,7 @@ class ArrowLabels:
         }
 
     def pieces(self) -> list[tuple[str, Piece, Matrix]]:
-        """Each label: its key, what to draw, and where it goes on the page (the matrix from the
-        box's millimetres, y up, to the page's)."""
+        """Each label's key, piece, and matrix from its box's mm (y up) to the page."""
         captions = self.page.captions()
         found: list[tuple[str, Piece, Matrix]] = []
         for key, (x, y, angle, room) in self.page.slots().items():
@@ -71,8 +63,7 @@ class ArrowLabels:
         return found
 
     def drawn(self) -> list[Group]:
-        """The four labels placed on the page (each box's foot on its slot's baseline), drawn in
-        one batch; checked as they come."""
+        """The four labels placed on the page in one batch, checked as they come."""
         found = self.pieces()
         groups = self.templates.draw_many(TEMPLATE, [piece for _, piece, _ in found])
         placed_labels = []
@@ -106,8 +97,7 @@ class ArrowLabels:
                         "measuring marks clear, or the page cannot be read as a ruler")
 
     def report(self, piece: Piece, shape: Any, ident: str | None, count: int, what: str, why: str) -> None:
-        """One warning at the line that wrote `shape`, counting the label's other shapes that do
-        the same."""
+        """One warning at the line that wrote `shape`, counting the label's others that do the same."""
         file, line = located_shape(self.templates, TEMPLATE, shape, ident)
         tag = tag_of(shape)
         named = f"'{shape.text}'" if isinstance(shape, String) else f"a {tag}>" if tag != "<" else "a shape"

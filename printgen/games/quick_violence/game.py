@@ -1,9 +1,6 @@
 """Quick Violence: a rulebook whose last page is an exact-scale measuring page, and a reference card.
 
-Every move in the game is a dimension of the printed sheet, so the measuring page is drawn at exact
-size (see quick_violence_page) and the PDF asks viewers not to scale it. The rules, the fighter
-table and the reference card are all generated from the YAML, so they always agree with the page.
-"""
+Rules, fighter table and card are all generated from the YAML, so they always agree with the page."""
 from __future__ import annotations
 
 from functools import cache
@@ -105,12 +102,8 @@ def context(defn: QuickViolence, paper: Paper) -> dict:
 
 def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: SourceMap,
                   width: float) -> Table:
-    """The fighter sizes side by side, straight from the YAML.
-
-    Sizes are the columns, so the table stays readable in a narrow rules column as well as across
-    a whole page. A word too wide for its cell would be broken mid-word, so that is an error. An
-    arrow's length goes on the line under its name: "LONG (363.74 mm)" would break in three.
-    """
+    """The fighter sizes as columns, so the table reads in a narrow column; a word too wide for
+    its cell is an error, since it would be broken."""
     lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
     cell = style.body.clone("qv-cell", spaceAfter=0, fontSize=style.body.fontSize * 0.95)
     head = cell.clone("qv-head", fontName=fonts.BOLD)
@@ -154,8 +147,7 @@ def footer(paper: Paper, words: str) -> Group:
 
 def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: Styles,
              source: SourceMap, markup: str | None = None) -> list[Flowable]:
-    """The template's flowables; `markup` is its text when already rendered (rendered once, not
-    again for every trial layout)."""
+    """The template's flowables; `markup` is its already-rendered text, not rendered per trial."""
     if markup is None:
         markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
     tables = {"fighters": lambda width: fighter_table(defn, options.paper, style, source, width)}
@@ -189,12 +181,7 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
 
 def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage,
              labels: list[Group]) -> Document:
-    """The rules in two columns on as many pages as they need, then the measuring page, with its
-    arrows' `labels` drawn and placed.
-
-    The page count is only known once the text is set: it starts from an estimate, and the writer
-    tries again with one more rules page while the rules overflow (see drawing.document.Grow).
-    """
+    """The rules in two columns, then the measuring page; the writer grows the rules as needed."""
     paper, style = options.paper, styles(defn.text_size_pt)
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
 
@@ -256,14 +243,11 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
 
 
 def measuring_page(defn: QuickViolence, paper: Paper) -> MeasuringPage:
-    """The measuring page's geometry on `paper`, in the definition's labels and colours."""
     colours = {name: HexColor(value) for name, value in defn.colours.model_dump().items()}
     return MeasuringPage(paper, defn.labels, defn.range_mm, users(defn), colours)
 
 
 def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Document]:
-    """Check the measuring page for this paper first, draw its labels from their template, then lay
-    out the rulebook and the reference."""
     page = measuring_page(defn, options.paper)
     problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
     if problems:  # a range arrow that does not fit makes the rest of the book meaningless

@@ -1,18 +1,7 @@
 """The Quick Violence measuring page: the paper itself is the tape measure.
 
-Three arrows run from one paper edge to the opposite one (SHORT across the width, MEDIUM down the
-length, LONG from corner to corner), so each move is exactly a dimension of the sheet and survives a
-printer that cannot print the outer 4-6 mm. Those printers cut off the arrows' ends, so each end
-has a tick well inside the printed area with its distance to the paper's edge written beside it.
-The red RANGE arrow and the two scale bars sit inside the safe margin, at their true lengths, so a
-player can check the print with a ruler. All of that is measured geometry and is drawn here; only
-the arrows' labels come from a piece template a user may change (see captions.py), and what they
-draw is checked against the outline of every measuring mark (outlines.py).
-
-Layout (mm, y up): SHORT lies INSET below the top edge, MEDIUM INSET right of the left edge, and LONG
-runs from the top-left corner to the bottom-right one. The text box fills the upper-right triangle;
-the range arrow, the bars and the leapfrog drawing fill the lower-left one, clear of LONG.
-"""
+Arrows run edge to edge so each move is a dimension of the sheet; ticks with their distance to
+the edge survive printers that cut off the ends, and RANGE and the scale bars are true lengths."""
 from __future__ import annotations
 
 import math
@@ -73,11 +62,7 @@ BARS = ((BAR_MM_Y, 100.0, "100 mm"), (BAR_IN_Y, 4 * MM_PER_INCH, "4 in"))  # y, 
 
 @dataclass(frozen=True)
 class Arrow:
-    """A straight arrow whose tail-to-tip span is exactly its length.
-
-    The shaft starts at the tail point with a butt cap and the filled head ends at the tip point
-    with no outline, so no ink reaches past either end and the PDF's geometry is the measurement.
-    """
+    """A straight arrow whose tail-to-tip span is exactly its length: no ink past either end."""
 
     tail: Point
     tip: Point
@@ -116,11 +101,8 @@ class Arrow:
 Side = Literal["tail", "tip"]
 Placing = Literal["along", "beside"]
 
-# Where each page arrow's ends are marked: mm from the paper's edge (or corner) along the arrow, the
-# edge's name, and whether the words run along the arrow or beside the tick. The distances keep the
-# ticks out of the 4-6 mm that printers leave blank, off the heads (14 mm) and clear of the places
-# near the top-left corner where the arrows cross: SHORT's tail is marked right of MEDIUM, MEDIUM's
-# above SHORT (its words beside the tick, as SHORT is in their way), LONG's beyond both.
+# Each arrow end's mark: mm in from the edge, the edge's name, where its words go. The distances keep
+# ticks out of the unprintable margin, off the heads and clear of where the arrows cross.
 END_MARKS: dict[tuple[Dimension, Side], tuple[float, str, Placing]] = {
     ("width", "tail"): (20.0, "left edge", "along"), ("width", "tip"): (20.0, "right edge", "along"),
     ("length", "tail"): (10.0, "top edge", "beside"), ("length", "tip"): (20.0, "bottom edge", "along"),
@@ -153,9 +135,7 @@ class EndMark:
 
 
 def end_mark(arrow: Arrow, side: Side, distance: float, edge: str, placing: Placing) -> EndMark:
-    """The mark `distance` mm in from the arrow's tail or tip. Words along the arrow sit on its
-    left-hand side (above SHORT, right of MEDIUM, above-right of LONG), reading away from the tick
-    towards the middle of the arrow; words beside the tick continue the tick's line."""
+    """The mark `distance` mm in from the arrow's tail or tip, its words on the arrow's left."""
     ux, uy = arrow.unit
     nx, ny = -uy, ux
     inward = 1.0 if side == "tail" else -1.0

@@ -1,8 +1,4 @@
-"""The Quick Violence definition: the army budget, the three fighter sizes, the range and the labels.
-
-The game is small enough that every number a player needs sits in this model, so the rulebook, the
-reference card and the measuring page are all generated from one place and can never disagree.
-"""
+"""The Quick Violence definition, the one place every number a player needs comes from."""
 from __future__ import annotations
 
 from typing import Annotated, Iterable, Literal
@@ -16,8 +12,7 @@ from printgen.core.fields import HexColour, Strict
 Dimension = Literal["width", "length", "diagonal"]
 SIZES = ("small", "medium", "large")
 DIE_SIDES = 6
-# The game's original rules give the red arrow no length; this is printgen's, the bundled YAML's
-# range_mm. The printed rules say so, and say when a definition chose another.
+# The original rules give the red arrow no length; this is printgen's (the bundled range_mm).
 PRINTGEN_RANGE_MM = 150.0
 
 Label = Annotated[str, Field(min_length=1, max_length=12, pattern=r"^\S(.*\S)?$",

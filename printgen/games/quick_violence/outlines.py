@@ -1,7 +1,5 @@
-"""The outline of every measuring mark on the Quick Violence measuring page, as convex polygons in
-the page's millimetres (y up): what the arrows' labels, drawn from a user's template, must leave
-clear (captions.py). The marks themselves are drawn by measuring_page.py; these follow them.
-"""
+"""The outline of every measuring mark as convex polygons (mm, y up): what a user's arrow
+labels must leave clear (captions.py)."""
 from __future__ import annotations
 
 import math
@@ -53,8 +51,7 @@ def end_mark_marks(mark: EndMark) -> list[Mark]:
 
 
 def page_marks(page: MeasuringPage) -> list[Mark]:
-    """Every measuring mark of the page: the arrows, the end marks, the range arrow and the check
-    bars with their words."""
+    """Every measuring mark: arrows, end marks, the range arrow and the check bars with words."""
     found: list[Mark] = []
     arrows = page.page_arrows()
     for dim in DIMENSIONS:
