@@ -205,3 +205,38 @@ def test_temporary_names_never_collide(tmp_path):
     assert errors == []
     assert target.read_bytes() in payloads
     assert sorted(p.name for p in target.parent.iterdir()) == ["file.pdf", "other.svg"]
+
+
+@pytest.mark.parametrize("planted", ["quick_violence", "one_minute_war/svg", "omiga/print-shop"])
+def test_a_link_planted_inside_the_output_folder_is_refused_not_followed(tmp_path, planted):
+    """out/<game>, out/<game>/svg and out/<game>/print-shop as symbolic links to a folder elsewhere
+    were followed: the build wrote outside --out. Now the command names the link, exits 2 and
+    writes nothing there."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = tmp_path / "out"
+    link = out / planted
+    link.parent.mkdir(parents=True)
+    link.symlink_to(elsewhere, target_is_directory=True)
+    game = planted.split("/")[0]
+    command = ["export", game, "--print-shop"] if "print-shop" in planted else ["build", game]
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, [*command, "--out", str(out)])
+    assert time.monotonic() - started < 60
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert f"{planted}: cannot write (it is a symbolic link" in result.output
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_an_output_file_that_is_a_link_is_replaced_and_its_target_left_alone(tmp_path):
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    out = tmp_path / "out"
+    (out / "armies").mkdir(parents=True)
+    (out / "armies" / "armies.pdf").symlink_to(target)
+    result = CliRunner().invoke(cli, ["build", "armies", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert target.read_text() == "keep me"
+    pdf = out / "armies" / "armies.pdf"
+    assert not pdf.is_symlink() and pdf.read_bytes().startswith(b"%PDF-")

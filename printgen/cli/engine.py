@@ -149,7 +149,7 @@ def write_results(builds: list[Built], out_dir: Path, describe: Callable[[Built]
                 for name in built.files:
                     yield out_dir / built.name / name, built.data(name)
                     bar.update(1)
-        write_all(files())
+        write_all(files(), inside=out_dir)
     for built in builds:
         click.echo(describe(built) if describe else
                    f"{built.title}: {len(built.files)} file(s) in {out_dir / built.name}")

@@ -63,7 +63,7 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
         if problems:
             raise DefinitionError(problems)
         for name in files:
-            write_bytes(out_dir / output_name(path) / name, read_handed(folder, name))
+            write_bytes(out_dir / output_name(path) / name, read_handed(folder, name), inside=out_dir)
             click.echo(f"wrote {out_dir / output_name(path) / name}", err=True)
         if show and not files:
             click.echo("--show: no board drawn; fix the structure problems first", err=True)

@@ -58,30 +58,29 @@ def remove_temporaries() -> None:
             pass
 
 
-def write_bytes(path: Path, data: bytes) -> None:
+def write_bytes(path: Path, data: bytes, inside: Path | None = None) -> None:
     """Replace `path` with `data` in one step; an interrupted run leaves the old file intact."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = temporary(path)
-    except OSError as exc:
-        raise failed(exc, path) from exc
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-        TEMPORARIES.discard(tmp)
-    except BaseException as exc:
-        discard(tmp)
-        if isinstance(exc, OSError):
-            raise failed(exc, path) from exc
-        raise
+    write_all([(path, data)], inside)
 
 
-def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
-    """Replace many files, each in one step, waiting for the disk once rather than once a file.
+def linked_folder(folder: Path, inside: Path | None) -> Path | None:
+    """The first folder from `inside` (the user's --out, which may itself be a link) down to
+    `folder` that is a symbolic link: a file is never written through one planted there."""
+    if inside is None:
+        return None
+    try:
+        parts = folder.relative_to(inside).parts
+    except ValueError:
+        return None
+    for depth in range(1, len(parts) + 1):
+        if (inside.joinpath(*parts[:depth])).is_symlink():
+            return inside.joinpath(*parts[:depth])
+    return None
+
+
+def write_all(files: Iterable[tuple[Path, bytes]], inside: Path | None = None) -> None:
+    """Replace many files, each in one step, waiting for the disk once rather than once a file;
+    below `inside`, a folder that is a symbolic link is refused (a file that is one is replaced).
 
     Every file is written under a temporary name, all are flushed together on threads (concurrent
     fsyncs share a journal commit: 74 files 0.03 s, one after another 0.15 to 0.3 s), then renamed,
@@ -97,6 +96,10 @@ def write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     try:
         for path, data in files:
             if path.parent not in folders:
+                link = linked_folder(path.parent, inside)
+                if link is not None:
+                    raise WriteFailed(errno.ELOOP, "it is a symbolic link; printgen writes no file through "
+                                      "a link in the output folder: remove it", str(link))
                 changed.update(folder.parent for folder in make_folder(path.parent))
                 folders.add(path.parent)
             fd, tmp = temporary(path)
