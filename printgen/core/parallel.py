@@ -113,8 +113,11 @@ def declared_kinds(jobs: Sequence[Callable[[], Any]]) -> tuple[type, ...]:
             walk(inner)
 
     for function in {getattr(job, "func", job) for job in jobs}:
-        try:
-            walk(typing.get_type_hints(function).get("return"))
+        returned = getattr(function, "__annotations__", {}).get("return")
+        probe = lambda: None  # noqa: E731 - the return annotation alone, resolved where it was written:
+        probe.__annotations__ = {"return": returned}  # a parameter's type imported for type checking
+        try:  # only must not hide it (a helper's answer refused is made again here: twice the work)
+            walk(typing.get_type_hints(probe, getattr(function, "__globals__", None)).get("return"))
         except Exception:  # noqa: BLE001 - an annotation that does not resolve declares nothing
             continue
     return tuple(found)
