@@ -368,7 +368,7 @@ def templates(draw: Any) -> str:
 WAR = load(bundled_definition("one_minute_war")).definition
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(source=templates())
 def test_random_templates_render_or_give_a_located_error(source):
     import time
