@@ -198,6 +198,38 @@ def test_copies_naming_a_column_no_row_has_is_located(run_cli, deck, tmp_path):
     assert f"deck.yaml:{line}: copies: no row has a column 'quantity'" in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("kind, said", [
+    ("missing", "gone.svg does not exist"),
+    ("folder", "sub.svg is a folder"),
+    ("fifo", "pipe.svg is not a regular file (a FIFO, a device or a socket)"),
+    ("outside", "far.svg is outside it, so build with --allow-outside to use it"),
+])
+def test_an_icon_that_cannot_be_used_is_located_at_its_line(run_cli, deck, tmp_path, kind, said):
+    """Every problem with an `icons:` entry was an internal error (exit 3), and a FIFO would have
+    been read for ever; each is now a message at the icon's line, exit 2."""
+    import os
+
+    folder = deck.parent
+    name = {"missing": "gone.svg", "folder": "sub.svg", "fifo": "pipe.svg", "outside": "../far.svg"}[kind]
+    if kind == "folder":
+        (folder / "sub.svg").mkdir()
+    elif kind == "fifo":
+        os.mkfifo(folder / "pipe.svg")
+    elif kind == "outside":
+        (folder.parent / "far.svg").write_text((folder / "flask.svg").read_text())
+    text = deck.read_text()
+    assert text.count("flask: flask.svg") == 1
+    deck.write_text(text.replace("flask: flask.svg", f"flask: {name}"))
+    line = next(i for i, row in enumerate(deck.read_text().splitlines(), 1) if f"flask: {name}" in row)
+    started = time.monotonic()
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert time.monotonic() - started < 30
+    assert result.exit_code == 2 and "internal error" not in result.output, result.output
+    (message,) = [row for row in result.stderr.splitlines() if f"deck.yaml:{line}: icons.flask: expected a file" in row]
+    assert message.endswith(said), result.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_text_that_cannot_fit_names_the_csv_row_and_the_layout_line(run_cli, deck, tmp_path):
     csv_path = deck.parent / "cards.csv"
     lines = csv_path.read_text().splitlines()

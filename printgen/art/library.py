@@ -150,6 +150,8 @@ def _resolve(value: str, context: ArtContext, folder: bool) -> Path:
     what = "a folder" if folder else "a file"
     if not target.exists():
         raise ValueError(f"expected {what}, but {shown} does not exist")
+    if not target.is_file() and not target.is_dir():  # reading a FIFO would wait for ever
+        raise ValueError(f"expected {what}, but {shown} is not a regular file (a FIFO, a device or a socket)")
     if folder and not target.is_dir():
         raise ValueError(f"expected a folder of templates, but {shown} is a file")
     if not folder and not target.is_file():

@@ -84,6 +84,19 @@ def load_fonts(defn: Deck, source: SourceMap, context: ArtContext) -> None:
         raise DefinitionError(problems)
 
 
+def loaded_icons(defn: Deck, loaded: Loaded, context: ArtContext) -> dict[str, Any]:
+    """Each icon's picture; every icon that cannot be used is a problem at its own line, all at once."""
+    icons, problems = {}, []
+    for name, file in defn.icons.items():
+        try:
+            icons[name] = loaded.art.add_image(file, context)
+        except ValueError as exc:
+            problems.append(loaded.source.problem(("icons", name), str(exc)))
+    if problems:
+        raise DefinitionError(problems)
+    return icons
+
+
 def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     """Every row's card, to be drawn when a sheet or a picture asks for it (drawn.Drawer)."""
     rows = read_rows(defn, loaded.source, loaded.path.parent, loaded.allow_outside)
@@ -91,7 +104,7 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     files = template_files(defn, loaded.source, context)
     values = row_values(defn, rows, loaded.source, files)
     width, height = defn.card.dimensions
-    icons = {name: loaded.art.add_image(file, context) for name, file in defn.icons.items()}
+    icons = loaded_icons(defn, loaded, context)
     load_fonts(defn, loaded.source, context)
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
                   lambda side, data: loaded.art.add_svg_text(files[side].path, data, context),
