@@ -164,11 +164,12 @@ def find_prctl() -> Any:
         return None
 
 
-def address_space() -> int:
-    """This process's virtual memory size in bytes (what RLIMIT_AS counts), 0 if unknown."""
+def memory_in_use(resident: bool = False) -> int:
+    """This process's virtual memory size in bytes (what RLIMIT_AS counts), or its resident size,
+    from /proc; 0 where unreadable."""
     try:
         with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            return int(statm.read().split()[1 if resident else 0]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
 
@@ -183,7 +184,7 @@ def limit(budget: Budget) -> None:
             wanted = min(wanted, soft)
         resource.setrlimit(kind, (wanted, hard))
 
-    used = address_space()
+    used = memory_in_use()
     if used:
         cap(resource.RLIMIT_AS, used + budget.memory)
     cap(resource.RLIMIT_CPU, math.ceil(budget.seconds) + 1)

@@ -22,6 +22,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 from pydantic import BaseModel
 
+from printgen.core.bounded import memory_in_use
+
 MAX_STEPS = 1_000_000  # loop iterations, calls, filters and operators in one render
 MAX_TEXT = 200_000  # characters in any one value and in the output (a rules text is ~20,000)
 MAX_ITEMS = 10_000  # items in a list, a range or a padded width
@@ -117,15 +119,6 @@ def unchanged(filename: str, source: str) -> bool:
         return False
 
 
-def resident_bytes() -> int:
-    """This process's resident memory from /proc; 0 where unreadable (the build's child bounds it)."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
 def unresolved(filename: str) -> str:
     """The path as the user wrote it (relative to the working folder when inside it), links kept."""
     path = Path(filename).absolute()
@@ -156,7 +149,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
     # -- the budget -------------------------------------------------------------------------------
     def fresh(self) -> None:
         self.steps = 0
-        self.base = resident_bytes()
+        self.base = memory_in_use(resident=True)
         self.probe = PROBE_STEPS
 
     def charge(self, steps: int = 1) -> None:
@@ -167,7 +160,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             raise refuse(f"the template ran more than {MAX_STEPS:,} steps (loops inside loops?)")
         if self.steps >= self.probe:
             self.probe = self.steps + PROBE_STEPS
-            if resident_bytes() - self.base > MAX_RENDER_BYTES:
+            if memory_in_use(resident=True) - self.base > MAX_RENDER_BYTES:
                 raise MemoryError(f"the template grew printgen by more than {MAX_RENDER_BYTES // 2**20} MiB")
 
     def check(self, value: Any) -> Any:
