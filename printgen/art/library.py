@@ -18,6 +18,7 @@ from printgen.core.problems import display_name
 MAX_ART_BYTES = 30 * 1024 * 1024  # far above any card art; refuses a mistaken multi-GB file early
 IMAGE_SUFFIXES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".svg": "SVG"}
 FONT_SUFFIXES = (".ttf",)
+KEPT_SVG_ELEMENTS = 20_000  # pictures of rendered templates kept, by elements (1-2.5 KB each): under 50 MB
 
 
 @dataclass
@@ -180,7 +181,7 @@ class ArtLibrary:
     warnings: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)  # every file read, for tools that watch them
     templates: Path | None = None
-    svg_texts: dict[tuple[str, Path], Art] = field(default_factory=dict)  # (digest, template) -> art
+    svg_texts: dict[tuple[str, Path], Art] = field(default_factory=dict)  # (digest, template) -> art, the latest
 
     def add_image(self, value: str, context: ArtContext) -> Art:
         if value in self.images:
@@ -209,8 +210,11 @@ class ArtLibrary:
         if art is None:
             from printgen.art.svg import load_svg
 
-            art = self.svg_texts[key] = load_svg(path, data, None if context.allow_outside
-                                                 else context.base.resolve())
+            art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
+            kept = sum(a.elements for a in self.svg_texts.values())
+            while self.svg_texts and kept + art.elements > KEPT_SVG_ELEMENTS:  # the oldest go first
+                kept -= self.svg_texts.pop(next(iter(self.svg_texts))).elements
+            self.svg_texts[key] = art
         return art
 
     def add_font(self, value: str, context: ArtContext) -> str:

@@ -30,6 +30,7 @@ class Art:
     drawing: Any = field(default=None, repr=False)  # the svglib Drawing for SVG art
     reader: Any = field(default=None, repr=False)  # the reportlab ImageReader for PNG and JPEG art
     warnings: tuple[str, ...] = ()  # what svglib leaves out of an SVG or said, as `file:line: warning: ...`
+    elements: int = 0  # SVG elements drawn, <use> copies counted (printgen.art.measure)
     resampled: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)  # art.resample's
 
     @property

@@ -136,14 +136,14 @@ class _Collect(logging.Handler):
 def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     """Measure the SVG, then convert it; files it links must lie under `root_folder`."""
     tree = parse(path, data)
-    measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
+    measured = measure_svg(tree, path, root_folder)  # refuses what would cost too much, before svglib runs
     findings = scan(tree)
     drawing, notes = convert(path, data, root_folder)
     shown = display_name(path)
     warnings = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
     warnings += [f"{shown}: warning: svglib: {note}" for note in notes]
     return Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
-               drawing=drawing, warnings=tuple(warnings))
+               drawing=drawing, warnings=tuple(warnings), elements=measured.elements)
 
 
 def convert(path: Path, data: bytes, root_folder: Path | None,

@@ -14,11 +14,12 @@ from jinja2 import StrictUndefined, Template, TemplateSyntaxError
 from printgen.core.problems import DefinitionError, Problem
 from printgen.jinja.plaindata import plain
 from printgen.jinja.render import OutOfTime, describe, soft_deadline
-from printgen.jinja.sandbox import BoundedSandbox
+from printgen.jinja.sandbox import MAX_TEXT, BoundedSandbox
 
 SECONDS_PER_RENDER = 0.001  # far above the ~20 us a small expression takes
 MAX_SECONDS = 60.0
 MAX_PROBLEMS = 50  # a mistake in one column repeats on every row; the first ones say enough
+MAX_BATCH_TEXT = 64 * 2**20  # characters of distinct text a batch keeps; equal texts are kept once
 
 
 @dataclass(frozen=True)
@@ -62,23 +63,30 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
     if problems:
         raise DefinitionError(problems)
     out: list[list[str]] = []
-    with soft_deadline(seconds * 0.85):
+    kept = KeptTexts()
+    with soft_deadline(seconds * 0.85, seconds):
         for context, place in zip(contexts, places):
             context, values = plain(context), []
             for template, where in zip(compiled, expressions):
                 env.fresh()
                 try:
                     assert template is not None  # a syntax error stopped the batch before
-                    values.append(template.render(**context))
+                    text = template.render(**context)
                 except OutOfTime as exc:  # the whole batch is over its time: stop here
                     raise DefinitionError([Problem(where.file, where.line, where.path,
                                                    f"template error: {exc}")]) from None
                 except Exception as exc:  # noqa: BLE001 - a user's expression may fail in any way
-                    values.append("")
-                    if len(problems) < MAX_PROBLEMS:
-                        line = where.line + string_line() - 1
-                        problems.append(Problem(place.file, place.line, "", f"{place.label}: {where.path} "
-                                                f"({where.file}:{line}): template error: {describe(exc)}"))
+                    text = ""
+                    line = where.line + string_line() - 1
+                    problems.append(Problem(place.file, place.line, "", f"{place.label}: {where.path} "
+                                            f"({where.file}:{line}): template error: {describe(exc)}"))
+                    if len(problems) == MAX_PROBLEMS:  # the rest would repeat these: stop rendering
+                        raise DefinitionError(problems)
+                refused = kept.refusal(text)
+                if refused:  # it would repeat on every row, or the rows together are too much: stop now
+                    raise DefinitionError([Problem(place.file, place.line, "", f"{place.label}: {where.path} "
+                                                   f"({where.file}:{where.line}): {refused}")])
+                values.append(kept.one(text))
             out.append(values)
     if problems:
         raise DefinitionError(problems)
@@ -94,3 +102,29 @@ def string_line() -> int:
             found = tb.tb_lineno
         tb = tb.tb_next
     return found
+
+
+class KeptTexts:
+    """The batch's rendered texts, each distinct text kept once (every row's copy of a shared back
+    is the same string), and what they come to, so a deck of many rows holds what differs."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+        self.characters = 0
+
+    def refusal(self, text: str) -> str | None:
+        """Why `text` cannot be kept, or None."""
+        if len(text) > MAX_TEXT:
+            return (f"template error: it made {len(text):,} characters for this row; a value may have at "
+                    f"most {MAX_TEXT:,}: make the template draw less")
+        if text not in self.texts and self.characters + len(text) > MAX_BATCH_TEXT:
+            return (f"template error: the rows up to this one make more than {MAX_BATCH_TEXT // 2**20} MiB "
+                    f"of distinct text ({self.characters + len(text):,} characters), the most one build "
+                    "keeps: make the template draw less for each row, or let rows share what it draws")
+        return None
+
+    def one(self, text: str) -> str:
+        found = self.texts.setdefault(text, text)
+        if found is text:
+            self.characters += len(text)
+        return found
