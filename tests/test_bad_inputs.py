@@ -2,9 +2,12 @@
 
 A case is `NAME.yaml` (or a generator below, for inputs too big or too odd to commit) beside
 `NAME.expected`, the exact stderr printgen must write. Optional companions, copied beside the
-definition: `NAME.templates/` (passed with --templates) and `NAME.files/` (art and fonts the
-definition names). Every case must exit 2 with its located message, show no traceback, write no
-output file, and finish within seconds; the heavy ones run in a subprocess with a memory cap.
+definition: `NAME.templates/` (passed with --templates), `NAME.files/` (art, fonts, data and
+records the definition or the command names) and `NAME.args` (the command, one argument a line,
+`{definition}` standing for the case's YAML; `build` otherwise). Every case must exit 2 with its
+located message, show no traceback, write no output file, and finish within seconds; the heavy
+ones, and every case of the newer surfaces (decks, records, output folders, exports), run in a fresh
+process with a memory cap and their peak memory measured.
 
 To write the .expected files after a deliberate message change, run with
 PRINTGEN_UPDATE_BAD_INPUTS=1 and review the diff.
@@ -22,6 +25,8 @@ from pathlib import Path
 import pytest
 
 from art_cases import CASES as ART_CASES
+from hostile_cases import AFTERWARDS, MEASURED
+from hostile_cases import CASES as HOSTILE_CASES
 from printgen.core.bundled import templates_folder
 from printgen.games import bundled_definition, game_ids
 
@@ -123,6 +128,7 @@ def unknown_table(game: str):
 
 
 GENERATED.update(ART_CASES)
+GENERATED.update(HOSTILE_CASES)
 GENERATED.update({"omw_template_unknown_table": unknown_table("one_minute_war"),
                   "omiga_template_unknown_table": unknown_table("omiga")})
 HEAVY = {"definition_50mb", "omiga_deck_10000_tiles", "billion_laughs", "deep_nesting",
@@ -151,6 +157,10 @@ def stage(name: str, root: Path) -> Path:
 
 
 def arguments(name: str, definition: Path) -> list[str]:
+    given = CORPUS / f"{name}.args"
+    if given.exists():
+        return [line.replace("{definition}", f"defs/{definition.name}")
+                for line in given.read_text().splitlines() if line]
     args = ["build", f"defs/{definition.name}", "--out", "out"]
     if (definition.parent / f"{name}.templates").is_dir():
         args += ["--templates", f"defs/{name}.templates"]
@@ -238,11 +248,23 @@ def wait_with_usage(pid: int, deadline: float) -> tuple[int, resource.struct_rus
         time.sleep(0.01)
 
 
+def listing(folder: Path) -> dict[str, bytes | str]:
+    """Every path under `folder` with its bytes (a link: where it points), to show nothing changed."""
+    found: dict[str, bytes | str] = {}
+    for path in sorted(folder.rglob("*")) if folder.exists() else []:
+        key = str(path.relative_to(folder))
+        found[key] = ("link to " + os.readlink(path)) if path.is_symlink() else (
+            path.read_bytes() if path.is_file() else "folder")
+    return found
+
+
 @pytest.mark.parametrize("name", case_names())
 def test_bad_input_is_refused_with_its_exact_message(name, tmp_path):
     definition = stage(name, tmp_path)
-    # fresh processes where memory matters: the heavy inputs, art decoders, template budgets
-    fresh = name in HEAVY or name in ART_CASES or name.startswith("tpl_budget")
+    before = listing(tmp_path / "out")
+    # fresh processes where memory matters: the heavy inputs, art decoders, template budgets, and
+    # the newer surfaces, whose peak memory is part of the promise
+    fresh = name in HEAVY or name in ART_CASES or name.startswith(("tpl_budget", *MEASURED))
     run = run_capped if fresh else run_forked
     code, out, err, elapsed, peak = run(arguments(name, definition), tmp_path)
     expected_file = CORPUS / f"{name}.expected"
@@ -253,13 +275,16 @@ def test_bad_input_is_refused_with_its_exact_message(name, tmp_path):
     assert err == expected_file.read_text()
     assert elapsed < SECONDS, f"took {elapsed:.1f} s"
     assert peak < MEMORY_CAP, f"peak resident size {peak / 2**20:.0f} MiB"
+    if fresh:
+        assert peak > 0
     if harmless:
         assert code == 0, err
         assert sorted(p.suffix for p in (tmp_path / "out").rglob("*.pdf"))
     else:
         assert code == 2, err
         assert out == ""
-        assert not (tmp_path / "out").exists(), "a refused definition must write nothing"
+        assert listing(tmp_path / "out") == before, "a refused definition must write nothing"
+    AFTERWARDS.get(name, lambda folder: None)(tmp_path / "out")
 
 
 def test_corpus_covers_every_game_and_has_no_orphans():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -52,7 +52,8 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
 
         spool = Spool()
         kept = partial(artifact, spool=spool)
-        files = [a for a in loaded.build(options) if a.name.endswith(".pdf")]
+        # the page shows the PDFs and the pieces below, not the build's own picture of each card
+        files = [a for a in loaded.build(replace(options, pictures=False)) if a.name.endswith(".pdf")]
         described: dict[str, Any] = {"pdfs": [], "decks": []}
         for pdf, pngs in zip(list(files), page_pictures(files, dpi, spool.keep)):
             described["pdfs"].append({"name": pdf.name, "pages": len(pngs)})
@@ -109,7 +110,7 @@ def face_name(deck: int, face: int) -> str:
 def piece_decks(cards: list[Card], store: Store = in_memory, dpi: float = PIECE_DPI) -> list[Deck]:
     """Every card's face and each deck's back drawn at `dpi`, pieces of a size together, each stored as made."""
     from printgen.drawing.checks import unchecked_shapes
-    from printgen.drawing.document import Document, Page
+    from printgen.drawing.document import Document
     from printgen.layout.cards import decks
     from printgen.core.paper import Paper
     from printgen.output.png import write_pngs_stored
@@ -124,9 +125,16 @@ def piece_decks(cards: list[Card], store: Store = in_memory, dpi: float = PIECE_
     pictures: dict[int, Held] = {}
     with unchecked_shapes():
         for (width, height), indices in by_size.items():
-            documents = [Document(f"{sides[i][0]}.png", Paper("piece", width, height), [Page([sides[i][3](0.0)])],
-                                  sides[i][0], dpi=dpi) for i in indices]
+            documents = [Document(f"{sides[i][0]}.png", Paper("piece", width, height), [], sides[i][0], dpi=dpi,
+                                  draw=partial(drawn_side, sides[i][3])) for i in indices]  # drawn when made
             pictures.update(zip(indices, write_pngs_stored(documents, store)))
     faces, backs = iter(range(len(cards))), iter(range(len(cards), len(sides)))
     return [(name, pictures[next(backs)], [sides[i][:2] + (pictures[i],) for i in (next(faces) for _ in members)])
             for name, members in grouped.items()]
+
+
+def drawn_side(side: Callable[[float], Any]) -> list[Any]:
+    """One side of a piece as the single page of its picture, without bleed."""
+    from printgen.drawing.document import Page
+
+    return [Page([side(0.0)])]

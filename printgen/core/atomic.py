@@ -15,8 +15,11 @@ class WriteFailed(OSError):
     """A file could not be written (a folder missing or read-only, a file in the way, a full disk):
     an OSError still, shown by the CLI as a plain message with exit code 2."""
 
-    def __str__(self) -> str:
-        return f"{display_name(Path(self.filename))}: cannot write ({self.strerror})"
+    def __str__(self) -> str:  # the folder resolved, not the name: a link is named, not where it leads
+        path = Path(self.filename)
+        folder = display_name(path.parent)
+        shown = path.name if folder == "." else str(Path(folder) / path.name)
+        return f"{shown}: cannot write ({self.strerror})"
 
 
 def failed(exc: OSError, path: Path) -> WriteFailed:

@@ -5,11 +5,12 @@ that grows with the work; failures name the expression's key and the row, all re
 """
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from jinja2 import StrictUndefined, Template, TemplateSyntaxError
+from jinja2 import StrictUndefined, Template, TemplateSyntaxError, meta
 
 from printgen.core.problems import DefinitionError, Problem
 from printgen.jinja.plaindata import plain
@@ -44,18 +45,24 @@ def is_template(value: object) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
+Check = Callable[[int, str], "str | None"]  # (expression's index, a new distinct text) -> why it is refused
+
+
 def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str, Any]],
-                  places: Sequence[Place]) -> list[list[str]]:
-    """The text of every expression for every context (row), or one DefinitionError."""
+                  places: Sequence[Place], check: Check = lambda index, text: None) -> list[list[str]]:
+    """The text of every expression for every context (row), or one DefinitionError. An expression
+    is rendered once per distinct set of the values it names (a back naming only `card` once for
+    the whole deck); `check` sees each distinct text once and may refuse it at its row."""
     if not expressions or not contexts:
         return [[] for _ in contexts]
     seconds = min(MAX_SECONDS, 4.0 + len(expressions) * len(contexts) * SECONDS_PER_RENDER)
     env = BoundedSandbox(autoescape=False, undefined=StrictUndefined, keep_trailing_newline=False)
     problems: list[Problem] = []
-    compiled: list[Template | None] = []
+    compiled: list[tuple[Template, list[str]] | None] = []
     for where in expressions:
         try:
-            compiled.append(env.from_string(where.text))
+            names = sorted(meta.find_undeclared_variables(env.parse(where.text)))
+            compiled.append((env.from_string(where.text), names))
         except TemplateSyntaxError as exc:
             problems.append(Problem(where.file, where.line + (exc.lineno or 1) - 1, where.path,
                                     f"template error: {exc.message}"))
@@ -64,13 +71,19 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
         raise DefinitionError(problems)
     out: list[list[str]] = []
     kept = KeptTexts()
+    rendered: list[dict[str, str]] = [{} for _ in expressions]  # by the values the expression names
     with soft_deadline(seconds * 0.85, seconds):
         for context, place in zip(contexts, places):
             context, values = plain(context), []
-            for template, where in zip(compiled, expressions):
+            for index, (entry, where) in enumerate(zip(compiled, expressions)):
+                assert entry is not None  # a syntax error stopped the batch before
+                template, names = entry
+                key = json.dumps([context.get(name) for name in names], default=str)
+                if key in rendered[index]:
+                    values.append(rendered[index][key])
+                    continue
                 env.fresh()
                 try:
-                    assert template is not None  # a syntax error stopped the batch before
                     text = template.render(**context)
                 except OutOfTime as exc:  # the whole batch is over its time: stop here
                     raise DefinitionError([Problem(where.file, where.line, where.path,
@@ -82,11 +95,12 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
                                             f"({where.file}:{line}): template error: {describe(exc)}"))
                     if len(problems) == MAX_PROBLEMS:  # the rest would repeat these: stop rendering
                         raise DefinitionError(problems)
-                refused = kept.refusal(text)
+                new = text not in kept.texts
+                refused = kept.refusal(text) or (check(index, text) if new and text else None)
                 if refused:  # it would repeat on every row, or the rows together are too much: stop now
                     raise DefinitionError([Problem(place.file, place.line, "", f"{place.label}: {where.path} "
                                                    f"({where.file}:{where.line}): {refused}")])
-                values.append(kept.one(text))
+                values.append(rendered[index].setdefault(key, kept.one(text)))
             out.append(values)
     if problems:
         raise DefinitionError(problems)

@@ -12,7 +12,6 @@ from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, Page
 from printgen.games import Game, Loaded
-from printgen.games.deck.budget import check_template_budget
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
 from printgen.games.deck.model import Deck, check_elements, check_source
@@ -103,8 +102,7 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     rows = read_rows(defn, loaded.source, loaded.path.parent, loaded.allow_outside)
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     files = template_files(defn, loaded.source, context)
-    values = row_values(defn, rows, loaded.source, files)
-    check_template_budget(files, rows, values, loaded.source, None if loaded.allow_outside else context.base.resolve())
+    values = row_values(defn, rows, loaded.source, files, None if loaded.allow_outside else context.base.resolve())
     width, height = defn.card.dimensions
     icons = loaded_icons(defn, loaded, context)
     load_fonts(defn, loaded.source, context)

@@ -8,6 +8,7 @@ from typing import Any
 
 from printgen.core.problems import display_name
 from printgen.core.source import SourceMap, dotted
+from printgen.games.deck.budget import TemplateBudget
 from printgen.games.deck.model import Deck, Element
 from printgen.games.deck.rows import Row
 from printgen.jinja.values import Expression, Place, is_template, render_values
@@ -97,9 +98,10 @@ def context(row: Row, card: dict[str, float]) -> dict[str, Any]:
             **row.values}
 
 
-def row_values(defn: Deck, rows: list[Row], source: SourceMap,
-               files: dict[str, TemplateFile] | None = None) -> list[RowValues]:
-    """Each row's values: its templates rendered (all rows in one batch), the rest literal."""
+def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, TemplateFile] | None = None,
+               folder: Path | None = None) -> list[RowValues]:
+    """Each row's values: its templates rendered (all rows in one batch), the rest literal; the
+    pictures of SVG templates measured against the deck's budget (`folder`: where their links lie)."""
     files = files or {}
     keys = templated(defn, files)
 
@@ -112,5 +114,6 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap,
     places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
     width, height = defn.card.dimensions
     card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
-    texts = render_values(expressions, [context(row, card) for row in rows], places)
+    texts = render_values(expressions, [context(row, card) for row in rows], places,
+                          TemplateBudget(list(keys), {side: file.path for side, file in files.items()}, folder))
     return [RowValues(defn, dict(zip(keys, values))) for values in texts]
