@@ -297,3 +297,59 @@ def test_corpus_covers_every_game_and_has_no_orphans():
                      if (CORPUS / f"{n}.yaml").exists())
     for game in GAMES:
         assert texts.count(f"game: {game}") >= 5, game
+
+
+# -- serve: hostile requests and a deck past the limits, through the real command -------------------
+
+def peak_resident(pid: int) -> int:
+    """The process's peak resident size in bytes, as the kernel keeps it (VmHWM)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the peak from /proc")
+def test_serve_refuses_other_pages_and_oversized_requests_at_once(tmp_path):
+    from serving import Served, raw_request, small_deck, stop_all_in_session
+
+    definition = small_deck(tmp_path / "potion")
+    server = Served(definition.parent, "potion.yaml", "--dpi", "40")
+    try:
+        before = server.wait(lambda s: s["version"] >= 1, "the first build")["settings"]
+        host = f"Host: 127.0.0.1:{server.port}\r\n".encode()
+        for headers in ({"Origin": "http://evil.example"}, {"Referer": "http://evil.example/page"},
+                        {"Origin": "null"}):
+            started = time.monotonic()
+            status, _, body = server.get("/set?paper=letter&flip=short", **headers)
+            assert status == 403 and time.monotonic() - started < 1.0, (headers, body)
+        started = time.monotonic()
+        answer = raw_request(server.port, b"GET /state HTTP/1.1\r\n" + host + b"X-Pad: " + b"b" * 9000 + b"\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.0 431 ") and time.monotonic() - started < 1.0
+        assert server.state()["settings"] == before
+        assert peak_resident(server.process.pid) < 300 * 2**20
+        code, err = server.stop()
+        assert code == 130 and "Traceback" not in err
+    finally:
+        stop_all_in_session(server.process)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the peak from /proc")
+def test_serve_shows_a_deck_past_the_limits_as_build_does_and_keeps_running(tmp_path):
+    from hostile_cases import twenty_million_cards
+    from serving import Served, stop_all_in_session
+
+    folder = tmp_path / "defs"
+    folder.mkdir()
+    twenty_million_cards(folder, "huge")
+    started = time.monotonic()
+    server = Served(folder, "huge.yaml")
+    try:
+        state = server.wait(lambda s: s["problems"], "the problems of the first build")
+        assert time.monotonic() - started < SECONDS
+        assert state["problems"][0] == ("cards.csv:22: column 'copies': this row brings the deck to 21,000 "
+                                        "cards, copies counted; a deck may print at most 20,000")
+        assert server.get("/state")[0] == 200  # still serving
+        assert peak_resident(server.process.pid) < 300 * 2**20
+    finally:
+        stop_all_in_session(server.process)
