@@ -179,6 +179,9 @@ def check_layouts(defn: Deck) -> Iterable[tuple[Loc, str]]:
         yield ("face_layout",), "expected 'face' or 'face_layout', not both"
     if "back" in defn.model_fields_set and defn.back_layout is not None:
         yield ("back_layout",), "expected 'back' or 'back_layout', not both"
+    if defn.layouts and defn.face_layout is None and defn.back_layout is None:
+        yield ("layouts",), ("no card uses these layouts: expected 'face_layout:' (or 'back_layout:') to "
+                             "choose among them, such as face_layout: '{{ type }}'")
     for key in ("face_layout", "back_layout"):
         value = getattr(defn, key)
         if value is None:
