@@ -262,3 +262,44 @@ def test_the_starter_deck_names_its_file_and_draws_two_types_from_one_layout(run
     # creatures keep the base's light band (3 + 2 copies), spells draw their own dark one (2 + 2)
     assert bands.count((0xf1, 0xea, 0xd8)) == 5 and bands.count((0x5b, 0x4a, 0x8a)) == 4, bands
     assert words.count("Toad") == 3 and words.count("Frost") == 2
+
+
+def test_a_layouts_svg_template_is_inherited_rendered_for_its_rows_and_may_be_dropped(run_cli, deck, tmp_path):
+    (deck.parent / "stripe.svg.j2").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="{{ card.width }}mm" height="{{ card.height }}mm" '
+        'viewBox="0 0 {{ card.width }} {{ card.height }}"><rect x="2" y="82" '
+        'width="{{ 10 if type == \'ship\' else 20 }}" height="4" fill="#00aa00"/></svg>')
+    deck.write_text(DECK.replace("  base:\n", "  base:\n    template: stripe.svg.j2\n")
+                    .replace("    remove: [cost]\n", "    remove: [cost]\n    template: null\n"))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:
+        page = pdf.pages[0]
+        cards = cards_on(page)
+        stripes = [r for r in page.rects + page.curves if colour(r) == (0x00, 0xaa, 0x00)]
+    for title, card in cards.items():
+        mine = [r for r in stripes if 0 <= r["x0"] / MM - card["left"] < CARD_W and 0 <= r["top"] / MM - card["top"] < CARD_H]
+        widths = [round(r["width"] / MM, 1) for r in mine]
+        # a ship's row renders the base's template as a ship; the event dropped it
+        assert widths == {"ship": [10.0], "planet": [20.0], "event": []}[TYPES[title]], (title, widths)
+        if mine:
+            assert abs(mine[0]["x0"] / MM - card["left"] - 2) < 0.1 and abs(mine[0]["top"] / MM - card["top"] - 82) < 0.1
+    deck.write_text(deck.read_text().replace("stripe.svg.j2", "stripes.svg.j2"))
+    result = run_cli("build", deck, "--out", tmp_path / "again")
+    assert result.exit_code == 2
+    # inherited by ship and planet, the missing file is told once, where it is written
+    assert result.stderr.count("stripes.svg.j2") == 1 and \
+        f"{deck}:{line_of(deck, 'stripes.svg.j2')}: layouts.base.template: expected a file" in result.stderr, \
+        result.stderr
+
+
+def test_a_row_renders_only_the_values_of_its_own_layouts(run_cli, deck, tmp_path):
+    # Falcon, a ship, costs 3: the planet's title would divide by zero for it, were it rendered there
+    deck.write_text(DECK.replace('        text: "{{ title }}"\n        x: 5\n        y: 30',
+                                 '        text: "{{ title }} {{ 100 // (cost | int - 3) }}"\n        x: 5\n        y: 30'))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:
+        cards = cards_on(pdf.pages[0])
+    assert [w["text"] for w in cards["Vesta"]["words"] if abs(w["top"] - 30) < 0.5] == ["Vesta", "50"]
+    assert [w["text"] for w in cards["Ceres"]["words"] if abs(w["top"] - 30) < 0.5] == ["Ceres", "-50"]
