@@ -115,8 +115,8 @@ def inherited(layout: Layout, at: Loc, parent: Optional[Resolved], found: list[t
     if parent is None:
         for key in ("replace", "remove"):
             if key in layout.model_fields_set and getattr(layout, key):
-                found.append(((*at, key), f"'{key}' changes the elements of the layout this one extends; "
-                                          "expected 'extends: <layout>' beside it"))
+                found.append(((*at, key), f"'{key}' changes the elements of the layout this one extends, "
+                                          "and it extends none: expected 'extends: <layout>' beside it"))
         return []
     ids = {p.element.id: p for p in parent.elements if p.element.id is not None}
     known = ", ".join(ids) or "none: give the elements of that layout an 'id:' first"
