@@ -427,19 +427,16 @@ def test_a_missing_svg_template_is_named_at_its_key(run_cli, deck, tmp_path):
     assert f"deck.yaml:{line}: back.template: expected a file, but" in result.stderr, result.stderr
 
 
-def test_new_deck_writes_a_starter_that_builds_and_shows_every_element_kind(run_cli, tmp_path):
+def test_the_sample_deck_builds_and_shows_every_element_kind(run_cli, deck, tmp_path):
+    """(`printgen new deck` writes a smaller starter: tests/test_deck_layouts.py.)"""
     from ruamel.yaml import YAML
 
-    folder = tmp_path / "my deck"
-    result = run_cli("new", "deck", folder)
-    assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in folder.iterdir()) == ["back.svg.j2", "cards.csv", "flask.svg", "my deck.yaml"]
-    definition = YAML(typ="safe").load(folder / "my deck.yaml")
+    definition = YAML(typ="safe").load(deck)
     kinds = {element["type"] for side in ("face", "back") for element in definition[side]["layout"]}
     assert kinds == {"rect", "ellipse", "line", "polygon", "path", "image", "text"}
     assert definition["back"]["template"] == "back.svg.j2" and definition["data"] == "cards.csv"
-    build(run_cli, folder / "my deck.yaml", tmp_path / "out")
-    with pdfplumber.open(tmp_path / "out" / "my deck" / "my deck.pdf") as pdf:
+    build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:
         assert sum(len(rects(page, BAND_W)) for page in pdf.pages[0::2]) == 18
         # the back's template drew its lattice: small diamonds in its colour on every back
         back = pdf.pages[1]

@@ -5,6 +5,7 @@ The copy is named after DIR so it builds into output/<DIR's name>/, never over t
 from __future__ import annotations
 
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -12,12 +13,15 @@ import click
 
 from printgen.cli.common import EXIT_BAD_INPUT
 from printgen.core.atomic import write_bytes
+from printgen.core.bundled import definitions_folder
 from printgen.core.problems import display_name
 from printgen.games import bundled_definition, game_entry, game_ids, output_name, registry
 from printgen.jinja.render import bundled_dir
 
 TEMPLATE_FOLDER = "templates"
 TEMPLATES_LINE = re.compile(r"^#\s?templates:.*$", re.M)  # the commented-out key in bundled YAMLs
+# a game whose copy starts from a smaller definition than its bundled sample (in card_defs/)
+STARTERS = {"deck": "starters/deck.yaml"}
 
 
 def game_choice(value: str) -> str:
@@ -28,9 +32,32 @@ def game_choice(value: str) -> str:
     return value
 
 
-def copied_definition(game_id: str, with_templates: bool) -> bytes:
-    """The bundled YAML, unchanged except that `--templates` switches its `templates:` key on."""
-    text = bundled_definition(game_id).read_text(encoding="utf-8")
+def starter(game_id: str) -> Path:
+    """The definition `new` copies: the game's starter when it has one, else its bundled definition."""
+    if game_id in STARTERS:
+        return definitions_folder() / STARTERS[game_id]
+    return bundled_definition(game_id)
+
+
+def own_name_in_header(text: str, bundled: str, own: str) -> str:
+    """The leading comment names the copy's own file, not the bundled one it was made from."""
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if not line.startswith(("#", "%")) and line.strip() not in ("", "---"):
+            break
+        if line.startswith("#"):  # `printgen build deck.yaml` quoted for a shell if need be
+            lines[i] = re.sub(rf"(printgen build )?(?<![\w.-]){re.escape(bundled)}",
+                              lambda m: f"printgen build {shlex.quote(own)}" if m.group(1) else own, line)
+    return "".join(lines)
+
+
+def copied_definition(game_id: str, with_templates: bool, own: str | None = None) -> bytes:
+    """The bundled YAML (or the game's starter), unchanged except that its header names `own`, the
+    copy's file name, and that `--templates` switches its `templates:` key on."""
+    definition = starter(game_id)
+    text = definition.read_text(encoding="utf-8")
+    if own is not None:
+        text = own_name_in_header(text, definition.name, own)
     if with_templates:
         key = f"templates: {TEMPLATE_FOLDER}/"
         text, found = TEMPLATES_LINE.subn(key, text, count=1)
@@ -50,9 +77,10 @@ def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tupl
     it that it names, and with `--templates` the game's templates."""
     from printgen.cli.watch import referenced
 
-    definition = bundled_definition(game_id)
+    definition = starter(game_id)
     home = definition.parent.resolve()
-    files = [(folder / f"{copy_name(folder)}.yaml", copied_definition(game_id, with_templates))]
+    own = f"{copy_name(folder)}.yaml"
+    files = [(folder / own, copied_definition(game_id, with_templates, own))]
     named = sorted(p for p in referenced(definition) if p.parent == home and p.suffix != ".py")
     files += [(folder / path.name, path.read_bytes()) for path in named]
     if with_templates:

@@ -49,10 +49,12 @@ Check = Callable[[int, str], "str | None"]  # (expression's index, a new distinc
 
 
 def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str, Any]],
-                  places: Sequence[Place], check: Check = lambda index, text: None) -> list[list[str]]:
+                  places: Sequence[Place], check: Check = lambda index, text: None,
+                  wanted: Callable[[int, int], bool] = lambda row, index: True) -> list[list[str]]:
     """The text of every expression for every context (row), or one DefinitionError. An expression
     is rendered once per distinct set of the values it names (a back naming only `card` once for
-    the whole deck); `check` sees each distinct text once and may refuse it at its row."""
+    the whole deck); `check` sees each distinct text once and may refuse it at its row. An
+    expression a row does not use (`wanted(row, index)` false: another card type's) is '' there."""
     if not expressions or not contexts:
         return [[] for _ in contexts]
     seconds = min(MAX_SECONDS, 4.0 + len(expressions) * len(contexts) * SECONDS_PER_RENDER)
@@ -73,10 +75,13 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
     kept = KeptTexts()
     rendered: list[dict[str, str]] = [{} for _ in expressions]  # by the values the expression names
     with soft_deadline(seconds * 0.85, seconds):
-        for context, place in zip(contexts, places):
+        for row, (context, place) in enumerate(zip(contexts, places)):
             context, values = plain(context), []
             for index, (entry, where) in enumerate(zip(compiled, expressions)):
                 assert entry is not None  # a syntax error stopped the batch before
+                if not wanted(row, index):
+                    values.append("")
+                    continue
                 template, names = entry
                 key = json.dumps([context.get(name) for name in names], default=str)
                 if key in rendered[index]:

@@ -15,7 +15,7 @@ from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, pain
 from printgen.games.deck.model import Deck
 from printgen.games.deck.rows import Row
 from printgen.games.deck.textbox import upright
-from printgen.games.deck.values import RowValues, yaml_key
+from printgen.games.deck.values import RowValues
 
 RECENT = 64  # sides kept drawn: a sheet's cards with their copies, and the shared back, many times over
 SIDES = ("face", "back")
@@ -28,18 +28,18 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
     drawn = []
 
     def fault(key: tuple[Any, ...], message: str) -> None:
-        where = yaml_key(key)
+        where = values.yaml_key(key)
         problems.append(Problem(row.file, row.line, "", f"row {row.index + 1}: {dotted(where)} "
                                 f"({source.file}:{source.line_of(where)}): {message}"))
 
     svg = values.template(side)
     if svg is not None:
         try:
-            art = layout.template(side, svg.encode("utf-8"))
+            art = layout.template(values.origin(side), svg.encode("utf-8"))
             drawn.append(upright(art.shape(0, 0, layout.width, layout.height), 0, layout.height))
         except ValueError as exc:
             fault((side, "template"), f"the SVG it made for this row: {exc}")
-    for i in range(len(getattr(defn, side).layout)):
+    for i in range(values.count(side)):
         if not values.shown(side, i):
             continue
         key = values.element_key(side, i)

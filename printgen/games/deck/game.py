@@ -14,7 +14,8 @@ from printgen.drawing.document import Document, Page
 from printgen.games import Game, Loaded
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
-from printgen.games.deck.model import Deck, check_elements, check_source
+from printgen.games.deck.layouts import check_layouts, deck_layouts
+from printgen.games.deck.model import Deck, check_elements, check_source, element_lists
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
 from printgen.games.deck.values import RowValues, TemplateFile, row_values
@@ -50,36 +51,36 @@ MAX_TEMPLATE_BYTES = 256 * 1024  # an SVG template is a drawing of one card, not
 
 
 def template_files(defn: Deck, source: SourceMap, context: ArtContext) -> dict[str, TemplateFile]:
-    """Each side's SVG template file, read once; every problem with them located at its key."""
+    """Each layout's SVG template file, read once; every problem with them located at its key."""
     files: dict[str, TemplateFile] = {}
     problems: list[Problem] = []
-    for side in ("face", "back"):
-        name = getattr(defn, side).template
+    for side, layout in deck_layouts(defn).items():  # side: "face", "back" or a named layout's prefix
+        name = layout.template
         if name is None:
             continue
         try:
             path, data = read_beside(name, context, MAX_TEMPLATE_BYTES, "an SVG template")
             files[side] = TemplateFile(path, data.decode("utf-8"))
         except UnicodeDecodeError as exc:
-            problems.append(source.problem((side, "template"), f"expected a UTF-8 text file (byte "
+            problems.append(source.problem(layout.template_where, f"expected a UTF-8 text file (byte "
                                            f"{exc.start + 1} is not UTF-8); save it as UTF-8"))
         except (ValueError, OSError) as exc:
-            problems.append(source.problem((side, "template"), str(exc)))
-    if problems:
-        raise DefinitionError(problems)
+            problems.append(source.problem(layout.template_where, str(exc)))
+    if problems:  # a template inherited by several layouts is told once
+        raise DefinitionError(list(dict.fromkeys(problems)))
     return files
 
 
 def load_fonts(defn: Deck, source: SourceMap, context: ArtContext) -> None:
     """Every font the layouts name, loaded once, so a bad one is told once rather than every row."""
     problems = []
-    for side in ("face", "back"):
-        for i, element in enumerate(getattr(defn, side).layout):
+    for at, elements in element_lists(defn):
+        for i, element in elements:
             if element.type == "text" and element.font.lower().endswith(".ttf"):
                 try:
                     context.library.add_font(element.font, context)
                 except ValueError as exc:
-                    problems.append(source.problem((side, "layout", i, "font"), str(exc)))
+                    problems.append(source.problem((*at, i, "font"), str(exc)))
     if problems:
         raise DefinitionError(problems)
 
@@ -240,7 +241,7 @@ GAME = Game(
            "svg/ and png/: every card's face and the back"],
     model=Deck,
     build=build,
-    checks=(check_elements, check_source),
+    checks=(check_elements, check_source, check_layouts),
     pieces=pieces,
     bleed=True,
 )

@@ -27,6 +27,11 @@ Number = Annotated[Union[float, str], Field(description="a number of millimetres
 Paint = Annotated[str, Field(max_length=400, description="a colour as #rrggbb, 'none', or a Jinja "
                                                          "expression giving one")]
 Text = Annotated[str, Field(max_length=4000)]
+ElementId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z_][A-Za-z0-9_-]*$",
+                                 description="letters, digits, _ and -, such as 'title' or 'cost-badge'")]
+LayoutName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_ .-]*$",
+                                  description="a layout's name, as a row's value gives it: letters, digits, "
+                                              "spaces, _, - and .")]
 Column = Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
                               description="a column name: letters, digits and _, not starting with a "
                                           "digit, so templates can say {{ name }}")]
@@ -65,6 +70,8 @@ class Element(Strict):
     """One thing drawn on a face or back. Which keys apply depends on `type` (see docs/decks.md)."""
 
     type: Literal["rect", "ellipse", "line", "polygon", "path", "image", "text"]
+    id: Annotated[Optional[ElementId], Field(description="a short name a layout extending this one uses "
+                                             "to replace or remove the element")] = None
     when: Annotated[Optional[str], Field(max_length=400, description="a Jinja condition over the row, "
                                          "such as 'cost > 2'; the element is drawn only when it holds")] = None
     x: Number = 0.0
@@ -105,6 +112,23 @@ class Face(Strict):
     background: Optional[Paint] = "#ffffff"
 
 
+class Layout(Strict):
+    """A named look for a side, which may start from another (`extends`) and change it by element ids."""
+
+    extends: Annotated[Optional[LayoutName], Field(description="the layout this one starts from: its "
+                                                   "background, template and elements")] = None
+    template: Annotated[Optional[FileName], Field(description=(
+        "an SVG Jinja template beside the definition drawn under the elements, as a face's template; "
+        "null to drop the one inherited"))] = None
+    background: Optional[Paint] = "#ffffff"
+    layout: Annotated[list[Element], Field(max_length=200, description="elements drawn after (over) "
+                                           "those inherited")] = Field(default_factory=list)
+    replace: Annotated[dict[ElementId, Element], Field(max_length=200, description=(
+        "inherited elements by id, each drawn instead of it, in its place"))] = Field(default_factory=dict)
+    remove: Annotated[list[ElementId], Field(max_length=200, description="ids of inherited elements "
+                                             "not to draw")] = Field(default_factory=list)
+
+
 class Sheet(Strict):
     paper: Literal["a4", "letter", "a3", "tabloid"] = "a4"
     orientation: Literal["portrait", "landscape"] = "portrait"
@@ -133,8 +157,17 @@ class Deck(Definition):
                                          "card's files, such as '{{ title }}'")] = None
     icons: Annotated[dict[Name, FileName], Field(max_length=100, description="pictures text can show "
                                                  "inline as :name:")] = Field(default_factory=dict)
-    face: Face
+    face: Optional[Face] = None
     back: Face = Field(default_factory=Face)
+    layouts: Annotated[dict[LayoutName, Layout], Field(max_length=100, description=(
+        "named layouts, which face_layout and back_layout choose among for each row"))] = \
+        Field(default_factory=dict)
+    face_layout: Annotated[Optional[str], Field(min_length=1, max_length=400, description=(
+        "instead of 'face': the name of a layout in 'layouts', or a Jinja expression giving one for "
+        "each row, such as '{{ type }}'"))] = None
+    back_layout: Annotated[Optional[str], Field(min_length=1, max_length=400, description=(
+        "instead of 'back': the name of a layout in 'layouts', or a Jinja expression giving one "
+        "for each row"))] = None
     sheet: Sheet = Field(default_factory=Sheet)
 
 
@@ -153,26 +186,37 @@ NEEDED = {"rect": ("width", "height"), "ellipse": ("width", "height"), "line": (
           "text": ("text", "width", "height")}
 
 
+def element_lists(defn: Deck) -> Iterable[tuple[Loc, list[tuple[int | str, Element]]]]:
+    """Every list of elements as written, where it is (face.layout, layouts.ship.replace) and each
+    element by its index or, in a `replace`, its id."""
+    for side in ("face", "back"):
+        if getattr(defn, side) is not None:
+            yield (side, "layout"), list(enumerate(getattr(defn, side).layout))
+    for name, layout in defn.layouts.items():
+        yield ("layouts", name, "layout"), list(enumerate(layout.layout))
+        yield ("layouts", name, "replace"), list(layout.replace.items())
+
+
 def check_elements(defn: Deck) -> Iterable[tuple[Loc, str]]:
     """Each element's keys fit its type: a key another type uses is a mistake, a needed one missing."""
-    for side in ("face", "back"):
-        for i, element in enumerate(getattr(defn, side).layout):
-            given = element.model_fields_set - {"type", "when"}
+    for at, elements in element_lists(defn):
+        for i, element in elements:
+            given = element.model_fields_set - {"type", "when", "id"}
             for key in sorted(given - OWN_KEYS[element.type]):
-                yield (side, "layout", i, key), (f"{article(element.type)} {element.type} takes no '{key}'; it takes "
+                yield (*at, i, key), (f"{article(element.type)} {element.type} takes no '{key}'; it takes "
                                                  f"{', '.join(sorted(OWN_KEYS[element.type]))}")
             for key in NEEDED[element.type]:
                 if getattr(element, key) is None:
-                    yield (side, "layout", i), f"{article(element.type)} {element.type} needs '{key}'"
+                    yield (*at, i), f"{article(element.type)} {element.type} needs '{key}'"
             if element.font not in FONT_STYLES and not element.font.lower().endswith(".ttf"):
-                yield (side, "layout", i, "font"), (f"expected {', '.join(FONT_STYLES)} or a TrueType font "
+                yield (*at, i, "font"), (f"expected {', '.join(FONT_STYLES)} or a TrueType font "
                                                     f"file such as 'fonts/title.ttf' (got {element.font!r})")
             if isinstance(element.stroke_width, float) and element.stroke_width < 0:
-                yield (side, "layout", i, "stroke_width"), negative_stroke(element.stroke_width)
+                yield (*at, i, "stroke_width"), negative_stroke(element.stroke_width)
             if element.type in ("line", "polygon") and element.points is not None:
                 least = 2 if element.type == "line" else 3
                 if len(element.points) < least:
-                    yield (side, "layout", i, "points"), f"a {element.type} needs at least {least} points"
+                    yield (*at, i, "points"), f"a {element.type} needs at least {least} points"
 
 
 def negative_stroke(width: float) -> str:

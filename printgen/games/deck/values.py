@@ -6,15 +6,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from printgen.core.problems import display_name
+from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, dotted
 from printgen.games.deck.budget import TemplateBudget
+from printgen.games.deck.layouts import Resolved, choices, deck_layouts, prefix_of
 from printgen.games.deck.model import Deck, Element
 from printgen.games.deck.rows import Row
-from printgen.jinja.values import Expression, Place, is_template, render_values
+from printgen.jinja.values import MAX_PROBLEMS, Expression, Place, is_template, render_values
 
 FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d")
-Key = tuple[Any, ...]  # ("face", 3, "x"), ("face", 3, "points", 1, 0), ("back", "background"), ("name",)
+Key = tuple[Any, ...]  # ("face", 3, "x"), ("face", 3, "points", 1, 0), ("back", "background"), ("name",);
+# before a row's layouts are known, a layout's prefix stands first: ("layouts.ship", 3, "x")
 FALSE = {"", "false", "0", "no", "none"}
 
 
@@ -23,34 +25,43 @@ def condition(text: str) -> str:
     return text if is_template(text) else f"{{% if ({text}) %}}1{{% endif %}}"
 
 
-def templated(defn: Deck, files: dict[str, "TemplateFile"]) -> dict[Key, str]:
-    """Every templated value by key, a side's SVG template file under (side, "template")."""
+def templated(defn: Deck, files: dict[str, "TemplateFile"],
+              layouts: dict[str, Resolved] | None = None) -> dict[Key, str]:
+    """Every templated value by key, a layout's SVG template file under (prefix, "template")."""
     found: dict[Key, str] = {}
-    for side, file in files.items():
-        found[(side, "template")] = file.text
+    for prefix, file in files.items():
+        found[(prefix, "template")] = file.text
     if defn.name:
         found[("name",)] = defn.name if is_template(defn.name) else "{{ " + defn.name + " }}"
-    for side in ("face", "back"):
-        layout = getattr(defn, side)
+    for prefix, layout in (deck_layouts(defn) if layouts is None else layouts).items():
         if is_template(layout.background):
-            found[(side, "background")] = layout.background
-        for i, el in enumerate(layout.layout):
+            found[(prefix, "background")] = str(layout.background)
+        for i, placed in enumerate(layout.elements):
+            el = placed.element
             if el.when is not None:
-                found[(side, i, "when")] = condition(el.when)
+                found[(prefix, i, "when")] = condition(el.when)
             for key in FIELDS:
                 if is_template(getattr(el, key)):
-                    found[(side, i, key)] = getattr(el, key)
+                    found[(prefix, i, key)] = getattr(el, key)
             for k, point in enumerate(el.points or []):
                 for j, coordinate in enumerate(point):
                     if is_template(coordinate):
-                        found[(side, i, "points", k, j)] = coordinate
+                        found[(prefix, i, "points", k, j)] = str(coordinate)
     return found
 
 
-def yaml_key(key: Key) -> tuple[Any, ...]:
-    """Where a value sits in the YAML: ("face", 3, "x") is face.layout[3].x."""
-    if key[0] in ("face", "back") and isinstance(key[1], int):
-        return (key[0], "layout", *key[1:])
+def located(layouts: dict[str, Resolved], key: Key) -> tuple[Any, ...]:
+    """Where a value sits in the YAML: ("face", 3, "x") is face.layout[3].x, and an element a
+    layout inherits is where its parent has it, layouts.base.layout[3].x."""
+    layout = layouts.get(key[0]) if isinstance(key[0], str) and len(key) > 1 else None
+    if layout is None:
+        return key
+    if isinstance(key[1], int):
+        return (*layout.elements[key[1]].where, *key[2:])
+    if key[1] == "background":
+        return layout.background_where
+    if key[1] == "template":
+        return layout.template_where
     return key
 
 
@@ -64,11 +75,18 @@ class TemplateFile:
 
 @dataclass
 class RowValues:
+    """One row's values: `rendered` by side ("face", 3, "x"), and the layout each side draws."""
+
     literal: Deck
     rendered: dict[Key, str]
+    sides: dict[str, Resolved]
 
     def element(self, side: str, index: int) -> Element:
-        return getattr(self.literal, side).layout[index]
+        return self.sides[side].elements[index].element
+
+    def count(self, side: str) -> int:
+        """How many elements the side's layout has for this row (drawn or not, by `when`)."""
+        return len(self.sides[side].elements)
 
     def get(self, side: str, index: int, key: str) -> Any:
         el = self.element(side, index)
@@ -78,8 +96,10 @@ class RowValues:
         return self.rendered.get((side, index, key), getattr(el, key))
 
     def element_key(self, side: str, index: int) -> tuple[Any, ...]:
-        """Which element, and the text of its templated values: all that decides its drawing."""
-        return (side, index, *((key, text) for key, text in self.rendered.items() if key[:2] == (side, index)))
+        """Which element (where it is written), and the text of its templated values: all that
+        decides its drawing, whichever layout of whichever row draws it."""
+        return (self.sides[side].elements[index].where,
+                *((key, text) for key, text in self.rendered.items() if key[:2] == (side, index)))
 
     def shown(self, side: str, index: int) -> bool:
         text = self.rendered.get((side, index, "when"))
@@ -89,8 +109,16 @@ class RowValues:
         """The side's SVG template rendered for this row, or None when the side has none."""
         return self.rendered.get((side, "template"))
 
+    def origin(self, side: str) -> str:
+        """The side's layout by its prefix ("back", "layouts.ship"), which keys its template file."""
+        return self.sides[side].prefix
+
     def background(self, side: str) -> Any:
-        return self.rendered.get((side, "background"), getattr(self.literal, side).background)
+        return self.rendered.get((side, "background"), self.sides[side].background)
+
+    def yaml_key(self, key: Key) -> tuple[Any, ...]:
+        """Where the value `key` of this row's sides is written in the definition."""
+        return located(self.sides, key)
 
 
 def context(row: Row, card: dict[str, float]) -> dict[str, Any]:
@@ -101,19 +129,86 @@ def context(row: Row, card: dict[str, float]) -> dict[str, Any]:
 def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, TemplateFile] | None = None,
                folder: Path | None = None) -> list[RowValues]:
     """Each row's values: its templates rendered (all rows in one batch), the rest literal; the
-    pictures of SVG templates measured against the deck's budget (`folder`: where their links lie)."""
+    pictures of SVG templates measured against the deck's budget (`folder`: where their links lie).
+    Each row renders only the values of the layouts it draws."""
     files = files or {}
-    keys = templated(defn, files)
+    layouts = deck_layouts(defn)
+    keys = templated(defn, files, layouts)
+    width, height = defn.card.dimensions
+    card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
+    contexts = [context(row, card) for row in rows]
+    places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
+    sides = chosen_layouts(defn, rows, source, layouts, contexts, places)
 
     def where(key: Key) -> Expression:
         if key[1:] == ("template",):
-            return Expression(keys[key], display_name(files[key[0]].path), 1, f"{key[0]}.template")
-        return Expression(keys[key], source.file, source.line_of(yaml_key(key)), dotted(yaml_key(key)))
+            return Expression(keys[key], display_name(files[key[0]].path), 1, dotted(located(layouts, key)))
+        return Expression(keys[key], source.file, source.line_of(located(layouts, key)),
+                          dotted(located(layouts, key)))
+
+    order = list(keys)
+
+    def wanted(row: int, index: int) -> bool:
+        prefix = order[index][0]
+        return prefix not in layouts or any(side.prefix == prefix for side in sides[row].values())
 
     expressions = [where(key) for key in keys]
-    places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
-    width, height = defn.card.dimensions
-    card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
-    texts = render_values(expressions, [context(row, card) for row in rows], places,
-                          TemplateBudget(list(keys), {side: file.path for side, file in files.items()}, folder))
-    return [RowValues(defn, dict(zip(keys, values))) for values in texts]
+    texts = render_values(expressions, contexts, places,
+                          TemplateBudget(order, {prefix: file.path for prefix, file in files.items()}, folder),
+                          wanted)
+    return [RowValues(defn, by_side(order, values, chosen, layouts), chosen)
+            for values, chosen in zip(texts, sides)]
+
+
+def by_side(keys: list[Key], values: list[str], sides: dict[str, Resolved],
+            layouts: dict[str, Resolved]) -> dict[Key, str]:
+    """A row's rendered values keyed by the side drawing them; a named back's name kept too, so
+    rows share a back only when it is the same layout rendered the same."""
+    rendered: dict[Key, str] = {}
+    for key, text in zip(keys, values):
+        if key[0] not in layouts:
+            rendered[key] = text
+            continue
+        for side, layout in sides.items():
+            if layout.prefix == key[0]:
+                rendered[(side,) + key[1:]] = text
+    if sides["back"].name is not None:
+        rendered[("back", "layout")] = sides["back"].name
+    return rendered
+
+
+def chosen_layouts(defn: Deck, rows: list[Row], source: SourceMap, layouts: dict[str, Resolved],
+                   contexts: list[dict[str, Any]], places: list[Place]) -> list[dict[str, Resolved]]:
+    """Each row's face and back layouts: written in place, named, or named by an expression over
+    the row; a name that is no layout is told at its row, every such row at once."""
+    fixed: dict[str, Resolved] = {}
+    asked: list[tuple[str, str]] = []  # (side, expression)
+    for side in ("face", "back"):
+        given = getattr(defn, f"{side}_layout")
+        if given is None:
+            fixed[side] = layouts[side]
+        elif not is_template(given):
+            fixed[side] = layouts[prefix_of(given)]
+        else:
+            asked.append((side, given))
+    if not asked:
+        return [fixed] * len(rows)
+    lines = {side: source.line_of((f"{side}_layout",)) for side, _ in asked}
+    texts = render_values([Expression(text, source.file, lines[side], f"{side}_layout") for side, text in asked],
+                          contexts, places)
+    result: list[dict[str, Resolved]] = []
+    problems: list[Problem] = []
+    for row, values in zip(rows, texts):
+        sides = dict(fixed)
+        for (side, _), text in zip(asked, values):
+            name = text.strip()
+            if prefix_of(name) in layouts:
+                sides[side] = layouts[prefix_of(name)]
+            elif len(problems) < MAX_PROBLEMS:
+                said = f"layout {name!r} is not one of" if name else "no layout is named; expected one of"
+                problems.append(Problem(row.file, row.line, "", f"row {row.index + 1}: {side}_layout "
+                                        f"({source.file}:{lines[side]}): {said} {choices(defn)}"))
+        result.append(sides)
+    if problems:
+        raise DefinitionError(problems)
+    return result

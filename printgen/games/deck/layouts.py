@@ -1,0 +1,207 @@
+"""Named layouts: each card type's look written once, a type that differs a little `extends` another.
+
+A layout is resolved into the list of elements a side draws, each kept with the place it is written
+in the definition, so a problem with an inherited element is told where the designer wrote it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional
+
+from printgen.core.source import dotted
+from printgen.games.deck.model import Deck, Element, Face, Layout
+from printgen.jinja.values import is_template
+
+Loc = tuple[Any, ...]  # where in the definition: ("layouts", "ship", "layout", 2)
+MAX_DEPTH = 20  # layouts extending layouts: more is a mistake, not a design
+
+
+@dataclass(frozen=True)
+class Placed:
+    """An element of a resolved layout and where it is written: ("layouts", "base", "layout", 2)."""
+
+    element: Element
+    where: Loc
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What one side draws: a background, an SVG template and elements, each with where it is written.
+    `prefix` names it in the values' keys: "face" or "back" for the sides written in place, else
+    "layouts.<name>"."""
+
+    prefix: str
+    name: Optional[str]  # the layout's name; None for `face:` or `back:` written in place
+    background: Optional[str]
+    background_where: Loc
+    template: Optional[str]
+    template_where: Loc
+    elements: tuple[Placed, ...]
+
+
+def prefix_of(name: str) -> str:
+    return f"layouts.{name}"
+
+
+def written(side: str, face: Face) -> Resolved:
+    """A side written in place (`face:` or `back:`), as a resolved layout."""
+    return Resolved(side, None, face.background, (side, "background"), face.template, (side, "template"),
+                    tuple(Placed(el, (side, "layout", i)) for i, el in enumerate(face.layout)))
+
+
+def resolved(defn: Deck) -> tuple[dict[str, Resolved], list[tuple[Loc, str]]]:
+    """Every named layout with what it inherits, and the problems met (unknown parents, circles,
+    unknown or repeated ids); a layout with a problem is left out."""
+    done: dict[str, Resolved] = {}
+    problems: list[tuple[Loc, str]] = []
+    failed: set[str] = set()
+    for name in defn.layouts:
+        resolve(defn, name, [], done, failed, problems)
+    return done, problems
+
+
+def resolve(defn: Deck, name: str, chain: list[str], done: dict[str, Resolved], failed: set[str],
+            problems: list[tuple[Loc, str]]) -> Optional[Resolved]:
+    """Layout `name` resolved (its parents first), or None when it or a parent has a problem."""
+    if name in done or name in failed:
+        return done.get(name)
+    layout = defn.layouts[name]
+    at: Loc = ("layouts", name)
+    parent: Optional[Resolved] = None
+    if layout.extends is not None:
+        if layout.extends not in defn.layouts:
+            problems.append(((*at, "extends"), f"expected the name of another layout: "
+                             f"{choices(defn, exclude=name)} (got {layout.extends!r})"))
+            failed.add(name)
+            return None
+        if layout.extends in chain or layout.extends == name:
+            circle = chain[chain.index(layout.extends):] if layout.extends in chain else []
+            path = " \u2192 ".join([*circle, name, layout.extends])
+            problems.append(((*at, "extends"), f"layouts extend each other in a circle ({path}); "
+                             "one of them must extend none, or another layout"))
+            failed.update([*circle, name])
+            return None
+        if len(chain) >= MAX_DEPTH:
+            problems.append(((*at, "extends"), f"expected at most {MAX_DEPTH} layouts each extending the next"))
+            failed.add(name)
+            return None
+        parent = resolve(defn, layout.extends, [*chain, name], done, failed, problems)
+        if parent is None:
+            failed.add(name)
+            return None
+    if name in failed:  # told as part of a circle while its parents were resolved
+        return None
+    found: list[tuple[Loc, str]] = []
+    elements = inherited(layout, at, parent, found)
+    elements += [Placed(el, (*at, "layout", i)) for i, el in enumerate(layout.layout)]
+    found += repeated_ids(elements)
+    if found:
+        problems.extend(found)
+        failed.add(name)
+        return None
+    set_keys = layout.model_fields_set
+    background, background_where = layout.background, (*at, "background")
+    template, template_where = layout.template, (*at, "template")
+    if parent is not None and "background" not in set_keys:
+        background, background_where = parent.background, parent.background_where
+    if parent is not None and "template" not in set_keys:
+        template, template_where = parent.template, parent.template_where
+    done[name] = Resolved(prefix_of(name), name, background, background_where, template, template_where,
+                          tuple(elements))
+    return done[name]
+
+
+def inherited(layout: Layout, at: Loc, parent: Optional[Resolved], found: list[tuple[Loc, str]]) -> list[Placed]:
+    """The parent's elements, less those removed, each replaced one in its place."""
+    if parent is None:
+        for key in ("replace", "remove"):
+            if key in layout.model_fields_set and getattr(layout, key):
+                found.append(((*at, key), f"'{key}' changes the elements of the layout this one extends, "
+                                          "and it extends none: expected 'extends: <layout>' beside it"))
+        return []
+    ids = {p.element.id: p for p in parent.elements if p.element.id is not None}
+    known = ", ".join(ids) or "none: give the elements of that layout an 'id:' first"
+    for i, key in enumerate(layout.remove):
+        if key not in ids:
+            found.append(((*at, "remove", i), f"expected the id of an element of layout '{parent.name}': "
+                                              f"{known} (got {key!r})"))
+        elif key in layout.replace:
+            found.append(((*at, "remove", i), f"'{key}' is both replaced and removed; expected one of them"))
+    for key, element in layout.replace.items():
+        if key not in ids:
+            found.append(((*at, "replace", key), f"expected the id of an element of layout "
+                                                 f"'{parent.name}': {known} (got {key!r})"))
+        elif element.id is not None and element.id != key:
+            found.append(((*at, "replace", key, "id"), f"a replacing element keeps the id it replaces "
+                                                       f"('{key}'); leave 'id' out (got {element.id!r})"))
+    result = []
+    for placed in parent.elements:
+        own = placed.element.id
+        if own in layout.remove:
+            continue
+        if own is not None and own in layout.replace:
+            element = layout.replace[own]
+            placed = Placed(element if element.id == own else element.model_copy(update={"id": own}),
+                            (*at, "replace", own))
+        result.append(placed)
+    return result
+
+
+def repeated_ids(elements: Iterable[Placed]) -> list[tuple[Loc, str]]:
+    """An id given twice in one layout (its own, or one it inherits) would make `replace` ambiguous."""
+    seen: dict[str, Loc] = {}
+    found = []
+    for placed in elements:
+        key = placed.element.id
+        if key is None:
+            continue
+        if key in seen:
+            found.append(((*placed.where, "id"), f"the id '{key}' is already the id of {dotted(seen[key])}; "
+                                                 "expected the ids of a layout to differ (to change an "
+                                                 f"inherited element, use replace: {{{key}: ...}})"))
+        else:
+            seen[key] = placed.where
+    return found
+
+
+def choices(defn: Deck, exclude: Optional[str] = None) -> str:
+    return ", ".join(name for name in defn.layouts if name != exclude) or "there are none"
+
+
+def check_layouts(defn: Deck) -> Iterable[tuple[Loc, str]]:
+    """`layouts:` resolve, a side is written in place or chosen by name (not both), and a name
+    given without a template is a layout's."""
+    _, problems = resolved(defn)
+    yield from problems
+    if defn.face is None and defn.face_layout is None:
+        yield ("game",), ("expected 'face:' (one layout for every card) or 'face_layout:' (a layout of "
+                          "'layouts:' for each row, such as '{{ type }}')")
+    if defn.face is not None and defn.face_layout is not None:
+        yield ("face_layout",), "expected 'face' or 'face_layout', not both"
+    if "back" in defn.model_fields_set and defn.back_layout is not None:
+        yield ("back_layout",), "expected 'back' or 'back_layout', not both"
+    if defn.layouts and defn.face_layout is None and defn.back_layout is None:
+        yield ("layouts",), ("no card uses these layouts: expected 'face_layout:' (or 'back_layout:') to "
+                             "choose among them, such as face_layout: '{{ type }}'")
+    for key in ("face_layout", "back_layout"):
+        value = getattr(defn, key)
+        if value is None:
+            continue
+        if not defn.layouts:
+            yield (key,), f"expected layouts to choose from: '{key}' names one of 'layouts:', but there are none"
+        elif not is_template(value) and value not in defn.layouts:
+            yield (key,), f"layout {value!r} is not one of {choices(defn)}"
+
+
+
+def deck_layouts(defn: Deck) -> dict[str, Resolved]:
+    """Every layout a row may draw, by prefix: `face:` and `back:` written in place, unless a
+    `face_layout` or `back_layout` chooses among the named layouts instead."""
+    found: dict[str, Resolved] = {}
+    if defn.face is not None and defn.face_layout is None:
+        found["face"] = written("face", defn.face)
+    if defn.back_layout is None:
+        found["back"] = written("back", defn.back)
+    if defn.face_layout is not None or defn.back_layout is not None:
+        named, _ = resolved(defn)
+        found.update((layout.prefix, layout) for layout in named.values())
+    return found
