@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -92,8 +93,12 @@ def served(definition: Path, env: dict[str, str]) -> dict[str, float]:
             rss = max(rss, *(field(pid, "status", "VmRSS") for pid in pids))
             time.sleep(0.5)
     finally:
-        os.killpg(process.pid, 2)
-        process.wait()
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # SIGTERM was ignored where this started, so printgen keeps it so
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     return {"serve_seconds": time.monotonic() - started, "serve_pss_mib": pss / 2**20,
             "serve_largest_rss_mib": rss / 2**20}
 
