@@ -61,6 +61,20 @@ class CardSize(Strict):
         return SIZES[self.size or "poker"]
 
 
+class Clip(Strict):
+    """A shape in card millimetres outside which an element paints nothing (printgen.games.deck.placing)."""
+
+    type: Annotated[Optional[Literal["rect", "ellipse", "path"]], Field(
+        description="rect, ellipse or path; left out, path when 'd' is given, else rect")] = None
+    x: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
+    y: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
+    width: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False)] = None
+    height: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False)] = None
+    radius: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False, description="a rect's rounded "
+                                                                                  "corners, mm")] = 0.0
+    d: Annotated[Optional[str], Field(max_length=20_000, description="SVG path data in card mm")] = None
+
+
 class Element(Strict):
     """One thing drawn on a face or back. Which keys apply depends on `type` (see docs/decks.md)."""
 
@@ -94,6 +108,15 @@ class Element(Strict):
     valign: Literal["top", "middle", "bottom"] = "top"
     wrap: bool = True
     line_height: Annotated[float, Field(ge=0.8, le=3)] = 1.2
+    rotate: Annotated[Union[float, str], Field(description=(
+        "degrees the element turns, clockwise as seen on the card (negative: anticlockwise), "
+        "or a Jinja expression"))] = 0.0
+    origin: Annotated[Optional[list[Number]], Field(min_length=2, max_length=2, description=(
+        "[x, y] in mm of the point it turns about; left out, the centre of its box (of its points' "
+        "or path's bounds for a line, polygon or path)"))] = None
+    clip: Annotated[Optional[Union[Literal["card"], Clip]], Field(description=(
+        "card (the card with its bleed), or a shape it never paints outside: {type: rect, x, y, "
+        "width, height}, {type: ellipse, ...} or {d: 'M ...'}, in card mm"))] = None
 
 
 class Face(Strict):
@@ -148,6 +171,8 @@ OWN_KEYS = {
     "text": {"x", "y", "width", "height", "text", "font", "size", "min_size", "colour", "align",
              "valign", "wrap", "line_height"},
 }
+PLACED = {"rotate", "origin", "clip"}  # every kind turns and clips (printgen.games.deck.placing)
+OWN_KEYS = {kind: keys | PLACED for kind, keys in OWN_KEYS.items()}
 NEEDED = {"rect": ("width", "height"), "ellipse": ("width", "height"), "line": ("points",),
           "polygon": ("points",), "path": ("d",), "image": ("src", "width", "height"),
           "text": ("text", "width", "height")}

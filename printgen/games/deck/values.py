@@ -13,7 +13,7 @@ from printgen.games.deck.model import Deck, Element
 from printgen.games.deck.rows import Row
 from printgen.jinja.values import Expression, Place, is_template, render_values
 
-FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d")
+FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d", "rotate")
 Key = tuple[Any, ...]  # ("face", 3, "x"), ("face", 3, "points", 1, 0), ("back", "background"), ("name",)
 FALSE = {"", "false", "0", "no", "none"}
 
@@ -44,6 +44,9 @@ def templated(defn: Deck, files: dict[str, "TemplateFile"]) -> dict[Key, str]:
                 for j, coordinate in enumerate(point):
                     if is_template(coordinate):
                         found[(side, i, "points", k, j)] = coordinate
+            for j, coordinate in enumerate(el.origin or []):
+                if is_template(coordinate):
+                    found[(side, i, "origin", j)] = coordinate
     return found
 
 
@@ -75,6 +78,8 @@ class RowValues:
         if key == "points":
             return [tuple(self.rendered.get((side, index, "points", k, j), c) for j, c in enumerate(p))
                     for k, p in enumerate(el.points or [])]
+        if key == "origin" and el.origin is not None:
+            return [self.rendered.get((side, index, "origin", j), c) for j, c in enumerate(el.origin)]
         return self.rendered.get((side, index, key), getattr(el, key))
 
     def element_key(self, side: str, index: int) -> tuple[Any, ...]:
