@@ -12,7 +12,7 @@ from reportlab.graphics.shapes import FILL_NON_ZERO, Group, Path, rotate, transl
 
 from printgen.core.source import Loc
 from printgen.drawing.picture import Matrix, compose, placed
-from printgen.games.deck.model import Clip, Deck
+from printgen.games.deck.model import Clip, Deck, article
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.richtext import MarkupError, spans, wants_face
 from printgen.jinja.values import is_template
@@ -80,6 +80,12 @@ def clip_path(clip: Clip) -> Path:
 
 def rounded(path: Path, x: float, y: float, w: float, h: float, rx: float, ry: float) -> None:
     """A box with quarter-ellipse corners of radii (rx, ry): a rect at 0, an ellipse at half the box."""
+    if rx <= 0 or ry <= 0:
+        path.moveTo(x, y)
+        for px, py in ((x + w, y), (x + w, y + h), (x, y + h)):
+            path.lineTo(px, py)
+        path.closePath()
+        return
     kx, ky = rx * KAPPA, ry * KAPPA
     path.moveTo(x + rx, y)
     path.lineTo(x + w - rx, y)
@@ -104,14 +110,14 @@ def check_placing(defn: Deck) -> Iterable[tuple[Loc, str]]:
                 wrong = sorted((({"d"} if kind != "path" else {"x", "y", "width", "height", "radius"})
                                 | ({"radius"} if kind == "ellipse" else set())) & clip.model_fields_set)
                 if wrong:
-                    yield (side, "layout", i, "clip", wrong[0]), f"a {kind} clip takes no '{wrong[0]}'"
+                    yield (side, "layout", i, "clip", wrong[0]), f"{article(kind)} {kind} clip takes no '{wrong[0]}'"
                 if kind == "path":
                     try:
                         path_of(clip.d or "")
                     except ValueError as exc:
                         yield (side, "layout", i, "clip", "d"), str(exc)
                 elif clip.width is None or clip.height is None:
-                    yield (side, "layout", i, "clip"), f"a {kind} clip needs 'width' and 'height' in mm"
+                    yield (side, "layout", i, "clip"), f"{article(kind)} {kind} clip needs 'width' and 'height' in mm"
             if element.type == "text" and element.text is not None and not is_template(element.text):
                 yield from text_markup(element.text, element.font, (side, "layout", i))
 
