@@ -93,6 +93,17 @@ def test_styled_words_print_bold_italic_coloured_and_larger(run_cli, deck, tmp_p
     assert "<b>" not in text and "<font" not in text
 
 
+def test_written_out_tags_print_as_text_and_never_become_markup(run_cli, deck, tmp_path):
+    """&lt; is how a cell prints a tag: it is read after the tags are, so it cannot make one."""
+    set_cell(deck, 1, "text", "&lt;b>plain&lt;/b> &amp;lt; <b>bold</b> R&D")
+    folder = build(run_cli, deck, tmp_path / "out")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        found = words(pdf.pages[0])
+    assert found["<b>plain</b>"]["fontname"].endswith("VeraSans-Roman")
+    assert "&lt;" in found and "R&D" in found
+    assert "Bold" in found["bold"]["fontname"]
+
+
 def test_styled_text_shrinks_with_its_sizes_in_proportion_and_never_under_7_pt(run_cli, deck, tmp_path):
     long = " ".join([STYLED] * 3)
     set_cell(deck, 1, "text", long)
@@ -110,7 +121,8 @@ def test_styled_text_shrinks_with_its_sizes_in_proportion_and_never_under_7_pt(r
     result = run_cli("build", deck, "--out", tmp_path / "small")
     assert result.exit_code == 2, result.output
     assert "cards.csv:2: row 1: face.layout[6].text (" in result.stderr
-    assert "the text does not fit its 53.5 x 22 mm box" in result.stderr
+    assert ('the text does not fit its 53.5 x 22 mm box at any size its <font size="7"> words allow, since '
+            'they shrink with the rest and no glyph prints under 7 pt') in result.stderr, result.stderr
 
 
 @pytest.mark.parametrize("cell, said", [

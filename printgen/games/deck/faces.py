@@ -12,11 +12,12 @@ from reportlab.graphics.shapes import Ellipse, Group, Path, PolyLine, Polygon
 from reportlab.lib.colors import Color, HexColor
 
 from printgen.drawing import fonts
+from printgen.drawing.fonts import MIN_PT
 from printgen.drawing.picture import Matrix, rect
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.placing import centre_of, corners, no_face, on_card, placed_element, turning
-from printgen.games.deck.richtext import MarkupError, Style
+from printgen.games.deck.richtext import MarkupError, Style, spans
 from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, upright
 from printgen.output.reuse import reusable
 
@@ -162,6 +163,10 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, mat
         raise Unfit("font", str(exc)) from None
     if found is None:
         shrink = f"even at {least:g} pt" if least < el.size else f"at {el.size:g} pt (set min_size to let it shrink)"
+        smallest = min((span.style.size for span in spans(value) if span.style.size), default=None)
+        if smallest is not None and el.size * MIN_PT / smallest > least:
+            shrink = (f"at any size its <font size=\"{smallest:g}\"> words allow, since they shrink with the "
+                      f"rest and no glyph prints under {MIN_PT:g} pt")
         raise Unfit("text", f"the text does not fit its {box.width:g} x {box.height:g} mm box {shrink}; "
                             f"shorten it or enlarge the box")
     size, lines = found
