@@ -293,3 +293,15 @@ def test_a_clip_that_cannot_be_drawn_is_located(run_cli, deck, tmp_path):
     assert f"{deck}:{ellipse}: face.layout[9].clip.radius: an ellipse clip takes no 'radius'" in result.stderr
     assert f"{deck}:{ellipse}: face.layout[9].clip: an ellipse clip needs 'width' and 'height' in mm" in result.stderr
     assert f"{deck}:{path}: face.layout[10].clip.d: 'S' is not read; draw curves with C or Q" in result.stderr
+
+
+def test_a_turn_or_origin_a_template_makes_wrong_is_located_at_the_row(run_cli, deck, tmp_path):
+    add_to_face(deck, TURNED.replace("rotate: 30", 'rotate: "{{ title }}"')
+                .replace("origin: [9, 45]", 'origin: ["{{ kind }}", 45]'))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    rotate = line_of(deck, "rotate: \"{{ title }}")
+    assert (f"cards.csv:2: row 1: face.layout[10].rotate ({deck}:{rotate}): "
+            f"expected a number of degrees, clockwise (got 'Ember Tonic')") in result.stderr, result.stderr
+    assert (f"cards.csv:2: row 1: face.layout[9].origin ({deck}:{line_of(deck, 'origin: [')}): expected a "
+            f"number of mm (got 'fire')") in result.stderr, result.stderr
