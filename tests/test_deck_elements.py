@@ -190,7 +190,8 @@ TURNED = """    - type: text
 def test_rotated_text_and_shapes_turn_clockwise_about_their_origin(run_cli, deck, tmp_path):
     add_to_face(deck, TURNED)
     folder = build(run_cli, deck, tmp_path / "out")
-    costs = {row["title"]: int(row["cost"]) for row in csv.DictReader(io.StringIO((deck.parent / "cards.csv").read_text()))}
+    with open(deck.parent / "cards.csv", newline="", encoding="utf-8") as f:
+        costs = {row["title"]: int(row["cost"]) for row in csv.DictReader(f)}
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         tiers = [c for page in pdf.pages[0::2] for c in page.chars if abs(angle(c)) > 1]
         # -90 + cost degrees clockwise on the card is 90 - cost anticlockwise in PDF space
@@ -286,7 +287,8 @@ def test_clipped_shapes_paint_only_inside_their_clip_in_pdf_png_and_svg(run_cli,
 
 def test_a_clip_that_cannot_be_drawn_is_located(run_cli, deck, tmp_path):
     add_to_face(deck, CLIPPED.replace("{type: ellipse, x: 10, y: 60, width: 20, height: 20}",
-                                      "{type: ellipse, x: 10, radius: 2}").replace("clip: card", "clip: {d: 'M 0 0 S 1 1'}"))
+                                      "{type: ellipse, x: 10, radius: 2}")
+                .replace("clip: card", "clip: {d: 'M 0 0 S 1 1'}"))
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 2, result.output
     ellipse, path = line_of(deck, "radius: 2}"), line_of(deck, "S 1 1")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from printgen.drawing.fonts import MIN_PT
 
-TAG = re.compile(r"<(/?)(b|i|font)(\s[^<>]*)?>", re.IGNORECASE)
+TAG = re.compile(r"<(/?)(b|i|font)(\s[^<>]{0,200})?>", re.IGNORECASE)  # bounded: each tag read once, briefly
 ATTRIBUTE = re.compile(r"\s*([A-Za-z_-]+)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"']+)\s*")
 COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 ENTITIES = {"&lt;": "<", "&gt;": ">", "&amp;": "&"}

@@ -13,7 +13,8 @@ from printgen.games.deck.model import Deck, Element
 from printgen.games.deck.rows import Row
 from printgen.jinja.values import Expression, Place, is_template, render_values
 
-FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d", "rotate")
+FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d",
+          "rotate")
 Key = tuple[Any, ...]  # ("face", 3, "x"), ("face", 3, "points", 1, 0), ("back", "background"), ("name",)
 FALSE = {"", "false", "0", "no", "none"}
 
