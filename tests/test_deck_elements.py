@@ -295,6 +295,12 @@ def test_a_clip_that_cannot_be_drawn_is_located(run_cli, deck, tmp_path):
     assert f"{deck}:{ellipse}: face.layout[9].clip.radius: an ellipse clip takes no 'radius'" in result.stderr
     assert f"{deck}:{ellipse}: face.layout[9].clip: an ellipse clip needs 'width' and 'height' in mm" in result.stderr
     assert f"{deck}:{path}: face.layout[10].clip.d: 'S' is not read; draw curves with C or Q" in result.stderr
+    deck.write_text(deck.read_text().replace("clip: {d: 'M 0 0 S 1 1'}", "clip: cards"))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert (f"{deck}:{line_of(deck, 'clip: cards')}: face.layout[10].clip: expected card, or a shape such as "
+            f"{{type: ellipse, x: 5, y: 5, width: 20, height: 20}} or {{d: 'M 0 0 L 10 0 L 5 8 Z'}} "
+            f"(got 'cards')") in result.stderr, result.stderr
 
 
 def test_a_turn_or_origin_a_template_makes_wrong_is_located_at_the_row(run_cli, deck, tmp_path):

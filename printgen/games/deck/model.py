@@ -4,9 +4,9 @@ Layout coordinates are millimetres from the top-left, y down, as a designer read
 may be Jinja expressions over the row (printgen.games.deck.values)."""
 from __future__ import annotations
 
-from typing import Annotated, Iterable, Literal, Optional, Union
+from typing import Annotated, Any, Iterable, Literal, Optional, Union
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from printgen.art.library import FileName
 from printgen.core.fields import Name, Strict
@@ -64,8 +64,8 @@ class CardSize(Strict):
 class Clip(Strict):
     """A shape in card millimetres outside which an element paints nothing (printgen.games.deck.placing)."""
 
-    type: Annotated[Optional[Literal["rect", "ellipse", "path"]], Field(
-        description="rect, ellipse or path; left out, path when 'd' is given, else rect")] = None
+    type: Annotated[Optional[Literal["card", "rect", "ellipse", "path"]], Field(
+        description="card, rect, ellipse or path; left out, path when 'd' is given, else rect")] = None
     x: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
     y: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
     width: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False)] = None
@@ -73,6 +73,18 @@ class Clip(Strict):
     radius: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False, description="a rect's rounded "
                                                                                   "corners, mm")] = 0.0
     d: Annotated[Optional[str], Field(max_length=20_000, description="SVG path data in card mm")] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def card_written_alone(cls, value: Any) -> Any:
+        """`clip: card` is `{type: card}`; any other word is told in printgen's words, not as a
+        mismatch with each of pydantic's choices."""
+        if isinstance(value, str):
+            if value == "card":
+                return {"type": "card"}
+            raise ValueError(f"expected card, or a shape such as {{type: ellipse, x: 5, y: 5, width: 20, "
+                             f"height: 20}} or {{d: 'M 0 0 L 10 0 L 5 8 Z'}}")
+        return value
 
 
 class Element(Strict):
@@ -114,7 +126,7 @@ class Element(Strict):
     origin: Annotated[Optional[list[Number]], Field(min_length=2, max_length=2, description=(
         "[x, y] in mm of the point it turns about; left out, the centre of its box (of its points' "
         "or path's bounds for a line, polygon or path)"))] = None
-    clip: Annotated[Optional[Union[Literal["card"], Clip]], Field(description=(
+    clip: Annotated[Optional[Clip], Field(description=(
         "card (the card with its bleed), or a shape it never paints outside: {type: rect, x, y, "
         "width, height}, {type: ellipse, ...} or {d: 'M ...'}, in card mm"))] = None
 

@@ -17,6 +17,8 @@ from printgen.games.deck.paths import path_of
 from printgen.games.deck.richtext import MarkupError, spans, wants_face
 from printgen.jinja.values import is_template
 
+TAKES = {"card": set(), "rect": {"x", "y", "width", "height", "radius"}, "ellipse": {"x", "y", "width", "height"},
+         "path": {"d"}}  # the keys each kind of clip reads
 KAPPA = 0.5522847498  # a quarter circle's control points, of its radius
 
 
@@ -40,13 +42,13 @@ def corners(x: float, y: float, w: float, h: float, matrix: Matrix | None) -> li
     return [(a * px + c * py + e, b * px + d * py + f) for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h))]
 
 
-def placed_element(shape: Any, matrix: Matrix | None, clip: str | Clip | None) -> Any:
+def placed_element(shape: Any, matrix: Matrix | None, clip: Clip | None) -> Any:
     """The drawn element turned, then clipped in card coordinates; itself when neither is asked."""
     if matrix is not None:
         shape = placed(shape, matrix)
     if clip is None:
         return shape
-    if isinstance(clip, str):
+    if clip.type == "card":
         return CardClip(shape)
     return Group(clip_path(clip), shape)
 
@@ -105,10 +107,9 @@ def check_placing(defn: Deck) -> Iterable[tuple[Loc, str]]:
     for side in ("face", "back"):
         for i, element in enumerate(getattr(defn, side).layout):
             clip = element.clip
-            if isinstance(clip, Clip):
+            if clip is not None:
                 kind = clip.type or ("path" if clip.d is not None else "rect")
-                wrong = sorted((({"d"} if kind != "path" else {"x", "y", "width", "height", "radius"})
-                                | ({"radius"} if kind == "ellipse" else set())) & clip.model_fields_set)
+                wrong = sorted((clip.model_fields_set - {"type"}) - TAKES[kind])
                 if wrong:
                     yield (side, "layout", i, "clip", wrong[0]), f"{article(kind)} {kind} clip takes no '{wrong[0]}'"
                 if kind == "path":
@@ -116,7 +117,7 @@ def check_placing(defn: Deck) -> Iterable[tuple[Loc, str]]:
                         path_of(clip.d or "")
                     except ValueError as exc:
                         yield (side, "layout", i, "clip", "d"), str(exc)
-                elif clip.width is None or clip.height is None:
+                elif kind != "card" and (clip.width is None or clip.height is None):
                     yield (side, "layout", i, "clip"), f"{article(kind)} {kind} clip needs 'width' and 'height' in mm"
             if element.type == "text" and element.text is not None and not is_template(element.text):
                 yield from text_markup(element.text, element.font, (side, "layout", i))
