@@ -313,3 +313,20 @@ def test_a_turn_or_origin_a_template_makes_wrong_is_located_at_the_row(run_cli, 
             f"expected a number of degrees, clockwise (got 'Ember Tonic')") in result.stderr, result.stderr
     assert (f"cards.csv:2: row 1: face.layout[9].origin ({deck}:{line_of(deck, 'origin: [')}): expected a "
             f"number of mm (got 'fire')") in result.stderr, result.stderr
+
+
+def test_the_schema_editors_read_takes_the_new_keys(run_cli, deck):
+    """An editor checking deck.yaml against `printgen schema deck` accepts what printgen builds."""
+    import json
+
+    import jsonschema
+    from ruamel.yaml import YAML
+
+    add_to_face(deck, CLIPPED + TURNED)
+    schema = json.loads(run_cli("schema", "deck").stdout)
+    jsonschema.validate(json.loads(json.dumps(YAML(typ="safe").load(deck.read_text()))), schema)
+    element = schema["$defs"]["Element"]["properties"]
+    assert {"rotate", "origin", "clip"} <= set(element)
+    bad = deck.read_text().replace("clip: card", "clip: cards")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(json.loads(json.dumps(YAML(typ="safe").load(bad))), schema)

@@ -128,7 +128,8 @@ class Element(Strict):
         "or path's bounds for a line, polygon or path)"))] = None
     clip: Annotated[Optional[Clip], Field(description=(
         "card (the card with its bleed), or a shape it never paints outside: {type: rect, x, y, "
-        "width, height}, {type: ellipse, ...} or {d: 'M ...'}, in card mm"))] = None
+        "width, height}, {type: ellipse, ...} or {d: 'M ...'}, in card mm"),
+        json_schema_extra=lambda schema: schema["anyOf"].insert(0, {"const": "card"}))] = None
 
 
 class Face(Strict):
