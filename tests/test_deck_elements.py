@@ -76,10 +76,13 @@ def angle(char: dict) -> float:
 def test_styled_words_print_bold_italic_coloured_and_larger(run_cli, deck, tmp_path):
     """Markup in a CSV cell styles its words; a tag printgen does not take, and a lone <, print."""
     set_cell(deck, 1, "text", STYLED)
+    set_cell(deck, 1, "title", "Ember <i>Tonic</i>")  # the title's element is bold
     folder = build(run_cli, deck, tmp_path / "out")
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         found = words(pdf.pages[0])
         text = pdf.pages[0].extract_text()
+    assert found["Ember"]["fontname"].endswith("VeraSans-Bold")
+    assert found["Tonic"]["fontname"].endswith("VeraSans-BoldOblique")
     assert "Bold" in found["Deal"]["fontname"] and "Bold" in found["2"]["fontname"]
     assert "Oblique" in found["any"]["fontname"]
     for plain in ("damage", "card.", "it,", "done."):
