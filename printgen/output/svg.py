@@ -58,6 +58,7 @@ class SvgWriter:
         self.root = self.document.g(transform=f"matrix(1 0 0 -1 0 {num(height)})")
         self.document.add(self.root)
         self.art_ids: set[str] = set()  # art already stored in <defs> (see printgen.art.ArtShape)
+        self.clips = 0  # clip paths defined so far
 
     def add(self, shape: Any) -> None:
         self.root.add(self.element(shape))
@@ -80,9 +81,12 @@ class SvgWriter:
         if hasattr(shape, "svg_element"):  # shapes that know their own SVG, such as user art
             return shape.svg_element(self)
         if isinstance(shape, rl.Group):
-            group = self.group(shape)
+            group = target = self.group(shape)
             for child in shape.contents:
-                group.add(self.element(child))
+                if isinstance(child, rl.Path) and child.isClipPath:  # clips what follows, as in renderPDF
+                    target = self.clipped(target, child)
+                    continue
+                target.add(self.element(child))
             return group
         if isinstance(shape, rl.Line):
             return doc.line((num(shape.x1), num(shape.y1)), (num(shape.x2), num(shape.y2)),
@@ -111,6 +115,19 @@ class SvgWriter:
         if isinstance(shape, rl.Image):
             return self.image(shape)
         raise TypeError(f"the SVG writer cannot draw {type(shape).__name__}")
+
+    def clipped(self, parent: Any, path: rl.Path) -> Any:
+        """A group in `parent` clipped to `path` (a <clipPath> in <defs>, numbered in order)."""
+        self.clips += 1
+        clip = self.document.clipPath(id=f"clip{self.clips}")
+        outline = self.document.path(d=path_data(path))
+        if getattr(path, "fillMode", rl.FILL_EVEN_ODD) == rl.FILL_EVEN_ODD:
+            outline["clip-rule"] = "evenodd"
+        clip.add(outline)
+        self.document.defs.add(clip)
+        group = self.document.g(clip_path=f"url(#clip{self.clips})")
+        parent.add(group)
+        return group
 
     def image(self, shape: rl.Image) -> Any:
         """A picture a piece template placed with <image>: embedded, since the SVG must stand

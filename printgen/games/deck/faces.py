@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Mapping
 
 from reportlab.graphics.shapes import Ellipse, Group, Path, PolyLine, Polygon
 from reportlab.lib.colors import Color, HexColor
 
 from printgen.drawing import fonts
-from printgen.drawing.picture import rect
+from printgen.drawing.fonts import MIN_PT
+from printgen.drawing.picture import Matrix, rect
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
-from printgen.games.deck.textbox import Box, TextWidths, draw, fit, upright
+from printgen.games.deck.placing import centre_of, corners, no_face, on_card, placed_element, turning
+from printgen.games.deck.richtext import MarkupError, Style, spans
+from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, upright
 from printgen.output.reuse import reusable
 
 FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
@@ -64,23 +68,55 @@ def paint(value: Any, key: str) -> Color | None:
 
 
 def draw_element(el: Element, v: Callable[[str], Any], side: Side) -> Any:
-    """One element with the row's values (`v(key)`), in card coordinates, y down."""
+    """One element with the row's values (`v(key)`), in card coordinates, y down, turned and
+    clipped as it asks (printgen.games.deck.placing)."""
     stroke, width = paint(v("stroke"), "stroke"), number(v("stroke_width"), "stroke_width")
     if width < 0:
         raise Unfit("stroke_width", negative_stroke(width))
     if width == 0:  # a PDF line of width 0 is the thinnest the printer can make, not none
         stroke = None
+    box = None
     if el.type in ("rect", "ellipse", "image", "text"):
-        x, y = number(v("x"), "x"), number(v("y"), "y")
-        w, h = number(v("width"), "width"), number(v("height"), "height")
-        if w <= 0 or h <= 0:
-            raise Unfit("width", f"expected a width and height above 0 (got {w:g} x {h:g})")
-    if el.type == "rect":
-        return rect(x, y, w, h, fill=paint(v("fill"), "fill"), stroke=stroke, stroke_width=width,
-                    radius=min(number(v("radius"), "radius"), w / 2, h / 2))
-    if el.type == "ellipse":
-        return Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, fillColor=paint(v("fill"), "fill"),
-                       strokeColor=stroke, strokeWidth=width)
+        box = Box(number(v("x"), "x"), number(v("y"), "y"), number(v("width"), "width"), number(v("height"), "height"))
+        if box.width <= 0 or box.height <= 0:
+            raise Unfit("width", f"expected a width and height above 0 (got {box.width:g} x {box.height:g})")
+    angle = degrees(v("rotate"))
+    if el.type == "text" and box is not None:
+        matrix = turning(angle, *origin(v, (box.x + box.width / 2, box.y + box.height / 2)))
+        return placed_element(text_element(el, v, side, box, matrix), matrix, el.clip)
+    shape = shape_of(el, v, side, box, stroke, width)
+    middle = (box.x + box.width / 2, box.y + box.height / 2) if box else centre_of(shape.getBounds())
+    return placed_element(shape, turning(angle, *origin(v, middle)), el.clip)
+
+
+def degrees(value: Any) -> float:
+    try:
+        result = float(value)
+    except (TypeError, ValueError):
+        raise Unfit("rotate", f"expected a number of degrees, clockwise (got {str(value)!r})") from None
+    if not -3600 <= result <= 3600:
+        raise Unfit("rotate", f"expected a number of degrees between -3600 and 3600 (got {value!r})")
+    return result
+
+
+def origin(v: Callable[[str], Any], middle: tuple[float, float]) -> tuple[float, float]:
+    """The point an element turns about: its `origin` in mm, else the middle of its box or bounds."""
+    given = v("origin")
+    if given is None:
+        return middle
+    x, y = (number(c, "origin") for c in given)
+    return x, y
+
+
+def shape_of(el: Element, v: Callable[[str], Any], side: Side, box: Box | None, stroke: Color | None,
+             width: float) -> Any:
+    """Any element but text, unturned."""
+    if el.type == "rect" and box:
+        return rect(box.x, box.y, box.width, box.height, fill=paint(v("fill"), "fill"), stroke=stroke,
+                    stroke_width=width, radius=min(number(v("radius"), "radius"), box.width / 2, box.height / 2))
+    if el.type == "ellipse" and box:
+        return Ellipse(box.x + box.width / 2, box.y + box.height / 2, box.width / 2, box.height / 2,
+                       fillColor=paint(v("fill"), "fill"), strokeColor=stroke, strokeWidth=width)
     if el.type in ("line", "polygon"):
         points = [number(c, "points") for point in (v("points") or []) for c in point]
         if el.type == "line":
@@ -95,36 +131,62 @@ def draw_element(el: Element, v: Callable[[str], Any], side: Side) -> Any:
             raise Unfit("d", str(exc)) from None
         shape.fillColor, shape.strokeColor, shape.strokeWidth = paint(v("fill"), "fill"), stroke, width
         return shape
-    if el.type == "image":
-        try:
-            art = side.image(str(v("src")))
-        except ValueError as exc:
-            raise Unfit("src", str(exc)) from None
-        return upright(art.shape(0, 0, w, h), x, y + h)
-    return text_element(el, v, side, Box(x, y, w, h))
+    assert box is not None  # an image: the kinds with a box were read above
+    try:
+        art = side.image(str(v("src")))
+    except ValueError as exc:
+        raise Unfit("src", str(exc)) from None
+    return upright(art.shape(0, 0, box.width, box.height), box.x, box.y + box.height)
 
 
-def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box) -> Group:
-    inside = (box.x >= side.safe - 1e-6 and box.y >= side.safe - 1e-6
-              and box.x + box.width <= side.width - side.safe + 1e-6
-              and box.y + box.height <= side.height - side.safe + 1e-6)
-    if not inside:
-        raise Unfit("x", f"the text box ({box.x:g}, {box.y:g}, {box.width:g} x {box.height:g} mm) leaves "
-                         f"the safe area, {side.safe:g} mm inside the cut; move it in or make it smaller")
+def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, matrix: Matrix | None = None) -> Group:
+    """A text box, every corner of it (turned by `matrix`) inside the safe area."""
+    low, high = side.safe - 1e-6, (side.width - side.safe + 1e-6, side.height - side.safe + 1e-6)
+    if not all(low <= cx <= high[0] and low <= cy <= high[1]
+               for cx, cy in corners(box.x, box.y, box.width, box.height, matrix)):
+        turned = " turned as it is" if matrix else ""
+        raise Unfit("rotate" if matrix else "x", f"the text box ({box.x:g}, {box.y:g}, {box.width:g} x "
+                    f"{box.height:g} mm){turned} leaves the safe area, {side.safe:g} mm inside the cut; "
+                    f"move it in or make it smaller")
     try:
         font = FONTS[el.font] if el.font in FONTS else side.font(el.font)
     except ValueError as exc:
         raise Unfit("font", str(exc)) from None
     least = el.min_size or el.size
     value = "" if v("text") is None else str(v("text"))
-    found = fit(value, side.icons, font, el.size, least, box, el.wrap, el.line_height, side.widths)
+    kind = Type(partial(face, el.font, font), el.size, paint(v("colour"), "colour") or HexColor("#000000"))
+    try:
+        found = fit(value, side.icons, kind, least, box, el.wrap, el.line_height, side.widths)
+    except MarkupError as exc:
+        raise Unfit("text", str(exc)) from None
+    except NoFace as exc:
+        raise Unfit("font", str(exc)) from None
     if found is None:
         shrink = f"even at {least:g} pt" if least < el.size else f"at {el.size:g} pt (set min_size to let it shrink)"
+        smallest = min((span.style.size for span in spans(value) if span.style.size), default=None)
+        if smallest is not None and el.size * MIN_PT / smallest > least:
+            shrink = (f"at any size its <font size=\"{smallest:g}\"> words allow, since they shrink with the "
+                      f"rest and no glyph prints under {MIN_PT:g} pt")
         raise Unfit("text", f"the text does not fit its {box.width:g} x {box.height:g} mm box {shrink}; "
                             f"shorten it or enlarge the box")
     size, lines = found
-    return draw(lines, font, size, box, paint(v("colour"), "colour") or HexColor("#000000"), el.align,
-                el.valign, el.line_height, side.widths)
+    return draw(lines, kind, size, box, el.align, el.valign, el.line_height, side.widths)
+
+
+class NoFace(ValueError):
+    """Bold or italic asked of a font file, which is one face."""
+
+
+def face(style_name: str, font: str, style: Style) -> str:
+    """The registered font a span prints in: printgen's own faces combine bold and italic with the
+    element's font; a .ttf file has no other face to give."""
+    if not (style.bold or style.italic):
+        return font
+    if style_name not in FONTS:
+        raise NoFace(no_face(style_name, "bold" if style.bold else "italic"))
+    bold = style.bold or style_name in ("bold", "bold-italic")
+    italic = style.italic or style_name in ("italic", "bold-italic")
+    return FONTS[("bold-italic" if italic else "bold") if bold else ("italic" if italic else "regular")]
 
 
 @dataclass
@@ -151,7 +213,7 @@ def side_group(drawn: list[Any], background: Color | None, width: float, height:
     """The elements in y-up over the background run into the bleed, shared deck-wide via `shared`."""
     card = Group(transform=(1, 0, 0, -1, 0, height))
     for shape in drawn:
-        card.add(shape)
+        card.add(on_card(shape, width, height, bleed))
     group = Group()
     if background is not None:
         key = ("background", background.red, background.green, background.blue, background.alpha, width,

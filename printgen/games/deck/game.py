@@ -16,6 +16,7 @@ from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
 from printgen.games.deck.layouts import check_layouts, deck_layouts
 from printgen.games.deck.model import Deck, check_elements, check_source, element_lists
+from printgen.games.deck.placing import check_placing
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
 from printgen.games.deck.values import RowValues, TemplateFile, row_values
@@ -241,7 +242,7 @@ GAME = Game(
            "svg/ and png/: every card's face and the back"],
     model=Deck,
     build=build,
-    checks=(check_elements, check_source, check_layouts),
+    checks=(check_elements, check_source, check_layouts, check_placing),
     pieces=pieces,
     bleed=True,
 )

@@ -4,9 +4,9 @@ Layout coordinates are millimetres from the top-left, y down, as a designer read
 may be Jinja expressions over the row (printgen.games.deck.values)."""
 from __future__ import annotations
 
-from typing import Annotated, Iterable, Literal, Optional, Union
+from typing import Annotated, Any, Iterable, Literal, Optional, Union
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from printgen.art.library import FileName
 from printgen.core.fields import Name, Strict
@@ -66,6 +66,32 @@ class CardSize(Strict):
         return SIZES[self.size or "poker"]
 
 
+class Clip(Strict):
+    """A shape in card millimetres outside which an element paints nothing (printgen.games.deck.placing)."""
+
+    type: Annotated[Optional[Literal["card", "rect", "ellipse", "path"]], Field(
+        description="card, rect, ellipse or path; left out, path when 'd' is given, else rect")] = None
+    x: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
+    y: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
+    width: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False)] = None
+    height: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False)] = None
+    radius: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False, description="a rect's rounded "
+                                                                                  "corners, mm")] = 0.0
+    d: Annotated[Optional[str], Field(max_length=20_000, description="SVG path data in card mm")] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def card_written_alone(cls, value: Any) -> Any:
+        """`clip: card` is `{type: card}`; any other word is told in printgen's words, not as a
+        mismatch with each of pydantic's choices."""
+        if isinstance(value, str):
+            if value == "card":
+                return {"type": "card"}
+            raise ValueError(f"expected card, or a shape such as {{type: ellipse, x: 5, y: 5, width: 20, "
+                             f"height: 20}} or {{d: 'M 0 0 L 10 0 L 5 8 Z'}}")
+        return value
+
+
 class Element(Strict):
     """One thing drawn on a face or back. Which keys apply depends on `type` (see docs/decks.md)."""
 
@@ -101,6 +127,16 @@ class Element(Strict):
     valign: Literal["top", "middle", "bottom"] = "top"
     wrap: bool = True
     line_height: Annotated[float, Field(ge=0.8, le=3)] = 1.2
+    rotate: Annotated[Union[float, str], Field(description=(
+        "degrees the element turns, clockwise as seen on the card (negative: anticlockwise), "
+        "or a Jinja expression"))] = 0.0
+    origin: Annotated[Optional[list[Number]], Field(min_length=2, max_length=2, description=(
+        "[x, y] in mm of the point it turns about; left out, the centre of its box (of its points' "
+        "or path's bounds for a line, polygon or path)"))] = None
+    clip: Annotated[Optional[Clip], Field(description=(
+        "card (the card with its bleed), or a shape it never paints outside: {type: rect, x, y, "
+        "width, height}, {type: ellipse, ...} or {d: 'M ...'}, in card mm"),
+        json_schema_extra=lambda schema: schema["anyOf"].insert(0, {"const": "card"}))] = None
 
 
 class Face(Strict):
@@ -181,6 +217,8 @@ OWN_KEYS = {
     "text": {"x", "y", "width", "height", "text", "font", "size", "min_size", "colour", "align",
              "valign", "wrap", "line_height"},
 }
+PLACED = {"rotate", "origin", "clip"}  # every kind turns and clips (printgen.games.deck.placing)
+OWN_KEYS = {kind: keys | PLACED for kind, keys in OWN_KEYS.items()}
 NEEDED = {"rect": ("width", "height"), "ellipse": ("width", "height"), "line": ("points",),
           "polygon": ("points",), "path": ("d",), "image": ("src", "width", "height"),
           "text": ("text", "width", "height")}

@@ -14,7 +14,8 @@ from printgen.games.deck.model import Deck, Element
 from printgen.games.deck.rows import Row
 from printgen.jinja.values import MAX_PROBLEMS, Expression, Place, is_template, render_values
 
-FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d")
+FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d",
+          "rotate")
 Key = tuple[Any, ...]  # ("face", 3, "x"), ("face", 3, "points", 1, 0), ("back", "background"), ("name",);
 # before a row's layouts are known, a layout's prefix stands first: ("layouts.ship", 3, "x")
 FALSE = {"", "false", "0", "no", "none"}
@@ -47,6 +48,9 @@ def templated(defn: Deck, files: dict[str, "TemplateFile"],
                 for j, coordinate in enumerate(point):
                     if is_template(coordinate):
                         found[(prefix, i, "points", k, j)] = str(coordinate)
+            for j, coordinate in enumerate(el.origin or []):
+                if is_template(coordinate):
+                    found[(prefix, i, "origin", j)] = str(coordinate)
     return found
 
 
@@ -93,6 +97,8 @@ class RowValues:
         if key == "points":
             return [tuple(self.rendered.get((side, index, "points", k, j), c) for j, c in enumerate(p))
                     for k, p in enumerate(el.points or [])]
+        if key == "origin" and el.origin is not None:
+            return [self.rendered.get((side, index, "origin", j), c) for j, c in enumerate(el.origin)]
         return self.rendered.get((side, index, key), getattr(el, key))
 
     def element_key(self, side: str, index: int) -> tuple[Any, ...]:
