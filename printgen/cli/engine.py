@@ -130,7 +130,7 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
         artifacts, report["extra"] = work(loaded, options)
         report["files"] = hand_over(artifacts, folder)
     except DefinitionError as exc:  # warnings found before the problems are still worth telling
-        report["problems"] = [[p.file, p.line, p.path, p.message] for p in exc.problems]
+        report["problems"] = [p.as_list() for p in exc.problems]
     if loaded is not None:
         report["warnings"] += list(loaded.art.warnings)
     if watching:
