@@ -175,7 +175,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
                f"Print both sides at actual size, turning on the {options.flip} edge.") + proof
         captions = {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
                     "back": f"{title}, sheet {{sheet}} of {{count}}, backs: the reverse of the faces, "
-                            f"turned on the {options.flip} edge."}
+                            f"turned on the {options.flip} edge.{proof}"}
         sheets = partial(duplex_sheets, pieces, Duplex(paper, options.flip, options.back_offset), bleed,
                          captions, lines, fronts, defn.sheet.gap, marks)
         flip = None if fronts else options.flip

@@ -112,8 +112,10 @@ def workbook_rows(data: bytes, file: str, sheet: str | None, limits: tuple[int, 
                 texts = [cell_text(v) for v in values]
                 long = next((i for i, t in enumerate(texts) if len(t) > most_chars), None)
                 if long is not None:
-                    raise DefinitionError([Problem(file, number, "", f"a value may have at most {most_chars:,} "
-                                                   f"characters", place=f"{place}!{column_letters(long + 1)}{number}")])
+                    named = f"column '{header[long]}': " if long < len(header) else ""
+                    raise DefinitionError([Problem(file, number, "", f"{named}a value may have at most "
+                                                   f"{most_chars:,} characters",
+                                                   place=f"{place}!{column_letters(long + 1)}{number}")])
                 while texts and not texts[-1].strip():
                     texts.pop()
                 if number == 1:
