@@ -332,3 +332,16 @@ def test_xlsx_dates_and_yes_no_cells_read_as_text(run_cli, deck, tmp_path):
     result = run_cli("build", deck, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "o" / "deck" / "png" / "ember-tonic-2024-05-01-true.png").is_file()
+
+
+def test_export_takes_rows_and_name(run_cli, deck, tmp_path):
+    result = run_cli("export", deck, "--print-shop", "--rows", "2-3", "--name", "pots", "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "o" / "pots" / "print-shop"
+    with open(folder / "manifest.csv", newline="", encoding="utf-8") as f:
+        manifest = {row["file"]: int(row["quantity"]) for row in csv.DictReader(f)}
+    assert manifest == {"frost-draught.pdf": 2, "mossy-elixir.pdf": 4, "back-potion-shop.pdf": 6}
+    with pdfplumber.open(folder / "mossy-elixir.pdf") as pdf:
+        assert "Mossy Elixir" in pdf.pages[0].extract_text()
+        width = float(pdf.pages[0].width) / MM
+        assert abs(width - (CARD_W + 6)) < 0.05  # 3 mm print-shop bleed each side
