@@ -124,7 +124,7 @@ def data_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[A
 
 def sheet_rows(data: bytes, file: str, sheet: str | None) -> list[tuple[Any, ...]]:
     """(index, {column: text}, file, sheet row, (), cells) for each non-blank row of the sheet."""
-    header, records, title = workbook_rows(data, file, sheet, (MAX_ROWS, MAX_COLUMNS, MAX_CELL))
+    header, records, title = workbook_rows(data, file, sheet, (MAX_ROWS, MAX_COLUMNS, MAX_CELL, MAX_CSV_BYTES))
     if not header or not any(h.strip() for h in header):
         raise DefinitionError([Problem(file, 1, "", "expected a header row naming the columns",
                                        place=f"{sheet_ref(title)}!1:1")])

@@ -74,14 +74,15 @@ def check_zip(data: bytes, file: str) -> None:
                                        f"a deck's data may unpack to at most {MAX_UNPACKED // 2**20} MiB")])
 
 
-def workbook_rows(data: bytes, file: str, sheet: str | None, limits: tuple[int, int, int]) -> tuple[
+def workbook_rows(data: bytes, file: str, sheet: str | None, limits: tuple[int, int, int, int]) -> tuple[
         list[str], list[tuple[int, list[str]]], str]:
     """The header, each non-blank row as (sheet row number, texts), and the sheet's name; `limits` are
-    a deck's most rows, columns and characters a cell. DefinitionError names the cell at fault."""
+    a deck's most rows, columns, characters a cell and characters in all (a CSV's most bytes, so a
+    workbook holds no more text than a CSV may). DefinitionError names the cell at fault."""
     check_zip(data, file)
     from openpyxl import load_workbook  # here: only a deck with .xlsx data needs it
 
-    most_rows, most_columns, most_chars = limits
+    most_rows, most_columns, most_chars, most_text = limits
     try:
         with warnings.catch_warnings():  # openpyxl's remarks on styles it ignores are not the user's business
             warnings.simplefilter("ignore")
@@ -106,6 +107,7 @@ def workbook_rows(data: bytes, file: str, sheet: str | None, limits: tuple[int, 
         place = sheet_ref(title)
         found: list[tuple[int, list[str]]] = []
         header: list[str] = []
+        held = 0
         try:
             rows = chosen.iter_rows(max_row=MAX_SHEET_ROWS, max_col=most_columns + 1, values_only=True)
             for number, values in enumerate(rows, start=1):
@@ -116,6 +118,11 @@ def workbook_rows(data: bytes, file: str, sheet: str | None, limits: tuple[int, 
                     raise DefinitionError([Problem(file, number, "", f"{named}a value may have at most "
                                                    f"{most_chars:,} characters",
                                                    place=f"{place}!{column_letters(long + 1)}{number}")])
+                held += sum(len(t) for t in texts)
+                if held > most_text:
+                    raise DefinitionError([Problem(file, number, "", f"the cells up to this row hold more than "
+                                                   f"{most_text // 2**20} MiB of text, the most a deck's data "
+                                                   f"may hold", place=f"{place}!{number}:{number}")])
                 while texts and not texts[-1].strip():
                     texts.pop()
                 if number == 1:
