@@ -345,3 +345,11 @@ def test_export_takes_rows_and_name(run_cli, deck, tmp_path):
         assert "Mossy Elixir" in pdf.pages[0].extract_text()
         width = float(pdf.pages[0].width) / MM
         assert abs(width - (CARD_W + 6)) < 0.05  # 3 mm print-shop bleed each side
+
+
+def test_watching_follows_a_workbook_named_with_its_sheet(deck):
+    from printgen.cli.watch import referenced
+
+    write_xlsx(deck.parent / "cards.xlsx", typed(sample_rows(deck)))
+    with_data(deck, "cards.xlsx#Ships")
+    assert (deck.parent / "cards.xlsx").resolve() in referenced(deck)
