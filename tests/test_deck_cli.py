@@ -170,7 +170,7 @@ def test_name_with_two_games_and_two_definitions_of_one_name_are_usage_errors(ru
 def test_guides_outline_trim_safe_area_and_bleed_of_every_card(run_cli, deck, tmp_path):
     with pdfplumber.open(build(run_cli, deck, tmp_path / "plain", "--bleed", "2")) as pdf:
         assert not boxes(pdf.pages[0], CARD_W, TRIM)  # never drawn unless asked for
-    with pdfplumber.open(build(run_cli, deck, tmp_path / "o", "--bleed", "2", "--guides")) as pdf:
+    with pdfplumber.open(build(run_cli, deck, tmp_path / "o", "--bleed", "2", "--guides", "--flip", "short")) as pdf:
         for page in pdf.pages:
             trims = boxes(page, CARD_W, TRIM)
             assert len(trims) == len(bands(page) or boxes(page, FRAME_W)) > 0
@@ -185,6 +185,10 @@ def test_guides_outline_trim_safe_area_and_bleed_of_every_card(run_cli, deck, tm
         front = pdf.pages[0]
         # each title band sits 3 mm inside a trim box
         assert all(any(abs(bx - 3 - x) < 0.02 for x, *_ in boxes(front, CARD_W, TRIM)) for bx, *_ in bands(front))
+        for back in pdf.pages[1::2]:  # turned on the short edge: each back's frame 4 mm inside a guide's trim
+            trims = {(x, y) for x, y, *_ in boxes(back, CARD_W, TRIM)}
+            frames = boxes(back, FRAME_W)
+            assert frames and all((round(x - 4, 2), round(y - 4, 2)) in trims for x, y, *_ in frames)
         widths = {round(r["linewidth"] / MM, 2) for r in front.rects if r.get("stroking_color") and
                   tuple(round(c, 2) for c in r["stroking_color"]) in (TRIM, SAFE_COLOUR, BLEED)}
         assert widths == {0.15}

@@ -44,7 +44,7 @@ class Row:
         where = f"{path}.{column}".replace(".[", "[") if self.key else f"column '{column}'"
         place = ""
         if self.cells is not None:  # the cell, or the whole row (Ships!4:4) for a column it lacks
-            sheet = next(iter(self.cells.values()), "!").split("!")[0]
+            sheet = next(iter(self.cells.values()), "!").rsplit("!", 1)[0]
             place = f"{self.cells[column]}{self.line}" if column in self.cells else f"{sheet}!{self.line}:{self.line}"
         return Problem(self.file, self.line, "" if not self.key else where,
                        message if self.key else f"{where}: {message}", place)
