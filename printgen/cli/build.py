@@ -50,9 +50,8 @@ def build_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
     """
     paths = paths_for(games)
     check_targets(paths, paper, name, out_dir)
-    given = click.get_current_context().get_parameter_source("paper") == click.core.ParameterSource.COMMANDLINE
     build_options = BuildOptions(SHEET_PAPERS[paper.lower()], flip, back_offset_for(back_offset, flip),
-                                 template_dirs, bleed, dpi, pictures, paper_given=given,
+                                 template_dirs, bleed, dpi, pictures, paper_given=options.typed("paper"),
                                  layout=layout and layout.lower(), rows=rows, guides=guides, name=name)
     if watch:
         watch_builds(paths, build_options, out_dir, allow_outside)

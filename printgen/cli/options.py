@@ -44,6 +44,11 @@ def parse_offset(ctx: click.Context | None, param: click.Parameter | None,
     return (x, y)
 
 
+def typed(name: str) -> bool:
+    """Whether the option `name` was typed on the command line (not left to its default)."""
+    return click.get_current_context().get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+
+
 def parse_rows(ctx: click.Context | None, param: click.Parameter | None,
                value: str | None) -> tuple[int, ...] | None:
     """'1,3,10-12' -> (1, 3, 10, 11, 12): 1-based data rows, each once, in order."""
@@ -74,9 +79,9 @@ def parse_name(ctx: click.Context | None, param: click.Parameter | None, value: 
 
 games = click.argument("games", nargs=-1, metavar="[GAME ...]")
 paper = click.option("--paper", type=click.Choice(list(SHEET_PAPERS), case_sensitive=False), default="a4",
-                     show_default=True, help="Paper size to print on; overrides the paper a deck names. "
-                                             "A3 and tabloid suit decks; the other games are laid out for "
-                                             "A4 and letter only.")
+                     show_default=True, help="Paper size to print on; typed to build or preview, it overrides "
+                                             "the paper a deck names. A3 and tabloid suit decks; the other "
+                                             "games are laid out for A4 and letter only.")
 layout = click.option("--layout", type=click.Choice(["duplex", "gutterfold", "fronts"], case_sensitive=False),
                       default=None, help="A deck's sheets: duplex (backs on the reverse), gutterfold (each "
                                          "back beside its front, to fold) or fronts (faces only); overrides "

@@ -37,7 +37,8 @@ def preview_command(games: tuple[str, ...], paper: str, flip: Flip, out_dir: Pat
     """
     paths = paths_for(games)
     check_targets(paths, paper, None, out_dir)
-    build_options = BuildOptions(SHEET_PAPERS[paper], flip, (0.0, 0.0), template_dirs)
+    build_options = BuildOptions(SHEET_PAPERS[paper], flip, (0.0, 0.0), template_dirs,
+                                 paper_given=options.typed("paper"))
     work = partial(previewed, dpi=dpi)
     with build_games(paths, build_options, allow_outside, work) as built:
         write_results(built, out_dir, describe=lambda game: "\n".join(
