@@ -357,3 +357,28 @@ def test_watching_follows_a_workbook_named_with_its_sheet(deck):
     write_xlsx(deck.parent / "cards.xlsx", typed(sample_rows(deck)))
     with_data(deck, "cards.xlsx#Ships")
     assert (deck.parent / "cards.xlsx").resolve() in referenced(deck)
+
+
+def test_tsv_problems_and_unread_spreadsheet_formats_are_located(run_cli, deck, tmp_path):
+    rows = sample_rows(deck)
+    rows[2].append("one too many")
+    with open(deck.parent / "cards.tsv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, delimiter="\t").writerows(rows)
+    result = run_cli("build", with_data(deck, "cards.tsv"), "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    assert "cards.tsv:3: 6 values but the header names 5 columns; quote values holding a tab" in result.output
+    (deck.parent / "cards.xls").write_bytes(b"\xd0\xcf\x11\xe0")
+    deck.write_text(deck.read_text().replace("data: cards.tsv", "data: cards.xls"))
+    result = run_cli("build", deck, "--out", tmp_path / "o")
+    line = next(i for i, text in enumerate(deck.read_text().splitlines(), 1) if text.startswith("data:"))
+    assert result.exit_code == 2
+    assert f"deck.yaml:{line}: data: cannot read .xls files; save the sheet as .xlsx, or as CSV (UTF-8)" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_rows_and_guides_on_a_game_without_card_sheets_are_warnings(run_cli, tmp_path):
+    result = run_cli("build", "one_minute_war", "--out", tmp_path / "o", "--rows", "1-2", "--guides")
+    assert result.exit_code == 0, result.output
+    for flag in ("--rows", "--guides"):
+        assert f"printgen: {flag}: One Minute War has no sheets of cards from rows of data" in result.output
+    assert (tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf").is_file()
