@@ -80,6 +80,7 @@ def check_targets(paths: list[Path], paper: str, name: str | None, out_dir: Path
         for path in paths:
             stem = output_name(path)
             if stem in seen:
-                raise click.UsageError(f"{display_name(seen[stem])} and {display_name(path)} would both be written to {out_dir / stem}; "
-                                       "build them one at a time, each with its own --name")
+                raise click.UsageError(f"{display_name(seen[stem])} and {display_name(path)} would both be "
+                                       f"written to {out_dir / stem}; build them one at a time, each with "
+                                       "its own --name")
             seen[stem] = path

@@ -145,8 +145,9 @@ def csv_rows(data: bytes, file: str, source: SourceMap, delimiter: str = ",") ->
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        kind = "CSV" if delimiter == "," else "TSV"
         raise DefinitionError([source.problem(("data",), f"expected a UTF-8 file, but byte {exc.start} "
-                                              f"is not UTF-8; save the {'CSV' if delimiter == ',' else 'TSV'} as UTF-8")])
+                                              f"is not UTF-8; save the {kind} as UTF-8")])
     reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
     try:
         header = next(reader, None)

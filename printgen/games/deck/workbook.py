@@ -130,7 +130,8 @@ def workbook_rows(data: bytes, file: str, sheet: str | None, limits: tuple[int, 
                 elif texts:
                     if len(found) == most_rows:
                         raise DefinitionError([Problem(file, number, "", f"more than {most_rows:,} rows; a deck "
-                                                       f"may have at most {most_rows:,}", place=f"{place}!{number}:{number}")])
+                                                       f"may have at most {most_rows:,}",
+                                                       place=f"{place}!{number}:{number}")])
                     found.append((number, texts))
         except DefinitionError:
             raise
