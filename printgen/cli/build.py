@@ -8,16 +8,20 @@ from typing import Any
 import click
 
 from printgen.cli import options
-from printgen.cli.common import paths_for, report
+from printgen.cli.common import check_targets, paths_for, report
 from printgen.cli.engine import back_offset_for, build_all, build_games, write_results
 from printgen.core.build import BuildOptions
-from printgen.core.paper import PAPERS, Flip
+from printgen.core.paper import SHEET_PAPERS, Flip
 from printgen.core.problems import DefinitionError
 
 
 @click.command("build")
 @options.games
 @options.paper
+@options.layout
+@options.rows
+@options.name
+@options.guides
 @options.flip
 @options.back_offset
 @options.out("Folder to write into; each game gets a sub-folder.")
@@ -35,17 +39,20 @@ from printgen.core.problems import DefinitionError
 @click.option("--watch", is_flag=True,
               help="Keep running: rebuild whenever the definition, its art or a template changes "
                    "(Ctrl-C stops).")
-def build_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: tuple[float, float] | None,
+def build_command(games: tuple[str, ...], paper: str, layout: str | None, rows: tuple[int, ...] | None,
+                  name: str | None, guides: bool, flip: Flip, back_offset: tuple[float, float] | None,
                   out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool,
                   bleed: float | None, dpi: int | None, pictures: bool, watch: bool) -> None:
     """Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all.
 
-    Output goes to OUT/<game>/, the main PDF as <game>.pdf. Nothing is written unless every
-    requested game builds.
+    Output goes to OUT/<game>/, the main PDF as <game>.pdf (OUT/NAME/NAME.pdf with --name). Nothing
+    is written unless every requested game builds.
     """
     paths = paths_for(games)
-    build_options = BuildOptions(PAPERS[paper], flip, back_offset_for(back_offset, flip), template_dirs,
-                                 bleed, dpi, pictures)
+    check_targets(paths, paper, name, out_dir)
+    build_options = BuildOptions(SHEET_PAPERS[paper.lower()], flip, back_offset_for(back_offset, flip),
+                                 template_dirs, bleed, dpi, pictures, paper_given=options.typed("paper"),
+                                 layout=layout and layout.lower(), rows=rows, guides=guides, name=name)
     if watch:
         watch_builds(paths, build_options, out_dir, allow_outside)
         return

@@ -8,7 +8,7 @@ import click
 from printgen.cli import options
 from printgen.core.atomic import write_bytes
 from printgen.core.config import save_back_offset
-from printgen.core.paper import PAPERS, Flip
+from printgen.core.paper import SHEET_PAPERS, Flip
 from printgen.core.problems import display_name
 
 
@@ -37,5 +37,5 @@ def calibrate_command(paper: str, flip: Flip, back_offset: tuple[float, float] |
     target = out_dir / "calibrate" / f"calibration-{paper}-{flip}.pdf"
     from printgen.layout.calibrate import calibration_pdf  # reportlab's drawing code, for this command only
 
-    write_bytes(target, calibration_pdf(PAPERS[paper], flip, offset))
+    write_bytes(target, calibration_pdf(SHEET_PAPERS[paper], flip, offset))
     click.echo(str(target))

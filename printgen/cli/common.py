@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from printgen.core.bundled import bundled_definition, game_ids
-from printgen.core.problems import DefinitionError
+from printgen.core.problems import DefinitionError, display_name
 
 if TYPE_CHECKING:  # imported when used, in a worker
     from printgen.games import Game
@@ -58,3 +58,29 @@ def report(error: DefinitionError, then: str = "") -> None:
     more = f" (the first {MAX_SHOWN} are shown)" if count > MAX_SHOWN else ""
     click.echo(f"printgen: {count:,} problem{'s' if count != 1 else ''} found{more}; nothing was written.{then}",
                err=True)
+
+
+def check_targets(paths: list[Path], paper: str, name: str | None, out_dir: Path | None) -> None:
+    """Usage errors found before any worker starts: a paper a game is not laid out for, --name for
+    several games, and two definitions that would write one folder of `out_dir` (the second over the first)."""
+    from printgen.core.paper import PAPERS
+    from printgen.games import output_name
+
+    if paper.lower() not in PAPERS:
+        for path in paths:
+            game = game_of(path)
+            if game is not None and paper.lower() not in game.papers:
+                raise click.UsageError(f"--paper {paper}: {game.title} is laid out for "
+                                       f"{' and '.join(game.papers)} only")
+    if name is not None and len(paths) > 1:
+        raise click.UsageError(f"--name {name}: names the output of one GAME, but {len(paths)} are built; "
+                               "build them one at a time")
+    if name is None and out_dir is not None:
+        seen: dict[str, Path] = {}
+        for path in paths:
+            stem = output_name(path)
+            if stem in seen:
+                raise click.UsageError(f"{display_name(seen[stem])} and {display_name(path)} would both be "
+                                       f"written to {out_dir / stem}; build them one at a time, each with "
+                                       "its own --name")
+            seen[stem] = path

@@ -5,6 +5,7 @@ pipe, so a huge deck is never held in this process's memory.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -122,14 +123,14 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
                               "watch": [], "extra": None}
     try:
         loaded = load(path, allow_outside=allow_outside)
+        if options.name is not None:
+            loaded = replace(loaded, name=options.name)
         report["name"], report["title"] = loaded.name, loaded.title
-        if options.bleed is not None and not loaded.game.bleed:
-            report["warnings"].append(f"printgen: --bleed: {loaded.title} has no imposed pieces; its "
-                                      "files have no bleed")
+        report["warnings"] += not_applied(loaded, options)
         artifacts, report["extra"] = work(loaded, options)
         report["files"] = hand_over(artifacts, folder)
     except DefinitionError as exc:  # warnings found before the problems are still worth telling
-        report["problems"] = [[p.file, p.line, p.path, p.message] for p in exc.problems]
+        report["problems"] = [p.as_list() for p in exc.problems]
     if loaded is not None:
         report["warnings"] += list(loaded.art.warnings)
     if watching:
@@ -138,6 +139,19 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
         parsed = {path: loaded.source.root} if loaded is not None else None  # read once, not again
         report["watch"] = sorted(str(p) for p in watched([path], options.templates, parsed))
     return report
+
+
+def not_applied(loaded: Loaded, options: BuildOptions) -> list[str]:
+    """A warning for each option asked for that this game has nothing to apply to."""
+    warnings = []
+    if options.bleed is not None and not loaded.game.bleed:
+        warnings.append(f"printgen: --bleed: {loaded.title} has no imposed pieces; its files have no bleed")
+    if not loaded.game.cards:
+        given = [flag for flag, on in (("--layout", options.layout), ("--rows", options.rows),
+                                       ("--guides", options.guides)) if on]
+        warnings += [f"printgen: {flag}: {loaded.title} has no sheets of cards from rows of data; {flag} "
+                     "applies to decks only and was left out" for flag in given]
+    return warnings
 
 
 def write_results(builds: list[Built], out_dir: Path, describe: Callable[[Built], str] | None = None) -> None:

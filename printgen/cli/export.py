@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from printgen.cli import options
-from printgen.cli.common import EXIT_BAD_INPUT, paths_for
+from printgen.cli.common import EXIT_BAD_INPUT, check_targets, paths_for
 from printgen.cli.engine import build_games, write_results
 from printgen.cli.report import Built
 from printgen.core.bounded import BadReport
@@ -29,10 +29,13 @@ if TYPE_CHECKING:  # the registry is loaded in the worker
 @click.option("--dpi", type=click.IntRange(50, 600), default=200, show_default=True,
               help="Resolution of the Tabletop Simulator images.")
 @options.out("Folder to write into: OUT/<game>/print-shop/ and OUT/<game>/tts/.")
+@options.rows
+@options.name
 @options.templates
 @options.allow_outside
 def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: float, dpi: int,
-                   out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool) -> None:
+                   out_dir: Path, rows: tuple[int, ...] | None, name: str | None, template_dirs: tuple[Path, ...],
+                   allow_outside: bool) -> None:
     """Export GAME's cards, tiles or tokens one by one, for a print shop or Tabletop Simulator.
 
     Works for games made of separate pieces (see `printgen list`). Nothing is written unless
@@ -41,9 +44,11 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     if not (print_shop or tts):
         raise click.UsageError("say what to export: --print-shop, --tts, or both")
     # a deck's pictures of single cards are left out: the sheets draw the same faces
-    build_options = BuildOptions(PAPERS["a4"], templates=template_dirs, pictures=False)
+    paths = paths_for(games)
+    check_targets(paths, "a4", name, out_dir)
+    build_options = BuildOptions(PAPERS["a4"], templates=template_dirs, pictures=False, rows=rows, name=name)
     work = partial(exported_work, print_shop=print_shop, tts=tts, bleed=bleed, dpi=dpi)
-    with build_games(paths_for(games), build_options, allow_outside, work) as built:
+    with build_games(paths, build_options, allow_outside, work) as built:
         for game in built:
             if game.extra is not None:  # a game without separate pieces: its worker said which have them
                 refused = game.extra.get("refused") if isinstance(game.extra, dict) else None

@@ -23,7 +23,7 @@ from printgen.cli.pictures import Picture, back_name, face_name, page_name, serv
 from printgen.core.bounded import BadReport
 from printgen.core.build import BuildOptions
 from printgen.core.config import saved_back_offset
-from printgen.core.paper import MAX_BLEED_MM, PAPERS, Flip
+from printgen.core.paper import MAX_BLEED_MM, PAPERS, SHEET_PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
 
 MAX_QUERY_FIELDS = 8
@@ -45,7 +45,7 @@ class Settings:
 
     def options(self, templates: tuple[Path, ...]) -> BuildOptions:
         offset = self.back_offset or saved_back_offset(self.flip) or (0.0, 0.0)
-        return BuildOptions(PAPERS[self.paper], self.flip, offset, templates, self.bleed)
+        return BuildOptions(SHEET_PAPERS[self.paper], self.flip, offset, templates, self.bleed)
 
     def updated(self, query: str) -> "Settings":
         """These settings with the page's changes (`paper=letter&bleed=`); SettingRefused for a bad value."""

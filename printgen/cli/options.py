@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 import click
 
-from printgen.core.paper import MAX_BLEED_MM, PAPERS
+from printgen.core.paper import MAX_BLEED_MM, SHEET_PAPERS
 
 MAX_BACK_OFFSET_MM = 20.0
+MOST_ROWS = 20_000  # a deck's most rows (printgen.games.deck.rows.MAX_ROWS), so --rows 1-99999999 is refused here
+ROWS_SPEC = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,59}$")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -40,9 +44,57 @@ def parse_offset(ctx: click.Context | None, param: click.Parameter | None,
     return (x, y)
 
 
+def typed(name: str) -> bool:
+    """Whether the option `name` was typed on the command line (not left to its default)."""
+    return click.get_current_context().get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+
+
+def parse_rows(ctx: click.Context | None, param: click.Parameter | None,
+               value: str | None) -> tuple[int, ...] | None:
+    """'1,3,10-12' -> (1, 3, 10, 11, 12): 1-based data rows, each once, in order."""
+    if value is None:
+        return None
+    chosen: set[int] = set()
+    for part in value.split(","):
+        found = ROWS_SPEC.match(part)
+        if not found:
+            raise click.BadParameter(f"expected row numbers and ranges such as 5-8 or 1,3,10-12 (got {value!r})")
+        first, last = int(found[1]), int(found[2] or found[1])
+        if first < 1 or last < first:
+            raise click.BadParameter(f"expected rows from 1 and ranges from low to high such as 5-8 "
+                                     f"(got {part.strip()!r})")
+        if last > MOST_ROWS:
+            raise click.BadParameter(f"a deck has at most {MOST_ROWS:,} rows (got {part.strip()!r})")
+        chosen.update(range(first, last + 1))
+    return tuple(sorted(chosen))
+
+
+def parse_name(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
+    """A folder and file stem: letters, digits, '.', '_' and '-', so it names one folder inside --out."""
+    if value is not None and (not NAME.match(value) or value.endswith(".")):
+        raise click.BadParameter(f"expected a name of letters, digits, '.', '_' and '-', starting with a "
+                                 f"letter or digit, at most 60 characters, such as potions-v2 (got {value!r})")
+    return value
+
+
 games = click.argument("games", nargs=-1, metavar="[GAME ...]")
-paper = click.option("--paper", type=click.Choice(sorted(PAPERS), case_sensitive=False), default="a4",
-                     show_default=True, help="Paper size to print on.")
+paper = click.option("--paper", type=click.Choice(list(SHEET_PAPERS), case_sensitive=False), default="a4",
+                     show_default=True, help="Paper size to print on; typed to build or preview, it overrides "
+                                             "the paper a deck names. A3 and tabloid suit decks; the other "
+                                             "games are laid out for A4 and letter only.")
+layout = click.option("--layout", type=click.Choice(["duplex", "gutterfold", "fronts"], case_sensitive=False),
+                      default=None, help="A deck's sheets: duplex (backs on the reverse), gutterfold (each "
+                                         "back beside its front, to fold) or fronts (faces only); overrides "
+                                         "the deck's sheet.layout. Other games warn that it does not apply.")
+rows = click.option("--rows", default=None, callback=parse_rows, metavar="ROWS",
+                    help="Build only these data rows of a deck, counted from 1 below the header: 5-8 or "
+                         "1,3,10-12. Each page's caption says which rows it holds.")
+guides = click.option("--guides", is_flag=True,
+                      help="Draw each card's trim (magenta), safe area (cyan, dashed) and bleed (orange) "
+                           "as thin lines over the art, for checking a layout; never for the final print.")
+name = click.option("--name", default=None, callback=parse_name, metavar="NAME",
+                    help="Name the output folder and files NAME (OUT/NAME/NAME.pdf) instead of after the "
+                         "definition file; one GAME only.")
 flip = click.option("--flip", type=click.Choice(["long", "short"], case_sensitive=False), default="long",
                     show_default=True,
                     help="Which edge your printer turns the sheet over for two-sided printing.")

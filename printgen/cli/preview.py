@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from printgen.cli import options
-from printgen.cli.common import paths_for
+from printgen.cli.common import check_targets, paths_for
 from printgen.cli.engine import build_games, write_results
 from printgen.core.build import Artifact, BuildOptions
-from printgen.core.paper import PAPERS, Flip
+from printgen.core.paper import SHEET_PAPERS, Flip
 
 if TYPE_CHECKING:  # the registry is loaded in the worker
     from printgen.games import Loaded
@@ -35,9 +35,12 @@ def preview_command(games: tuple[str, ...], paper: str, flip: Flip, out_dir: Pat
     The pictures are drawn from the real PDFs, so they show exactly what will print. With no GAME,
     every bundled game is previewed. Nothing is written unless every game builds.
     """
-    build_options = BuildOptions(PAPERS[paper], flip, (0.0, 0.0), template_dirs)
+    paths = paths_for(games)
+    check_targets(paths, paper, None, out_dir)
+    build_options = BuildOptions(SHEET_PAPERS[paper], flip, (0.0, 0.0), template_dirs,
+                                 paper_given=options.typed("paper"))
     work = partial(previewed, dpi=dpi)
-    with build_games(paths_for(games), build_options, allow_outside, work) as built:
+    with build_games(paths, build_options, allow_outside, work) as built:
         write_results(built, out_dir, describe=lambda game: "\n".join(
             str(out_dir / game.name / name) for name in game.files))
 

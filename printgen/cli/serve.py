@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from printgen.cli import options
-from printgen.cli.common import paths_for
+from printgen.cli.common import check_targets, paths_for
 from printgen.core.paper import Flip
 
 if TYPE_CHECKING:
@@ -46,7 +46,9 @@ def serve_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: t
     """
     from printgen.cli.live import Live, Settings
 
-    live = Live(paths_for(games), Settings(paper.lower(), flip, back_offset, bleed), template_dirs,
+    paths = paths_for(games)
+    check_targets(paths, paper, None, None)
+    live = Live(paths, Settings(paper.lower(), flip, back_offset, bleed), template_dirs,
                 allow_outside, float(dpi))
     serve(live, port, open_browser)
 

@@ -105,7 +105,7 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
             answer["output"] = json.dumps({"file": str(path), "readable": False, "valid": False, "problems": [
                 {"file": p.file, "line": p.line, "path": p.path, "message": p.message} for p in exc.problems]},
                 indent=2)
-        answer["problems"] = [[p.file, p.line, p.path, p.message] for p in exc.problems]
+        answer["problems"] = [p.as_list() for p in exc.problems]
         return answer
     extra: dict[str, Any] = {}
     if thorough:

@@ -80,6 +80,8 @@ def referenced(definition: Path, data: Any = None) -> set[Path]:
     home = definition.parent.resolve()
     found: set[Path] = set()
     for value in names_in(definition, data):
+        if ".xlsx#" in value.lower():  # a deck's workbook and its sheet, 'cards.xlsx#Ships'
+            value = value[:value.lower().index(".xlsx#") + 5]
         try:
             target = (definition.parent / value).resolve()
             if target.is_file():

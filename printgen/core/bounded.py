@@ -120,7 +120,7 @@ def worker(job: Callable[[], Any], budget: Budget, write: int) -> None:
         except RecursionError:
             message = {"value": f"{budget.what} nests too deeply to be read"}
         except DefinitionError as exc:
-            message = {"problems": [[p.file, p.line, p.path, p.message] for p in exc.problems]}
+            message = {"problems": [p.as_list() for p in exc.problems]}
         except ValueError as exc:
             message = {"value": str(exc)}
         except Exception as exc:  # noqa: BLE001 - printgen's bug; the parent reports it as such
@@ -254,15 +254,16 @@ def decode(payload: bytes, status: int, budget: Budget) -> Any:
 
 
 def problems_of(data: Any, what: str = "the build") -> list[Problem]:
-    """Located problems from their JSON form, [file, line, key path, message] each, checked."""
+    """Located problems from their JSON form, [file, line, key path, message] each and a spreadsheet
+    cell after them when there is one, checked."""
     if not isinstance(data, list):
         raise BadReport(f"{what}: the worker's problems are not a list")
     problems = []
     for item in data:
-        if not (isinstance(item, list) and len(item) == 4 and isinstance(item[1], int)
-                and not isinstance(item[1], bool) and all(isinstance(item[i], str) for i in (0, 2, 3))):
+        if not (isinstance(item, list) and len(item) in (4, 5) and isinstance(item[1], int)
+                and not isinstance(item[1], bool) and all(isinstance(v, str) for v in item[:1] + item[2:])):
             raise BadReport(f"{what}: a problem the worker sent is not [file, line, key, message]")
-        problems.append(Problem(item[0], item[1], item[2], item[3]))
+        problems.append(Problem(*item))
     return problems
 
 

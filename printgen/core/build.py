@@ -19,6 +19,11 @@ class BuildOptions:
     bleed: float | None = None  # mm; `--bleed` overrides a definition's own bleed where a game has one
     dpi: int | None = None  # `--dpi`: pictures of single pieces (deck cards, the Omiga contact sheet)
     pictures: bool = True  # `--no-pictures`: no SVG and PNG of every deck card (the sheets alone)
+    paper_given: bool = False  # `--paper` was typed, so it overrides the paper a definition names
+    layout: str | None = None  # `--layout`: duplex, gutterfold or fronts, over a deck's sheet.layout
+    rows: tuple[int, ...] | None = None  # `--rows`: the 1-based data rows to build, in order
+    guides: bool = False  # `--guides`: trim, safe-area and bleed outlines on every card
+    name: str | None = None  # `--name`: the output folder and file stem, over the definition's file name
 
 
 @dataclass(frozen=True)

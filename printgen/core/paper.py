@@ -23,10 +23,13 @@ class Paper:
         return (self.width ** 2 + self.height ** 2) ** 0.5
 
 
-PAPERS: dict[str, Paper] = {
+PAPERS: dict[str, Paper] = {  # what every game is laid out for: a home printer's paper
     "a4": Paper("A4", 210.0, 297.0),
     "letter": Paper("US Letter", 215.9, 279.4),
 }
+# every paper a definition can name; the larger ones only for games that say so (Game.papers)
+SHEET_PAPERS: dict[str, Paper] = {**PAPERS, "a3": Paper("A3", 297.0, 420.0),
+                                  "tabloid": Paper("Tabloid", 279.4, 431.8)}
 
 
 def pt(size_mm: float) -> float:

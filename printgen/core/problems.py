@@ -14,11 +14,17 @@ class Problem:
     line: int
     path: str
     message: str
+    place: str = ""  # a spreadsheet cell such as Ships!C4, told in place of the line
 
     def __str__(self) -> str:
-        where = f"{shown(self.file)}:{self.line}"
+        where = f"{shown(self.file)}:{shown(self.place) if self.place else self.line}"
         path, message = shown(self.path), shown(self.message)
         return f"{where}: {path}: {message}" if path else f"{where}: {message}"
+
+    def as_list(self) -> list[str | int]:
+        """The JSON form a worker sends (printgen.core.bounded.problems_of reads it back)."""
+        found: list[str | int] = [self.file, self.line, self.path, self.message]
+        return found + [self.place] if self.place else found
 
 
 def shown(text: str) -> str:

@@ -62,6 +62,10 @@ class Game:
     pieces: Callable[["Loaded", BuildOptions], list[Any]] | None = None
     # capability: its imposed sheets take `--bleed`
     bleed: bool = False
+    # capability: sheets of cards from rows of data, which take `--layout`, `--rows` and `--guides`
+    cards: bool = False
+    # the papers its sheets are laid out for (printgen.core.paper.SHEET_PAPERS names them all)
+    papers: tuple[str, ...] = ("a4", "letter")
     # capability: `printgen validate` checks its sets; a function importing the validator on demand
     validator: Callable[[], Validator] | None = None
     # capability: `printgen replay` plays its recorded games; a function importing the replayer

@@ -7,11 +7,12 @@ from typing import Any, Callable, Iterator
 
 from printgen.art.library import ArtContext
 from printgen.core.build import BuildOptions
-from printgen.core.paper import PAPERS, Flip, Paper
+from printgen.core.paper import SHEET_PAPERS, Flip, Paper
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, Page
 from printgen.games import Game, Loaded
+from printgen.games.deck.chosen import chosen_rows, guides
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
 from printgen.games.deck.layouts import check_layouts, deck_layouts
@@ -24,13 +25,13 @@ from printgen.layout.cards import Card, slug
 from printgen.layout.imposition import per_sheet
 from printgen.layout.sheet import Duplex
 
-SHEETS = {**PAPERS, "a3": Paper("A3", 297.0, 420.0), "tabloid": Paper("Tabloid", 279.4, 431.8)}
 FACE_DPI = 150
 
 
 def paper_of(defn: Deck, options: BuildOptions) -> Paper:
-    """The definition's paper when it names one, else --paper; landscape turns it."""
-    paper = SHEETS[defn.sheet.paper] if "paper" in defn.sheet.model_fields_set else options.paper
+    """--paper when given, else the definition's paper when it names one; landscape turns it."""
+    named = "paper" in defn.sheet.model_fields_set and not options.paper_given
+    paper = SHEET_PAPERS[defn.sheet.paper] if named else options.paper
     if defn.sheet.orientation == "landscape":
         return Paper(paper.name, paper.height, paper.width)
     return paper
@@ -136,7 +137,7 @@ def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
 def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded) -> float:
     """The bleed given (warned when it costs cards), else 2 mm if free, else none, as home printers expect."""
     width, height = defn.card.dimensions
-    area = fold_half(paper) if defn.sheet.layout == "gutterfold" else paper
+    area = fold_half(paper) if (options.layout or defn.sheet.layout) == "gutterfold" else paper
     most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
     given = options.bleed if options.bleed is not None else defn.card.bleed
     if given is None:
@@ -156,27 +157,29 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
-    cards = build_cards(defn, loaded)
+    cards, part = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     bleed = sheet_bleed(defn, options, paper, loaded)
     lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
-    title = defn.title
+    title = f"{defn.title} ({part})" if part else defn.title
+    marks = partial(guides, bleed=bleed, safe=defn.card.safe) if options.guides else None
+    proof = " Guides drawn: build without --guides to print." if options.guides else ""
     flip: Flip | None = None
     sheets: Callable[[], Iterator[Page]]
-    if defn.sheet.layout == "gutterfold":
+    if (options.layout or defn.sheet.layout) == "gutterfold":
         caption = (f"{title}, sheet {{sheet}} of {{count}}. Print one-sided at actual size, cut round "
-                   "each pair, fold along the dotted line.")
-        sheets = partial(gutterfold_sheets, pieces, paper, bleed, caption, lines, defn.sheet.gap)
+                   f"each pair, fold along the dotted line.{proof}")
+        sheets = partial(gutterfold_sheets, pieces, paper, bleed, caption, lines, defn.sheet.gap, marks)
     else:
-        fronts = defn.sheet.layout == "fronts"
+        fronts = (options.layout or defn.sheet.layout) == "fronts"
         how = ("Print one-sided at actual size." if fronts else
-               f"Print both sides at actual size, turning on the {options.flip} edge.")
+               f"Print both sides at actual size, turning on the {options.flip} edge.") + proof
         captions = {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
                     "back": f"{title}, sheet {{sheet}} of {{count}}, backs: the reverse of the faces, "
-                            f"turned on the {options.flip} edge."}
+                            f"turned on the {options.flip} edge.{proof}"}
         sheets = partial(duplex_sheets, pieces, Duplex(paper, options.flip, options.back_offset), bleed,
-                         captions, lines, fronts, defn.sheet.gap)
+                         captions, lines, fronts, defn.sheet.gap, marks)
         flip = None if fronts else options.flip
     try:
         sheets()  # the cards checked against the paper now; no sheet is drawn yet
@@ -232,7 +235,8 @@ def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
     def deck(card: DeckCard) -> str:  # named after the game, so the back's file says what it is
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"
 
-    return [Card(card.name, "card", deck(card), card, card.copies) for card in drawn_all(build_cards(defn, loaded))]
+    cards, _ = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)
+    return [Card(card.name, "card", deck(card), card, card.copies) for card in drawn_all(cards)]
 
 
 GAME = Game(
@@ -245,4 +249,6 @@ GAME = Game(
     checks=(check_elements, check_source, check_layouts, check_placing),
     pieces=pieces,
     bleed=True,
+    cards=True,
+    papers=tuple(SHEET_PAPERS),
 )

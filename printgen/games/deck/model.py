@@ -182,8 +182,9 @@ class Deck(Definition):
     game: Literal["deck"]
     title: Annotated[str, Field(min_length=1, max_length=60)]
     card: CardSize = Field(default_factory=CardSize)
-    data: Annotated[Optional[FileName], Field(description="a CSV file beside the definition, UTF-8, "
-                                                          "with a header row")] = None
+    data: Annotated[Optional[FileName], Field(description=(
+        "a file beside the definition with a header row: CSV (UTF-8), TSV (.tsv, tab separated) or "
+        "an Excel workbook (.xlsx; its first sheet, or a named one as 'cards.xlsx#Ships')"))] = None
     rows: Annotated[Optional[list[dict[Column, Scalar]]], Field(max_length=10_000)] = None
     columns: Annotated[dict[Column, Literal["text", "whole number", "number", "yes/no"]], Field(
         max_length=100, description="how to read a column: text, whole number, number or yes/no")] = \

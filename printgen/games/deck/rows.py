@@ -1,18 +1,19 @@
-"""A deck's rows, from a CSV file or inline, each with where it was written so a bad value is
-told at its CSV line and column."""
+"""A deck's rows, from a CSV, TSV or .xlsx file or inline, each with where it was written so a bad
+value is told at its CSV line and column, or at its spreadsheet cell."""
 from __future__ import annotations
 
 import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from printgen.art.library import ArtContext, resolve
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap
 from printgen.core.textcheck import problem_with
 from printgen.games.deck.model import Deck
+from printgen.games.deck.workbook import column_letters, sheet_ref, split_sheet, workbook_rows
 
 MAX_CSV_BYTES = 16 * 1024 * 1024
 MAX_ROWS = 20_000
@@ -36,12 +37,17 @@ class Row:
     file: str
     line: int
     key: tuple[str | int, ...] = ()  # the key path of an inline row; () for a CSV row
+    cells: Mapping[str, str] | None = None  # a spreadsheet's row: each column's sheet and letter, 'Ships!C'
 
     def problem(self, column: str, message: str) -> Problem:
         path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in self.key)
         where = f"{path}.{column}".replace(".[", "[") if self.key else f"column '{column}'"
+        place = ""
+        if self.cells is not None:  # the cell, or the whole row (Ships!4:4) for a column it lacks
+            sheet = next(iter(self.cells.values()), "!").rsplit("!", 1)[0]
+            place = f"{self.cells[column]}{self.line}" if column in self.cells else f"{sheet}!{self.line}:{self.line}"
         return Problem(self.file, self.line, "" if not self.key else where,
-                       message if self.key else f"{where}: {message}")
+                       message if self.key else f"{where}: {message}", place)
 
 
 def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) -> list[Row]:
@@ -51,12 +57,13 @@ def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) ->
                for i, row in enumerate(defn.rows)]
     else:
         assert defn.data is not None
-        raw = csv_rows(defn.data, source, ArtContext(base, allow_outside))
+        raw = data_rows(defn.data, source, ArtContext(base, allow_outside))
     rows: list[Row] = []
     problems: list[Problem] = []
     cards = 0
-    for index, values, file, line, key in raw:
-        row = Row(index, values, 1, file, line, key)
+    cells: list[Mapping[str, str]]
+    for index, values, file, line, key, *cells in raw:
+        row = Row(index, values, 1, file, line, key, *cells)
         typed: dict[str, Value] = {}
         for column, value in values.items():
             unprintable = problem_with(value) if isinstance(value, str) and not key else None
@@ -77,7 +84,7 @@ def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) ->
             problems.append(row.problem(defn.copies, f"this row brings the deck to {cards:,} cards, copies "
                                         f"counted; a deck may print at most {MAX_CARDS:,}"))
             break
-        rows.append(Row(index, typed, copies, file, line, key))
+        rows.append(Row(index, typed, copies, file, line, key, *cells))
     for column in defn.columns:
         if rows and all(column not in r.values for r in rows) and column != defn.copies:
             problems.append(source.problem(("columns", column), f"no row has a column '{column}'"))
@@ -99,18 +106,49 @@ def read_beside(name: str, context: ArtContext, limit: int, what: str) -> tuple[
     return path, path.read_bytes()
 
 
-def csv_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[Any, ...]]:
-    """(index, {column: text}, file, line, ()) for each CSV record; the line is where it starts."""
+def data_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[Any, ...]]:
+    """The rows of the file `data` names: .xlsx (a sheet as 'cards.xlsx#Ships'), .tsv, else CSV."""
+    file_name, sheet = split_sheet(name)
+    kind = Path(file_name).suffix.lower()
+    if kind in (".xls", ".ods", ".numbers"):
+        raise DefinitionError([source.problem(("data",), f"cannot read {kind} files; save the sheet as "
+                                              f".xlsx, or as CSV (UTF-8)")])
     try:
-        path, data = read_beside(name, context, MAX_CSV_BYTES, "a deck's data")
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DefinitionError([source.problem(("data",), f"expected a UTF-8 file, but byte {exc.start} "
-                                              f"is not UTF-8; save the CSV as UTF-8")])
+        path, data = read_beside(file_name, context, MAX_CSV_BYTES, "a deck's data")
     except (ValueError, OSError) as exc:
         raise DefinitionError([source.problem(("data",), str(exc))])
-    file = display_name(path)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    if kind == ".xlsx":
+        return sheet_rows(data, display_name(path), sheet)
+    return csv_rows(data, display_name(path), source, "\t" if kind == ".tsv" else ",")
+
+
+def sheet_rows(data: bytes, file: str, sheet: str | None) -> list[tuple[Any, ...]]:
+    """(index, {column: text}, file, sheet row, (), cells) for each non-blank row of the sheet."""
+    header, records, title = workbook_rows(data, file, sheet, (MAX_ROWS, MAX_COLUMNS, MAX_CELL, MAX_CSV_BYTES))
+    if not header or not any(h.strip() for h in header):
+        raise DefinitionError([Problem(file, 1, "", "expected a header row naming the columns",
+                                       place=f"{sheet_ref(title)}!1:1")])
+    columns = check_header(header, file)
+    cells = {column: f"{sheet_ref(title)}!{column_letters(i + 1)}" for i, column in enumerate(columns)}
+    found: list[tuple[Any, ...]] = []
+    for number, texts in records:
+        if len(texts) > len(columns):
+            raise DefinitionError([Problem(file, number, "", f"a value in column {column_letters(len(texts))}, "
+                                           f"but the header names {len(columns)} columns",
+                                           place=f"{sheet_ref(title)}!{column_letters(len(texts))}{number}")])
+        found.append((len(found), dict(zip(columns, texts)), file, number, (), cells))
+    return found
+
+
+def csv_rows(data: bytes, file: str, source: SourceMap, delimiter: str = ",") -> list[tuple[Any, ...]]:
+    """(index, {column: text}, file, line, ()) for each CSV record; the line is where it starts."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        kind = "CSV" if delimiter == "," else "TSV"
+        raise DefinitionError([source.problem(("data",), f"expected a UTF-8 file, but byte {exc.start} "
+                                              f"is not UTF-8; save the {kind} as UTF-8")])
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
     try:
         header = next(reader, None)
         if not header or not any(h.strip() for h in header):
@@ -127,7 +165,8 @@ def csv_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[An
                                                f"have at most {MAX_ROWS:,}")])
             if len(record) > len(columns):
                 raise DefinitionError([Problem(file, line, "", f"{len(record)} values but the header names "
-                                               f"{len(columns)} columns; quote values holding a comma")])
+                                               f"{len(columns)} columns; quote values holding a "
+                                               f"{'comma' if delimiter == ',' else 'tab'}")])
             long = next((c for c, v in zip(columns, record) if len(v) > MAX_CELL), None)
             if long:
                 raise DefinitionError([Problem(file, line, "", f"column '{long}': a value may have at most "

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from reportlab.graphics.shapes import Group, translate
 
@@ -16,6 +16,7 @@ from printgen.layout.sheet import Box, Duplex
 from printgen.output.reuse import Forms
 
 FOLD_MARGIN = 5.0  # mm the fold line stops short of the paper edge
+Guides = Callable[[Sequence[Box]], Group]  # `--guides`: outlines drawn round these trim boxes
 
 
 def cut_lines(boxes: Sequence[Box], radius: float) -> Group:
@@ -29,18 +30,23 @@ def cut_lines(boxes: Sequence[Box], radius: float) -> Group:
 
 
 def duplex_sheets(pieces: Sequence[Piece], duplex: Duplex, bleed: float, captions: dict[str, str],
-                  lines: float | None, fronts_only: bool, gap: float = 0.0) -> Iterator[Page]:
+                  lines: float | None, fronts_only: bool, gap: float = 0.0,
+                  guides: Guides | None = None) -> Iterator[Page]:
     """Pages for duplex (a front then its back) or fronts alone, each drawn when asked for."""
     def caption(sheet: int, count: int, side: str) -> str:
         return captions[side].format(sheet=sheet + 1, count=count)
 
-    return duplex_pages(impose_lazily(pieces, duplex, bleed, caption, gap), lines, fronts_only)
+    return duplex_pages(impose_lazily(pieces, duplex, bleed, caption, gap), lines, fronts_only, duplex, guides)
 
 
-def duplex_pages(sheets: Iterator[ImposedSheet], lines: float | None, fronts_only: bool) -> Iterator[Page]:
+def duplex_pages(sheets: Iterator[ImposedSheet], lines: float | None, fronts_only: bool,
+                 duplex: Duplex | None = None, guides: Guides | None = None) -> Iterator[Page]:
     for sheet in sheets:
         if lines is not None:
             sheet.front.shapes.append(cut_lines(sheet.boxes, lines))
+        if guides is not None and duplex is not None:
+            sheet.front.shapes.append(guides(sheet.boxes))
+            sheet.back.shapes.append(guides([duplex.back_box(box) for box in sheet.boxes]))
         yield sheet.front
         if not fronts_only:
             yield sheet.back
@@ -52,7 +58,7 @@ def fold_half(paper: Paper) -> Paper:
 
 
 def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, caption: str,
-                      lines: float | None, gap: float = 0.0) -> Iterator[Page]:
+                      lines: float | None, gap: float = 0.0, guides: Guides | None = None) -> Iterator[Page]:
     """Fronts left, backs mirrored right and a fold line between, for one-sided printing."""
     if not pieces:
         return iter(())
@@ -62,11 +68,11 @@ def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, capti
         raise ValueError(f"a {first.width:g} x {first.height:g} mm card with {bleed:g} mm bleed does not "
                          f"fit on half of a {paper.name} sheet; use landscape, a larger paper or "
                          f"the duplex layout")
-    return gutterfold_pages(pieces, paper, bleed, caption, lines, grid)
+    return gutterfold_pages(pieces, paper, bleed, caption, lines, grid, guides)
 
 
 def gutterfold_pages(pieces: Sequence[Piece], paper: Paper, bleed: float, caption: str,
-                     lines: float | None, grid: Grid) -> Iterator[Page]:
+                     lines: float | None, grid: Grid, guides: Guides | None = None) -> Iterator[Page]:
     fold = Duplex(paper, "long")  # folding about the middle turns a card over like a long-edge flip
     slots = grid.boxes()
     count = math.ceil(len(pieces) / grid.per_page)
@@ -85,6 +91,8 @@ def gutterfold_pages(pieces: Sequence[Piece], paper: Paper, bleed: float, captio
                                  paper.height - FOLD_MARGIN, FOLD))
         if lines is not None:
             page.shapes.append(cut_lines(list(boxes) + backs, lines))
+        if guides is not None:
+            page.shapes.append(guides(list(boxes) + backs))
         if bleed > 0:
             page.trim_box, page.bleed_box = trim_and_bleed(list(boxes) + backs, bleed)
         page.shapes.append(caption_text(caption.format(sheet=s + 1, count=count), paper))
