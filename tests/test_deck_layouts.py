@@ -259,9 +259,12 @@ def test_the_starter_deck_names_its_file_and_draws_two_types_from_one_layout(run
         page = pdf.pages[0]
         bands = [colour(r) for r in page.rects + page.curves if abs(r["width"] / MM - 57.5) < 0.05]
         words = [w["text"] for w in page.extract_words()]
+        styled = {w["text"]: w["fontname"] for w in page.extract_words(extra_attrs=["fontname"])}
     # creatures keep the base's light band (3 + 2 copies), spells draw their own dark one (2 + 2)
     assert bands.count((0xf1, 0xea, 0xd8)) == 5 and bands.count((0x5b, 0x4a, 0x8a)) == 4, bands
     assert words.count("Toad") == 3 and words.count("Frost") == 2
+    # one rich-text line: the toad's "heal 1" in bold within regular words
+    assert styled["heal"].endswith("-Bold") and styled["enters,"].endswith("-Roman"), styled
 
 
 def test_a_layouts_svg_template_is_inherited_rendered_for_its_rows_and_may_be_dropped(run_cli, deck, tmp_path):
