@@ -78,16 +78,27 @@ def side_by_side(left: Image.Image, right: Image.Image, gap: int = 24) -> Image.
 
 
 def deck_images(out: Path) -> None:
-    """docs/decks.md: the starter deck as `printgen new deck` writes it, built duplex and gutterfold."""
-    printgen("new", "deck", out / "starter")
-    printgen("build", out / "starter" / "starter.yaml", "--out", out / "duplex")
-    sheet = out / "duplex" / "starter" / "starter.pdf"
+    """docs/decks.md: the bundled sample built duplex and gutterfold, and the Star Lanes example
+    (docs/examples/star_lanes): card types from named layouts, styled words, turns and clips."""
+    printgen("build", "deck", "--out", out / "duplex")
+    sheet = out / "duplex" / "deck" / "deck.pdf"
     save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
-    save(Image.open(out / "duplex" / "starter" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
-    definition = out / "starter" / "starter.yaml"
-    definition.write_text(definition.read_text().replace("layout: duplex ", "layout: gutterfold "))
-    printgen("build", definition, "--out", out / "fold")
-    save(render(out / "fold" / "starter" / "starter.pdf", 0, 65), "deck-gutterfold.png", 536)
+    save(Image.open(out / "duplex" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
+    printgen("build", "deck", "--layout", "gutterfold", "--out", out / "fold")
+    save(render(out / "fold" / "deck" / "deck.pdf", 0, 65), "deck-gutterfold.png", 536)
+    example = ROOT / "docs" / "examples" / "star_lanes" / "star_lanes.yaml"
+    printgen("build", example, "--out", out / "lanes")
+    lanes = out / "lanes" / "star_lanes" / "star_lanes.pdf"
+    save(side_by_side(render(lanes, 0, 80, (9, 9, 201, 205)), render(lanes, 1, 80, (9, 9, 201, 205))),
+         "deck-types.png", 1400)
+    pictures = out / "lanes" / "star_lanes" / "png"
+    faces = [Image.open(pictures / f"{name}.png").convert("RGB") for name in ("iron-barge", "verdant-prime", "solar-storm")]
+    row = faces[0]
+    for face in faces[1:]:
+        row = side_by_side(row, face, 16)
+    save(row, "deck-styled-turned-clipped.png", 1100)
+    printgen("build", example, "--guides", "--out", out / "guides")
+    save(render(out / "guides" / "star_lanes" / "star_lanes.pdf", 0, 160, (6, 6, 77, 102)), "deck-guides.png", 460)
 
 
 def labelled(image: Image.Image, words: str) -> Image.Image:
