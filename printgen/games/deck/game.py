@@ -111,14 +111,45 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
                   lambda name: loaded.art.add_font(name, context))
     drawer = Drawer(defn, rows, values, layout, loaded.source)
     cards = []
-    backs: dict[tuple[tuple[Any, str], ...], tuple[int, str]] = {}
-    for i, (row, value, name) in enumerate(zip(rows, values, names(rows, values))):
-        back_values = tuple(sorted((k, v) for k, v in value.rendered.items() if k[0] == "back"))
+    card_names = names(rows, values)
+    backs: dict[tuple[tuple[Any, str], ...], tuple[int, str, str]] = {}
+    used = set(card_names)  # file stems taken: the cards', then each named back's
+    for i, (row, value, name) in enumerate(zip(rows, values, card_names)):
+        # every row renders the same keys in the same order, so the values alone tell backs apart
+        back_values = tuple((k, v) for k, v in value.rendered.items() if k[0] == "back")
         if back_values not in backs:
-            backs[back_values] = (i, "back" if not backs else f"back-{name}")
-        back_row, back_name = backs[back_values]
-        cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer))
+            label = back_label(defn, row, value)
+            stem = ("back" if not backs else f"back-{name}") if label is None else unused(label, set(card_names), used)
+            used.add(stem)
+            backs[back_values] = (i, stem, label or "")
+        back_row, back_name, label = backs[back_values]
+        cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer, label))
     return cards
+
+
+def unused(label: str, cards: set[str], used: set[str]) -> str:
+    """A named back's file stem: the name slugged, `back-` before it if a card has that name, and
+    `-2`, `-3` after it when backs that differ come out with one name."""
+    stem = slug(label, "back")[:60]
+    stem = f"back-{stem}" if stem in cards else stem
+    n, found = 1, stem
+    while found in used:
+        n += 1
+        found = f"{stem}-{n}"
+    return found
+
+
+def back_label(defn: Deck, row: Row, value: RowValues) -> str | None:
+    """What `back.name` calls this row's back: its expression rendered, the column it names, or its
+    text; None when the definition gives no name (then backs are `back`, `back-<first card>`)."""
+    given = defn.back.name
+    if given is None:
+        return None
+    if ("back", "name") in value.rendered:
+        return value.rendered[("back", "name")].strip()
+    if given in row.values:
+        return "" if row.values[given] is None else str(row.values[given])
+    return given
 
 
 def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
@@ -227,7 +258,9 @@ def picture(card: DeckCard, side: str, tells: bool) -> list[Page]:
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
     """Each row's card once, with its copies, for `printgen export`; cards sharing a back are one deck."""
     defn: Deck = loaded.definition
-    def deck(card: DeckCard) -> str:  # named after the game, so the back's file says what it is
+    def deck(card: DeckCard) -> str:  # named after the game, or as back.name says, so the back's file says what it is
+        if card.back_label:
+            return card.back_label
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"
 
     return [Card(card.name, "card", deck(card), card, card.copies) for card in drawn_all(build_cards(defn, loaded))]

@@ -105,6 +105,12 @@ class Face(Strict):
     background: Optional[Paint] = "#ffffff"
 
 
+class Back(Face):
+    name: Annotated[Optional[str], Field(min_length=1, max_length=400, description=(
+        "what the back is called in file names and exports: plain text, a column's name, or a Jinja "
+        "expression such as '{{ kind }} back', so backs that differ by row each have a name"))] = None
+
+
 class Sheet(Strict):
     paper: Literal["a4", "letter", "a3", "tabloid"] = "a4"
     orientation: Literal["portrait", "landscape"] = "portrait"
@@ -134,7 +140,7 @@ class Deck(Definition):
     icons: Annotated[dict[Name, FileName], Field(max_length=100, description="pictures text can show "
                                                  "inline as :name:")] = Field(default_factory=dict)
     face: Face
-    back: Face = Field(default_factory=Face)
+    back: Back = Field(default_factory=Back)
     sheet: Sheet = Field(default_factory=Sheet)
 
 

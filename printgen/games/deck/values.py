@@ -30,6 +30,8 @@ def templated(defn: Deck, files: dict[str, "TemplateFile"]) -> dict[Key, str]:
         found[(side, "template")] = file.text
     if defn.name:
         found[("name",)] = defn.name if is_template(defn.name) else "{{ " + defn.name + " }}"
+    if is_template(defn.back.name):
+        found[("back", "name")] = defn.back.name or ""
     for side in ("face", "back"):
         layout = getattr(defn, side)
         if is_template(layout.background):
