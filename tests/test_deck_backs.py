@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 from pathlib import Path
 
 import pdfplumber
+import pytest
+import reportlab
 
-from building import rgb
+from building import edit, line_of, rgb
+from printgen.games import bundled_definition
 
 MM = 72 / 25.4
 CARD_W = 63.5
@@ -109,3 +113,86 @@ def test_backs_the_same_for_every_row_are_one_back(run_cli, tmp_path):
     assert sorted(p.name for p in (folder / "svg").iterdir() if "back" in p.name) == ["back.svg"]
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         assert colours(pdf.pages[1], CARD_W) == [ICE] * 4
+
+
+@pytest.fixture
+def deck(tmp_path) -> Path:
+    """The bundled sample deck copied where a test may edit it."""
+    folder = tmp_path / "mine"
+    shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    return folder / "deck.yaml"
+
+
+def rows_of(deck: Path) -> list[dict[str, str]]:
+    with open(deck.parent / "cards.csv", newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def refused(run_cli, deck: Path, out: Path) -> list[str]:
+    """The build's problem lines: it must stop with exit 2, write nothing and tell no traceback."""
+    result = run_cli("build", deck, "--out", out)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert not (out / deck.stem).exists()
+    return [line.replace(f"{deck.parent}/", "") for line in result.stderr.splitlines()
+            if not line.startswith("printgen:")]
+
+
+def test_a_character_the_font_lacks_is_refused_in_a_csv_cell(run_cli, deck, tmp_path):
+    edit(deck.parent / "cards.csv", "Deal 2 damage", "Deal 2 \u2605 damage")
+    lines = refused(run_cli, deck, tmp_path / "out")
+    assert lines == ["cards.csv:2: column 'text': character 8 ('\u2605', U+2605 BLACK STAR) is not in the embedded "
+                     "font (Bitstream Vera Sans), so it would print as an empty box; use Latin letters, or "
+                     "spell it another way"]
+
+
+def test_a_character_a_template_makes_is_refused_at_each_row(run_cli, deck, tmp_path):
+    """'{{ title }} {{ "\\u2605" }}' passes every check of the definition's own text; the star
+    only appears when a row is drawn, and must not print as a box."""
+    edit(deck, 'text: "{{ title }}"', "text: \"{{ title }} {{ '\\\\u2605' }}\"")
+    lines = refused(run_cli, deck, tmp_path / "out")
+    line = line_of(deck, "u2605")
+    assert len(lines) == len(rows_of(deck)) == 8
+    assert lines[0] == (f"cards.csv:2: row 1: face.layout[1].text (deck.yaml:{line}): '\u2605' (U+2605 BLACK "
+                        "STAR) is not in the font it is printed in (Bitstream Vera Sans Bold), so it would "
+                        "print as an empty box; spell it another way, or print it in a font that has it")
+
+
+def test_a_character_a_users_font_lacks_is_refused(run_cli, deck, tmp_path):
+    """hb-test.ttf (inside reportlab) has a space, '|' and a few Khmer letters: no Latin at all."""
+    shutil.copy(Path(reportlab.__file__).parent / "fonts" / "hb-test.ttf", deck.parent / "khmer.ttf")
+    edit(deck, "      font: bold\n      valign: middle", "      font: khmer.ttf\n      valign: middle")
+    lines = refused(run_cli, deck, tmp_path / "out")
+    line = line_of(deck, "font: khmer.ttf") - 7  # the title's text, seven lines above its font
+    assert lines[0].startswith(f"cards.csv:2: row 1: face.layout[1].text (deck.yaml:{line}): "
+                               "'E' (U+0045 LATIN CAPITAL LETTER E) is not in the font it is printed in "
+                               "(khmer.ttf)"), lines
+
+
+def test_an_unknown_icon_is_refused_at_its_row_and_a_time_still_prints(run_cli, deck, tmp_path):
+    edit(deck.parent / "cards.csv", "Freeze a rival card", "Freeze :gem: a rival card")
+    lines = refused(run_cli, deck, tmp_path / "out")
+    assert lines == [f"cards.csv:3: row 2: face.layout[6].text (deck.yaml:{line_of(deck, '{{ text }}')}): :gem: is "
+                     "not an icon, so it would print as the text ':gem:'; the icons are :flask: (under "
+                     "'icons:'); add it there, or correct the name"]
+    edit(deck.parent / "cards.csv", "Freeze :gem: a rival card", "Freeze at 10:30 or 10:30:45 a rival card")
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:
+        text = " ".join(page.extract_text() for page in pdf.pages[0::2]).replace("\n", " ")
+    assert "at 10:30 or 10:30:45" in text
+
+
+def test_a_when_no_row_makes_true_is_warned_at_its_line(run_cli, deck, tmp_path):
+    edit(deck, "when: cost >= 4", "when: kind == 'Shp'")
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert (f"deck.yaml:{line_of(deck, 'Shp')}: face.layout[8].when: no row makes \"kind == 'Shp'\" true, so "
+            "this polygon is on no card") in result.stderr, result.stderr
+    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:  # the warning is true: no corner mark
+        marks = [c for page in pdf.pages[0::2] for c in page.curves
+                 if rgb(c.get("non_stroking_color")) == (0.690196, 0.227451, 0.180392)]
+    assert marks == []
+    edit(deck, "when: kind == 'Shp'", "when: kind == 'air'")
+    result = run_cli("build", deck, "--out", tmp_path / "out2")
+    assert result.exit_code == 0 and "no row makes" not in result.stderr, result.stderr

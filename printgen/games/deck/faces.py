@@ -12,6 +12,7 @@ from reportlab.lib.colors import Color, HexColor
 
 from printgen.drawing import fonts
 from printgen.drawing.picture import rect
+from printgen.games.deck.misprints import missing_glyph, unknown_icon
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.textbox import Box, TextWidths, draw, fit, upright
@@ -117,6 +118,9 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box) -> 
         raise Unfit("font", str(exc)) from None
     least = el.min_size or el.size
     value = "" if v("text") is None else str(v("text"))
+    misprint = unknown_icon(value, side.icons) or missing_glyph(value, side.icons, font, el.font)
+    if misprint:
+        raise Unfit("text", misprint)
     found = fit(value, side.icons, font, el.size, least, box, el.wrap, el.line_height, side.widths)
     if found is None:
         shrink = f"even at {least:g} pt" if least < el.size else f"at {el.size:g} pt (set min_size to let it shrink)"

@@ -14,6 +14,7 @@ from printgen.drawing.document import Document, Page
 from printgen.games import Game, Loaded
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
+from printgen.games.deck.misprints import never_shown
 from printgen.games.deck.model import Deck, check_elements, check_source
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
@@ -103,6 +104,8 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     files = template_files(defn, loaded.source, context)
     values = row_values(defn, rows, loaded.source, files, None if loaded.allow_outside else context.base.resolve())
+    warned = [w for w in never_shown(defn, values, loaded.source) if w not in loaded.art.warnings]
+    loaded.art.warnings.extend(warned)
     width, height = defn.card.dimensions
     icons = loaded_icons(defn, loaded, context)
     load_fonts(defn, loaded.source, context)
