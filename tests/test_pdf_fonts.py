@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 from building import build
@@ -77,3 +78,16 @@ def test_the_starter_deck_and_the_exports_embed_every_font_they_name(run_cli, tm
     assert len(list((tmp_path / "export").rglob("*.pdf"))) > 80
     assert not_embedded(tmp_path / "out") == {}
     assert not_embedded(tmp_path / "export") == {}
+@pytest.mark.parametrize("family", ["Arial", "Times New Roman"])
+def test_text_in_a_decks_svg_art_is_drawn_in_an_embedded_font(run_cli, tmp_path, family):
+    """An icon with words in it: svglib would set them in Helvetica or Times, named and not embedded."""
+    (tmp_path / "badge.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10">'
+        f'<text x="1" y="8" font-family="{family}" font-size="6">HP</text></svg>', encoding="utf-8")
+    (tmp_path / "deck.yaml").write_text(
+        "game: deck\ntitle: Badges\nicons:\n  badge: badge.svg\nrows:\n  - {title: One}\nface:\n  layout:\n"
+        "    - {type: text, text: '{{ title }} :badge:', x: 5, y: 5, width: 50, height: 10}\n"
+        "    - {type: image, src: badge.svg, x: 5, y: 20, width: 20, height: 10}\n", encoding="utf-8")
+    result = run_cli("build", tmp_path / "deck.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert not_embedded(tmp_path / "out") == {}
