@@ -196,3 +196,24 @@ def test_a_when_no_row_makes_true_is_warned_at_its_line(run_cli, deck, tmp_path)
     edit(deck, "when: kind == 'Shp'", "when: kind == 'air'")
     result = run_cli("build", deck, "--out", tmp_path / "out2")
     assert result.exit_code == 0 and "no row makes" not in result.stderr, result.stderr
+
+
+def test_a_character_the_font_lacks_in_an_svg_templates_text_is_refused(run_cli, deck, tmp_path):
+    """The back's template writes a star after the title: its text is set in the embedded sans,
+    which has no star, so each back would show an empty box."""
+    edit(deck.parent / "back.svg.j2", "</svg>", '  <text x="5" y="80" font-size="4">{{ title }} &#9733;</text>\n</svg>')
+    lines = refused(run_cli, deck, tmp_path / "out")
+    assert len(lines) == 1 and lines[0].startswith("cards.csv:2: row 1: back.template (back.svg.j2:1): the SVG "
+                                                   "it made for this row, at its line "), lines
+    assert lines[0].endswith(": its text has '\u2605' (U+2605 BLACK STAR), which the embedded font (Bitstream Vera "
+                             "Sans) lacks, so it would print as an empty box; convert the text to paths in your "
+                             "drawing program, or spell it another way"), lines
+
+
+def test_a_character_the_font_lacks_in_an_icons_text_is_warned_of(run_cli, deck, tmp_path):
+    edit(deck.parent / "flask.svg", "</svg>", '<text x="1" y="5" font-size="3">\u2605</text></svg>')
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    line = line_of(deck.parent / "flask.svg", "\u2605")
+    assert (f"flask.svg:{line}: warning: text: its text has '\u2605' (U+2605 BLACK STAR), which the embedded "
+            "font (Bitstream Vera Sans) lacks") in result.stderr, result.stderr

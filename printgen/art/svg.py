@@ -89,6 +89,24 @@ def scan(root: Any) -> list[Finding]:
     return sorted(found.values(), key=lambda f: (f.line, f.feature))
 
 
+def undrawable_text(root: Any) -> tuple[int, str] | None:
+    """The line and the reason of the first character an SVG's text would print as an empty box:
+    its text is set in the embedded sans (embedded_fonts), whatever family it asks for."""
+    from printgen.core.textcheck import WHITESPACE_OK, describe, drawable
+
+    glyphs = drawable()
+    for element in root.iter():
+        if isinstance(element.tag, str) and local(element.tag) == "text":
+            char = next((c for c in "".join(element.itertext()) if c not in WHITESPACE_OK
+                         and ord(c) not in glyphs), None)
+            if char is not None:
+                return element.sourceline or 1, (f"its text has {char!r} ({describe(char)}), which the "
+                                                  f"embedded font ({FONT_NAME}) lacks, so it would print as "
+                                                  f"an empty box; convert the text to paths in your drawing "
+                                                  f"program, or spell it another way")
+    return None
+
+
 def properties(element: Any) -> Iterator[tuple[str, str]]:
     """Presentation attributes and `style="..."` declarations of one element."""
     for key, value in element.attrib.items():
@@ -138,6 +156,8 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     drawing, notes = convert(path, data, root_folder)
     shown = display_name(path)
     warnings = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
+    boxed = undrawable_text(tree)
+    warnings += [f"{shown}:{boxed[0]}: warning: text: {boxed[1]}"] if boxed else []
     warnings += [f"{shown}: warning: svglib: {note}" for note in notes]
     return Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
                drawing=drawing, warnings=tuple(warnings), elements=measured.elements)
