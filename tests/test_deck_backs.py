@@ -217,3 +217,16 @@ def test_a_character_the_font_lacks_in_an_icons_text_is_warned_of(run_cli, deck,
     line = line_of(deck.parent / "flask.svg", "\u2605")
     assert (f"flask.svg:{line}: warning: text: its text has '\u2605' (U+2605 BLACK STAR), which the embedded "
             "font (Bitstream Vera Sans) lacks") in result.stderr, result.stderr
+
+
+def test_backs_that_look_alike_but_are_named_apart_stay_apart(run_cli, tmp_path):
+    """The name is part of the back: `name: kind` makes a fire deck and an ice deck even when their
+    backs are drawn alike, and one plain name for all keeps one back."""
+    same = PER_KIND.replace("'#ffeeee' if kind == 'fire' else '#e4ebf1'", "'#e4ebf1'").replace(
+        "'#aa0000' if kind == 'fire' else '#0000aa'", "'#0000aa'")
+    for name, expected in (("kind", ["fire.svg", "ice.svg"]), ("Potion back", ["potion-back.svg"])):
+        deck = write(tmp_path, same.replace('name: "{{ kind }} back"', f"name: {name}"))
+        result = run_cli("build", deck, "--out", tmp_path / name)
+        assert result.exit_code == 0, result.output
+        svg = tmp_path / name / "deck" / "svg"
+        assert sorted(p.name for p in svg.iterdir() if p.stem not in ("ember", "frost", "cinder")) == expected

@@ -101,7 +101,8 @@ class Drawer:
 @dataclass(frozen=True)
 class DeckCard:
     """One row's card, placed as often as it has copies. Rows whose backs come out the same share
-    one back (`back_name` names it: back.name slugged, else `back`, or `back-<first card>`), drawn from the row `back_row`."""
+    one back (`back_name` names it: back.name slugged, else `back`, or `back-<first card>`), drawn
+    from the row `back_row`."""
 
     name: str
     width: float

@@ -115,18 +115,19 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     drawer = Drawer(defn, rows, values, layout, loaded.source)
     cards = []
     card_names = names(rows, values)
-    backs: dict[tuple[tuple[Any, str], ...], tuple[int, str, str]] = {}
+    backs: dict[tuple[Any, ...], tuple[int, str, str]] = {}
     used = set(card_names)  # file stems taken: the cards', then each named back's
     for i, (row, value, name) in enumerate(zip(rows, values, card_names)):
-        # every row renders the same keys in the same order, so the values alone tell backs apart
-        back_values = tuple((k, v) for k, v in value.rendered.items() if k[0] == "back")
-        if back_values not in backs:
-            label = back_label(defn, row, value)
-            stem = ("back" if not backs else f"back-{name}") if label is None else unused(label, set(card_names), used)
+        # every row renders the same keys in the same order, so its values and name tell backs apart
+        label = back_label(defn, row, value)
+        key = (tuple((k, v) for k, v in value.rendered.items() if k[0] == "back"), label)
+        if key not in backs:
+            stem = ("back" if not backs else f"back-{name}") if label is None else \
+                unused(label, set(card_names), used)
             used.add(stem)
-            backs[back_values] = (i, stem, label or "")
-        back_row, back_name, label = backs[back_values]
-        cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer, label))
+            backs[key] = (i, stem, label or "")
+        back_row, back_name, given = backs[key]
+        cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer, given))
     return cards
 
 
@@ -261,7 +262,7 @@ def picture(card: DeckCard, side: str, tells: bool) -> list[Page]:
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
     """Each row's card once, with its copies, for `printgen export`; cards sharing a back are one deck."""
     defn: Deck = loaded.definition
-    def deck(card: DeckCard) -> str:  # named after the game, or as back.name says, so the back's file says what it is
+    def deck(card: DeckCard) -> str:  # as back.name says, else after the game: the back's file says what it is
         if card.back_label:
             return card.back_label
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"

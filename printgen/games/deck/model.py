@@ -106,6 +106,8 @@ class Face(Strict):
 
 
 class Back(Face):
+    """A face with a name, since backs that differ by row become files and decks of their own."""
+
     name: Annotated[Optional[str], Field(min_length=1, max_length=400, description=(
         "what the back is called in file names and exports: plain text, a column's name, or a Jinja "
         "expression such as '{{ kind }} back', so backs that differ by row each have a name"))] = None
