@@ -230,3 +230,17 @@ def test_backs_that_look_alike_but_are_named_apart_stay_apart(run_cli, tmp_path)
         assert result.exit_code == 0, result.output
         svg = tmp_path / name / "deck" / "svg"
         assert sorted(p.name for p in svg.iterdir() if p.stem not in ("ember", "frost", "cinder")) == expected
+
+
+def test_a_named_back_never_takes_a_cards_file(run_cli, tmp_path):
+    """A card called 'Fire back' and a back named 'fire back': both keep a file of their own."""
+    deck = write(tmp_path, PER_KIND.replace("title: Cinder", "title: Fire back"))
+    result = run_cli("export", "--print-shop", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    with open(tmp_path / "out" / "deck" / "print-shop" / "manifest.csv", newline="") as f:
+        manifest = {row["file"]: row["side"] for row in csv.DictReader(f)}
+    assert manifest["fire-back.pdf"] == "face" and manifest["back-fire-back.pdf"] == "back"
+    result = run_cli("build", deck, "--out", tmp_path / "built")
+    assert result.exit_code == 0, result.output
+    svg = {p.name for p in (tmp_path / "built" / "deck" / "svg").iterdir()}
+    assert {"fire-back.svg", "back-fire-back.svg", "ice-back.svg"} <= svg

@@ -57,8 +57,10 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
     grouped = decks(cards)
     rows: list[dict[str, object]] = []
     wanted: list[ShopFile] = []
+    faces = {card.name for card in cards}
     for deck, members in grouped.items():
-        back_file = f"{back_stem(slug(deck, 'deck'), 'back-{}')}.pdf"
+        stem = back_stem(slug(deck, 'deck'), 'back-{}')
+        back_file = f"{stem if stem not in faces else 'back-' + stem}.pdf"  # never a face's file
         for card in members:
             name = f"{card.name}.pdf"
             wanted.append(ShopFile(name, card, "face", f"{title} {card.name} (face)"))
