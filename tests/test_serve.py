@@ -26,6 +26,7 @@ from PIL import Image, ImageChops
 from pypdf import PdfReader
 
 from browser import MISSING, Browser
+from building import line_of
 from serving import Served, raw_request, save, small_deck, stop_all_in_session
 from printgen.cli import loopback
 from printgen.cli.loopback import Loopback, Reply
@@ -194,7 +195,11 @@ def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
     assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": 6.0}
     # 6 mm of bleed leaves room for 4 of the 5 cards on a sheet: two sheets, and a warning in the page
     assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX] * 4
-    assert after["warnings"] == ["printgen: --bleed 6 fits 4 cards on each US Letter sheet, where 6 fit "
+    # and the corner mark of potions costing 4 or more is on none of these two rows' cards
+    assert after["warnings"] == [f"potion.yaml:{line_of(served.folder / 'potion.yaml', 'cost >= 4')}: "
+                                 "face.layout[8].when: no row makes 'cost >= 4' true, so this polygon is on no "
+                                 "card; check the values it compares against the rows'",
+                                 "printgen: --bleed 6 fits 4 cards on each US Letter sheet, where 6 fit "
                                  "without bleed; build without --bleed to let the deck choose, or give 0"]
     status, _, data = served.get(after["games"][0]["pdfs"][0]["href"])
     reader = PdfReader(io.BytesIO(data))

@@ -10,6 +10,7 @@ from typing import Any
 
 from reportlab.graphics.shapes import DirectDraw
 
+from printgen.drawing import fonts
 from printgen.drawing.formresources import form_resources
 from printgen.drawing.numbers import num
 
@@ -108,6 +109,9 @@ def define_form(canvas: Any, art: Art) -> None:
         from reportlab.graphics import renderPDF
 
         canvas.beginForm(art.form_name, 0, 0, art.drawing.width, art.drawing.height)
+        # renderPDF starts every drawing in its initial font: svglib leaves Helvetica there, which the
+        # form would name (never embedded) though no glyph of the drawing uses it
+        art.drawing.initialFontName = fonts.REGULAR
         outer = getattr(canvas, "_drawing", None)  # we are inside the page's own renderPDF.draw,
         renderPDF.draw(art.drawing, canvas, 0, 0)  # which this nested draw would otherwise undo
         if outer is not None:

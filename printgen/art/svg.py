@@ -17,6 +17,7 @@ from printgen.art.loaded import Art, digest, first_line
 from printgen.art.measure import measure_svg
 from printgen.art.svgtree import local, parse
 from printgen.core.problems import display_name
+from printgen.core.textcheck import FONT_NAME
 
 # element name -> what the user loses (elements svglib skips, or draws wrongly)
 ELEMENTS = {
@@ -47,8 +48,6 @@ PROPERTIES = {
 # the feature's name in a warning, so related spellings are reported once
 FEATURE = {"marker-start": "marker", "marker-mid": "marker", "marker-end": "marker",
            "animateTransform": "animate", "animateMotion": "animate", "set": "animate"}
-TEXT_NOTE = ("text is set in a standard PDF font that is not embedded, so it may print in another "
-             "typeface; convert text to paths in your editor")
 CSS_PROPERTY = re.compile(r"(?<![\w-])(" + "|".join(sorted(PROPERTIES, key=len, reverse=True))
                           + r")\s*:\s*([^;}\n]+)")
 
@@ -73,8 +72,6 @@ def scan(root: Any) -> list[Finding]:
         line = element.sourceline
         if name in ELEMENTS:
             note(name, line, ELEMENTS[name])
-        if name == "text":
-            note("text", line, TEXT_NOTE)
         if name == "clipPath" and len([c for c in element if local(c.tag) not in ("title", "desc")]) > 1:
             note("clipPath", line, "a clip path made of more than one shape clips with its first "
                                    "shape only")
@@ -90,6 +87,24 @@ def scan(root: Any) -> list[Finding]:
             if prop in ("fill", "stroke") and value.strip().startswith("url(") and points_to_pattern(root, value):
                 note("pattern", line, ELEMENTS["pattern"])
     return sorted(found.values(), key=lambda f: (f.line, f.feature))
+
+
+def undrawable_text(root: Any) -> tuple[int, str] | None:
+    """The line and the reason of the first character an SVG's text would print as an empty box:
+    its text is set in the embedded sans (embedded_fonts), whatever family it asks for."""
+    from printgen.core.textcheck import WHITESPACE_OK, describe, drawable
+
+    glyphs = drawable()
+    for element in root.iter():
+        if isinstance(element.tag, str) and local(element.tag) == "text":
+            char = next((c for c in "".join(element.itertext()) if c not in WHITESPACE_OK
+                         and ord(c) not in glyphs), None)
+            if char is not None:
+                return element.sourceline or 1, (f"its text has {char!r} ({describe(char)}), which the "
+                                                  f"embedded font ({FONT_NAME}) lacks, so it would print as "
+                                                  f"an empty box; convert the text to paths in your drawing "
+                                                  f"program, or spell it another way")
+    return None
 
 
 def properties(element: Any) -> Iterator[tuple[str, str]]:
@@ -141,6 +156,8 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     drawing, notes = convert(path, data, root_folder)
     shown = display_name(path)
     warnings = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
+    boxed = undrawable_text(tree)
+    warnings += [f"{shown}:{boxed[0]}: warning: text: {boxed[1]}"] if boxed else []
     warnings += [f"{shown}: warning: svglib: {note}" for note in notes]
     return Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
                drawing=drawing, warnings=tuple(warnings), elements=measured.elements)
@@ -149,7 +166,8 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
 def convert(path: Path, data: bytes, root_folder: Path | None,
             font_map: Any = None, tree: Any = None) -> tuple[Any, tuple[str, ...]]:
     """svglib's drawing of `data` and what svglib logged; `data`, not the file, as a rendered
-    template has no file. `font_map` defaults to standard_fonts(); `tree` is `data` already parsed."""
+    template has no file. `font_map` defaults to embedded_fonts(), telling each family it replaces;
+    `tree` is `data` already parsed."""
     from svglib.svglib import SvgRenderer, load_svg_file
 
     shown = display_name(path)
@@ -159,7 +177,7 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
     logger.propagate = False
     try:
         root = tree if tree is not None else load_svg_file(io.BytesIO(data), resolve_entities=False)
-        fonts = standard_fonts() if font_map is None else font_map
+        fonts = embedded_fonts(told=True) if font_map is None else font_map
         drawing = None if root is None else SvgRenderer(
             str(path), font_map=fonts,
             external_reference_root=None if root_folder is None else str(root_folder)).render(root)
@@ -175,8 +193,8 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
     if not all(math.isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
         raise ValueError(f"{shown} has a size of {drawing.width} x {drawing.height}; expected "
                          f"positive, finite numbers")
-    replaced = [f"font-family {family!r} is not one of the standard PDF fonts, so its text is drawn in "
-                f"Helvetica; convert the text to paths in your drawing program to keep its look"
+    replaced = [f"font-family {family!r} is not printgen's embedded font, so its text is drawn in "
+                f"{FONT_NAME}; convert the text to paths in your drawing program to keep its look"
                 for family in named_families(getattr(fonts, "replaced", ()))]
     return drawing, tuple(dict.fromkeys([*handler.messages, *replaced]))
 
@@ -187,34 +205,14 @@ def named_families(tried: Iterable[str]) -> list[str]:
     return [f for f in families if not any(f != g and f in g.split() for g in families)]
 
 
-def standard_fonts() -> Any:
-    """svglib's map of the standard PDF fonts only, never files or fontconfig, so the drawing does not
-    depend on the build machine's fonts; any other family becomes Helvetica, with a warning."""
-    from svglib.fonts import FontMap
-
-    class StandardFonts(FontMap):
-        def __init__(self) -> None:
-            self.replaced: dict[str, None] = {}
-            super().__init__()
-
-        def register_font(self, font_family: str, font_path: str | None = None, weight: str = "normal",
-                          style: str = "normal", rlgFontName: str | None = None) -> tuple[str | None, bool]:
-            if font_path is not None:  # a file found by its family's name: never
-                return None, False
-            found: tuple[str | None, bool] = super().register_font(font_family, None, weight, style, rlgFontName)
-            return found
-
-        def use_fontconfig(self, font_name: str, weight: str = "normal",
-                           style: str = "normal") -> tuple[str | None, bool]:
-            self.replaced[font_name] = None
-            return None, False
-
-    return StandardFonts()
+QUIET_FAMILIES = {"helvetica", "sans-serif", FONT_NAME.lower()}  # svglib's default family, and Vera's own
 
 
-def embedded_fonts(user_fonts: Mapping[str, str] | None = None) -> Any:
+def embedded_fonts(user_fonts: Mapping[str, str] | None = None, told: bool = False) -> Any:
     """Every `font-family` in an embedded font: a user font the definition loaded (`user_fonts`:
-    registered name -> family), else Vera in the asked face, never a font the viewer substitutes."""
+    registered name -> family), else Vera in the asked face, never a font the viewer substitutes
+    (a standard PDF font such as Helvetica is named in the PDF but not in it, so a printer picks
+    its own). `told`: each other family is kept in `replaced`, for a warning."""
     from svglib.fonts import FontMap
 
     from printgen.drawing import fonts
@@ -224,6 +222,10 @@ def embedded_fonts(user_fonts: Mapping[str, str] | None = None) -> Any:
              (True, True): fonts.BOLD_ITALIC}
 
     class EmbeddedFonts(FontMap):
+        def __init__(self) -> None:
+            self.replaced: dict[str, None] = {}
+            super().__init__()
+
         def register_default_fonts(self) -> None:  # no standard-font aliases: nothing maps there
             return None
 
@@ -232,6 +234,8 @@ def embedded_fonts(user_fonts: Mapping[str, str] | None = None) -> Any:
             for registered, name in (user_fonts or {}).items():
                 if name.lower() == family:
                     return registered, True
+            if told and family not in QUIET_FAMILIES:
+                self.replaced[font_name.strip().strip("'\"")] = None
             text = str(weight).strip().lower()
             bold = text in ("bold", "bolder") or (text.isdigit() and int(text) >= 600)
             italic = str(style).strip().lower() in ("italic", "oblique")

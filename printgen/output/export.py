@@ -57,8 +57,10 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
     grouped = decks(cards)
     rows: list[dict[str, object]] = []
     wanted: list[ShopFile] = []
+    faces = {card.name for card in cards}
     for deck, members in grouped.items():
-        back_file = f"back-{slug(deck, 'deck')}.pdf"
+        stem = back_stem(slug(deck, 'deck'), 'back-{}')
+        back_file = f"{stem if stem not in faces else 'back-' + stem}.pdf"  # never a face's file
         for card in members:
             name = f"{card.name}.pdf"
             wanted.append(ShopFile(name, card, "face", f"{title} {card.name} (face)"))
@@ -74,6 +76,12 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
            for run, pdfs in zip(runs, made) for item, pdf in zip(run, pdfs)]
     out.append(Artifact(f"{PRINT_SHOP}/manifest.csv", manifest_csv(rows)))
     return out
+
+
+def back_stem(stem: str, pattern: str) -> str:
+    """A back's file stem: the deck's own when it already says back ('fire-back'), so a deck
+    named after its back (a deck's back.name) is not called back twice; else `pattern` of it."""
+    return stem if "back" in stem.split("-") else pattern.format(stem)
 
 
 class ShopFile(NamedTuple):
@@ -174,7 +182,7 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | No
                 sheets.append({"file": name, "columns": grid.columns, "rows": grid.rows, "count": grid.count,
                                "cards": [card.name for card in batch]})
                 bar.update(len(batch))
-            back_name = f"{stem}-back.png"
+            back_name = f"{back_stem(stem, '{}-back')}.png"
             out.append(artifact(f"{TTS}/{back_name}", store(grid_png([back], SheetGrid(1, 1, 1), size, px)), spool))
             described.append({"deck": deck, "kind": first.kind, "card_mm": list(size), "card_px": list(px),
                               "back": back_name, "sheets": sheets})

@@ -25,6 +25,7 @@ class TemplateBudget:
 
     def __call__(self, index: int, text: str) -> str | None:
         from printgen.art.measure import TooCostly, measure_svg
+        from printgen.art.svg import undrawable_text
         from printgen.art.svgtree import parse
 
         key = self.keys[index]
@@ -32,11 +33,15 @@ class TemplateBudget:
             return None
         path = self.templates[key[0]]
         try:
-            self.total += measure_svg(parse(path, text.encode("utf-8")), path, self.folder).elements
+            tree = parse(path, text.encode("utf-8"))
+            self.total += measure_svg(tree, path, self.folder).elements
         except TooCostly as exc:
             return f"the SVG it made for this row: {exc}"
         except ValueError:  # not SVG at all: drawing the row says so, at every row it happens
             return None
+        boxed = undrawable_text(tree)
+        if boxed is not None:
+            return f"the SVG it made for this row, at its line {boxed[0]}: {boxed[1]}"
         if self.total > MAX_DECK_SVG_ELEMENTS:
             return (f"the distinct pictures of the rows up to this one draw {self.total:,} SVG elements; one "
                     f"build draws at most {MAX_DECK_SVG_ELEMENTS:,} (svglib takes about 1.5 ms each): make "

@@ -101,7 +101,8 @@ class Drawer:
 @dataclass(frozen=True)
 class DeckCard:
     """One row's card, placed as often as it has copies. Rows whose backs come out the same share
-    one back (`back_name` names it: `back`, or `back-<first card>`), drawn from the row `back_row`."""
+    one back (`back_name` names it: back.name slugged, else `back`, or `back-<first card>`), drawn
+    from the row `back_row`."""
 
     name: str
     width: float
@@ -111,6 +112,7 @@ class DeckCard:
     back_name: str
     copies: int
     drawer: Drawer = field(compare=False, repr=False)
+    back_label: str = ""  # what back.name calls the back, unslugged, to group exports; "" if unnamed
 
     def front(self, bleed: float = 0.0) -> Group:
         return self.drawer.side(self.index, "face").at(bleed)

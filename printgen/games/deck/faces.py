@@ -14,6 +14,7 @@ from reportlab.lib.colors import Color, HexColor
 from printgen.drawing import fonts
 from printgen.drawing.fonts import MIN_PT
 from printgen.drawing.picture import Matrix, rect
+from printgen.games.deck.misprints import missing_glyph, unknown_icon
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.placing import centre_of, corners, no_face, on_card, placed_element, turning
@@ -156,6 +157,10 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, mat
     value = "" if v("text") is None else str(v("text"))
     kind = Type(partial(face, el.font, font), el.size, paint(v("colour"), "colour") or HexColor("#000000"))
     try:
+        shown = "".join(span.text for span in spans(value))  # what prints: the words, not the tags
+        misprint = unknown_icon(shown, side.icons) or missing_glyph(shown, side.icons, font, el.font)
+        if misprint:
+            raise Unfit("text", misprint)
         found = fit(value, side.icons, kind, least, box, el.wrap, el.line_height, side.widths)
     except MarkupError as exc:
         raise Unfit("text", str(exc)) from None

@@ -16,6 +16,7 @@ from printgen.games.deck.chosen import chosen_rows, guides
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
 from printgen.games.deck.layouts import check_layouts, deck_layouts
+from printgen.games.deck.misprints import never_shown
 from printgen.games.deck.model import Deck, check_elements, check_source, element_lists
 from printgen.games.deck.placing import check_placing
 from printgen.games.deck.rows import Row, read_beside, read_rows
@@ -106,6 +107,8 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     files = template_files(defn, loaded.source, context)
     values = row_values(defn, rows, loaded.source, files, None if loaded.allow_outside else context.base.resolve())
+    warned = [w for w in never_shown(defn, values, loaded.source) if w not in loaded.art.warnings]
+    loaded.art.warnings.extend(warned)
     width, height = defn.card.dimensions
     icons = loaded_icons(defn, loaded, context)
     load_fonts(defn, loaded.source, context)
@@ -114,14 +117,46 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
                   lambda name: loaded.art.add_font(name, context))
     drawer = Drawer(defn, rows, values, layout, loaded.source)
     cards = []
-    backs: dict[tuple[tuple[Any, str], ...], tuple[int, str]] = {}
-    for i, (row, value, name) in enumerate(zip(rows, values, names(rows, values))):
-        back_values = tuple(sorted((k, v) for k, v in value.rendered.items() if k[0] == "back"))
-        if back_values not in backs:
-            backs[back_values] = (i, "back" if not backs else f"back-{name}")
-        back_row, back_name = backs[back_values]
-        cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer))
+    card_names = names(rows, values)
+    backs: dict[tuple[Any, ...], tuple[int, str, str]] = {}
+    used = set(card_names)  # file stems taken: the cards', then each named back's
+    for i, (row, value, name) in enumerate(zip(rows, values, card_names)):
+        # every row renders the same keys in the same order, so its values and name tell backs apart
+        label = back_label(defn, row, value)
+        key = (tuple((k, v) for k, v in value.rendered.items() if k[0] == "back"), label)
+        if key not in backs:
+            stem = ("back" if not backs else f"back-{name}") if label is None else \
+                unused(label, set(card_names), used)
+            used.add(stem)
+            backs[key] = (i, stem, label or "")
+        back_row, back_name, given = backs[key]
+        cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer, given))
     return cards
+
+
+def unused(label: str, cards: set[str], used: set[str]) -> str:
+    """A named back's file stem: the name slugged, `back-` before it if a card has that name, and
+    `-2`, `-3` after it when backs that differ come out with one name."""
+    stem = slug(label, "back")[:60]
+    stem = f"back-{stem}" if stem in cards else stem
+    n, found = 1, stem
+    while found in used:
+        n += 1
+        found = f"{stem}-{n}"
+    return found
+
+
+def back_label(defn: Deck, row: Row, value: RowValues) -> str | None:
+    """What `back.name` calls this row's back: its expression rendered, the column it names, or its
+    text; None when the definition gives no name (then backs are `back`, `back-<first card>`)."""
+    given = defn.back.name
+    if given is None:  # a back chosen from named layouts is called after its layout
+        return value.sides["back"].name if defn.back_layout is not None else None
+    if ("back", "name") in value.rendered:
+        return value.rendered[("back", "name")].strip()
+    if given in row.values:
+        return "" if row.values[given] is None else str(row.values[given])
+    return given
 
 
 def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
@@ -232,7 +267,9 @@ def picture(card: DeckCard, side: str, tells: bool) -> list[Page]:
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
     """Each row's card once, with its copies, for `printgen export`; cards sharing a back are one deck."""
     defn: Deck = loaded.definition
-    def deck(card: DeckCard) -> str:  # named after the game, so the back's file says what it is
+    def deck(card: DeckCard) -> str:  # as back.name says, else after the game: the back's file says what it is
+        if card.back_label:
+            return card.back_label
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"
 
     cards, _ = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)

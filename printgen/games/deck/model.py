@@ -148,6 +148,15 @@ class Face(Strict):
     background: Optional[Paint] = "#ffffff"
 
 
+class Back(Face):
+    """A face with a name, since backs that differ by row become files and decks of their own."""
+
+    name: Annotated[Optional[str], Field(min_length=1, max_length=400, description=(
+        "what the back is called in file names and exports: plain text, a column's name, or a Jinja "
+        "expression such as '{{ kind }} back', so backs that differ by row each have a name; with "
+        "back_layout, the layout's name unless this says otherwise"))] = None
+
+
 class Layout(Strict):
     """A named look for a side, which may start from another (`extends`) and change it by element ids."""
 
@@ -195,7 +204,7 @@ class Deck(Definition):
     icons: Annotated[dict[Name, FileName], Field(max_length=100, description="pictures text can show "
                                                  "inline as :name:")] = Field(default_factory=dict)
     face: Optional[Face] = None
-    back: Face = Field(default_factory=Face)
+    back: Back = Field(default_factory=Back)
     layouts: Annotated[dict[LayoutName, Layout], Field(max_length=100, description=(
         "named layouts, which face_layout and back_layout choose among for each row"))] = \
         Field(default_factory=dict)

@@ -34,6 +34,8 @@ def templated(defn: Deck, files: dict[str, "TemplateFile"],
         found[(prefix, "template")] = file.text
     if defn.name:
         found[("name",)] = defn.name if is_template(defn.name) else "{{ " + defn.name + " }}"
+    if is_template(defn.back.name):
+        found[("back", "name")] = defn.back.name or ""
     for prefix, layout in (deck_layouts(defn) if layouts is None else layouts).items():
         if is_template(layout.background):
             found[(prefix, "background")] = str(layout.background)
