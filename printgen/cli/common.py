@@ -64,7 +64,7 @@ def check_targets(paths: list[Path], paper: str, name: str | None, out_dir: Path
     """Usage errors found before any worker starts: a paper a game is not laid out for, --name for
     several games, and two definitions that would write one folder of `out_dir` (the second over the first)."""
     from printgen.core.paper import PAPERS
-    from printgen.games import output_name
+    from printgen.core.build import output_name
 
     if paper.lower() not in PAPERS:
         for path in paths:

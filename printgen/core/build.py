@@ -43,3 +43,8 @@ class Artifact:
         from printgen.core.spool import read
 
         return read(self.spooled)
+
+
+def output_name(path: Path) -> str:
+    """The output stem: the file name without `.yaml` or leading dots, so `...yaml` stays inside."""
+    return path.stem.lstrip(".") or "definition"

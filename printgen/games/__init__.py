@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 from pydantic import BaseModel
 
-from printgen.core.build import Artifact, BuildOptions
+from printgen.core.build import Artifact, BuildOptions, output_name  # output_name: for the commands too
 from printgen.core.bundled import GAME_MODULES, bundled_definition, game_ids  # the registry's names too
 from printgen.core.problems import DefinitionError, Problem, UnknownTable
 from printgen.core.source import Loc, SourceMap
@@ -155,6 +155,3 @@ def read_as(path: Path, game_id: str, purpose: str, allow_outside: bool = False)
     return load_read(path, data, source, allow_outside, checks=False).definition, source
 
 
-def output_name(path: Path) -> str:
-    """The output stem: the file name without `.yaml` or leading dots, so `...yaml` stays inside."""
-    return path.stem.lstrip(".") or "definition"
