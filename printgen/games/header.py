@@ -23,8 +23,7 @@ class Definition(Strict):
 
 
 RULING_MARK = "\u2020"  # a dagger: in every face of the embedded font, and never part of a seed's rules
-RULING_KEY = (f"{RULING_MARK} printgen's reading: the source rules leave this out or leave it unclear, "
-              f"so printgen settles it here.")
+RULING_KEY = f"{RULING_MARK} printgen's reading of a point the source rules leave out or leave unclear."
 
 
 class WithReference(Definition):
