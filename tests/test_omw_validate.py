@@ -131,7 +131,7 @@ def test_a_soldier_nobody_defeats_fails_at_his_line(run_cli, copy_definition):
     problems = {p["path"]: p for p in json.loads(result.stdout)["problems"]}
     knight = problems["soldiers[4]"]
     assert knight["line"] == located(path, "- number: 5") and knight["soldiers"] == ["Knight"]
-    assert knight["message"].startswith("nobody defeats the Knight (5): only a fist can fold him down")
+    assert knight["message"].startswith("nobody defeats the Knight (5): only a fist can fold the Knight down")
     worth = problems["validation.thresholds.min_worth_choosing"]
     assert worth["line"] == located(path, "min_worth_choosing:")
     assert worth["message"].startswith("only 2 soldiers (Princess, Knight) are worth choosing in the opening round")

@@ -48,12 +48,12 @@ def structure(defn: OneMinuteWar) -> list[Finding]:
     for i, s in enumerate(defn.soldiers):
         if not any(s.number in other.beats for other in defn.soldiers):
             found.append(Finding("structure", "error", ("soldiers", i), (
-                f"nobody defeats the {s.name} ({s.number}): only a fist can fold him down, so he "
-                f"never falls in a fight; add {s.number} to some soldier's beats"), (s.name,)))
+                f"nobody defeats the {s.name} ({s.number}): only a fist can fold the {s.name} down, so "
+                f"the {s.name} never falls in a fight; add {s.number} to some soldier's beats"), (s.name,)))
         if numbers - {s.number} <= set(s.beats):
             found.append(Finding("structure", "error", ("soldiers", i, "beats"), (
-                f"the {s.name} ({s.number}) defeats every other soldier, so whoever shows him can "
-                "only win or stand; take someone out of his beats"), (s.name,)))
+                f"the {s.name} ({s.number}) defeats every other soldier, so whoever shows the {s.name} "
+                f"can only win or stand; take someone out of the {s.name}'s beats"), (s.name,)))
     if not defn.restrictions.only_chosen_soldiers_can_fall:
         found.append(Finding("structure", "warning", ("restrictions", "only_chosen_soldiers_can_fall"),
                              "false changes nothing in play: no rule makes any other soldier fall, "
