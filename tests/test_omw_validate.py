@@ -112,12 +112,13 @@ def test_the_docs_show_what_validate_prints():
     block = docs.split("```\n$ printgen validate one_minute_war\n", 1)[1].split("```", 1)[0]
     lines = block.strip().splitlines()
     assert lines[0].startswith("One Minute War soldier table") and lines[-1] == "Result: valid (0 problems, 0 warnings)"
-    assert lines[2] == ("  opening   ok    solved exactly: value 0; Princess 1/3, Archer 1/3, Knight 1/3 (the only "
+    assert lines[2] == "  card      ok    every name and ability measured on its tab, as build measures it"
+    assert lines[3] == ("  opening   ok    solved exactly: value 0; Princess 1/3, Archer 1/3, Knight 1/3 (the only "
                         "optimal mix); never worth choosing: Priest, Spearman")
     defn, _ = read(bundled_definition("one_minute_war"))
     [tally] = simulation.simulate(BUNDLED, opening(BUNDLED).shares, [("uniform", "uniform")], 1000, 1, 100, workers=1)
-    assert lines[4] == "      " + match_summary(match_stats(BUNDLED, ("uniform", "uniform"), tally), defn)
-    assert len(lines) == 9 and all(line.startswith("      ") and " vs " in line for line in lines[4:8])
+    assert lines[5] == "      " + match_summary(match_stats(BUNDLED, ("uniform", "uniform"), tally), defn)
+    assert len(lines) == 10 and all(line.startswith("      ") and " vs " in line for line in lines[5:9])
 
 
 def located(path: Path, needle: str) -> int:
