@@ -110,7 +110,7 @@ def test_a_fist_names_a_standing_soldier_unless_only_one_can_be_given_up():
     message = refused_at(war("5 2\n0 4\n"), 2, 2, "sacrifice")
     assert "write 0:N with N one of 1, 2, 3, 4" in message
     message = refused_at(war("5 2\n0:5 4\n"), 2, 2, "sacrifice")
-    assert message == "round 2: Red cannot fold down the Knight (5) for a sacrifice: he is folded down already"
+    assert message == "round 2: Red cannot fold down the Knight (5) for a sacrifice: the Knight is folded down already"
     # Red down to the Princess and the Spearman, the Princess just used twice: a bare fist gives up the Spearman
     report = war("1 3\n5 2\n4 5\n2 2\n2 2\n0 4\n")
     assert report.forbidden is None and report.rounds[-1].round.moves[0].soldier == 3
@@ -127,7 +127,7 @@ def test_a_fist_against_a_priest_defeats_him_but_his_revival_still_happens():
 
 def test_no_soldier_is_chosen_three_rounds_running():
     message = refused_at(war((RECORDS / "third-round.txt").read_text()), 4, 3, "max_rounds_in_a_row")
-    assert message == ("round 3: Red cannot choose the Archer (4): he was used in rounds 1 and 2, and no "
+    assert message == ("round 3: Red cannot choose the Archer (4): the Archer was used in rounds 1 and 2, and no "
                        "soldier may be used more than 2 rounds running")
 
 
@@ -135,7 +135,7 @@ def test_a_sacrifice_uses_the_soldier_it_folds_down():
     """The settled point: a soldier who fought the last two rounds cannot be given up for a fist."""
     # Red falls behind (the Knight, round 1), then sends the Archer twice; a fist giving him up is refused
     message = refused_at(war("5 2\n4 4\n4 4\n0:4 2\n"), 4, 4, "max_rounds_in_a_row")
-    assert "cannot fold down the Archer (4) for a sacrifice: he was used in rounds 2 and 3" in message
+    assert "cannot fold down the Archer (4) for a sacrifice: the Archer was used in rounds 2 and 3" in message
     assert message.endswith("a sacrifice uses the soldier it folds down")
     report = war("5 2\n4 4\n4 4\n0:3 2\n")  # another soldier may be given up instead
     assert report.forbidden is None and report.rounds[3].round.fallen == ((3,), (2,))
@@ -143,7 +143,7 @@ def test_a_sacrifice_uses_the_soldier_it_folds_down():
 
 def test_a_folded_soldier_cannot_fight():
     message = refused_at(war("5 2\n5 1\n"), 2, 2, "folded_soldiers_cannot_fight")
-    assert message == ("round 2: Red cannot choose the Knight (5): he is folded down, and a folded-down "
+    assert message == ("round 2: Red cannot choose the Knight (5): the Knight is folded down, and a folded-down "
                        "soldier cannot fight")
 
 
@@ -198,13 +198,13 @@ def test_variant_a_fallen_priest_revives_nobody():
     report = war("5 2\n1 3\n", rules)
     assert report.rounds[1].round.revived == (None, None) and standing(report) == ([2, 3, 4], [1, 2, 3, 4, 5])
     message = refused_at(war("5 2\n1+5 3\n", rules), 2, 2, "revive")
-    assert "he fell this round, and a fallen Priest revives nobody" in message
+    assert "the Priest fell this round, and a fallen Priest revives nobody" in message
 
 
 def test_variant_one_round_at_a_time_and_fists_at_any_time():
     rules = variant(max_in_a_row=1, sacrifice_only_when_behind=False)
     message = refused_at(war("4 3\n4 1\n", rules), 2, 2, "max_rounds_in_a_row")
-    assert "he was used in round 1, and no soldier may be used two rounds running" in message
+    assert "the Archer was used in round 1, and no soldier may be used two rounds running" in message
     both = war("0:2 0:3\n", rules).rounds[0].round  # two fists: each side folds down its own, nobody else
     assert both.fallen == ((2,), (3,))
 
@@ -243,7 +243,7 @@ def test_the_command_exits_0_with_the_result_and_1_at_a_forbidden_move(run_cli, 
     refused = run_cli("replay", "one_minute_war", record)
     assert refused.exit_code == 1
     assert refused.stdout.splitlines()[-1].startswith("Round 2: Red sends the Archer (4)")
-    assert refused.stderr.strip().endswith(":4: round 3: Red cannot choose the Archer (4): he was used in "
+    assert refused.stderr.strip().endswith(":4: round 3: Red cannot choose the Archer (4): the Archer was used in "
                                            "rounds 1 and 2, and no soldier may be used more than 2 rounds running")
     body = json.loads(run_cli("replay", "one_minute_war", record, "--json").stdout)
     assert body["result"] is None and body["forbidden"]["rule"] == "max_rounds_in_a_row"

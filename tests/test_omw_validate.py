@@ -112,12 +112,13 @@ def test_the_docs_show_what_validate_prints():
     block = docs.split("```\n$ printgen validate one_minute_war\n", 1)[1].split("```", 1)[0]
     lines = block.strip().splitlines()
     assert lines[0].startswith("One Minute War soldier table") and lines[-1] == "Result: valid (0 problems, 0 warnings)"
-    assert lines[2] == ("  opening   ok    solved exactly: value 0; Princess 1/3, Archer 1/3, Knight 1/3 (the only "
+    assert lines[2] == "  card      ok    every name and ability measured on its tab, as build measures it"
+    assert lines[3] == ("  opening   ok    solved exactly: value 0; Princess 1/3, Archer 1/3, Knight 1/3 (the only "
                         "optimal mix); never worth choosing: Priest, Spearman")
     defn, _ = read(bundled_definition("one_minute_war"))
     [tally] = simulation.simulate(BUNDLED, opening(BUNDLED).shares, [("uniform", "uniform")], 1000, 1, 100, workers=1)
-    assert lines[4] == "      " + match_summary(match_stats(BUNDLED, ("uniform", "uniform"), tally), defn)
-    assert len(lines) == 9 and all(line.startswith("      ") and " vs " in line for line in lines[4:8])
+    assert lines[5] == "      " + match_summary(match_stats(BUNDLED, ("uniform", "uniform"), tally), defn)
+    assert len(lines) == 10 and all(line.startswith("      ") and " vs " in line for line in lines[5:9])
 
 
 def located(path: Path, needle: str) -> int:
@@ -131,7 +132,7 @@ def test_a_soldier_nobody_defeats_fails_at_his_line(run_cli, copy_definition):
     problems = {p["path"]: p for p in json.loads(result.stdout)["problems"]}
     knight = problems["soldiers[4]"]
     assert knight["line"] == located(path, "- number: 5") and knight["soldiers"] == ["Knight"]
-    assert knight["message"].startswith("nobody defeats the Knight (5): only a fist can fold him down")
+    assert knight["message"].startswith("nobody defeats the Knight (5): only a fist can fold the Knight down")
     worth = problems["validation.thresholds.min_worth_choosing"]
     assert worth["line"] == located(path, "min_worth_choosing:")
     assert worth["message"].startswith("only 2 soldiers (Princess, Knight) are worth choosing in the opening round")
@@ -209,3 +210,50 @@ def test_long_runs_show_a_progress_bar(run_cli, monkeypatch):
     monkeypatch.setattr(validate, "PROGRESS_FROM", 40)
     result = run_cli("validate", "one_minute_war", "--games", "10")  # 4 matches of 10 wars
     assert result.exit_code == 0 and "Simulating games" in result.stderr
+
+
+SIXTH = ("    ability: Defeats 1, 3 and 4\n    beats: [1, 3, 4]\n",
+         "    ability: Defeats 1, 3 and 4\n    beats: [1, 3, 4]\n"
+         "  - number: 6\n    name: Crossbowman\n    ability: Defeats 4 and 5\n    beats: [4, 5]\n")
+
+
+def test_a_soldier_table_build_refuses_is_never_reported_valid(run_cli, copy_definition, tmp_path):
+    # issue 36: a sixth soldier narrows every tab until two names no longer fit; validate said
+    # "valid" and build then failed. Now validate measures the card as build does.
+    path = edited(copy_definition, "one_minute_war", [SIXTH])
+    built = run_cli("build", path, "--out", tmp_path / "out")
+    assert built.exit_code != 0 and "wider than its" in built.output
+    result = run_cli("validate", path, "--games", "20", "--json")
+    body = json.loads(result.stdout)
+    assert result.exit_code == 1 and body["valid"] is False
+    card = [p for p in body["problems"] if p["check"] == "card"]
+    assert {p["path"] for p in card} >= {"soldiers[2].name", "soldiers[5].name"}  # Spearman, Crossbowman
+    assert all(p["severity"] == "error" for p in card)
+    assert "card      FAIL" in run_cli("validate", path, "--games", "20").stdout
+
+
+def test_the_bundled_table_passes_the_card_check(run_cli):
+    text = run_cli("validate", "one_minute_war", "--games", "20").stdout
+    assert "card      ok" in text and "abilities against beats" in text
+
+
+@pytest.mark.parametrize("old, new, named", [
+    ("    ability: Defeats the Knight\n", "    ability: Defeats the Knight and the Archer\n",
+     "names the Archer (4), whom beats does not list"),
+    ("    ability: Defeats 1, 2 and 3\n", "    ability: Defeats 1 and 2\n",
+     "leaves out the Spearman (3), whom beats lists"),
+    ("    ability: Defeats Priest and Princess\n", "    ability: Defeats priest and knight\n",
+     "names the Knight (5), whom beats does not list and leaves out the Princess (2), whom beats lists"),
+])
+def test_an_ability_that_no_longer_matches_beats_is_warned_about(run_cli, copy_definition, old, new, named):
+    path = edited(copy_definition, "one_minute_war", [(old, new)])
+    result = run_cli("validate", path, "--games", "20", "--json")
+    body = json.loads(result.stdout)
+    warned = [p for p in body["problems"] if p["severity"] == "warning" and p["path"].endswith(".ability")]
+    assert len(warned) == 1 and named in warned[0]["message"], warned
+    assert body["valid"] is True  # a warning: the table still plays
+
+
+def test_an_ability_naming_nobody_or_only_its_own_soldier_is_left_alone(run_cli):
+    body = json.loads(run_cli("validate", "one_minute_war", "--games", "20", "--json").stdout)
+    assert not [p for p in body["problems"] if p["path"].endswith(".ability")]

@@ -93,6 +93,7 @@ class Document:
     breaks: bool = False  # blocks may break across frames, so a booklet's columns end level
     draw: Callable[[], Iterable[Page]] | None = None  # instead of `pages`: shape pages made while
     # writing, page by page (a huge deck); may raise DefinitionError
+    author: str = ""  # the PDF's Author: the game's designer as its definition names them, or nobody
 
     def shapes_alone(self) -> bool:
         """Nothing but shapes, so drawing can fail in no way that must be located."""

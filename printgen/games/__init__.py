@@ -113,7 +113,10 @@ class Loaded:
             options = replace(options, templates=(*options.templates, self.art.templates))
         try:
             with unchecked_shapes():
-                return write_all(self.game.build(self.definition, options, self), self.source)
+                documents = self.game.build(self.definition, options, self)
+                for document in documents:  # every document of a game names its designer, if any
+                    document.author = document.author or str(getattr(self.definition, "designer", ""))
+                return write_all(documents, self.source)
         except UnknownTable as exc:  # the one place a game's text asking for a missing table is placed
             from printgen.jinja.render import template_file
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, computed_field
 
 from printgen.art.library import TemplateFolder
 from printgen.core.fields import Name, Strict
@@ -22,10 +22,36 @@ class Definition(Strict):
     templates: TemplateFolder = None
 
 
-class WithReference(Definition):
-    """A definition whose game prints a reference sheet (printgen.layout.reference)."""
+RULING_MARK = "\u2020"  # a dagger: in every face of the embedded font, and never part of a seed's rules
+RULING_KEY = f"{RULING_MARK} printgen's reading of a point the source rules leave out or leave unclear."
 
+
+class WithReference(Definition):
+    """A definition whose game prints a reference sheet (printgen.layout.reference).
+
+    `designer` and `publisher` are who the game's source rules name (empty when they name nobody):
+    every document prints them (`credit_line`) and a PDF's Author is the designer."""
+
+    designer: Annotated[str, Field(max_length=80, description="who the source rules name as the game's "
+                                   "designer; empty when they name nobody")] = ""
+    publisher: Annotated[str, Field(max_length=80, description="the publisher the source rules name, "
+                                    "with its year; empty when they name none")] = ""
     reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def credit_line(self) -> str:
+        """Who made the game, as every document of it prints it."""
+        if not self.designer:
+            return "The source rules do not name their author."
+        made = f"Game design: {self.designer}."
+        return f"{made} Published by {self.publisher}." if self.publisher else made
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ruling_key(self) -> str:
+        """The one line each document prints to explain the mark on printgen's own rulings."""
+        return RULING_KEY
 
 
 class WithRulebook(WithReference):

@@ -38,7 +38,8 @@ def plain(value: Any) -> Plain:
     if isinstance(value, str):  # a file name that carries its art, a Markup string: text only
         return str.__str__(value)
     if isinstance(value, BaseModel):
-        return {name: plain(getattr(value, name)) for name in type(value).model_fields}
+        names = [*type(value).model_fields, *type(value).model_computed_fields]  # computed: text only
+        return {name: plain(getattr(value, name)) for name in names}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):

@@ -59,6 +59,7 @@ class Rulebook:
     settings: RulebookSettings
     accent: str  # #rrggbb for headings and table heads
     settings_loc: Loc = ("rules",)  # where `settings` sits in the YAML
+    key: str = ""  # a line every page's footer repeats: what the mark on printgen's rulings means
 
 
 def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
@@ -204,6 +205,7 @@ def pages(book: Rulebook, layout: Layout, count: int) -> list[Page]:
     result = []
     for n in range(1, count + 1):
         words = f"{book.title} \u00b7 rules \u00b7 page {n} of {count}"
+        words += f" \u00b7 {book.key}" if book.key else ""
         page = Page(shapes=[footer(layout, words)])
         if n == 1 and layout.band:
             top = layout.body_top

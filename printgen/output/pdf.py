@@ -66,7 +66,7 @@ def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable],
     canvas._printgen_raster_dpi = raster_dpi
     canvas.setTitle(doc.title)
     canvas.setSubject(doc.subject)
-    canvas.setAuthor("printgen")
+    canvas.setAuthor(doc.author)  # the game's designer (Loaded.build); printgen is the Creator
     canvas.setCreator("printgen")
     canvas.setViewerPreference("PrintScaling", "None")
     canvas.setViewerPreference("Duplex", DUPLEX[doc.flip])

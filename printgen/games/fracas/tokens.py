@@ -145,6 +145,7 @@ def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float = 
     shapes = Group()
     title_y = paper.height - MARGIN - 6
     shapes.add(text(MARGIN, title_y, f"{defn.title}: life tokens", 16, fonts.BOLD))
+    shapes.add(text(paper.width - MARGIN, title_y, defn.credit_line, 8.5, anchor="end"))  # who made it
     shapes.add(text(MARGIN, title_y - 7, "Print single-sided at actual size, on card if you can. "
                     "Cut along the dashed lines; each token is one life point.", 8.5))
     for i in range(len(defn.players)):

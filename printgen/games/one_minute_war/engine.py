@@ -171,10 +171,10 @@ def refusal(rules: Rules, war: War, side: int, move: Move) -> Refused | None:
         soldier = rules.soldier(move.soldier)
         if move.soldier not in army.standing and not rules.folded_can_fight:
             return Refused(side, "folded_soldiers_cannot_fight", f"{name} cannot choose {soldier.called}: "
-                           "he is folded down, and a folded-down soldier cannot fight")
+                           f"the {soldier.name} is folded down, and a folded-down soldier cannot fight")
         if barred(rules, army, move.soldier):
             return Refused(side, "max_rounds_in_a_row", f"{name} cannot choose {soldier.called}: "
-                           f"{streak_words(rules, war)}")
+                           f"{streak_words(rules, war, soldier)}")
         if move.revive is not None and not soldier.revives:
             able = " or ".join(s.called for s in rules.revivers()) or "nobody in this table"
             return Refused(side, "revive", f"{soldier.called} cannot bring a soldier back; only "
@@ -195,20 +195,21 @@ def refusal(rules: Rules, war: War, side: int, move: Move) -> Refused | None:
     soldier = rules.soldier(move.soldier)
     if move.soldier not in army.standing:
         return Refused(side, "sacrifice", f"{name} cannot fold down {soldier.called} for a "
-                       "sacrifice: he is folded down already")
+                       f"sacrifice: the {soldier.name} is folded down already")
     if barred(rules, army, move.soldier):
         return Refused(side, "max_rounds_in_a_row", f"{name} cannot fold down {soldier.called} for "
-                       f"a sacrifice: {streak_words(rules, war)}, and a sacrifice uses the soldier "
+                       f"a sacrifice: {streak_words(rules, war, soldier)}, and a sacrifice uses the soldier "
                        "it folds down")
     return None
 
 
-def streak_words(rules: Rules, war: War) -> str:
-    n = rules.max_in_a_row
+def streak_words(rules: Rules, war: War, soldier: Soldier) -> str:
+    """Why `soldier` is barred, naming him rather than saying 'he' (a Princess is no 'he')."""
+    n, who = rules.max_in_a_row, f"the {soldier.name}"
     if n == 1:
-        return f"he was used in round {war.rounds}, and no soldier may be used two rounds running"
+        return f"{who} was used in round {war.rounds}, and no soldier may be used two rounds running"
     rounds = f"{war.rounds - 1} and {war.rounds}" if n == 2 else f"{war.rounds - n + 1} to {war.rounds}"
-    return f"he was used in rounds {rounds}, and no soldier may be used more than {n} rounds running"
+    return f"{who} was used in rounds {rounds}, and no soldier may be used more than {n} rounds running"
 
 
 Chooser = Callable[[int, list[int]], int]  # (side, candidates) -> the soldier brought back
@@ -288,7 +289,7 @@ def revival(rules: Rules, war: War, side: int, move: Fight, fell: bool, standing
     if move.revive in candidates:
         return move.revive
     if fell and not rules.revives_when_defeated:
-        why = f"he fell this round, and a fallen {reviver.name} revives nobody"
+        why = f"the {reviver.name} fell this round, and a fallen {reviver.name} revives nobody"
     elif move.revive == move.soldier:
         why = f"the {reviver.name} can never bring himself back"
     else:

@@ -47,4 +47,4 @@ def reason(rules: Rules, choices: list[int], payoffs: tuple[tuple[int, ...], ...
               if j != i and all(a >= b for a, b in zip(other, row)) and other != row]
     if better:
         return f"{called(rules, choices[better[0]])} does at least as well against every choice, and better against some"
-    return "against the other side's optimal mix he loses more often than he wins"
+    return "against the other side's optimal mix this choice loses more often than it wins"

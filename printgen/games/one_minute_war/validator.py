@@ -4,6 +4,7 @@ An unreadable definition exits 2; every finding is reported together, and errors
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal
@@ -47,16 +48,59 @@ def structure(defn: OneMinuteWar) -> list[Finding]:
     for i, s in enumerate(defn.soldiers):
         if not any(s.number in other.beats for other in defn.soldiers):
             found.append(Finding("structure", "error", ("soldiers", i), (
-                f"nobody defeats the {s.name} ({s.number}): only a fist can fold him down, so he "
-                f"never falls in a fight; add {s.number} to some soldier's beats"), (s.name,)))
+                f"nobody defeats the {s.name} ({s.number}): only a fist can fold the {s.name} down, so "
+                f"the {s.name} never falls in a fight; add {s.number} to some soldier's beats"), (s.name,)))
         if numbers - {s.number} <= set(s.beats):
             found.append(Finding("structure", "error", ("soldiers", i, "beats"), (
-                f"the {s.name} ({s.number}) defeats every other soldier, so whoever shows him can "
-                "only win or stand; take someone out of his beats"), (s.name,)))
+                f"the {s.name} ({s.number}) defeats every other soldier, so whoever shows the {s.name} "
+                f"can only win or stand; take someone out of the {s.name}'s beats"), (s.name,)))
     if not defn.restrictions.only_chosen_soldiers_can_fall:
         found.append(Finding("structure", "warning", ("restrictions", "only_chosen_soldiers_can_fall"),
                              "false changes nothing in play: no rule makes any other soldier fall, "
                              "so the rules are played as if it were true"))
+    return found
+
+
+def card_findings(defn: OneMinuteWar) -> list[Finding]:
+    """What `build` measures before it draws: every name and ability fits its tab (a sixth soldier
+    narrows all the tabs), so a table `build` refuses is never reported valid."""
+    from printgen.games.one_minute_war.card import check_card_text
+
+    return [Finding("card", "error", loc, message) for loc, message in check_card_text(defn)]
+
+
+NUMBER = re.compile(r"\b\d+\b")
+
+
+def named_in(text: str, defn: OneMinuteWar) -> set[int]:
+    """The soldiers an ability text names, by name (a whole word, any case) or by number."""
+    numbers = {s.number for s in defn.soldiers}
+    found = {int(n) for n in NUMBER.findall(text) if int(n) in numbers}
+    lowered = text.lower()
+    return found | {s.number for s in defn.soldiers
+                    if re.search(rf"\b{re.escape(s.name.lower())}\b", lowered)}
+
+
+def ability_findings(defn: OneMinuteWar) -> list[Finding]:
+    """A warning for an `ability:` that names soldiers its `beats:` does not list, or leaves out one
+    it does: the tab would tell the players something the engine does not play. An ability naming
+    nobody (the Priest's) says nothing about whom he defeats, and is left alone."""
+    found = []
+    by_number = {s.number: s for s in defn.soldiers}
+    for i, s in enumerate(defn.soldiers):
+        named = named_in(s.ability, defn) - {s.number}
+        if not named:
+            continue
+        extra = sorted(named - set(s.beats))
+        missing = sorted(set(s.beats) - named)
+        words = [f"names {', '.join(f'the {by_number[n].name} ({n})' for n in extra)}, whom beats does "
+                 f"not list" for _ in [0] if extra]
+        words += [f"leaves out {', '.join(f'the {by_number[n].name} ({n})' for n in missing if n in by_number)}, "
+                  f"whom beats lists" for _ in [0] if missing]
+        if words:
+            found.append(Finding("structure", "warning", ("soldiers", i, "ability"), (
+                f"the {s.name}'s ability '{s.ability}' {' and '.join(words)}; the tab would say one "
+                f"thing and the game play another: make the two agree"), (s.name,)))
     return found
 
 
@@ -128,7 +172,9 @@ class Report(Verdicts):
         return "\n".join(lines)
 
     def summaries(self) -> list[tuple[str, list[str]]]:
-        out = [("structure", ["numbers, beats and sides checked; who can defeat whom"])]
+        out = [("structure", ["numbers, beats and sides checked; who can defeat whom; abilities "
+                              "against beats"]),
+               ("card", ["every name and ability measured on its tab, as build measures it"])]
         o = self.sections.get("opening")
         if o is not None:
             mix = ", ".join(f"{name.split(' ', 1)[1]} {share}" for name, share in o["shares"].items()
@@ -149,9 +195,10 @@ def check_set(defn: OneMinuteWar, source: SourceMap, games: int | None = None, s
               progress: Callable[[int], None] | None = None, workers: int | None = None) -> Report:
     """Every check; the opening round and the simulation need a table the engine can play."""
     report = Report(source.file, defn, source)
-    report.findings += structure(defn)
+    report.findings += structure(defn) + card_findings(defn)  # the card measured as build measures it
     if any(f.check == "structure" and not f.soldiers and f.severity == "error" for f in report.findings):
         return report  # numbers or beats the engine cannot read
+    report.findings += ability_findings(defn)
     rules = rules_of(defn)
     op = opening(rules)
     report.findings += opening_findings(defn, rules, op)

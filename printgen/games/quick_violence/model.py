@@ -26,7 +26,7 @@ class Fighter(Strict):
     cost: Annotated[int, Field(ge=1, le=100, description="army points to buy one")]
     actions: Annotated[int, Field(ge=1, le=6, description="actions each time it activates")]
     move: Annotated[Dimension, Field(description="the page dimension its move arrow spans")]
-    defence: Annotated[int, Field(ge=0, le=9, description="added to its die when attacked after defending")]
+    defence: Annotated[int, Field(ge=0, le=9, description="added to its dice rolls after defending")]
     damage: Annotated[int, Field(ge=1, le=10, description="successful attacks that remove it")]
 
 
