@@ -11,6 +11,8 @@ the print-quality work (commit d9317f2), on A4, in a folder of its own:
     python docs/make_images.py quality /tmp/before-out
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
+With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
+how tests/test_docs_images.py remakes them to compare with the committed ones.
 """
 from __future__ import annotations
 
@@ -46,14 +48,19 @@ def render(pdf: Path, page: int, dpi: float, box_mm: tuple[float, float, float, 
     return image
 
 
+def images_folder() -> Path:
+    """docs/images, or the folder MAKE_IMAGES_INTO names (read when asked, so nothing is cached)."""
+    return Path(os.environ.get("MAKE_IMAGES_INTO") or IMAGES)
+
+
 def save(image: Image.Image, name: str, width: int | None = None) -> None:
     if width and image.width > width:
         image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
     small = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    target = IMAGES / name
+    target = images_folder() / name
     small.save(target, optimize=True)
     size = target.stat().st_size
-    print(f"{target.relative_to(ROOT)}: {image.width} x {image.height} px, {size // 1024} KB")
+    print(f"{target}: {image.width} x {image.height} px, {size // 1024} KB")
     if size > LIMIT:
         raise SystemExit(f"{name} is over {LIMIT // 1024} KB; crop or shrink it")
 
@@ -186,7 +193,7 @@ def war_images(out: Path) -> None:
 
 
 def main() -> None:
-    IMAGES.mkdir(parents=True, exist_ok=True)
+    images_folder().mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         if sys.argv[1:] == ["pieces"]:
