@@ -9,8 +9,17 @@ the print-quality work (commit d9317f2), on A4, in a folder of its own:
     git worktree add /tmp/before d9317f2
     PYTHONPATH=/tmp/before python -m printgen.cli.main build --out /tmp/before-out
     python docs/make_images.py quality /tmp/before-out
+
+The pieces section of docs/print-quality.md (issue 35) compares with commit a23bbca the same way:
+
+    git archive a23bbca | tar -x -C /tmp/before35
+    cd /tmp/before35 && PYTHONPATH=. python -m printgen.cli.main build omiga quick_violence --out /tmp/b35
+    PYTHONPATH=. python -m printgen.cli.main build deck --paper letter --out /tmp/b35/letter
+    cd - && python docs/make_images.py pieces-quality /tmp/b35
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
+With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
+how tests/test_docs_images.py remakes them to compare with the committed ones.
 """
 from __future__ import annotations
 
@@ -46,14 +55,19 @@ def render(pdf: Path, page: int, dpi: float, box_mm: tuple[float, float, float, 
     return image
 
 
+def images_folder() -> Path:
+    """docs/images, or the folder MAKE_IMAGES_INTO names (read when asked, so nothing is cached)."""
+    return Path(os.environ.get("MAKE_IMAGES_INTO") or IMAGES)
+
+
 def save(image: Image.Image, name: str, width: int | None = None) -> None:
     if width and image.width > width:
         image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
     small = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    target = IMAGES / name
+    target = images_folder() / name
     small.save(target, optimize=True)
     size = target.stat().st_size
-    print(f"{target.relative_to(ROOT)}: {image.width} x {image.height} px, {size // 1024} KB")
+    print(f"{target}: {image.width} x {image.height} px, {size // 1024} KB")
     if size > LIMIT:
         raise SystemExit(f"{name} is over {LIMIT // 1024} KB; crop or shrink it")
 
@@ -124,6 +138,37 @@ BEFORE_AFTER = [
 ]
 
 
+# issue 35, the pieces: (picture, file under out/, page, dpi, crop), the same for both builds
+PIECES_BEFORE_AFTER = [
+    ("quality-pieces-omiga-cuts.png", "omiga/omiga.pdf", 6, 150, (14, 20, 106, 70)),
+    ("quality-pieces-measuring-corner.png", "quick_violence/quick_violence.pdf", 2, 200, (0, 0, 75, 32)),
+    ("quality-pieces-deck-letter.png", "letter/deck/deck.pdf", 0, 45, None),
+]
+
+
+def pieces_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, the pieces: cut lines, the measuring page's corner, a Letter deck sheet."""
+    for name, pdf, page, dpi, box in PIECES_BEFORE_AFTER:
+        left = labelled(render(before / pdf, page, dpi, box), "before")
+        right = labelled(render(after / pdf, page, dpi, box), "after")
+        save(side_by_side(left, right), name, 1200)
+
+
+def low_ink_images(out: Path) -> None:
+    """docs/print-at-home.md: the Omiga tile sheet with both decks, as bundled and with `low_ink: true`."""
+    bundled = ROOT / "card_defs" / "omiga.yaml"
+    text = bundled.read_text()
+    assert "\nlow_ink: false\n" in text
+    out.mkdir(parents=True, exist_ok=True)
+    low = out / "low_ink.yaml"
+    low.write_text(text.replace("\nlow_ink: false\n", "\nlow_ink: true\n"))
+    printgen("build", bundled, "--out", out / "standard")
+    printgen("build", low, "--out", out / "low")
+    standard = labelled(render(out / "standard" / "omiga" / "omiga.pdf", 4, 40), "standard")
+    light = labelled(render(out / "low" / "low_ink" / "low_ink.pdf", 4, 40), "low_ink: true")
+    save(side_by_side(standard, light), "home-omiga-low-ink.png", 1000)
+
+
 def quality_images(before: Path, after: Path) -> None:
     """docs/print-quality.md: the same page before the print-quality work and now."""
     for name, (old, old_page, old_dpi, old_box), (new, new_page, new_dpi, new_box) in BEFORE_AFTER:
@@ -186,12 +231,17 @@ def war_images(out: Path) -> None:
 
 
 def main() -> None:
-    IMAGES.mkdir(parents=True, exist_ok=True)
+    images_folder().mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         if sys.argv[1:] == ["pieces"]:
             piece_images(out)
             war_images(out / "war")
+            return
+        if sys.argv[1:2] == ["pieces-quality"]:
+            printgen("build", "omiga", "quick_violence", "--out", out)
+            printgen("build", "deck", "--paper", "letter", "--out", out / "letter")
+            pieces_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)
@@ -212,6 +262,7 @@ def main() -> None:
         book = out / "quick_violence" / "quick_violence.pdf"
         pages = len(pypdfium2.PdfDocument(book))
         save(render(book, pages - 1, 70), "home-measuring-page.png")
+        low_ink_images(out / "low-ink")
         printgen("calibrate", "--out", out)
         sheet = next((out / "calibrate").glob("*.pdf"))
         save(side_by_side(render(sheet, 0, 60), render(sheet, 1, 60)), "home-calibration-sheet.png")

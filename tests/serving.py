@@ -23,10 +23,10 @@ LAUNCH = "import sys\nfrom printgen.launch import main\nsys.argv[0] = 'printgen'
 
 def small_deck(folder: Path) -> Path:
     """The bundled Potion Shop deck, cut to its first two rows (five cards: one sheet, two pages),
-    copied into `folder` as potion.yaml with its CSV, icon and back template."""
+    copied into `folder` as potion.yaml with its CSV, icon, pictures and back template."""
     bundled = bundled_definition("deck").parent
     folder.mkdir(parents=True, exist_ok=True)
-    for name in ("flask.svg", "back.svg.j2"):
+    for name in ("flask.svg", "fire.svg", "ice.svg", "earth.svg", "air.svg", "back.svg.j2"):
         shutil.copyfile(bundled / name, folder / name)
     rows = (bundled / "cards.csv").read_text().splitlines()
     (folder / "cards.csv").write_text("\n".join(rows[:3]) + "\n")

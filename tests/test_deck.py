@@ -347,7 +347,7 @@ def captions(page) -> list[dict]:
 
 
 def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cli, deck, tmp_path):
-    text = deck.read_text().replace("orientation: portrait    # or landscape", "orientation: landscape\n  gap: 3")
+    text = deck.read_text().replace("orientation: auto", "orientation: landscape\n  gap: 3")
     deck.write_text(text)
     folder = build(run_cli, deck, tmp_path / "out")
     with pdfplumber.open(folder / "deck.pdf") as pdf:
@@ -484,6 +484,7 @@ def card_pitch(page) -> tuple[int, float]:
 
 
 def test_bleed_left_out_gives_way_to_nine_poker_cards_on_a4(run_cli, deck, tmp_path):
+    deck.write_text(deck.read_text().replace("orientation: auto", "orientation: portrait"))  # turned, 8 fit
     folder = build(run_cli, deck, tmp_path / "auto")
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         assert card_pitch(pdf.pages[0]) == (9, pytest.approx(CARD_W, abs=0.01))  # edge to edge
@@ -497,7 +498,7 @@ def test_bleed_left_out_gives_way_to_nine_poker_cards_on_a4(run_cli, deck, tmp_p
 
 
 def test_bleed_written_in_the_definition_is_kept_with_a_located_warning(run_cli, deck, tmp_path):
-    text = deck.read_text()
+    text = deck.read_text().replace("orientation: auto", "orientation: portrait")  # turned, 8 fit
     deck.write_text(text.replace("  # bleed: 2 ", "  bleed: 2   "))
     line = 1 + deck.read_text().splitlines().index(next(l for l in deck.read_text().splitlines()
                                                          if l.startswith("  bleed: 2")))
@@ -511,7 +512,7 @@ def test_bleed_written_in_the_definition_is_kept_with_a_located_warning(run_cli,
 
 
 def test_bleed_left_out_is_kept_when_the_sheet_has_room(run_cli, deck, tmp_path):
-    deck.write_text(deck.read_text().replace("orientation: portrait", "paper: a3\n  orientation: portrait"))
+    deck.write_text(deck.read_text().replace("orientation: auto", "paper: a3\n  orientation: portrait"))
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 0 and "fits" not in result.output
     first = PdfReader(tmp_path / "out" / "deck" / "deck.pdf").pages[0]

@@ -71,7 +71,8 @@ def test_layout_gutterfold_and_fronts_override_the_decks_duplex(run_cli, deck, t
         assert len(pdf.pages) == 4  # 18 cards, 9 a sheet, each sheet a front and a back
         assert len(boxes(pdf.pages[1], FRAME_W)) == 9
     with pdfplumber.open(build(run_cli, deck, tmp_path / "fold", "--layout", "gutterfold")) as pdf:
-        assert len(pdf.pages) == 6  # 3 fronts down the left half of each sheet, their backs on the right
+        # the sheet turned: 2 x 2 fronts on the left half of each sheet (3 upright), backs on the right
+        assert len(pdf.pages) == 5
         placed = 0
         for page in pdf.pages:
             width = float(page.width) / MM
@@ -198,8 +199,9 @@ def test_guides_outline_trim_safe_area_and_bleed_of_every_card(run_cli, deck, tm
 
 def test_paper_a3_builds_a_deck_on_a3_and_is_refused_for_a4_and_letter_games(run_cli, deck, tmp_path):
     with pdfplumber.open(build(run_cli, deck, tmp_path / "o", "--paper", "a3")) as pdf:
-        assert {(round(float(p.width) / MM), round(float(p.height) / MM)) for p in pdf.pages} == {(297, 420)}
-        assert len(pdf.pages) == 4 and len(bands(pdf.pages[0])) == 16  # 4 x 4 on A3, 9 on A4
+        # turned, since A3 holds 6 x 3 poker cards across and 4 x 4 upright (9 on upright A4)
+        assert {(round(float(p.width) / MM), round(float(p.height) / MM)) for p in pdf.pages} == {(420, 297)}
+        assert len(pdf.pages) == 2 and len(bands(pdf.pages[0])) == 18
     for game, title in (("omiga", "Omiga"), ("one_minute_war", "One Minute War")):
         result = run_cli("build", game, "--out", tmp_path / "x", "--paper", "a3")
         assert result.exit_code == 2
@@ -212,7 +214,7 @@ def test_paper_a3_builds_a_deck_on_a3_and_is_refused_for_a4_and_letter_games(run
 
 
 def test_paper_given_overrides_the_paper_the_deck_names(run_cli, deck, tmp_path):
-    deck.write_text(deck.read_text().replace("orientation: portrait", "paper: a3\n  orientation: portrait"))
+    deck.write_text(deck.read_text().replace("orientation: auto", "paper: a3\n  orientation: portrait"))
     with pdfplumber.open(build(run_cli, deck, tmp_path / "named")) as pdf:
         assert round(float(pdf.pages[0].width) / MM) == 297
     with pdfplumber.open(build(run_cli, deck, tmp_path / "given", "--paper", "letter")) as pdf:

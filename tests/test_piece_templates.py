@@ -81,7 +81,9 @@ def test_a_semicircle_moved_off_its_edge_midpoint_is_a_located_warning(run_cli, 
 
 def test_forms_drawn_so_they_no_longer_fit_are_named(run_cli, copied, tmp_path):
     # every bottom band drawn flat: a tile's tip no longer meets its partner's notch
-    edit(copied, '<polygon id="form-{{ form.edge }}" points="{{ form.points }}" fill="{{ look.band }}"/>',
+    edit(copied, '<polygon id="form-{{ form.edge }}" points="{{ form.points }}" fill="{{ look.band }}"'
+                 '{% if look.band_line %} stroke="{{ look.band_line }}" stroke-width="{{ look.band_line_width }}" '
+                 'stroke-linejoin="round"{% endif %}/>',
          '{% if form.edge == "top" %}<polygon id="form-top" points="{{ form.points }}" fill="{{ look.band }}"/>'
          '{% else %}<rect id="form-bottom" x="{{ box.x }}" y="{{ tile.height - form.band }}" '
          'width="{{ box.width }}" height="{{ form.band - box.y }}" fill="{{ look.band }}"/>{% endif %}')

@@ -303,6 +303,7 @@ def test_measuring_text_too_long_for_its_box_is_located(run_cli, tmp_path):
 
 EDGES = {("width", "tail"): "left edge", ("width", "tip"): "right edge", ("length", "tail"): "top edge",
          ("length", "tip"): "bottom edge", ("diagonal", "tail"): "corner", ("diagonal", "tip"): "corner"}
+LED = {("width", "tail"), ("length", "tail")}  # words set apart from the crowded corner, with leaders
 PRINTER_MARGIN = 6.0  # the widest strip a home printer leaves blank (4 to 6 mm)
 TICK = 5.0
 
@@ -381,7 +382,8 @@ def test_each_arrow_end_has_a_tick_inside_the_printed_area_that_says_how_far_the
         distance = f"{t.distance:.2f}".rstrip("0").rstrip(".")
         assert t.words.text == f"{distance} mm to the {EDGES[(t.dimension, t.side)]}"
         assert t.distance == pytest.approx(round(t.distance), abs=0.01)  # whole millimetres, easy to add
-        assert min(math.dist(p, t.middle) for p in t.words.points) < 6.0  # the words sit by their tick
+        if (t.dimension, t.side) not in LED:  # the words sit by their tick (those led away: test_qv_leaders)
+            assert min(math.dist(p, t.middle) for p in t.words.points) < 6.0
         assert t.words.gap >= PRINTER_MARGIN, t.words  # and are printed too
     # where the ends are: each tick measured from the paper's edge it names
     at = {(t.dimension, t.side): t for t in ticks}

@@ -13,7 +13,7 @@ from reportlab.graphics.shapes import Group, translate
 
 from printgen.core.paper import SAFE_MARGIN_MM, Paper, font_mm
 from printgen.drawing import fonts
-from printgen.drawing.picture import CUT, guide, placed, text
+from printgen.drawing.picture import CUT, LineStyle, guide, placed, text
 from printgen.layout.sheet import Box, Duplex
 from printgen.drawing.document import Page
 from printgen.output.reuse import Forms, Reused, reusable
@@ -95,7 +95,7 @@ def fit(length: float, pitch: float) -> int:
     return max(0, math.floor((length - 2 * EDGE) / pitch + 1e-9))
 
 
-def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float) -> Group:
+def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float, style: LineStyle = CUT) -> Group:
     """Short marks in the margins at both ends of every vertical and horizontal cut line."""
     group = Group()
     if not boxes:
@@ -105,11 +105,11 @@ def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float) -> Group:
     low_y, high_y = ys[0] - bleed - MARK_GAP, ys[-1] + bleed + MARK_GAP
     low_x, high_x = xs[0] - bleed - MARK_GAP, xs[-1] + bleed + MARK_GAP
     for x in xs:
-        group.add(guide(x, low_y, x, low_y - MARK_LENGTH, CUT))
-        group.add(guide(x, high_y, x, high_y + MARK_LENGTH, CUT))
+        group.add(guide(x, low_y, x, low_y - MARK_LENGTH, style))
+        group.add(guide(x, high_y, x, high_y + MARK_LENGTH, style))
     for y in ys:
-        group.add(guide(low_x, y, low_x - MARK_LENGTH, y, CUT))
-        group.add(guide(high_x, y, high_x + MARK_LENGTH, y, CUT))
+        group.add(guide(low_x, y, low_x - MARK_LENGTH, y, style))
+        group.add(guide(high_x, y, high_x + MARK_LENGTH, y, style))
     return group
 
 

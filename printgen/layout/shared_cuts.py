@@ -17,13 +17,17 @@ from reportlab.lib.colors import HexColor
 from printgen.core.paper import SAFE_MARGIN_MM, Paper, font_mm
 from printgen.drawing import fonts
 from printgen.drawing.document import Page
-from printgen.drawing.picture import LineStyle, guide, placed, text
+from printgen.drawing.picture import CUT, LineStyle, guide, placed, text
 from printgen.layout.imposition import (CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, Caption,
                                         ImposedSheet, Piece, caption_text, cut_marks, trim_and_bleed)
 from printgen.layout.sheet import Box, Duplex
 from printgen.output.reuse import Reused, reusable
 
-TRIM_LINE = LineStyle("trim", 0.15, None, HexColor("#9a9a9a"))  # thin and grey: half stays on each piece
+# A cased trim line, dark under white: the white core shows on dark bands, the dark edges on light
+# faces, so the cut reads on either; thin enough that half of it stays on each piece.
+TRIM_CASING = LineStyle("trim", 0.35, None, HexColor("#303030"))
+TRIM_CORE = LineStyle("trim-core", 0.12, None, HexColor("#ffffff"))
+SHARED_MARK = LineStyle("cut", 0.45, CUT.dash)  # heavier than a lone piece's marks: they lead the knife
 Kind = Callable[[Piece], Hashable]
 
 
@@ -108,14 +112,15 @@ def boxes_for(frame: Frame, rows: Sequence[Row]) -> list[Box]:
 
 
 def trim_lines(boxes: Sequence[Box]) -> Group:
-    seen: set[tuple[float, ...]] = set()
-    group = Group()
+    """Every cut once, all casings first so no casing covers another cut's white core."""
+    seen: dict[tuple[float, ...], tuple[float, float, float, float]] = {}
     for x, y, w, h in boxes:
         for edge in ((x, y, x + w, y), (x, y + h, x + w, y + h), (x, y, x, y + h), (x + w, y, x + w, y + h)):
-            key = tuple(round(v, 4) for v in edge)
-            if key not in seen:
-                seen.add(key)
-                group.add(guide(*edge, TRIM_LINE))
+            seen.setdefault(tuple(round(v, 4) for v in edge), edge)
+    group = Group()
+    for style in (TRIM_CASING, TRIM_CORE):
+        for edge in seen.values():
+            group.add(guide(*edge, style))
     return group
 
 
@@ -161,7 +166,7 @@ def sheet(rows: Sequence[Row], frame: Frame, duplex: Duplex, caption: Caption | 
     if bleed > 0:
         front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
         back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
-    marks = reusable(cut_marks(boxes, duplex.paper, bleed))
+    marks = reusable(cut_marks(boxes, duplex.paper, bleed, SHARED_MARK))
     front.shapes.append(marks)
     back.shapes.append(placed(marks, duplex.mirror()))
     if caption:

@@ -30,12 +30,28 @@ FACE_DPI = 150
 
 
 def paper_of(defn: Deck, options: BuildOptions) -> Paper:
-    """--paper when given, else the definition's paper when it names one; landscape turns it."""
+    """--paper when given, else the definition's paper when it names one, turned as
+    `sheet.orientation` says; "auto" turns it only when that holds more cards on each sheet."""
     named = "paper" in defn.sheet.model_fields_set and not options.paper_given
     paper = SHEET_PAPERS[defn.sheet.paper] if named else options.paper
+    turned = Paper(paper.name, paper.height, paper.width)
     if defn.sheet.orientation == "landscape":
-        return Paper(paper.name, paper.height, paper.width)
+        return turned
+    if defn.sheet.orientation == "auto" and cards_on(defn, options, turned) > cards_on(defn, options, paper):
+        return turned
     return paper
+
+
+def cards_on(defn: Deck, options: BuildOptions, paper: Paper) -> int:
+    """Cards on one side of `paper`, with the bleed the build would give them there."""
+    width, height = defn.card.dimensions
+    area = fold_half(paper) if (options.layout or defn.sheet.layout) == "gutterfold" else paper
+    given = options.bleed if options.bleed is not None else defn.card.bleed
+    if given is None:
+        most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
+        bled = per_sheet(area, width, height, defn.card.most_bleed, defn.sheet.gap)
+        return bled if bled == most else most
+    return per_sheet(area, width, height, given, defn.sheet.gap)
 
 
 def names(rows: list[Row], values: list[RowValues]) -> list[str]:

@@ -176,7 +176,8 @@ class Layout(Strict):
 
 class Sheet(Strict):
     paper: Literal["a4", "letter", "a3", "tabloid"] = "a4"
-    orientation: Literal["portrait", "landscape"] = "portrait"
+    orientation: Annotated[Literal["auto", "portrait", "landscape"], Field(
+        description="auto: landscape only when it holds more cards on each sheet")] = "auto"
     gap: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False, description="mm between cards")] = 0.0
     layout: Annotated[Literal["duplex", "gutterfold", "fronts"], Field(
         description="duplex: backs on the reverse; gutterfold: each back beside its front, to fold; "

@@ -136,6 +136,7 @@ class Omiga(WithReference):
     validation: Validation = Field(default_factory=Validation)
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 10.5
     art: DeckArt = Field(default_factory=DeckArt)
+    low_ink: bool = Field(False, description="white faces and plain backs: about half the ink")
 
     def deck(self, name: str) -> Deck:
         return getattr(self.decks, name)
@@ -146,7 +147,13 @@ class Omiga(WithReference):
                 yield deck, i, tile
 
     def looks(self) -> Palette:
-        return self.palettes[self.palette]
+        """The chosen palette; with `low_ink`, every face and back white (bands tell the decks apart)."""
+        palette = self.palettes[self.palette]
+        if not self.low_ink:
+            return palette
+        plain = {"face": "#ffffff", "back": "#ffffff"}
+        return palette.model_copy(update={"white": palette.white.model_copy(update=plain),
+                                          "black": palette.black.model_copy(update=plain)})
 
 
 def tile_name(deck: str, index: int) -> str:

@@ -23,6 +23,7 @@ from printgen.games.pieces import Piece, PieceTemplates, templates_for
 ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the radius
 NUMBER_PT = fonts.MIN_PT  # the tile number: small, but no smaller than any printed text
 OUTLINE_MM = 0.35  # the line around a semicircle, when the palette asks for one
+BAND_LINE_MM = 0.6  # low ink: the outline of a white deck's band, bold enough to read as a form
 
 
 def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) -> None:
@@ -165,11 +166,14 @@ def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numb
         if (name, edge, bleed) not in memo:
             memo[(name, edge, bleed)] = form_data(defn, name, edge, bleed)
         forms.append(memo[(name, edge, bleed)])
+    outlined = defn.low_ink and deck == "white"
     number = {"text": str(index + 1), "x": 2.0, "y": h - (card.band + 1.2), "size": font_mm(NUMBER_PT)}
     return {"tile": {"deck": deck, "name": tile_name(deck, index), "number": index + 1, "width": w,
                      "height": h, "bleed": bleed},
-            "look": {"face": look.face, "band": look.band, "ink": look.ink, "outline": look.outline,
-                     "outline_width": OUTLINE_MM},
+            "look": {"face": look.face, "ink": look.ink, "outline": look.outline, "outline_width": OUTLINE_MM,
+                     # low ink: the white deck's bands are only outlined, the black deck's stay solid
+                     "band": look.face if outlined else look.band,
+                     "band_line": look.band if outlined else None, "band_line_width": BAND_LINE_MM},
             "box": {"x": -bleed, "y": -bleed, "width": w + 2 * bleed, "height": h + 2 * bleed},
             "semicircles": semicircles, "forms": forms, "number": number if numbered else None}
 
@@ -180,6 +184,7 @@ def back_data(defn: Omiga, deck: str, bleed: float) -> dict[str, Any]:
     ring = min(w, h) * 0.34
     return {"tile": {"deck": deck, "width": w, "height": h, "bleed": bleed},
             "look": {"back": look.back, "ink": look.back_ink},
+            "plain": defn.low_ink, "marker": f"{deck.upper()} DECK",  # low ink: the deck's name only
             "box": {"x": -bleed, "y": -bleed, "width": w + 2 * bleed, "height": h + 2 * bleed},
             "title": defn.title,
             "emblem": {"cx": w / 2, "cy": h / 2, "ring": ring, "inner": ring - 1.6, "line": 0.7,

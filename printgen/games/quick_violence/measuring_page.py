@@ -5,7 +5,7 @@ the edge survive printers that cut off the ends, and RANGE and the scale bars ar
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Literal, Sequence
 
 from reportlab.graphics.shapes import Circle, Group, Line, Polygon, rotate, translate
@@ -110,6 +110,15 @@ END_MARKS: dict[tuple[Dimension, Side], tuple[float, str, Placing]] = {
 }
 
 
+# The marks at the tails of SHORT and MEDIUM fall in the top-left corner, where three arrows cross:
+# their words move right into the clear strip above SHORT, stacked, each tied to its tick by a thin
+# leader line. Per mark: the words' baseline, mm below the top edge; they start at LEADER_X.
+LEADER_ROWS: dict[tuple[Dimension, Side], float] = {("length", "tail"): 8.6, ("width", "tail"): 12.6}
+LEADER_X = INSET + 18.0  # clear of the crossing and of every tick, left of SHORT's caption end
+LEADER_WIDTH = 0.15
+LEADER_GAP = 0.8  # mm between a leader's end and the tick or words it joins
+
+
 @dataclass(frozen=True)
 class EndMark:
     """A tick across a page arrow inside the printed area, and words saying how far the arrow's end
@@ -123,12 +132,16 @@ class EndMark:
     angle: float  # the words' direction, degrees
     anchor: str
     colour: Color
+    leader: tuple[Point, Point] | None = None  # a thin line from the tick to words set apart
 
     def drawing(self) -> Group:
         (x, y), (ax, ay), h = self.at, self.across, TICK_HALF
         group = Group()
         group.add(Line(x + ax * h, y + ay * h, x - ax * h, y - ay * h, strokeColor=self.colour,
                        strokeWidth=TICK_WIDTH, strokeLineCap=0))
+        if self.leader is not None:
+            (x1, y1), (x2, y2) = self.leader
+            group.add(Line(x1, y1, x2, y2, strokeColor=self.colour, strokeWidth=LEADER_WIDTH, strokeLineCap=1))
         words = text(0, 0, self.words, MARK_PT, anchor=self.anchor, fill=self.colour)
         group.add(placed(words, compose(translate(*self.origin), rotate(self.angle))))
         return group
@@ -217,7 +230,26 @@ class MeasuringPage:
     def end_marks(self) -> list[EndMark]:
         """Both ends of every page arrow fall where printers cannot print: each gets a mark."""
         arrows = self.page_arrows()
-        return [end_mark(arrows[dim], side, *END_MARKS[(dim, side)]) for dim, side in END_MARKS]
+        marks = []
+        for dim, side in END_MARKS:
+            mark = end_mark(arrows[dim], side, *END_MARKS[(dim, side)])
+            if (dim, side) in LEADER_ROWS:
+                mark = self.led(mark, LEADER_ROWS[(dim, side)])
+            marks.append(mark)
+        return marks
+
+    def led(self, mark: EndMark, below_top: float) -> EndMark:
+        """`mark` with its words level at `below_top` mm under the top edge, from LEADER_X, and a
+        leader from the tick's end nearest them to the middle of the words' left side."""
+        baseline = self.paper.height - below_top
+        (x, y), (ax, ay) = mark.at, mark.across
+        ends = [(x + ax * TICK_HALF, y + ay * TICK_HALF), (x - ax * TICK_HALF, y - ay * TICK_HALF)]
+        target = (LEADER_X - LEADER_GAP, baseline + CAP * font_mm(MARK_PT) / 2)
+        start = min(ends, key=lambda end: math.dist(end, target))
+        ux, uy = target[0] - start[0], target[1] - start[1]
+        length = math.hypot(ux, uy)
+        start = (start[0] + ux / length * LEADER_GAP, start[1] + uy / length * LEADER_GAP)
+        return replace(mark, origin=(LEADER_X, baseline), angle=0.0, anchor="start", leader=(start, target))
 
     def range_arrow(self) -> Arrow:
         return Arrow((LANE_LEFT, RANGE_Y), (LANE_LEFT + self.range_mm, RANGE_Y), self.colours["range"],
