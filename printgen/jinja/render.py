@@ -133,7 +133,8 @@ class OutOfTime(TemplateError):
 
 @contextmanager
 def soft_deadline(seconds: float, budget: float = TEMPLATE_SECONDS) -> Iterator[None]:
-    """Interrupt Python-level work after `seconds`; the message names `budget`."""
+    """Interrupt Python-level work after `seconds` of processor time (not wall time, so a busy
+    machine never cuts a render short that an idle one finishes); the message names `budget`."""
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -142,13 +143,13 @@ def soft_deadline(seconds: float, budget: float = TEMPLATE_SECONDS) -> Iterator[
         raise OutOfTime(f"the template took more than {budget:g} s, the most "
                         f"printgen allows; make it simpler")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def template_file(name: str, user_dirs: list[Path], snippet: str = "") -> tuple[str, int]:
