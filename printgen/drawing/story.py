@@ -14,7 +14,7 @@ from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, TableStyl
 
 from printgen.core.paper import MM_PER_PT
 from printgen.core.problems import UnknownTable
-from printgen.drawing import fonts
+from printgen.drawing import fonts, style
 
 
 @dataclass(frozen=True)
@@ -26,8 +26,11 @@ class Styles:
     subtitle: ParagraphStyle
 
 
-def styles(size: float = 9.0) -> Styles:
+def styles(size: float = style.RULES_PT, accent: str | None = None, title: float = style.RULES_TITLE) -> Styles:
+    """The house type scale (printgen.drawing.style) around a body `size`; headings and the title in
+    `accent` when given."""
     fonts.register()
+    ink = HexColor(accent) if accent else black
     body = ParagraphStyle("body", fontName=fonts.REGULAR, bulletFontName=fonts.REGULAR,
                           fontSize=size, leading=size * 1.22,
                           spaceAfter=size * 0.35, allowWidows=0, allowOrphans=0)
@@ -35,11 +38,11 @@ def styles(size: float = 9.0) -> Styles:
         body=body,
         bullet=ParagraphStyle("bullet", parent=body, leftIndent=size * 1.1, bulletIndent=size * 0.2,
                               spaceAfter=size * 0.2),
-        heading=ParagraphStyle("heading", parent=body, fontName=fonts.BOLD, fontSize=size * 1.2,
+        heading=ParagraphStyle("heading", parent=body, fontName=fonts.BOLD, fontSize=size * style.HEADING,
                                leading=size * 1.45, spaceBefore=size * 0.5, spaceAfter=size * 0.2,
-                               keepWithNext=1),
-        title=ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=size * 2.6,
-                             leading=size * 2.9, spaceAfter=size * 0.2),
+                               keepWithNext=1, textColor=ink),
+        title=ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=size * title,
+                             leading=size * (title + 0.3), spaceAfter=size * 0.2, textColor=ink),
         subtitle=ParagraphStyle("subtitle", parent=body, fontName=fonts.ITALIC, spaceAfter=size * 0.6),
     )
 

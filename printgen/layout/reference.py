@@ -16,11 +16,12 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.platypus import Flowable, Frame, PageBreak, Paragraph, Table
 from reportlab.platypus.doctemplate import LayoutError
 
-from printgen.drawing import fonts
+from printgen.drawing import fonts, style
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document, Located, Page
 from printgen.core.source import Loc
 from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
+from printgen.drawing.flow import pour
 from printgen.drawing.markup import escape
 from printgen.drawing.picture import CUT, guide, rect, text
 from printgen.core.problems import DefinitionError, Problem
@@ -29,6 +30,7 @@ from printgen.drawing.story import Stack, Styles, build_story, styles, table_sty
 from printgen.jinja.render import render
 
 INSET = 8.0  # mm between a half's text and the paper edge or the cut line (5 mm safe margin + slack)
+FOOT = 3.0  # mm more at the paper's top and foot: room for the running footer
 COLUMN_GAP = 6.0  # mm between columns
 HEAD_GAP = 1.5  # mm between a half's title block and its columns
 HALVES = ("top half", "bottom half")
@@ -41,10 +43,10 @@ class ReferenceSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     text_size_pt: Annotated[float, Field(ge=7, le=12, allow_inf_nan=False,
-                                         description="body text size; never below 7 pt")] = 8.5
+                                         description="body text size; never below 7 pt")] = style.REFERENCE_PT
     columns: Annotated[int, Field(ge=1, le=3, description="columns in each half of the page")] = 2
     accent: Annotated[str, Field(pattern=r"^#[0-9A-Fa-f]{6}$",
-                                 description="colour of headings and table heads, #rrggbb")] = "#444444"
+                                 description="colour of headings and table heads, #rrggbb")] = style.DEFAULT_ACCENT
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class Reference:
     tables: Mapping[str, Union[DataTable, Figure]]
     settings: ReferenceSettings
     settings_loc: Loc = ("reference",)  # where `settings` sits in the YAML
+    credit: str = ""  # who made the game, in the footer
     sections: Mapping[str, Loc] = field(default_factory=dict)  # heading -> YAML key behind it
 
     @property
@@ -77,20 +80,16 @@ class Reference:
 # -- flowables -------------------------------------------------------------------------------------
 
 def reference_styles(settings: ReferenceSettings) -> Styles:
-    """story.py's styles, tightened for a dense sheet, with headings in the accent colour."""
-    base = styles(settings.text_size_pt)
+    """The house styles, tightened for a dense sheet, with headings in the accent colour."""
     size = settings.text_size_pt
-    accent = HexColor(settings.accent)
+    base = styles(size, settings.accent, style.REFERENCE_TITLE)
     return Styles(
         body=base.body.clone("ref-body", spaceAfter=size * 0.3),
         bullet=base.bullet.clone("ref-bullet", spaceAfter=size * 0.15),
-        heading=base.heading.clone("ref-heading", textColor=accent, spaceBefore=size * 0.6,
-                                   spaceAfter=size * 0.25),
-        title=base.title.clone("title", fontSize=size * 2.2, leading=size * 2.4, textColor=accent,
-                               spaceAfter=size * 0.1),
+        heading=base.heading.clone("ref-heading", spaceBefore=size * 0.6, spaceAfter=size * 0.25),
+        title=base.title.clone("title", spaceAfter=size * 0.1),
         subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
     )
-
 
 
 def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float,
@@ -157,7 +156,7 @@ class Half(Flowable):
             frame = Frame(x, 0, self.column_width, max(top, 0), leftPadding=0, rightPadding=0,
                           topPadding=0, bottomPadding=0, showBoundary=0)
             try:
-                frame.addFromList(pending, self.canv)
+                pour(frame, pending, self.canv, breaks=True)  # a long table breaks between rows
             except LayoutError:  # a block taller than a whole column: it stays in `pending`
                 pass
         self.leftover = pending
@@ -176,7 +175,7 @@ def keep_sections_whole(items: list[Flowable], width: float, height: float) -> l
             current = section
     result: list[Flowable] = []
     for group in groups:
-        block = tagged(Stack(group), getattr(group[0], "section", ""))
+        block = tagged(Stack(group, whole=True), getattr(group[0], "section", ""))
         if len(group) > 1 and block.wrap(width, height)[1] <= height:
             result.append(block)
         else:
@@ -215,7 +214,8 @@ class Composed:
 def half_boxes(paper: Paper) -> list[tuple[float, float, float, float]]:
     """The text boxes of the top and bottom halves, in mm, inset from paper edges and the cut."""
     w, h = paper.width, paper.height / 2
-    return [(INSET, h + INSET, w - 2 * INSET, h - 2 * INSET), (INSET, INSET, w - 2 * INSET, h - 2 * INSET)]
+    tall = h - 2 * INSET - FOOT
+    return [(INSET, h + INSET, w - 2 * INSET, tall), (INSET, INSET + FOOT, w - 2 * INSET, tall)]
 
 
 def column_width(paper: Paper, columns: int) -> float:
@@ -264,6 +264,10 @@ def cut_label(paper: Paper, label: str) -> Group:
     return group
 
 
+def ref_footer(ref: Reference, paper: Paper, page: int, count: int) -> Group:
+    return style.running_footer(paper, style.footer_words(ref.title, "reference", page, count, ref.credit))
+
+
 def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:
     """The one-page sheet: first half on top, second half below, a cut line between them."""
     top, bottom = parts(ref, options)
@@ -272,7 +276,7 @@ def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:
     halves = [Half(top, ref.settings.columns, HALVES[0], size),
               Half(bottom, ref.settings.columns, HALVES[1], size)]
     page = Page(shapes=[cut_line(options.paper, "Print one-sided at actual size; cut here for two half-page "
-                                                "cards")], frames=boxes)
+                                                "cards"), ref_footer(ref, options.paper, 1, 1)], frames=boxes)
     return Composed([page], list(halves), halves)
 
 
@@ -282,11 +286,12 @@ def compose_cards(ref: Reference, options: BuildOptions) -> Composed:
     duplex = Duplex(paper, options.flip, options.back_offset)
     boxes = half_boxes(paper)
     front = Page(shapes=[cut_line(paper, f"Print both sides at actual size, turning on the {options.flip} "
-                                         f"edge; cut here")], frames=boxes)
+                                         f"edge; cut here"), ref_footer(ref, paper, 1, 2)], frames=boxes)
     back = duplex.back_page()  # the printer's back offset moves everything on it
     # the line is mirrored with the back; its label, centred, is drawn unmirrored so it reads
     back.shapes = [Group(cut_line(paper, None), transform=duplex.mirror()),
-                   cut_label(paper, f"The cards' backs, turned on the {options.flip} edge; cut here")]
+                   cut_label(paper, f"The cards' backs, turned on the {options.flip} edge; cut here"),
+                   ref_footer(ref, paper, 2, 2)]
     back.frames = [duplex.back_box(box) for box in boxes]
     first, second = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
     size = boxes[0][2:]

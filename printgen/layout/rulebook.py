@@ -22,20 +22,18 @@ from printgen.core.paper import Paper, pt
 from printgen.core.source import Loc
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
+from printgen.drawing import style
 from printgen.drawing.picture import rect, text
 from printgen.drawing.story import FitWidth, Stack, Styles, build_story, styles, tagged
 from printgen.jinja.render import render
 from printgen.layout.reference import DataTable, data_table, is_head
 
-MARGIN = 14.0  # mm from the paper edge to the text, on every side
-GUTTER = 7.0  # mm between columns
+MARGIN = style.MARGIN
+GUTTER = style.GUTTER
 BAND_GAP = 5.0  # mm between the first page's title band and its columns (a rule sits in it)
-FOOTER_Y = 8.0  # mm: the baseline of the page footer, well clear of the 5 mm safe margin
-FOOTER_PT = 7.0
 MAX_PAGES = 12
 BALANCE_STEP = 2.0  # mm: the last page's columns grow by this until its text fits them
 LEVEL_TRIES = 16  # and then by up to this many steps more, to end them level
-GREY = HexColor("#666666")
 
 Figure = Callable[[float], Flowable]  # column width in mm -> a flowable that fits it
 
@@ -46,7 +44,7 @@ class RulebookSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     text_size_pt: Annotated[float, Field(ge=7, le=12, allow_inf_nan=False,
-                                         description="body text size; never below 7 pt")] = 9.5
+                                         description="body text size; never below 7 pt")] = style.RULES_PT
     columns: Annotated[int, Field(ge=1, le=3, description="text columns on each page")] = 2
 
 
@@ -58,18 +56,19 @@ class Rulebook:
     tables: Mapping[str, Union[DataTable, Figure]]
     settings: RulebookSettings
     accent: str  # #rrggbb for headings and table heads
+    credit: str = ""  # who made the game, in every page's footer
     settings_loc: Loc = ("rules",)  # where `settings` sits in the YAML
 
 
 def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
-    """story.py's styles with headings and the title in the game's accent colour."""
-    base = styles(settings.text_size_pt)
-    size, ink = settings.text_size_pt, HexColor(accent)
+    """The house styles with headings and the title in the game's accent colour."""
+    base = styles(settings.text_size_pt, accent)
+    size = settings.text_size_pt
     return Styles(
         body=base.body,
         bullet=base.bullet,
-        heading=base.heading.clone("rules-heading", textColor=ink, spaceBefore=size * 0.9),
-        title=base.title.clone("title", textColor=ink),
+        heading=base.heading.clone("rules-heading", spaceBefore=size * 0.9),
+        title=base.title,
         subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
     )
 
@@ -173,14 +172,14 @@ def plan(items: list[Flowable], settings: RulebookSettings, paper: Paper) -> Lay
 
 
 def footer(layout: Layout, words: str) -> Group:
-    return Group(text(layout.paper.width / 2, FOOTER_Y, words, FOOTER_PT, anchor="middle", fill=GREY))
+    return style.running_footer(layout.paper, words)
 
 
 def pages(book: Rulebook, layout: Layout, count: int) -> list[Page]:
     """`count` pages: the first with the title band and a rule under it, each with a footer."""
     result = []
     for n in range(1, count + 1):
-        words = f"{book.title} \u00b7 rules \u00b7 page {n} of {count}"
+        words = style.footer_words(book.title, "rules", n, count, book.credit)
         page = Page(shapes=[footer(layout, words)])
         if n == 1 and layout.band:
             top = layout.body_top

@@ -106,4 +106,5 @@ def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
     return Rulebook(title=defn.title, template="armies/rules.txt.j2",
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
                              "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
-                    tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent)
+                    tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent,
+                    credit=defn.credit)

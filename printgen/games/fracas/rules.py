@@ -34,4 +34,5 @@ def rulebook(defn: Fracas, stem: str) -> Rulebook:
     return Rulebook(title=defn.title, template="fracas/rules.txt.j2",
                     context={"d": defn, "suits_a": suits(first), "suits_b": suits(second),
                              "tokens_file": f"{stem}-tokens.pdf", "reference_file": f"{stem}-reference.pdf"},
-                    tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent)
+                    tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent,
+                    credit=defn.credit)
