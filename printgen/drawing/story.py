@@ -42,7 +42,7 @@ def styles(size: float = style.RULES_PT, accent: str | None = None, title: float
                                leading=size * 1.45, spaceBefore=size * 0.5, spaceAfter=size * 0.2,
                                keepWithNext=1, textColor=ink),
         title=ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=size * title,
-                             leading=size * (title + 0.3), spaceAfter=size * 0.2, textColor=ink),
+                             leading=size * (title + 0.2), spaceAfter=size * 0.2, textColor=ink),
         subtitle=ParagraphStyle("subtitle", parent=body, fontName=fonts.ITALIC, spaceAfter=size * 0.6),
     )
 

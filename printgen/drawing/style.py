@@ -26,8 +26,10 @@ REFERENCE_TITLE = 2.2
 MARGIN = 14.0  # mm from the paper edge to a rulebook's text, on every side
 GUTTER = 7.0  # mm between columns
 FOOTER_Y = 8.0  # mm: the footer's baseline, well clear of the 5 mm safe margin
+TIGHT_FOOTER_Y = 5.8  # mm: on a dense sheet, below its 8 mm inset; descenders end above the 5 mm safe margin
 FOOTER_GREY = "#666666"
 MAX_MEASURE = 120.0  # mm: a text column wider than this is split in two (lines of 90 characters at most)
+HEAD_MEASURE = 140.0  # mm: the widest a title block's lines run (about 85 characters of body type)
 
 DEFAULT_ACCENT = "#444444"
 ACCENTS = MappingProxyType({  # CIE L* 20, 26, 32, 39, 46: five steps apart in grey
@@ -54,6 +56,6 @@ def split_wide(box: tuple[float, float, float, float]) -> list[tuple[float, floa
     return [(x, y, half, h), (x + half + GUTTER, y, half, h)]
 
 
-def running_footer(paper: Paper, words: str) -> Group:
-    """The footer line, centred at the page's foot in small grey type."""
-    return Group(text(paper.width / 2, FOOTER_Y, words, SMALL_PT, anchor="middle", fill=HexColor(FOOTER_GREY)))
+def running_footer(paper: Paper, words: str, y: float = FOOTER_Y) -> Group:
+    """The footer line, centred at the page's foot in small grey type, its baseline `y` mm up."""
+    return Group(text(paper.width / 2, y, words, SMALL_PT, anchor="middle", fill=HexColor(FOOTER_GREY)))

@@ -30,7 +30,6 @@ from printgen.drawing.story import Stack, Styles, build_story, styles, table_sty
 from printgen.jinja.render import render
 
 INSET = 8.0  # mm between a half's text and the paper edge or the cut line (5 mm safe margin + slack)
-FOOT = 3.0  # mm more at the paper's top and foot: room for the running footer
 COLUMN_GAP = 6.0  # mm between columns
 HEAD_GAP = 1.5  # mm between a half's title block and its columns
 HALVES = ("top half", "bottom half")
@@ -137,8 +136,8 @@ class Half(Flowable):
     def draw(self) -> None:
         top = self.height
         if self.head:
-            block = Stack(self.head)
-            _, h = block.wrap(self.width, self.height)
+            block = Stack(self.head)  # no wider than a comfortable line
+            _, h = block.wrap(min(self.width, pt(style.HEAD_MEASURE)), self.height)
             if h > self.height:
                 self.leftover = self.head + self.body
                 return
@@ -214,8 +213,7 @@ class Composed:
 def half_boxes(paper: Paper) -> list[tuple[float, float, float, float]]:
     """The text boxes of the top and bottom halves, in mm, inset from paper edges and the cut."""
     w, h = paper.width, paper.height / 2
-    tall = h - 2 * INSET - FOOT
-    return [(INSET, h + INSET, w - 2 * INSET, tall), (INSET, INSET + FOOT, w - 2 * INSET, tall)]
+    return [(INSET, h + INSET, w - 2 * INSET, h - 2 * INSET), (INSET, INSET, w - 2 * INSET, h - 2 * INSET)]
 
 
 def column_width(paper: Paper, columns: int) -> float:
@@ -265,7 +263,8 @@ def cut_label(paper: Paper, label: str) -> Group:
 
 
 def ref_footer(ref: Reference, paper: Paper, page: int, count: int) -> Group:
-    return style.running_footer(paper, style.footer_words(ref.title, "reference", page, count, ref.credit))
+    words = style.footer_words(ref.title, "reference", page, count, ref.credit)
+    return style.running_footer(paper, words, style.TIGHT_FOOTER_Y)
 
 
 def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:

@@ -166,9 +166,14 @@ def plan(items: list[Flowable], settings: RulebookSettings, paper: Paper) -> Lay
         heads.append(item)
     band = 0.0
     if heads:
-        _, height = Stack(heads).wrap(pt(paper.width - 2 * MARGIN), pt(paper.height))
+        _, height = Stack(heads).wrap(pt(band_width(paper)), pt(paper.height))
         band = height / pt(1) + 0.5  # a hair of room, far less than any heading after it needs
     return Layout(paper, settings.columns, band)
+
+
+def band_width(paper: Paper) -> float:
+    """The title band's measure: the text width, but no wider than a comfortable line."""
+    return min(paper.width - 2 * MARGIN, style.HEAD_MEASURE)
 
 
 def footer(layout: Layout, words: str) -> Group:
@@ -180,10 +185,12 @@ def pages(book: Rulebook, layout: Layout, count: int) -> list[Page]:
     result = []
     for n in range(1, count + 1):
         words = style.footer_words(book.title, "rules", n, count, book.credit)
+        if n == count and count % 2:  # a booklet printed on both sides: say why the last back is empty
+            words += " \u00b7 the back of this sheet is left blank"
         page = Page(shapes=[footer(layout, words)])
         if n == 1 and layout.band:
             top = layout.body_top
-            page.frames.append((MARGIN, top - layout.band, layout.width, layout.band))
+            page.frames.append((MARGIN, top - layout.band, band_width(layout.paper), layout.band))
             rule_y = top - layout.band - BAND_GAP / 2
             page.shapes.append(rect(MARGIN, rule_y - 0.3, layout.width, 0.6, fill=HexColor(book.accent)))
             page.frames += layout.column_frames(layout.first_top)
