@@ -6,6 +6,7 @@ problem located at its section's YAML key. Sheet and cards are two files because
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Annotated, Any, Callable, Mapping, Sequence, Union
@@ -13,6 +14,7 @@ from typing import Annotated, Any, Callable, Mapping, Sequence, Union
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import Color, HexColor, white
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, PageBreak, Paragraph, Table
 from reportlab.platypus.doctemplate import LayoutError
 
@@ -146,19 +148,42 @@ class Half(Flowable):
         gap = pt(COLUMN_GAP)
         self.column_width = (self.width - (self.columns - 1) * gap) / self.columns
         pending = keep_sections_whole(self.body, self.column_width, max(top, 0))
+        tall = self.level(pending, max(top, 0))  # the columns end level, the space left under them
         for i in range(self.columns):
             x = i * (self.column_width + gap)
             if i:
                 self.canv.setStrokeColor(HexColor("#bbbbbb"))
                 self.canv.setLineWidth(0.4)
-                self.canv.line(x - gap / 2, 0, x - gap / 2, top)
-            frame = Frame(x, 0, self.column_width, max(top, 0), leftPadding=0, rightPadding=0,
-                          topPadding=0, bottomPadding=0, showBoundary=0)
-            try:
-                pour(frame, pending, self.canv, breaks=True)  # a long table breaks between rows
-            except LayoutError:  # a block taller than a whole column: it stays in `pending`
-                pass
+                self.canv.line(x - gap / 2, top - tall, x - gap / 2, top)
+            self.fill(self.canv, x, top - tall, tall, pending)
         self.leftover = pending
+
+    def fill(self, canvas: Canvas, x: float, y: float, height: float, pending: list[Flowable]) -> None:
+        frame = Frame(x, y, self.column_width, height, leftPadding=0, rightPadding=0,
+                      topPadding=0, bottomPadding=0, showBoundary=0)
+        try:
+            pour(frame, pending, canvas, breaks=True)  # a long table breaks between rows
+        except LayoutError:  # a block taller than a whole column: it stays in `pending`
+            pass
+
+    def level(self, pending: list[Flowable], full: float) -> float:
+        """The least column height (pt) that takes all of `pending`, found on a throwaway canvas;
+        `full` when one column is all there is or even `full` is too little."""
+        canvas = Canvas(io.BytesIO())
+
+        def fits(height: float) -> bool:
+            trial = list(pending)
+            for _ in range(self.columns):
+                self.fill(canvas, 0, 0, height, trial)
+            return not trial
+
+        if self.columns == 1 or not fits(full):
+            return full
+        low, high = 0.0, full
+        while high - low > pt(1):
+            middle = (low + high) / 2
+            low, high = (low, middle) if fits(middle) else (middle, high)
+        return high
 
 
 def keep_sections_whole(items: list[Flowable], width: float, height: float) -> list[Flowable]:
