@@ -23,7 +23,6 @@ from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document, Located, Page
 from printgen.core.source import Loc
 from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
-from printgen.drawing.flow import pour
 from printgen.drawing.markup import escape
 from printgen.drawing.picture import CUT, guide, rect, text
 from printgen.core.problems import DefinitionError, Problem
@@ -162,7 +161,7 @@ class Half(Flowable):
         frame = Frame(x, y, self.column_width, height, leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0, showBoundary=0)
         try:
-            pour(frame, pending, canvas, breaks=True)  # a long table breaks between rows
+            frame.addFromList(pending, canvas)  # whole blocks: a table or paragraph never breaks here
         except LayoutError:  # a block taller than a whole column: it stays in `pending`
             pass
 
