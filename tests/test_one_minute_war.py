@@ -130,7 +130,8 @@ def test_tab_backs_read_upright_for_their_owner_once_folded(run_cli, tmp_path):
             w, h = page_size_mm(pdf.pages[1])
             front_outline = [s for s in guides(pdf.pages[0]) if s.dash == CUT_DASH and s.length > 90]
             y0 = min(min(s.y1, s.y2) for s in front_outline)
-            logo = [c for c in chars_mm(pdf.pages[1]) if c["text"] in "ONEMINUTWAR" and c["size"] < 8]
+            # the logo is set at 7 pt, the page footer at 7.5 pt
+            logo = [c for c in chars_mm(pdf.pages[1]) if c["text"] in "ONEMINUTWAR" and c["size"] < 7.25]
         assert len(logo) == 2 * 5 * len("ONEMINUTEWAR")
         for c in logo:
             a, b = c["dir"]
@@ -230,7 +231,9 @@ def test_reference_sheet_rows_follow_the_yaml(run_cli, copy_definition, tmp_path
     names = {s["number"]: s["name"] for s in data["soldiers"]}
     with pdfplumber.open(tmp_path / "ref" / "ref-reference.pdf") as pdf:
         assert len(pdf.pages) == 1
-        lines = pdf.pages[0].extract_text().splitlines()
+        # a table's rows, each cell's wrapped lines joined (its cells wrap in a column)
+        lines = [" ".join(" ".join((cell or "").split()) for cell in row)
+                 for table in pdf.pages[0].extract_tables() for row in table]
     for soldier in data["soldiers"]:
         beaten = ", ".join(f"{n} {names[n]}" for n in sorted(soldier.get("beats", []))) or "\u2013"
         row = f"{soldier['number']} {soldier['name']} {beaten} {soldier['ability']}"
@@ -241,10 +244,21 @@ def test_reference_sheet_rows_follow_the_yaml(run_cli, copy_definition, tmp_path
 # -- rules content: the facts and tips the sheet prints, read back from the built PDF ------------
 
 def sheet_text(pdf_path: Path) -> list[str]:
-    """Each page's text with line breaks and runs of spaces folded to one space, so a sentence
-    that wraps still reads as one string."""
+    """Each page's text in reading order, with line breaks and runs of spaces folded to one space,
+    so a sentence that wraps still reads as one string: the column beside the card, then the two
+    columns under it (pdfplumber alone would run their lines together)."""
     with pdfplumber.open(pdf_path) as pdf:
-        return [" ".join(page.extract_text().split()) for page in pdf.pages]
+        return [" ".join(reading_order(page).split()) for page in pdf.pages]
+
+
+def reading_order(page) -> str:
+    outline = [s for s in guides(page) if s.dash == CUT_DASH and s.length > 90]
+    x0, x1 = (f(f(s.x1, s.x2) for s in outline) * 72 / 25.4 for f in (min, max))
+    foot = page.height - (min(min(s.y1, s.y2) for s in outline) - 6) * 72 / 25.4  # and its legend
+    width, mid = float(page.width), float(page.width) / 2
+    beside = (0, 0, x0, foot) if x0 > width - x1 else (x1, 0, width, foot)  # the wider side
+    boxes = [beside, (0, foot, mid, page.height), (mid, foot, width, page.height)]
+    return " ".join(page.crop(box).extract_text() or "" for box in boxes)
 
 
 def tips_section(page_text: str) -> str:
@@ -353,15 +367,11 @@ def test_the_priests_revival_is_compulsory(run_cli, tmp_path, paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_the_rules_state_the_aim_before_the_first_round(run_cli, tmp_path, paper):
-    """The aim closes "Setting up", in the column beside the card (read on its own, since
-    pdfplumber would run its lines together with the card's)."""
+    """The aim closes "Setting up", just before "A round" (read column by column, since pdfplumber
+    would run the columns' lines together)."""
     with pdfplumber.open(build(run_cli, tmp_path, "--paper", paper)) as pdf:
-        page = pdf.pages[0]
-        outline = [s for s in guides(page) if s.dash == CUT_DASH and s.length > 90]
-        card_x = min(min(s.x1, s.x2) for s in outline) * 72 / 25.4
-        card_foot = page.height - (min(min(s.y1, s.y2) for s in outline) - 6) * 72 / 25.4  # and legend
-        beside = " ".join(page.crop((0, 0, card_x, card_foot)).extract_text().split())
-    setting_up = beside.split(" Setting up ", 1)[1]
+        text = " ".join(reading_order(pdf.pages[0]).split())
+    setting_up = text.split(" Setting up ", 1)[1].split(" A round ", 1)[0]
     assert setting_up.endswith("Your aim: fold down every enemy soldier, or have more of yours "
                                "standing at the end.")
 

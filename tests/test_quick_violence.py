@@ -279,7 +279,7 @@ def test_nonsense_numbers_are_all_reported_with_file_and_line(run_cli, copy_defi
 def test_larger_text_takes_more_rules_pages_and_the_measuring_page_stays_last(run_cli, copy_definition,
                                                                               tmp_path):
     path = copy_definition("quick_violence")
-    edited(path, ("text_size_pt: 10", "text_size_pt: 12"))
+    edited(path, ("text_size_pt: 9.5", "text_size_pt: 12"))
     result = run_cli("build", path, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "o" / "quick_violence" / "quick_violence.pdf") as pdf:
@@ -487,7 +487,7 @@ def test_no_rules_page_ends_in_more_than_40_mm_of_blank_and_the_last_one_fills_b
 @pytest.mark.parametrize("paper", PAPERS)
 def test_other_text_sizes_leave_no_blank_foot_either(run_cli, copy_definition, tmp_path, size, paper):
     path = copy_definition("quick_violence")
-    edited(path, ("text_size_pt: 10", f"text_size_pt: {size}"))
+    edited(path, ("text_size_pt: 9.5", f"text_size_pt: {size}"))
     result = run_cli("build", path, "--paper", paper, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "o" / "quick_violence" / "quick_violence.pdf") as pdf:

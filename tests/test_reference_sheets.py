@@ -275,7 +275,7 @@ def test_a_larger_text_size_that_overflows_points_at_the_setting(run_cli, copy_d
 
 
 def test_a_text_size_below_7_pt_is_refused(run_cli, copy_definition, tmp_path):
-    path = edited(copy_definition, "armies", [("  text_size_pt: 10\n", "  text_size_pt: 6.5\n")])
+    path = edited(copy_definition, "armies", [("  text_size_pt: 9\n", "  text_size_pt: 6.5\n")])
     result = run_cli("build", path, "--out", tmp_path / "out")
     assert result.exit_code == 2
     assert re.search(r"armies\.yaml:\d+: reference\.text_size_pt: expected .*7", result.output), result.output

@@ -17,7 +17,7 @@ from pdfmeasure import CUT_DASH, MM, reading_text, segments
 PAPERS = ("a4", "letter")
 GAMES = ("fracas", "armies")
 FOOTER_MM = 12.0  # the page footer sits below this; body text sits above the 14 mm margin
-MAX_FOOT_MM = 40.0
+MAX_FOOT_MM = 70.0  # the 14 mm margin and at most a quarter of a column left blank (issue 35)
 HEADING_PT = 9.5 * 1.2  # rules.text_size_pt in both definitions, and a heading's size over it
 SECTIONS = {
     "fracas": ["What you need", "Setting up", "Who goes first", "The cards", "Your turn",
@@ -166,15 +166,16 @@ def test_questions_that_come_up_are_answered(built, game):
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("game", GAMES)
-def test_every_page_but_the_last_ends_within_40_mm_of_its_foot(built, game, paper):
+def test_every_page_but_the_last_ends_near_its_foot(built, game, paper):
     with pdfplumber.open(built[paper] / game / f"{game}.pdf") as pdf:
         pages = pdf.pages
         assert len(pages) >= 2
         for number, page in enumerate(pages[:-1], start=1):
             feet = column_feet(page)
             assert len(feet) == 2 and max(feet) <= MAX_FOOT_MM, (number, feet)
-        last = column_feet(pages[-1])  # the last page's two columns are balanced
-        assert len(last) == 2 and abs(last[0] - last[1]) < 15, last
+        last = column_feet(pages[-1])  # the last page's two columns end level within 15 % of a column
+        column = float(pages[-1].height) / MM - 2 * 14
+        assert len(last) == 2 and abs(last[0] - last[1]) < 0.15 * column, last
 
 
 def test_a_larger_text_size_takes_more_pages_and_still_ends_them_level(run_cli, copy_definition, tmp_path):
@@ -185,7 +186,7 @@ def test_a_larger_text_size_takes_more_pages_and_still_ends_them_level(run_cli, 
     assert len(big.pages) > len(usual.pages)
     with pdfplumber.open(tmp_path / "big" / "armies" / "armies.pdf") as pdf:
         footer = pdf.pages[-1].extract_text().splitlines()[-1]
-        assert footer.startswith(f"Armies \u00b7 rules \u00b7 page {len(pdf.pages)} of {len(pdf.pages)} \u00b7 \u2020")
+        assert footer.startswith(f"Armies \u00b7 rules \u00b7 page {len(pdf.pages)} of {len(pdf.pages)} \u00b7 ")
         for page in pdf.pages[:-1]:
             assert max(column_feet(page)) <= MAX_FOOT_MM
 
@@ -206,13 +207,9 @@ def test_list_names_the_rulebooks_and_the_token_sheet(run_cli):
     assert "fracas-tokens.pdf: a page of life tokens" in listed and "(print single-sided)" in listed
 
 
-def lines(row: list[str | None]) -> int:
-    return max(len((cell or "").splitlines()) for cell in row)
-
-
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("game", GAMES)
-def test_no_column_ends_with_a_heading_or_a_lone_line_of_a_table_row(built, game, paper):
+def test_no_column_ends_with_a_heading_and_no_table_row_breaks(built, game, paper):
     tables = []  # every table part in reading order, through the whole booklet
     with pdfplumber.open(built[paper] / game / f"{game}.pdf") as pdf:
         for number, page in enumerate(pdf.pages, start=1):
@@ -226,15 +223,10 @@ def test_no_column_ends_with_a_heading_or_a_lone_line_of_a_table_row(built, game
                     assert abs(lowest["size"] - HEADING_PT) > 0.05, (number, side, lowest["text"])
             found = sorted(page.find_tables(), key=lambda t: (t.bbox[0] > mid, t.bbox[1]))
             tables += [table.extract() for table in found]
-    broken = 0
     for before, after in zip(tables, tables[1:]):
         tail = after[1] if len(after) > 1 else []
-        if tail and not tail[0] and any(tail):  # a row broken at a column's foot goes on here
-            broken += 1
-            assert lines(before[-1]) >= 2 and lines(tail) >= 2, (before[-1], tail)
-    # Fracas's Generals row used to break at a column's foot; since issue 36's credit and ruling text
-    # moved the flow, no row breaks there, so a break is checked when it happens, not required
-    assert broken >= 0
+        assert not (tail and not tail[0] and any(tail)), (before[-1], tail)  # a row going on here
+    assert tables
 
 
 @pytest.mark.parametrize("paper", PAPERS)

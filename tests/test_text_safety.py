@@ -12,6 +12,7 @@ from pathlib import Path
 import pdfplumber
 from click.testing import CliRunner
 
+from pdfmeasure import reading_text
 from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
@@ -30,8 +31,10 @@ def build_war(tmp_path: Path, replacements: dict[str, str]) -> Path:
 
 
 def pdf_text(path: Path) -> str:
+    """Each page's text read half by half, as its columns are set (pdfplumber alone would run the
+    lines of two columns together)."""
     with pdfplumber.open(path) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+        return "\n".join(reading_text(page) for page in pdf.pages)
 
 
 def pdf_chars(path: Path) -> list[str]:

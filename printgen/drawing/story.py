@@ -14,7 +14,7 @@ from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, TableStyl
 
 from printgen.core.paper import MM_PER_PT
 from printgen.core.problems import UnknownTable
-from printgen.drawing import fonts
+from printgen.drawing import fonts, style
 
 
 @dataclass(frozen=True)
@@ -26,20 +26,23 @@ class Styles:
     subtitle: ParagraphStyle
 
 
-def styles(size: float = 9.0) -> Styles:
+def styles(size: float = style.RULES_PT, accent: str | None = None, title: float = style.RULES_TITLE) -> Styles:
+    """The house type scale (printgen.drawing.style) around a body `size`; headings and the title in
+    `accent` when given."""
     fonts.register()
+    ink = HexColor(accent) if accent else black
     body = ParagraphStyle("body", fontName=fonts.REGULAR, bulletFontName=fonts.REGULAR,
                           fontSize=size, leading=size * 1.22,
-                          spaceAfter=size * 0.35)
+                          spaceAfter=size * 0.35, allowWidows=0, allowOrphans=0)
     return Styles(
         body=body,
         bullet=ParagraphStyle("bullet", parent=body, leftIndent=size * 1.1, bulletIndent=size * 0.2,
                               spaceAfter=size * 0.2),
-        heading=ParagraphStyle("heading", parent=body, fontName=fonts.BOLD, fontSize=size * 1.2,
+        heading=ParagraphStyle("heading", parent=body, fontName=fonts.BOLD, fontSize=size * style.HEADING,
                                leading=size * 1.45, spaceBefore=size * 0.5, spaceAfter=size * 0.2,
-                               keepWithNext=1),
-        title=ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=size * 2.6,
-                             leading=size * 2.9, spaceAfter=size * 0.2),
+                               keepWithNext=1, textColor=ink),
+        title=ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=size * title,
+                             leading=size * (title + 0.2), spaceAfter=size * 0.2, textColor=ink),
         subtitle=ParagraphStyle("subtitle", parent=body, fontName=fonts.ITALIC, spaceAfter=size * 0.6),
     )
 
@@ -95,7 +98,9 @@ def build_story(markup: str, tables: dict[str, TableFactory], style: Styles,
 
     def flush() -> None:
         if paragraph:
-            story.append(tagged(Paragraph(" ".join(paragraph), style.body), section))
+            words = " ".join(paragraph)
+            kind = Item if words.startswith("<b>") else Paragraph  # a numbered step, a question
+            story.append(tagged(kind(words, style.body), section))
             paragraph.clear()
 
     for raw in markup.splitlines():
@@ -115,7 +120,7 @@ def build_story(markup: str, tables: dict[str, TableFactory], style: Styles,
             story.append(tagged(Paragraph(line[3:], style.subtitle), section))
         elif line.startswith("- "):
             flush()
-            story.append(tagged(Paragraph(line[2:], style.bullet, bulletText="\u2022"), section))
+            story.append(tagged(Item(line[2:], style.bullet, bulletText="\u2022"), section))
         elif line == "@newpage":
             flush()
             story.append(PageBreak())
@@ -130,6 +135,20 @@ def build_story(markup: str, tables: dict[str, TableFactory], style: Styles,
             paragraph.append(line)
     flush()
     return keep_headings_with_next(story)
+
+
+ITEM_LINES = 14  # an item (bullet, run-in step or question) up to this many lines never breaks
+
+
+class Item(Paragraph):
+    """A list item, a numbered step or a question with its answer: read as one, so it moves to the
+    next column whole rather than break, unless it is too long to be worth keeping together."""
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803 (reportlab's names)
+        self.wrap(availWidth, availHeight)
+        if self.height <= ITEM_LINES * self.style.leading:
+            return []
+        return super().split(availWidth, availHeight)
 
 
 SHORT_LIST = 4  # bullets: a section of no more than this many is never broken between columns

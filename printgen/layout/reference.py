@@ -6,6 +6,7 @@ problem located at its section's YAML key. Sheet and cards are two files because
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Annotated, Any, Callable, Mapping, Sequence, Union
@@ -13,10 +14,11 @@ from typing import Annotated, Any, Callable, Mapping, Sequence, Union
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import Color, HexColor, white
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, PageBreak, Paragraph, Table
 from reportlab.platypus.doctemplate import LayoutError
 
-from printgen.drawing import fonts
+from printgen.drawing import fonts, style
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document, Located, Page
 from printgen.core.source import Loc
@@ -41,10 +43,10 @@ class ReferenceSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     text_size_pt: Annotated[float, Field(ge=7, le=12, allow_inf_nan=False,
-                                         description="body text size; never below 7 pt")] = 8.5
+                                         description="body text size; never below 7 pt")] = style.REFERENCE_PT
     columns: Annotated[int, Field(ge=1, le=3, description="columns in each half of the page")] = 2
     accent: Annotated[str, Field(pattern=r"^#[0-9A-Fa-f]{6}$",
-                                 description="colour of headings and table heads, #rrggbb")] = "#444444"
+                                 description="colour of headings and table heads, #rrggbb")] = style.DEFAULT_ACCENT
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class Reference:
     tables: Mapping[str, Union[DataTable, Figure]]
     settings: ReferenceSettings
     settings_loc: Loc = ("reference",)  # where `settings` sits in the YAML
+    credit: str = ""  # who made the game, in the footer
     sections: Mapping[str, Loc] = field(default_factory=dict)  # heading -> YAML key behind it
 
     @property
@@ -77,20 +80,16 @@ class Reference:
 # -- flowables -------------------------------------------------------------------------------------
 
 def reference_styles(settings: ReferenceSettings) -> Styles:
-    """story.py's styles, tightened for a dense sheet, with headings in the accent colour."""
-    base = styles(settings.text_size_pt)
+    """The house styles, tightened for a dense sheet, with headings in the accent colour."""
     size = settings.text_size_pt
-    accent = HexColor(settings.accent)
+    base = styles(size, settings.accent, style.REFERENCE_TITLE)
     return Styles(
         body=base.body.clone("ref-body", spaceAfter=size * 0.3),
         bullet=base.bullet.clone("ref-bullet", spaceAfter=size * 0.15),
-        heading=base.heading.clone("ref-heading", textColor=accent, spaceBefore=size * 0.6,
-                                   spaceAfter=size * 0.25),
-        title=base.title.clone("title", fontSize=size * 2.2, leading=size * 2.4, textColor=accent,
-                               spaceAfter=size * 0.1),
+        heading=base.heading.clone("ref-heading", spaceBefore=size * 0.6, spaceAfter=size * 0.25),
+        title=base.title.clone("title", spaceAfter=size * 0.1),
         subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
     )
-
 
 
 def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float,
@@ -138,8 +137,8 @@ class Half(Flowable):
     def draw(self) -> None:
         top = self.height
         if self.head:
-            block = Stack(self.head)
-            _, h = block.wrap(self.width, self.height)
+            block = Stack(self.head)  # no wider than a comfortable line
+            _, h = block.wrap(min(self.width, pt(style.HEAD_MEASURE)), self.height)
             if h > self.height:
                 self.leftover = self.head + self.body
                 return
@@ -148,19 +147,42 @@ class Half(Flowable):
         gap = pt(COLUMN_GAP)
         self.column_width = (self.width - (self.columns - 1) * gap) / self.columns
         pending = keep_sections_whole(self.body, self.column_width, max(top, 0))
+        tall = self.level(pending, max(top, 0))  # the columns end level, the space left under them
         for i in range(self.columns):
             x = i * (self.column_width + gap)
             if i:
                 self.canv.setStrokeColor(HexColor("#bbbbbb"))
                 self.canv.setLineWidth(0.4)
-                self.canv.line(x - gap / 2, 0, x - gap / 2, top)
-            frame = Frame(x, 0, self.column_width, max(top, 0), leftPadding=0, rightPadding=0,
-                          topPadding=0, bottomPadding=0, showBoundary=0)
-            try:
-                frame.addFromList(pending, self.canv)
-            except LayoutError:  # a block taller than a whole column: it stays in `pending`
-                pass
+                self.canv.line(x - gap / 2, top - tall, x - gap / 2, top)
+            self.fill(self.canv, x, top - tall, tall, pending)
         self.leftover = pending
+
+    def fill(self, canvas: Canvas, x: float, y: float, height: float, pending: list[Flowable]) -> None:
+        frame = Frame(x, y, self.column_width, height, leftPadding=0, rightPadding=0,
+                      topPadding=0, bottomPadding=0, showBoundary=0)
+        try:
+            frame.addFromList(pending, canvas)  # whole blocks: a table or paragraph never breaks here
+        except LayoutError:  # a block taller than a whole column: it stays in `pending`
+            pass
+
+    def level(self, pending: list[Flowable], full: float) -> float:
+        """The least column height (pt) that takes all of `pending`, found on a throwaway canvas;
+        `full` when one column is all there is or even `full` is too little."""
+        canvas = Canvas(io.BytesIO())
+
+        def fits(height: float) -> bool:
+            trial = list(pending)
+            for _ in range(self.columns):
+                self.fill(canvas, 0, 0, height, trial)
+            return not trial
+
+        if self.columns == 1 or not fits(full):
+            return full
+        low, high = 0.0, full
+        while high - low > pt(1):
+            middle = (low + high) / 2
+            low, high = (low, middle) if fits(middle) else (middle, high)
+        return high
 
 
 def keep_sections_whole(items: list[Flowable], width: float, height: float) -> list[Flowable]:
@@ -176,7 +198,7 @@ def keep_sections_whole(items: list[Flowable], width: float, height: float) -> l
             current = section
     result: list[Flowable] = []
     for group in groups:
-        block = tagged(Stack(group), getattr(group[0], "section", ""))
+        block = tagged(Stack(group, whole=True), getattr(group[0], "section", ""))
         if len(group) > 1 and block.wrap(width, height)[1] <= height:
             result.append(block)
         else:
@@ -264,6 +286,11 @@ def cut_label(paper: Paper, label: str) -> Group:
     return group
 
 
+def ref_footer(ref: Reference, paper: Paper, page: int, count: int) -> Group:
+    words = style.footer_words(ref.title, "reference", page, count, ref.credit)
+    return style.running_footer(paper, words, style.TIGHT_FOOTER_Y)
+
+
 def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:
     """The one-page sheet: first half on top, second half below, a cut line between them."""
     top, bottom = parts(ref, options)
@@ -272,7 +299,7 @@ def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:
     halves = [Half(top, ref.settings.columns, HALVES[0], size),
               Half(bottom, ref.settings.columns, HALVES[1], size)]
     page = Page(shapes=[cut_line(options.paper, "Print one-sided at actual size; cut here for two half-page "
-                                                "cards")], frames=boxes)
+                                                "cards"), ref_footer(ref, options.paper, 1, 1)], frames=boxes)
     return Composed([page], list(halves), halves)
 
 
@@ -282,11 +309,12 @@ def compose_cards(ref: Reference, options: BuildOptions) -> Composed:
     duplex = Duplex(paper, options.flip, options.back_offset)
     boxes = half_boxes(paper)
     front = Page(shapes=[cut_line(paper, f"Print both sides at actual size, turning on the {options.flip} "
-                                         f"edge; cut here")], frames=boxes)
+                                         f"edge; cut here"), ref_footer(ref, paper, 1, 2)], frames=boxes)
     back = duplex.back_page()  # the printer's back offset moves everything on it
     # the line is mirrored with the back; its label, centred, is drawn unmirrored so it reads
     back.shapes = [Group(cut_line(paper, None), transform=duplex.mirror()),
-                   cut_label(paper, f"The cards' backs, turned on the {options.flip} edge; cut here")]
+                   cut_label(paper, f"The cards' backs, turned on the {options.flip} edge; cut here"),
+                   ref_footer(ref, paper, 2, 2)]
     back.frames = [duplex.back_box(box) for box in boxes]
     first, second = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
     size = boxes[0][2:]

@@ -22,20 +22,18 @@ from printgen.core.paper import Paper, pt
 from printgen.core.source import Loc
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
+from printgen.drawing import style
 from printgen.drawing.picture import rect, text
 from printgen.drawing.story import FitWidth, Stack, Styles, build_story, styles, tagged
 from printgen.jinja.render import render
 from printgen.layout.reference import DataTable, data_table, is_head
 
-MARGIN = 14.0  # mm from the paper edge to the text, on every side
-GUTTER = 7.0  # mm between columns
+MARGIN = style.MARGIN
+GUTTER = style.GUTTER
 BAND_GAP = 5.0  # mm between the first page's title band and its columns (a rule sits in it)
-FOOTER_Y = 8.0  # mm: the baseline of the page footer, well clear of the 5 mm safe margin
-FOOTER_PT = 7.0
 MAX_PAGES = 12
 BALANCE_STEP = 2.0  # mm: the last page's columns grow by this until its text fits them
-GREY = HexColor("#666666")
-RULE = (0.4, HexColor("#9a9a9a"))  # a data table's grid line (printgen.layout.reference)
+LEVEL_TRIES = 16  # and then by up to this many steps more, to end them level
 
 Figure = Callable[[float], Flowable]  # column width in mm -> a flowable that fits it
 
@@ -46,7 +44,7 @@ class RulebookSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     text_size_pt: Annotated[float, Field(ge=7, le=12, allow_inf_nan=False,
-                                         description="body text size; never below 7 pt")] = 9.5
+                                         description="body text size; never below 7 pt")] = style.RULES_PT
     columns: Annotated[int, Field(ge=1, le=3, description="text columns on each page")] = 2
 
 
@@ -58,69 +56,47 @@ class Rulebook:
     tables: Mapping[str, Union[DataTable, Figure]]
     settings: RulebookSettings
     accent: str  # #rrggbb for headings and table heads
+    credit: str = ""  # who made the game, in every page's footer
     settings_loc: Loc = ("rules",)  # where `settings` sits in the YAML
     key: str = ""  # a line every page's footer repeats: what the mark on printgen's rulings means
 
 
 def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
-    """story.py's styles with headings and the title in the game's accent colour."""
-    base = styles(settings.text_size_pt)
-    size, ink = settings.text_size_pt, HexColor(accent)
+    """The house styles with headings and the title in the game's accent colour."""
+    base = styles(settings.text_size_pt, accent)
+    size = settings.text_size_pt
     return Styles(
         body=base.body,
         bullet=base.bullet,
-        heading=base.heading.clone("rules-heading", textColor=ink, spaceBefore=size * 0.9),
-        title=base.title.clone("title", textColor=ink),
+        heading=base.heading.clone("rules-heading", spaceBefore=size * 0.9),
+        title=base.title,
         subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
     )
 
 
-class RulesTable(Table):
-    """Breaks between rows, or inside a row when that leaves less of the column empty, keeping
-    `least` points on each side of the break."""
+SHORT_TABLE = 6  # rows under the head: a table no longer than this never breaks...
+SHORT_TABLE_MM = 90.0  # ...unless it is taller than this, a third of a column, too much to leave blank
 
-    least = 0.0
+
+class RulesTable(Table):
+    """Breaks only between rows, never inside one, and repeats its head row after the break; a
+    short table moves on whole, as a publisher keeps a small table in one piece."""
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803 (reportlab's names)
-        self._calc(availWidth, availHeight)
-        self.splitInRow = 1
-        parts = self._splitRows(availHeight, doInRowSplit=0)
-        used = parts[0].wrap(availWidth, availHeight)[1] if len(parts) == 2 else 0.0
-        if availHeight - used > 2 * self.least:  # worth breaking inside the next row
-            inside = self.in_row(availWidth, availHeight)
-            parts = inside or parts
-        for part in parts:
-            part.least = self.least
-        return parts
-
-    def in_row(self, width: float, height: float) -> list[Flowable]:
-        """The table broken inside a row, each half at least `least` tall, or [] if it cannot be."""
-        parts = self._splitRows(height, doInRowSplit=1)
-        halves = self.broken(parts)
-        if halves and halves[1] < self.least:  # break higher up so that the tail keeps enough
-            self._calc(width, height)
-            parts = self._splitRows(height - (self.least - halves[1]), doInRowSplit=1)
-            halves = self.broken(parts)
-        if not halves or min(halves) < self.least - 0.01:
+        _, height = self.wrap(availWidth, availHeight)
+        if len(self._cellvalues) - self.repeatRows <= SHORT_TABLE and height <= pt(SHORT_TABLE_MM):
             return []
-        parts[0].setStyle([("LINEBELOW", (0, -1), (-1, -1), *RULE)])  # close the first half's box
+        self._calc(availWidth, availHeight)
+        self.splitInRow = 0
+        parts = self._splitRows(availHeight, doInRowSplit=0)
+        if len(parts) == 2 and len(parts[0]._cellvalues) <= self.repeatRows + 1:
+            return []  # a head row with one row under it is no start: move the table on
         return parts
-
-    def broken(self, parts: list[Flowable]) -> tuple[float, float] | None:
-        """The heights of a row's two halves when `parts` split inside a row, else None."""
-        if len(parts) != 2 or not all(isinstance(p, Table) for p in parts):
-            return None
-        first, second = parts
-        if len(first._cellvalues) + len(second._cellvalues) <= len(self._cellvalues) + self.repeatRows:
-            return None  # split between rows
-        return first._argH[-1], second._argH[self.repeatRows]
 
 
 def rules_table(table: DataTable, style: Styles, accent: Color) -> Figure:
     def make(width: float) -> Flowable:
-        result = data_table(table, style, accent, width, RulesTable)
-        result.least = 2 * style.body.fontSize * 1.15 + 3.2  # two lines and the cell's padding
-        return result
+        return data_table(table, style, accent, width, RulesTable)
     return make
 
 
@@ -191,25 +167,28 @@ def plan(items: list[Flowable], settings: RulebookSettings, paper: Paper) -> Lay
         heads.append(item)
     band = 0.0
     if heads:
-        _, height = Stack(heads).wrap(pt(paper.width - 2 * MARGIN), pt(paper.height))
+        _, height = Stack(heads).wrap(pt(band_width(paper)), pt(paper.height))
         band = height / pt(1) + 0.5  # a hair of room, far less than any heading after it needs
     return Layout(paper, settings.columns, band)
 
 
-def footer(layout: Layout, words: str) -> Group:
-    return Group(text(layout.paper.width / 2, FOOTER_Y, words, FOOTER_PT, anchor="middle", fill=GREY))
+def band_width(paper: Paper) -> float:
+    """The title band's measure: the text width, but no wider than a comfortable line."""
+    return min(paper.width - 2 * MARGIN, style.HEAD_MEASURE)
 
 
 def pages(book: Rulebook, layout: Layout, count: int) -> list[Page]:
     """`count` pages: the first with the title band and a rule under it, each with a footer."""
     result = []
     for n in range(1, count + 1):
-        words = f"{book.title} \u00b7 rules \u00b7 page {n} of {count}"
-        words += f" \u00b7 {book.key}" if book.key else ""
-        page = Page(shapes=[footer(layout, words)])
+        words = style.footer_words(book.title, "rules", n, count, book.credit)
+        notes = [book.key] if book.key else []
+        if n == count and count % 2:  # a booklet printed on both sides: say why the last back is empty
+            notes.append("the back of this sheet is left blank")
+        page = Page(shapes=[style.running_footer(layout.paper, words, above=" \u00b7 ".join(notes))])
         if n == 1 and layout.band:
             top = layout.body_top
-            page.frames.append((MARGIN, top - layout.band, layout.width, layout.band))
+            page.frames.append((MARGIN, top - layout.band, band_width(layout.paper), layout.band))
             rule_y = top - layout.band - BAND_GAP / 2
             page.shapes.append(rect(MARGIN, rule_y - 0.3, layout.width, 0.6, fill=HexColor(book.accent)))
             page.frames += layout.column_frames(layout.first_top)
@@ -236,21 +215,29 @@ def balanced(pages: list[Page], items: list[Flowable], layout: Layout) -> list[P
     _, bottom, _, full = columns[0]
     top = bottom + full
 
-    def fits(height: float) -> bool:
+    def uneven(height: float) -> float | None:
+        """How far apart (pt) the columns end when cut to `height`; None when the text overflows."""
         trial = list(remaining)
         for box in fixed:
             pour(frame_at(*box), trial, canvas, True)
+        ends = []
         for x, _, w, _ in columns:
-            pour(frame_at(x, top - height, w, height), trial, canvas, True)
-        return not trial
+            frame = frame_at(x, top - height, w, height)
+            pour(frame, trial, canvas, True)
+            ends.append(frame._y)
+        return None if trial else max(ends) - min(ends)
 
     width = pt(layout.column_width)
     needed = sum(item.wrap(width, pt(full))[1] + item.getSpaceBefore() for item in remaining) / pt(1)
     height = min(full, needed / layout.columns)
-    while height < full and not fits(height):
+    while height < full and uneven(height) is None:
         height = min(full, height + BALANCE_STEP)
     if height >= full:
         return pages
+    # a block that moves whole can leave one column short: a little more height may end them level
+    tries = [h for h in (height + k * BALANCE_STEP for k in range(LEVEL_TRIES)) if h < full]
+    spreads = {h: uneven(h) for h in tries}
+    height = min(tries, key=lambda h: (spreads[h] if spreads[h] is not None else 1e9, h))
     frames = fixed + [(x, top - height, w, height) for x, _, w, _ in columns]
     return pages[:-1] + [Page(shapes=last.shapes, frames=frames)]
 

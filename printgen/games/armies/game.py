@@ -22,7 +22,8 @@ SECTIONS = {"Stamina": ("stamina",), "Fighting cards": ("results",), "A round": 
 def reference(defn: Armies, figures: PositionFigures) -> Reference:
     """The reference sheet's template, tables, figure and settings, all drawn from the definition."""
     return Reference(title=defn.title, template="armies/reference.txt.j2", context={"d": defn},
-                     tables=tables(defn, "reference", figures), settings=defn.reference, sections=SECTIONS)
+                     tables=tables(defn, "reference", figures), settings=defn.reference, sections=SECTIONS,
+                     credit=defn.credit)
 
 
 def figures_for(defn: Armies, options: BuildOptions, warnings: list[str]) -> PositionFigures:

@@ -107,4 +107,4 @@ def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
                              "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent,
-                    key=defn.ruling_key)
+                    key=defn.ruling_key, credit=defn.credit)

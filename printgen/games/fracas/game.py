@@ -26,7 +26,8 @@ def reference(defn: Fracas) -> Reference:
     sections = dict(SECTIONS)
     sections[f"A turn, in {len(defn.turn)} steps"] = ("turn",)
     return Reference(title=defn.title, template="fracas/reference.txt.j2", context={"d": defn},
-                     tables=tables(defn), settings=defn.reference, sections=sections)
+                     tables=tables(defn), settings=defn.reference, sections=sections,
+                     credit=defn.credit)
 
 
 def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Document:

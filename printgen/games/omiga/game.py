@@ -8,10 +8,12 @@ from typing import Any, cast
 
 from reportlab.graphics.shapes import Drawing, Group, translate
 from reportlab.lib.colors import HexColor, black
-from reportlab.platypus import Paragraph, Table
+from reportlab.platypus import Flowable, Paragraph, Table
 
 from printgen.art.library import template_folders
 from printgen.drawing import fonts
+from printgen.drawing import style as house
+from printgen.drawing.columns import cut_to, level_height
 from printgen.layout.cards import Card
 from printgen.layout.reference import DataTable, Reference, reference_documents
 from printgen.layout.shared_cuts import impose_shared
@@ -31,8 +33,8 @@ from printgen.games.omiga.model import (DECKS, Omiga, check_geometry, check_pale
                                         tile_name)
 from printgen.games.omiga.tile import OmigaTile, TileArt, all_tiles, tile_art
 
-RULES_MARGIN = 12.0  # mm around the rules page text
-RULES_GUTTER = 8.0  # mm between the two columns
+RULES_MARGIN = house.MARGIN  # mm around the rules page text
+RULES_GUTTER = house.GUTTER  # mm between the two columns
 CONTACT_DPI = 80
 CONTACT_GAP = 3.0  # mm between tiles on the contact sheet
 
@@ -127,11 +129,15 @@ def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str,
 
 
 def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float):
-    style = styles(defn.text_size_pt)
+    style = styles(defn.text_size_pt, defn.reference.accent)
     markup = render(RULES_TEMPLATE, rules_context(defn, options, art), options.templates)
     tables = {"reference": lambda w: reference_table(defn, style, w),
               "example": lambda w: example_drawing(defn, art, w)}
     return build_story(markup, tables, style, "omiga/rules.txt.j2")
+
+
+def rules_footer(defn: Omiga, paper: Paper, page: int) -> Group:
+    return house.running_footer(paper, house.footer_words(defn.title, "rules", page, 2, defn.credit))
 
 
 def rules_columns(paper: Paper) -> list[tuple[float, float, float, float]]:
@@ -216,7 +222,12 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
         sheets = impose_shared(tiles, duplex, bleed, lambda tile: cast(OmigaTile, tile).deck, caption)
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
-    rules = [Page(frames=frames), Page(frames=frames)]  # one sheet, so the tiles start on a new one
+    def fresh() -> list[Flowable]:
+        return rules_pdf_story(defn, options, art, frames[0][2])
+
+    last = cut_to(frames, level_height(fresh, [frames], frames))  # the second page's columns end level
+    rules = [Page(shapes=[rules_footer(defn, paper, n)], frames=box)  # one sheet: tiles start on a new one
+             for n, box in ((1, frames), (2, last))]
     pages = rules + [page for sheet in sheets for page in (sheet.front, sheet.back)]
     return Document(f"{loaded.name}.pdf", paper, pages, f"{defn.title} \u2013 rules and tiles",
                     "Print the whole file double-sided at actual size", options.flip, story,
@@ -244,7 +255,7 @@ def reference(defn: Omiga, art: TileArt) -> Reference:
                      context={"d": defn, "white_count": len(defn.decks.white.tiles),
                               "black_count": len(defn.decks.black.tiles)},
                      tables={"joins": joins_table(defn), "example": lambda w: example_drawing(defn, art, w)},
-                     settings=defn.reference,
+                     settings=defn.reference, credit=defn.credit,
                      sections={"What joins": ("colours",)})
 
 

@@ -6,6 +6,7 @@ from typing import Annotated, Iterable, Literal, Optional
 
 from pydantic import Field
 
+from printgen.drawing.style import RULES_PT
 from printgen.art.library import ImageFile
 from printgen.core.source import Loc
 from printgen.games.header import WithReference
@@ -134,7 +135,7 @@ class Omiga(WithReference):
     card: TileGeometry = Field(default_factory=TileGeometry)
     decks: Decks
     validation: Validation = Field(default_factory=Validation)
-    text_size_pt: Annotated[float, Field(ge=7, le=12)] = 10.5
+    text_size_pt: Annotated[float, Field(ge=7, le=12)] = RULES_PT
     art: DeckArt = Field(default_factory=DeckArt)
     low_ink: bool = Field(False, description="white faces and plain backs: about half the ink")
 

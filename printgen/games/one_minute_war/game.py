@@ -10,6 +10,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import Paragraph, Table
 
 from printgen.drawing import fonts
+from printgen.drawing import style as house
 from printgen.core.paper import pt
 from printgen.drawing.markup import escape
 from printgen.drawing.picture import placed
@@ -29,6 +30,8 @@ from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_sid
 PAGE_MARGIN = 9.0  # mm; above the 5 mm safe margin, so home printers never clip text or card
 GAP = 5.0  # mm between the card and the text that flows around it
 LEGEND_HEIGHT = 6.0
+NARROW_TABLE = 120.0  # mm: a match-up table narrower than this is set with numbered heads
+FOOT = 12.0  # mm: the text's lowest line stays above the running footer
 
 
 SOLDIER_HEADER = ("No.", "Soldier", "Defeats", "Ability")
@@ -93,8 +96,9 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
     order = sorted(defn.soldiers, key=lambda s: s.number)
     cell = style.body.clone("mcell", spaceAfter=0, fontSize=style.body.fontSize * 0.9, alignment=1)
     head = cell.clone("mhead", fontName=fonts.BOLD)
+    narrow = width < NARROW_TABLE  # in a column, the heads name the soldiers by number alone
     rows = [[Paragraph("yours \\ theirs", head)]
-            + [Paragraph(f"{s.number} {escape(s.name)}", head) for s in order]]
+            + [Paragraph(str(s.number) if narrow else f"{s.number} {escape(s.name)}", head) for s in order]]
     shading = []
     for r, mine in enumerate(order, start=1):
         row = [Paragraph(f"{mine.number} {escape(mine.name)}", head)]
@@ -102,18 +106,20 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
             result = outcome(mine, theirs)
             if mine.revives:
                 result += " +revive"
-            row.append(Paragraph(result, cell))
+            row.append(Paragraph(result.replace(" +", "<br/>+") if narrow else result, cell))
             fill = {"wins": "#d9ead3", "falls": "#f4cccc"}.get(result.split(" +")[0])
             if fill:
                 shading.append(("BACKGROUND", (c, r), (c, r), HexColor(fill)))
         rows.append(row)
-    first = 0.22
+    first = 0.24 if narrow else 0.22
+    pad = 2 if narrow else 6  # points each side of a cell's text
     widths = [pt(width) * first] + [pt(width) * (1 - first) / len(order)] * len(order)
     table = Table(rows, colWidths=widths)
     table.setStyle(table_style([
         ("GRID", (0, 0), (-1, -1), 0.25, HexColor("#999999")),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
     ] + shading))
     return table
 
@@ -137,13 +143,17 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     sheet.back.shapes.append(line_legend(back_x, back_y - LEGEND_HEIGHT + 1.5 if options.flip == "long"
                                          else back_y + card.height + 2.5))
 
-    area = (PAGE_MARGIN, PAGE_MARGIN, paper.width - 2 * PAGE_MARGIN, paper.height - 2 * PAGE_MARGIN)
+    # the text keeps clear of the footer at the foot; a frame as wide as the page is set in two columns
+    area = (PAGE_MARGIN, FOOT, paper.width - 2 * PAGE_MARGIN, paper.height - PAGE_MARGIN - FOOT)
     keep_clear = (x, y - LEGEND_HEIGHT, card.width, card.height + LEGEND_HEIGHT)
-    sheet.front.frames = frames_around(area, keep_clear, GAP)
+    sheet.front.frames = [c for f in frames_around(area, keep_clear, GAP) for c in house.split_wide(f)]
     bx, by, bw, bh = duplex.back_box(keep_clear)
-    sheet.back.frames = frames_around(area, (bx, by, bw, bh), GAP)
+    sheet.back.frames = [c for f in frames_around(area, (bx, by, bw, bh), GAP) for c in house.split_wide(f)]
+    for n, side in enumerate((sheet.front, sheet.back), start=1):
+        words = house.footer_words(defn.title, "rules", n, 2, defn.credit)
+        side.shapes.append(house.running_footer(paper, words))
 
-    style = styles(defn.text_size_pt)
+    style = styles(defn.text_size_pt, defn.reference.accent)
     markup = render("one_minute_war/rules.txt.j2", {"d": defn, "soldiers": card.soldiers(),
                                                     "near": defn.sides[0], "far": defn.sides[1],
                                                     "flip": options.flip, "tips": tips(defn)},
@@ -177,7 +187,7 @@ def reference(defn: OneMinuteWar) -> Reference:
                      context={"d": defn, "r": defn.restrictions, "reviver": reviver, "tips": tips(defn)},
                      tables={"soldiers": table,
                              "matchups": lambda width: matchup_table(defn, reference_styles(defn.reference), width)},
-                     settings=defn.reference,
+                     settings=defn.reference, credit=defn.credit,
                      sections={"Soldiers": ("soldiers",), "Restrictions": ("restrictions",)})
 
 

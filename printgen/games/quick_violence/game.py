@@ -12,6 +12,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
 
 from printgen.drawing import fonts
+from printgen.drawing import style as house
 from printgen.core.source import SourceMap
 from printgen.core.paper import MM_PER_PT, Paper, pt
 from printgen.drawing.markup import escape
@@ -33,7 +34,7 @@ from printgen.games.quick_violence.captions import ArrowLabels
 from printgen.games.quick_violence.measuring_page import GREY, MeasuringPage, number
 from printgen.games.pieces import templates_for
 
-MARGIN = 14.0  # mm around the text pages; well inside what any printer can print
+MARGIN = house.MARGIN  # mm around the text pages; well inside what any printer can print
 GUTTER = 7.0
 CELL_PAD = 2.0  # points
 MAX_RULE_PAGES = 8
@@ -140,9 +141,7 @@ def columns(paper: Paper) -> list[tuple[float, float, float, float]]:
 
 
 def footer(paper: Paper, words: str) -> Group:
-    group = Group()
-    group.add(text(paper.width / 2, FOOTER_Y, words, 7, anchor="middle", fill=GREY))
-    return group
+    return house.running_footer(paper, words)
 
 
 def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: Styles,
@@ -169,7 +168,8 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
     and the army sheets fill the foot (no page but the measuring page ends in blank paper)."""
     full = columns(paper)
     height = level_height(rules, [full] * (count - 1), full)
-    pages = [Page(shapes=[footer(paper, f"{defn.title} \u00b7 page {n} of {count + 1}")], frames=full)
+    pages = [Page(shapes=[footer(paper, house.footer_words(defn.title, "rules", n, count + 1, defn.credit))],
+                  frames=full)
              for n in range(1, count + 1)]
     pages[-1].frames = cut_to(full, height)
     _, _, _, room = full[0]
@@ -182,7 +182,7 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
 def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage,
              labels: list[Group]) -> Document:
     """The rules in two columns, then the measuring page; the writer grows the rules as needed."""
-    paper, style = options.paper, styles(defn.text_size_pt)
+    paper, style = options.paper, styles(defn.text_size_pt, defn.reference.accent)
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
 
     @cache
@@ -238,7 +238,7 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
         return data_table(table, style, HexColor(settings.accent), width)
 
     return Reference(title=defn.title, template=f"{TEMPLATES}/reference.txt.j2",
-                     context=context(defn, paper), tables={"fighters": fighters}, settings=settings,
+                     context=context(defn, paper), tables={"fighters": fighters}, settings=settings, credit=defn.credit,
                      sections={"Fighters": ("fighters",), "The arrows": ("labels",)})
 
 

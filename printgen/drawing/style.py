@@ -1,0 +1,69 @@
+"""printgen's house style, in one place, so the five games' rulebooks and reference sheets read as one
+family: a short type scale, one body size for rulebooks and one for references, the same margins,
+headings in the game's accent colour and a running footer on every page.
+
+The accents differ in hue and, as each may be printed in grey, in lightness (CIE L*) too.
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from reportlab.graphics.shapes import Group
+from reportlab.lib.colors import HexColor
+
+from printgen.core.paper import Paper
+from printgen.drawing.picture import text
+
+RULES_PT = 9.5  # the body size of every rulebook
+REFERENCE_PT = 9.0  # the body size of every reference sheet (denser, read at the table)
+SMALL_PT = 7.5  # footers, captions and the credit line; 7 pt stays the floor for labels on pieces
+
+# the type scale, as multiples of the body size: a document prints these sizes and no others
+HEADING = 1.2
+RULES_TITLE = 2.6
+REFERENCE_TITLE = 2.2
+
+MARGIN = 14.0  # mm from the paper edge to a rulebook's text, on every side
+GUTTER = 7.0  # mm between columns
+FOOTER_Y = 8.0  # mm: the footer's baseline, well clear of the 5 mm safe margin
+TIGHT_FOOTER_Y = 5.8  # mm: on a dense sheet, below its 8 mm inset; descenders end above the 5 mm safe margin
+FOOTER_GREY = "#666666"
+MAX_MEASURE = 120.0  # mm: a text column wider than this is split in two (lines of 90 characters at most)
+HEAD_MEASURE = 140.0  # mm: the widest a title block's lines run (about 85 characters of body type)
+
+DEFAULT_ACCENT = "#444444"
+ACCENTS = MappingProxyType({  # CIE L* 20, 26, 32, 39, 46: five steps apart in grey
+    "quick_violence": "#3f2260",  # plum
+    "fracas": "#6e241c",  # oxblood
+    "armies": "#1f4e79",  # navy
+    "omiga": "#2f6649",  # green
+    "one_minute_war": "#966200",  # ochre
+})
+
+
+def footer_words(title: str, kind: str, page: int, count: int, credit: str = "") -> str:
+    """The running footer: the game, what the document is, page n of m, and who made the game."""
+    words = f"{title} \u00b7 {kind} \u00b7 page {page} of {count}"
+    return f"{words} \u00b7 {credit}" if credit else words
+
+
+def split_wide(box: tuple[float, float, float, float]) -> list[tuple[float, float, float, float]]:
+    """A text frame (x, y, w, h mm) as two columns when it is too wide for comfortable lines."""
+    x, y, w, h = box
+    if w <= MAX_MEASURE:
+        return [box]
+    half = (w - GUTTER) / 2
+    return [(x, y, half, h), (x + half + GUTTER, y, half, h)]
+
+
+FOOTER_LEADING = 3.2  # mm between the footer's baseline and that of a line above it
+
+
+def running_footer(paper: Paper, words: str, y: float = FOOTER_Y, above: str = "") -> Group:
+    """The footer line, centred at the page's foot in small grey type, its baseline `y` mm up; `above`:
+    a second line over it (a key to a mark, a note on the last page), so neither runs off the page."""
+    group = Group(text(paper.width / 2, y, words, SMALL_PT, anchor="middle", fill=HexColor(FOOTER_GREY)))
+    if above:
+        group.add(text(paper.width / 2, y + FOOTER_LEADING, above, SMALL_PT, anchor="middle",
+                       fill=HexColor(FOOTER_GREY)))
+    return group

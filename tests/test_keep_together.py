@@ -1,0 +1,63 @@
+"""Issue 35: what is read together stays together. Every bundled rules and reference PDF, built on A4
+and on Letter, is read back with pdfplumber: no table row goes on in the next column or page, and
+no list item, numbered step or question with its answer runs on across a column or page."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from keeping import Row, broken_rows, columns, item_start, split_items
+from typeset import body_size
+
+PAPERS = ("a4", "letter")
+GAMES = ("fracas", "armies", "omiga", "one_minute_war", "quick_violence")
+
+
+def rules_pages(name: str, count: int) -> slice:
+    """The pages of running text: Omiga's tile sheets and Quick Violence's measuring page are not."""
+    if name == "omiga.pdf":
+        return slice(0, 2)
+    if name == "quick_violence.pdf":
+        return slice(0, count - 1)
+    return slice(None)
+
+
+def documents(folder: Path, game: str) -> list[Path]:
+    return [folder / game / f"{game}{suffix}.pdf" for suffix in ("", "-reference", "-reference-cards")]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_no_table_row_item_step_or_question_breaks(all_games_built, game, paper):
+    for path in documents(all_games_built[paper], game):
+        with pdfplumber.open(path) as pdf:
+            pages = rules_pages(path.name, len(pdf.pages))
+        found, tables = columns(path, pages)
+        assert sum(len(rows) for rows in found) > 20, path.name  # the text was read
+        assert broken_rows(tables) == [], path.name
+        assert split_items(path, body_size(path), pages) == [], path.name
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_long_tables_that_break_repeat_their_head(all_games_built, paper):
+    # a table part at a column's top starts with the head row, in bold white on the accent
+    for game in ("fracas", "armies"):
+        path = all_games_built[paper] / game / f"{game}.pdf"
+        with pdfplumber.open(path) as pdf:
+            for page in pdf.pages:
+                for table in page.find_tables():
+                    if not any((cell or "").strip() for cell in table.extract()[0]):
+                        continue  # a drawing's boxes, not a table
+                    top = page.crop(table.rows[0].bbox)
+                    fonts = {c["fontname"] for c in top.chars}
+                    assert fonts and all("Bold" in f for f in fonts), (game, table.extract()[0])
+
+
+def test_the_detector_finds_a_broken_step():
+    # the check itself: a column ending inside a bold-led step, the next starting mid-sentence
+    before = [Row(14.0, 100.0, "Turn 3. Red untaps and draws, leaving the", True, 9.5),
+              Row(14.0, 111.6, "King upright so that the", False, 9.5)]
+    assert item_start(before, 9.5) == before[0]
+    assert broken_rows([[["Role", "What"], ["A", "b"]], [["Role", "What"], ["", "goes on"]]]) == [["", "goes on"]]

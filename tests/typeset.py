@@ -1,0 +1,94 @@
+"""Measure how a rules or reference PDF is set: text sizes and their shares, body size, line lengths,
+and how far each column of a page falls short of its frame's foot (what tests/test_house_style.py
+holds); measured from the PDF alone, as a reader would see it."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pdfplumber
+
+from pdfmeasure import MM
+
+FOOT = 12.0  # mm: text lower than this is a page footer, not a column's text
+MARGIN = 14.0  # mm: printgen's house margin at a rulebook page's top and foot
+GAP = 2.5  # mm: a gap this wide between letters on one baseline separates two columns or cells
+
+
+@dataclass(frozen=True)
+class Line:
+    page: int
+    x0: float  # mm from the left edge
+    bottom: float  # mm up from the paper's foot
+    size: float  # pt: the line's most common glyph size
+    text: str
+
+
+def upright(chars: list[dict]) -> list[dict]:
+    return [c for c in chars if not (c["matrix"][1] or c["matrix"][2])]
+
+
+def lines(path: Path, pages: slice = slice(None)) -> list[Line]:
+    """Runs of text on one baseline with no column-wide gap in them: a column's (or a cell's) line."""
+    found: list[Line] = []
+    with pdfplumber.open(path) as pdf:
+        for n, page in list(enumerate(pdf.pages))[pages]:
+            height = float(page.height)
+            rows: dict[float, list[dict]] = {}
+            for c in upright(page.chars):
+                rows.setdefault(round(c["bottom"], 0), []).append(c)
+            for chars in rows.values():
+                chars.sort(key=lambda c: c["x0"])
+                run = [chars[0]]
+                for c in chars[1:] + [None]:
+                    if c is not None and (c["x0"] - run[-1]["x1"]) / MM < GAP:
+                        run.append(c)
+                        continue
+                    size = Counter(round(r["size"], 1) for r in run).most_common(1)[0][0]
+                    found.append(Line(n, run[0]["x0"] / MM, (height - max(r["bottom"] for r in run)) / MM,
+                                      size, "".join(r["text"] for r in run)))
+                    run = [c] if c is not None else []
+    return found
+
+
+def size_shares(path: Path) -> dict[float, float]:
+    """Each glyph size (pt, to 0.1) and its share of the document's letters."""
+    counts: Counter[float] = Counter()
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            counts.update(round(c["size"], 1) for c in page.chars if c["text"].strip())
+    total = sum(counts.values()) or 1
+    return {size: n / total for size, n in sorted(counts.items())}
+
+
+def body_size(path: Path) -> float:
+    """The size most of the document's letters are set in."""
+    shares = size_shares(path)
+    return max(shares, key=lambda s: shares[s])
+
+
+def longest_body_line(path: Path, pages: slice = slice(None)) -> Line:
+    body = body_size(path)
+    return max((line for line in lines(path, pages) if abs(line.size - body) < 0.05), key=lambda l: len(l.text))
+
+
+def column_blanks(path: Path, pages: slice = slice(None)) -> list[list[float]]:
+    """For each page, each half's (column's) blank foot as a fraction of the text height between the
+    house margins: 0 when text or a drawing reaches the bottom margin."""
+    result = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages[pages]:
+            width, height = float(page.width), float(page.height)
+            usable = height / MM - 2 * MARGIN
+            feet: dict[int, float] = {}
+            things = ([(c["x0"], c["bottom"]) for c in upright(page.chars)]
+                      + [(o["x0"], o["bottom"]) for o in page.rects + page.curves + page.lines + page.images])
+            for x0, bottom in things:
+                up = (height - bottom) / MM
+                if up < FOOT:
+                    continue
+                side = 0 if x0 < width / 2 - 2 else 1
+                feet[side] = min(feet.get(side, height), up)
+            result.append([max(0.0, (feet[side] - MARGIN) / usable) for side in sorted(feet)])
+    return result
