@@ -75,3 +75,11 @@ def all_games_built(tmp_path_factory) -> dict[str, Path]:
     Nobody writes into these folders; a test that must, copies one first."""
     return {paper: build(tmp_path_factory.mktemp(f"all-{paper}"), "--paper", paper) for paper in ("a4", "letter")}
 
+
+@pytest.fixture
+def deck(tmp_path) -> Path:
+    """The bundled sample deck (definition, CSV, pictures, back template) copied where a test may
+    edit it; a test file with a deck of its own defines its own `deck`."""
+    folder = tmp_path / "mine"
+    shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    return folder / "deck.yaml"

@@ -15,21 +15,12 @@ import pytest
 from lxml import etree
 from pypdf import PdfReader
 
-from printgen.games import bundled_definition
 
 MM = 72 / 25.4
 CARD_W, CARD_H = 63.5, 88.9
 BAND_W = 57.5  # the sample's title band on each face, 3 mm inside the card
 FRAME_W = 55.5  # the sample's frame on each back, 4 mm inside the card
 
-
-@pytest.fixture
-def deck(tmp_path) -> Path:
-    """The bundled sample deck (definition, CSV, icon) copied where a test may edit it."""
-    folder = tmp_path / "mine"
-    shutil.copytree(bundled_definition("deck").parent, folder,
-                    ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    return folder / "deck.yaml"
 
 
 def rows_of(deck: Path) -> list[dict[str, str]]:

@@ -12,7 +12,6 @@ import pytest
 import reportlab
 
 from building import edit, line_of, rgb
-from printgen.games import bundled_definition
 
 MM = 72 / 25.4
 CARD_W = 63.5
@@ -114,13 +113,6 @@ def test_backs_the_same_for_every_row_are_one_back(run_cli, tmp_path):
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         assert colours(pdf.pages[1], CARD_W) == [ICE] * 4
 
-
-@pytest.fixture
-def deck(tmp_path) -> Path:
-    """The bundled sample deck copied where a test may edit it."""
-    folder = tmp_path / "mine"
-    shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    return folder / "deck.yaml"
 
 
 def rows_of(deck: Path) -> list[dict[str, str]]:

@@ -12,7 +12,6 @@ import openpyxl
 import pdfplumber
 import pytest
 
-from printgen.games import bundled_definition
 
 MM = 72 / 25.4
 CARD_W, CARD_H = 63.5, 88.9
@@ -22,13 +21,6 @@ SAFE = 3.0  # the sample's card.safe
 CARDS = 18  # the sample's 8 rows, copies counted
 TRIM, SAFE_COLOUR, BLEED = (0.9, 0.0, 0.6), (0.0, 0.6, 0.85), (1.0, 0.5, 0.0)  # printgen.games.deck.chosen
 
-
-@pytest.fixture
-def deck(tmp_path) -> Path:
-    """The bundled sample deck copied where a test may edit it."""
-    folder = tmp_path / "mine"
-    shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    return folder / "deck.yaml"
 
 
 def build(run_cli, deck: Path, out: Path, *args: str) -> Path:

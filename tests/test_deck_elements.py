@@ -16,21 +16,12 @@ from lxml import etree
 from PIL import Image
 from pypdf import PdfReader
 
-from printgen.games import bundled_definition
 
 MM = 72 / 25.4
 SVG = "{http://www.w3.org/2000/svg}"
 STYLED = ('<b>Deal 2</b> damage to <i>any</i> card. <font color="#c00000" size="14">Burn</font> it, '
           '<u>then</u> a < b & <b>:flask:</b> done.')
 
-
-@pytest.fixture
-def deck(tmp_path) -> Path:
-    """The bundled sample deck copied where a test may edit it."""
-    folder = tmp_path / "mine"
-    shutil.copytree(bundled_definition("deck").parent, folder,
-                    ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    return folder / "deck.yaml"
 
 
 def set_cell(deck: Path, row: int, column: str, value: str) -> None:
