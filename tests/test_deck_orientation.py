@@ -7,7 +7,7 @@ import pdfplumber
 import pytest
 
 from pdfmeasure import MM
-from test_deck import BAND_W, build, deck, rects  # noqa: F401 (deck is a fixture)
+from test_deck import BAND_W, build, rects
 
 
 def first_sheet(folder) -> tuple[tuple[float, float], int]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-import yaml
+from ruamel.yaml import YAML
 
 from printgen.drawing import style
 from printgen.drawing.lightness import lightness
@@ -73,7 +73,7 @@ def test_columns_end_near_the_foot_and_level_on_the_last_page(all_games_built, g
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("game", GAMES)
 def test_every_page_has_the_running_footer(all_games_built, game, paper):
-    title = yaml.safe_load(bundled_definition(game).read_text())["title"]
+    title = YAML(typ="safe").load(bundled_definition(game).read_text())["title"]
     for path in [rules(all_games_built[paper], game), *references(all_games_built[paper], game)]:
         with pdfplumber.open(path) as pdf:
             pages = pdf.pages[rules_pages(path)] if path.name == f"{game}.pdf" else pdf.pages
@@ -102,7 +102,7 @@ def test_a_booklet_with_an_odd_page_count_says_its_last_back_is_blank(all_games_
 def test_each_game_has_its_own_accent_distinct_in_grey(all_games_built):
     accents = {}
     for game in GAMES:
-        accents[game] = yaml.safe_load(bundled_definition(game).read_text())["reference"]["accent"].lower()
+        accents[game] = YAML(typ="safe").load(bundled_definition(game).read_text())["reference"]["accent"].lower()
         assert accents[game] == style.ACCENTS[game]
         # and the rulebook's headings print in it
         red, green, blue = (int(accents[game][i:i + 2], 16) / 255 for i in (1, 3, 5))
