@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,14 @@ from click.testing import CliRunner
 from building import build
 from printgen.cli.main import cli
 from printgen.games import bundled_definition
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started in the background of a shell inherits an ignored Ctrl-C, and every printgen
+    it starts would keep ignoring it (printgen leaves an ignored signal ignored, as a shell's `&`
+    asks): give the suite Python's own handler, so the children start with Ctrl-C live again."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from test_deck import build, deck  # noqa: F401 (deck is a fixture)
+from test_deck import build
 
 DPI = 150
 FRAME = (16.75, 20.0, 30.0, 30.0)  # mm: the sample's image element (x, y, width, height)
