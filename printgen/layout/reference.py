@@ -166,8 +166,9 @@ class Half(Flowable):
             pass
 
     def level(self, pending: list[Flowable], full: float) -> float:
-        """The least column height (pt) that takes all of `pending`, found on a throwaway canvas;
-        `full` when one column is all there is or even `full` is too little."""
+        """The least column height (pt) that takes all of `pending`; `full` when one column is all
+        there is or even `full` is too little. Reckoned from the blocks' heights, then proved by
+        filling the columns on a throwaway canvas (searched for by trial only if that fails)."""
         canvas = Canvas(io.BytesIO())
 
         def fits(height: float) -> bool:
@@ -176,13 +177,43 @@ class Half(Flowable):
                 self.fill(canvas, 0, 0, height, trial)
             return not trial
 
-        if self.columns == 1 or not fits(full):
+        if self.columns == 1:
             return full
-        low, high = 0.0, full
+        low = reckoned_height(pending, self.column_width, full, self.columns)
+        if low < full and fits(low):
+            return low
+        if not fits(full):
+            return full
+        high = full
         while high - low > pt(1):
             middle = (low + high) / 2
             low, high = (low, middle) if fits(middle) else (middle, high)
         return high
+
+
+def reckoned_height(items: list[Flowable], width: float, full: float, columns: int) -> float:
+    """The least column height (pt) at which `columns` frames take `items` whole, reckoned as a
+    reportlab Frame places them (no space before a column's first block; space before a block
+    overlaps the space after the one above) from each block's height, without drawing."""
+    blocks = [(item.wrap(width, full)[1], item.getSpaceBefore(), item.getSpaceAfter()) for item in items]
+
+    def columns_needed(height: float) -> int:
+        used, y, after = 1, height, None
+        for h, before, below in blocks:
+            s = 0.0 if after is None else max(before - after, 0.0)
+            if after is not None and y - s - h < 0:
+                used, y, s = used + 1, height, 0.0
+            y -= s + h + below
+            after = below
+        return used
+
+    low, high = max((h for h, _, _ in blocks), default=0.0), full
+    if columns_needed(high) > columns:
+        return full
+    while high - low > 0.01:
+        middle = (low + high) / 2
+        low, high = (middle, high) if columns_needed(middle) > columns else (low, middle)
+    return high + 0.01
 
 
 def keep_sections_whole(items: list[Flowable], width: float, height: float) -> list[Flowable]:
