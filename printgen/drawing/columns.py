@@ -1,5 +1,6 @@
 """Columns that end level on the last page of flowing text, so the space left over lies in one
-piece at the page's foot; heights are found by pouring the story on a throwaway canvas.
+piece at the page's foot; heights are reckoned from the blocks' heights and proved by pouring the
+story on a throwaway canvas.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Callable
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, PageBreak
 
+from printgen.core.paper import MM_PER_PT, pt
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 
 Box = tuple[float, float, float, float]  # x, y, w, h in mm
@@ -39,9 +41,15 @@ def level_height(story: Callable[[], list[Flowable]], before: list[list[Box]], c
     def fits(height: float) -> bool:
         return not leftover(story(), before + [cut_to(columns, height)])
 
+    low = 0.0
+    if len({(w, h) for _, _, w, h in columns}) == 1:  # alike columns: reckon, then prove
+        last, _ = take_until_page_break(leftover(story(), before))
+        low = reckoned_height(last, pt(columns[0][2]), pt(full), len(columns)) * MM_PER_PT
+        if low < full and fits(low):
+            return low
     if not fits(full):
         return full
-    low, high = 0.0, full
+    high = full
     while high - low > TOLERANCE:
         middle = (low + high) / 2
         if fits(middle):
@@ -49,3 +57,28 @@ def level_height(story: Callable[[], list[Flowable]], before: list[list[Box]], c
         else:
             low = middle
     return high
+
+
+def reckoned_height(items: list[Flowable], width: float, full: float, columns: int) -> float:
+    """The least column height (pt) at which `columns` frames take `items` whole, reckoned as a
+    reportlab Frame places them (no space before a column's first block; space before a block
+    overlaps the space after the one above) from each block's height, without drawing."""
+    blocks = [(item.wrap(width, full)[1], item.getSpaceBefore(), item.getSpaceAfter()) for item in items]
+
+    def columns_needed(height: float) -> int:
+        used, y, after = 1, height, None
+        for h, before, below in blocks:
+            s = 0.0 if after is None else max(before - after, 0.0)
+            if after is not None and y - s - h < 0:
+                used, y, s = used + 1, height, 0.0
+            y -= s + h + below
+            after = below
+        return used
+
+    low, high = max((h for h, _, _ in blocks), default=0.0), full
+    if columns_needed(high) > columns:
+        return full
+    while high - low > 0.01:
+        middle = (low + high) / 2
+        low, high = (middle, high) if columns_needed(middle) > columns else (low, middle)
+    return high + 0.01

@@ -27,6 +27,7 @@ from printgen.drawing.markup import escape
 from printgen.drawing.picture import CUT, guide, rect, text
 from printgen.core.problems import DefinitionError, Problem
 from printgen.layout.sheet import Duplex
+from printgen.drawing.columns import reckoned_height
 from printgen.drawing.story import Stack, Styles, build_story, styles, table_style, tagged
 from printgen.jinja.render import render
 
@@ -189,31 +190,6 @@ class Half(Flowable):
             middle = (low + high) / 2
             low, high = (low, middle) if fits(middle) else (middle, high)
         return high
-
-
-def reckoned_height(items: list[Flowable], width: float, full: float, columns: int) -> float:
-    """The least column height (pt) at which `columns` frames take `items` whole, reckoned as a
-    reportlab Frame places them (no space before a column's first block; space before a block
-    overlaps the space after the one above) from each block's height, without drawing."""
-    blocks = [(item.wrap(width, full)[1], item.getSpaceBefore(), item.getSpaceAfter()) for item in items]
-
-    def columns_needed(height: float) -> int:
-        used, y, after = 1, height, None
-        for h, before, below in blocks:
-            s = 0.0 if after is None else max(before - after, 0.0)
-            if after is not None and y - s - h < 0:
-                used, y, s = used + 1, height, 0.0
-            y -= s + h + below
-            after = below
-        return used
-
-    low, high = max((h for h, _, _ in blocks), default=0.0), full
-    if columns_needed(high) > columns:
-        return full
-    while high - low > 0.01:
-        middle = (low + high) / 2
-        low, high = (middle, high) if columns_needed(middle) > columns else (low, middle)
-    return high + 0.01
 
 
 def keep_sections_whole(items: list[Flowable], width: float, height: float) -> list[Flowable]:
