@@ -144,11 +144,10 @@ def test_a_bad_value_in_the_csv_is_located_at_its_line_and_column(run_cli, deck,
 @pytest.mark.parametrize("cell, said", [
     ("Ember\x00Tonic", "character 6 is U+0000: an invisible control character"),
     ("Ember \x1b[31m", "character 7 is U+001B: an invisible control character"),
-    ("Star \u2605", "character 6 ('\u2605', U+2605 BLACK STAR) is not in the embedded font"),
 ])
 def test_a_csv_cell_the_font_cannot_print_is_located_at_its_line_and_column(run_cli, deck, tmp_path, cell, said):
-    """A CSV cell gets the checks a string in the definition gets: NUL made the card SVGs
-    ill-formed XML, and a star printed as an empty box."""
+    """A CSV cell with an invisible character is refused at its cell: NUL made the card SVGs
+    ill-formed XML."""
     csv_path = deck.parent / "cards.csv"
     rows = list(csv.reader(io.StringIO(csv_path.read_text())))
     rows[2][0] = cell
@@ -159,6 +158,36 @@ def test_a_csv_cell_the_font_cannot_print_is_located_at_its_line_and_column(run_
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"cards.csv:3: column '{rows[0][0]}': {said}" in result.stderr, result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_character_is_asked_of_the_font_each_element_prints_it_in(run_cli, deck, tmp_path):
+    """A star (or a Khmer letter) in a CSV cell prints as an empty box in printgen's own font and is
+    refused at the row and the element; in the designer's own .ttf that has it, it builds."""
+    import reportlab
+
+    csv_path = deck.parent / "cards.csv"
+    csv_path.write_text(csv_path.read_text().replace("Freeze a rival card", "Freeze \u1786 a rival card", 1))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert re.search(r"cards\.csv:3: row 2: face\.layout\[\d+\]\.text \(.*deck\.yaml:\d+\): "
+                     r"'\u1786' \(U\+1786 KHMER LETTER CHA\) is not in the font it is printed in "
+                     r"\(Bitstream Vera Sans\)", result.stderr), result.stderr
+    # the letter in a column of its own, printed in a test font reportlab ships with a few Khmer letters
+    rows = list(csv.reader(io.StringIO(csv_path.read_text().replace("Freeze \u1786 a", "Freeze a"))))
+    for i, row in enumerate(rows):
+        row.append("mark" if i == 0 else "\u1786" if i == 2 else "")
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    csv_path.write_text(buffer.getvalue())
+    shutil.copy(Path(reportlab.__file__).parent / "fonts" / "hb-test.ttf", deck.parent / "khmer.ttf")
+    deck.write_text(deck.read_text().replace("\nback:\n", "\n    - type: text\n      text: \"{{ mark }}\"\n"
+                                             "      font: khmer.ttf\n      x: 5\n      y: 3\n      width: 10\n"
+                                             "      height: 6\n      size: 9\nback:\n", 1))
+    result = run_cli("build", deck, "--out", tmp_path / "out", "--no-pictures")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(next((tmp_path / "out").glob("*/*.pdf"))) as pdf:
+        drawn = [c for page in pdf.pages for c in page.chars if c["text"] == "\u1786"]
+    assert len(drawn) == 2 and {c["fontname"] for c in drawn} == {"AAAAAA+NotoSansKhmer-Regular"}  # two copies
 
 
 def test_a_deck_of_too_many_cards_is_refused_at_once_with_the_numbers(run_cli, deck, tmp_path):

@@ -33,12 +33,16 @@ def describe(char: str) -> str:
     return f"U+{ord(char):04X} {name}" if name else f"U+{ord(char):04X}"
 
 
-def problem_with(text: str) -> str | None:
+def problem_with(text: str, font_known: bool = True) -> str | None:
+    """Why `text` cannot be printed, or None. With `font_known` False (a deck's CSV cell, whose font
+    is only known where an element prints it, and checked there) only invisible characters count."""
     if text and not text.strip():
         return "only spaces, so nothing would print; write some text"
     glyphs = drawable()
     for index, char in enumerate(text):
         if char in WHITESPACE_OK or ord(char) in glyphs:
+            continue
+        if not font_known and unicodedata.category(char) not in ("Cc", "Cf", "Cs"):
             continue
         where = f"character {index + 1}"
         if unicodedata.category(char) in ("Cc", "Cf", "Cs"):
@@ -46,7 +50,7 @@ def problem_with(text: str) -> str | None:
                     f"print as a box or break the SVG file; remove it")
         return (f"{where} ({char!r}, {describe(char)}) is not in the embedded font ({FONT_NAME}), so "
                 f"it would print as an empty box; use Latin letters, or spell it another way")
-    for index, char in enumerate(text):  # titles and logos are printed in capitals
+    for index, char in enumerate(text if font_known else ""):  # titles and logos are printed in capitals
         capital = char.upper()
         if char not in WHITESPACE_OK and any(ord(c) not in glyphs for c in capital):
             return (f"character {index + 1} ({char!r}, {describe(char)}) becomes {capital!r} where "

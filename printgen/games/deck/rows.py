@@ -66,8 +66,10 @@ def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) ->
         row = Row(index, values, 1, file, line, key, *cells)
         typed: dict[str, Value] = {}
         for column, value in values.items():
-            unprintable = problem_with(value) if isinstance(value, str) and not key else None
-            if unprintable:  # a CSV cell; the definition's own strings were checked when it was read
+            # a CSV cell (the definition's own strings were checked when it was read); whether its
+            # font has each character is asked where an element prints it, in that element's font
+            unprintable = problem_with(value, font_known=False) if isinstance(value, str) and not key else None
+            if unprintable:
                 problems.append(row.problem(column, unprintable))
                 continue
             try:
