@@ -133,21 +133,23 @@ def refused(run_cli, deck: Path, out: Path) -> list[str]:
 def test_a_character_the_font_lacks_is_refused_in_a_csv_cell(run_cli, deck, tmp_path):
     edit(deck.parent / "cards.csv", "Deal 2 damage", "Deal 2 \u2605 damage")
     lines = refused(run_cli, deck, tmp_path / "out")
-    assert lines == ["cards.csv:2: column 'text': character 8 ('\u2605', U+2605 BLACK STAR) is not in the embedded "
-                     "font (Bitstream Vera Sans), so it would print as an empty box; use Latin letters, or "
-                     "spell it another way"]
+    line = line_of(deck, 'text: "{{ text }}"')  # asked of the font the rules text is printed in
+    assert lines == [f"cards.csv:2: row 1: face.layout[6].text (deck.yaml:{line}): '\u2605' (U+2605 BLACK STAR) "
+                     "is not in the font it is printed in (Bitstream Vera Sans), so it would print as an empty "
+                     "box; spell it another way, or print it in a font that has it"]
 
 
-def test_a_character_a_template_makes_is_refused_at_each_row(run_cli, deck, tmp_path):
+def test_a_character_a_template_makes_is_refused_once_naming_the_rows(run_cli, deck, tmp_path):
     """'{{ title }} {{ "\\u2605" }}' passes every check of the definition's own text; the star
-    only appears when a row is drawn, and must not print as a box."""
+    only appears when a row is drawn, and must not print as a box. Every row meets it, so it is
+    told once."""
     edit(deck, 'text: "{{ title }}"', "text: \"{{ title }} {{ '\\\\u2605' }}\"")
     lines = refused(run_cli, deck, tmp_path / "out")
     line = line_of(deck, "u2605")
-    assert len(lines) == len(rows_of(deck)) == 8
-    assert lines[0] == (f"cards.csv:2: row 1: face.layout[1].text (deck.yaml:{line}): '\u2605' (U+2605 BLACK "
+    assert len(rows_of(deck)) == 8
+    assert lines == [(f"cards.csv:2: rows 1-8: face.layout[1].text (deck.yaml:{line}): '\u2605' (U+2605 BLACK "
                         "STAR) is not in the font it is printed in (Bitstream Vera Sans Bold), so it would "
-                        "print as an empty box; spell it another way, or print it in a font that has it")
+                        "print as an empty box; spell it another way, or print it in a font that has it")]
 
 
 def test_a_character_a_users_font_lacks_is_refused(run_cli, deck, tmp_path):

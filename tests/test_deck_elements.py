@@ -147,6 +147,18 @@ def test_markup_written_in_the_definition_is_checked_at_its_line(run_cli, deck, 
            f"is never closed" in result.stderr, result.stderr
 
 
+def test_a_fault_in_a_templated_text_that_every_row_shares_is_told_once(run_cli, deck, tmp_path):
+    """Markup broken in the layout's own template text breaks every card alike: one message naming
+    the rows, not one a row (and again for each card's picture)."""
+    deck.write_text(deck.read_text().replace('      text: "{{ cost }}"\n', '      text: "<b>{{ cost }}"\n', 1))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    told = [line for line in result.stderr.splitlines() if "never closed" in line]
+    assert told == [f"{deck.parent / 'cards.csv'}:2: rows 1-8: face.layout[3].text ({deck}:{line_of(deck, '<b>{{ cost }}')}): "
+                    f"the <b> opened at character 1 is never closed"], result.stderr
+    assert "1 problem found" in result.stderr
+
+
 def test_bold_in_a_font_file_is_a_located_error(run_cli, deck, tmp_path):
     """A .ttf file is one face: bold asked of it is told, not faked with another font."""
     import reportlab
@@ -211,7 +223,7 @@ def test_text_turned_out_of_the_safe_area_is_located(run_cli, deck, tmp_path):
     add_to_face(deck, TURNED.replace('"{{ -90 + cost }}"', "180"))
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 2, result.output
-    assert (f"cards.csv:2: row 1: face.layout[9].rotate ({deck}:{line_of(deck, 'rotate: 180')}): the text box "
+    assert (f"cards.csv:2: rows 1-8: face.layout[9].rotate ({deck}:{line_of(deck, 'rotate: 180')}): the text box "
             f"(9, 40, 20 x 5 mm) turned as it is leaves the safe area, 3 mm inside the cut") in result.stderr
 
 
@@ -305,8 +317,9 @@ def test_a_turn_or_origin_a_template_makes_wrong_is_located_at_the_row(run_cli, 
     rotate = line_of(deck, "rotate: \"{{ title }}")
     assert (f"cards.csv:2: row 1: face.layout[10].rotate ({deck}:{rotate}): "
             f"expected a number of degrees, clockwise (got 'Ember Tonic')") in result.stderr, result.stderr
-    assert (f"cards.csv:2: row 1: face.layout[9].origin ({deck}:{line_of(deck, 'origin: [')}): expected a "
-            f"number of mm (got 'fire')") in result.stderr, result.stderr
+    # the two fire potions share the fault word for word: told once, naming both rows
+    assert (f"cards.csv:2: rows 1 and 6: face.layout[9].origin ({deck}:{line_of(deck, 'origin: [')}): expected "
+            f"a number of mm (got 'fire')") in result.stderr, result.stderr
 
 
 def test_the_schema_editors_read_takes_the_new_keys(run_cli, deck):

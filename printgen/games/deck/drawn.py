@@ -3,8 +3,9 @@
 Problems are kept by row and side the first time a side is drawn, so they are told in row order."""
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reportlab.graphics.shapes import Group
@@ -95,7 +96,44 @@ class Drawer:
     def found(self, keys: list[tuple[int, int]] | None = None) -> list[Problem]:
         """The problems met so far (of the given row and side keys), in row order, each once."""
         chosen = sorted(self.problems) if keys is None else keys
-        return list(dict.fromkeys(p for key in chosen for p in self.problems.get(key, [])))
+        return rows_folded(list(dict.fromkeys(p for key in chosen for p in self.problems.get(key, []))))
+
+
+ROW_SAID = re.compile(r"row (\d+): (.*)", re.DOTALL)
+
+
+def rows_folded(problems: list[Problem]) -> list[Problem]:
+    """One problem for a fault that many rows share word for word (a mistake in the layout itself,
+    most likely), told at the first of them and naming them all, not once a row."""
+    rows: dict[tuple[str, str], list[int]] = {}
+    first: dict[tuple[str, str], Problem] = {}
+    order: list[Problem | tuple[str, str]] = []
+    for problem in problems:
+        said = ROW_SAID.fullmatch(problem.message)
+        if said is None:
+            order.append(problem)
+            continue
+        key = (problem.file, said.group(2))
+        if key not in rows:
+            rows[key], first[key] = [], problem
+            order.append(key)
+        rows[key].append(int(said.group(1)))
+    return [item if isinstance(item, Problem) else
+            replace(first[item], message=f"{rows_named(rows[item])}: {item[1]}") for item in order]
+
+
+def rows_named(numbers: list[int]) -> str:
+    """'row 3', or 'rows 1-4, 7 and 9-12' (ranges of consecutive rows)."""
+    if len(numbers) == 1:
+        return f"row {numbers[0]}"
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    named = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs]
+    return "rows " + (named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}")
 
 
 @dataclass(frozen=True)
@@ -119,9 +157,3 @@ class DeckCard:
 
     def back(self, bleed: float = 0.0) -> Group:
         return self.drawer.side(self.back_row, "back").at(bleed)
-
-    def problems(self, side: str) -> list[Problem]:
-        """What drawing this side met (drawing it first if need be)."""
-        row = self.index if side == "face" else self.back_row
-        self.drawer.side(row, side)
-        return self.drawer.found([(row, SIDES.index(side))])

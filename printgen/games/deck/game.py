@@ -266,18 +266,16 @@ def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Docume
             sides.append((card.back_name, "back"))
         for name, side in sides:
             documents.append(Document(f"svg/{name}.svg", size, [], f"{defn.title}: {name}",
-                                      draw=partial(picture, card, side, True)))
+                                      draw=partial(picture, card, side)))
             documents.append(Document(f"png/{name}.png", size, [], f"{defn.title}: {name}", dpi=dpi,
-                                      draw=partial(picture, card, side, False)))
+                                      draw=partial(picture, card, side)))
     return documents
 
 
-def picture(card: DeckCard, side: str, tells: bool) -> list[Page]:
-    """One side of one card as a page; only the SVG `tells` the problems, not its PNG too."""
-    group = card.front() if side == "face" else card.back()
-    if tells and card.problems(side):
-        raise DefinitionError(card.problems(side))
-    return [Page([group])]
+def picture(card: DeckCard, side: str) -> list[Page]:
+    """One side of one card as a page. Its problems are the deck PDF's to tell (`told`), all of
+    them at once, so that a fault every row shares is told once, not once a picture."""
+    return [Page([card.front() if side == "face" else card.back()])]
 
 
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
