@@ -23,9 +23,6 @@ MAX_SIZES = 8  # text sizes that each carry at least 2 % of a document's letters
 MAX_CHARS = 90
 MAX_BLANK = 0.25  # of a column, at the foot of a page that is not the last
 MAX_UNLEVEL = 0.15  # of a column, between the last page's column ends
-# Fracas's reference back half holds 55 mm more text than 9 pt allows: it keeps 8.5 pt until its
-# text is shortened (the rules text is another change's work)
-REFERENCE_EXCEPTIONS = {"fracas": 8.5}
 
 
 def rules_pages(path: Path) -> slice:
@@ -53,8 +50,8 @@ def test_few_sizes_one_body_size_and_short_lines(all_games_built, game, paper):
         assert len(common) <= MAX_SIZES, (path.name, common)
         line = longest_body_line(path, rules_pages(path) if path == book else slice(None))
         assert len(line.text) <= MAX_CHARS, (path.name, line)
-    for path in references(all_games_built[paper], game):
-        assert body_size(path) == REFERENCE_EXCEPTIONS.get(game, style.REFERENCE_PT), path.name
+    for path in references(all_games_built[paper], game):  # one size for every reference, no exceptions
+        assert body_size(path) == style.REFERENCE_PT, path.name
     assert style.RULES_PT >= 9 and style.REFERENCE_PT >= 9
 
 
