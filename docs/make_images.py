@@ -16,6 +16,14 @@ The pieces section of docs/print-quality.md (issue 35) compares with commit a23b
     cd /tmp/before35 && PYTHONPATH=. python -m printgen.cli.main build omiga quick_violence --out /tmp/b35
     PYTHONPATH=. python -m printgen.cli.main build deck --paper letter --out /tmp/b35/letter
     cd - && python docs/make_images.py pieces-quality /tmp/b35
+
+The house-style section compares every rules and reference page with commit e15dac4 (main before
+issue 35's style work was merged), built on A4 in a folder of its own the same way:
+
+    git archive e15dac4 | tar -x -C /tmp/before-style
+    cd /tmp/before-style && PYTHONPATH=. python -m printgen.cli.main build fracas armies omiga \
+        one_minute_war quick_violence --out /tmp/before-style-out
+    cd - && python docs/make_images.py style-quality /tmp/before-style-out
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
@@ -154,6 +162,26 @@ def pieces_quality_images(before: Path, after: Path) -> None:
         save(side_by_side(left, right), name, 1200)
 
 
+# issue 35, the house style: every rules and reference page of the five games, before and after;
+# (game, file suffix, pages). The reference cards hold the sheet's two halves, so the sheet stands
+# for them; Quick Violence's measuring page is in the pieces pictures.
+STYLE_PAGES = [("fracas", "", (0, 1, 2)), ("armies", "", (0, 1)), ("omiga", "", (0, 1)),
+               ("one_minute_war", "", (0, 1)), ("quick_violence", "", (0, 1)),
+               *((game, "-reference", (0,)) for game in ("fracas", "armies", "omiga", "one_minute_war",
+                                                          "quick_violence"))]
+
+
+def style_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, the house style: each page at 80 dpi, as it was and as it is."""
+    for game, suffix, pages in STYLE_PAGES:
+        pdf = Path(game) / f"{game}{suffix}.pdf"
+        for page in pages:
+            left = labelled(render(before / pdf, page, 80), "before")
+            right = labelled(render(after / pdf, page, 80), "after")
+            kind = "reference" if suffix else f"rules-{page + 1}"
+            save(side_by_side(left, right), f"quality-style-{game}-{kind}.png")
+
+
 def low_ink_images(out: Path) -> None:
     """docs/print-at-home.md: the Omiga tile sheet with both decks, as bundled and with `low_ink: true`."""
     bundled = ROOT / "card_defs" / "omiga.yaml"
@@ -242,6 +270,10 @@ def main() -> None:
             printgen("build", "omiga", "quick_violence", "--out", out)
             printgen("build", "deck", "--paper", "letter", "--out", out / "letter")
             pieces_quality_images(Path(sys.argv[2]), out)
+            return
+        if sys.argv[1:2] == ["style-quality"]:
+            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
+            style_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)

@@ -14,7 +14,7 @@ from ruamel.yaml import YAML
 from printgen.drawing import style
 from printgen.drawing.lightness import lightness
 from printgen.games import bundled_definition
-from typeset import body_size, column_blanks, longest_body_line, size_shares
+from typeset import body_size, column_blanks, half_blanks, longest_body_line, size_shares
 
 PAPERS = ("a4", "letter")
 GAMES = ("fracas", "armies", "omiga", "one_minute_war", "quick_violence")
@@ -23,9 +23,6 @@ MAX_SIZES = 8  # text sizes that each carry at least 2 % of a document's letters
 MAX_CHARS = 90
 MAX_BLANK = 0.25  # of a column, at the foot of a page that is not the last
 MAX_UNLEVEL = 0.15  # of a column, between the last page's column ends
-# Fracas's reference back half holds 55 mm more text than 9 pt allows: it keeps 8.5 pt until its
-# text is shortened (the rules text is another change's work)
-REFERENCE_EXCEPTIONS = {"fracas": 8.5}
 
 
 def rules_pages(path: Path) -> slice:
@@ -53,14 +50,16 @@ def test_few_sizes_one_body_size_and_short_lines(all_games_built, game, paper):
         assert len(common) <= MAX_SIZES, (path.name, common)
         line = longest_body_line(path, rules_pages(path) if path == book else slice(None))
         assert len(line.text) <= MAX_CHARS, (path.name, line)
-    for path in references(all_games_built[paper], game):
-        assert body_size(path) == REFERENCE_EXCEPTIONS.get(game, style.REFERENCE_PT), path.name
+    for path in references(all_games_built[paper], game):  # one size for every reference, no exceptions
+        assert body_size(path) == style.REFERENCE_PT, path.name
     assert style.RULES_PT >= 9 and style.REFERENCE_PT >= 9
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-@pytest.mark.parametrize("game", FLOWING)
+@pytest.mark.parametrize("game", GAMES)
 def test_columns_end_near_the_foot_and_level_on_the_last_page(all_games_built, game, paper):
+    """Every game's rules: the booklets, Omiga's two pages before its tiles and the One Minute War
+    sheet, whose back ends in two columns under the card."""
     path = rules(all_games_built[paper], game)
     blanks = column_blanks(path, rules_pages(path))
     assert len(blanks) >= 2
@@ -68,6 +67,23 @@ def test_columns_end_near_the_foot_and_level_on_the_last_page(all_games_built, g
         assert len(page) == 2 and max(page) <= MAX_BLANK, (number, page)
     last = blanks[-1]
     assert len(last) == 2 and abs(last[0] - last[1]) <= MAX_UNLEVEL, last
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_reference_halves_carry_similar_amounts(all_games_built, game, paper):
+    """A reference card's front and back are about as full: their columns' blank feet, averaged
+    over each half, differ by at most MAX_UNLEVEL of a half's text box, on the sheet and the cards."""
+    sheet, cards = references(all_games_built[paper], game)
+    ((top, bottom),) = half_blanks(sheet)
+    assert abs(mean(top) - mean(bottom)) <= MAX_UNLEVEL, (top, bottom)
+    front, back = half_blanks(cards)
+    for half, like in ((front[0], top), (front[1], top), (back[0], bottom), (back[1], bottom)):
+        assert half == pytest.approx(like, abs=0.01), (front, back)  # each card as the sheet's half
 
 
 @pytest.mark.parametrize("paper", PAPERS)

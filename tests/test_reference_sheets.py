@@ -266,7 +266,7 @@ def test_a_section_that_overflows_is_named_and_located(run_cli, copy_definition,
 
 
 def test_a_larger_text_size_that_overflows_points_at_the_setting(run_cli, copy_definition, tmp_path):
-    path = edited(copy_definition, "fracas", [("  text_size_pt: 8.5\n", "  text_size_pt: 12\n")])
+    path = edited(copy_definition, "fracas", [("  text_size_pt: 9\n", "  text_size_pt: 12\n")])
     result = run_cli("build", path, "--out", tmp_path / "out")
     assert result.exit_code == 2
     assert "reference.text_size_pt" in result.output and "Fracas reference sheet" in result.output

@@ -92,3 +92,31 @@ def column_blanks(path: Path, pages: slice = slice(None)) -> list[list[float]]:
                 feet[side] = min(feet.get(side, height), up)
             result.append([max(0.0, (feet[side] - MARGIN) / usable) for side in sorted(feet)])
     return result
+
+
+HALF_INSET = 8.0  # mm: a reference half's text box keeps this far from the paper's edges and the cut
+
+
+def half_blanks(path: Path) -> list[list[list[float]]]:
+    """For each page of a reference sheet or card file, each half (top, bottom) and each side (left,
+    right): the blank at the foot of its text box, as a fraction of the box's height. What lies
+    within the inset of the cut line (its label) or the paper's foot (the footer) is not counted."""
+    result = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            width, height = float(page.width), float(page.height) / MM
+            box = height / 2 - 2 * HALF_INSET
+            feet: dict[tuple[int, int], float] = {}
+            things = ([(c["x0"], c["top"], c["bottom"]) for c in upright(page.chars)]
+                      + [(o["x0"], o["top"], o["bottom"]) for o in page.rects + page.curves + page.images])
+            for x0, top, bottom in things:
+                up, high = height - bottom / MM, height - top / MM
+                half = 0 if up > height / 2 else 1
+                floor = height / 2 + HALF_INSET if half == 0 else HALF_INSET
+                if up < floor - 1 or high > floor + box + 1:
+                    continue  # the cut line's label or the footer
+                key = (half, 0 if x0 < width / 2 - 2 else 1)
+                feet[key] = min(feet.get(key, height), up - floor)
+            result.append([[max(0.0, feet[(half, side)] / box) for side in (0, 1) if (half, side) in feet]
+                           for half in (0, 1)])
+    return result

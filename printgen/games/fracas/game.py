@@ -18,7 +18,7 @@ from printgen.games.fracas.tokens import BLEED, plan, token_page
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
 SECTIONS = {"The cards": ("roles",), "Skirmishes": ("skirmish",), "Before you play": ("life",),
-            "Hand limit": ("hand_limit",)}
+            "Where cards lie": ("hand_limit",)}
 
 
 def reference(defn: Fracas) -> Reference:

@@ -10,6 +10,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import Paragraph, Table
 
 from printgen.drawing import fonts
+from printgen.drawing.columns import cut_to, level_height
 from printgen.drawing import style as house
 from printgen.core.paper import pt
 from printgen.drawing.markup import escape
@@ -161,6 +162,11 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
     story = build_story(markup, tables, style, "one_minute_war/rules.txt.j2")
+    rest, pair = sheet.back.frames[:-2], sheet.back.frames[-2:]  # the back's two columns end level
+    if len(pair) == 2 and (pair[0][1], pair[0][3]) == (pair[1][1], pair[1][3]):
+        height = level_height(lambda: build_story(markup, tables, style, "one_minute_war/rules.txt.j2"),
+                              [sheet.front.frames, rest], pair)
+        sheet.back.frames = [*rest, *cut_to(pair, height)]
     sheet_doc = Document(f"{loaded.name}.pdf", paper, [sheet.front, sheet.back],
                          f"{defn.title} \u2013 rules and card", "Print double-sided at actual size",
                          options.flip, story, overflow=Blame(("text_size_pt",), "the rules do not fit on "
