@@ -165,6 +165,27 @@ def test_short_flip_sets_duplex_preference(run_cli, tmp_path):
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_turned_on_the_short_edge_the_footer_moves_beside_the_cards_back(run_cli, tmp_path, paper):
+    """The card's back then lies at the foot of page 2, where the footer was: the footer is set in
+    two lines left of the card, and nothing on the page prints over the card."""
+    with pdfplumber.open(build(run_cli, tmp_path, "--flip", "short", "--paper", paper)) as pdf:
+        page = pdf.pages[1]
+        outline = [s for s in guides(page) if s.dash == CUT_DASH and s.length > 90]
+        x0 = min(min(s.x1, s.x2) for s in outline)
+        y1 = max(max(s.y1, s.y2) for s in outline)
+        chars = chars_mm(page)
+        lines: dict[float, str] = {}
+        for c in sorted(chars, key=lambda c: c["x0"]):
+            if c["y0"] < 12 and c["x1"] < x0:
+                lines[round(c["y0"], 1)] = lines.get(round(c["y0"], 1), "") + c["text"]
+        # every letter of the footer is found left of the card (pdfplumber drops the spaces)
+        assert sorted(v.replace(" ", "") for v in lines.values()) == ["AmicrogamebyRansomChristofferson",
+                                                                      "OneMinuteWar·rules·page2of2"], lines
+        assert all(c["x0"] >= 5 and c["y0"] >= 5 for c in chars)  # the safe margin
+        assert y1 > 40  # the card really is at the foot
+
+
 def test_two_builds_are_byte_identical(run_cli, tmp_path):
     first = build(run_cli, tmp_path / "a")
     second = build(run_cli, tmp_path / "b")

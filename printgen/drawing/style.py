@@ -59,11 +59,13 @@ def split_wide(box: tuple[float, float, float, float]) -> list[tuple[float, floa
 FOOTER_LEADING = 3.2  # mm between the footer's baseline and that of a line above it
 
 
-def running_footer(paper: Paper, words: str, y: float = FOOTER_Y, above: str = "") -> Group:
-    """The footer line, centred at the page's foot in small grey type, its baseline `y` mm up; `above`:
-    a second line over it (a key to a mark, a note on the last page), so neither runs off the page."""
-    group = Group(text(paper.width / 2, y, words, SMALL_PT, anchor="middle", fill=HexColor(FOOTER_GREY)))
+def running_footer(paper: Paper, words: str, y: float = FOOTER_Y, above: str = "",
+                   centre: float | None = None) -> Group:
+    """The footer line, centred at the page's foot (or on `centre`, mm) in small grey type, its
+    baseline `y` mm up; `above`: a second line over it (a key to a mark, a note on the last page, or
+    the first half of a footer set beside a piece), so neither runs off the page."""
+    middle = paper.width / 2 if centre is None else centre
+    group = Group(text(middle, y, words, SMALL_PT, anchor="middle", fill=HexColor(FOOTER_GREY)))
     if above:
-        group.add(text(paper.width / 2, y + FOOTER_LEADING, above, SMALL_PT, anchor="middle",
-                       fill=HexColor(FOOTER_GREY)))
+        group.add(text(middle, y + FOOTER_LEADING, above, SMALL_PT, anchor="middle", fill=HexColor(FOOTER_GREY)))
     return group

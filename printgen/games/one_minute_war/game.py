@@ -149,10 +149,18 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     keep_clear = (x, y - LEGEND_HEIGHT, card.width, card.height + LEGEND_HEIGHT)
     sheet.front.frames = [c for f in frames_around(area, keep_clear, GAP) for c in house.split_wide(f)]
     bx, by, bw, bh = duplex.back_box(keep_clear)
+    card_at_foot = by < FOOT  # turned on the short edge, the card's back lies at the foot of page 2
+    if card_at_foot:  # the footer moves beside it, in two lines, and the text keeps clear of both
+        area = (area[0], FOOT + house.FOOTER_LEADING, area[2], area[3] - house.FOOTER_LEADING)
     sheet.back.frames = [c for f in frames_around(area, (bx, by, bw, bh), GAP) for c in house.split_wide(f)]
-    for n, side in enumerate((sheet.front, sheet.back), start=1):
-        words = house.footer_words(defn.title, "rules", n, 2, defn.credit)
-        side.shapes.append(house.running_footer(paper, words))
+    sheet.front.shapes.append(house.running_footer(paper, house.footer_words(defn.title, "rules", 1, 2, defn.credit)))
+    if card_at_foot:
+        words = house.footer_words(defn.title, "rules", 2, 2)
+        sheet.back.shapes.append(house.running_footer(paper, defn.credit or words, above=words if defn.credit else "",
+                                                      centre=(PAGE_MARGIN + bx - GAP) / 2))
+    else:
+        sheet.back.shapes.append(house.running_footer(paper, house.footer_words(defn.title, "rules", 2, 2,
+                                                                                defn.credit)))
 
     style = styles(defn.text_size_pt, defn.reference.accent)
     markup = render("one_minute_war/rules.txt.j2", {"d": defn, "soldiers": card.soldiers(),
