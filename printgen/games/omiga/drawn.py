@@ -146,19 +146,13 @@ def profile_of(shapes: Shapes, ident: str, defn: Omiga) -> list[float] | None:
     rings = [ring for shape, matrix in shapes for ring in outline_of(shape, matrix)[0]]
     if not rings:
         return None
-    values = []
+    top, values = ident == "form-top", []
     for k in range(1, SAMPLES):
         x = card.width * k / SAMPLES
-        if ident == "form-top":
-            ys = crossings(rings, x)
-            if not ys:
-                return None
-            values.append(min(ys) - (card.height - card.band))
-        else:  # the bottom band is the top one turned: its inner line at w - x gives p(x)
-            ys = crossings(rings, card.width - x)
-            if not ys:
-                return None
-            values.append(card.band - max(ys))
+        ys = crossings(rings, x if top else card.width - x)  # the bottom band is the top one turned
+        if not ys:
+            return None
+        values.append(min(ys) - (card.height - card.band) if top else card.band - max(ys))
     return values
 
 
