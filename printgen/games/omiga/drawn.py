@@ -16,12 +16,12 @@ from printgen.core.problems import Problem
 from printgen.games.omiga.model import Omiga, tile_name
 from printgen.games.omiga.tile import FACE_TEMPLATE, TileArt
 from printgen.games.omiga.tileset import interlock
+from printgen.games.piecebounds import Point, apply
 from printgen.games.pieces import shapes_with_id
 
 TOLERANCE = 0.02  # mm: far below what a butted pair of tiles shows, far above rounding
 SAMPLES = 97  # x positions along an edge (never exactly on a form's corner)
 CURVE_STEPS = 16  # straight pieces a Bezier is followed by when an outline is flattened
-Point = tuple[float, float]
 COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 
@@ -32,11 +32,6 @@ class Fault:
     ident: str
     message: str
     tiles: list[str] = field(default_factory=list)
-
-
-def apply(matrix: Sequence[float], x: float, y: float) -> Point:
-    a, b, c, d, e, f = matrix
-    return (a * x + c * y + e, b * x + d * y + f)
 
 
 def outline_of(shape: Any, matrix: Sequence[float]) -> tuple[list[list[Point]], list[Point]]:
