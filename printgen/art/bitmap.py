@@ -18,9 +18,7 @@ def load_bitmap(path: Path, data: bytes, kind: str) -> Art:
     """Decode fully, so a truncated or mislabelled file is caught now, after checking the header."""
     from reportlab.lib.utils import ImageReader
 
-    shown = display_name(path)
-    readable_bitmap(shown, data, kind, header_only=True)
-    usable = readable_bitmap(shown, data, kind)
+    usable = readable_bitmap(display_name(path), data, kind)
     # reportlab copies JPEG data into the PDF as it is; other kinds go in as decoded pixels
     reader = ImageReader(io.BytesIO(data) if kind == "JPEG" else usable)
     return Art(path, kind, data, digest(data), (float(usable.size[0]), float(usable.size[1])),
@@ -37,8 +35,9 @@ def check_header(shown: str, probe: Any, kind: str) -> None:
                          f"pixels per mm)")
 
 
-def readable_bitmap(shown: str, data: bytes, kind: str, header_only: bool = False) -> Any:
-    """The decoded image (palette, 16-bit and other modes as RGBA), or ValueError saying why not."""
+def readable_bitmap(shown: str, data: bytes, kind: str) -> Any:
+    """The decoded image (palette, 16-bit and other modes as RGBA), or ValueError saying why not;
+    the header is checked before any pixel is decoded."""
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -46,8 +45,6 @@ def readable_bitmap(shown: str, data: bytes, kind: str, header_only: bool = Fals
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # refused below instead
             with Image.open(io.BytesIO(data)) as probe:
                 check_header(shown, probe, kind)
-                if header_only:
-                    return None
                 probe.load()
                 return probe.copy() if probe.mode in ("RGB", "RGBA", "L") else probe.convert("RGBA")
     except UnidentifiedImageError:

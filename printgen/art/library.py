@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Callable, Optional
 
 from pydantic import AfterValidator, Field, ValidationInfo
 
@@ -35,8 +35,6 @@ def art_context(info: ValidationInfo) -> ArtContext | None:
     found = (info.context or {}).get("art") if isinstance(info.context, dict) else None
     return found if isinstance(found, ArtContext) else None
 
-
-# -- the field types definitions use ---------------------------------------------------------------
 
 class ArtName(str):
     """A file name as written in the YAML, carrying what was loaded from it, so drawing code reaches
@@ -91,41 +89,9 @@ def loaded_fonts(model: Any) -> dict[str, str]:
     return found
 
 
-def _check_image(value: str | None, info: ValidationInfo) -> str | None:
-    context = art_context(info)
-    if value is not None and context is not None:
-        return ArtName(value, context.library.add_image(value, context))
-    return value
-
-
-def _check_font(value: str | None, info: ValidationInfo) -> str | None:
-    context = art_context(info)
-    if value is not None and context is not None:
-        return ArtName(value, context.library.add_font(value, context))
-    return value
-
-
-def _check_templates(value: str | None, info: ValidationInfo) -> str | None:
-    context = art_context(info)
-    if value is not None and context is not None:
-        context.library.templates = resolve(value, context, folder=True)
-        return ArtName(value, context.library.templates)
-    return value
-
-
 def template_folders(value: str | None) -> list[Path]:
     folder = getattr(value, "loaded", None)
     return [folder] if isinstance(folder, Path) else []
-
-
-FileName = Annotated[str, Field(min_length=1, max_length=300)]
-ImageFile = Annotated[Optional[FileName], AfterValidator(_check_image), Field(
-    description="a PNG, JPEG or SVG file, relative to this definition's folder, e.g. 'art/logo.png'")]
-FontFile = Annotated[Optional[FileName], AfterValidator(_check_font), Field(
-    description="a TrueType font file (.ttf), relative to this definition's folder")]
-TemplateFolder = Annotated[Optional[FileName], AfterValidator(_check_templates), Field(
-    description="a folder of your own templates, relative to this definition's folder; "
-                "a file there replaces the bundled template with the same name")]
 
 
 # -- finding files ---------------------------------------------------------------------------------
@@ -217,6 +183,10 @@ class ArtLibrary:
             self.svg_texts[key] = art
         return art
 
+    def add_templates(self, value: str, context: ArtContext) -> Path:
+        self.templates = resolve(value, context, folder=True)
+        return self.templates
+
     def add_font(self, value: str, context: ArtContext) -> str:
         if value in self.fonts:
             return self.fonts[value]
@@ -229,3 +199,22 @@ class ArtLibrary:
         self.files.append(path)
         return self.fonts[value]
 
+
+def loading(add: Callable[[ArtLibrary, str, ArtContext], Any]) -> Callable[[str | None, ValidationInfo], str | None]:
+    """A validator that loads the file a value names through `add`, when validating a real load."""
+    def check(value: str | None, info: ValidationInfo) -> str | None:
+        context = art_context(info)
+        if value is not None and context is not None:
+            return ArtName(value, add(context.library, value, context))
+        return value
+    return check
+
+
+FileName = Annotated[str, Field(min_length=1, max_length=300)]
+ImageFile = Annotated[Optional[FileName], AfterValidator(loading(ArtLibrary.add_image)), Field(
+    description="a PNG, JPEG or SVG file, relative to this definition's folder, e.g. 'art/logo.png'")]
+FontFile = Annotated[Optional[FileName], AfterValidator(loading(ArtLibrary.add_font)), Field(
+    description="a TrueType font file (.ttf), relative to this definition's folder")]
+TemplateFolder = Annotated[Optional[FileName], AfterValidator(loading(ArtLibrary.add_templates)), Field(
+    description="a folder of your own templates, relative to this definition's folder; "
+                "a file there replaces the bundled template with the same name")]

@@ -70,8 +70,7 @@ def measure_svg(root: Any, path: Path, root_folder: Path | None) -> SvgMeasure:
     """TooCostly when over a limit; `root_folder` is where linked files must lie (None: anywhere)."""
     check_size(root, path)
     measure = SvgMeasure(files=[path.resolve()])
-    elements, depth, pixels = SvgWalk(root, path, root_folder, measure).total()
-    measure.elements, measure.depth, measure.pixels = elements, depth, pixels
+    measure.elements, measure.depth, measure.pixels = SvgWalk(root, path, root_folder, measure).visit(root, 0)
     return measure
 
 
@@ -103,7 +102,7 @@ class SvgWalk:
 
     def __init__(self, root: Any, path: Path, root_folder: Path | None, measure: SvgMeasure,
                  active_files: tuple[Path, ...] = ()) -> None:
-        self.root, self.path, self.root_folder, self.measure = root, path, root_folder, measure
+        self.path, self.root_folder, self.measure = path, root_folder, measure
         self.shown = display_name(path)
         self.active_files = active_files + (path.resolve(),)
         self.ids: dict[str, Any] = {}
@@ -113,9 +112,6 @@ class SvgWalk:
                 self.ids.setdefault(ident, element)
         self.memo: dict[Any, tuple[int, int, int]] = {}
         self.active: set[Any] = set()
-
-    def total(self) -> tuple[int, int, int]:
-        return self.visit(self.root, 0)
 
     def where(self, element: Any) -> str:
         return f"{self.shown}:{element.sourceline or 1}"
@@ -192,8 +188,7 @@ class SvgWalk:
 
     def referenced(self, element: Any, depth: int) -> tuple[int, int, int]:
         """What a <use> or <image> draws: (elements, height, pixels), itself included."""
-        href = element.get(XLINK_HREF) or element.get("href") or ""
-        href = href.strip()
+        href = (element.get(XLINK_HREF) or element.get("href") or "").strip()
         if href.startswith("data:"):
             return 1, 1, data_uri_pixels(href, self.where(element))
         if href.startswith("#"):

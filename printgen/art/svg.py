@@ -19,30 +19,25 @@ from printgen.art.svgtree import local, parse
 from printgen.core.problems import display_name
 from printgen.core.textcheck import FONT_NAME
 
+MARKERS = "markers (arrowheads and other marks at line ends) are not drawn"
+MASKS = "masks are ignored; the masked shapes print whole"
+FILTERS = "filters (blur, drop shadow and the like) are ignored"
+ANIMATION = "animation is ignored; the first frame prints"
 # element name -> what the user loses (elements svglib skips, or draws wrongly)
 ELEMENTS = {
-    "marker": "markers (arrowheads and other marks at line ends) are not drawn",
+    "marker": MARKERS, "mask": MASKS, "filter": FILTERS,
     "pattern": "pattern fills are not drawn; the shapes they fill come out empty",
-    "mask": "masks are ignored; the masked shapes print whole",
-    "filter": "filters (blur, drop shadow and the like) are ignored",
     "foreignObject": "embedded HTML (foreignObject) is not drawn",
     "textPath": "text along a path is not drawn along the path",
-    "animate": "animation is ignored; the first frame prints",
-    "animateTransform": "animation is ignored; the first frame prints",
-    "animateMotion": "animation is ignored; the first frame prints",
-    "set": "animation is ignored; the first frame prints",
+    "animate": ANIMATION, "animateTransform": ANIMATION, "animateMotion": ANIMATION, "set": ANIMATION,
     "script": "scripts are ignored",
 }
 # presentation property (attribute or CSS) -> what the user loses
 PROPERTIES = {
     "opacity": "'opacity' is ignored, so those parts print fully opaque (fill-opacity and "
                "stroke-opacity do work)",
-    "marker-start": "markers (arrowheads and other marks at line ends) are not drawn",
-    "marker-mid": "markers (arrowheads and other marks at line ends) are not drawn",
-    "marker-end": "markers (arrowheads and other marks at line ends) are not drawn",
-    "marker": "markers (arrowheads and other marks at line ends) are not drawn",
-    "mask": "masks are ignored; the masked shapes print whole",
-    "filter": "filters (blur, drop shadow and the like) are ignored",
+    "marker-start": MARKERS, "marker-mid": MARKERS, "marker-end": MARKERS, "marker": MARKERS,
+    "mask": MASKS, "filter": FILTERS,
     "mix-blend-mode": "blend modes are ignored; shapes are painted normally",
 }
 # the feature's name in a warning, so related spellings are reported once

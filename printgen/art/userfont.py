@@ -20,8 +20,13 @@ def register_user_font(path: Path, data: bytes) -> str:
     name = f"PG-User-{digest[:12]}"
     if name not in USER_FAMILIES:
         measure_font(path, data)  # tables and character maps, before any reader walks them
-        font = read_font(path, name, data)
-        subset(path, font)  # a font that cannot be subset fails here, located, not in a PDF
+        try:
+            font = TTFont(name, io.BytesIO(data), asciiReadable=False)  # subsets as for Vera
+            font.face.makeSubset(list(range(32, 127)))  # a font that cannot be subset fails here, not in a PDF
+        except (MemoryError, RecursionError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a damaged font fails in many ways; say so, located
+            raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({first_line(exc)})")
         pdfmetrics.registerFont(font)
         family = getattr(font.face, "familyName", b"") or b""
         family = family.decode("latin-1") if isinstance(family, bytes) else str(family)
@@ -30,20 +35,3 @@ def register_user_font(path: Path, data: bytes) -> str:
         USER_FAMILIES[name] = family or "".join(c for c in path.stem if c.isalnum()) or "user font"
     return name
 
-
-def subset(path: Path, font: TTFont) -> None:
-    try:
-        font.face.makeSubset(list(range(32, 127)))
-    except (MemoryError, RecursionError):
-        raise
-    except Exception as exc:  # noqa: BLE001 - as read_font: a damaged font fails in many ways
-        raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({first_line(exc)})")
-
-
-def read_font(path: Path, name: str, data: bytes) -> TTFont:
-    try:
-        return TTFont(name, io.BytesIO(data), asciiReadable=False)  # subsets as for Vera
-    except (MemoryError, RecursionError):
-        raise
-    except Exception as exc:  # noqa: BLE001 - a damaged font fails in many ways; say so, located
-        raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({first_line(exc)})")

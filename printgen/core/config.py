@@ -56,14 +56,10 @@ def read(path: Path | None = None) -> tuple[dict[str, Any], str]:
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or line_from_message(str(exc))
+        at = re.search(r"at line (\d+)", str(exc))  # newer parsers give `lineno`, older ones only say it
+        line = getattr(exc, "lineno", None) or (int(at.group(1)) if at else 1)
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise DefinitionError([Problem(display_name(path), line, "", f"not valid TOML: {reason}")])
-
-
-def line_from_message(message: str) -> int:
-    found = re.search(r"at line (\d+)", message)
-    return int(found.group(1)) if found else 1
 
 
 def saved_back_offset(flip: Flip, path: Path | None = None) -> tuple[float, float] | None:

@@ -156,11 +156,7 @@ LIMIT_KEYS = {"greater_than": "gt", "greater_than_equal": "ge", "less_than": "lt
 
 def field_description(model: type[BaseModel], loc: Loc) -> str | None:
     field = field_at(model, loc)
-    if field is None:
-        return None
-    if field.description:
-        return field.description
-    return annotated_description(field.annotation)
+    return None if field is None else field.description or annotated_description(field.annotation)
 
 
 def annotated_description(annotation: Any) -> str | None:

@@ -21,6 +21,7 @@ MAX_DEFINITION_BYTES = 1024 * 1024  # a hand-written game is a few KiB; ruamel r
 MAX_NODES = 10_000  # values, keys and lists: the bundled games have under 500; ruamel reads ~9,000 a second
 MAX_INTEGER = 10 ** 15  # counts, sizes and seeds are far smaller; every such integer is exact as a float
 
+
 def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     """Parse one YAML file; syntax errors and duplicate keys become located problems."""
     shown = display_name(path)
@@ -37,22 +38,6 @@ def read_yaml(path: Path) -> tuple[Any, SourceMap]:
     return parse(raw, shown)
 
 
-def yaml_reader() -> YAML:
-    yaml = YAML(typ="rt")
-    yaml.version = (1, 2)
-    yaml.allow_duplicate_keys = False
-    yaml.Composer = BoundedComposer
-    return yaml
-
-
-def source_map(shown: str, data: Any, text: str, runaway: tuple[int, int] | None) -> SourceMap:
-    """With the hint about a quote left open, if any."""
-    source = SourceMap(shown, data, text.splitlines())
-    if runaway:
-        source.hints.append(Problem(shown, runaway[0], "", f"perhaps the cause: {RUNAWAY.format(*runaway)}"))
-    return source
-
-
 def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
     text = utf8_text(raw, shown, "save the file as UTF-8 in your editor")
     deep = bracket_depth_line(text)
@@ -63,10 +48,14 @@ def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
         raise DefinitionError([Problem(shown, directive[0], "", f"this file asks for YAML {directive[1]}, "
                                        "but printgen reads YAML 1.2 only (where yes, no, on and off are "
                                        "text and 0777 is a decimal number); remove the %YAML line")])
-    yaml = yaml_reader()
+    yaml = YAML(typ="rt")
+    yaml.version = (1, 2)
+    yaml.allow_duplicate_keys = False
+    yaml.Composer = BoundedComposer
     runaway = runaway_quote(text)
     try:
         data = yaml.load(text)
+        size = expanded_size(data)
     except BoundExceeded as exc:
         raise DefinitionError([Problem(shown, exc.line, exc.path, exc.message)])
     except MarkedYAMLError as exc:
@@ -86,14 +75,13 @@ def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
         raise DefinitionError([Problem(shown, 1, "", f"invalid YAML: {first_line(str(exc))}")])
     except RecursionError:
         raise DefinitionError([Problem(shown, 1, "", TOO_DEEP)])
-    try:
-        size = expanded_size(data)
-    except RecursionError:
-        raise DefinitionError([Problem(shown, 1, "", TOO_DEEP)])
     if size > MAX_VALUES:
         raise DefinitionError([Problem(shown, 1, "", f"the YAML expands to more than {MAX_VALUES:,} values "
                                        "(aliases that repeat aliases?); write the values out instead")])
-    return data, source_map(shown, data, text, runaway)
+    source = SourceMap(shown, data, text.splitlines())
+    if runaway:
+        source.hints.append(Problem(shown, runaway[0], "", f"perhaps the cause: {RUNAWAY.format(*runaway)}"))
+    return data, source
 
 
 YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S*)", re.MULTILINE)

@@ -3,6 +3,8 @@ downloaded and output is byte-identical everywhere (Helvetica is never embedded)
 """
 from __future__ import annotations
 
+from functools import cache
+
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -15,19 +17,15 @@ __all__ = ["BOLD", "BOLD_ITALIC", "ITALIC", "MIN_PT", "REGULAR", "descent", "reg
 
 SVG_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 
-_registered = False
 
+@cache
 def register() -> None:
-    global _registered
-    if _registered:
-        return
     for name, filename in FACE_FILES.items():
         # no ASCII forced into every first subset: printgen's PDFs always have a /ToUnicode map
         font = TTFont(name, str(font_dir() / filename), asciiReadable=False)
         pdfmetrics.registerFont(with_one_copy_of_names(font))
     for bold, italic, name in ((0, 0, REGULAR), (1, 0, BOLD), (0, 1, ITALIC), (1, 1, BOLD_ITALIC)):
         addMapping(REGULAR, bold, italic, name)
-    _registered = True
 
 
 USER_FAMILIES: dict[str, str] = {}  # a user font's registered name -> family (art.userfont fills it)

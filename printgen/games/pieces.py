@@ -160,9 +160,8 @@ class PieceTemplates:
         file, text = self.source(name)
         shown = shown_name(file)
         for feature, what in findings:
-            warning = f"{shown}:{line_of(text, '<' + feature) if '<' + feature in text else line_of(text, feature)}: " \
-                      f"warning: {feature}: {what}"
-            self.warn(warning)
+            line = line_of(text, "<" + feature) if "<" + feature in text else line_of(text, feature)
+            self.warn(f"{shown}:{line}: warning: {feature}: {what}")
         for message in notes:
             self.warn(f"{shown}: warning: svglib: {message}")
 

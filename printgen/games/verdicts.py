@@ -9,6 +9,10 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
+def pct(value: float) -> str:
+    return f"{100 * value:.1f} %"
+
+
 class Verdicts:
     """Mixed into a game's report dataclass, which holds `findings` (each with a `severity`)."""
 

@@ -34,10 +34,7 @@ AUTOESCAPE = {"svg": True, "xml": True, "txt": True, "html": True}
 
 
 def autoescape(name: str | None) -> bool:
-    if name is None:
-        return True
-    kind = name.lower().removesuffix(".j2").removesuffix(".jinja").rsplit(".", 1)[-1]
-    return AUTOESCAPE.get(kind, True)
+    return name is None or AUTOESCAPE.get(kind_of(name), True)
 
 
 def environment(user_dirs: Iterable[Path] = (), inline_values: bool = False) -> SandboxedEnvironment:
@@ -185,8 +182,6 @@ def searched(folders: list[str]) -> str:
 
 def describe(exc: Exception) -> str:
     """Jinja's own message, or the kind of Python error for anything else (1/0, 'a' + 1)."""
-    from jinja2 import TemplateError
-
     if isinstance(exc, TemplateError):  # "'printgen.games.m.Omiga object' has" -> "'Omiga' has"
         return re.sub(r"'(?:\w+\.)+(\w+) object'", r"'\1'", str(exc))
     return f"{type(exc).__name__}: {exc}"

@@ -243,7 +243,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         elif name == "replace" and len(args) >= 2:
             self.check_size(text, len(text) + (len(text) + 1) * len(str(args[1])))
         elif name == "join" and args:
-            parts = list(args[0]) if not isinstance(args[0], str) else list(args[0])
+            parts = list(args[0])
             self.check_size(text, sum(len(str(p)) for p in parts) + len(text) * len(parts))
         elif name in ("format", "format_map"):
             self.check_format(text)

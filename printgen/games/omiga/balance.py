@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from printgen.games.omiga.checks import Finding, names_list
+from printgen.games.omiga.checks import Finding, buckets, names_list
 from printgen.games.omiga.model import DECKS, Omiga
 from printgen.games.omiga.tileset import Compiled, Edges
 
@@ -21,15 +21,9 @@ def used_kinds(cs: Compiled) -> tuple[list[int], list[int]]:
             sorted(shown_kinds))
 
 
-def kind_counts(cs: Compiled, own: tuple[Edges, ...]) -> dict[str, Counter]:
+def kind_counts(cs: Compiled, own: tuple[Edges, ...]) -> dict[str, Counter[int]]:
     """Per side as the owner holds the tiles: colours on left and right, form kinds on top and bottom."""
-    counts: dict[str, Counter] = {side: Counter() for side in ("left", "right", "top", "bottom")}
-    for left, right, top, bottom in own:
-        counts["left"][left] += 1
-        counts["right"][right] += 1
-        counts["top"][cs.form_kind[top]] += 1
-        counts["bottom"][cs.form_kind[bottom]] += 1
-    return counts
+    return buckets((left, right, cs.form_kind[top], cs.form_kind[bottom]) for left, right, top, bottom in own)
 
 
 def balance(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
@@ -61,7 +55,7 @@ def balance(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
     return found, stats
 
 
-def form_balance(defn: Omiga, cs: Compiled, deck: int, counts: dict[str, Counter],
+def form_balance(defn: Omiga, cs: Compiled, deck: int, counts: dict[str, Counter[int]],
                  kinds: list[int]) -> list[Finding]:
     """Tops against the bottoms they stack under, and each fitting pair of different kinds in total."""
     limit = defn.validation.thresholds.max_form_spread

@@ -5,7 +5,7 @@ a check costs tiles x forms rather than tiles x tiles."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Hashable, Iterable
 
 from printgen.core.source import Loc
@@ -150,29 +150,15 @@ def fit_table(defn: Omiga) -> list[Finding]:
 
 
 # -- set-up ------------------------------------------------------------------------------------
-@dataclass
-class Buckets:
+def buckets(tiles: Iterable[tuple[int, int, int, int]]) -> dict[str, Counter[int]]:
     """How many tiles of one deck (as they lie on the table) show each colour or form per side."""
-
-    left: Counter = field(default_factory=Counter)
-    right: Counter = field(default_factory=Counter)
-    top: Counter = field(default_factory=Counter)
-    bottom: Counter = field(default_factory=Counter)
-
-    @classmethod
-    def of(cls, tiles: Iterable[tuple[int, int, int, int]]) -> "Buckets":
-        b = cls()
-        for left, right, top, bottom in tiles:
-            b.left[left] += 1
-            b.right[right] += 1
-            b.top[top] += 1
-            b.bottom[bottom] += 1
-        return b
+    tiles = list(tiles)
+    return {side: Counter(edges[k] for edges in tiles) for k, side in enumerate(SIDES)}
 
 
 def setup(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
     """For each opening white tile, count black tiles that fit above it (black's tiles turned)."""
-    black_bottoms = Buckets.of(cs.table[1]).bottom  # a black tile's table bottom is its own top
+    black_bottoms = buckets(cs.table[1])["bottom"]  # a black tile's table bottom is its own top
     found: list[Finding] = []
     answers = []
     for i, (_, _, top, _) in enumerate(cs.table[0]):
@@ -194,7 +180,7 @@ def setup(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
 # -- dead tiles and sides ----------------------------------------------------------------------
 def neighbour_counts(cs: Compiled) -> list[list[dict[str, tuple[int, int]]]]:
     """[deck][tile][side] = (own-deck, opponent) tiles that can sit across that side, as written."""
-    buckets = [Buckets.of(cs.table[0]), Buckets.of(cs.table[1])]
+    counted = [buckets(cs.table[0]), buckets(cs.table[1])]
     fit_down = [frozenset(a for a, ups in enumerate(cs.fit_up) if b in ups) for b in range(len(cs.forms))]
     result = []
     for deck in (0, 1):
@@ -202,10 +188,10 @@ def neighbour_counts(cs: Compiled) -> list[list[dict[str, tuple[int, int]]]]:
         for edges in cs.table[deck]:
             left, right, top, bottom = edges
             counts = {}
-            for side, fn in (("left", lambda b: b.right[left]), ("right", lambda b: b.left[right]),
-                             ("top", lambda b: sum(b.bottom[f] for f in cs.fit_up[top])),
-                             ("bottom", lambda b: sum(b.top[f] for f in fit_down[bottom]))):
-                own, other = fn(buckets[deck]), fn(buckets[1 - deck])
+            for side, fn in (("left", lambda b: b["right"][left]), ("right", lambda b: b["left"][right]),
+                             ("top", lambda b: sum(b["bottom"][f] for f in cs.fit_up[top])),
+                             ("bottom", lambda b: sum(b["top"][f] for f in fit_down[bottom]))):
+                own, other = fn(counted[deck]), fn(counted[1 - deck])
                 own -= self_fits(cs, edges, side)
                 counts[side if deck == 0 else TURNED[side]] = (own, other)
             rows.append({side: counts[side] for side in SIDES})

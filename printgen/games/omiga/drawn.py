@@ -16,12 +16,12 @@ from printgen.core.problems import Problem
 from printgen.games.omiga.model import Omiga, tile_name
 from printgen.games.omiga.tile import FACE_TEMPLATE, TileArt
 from printgen.games.omiga.tileset import interlock
+from printgen.games.piecebounds import Point, apply
 from printgen.games.pieces import shapes_with_id
 
 TOLERANCE = 0.02  # mm: far below what a butted pair of tiles shows, far above rounding
 SAMPLES = 97  # x positions along an edge (never exactly on a form's corner)
 CURVE_STEPS = 16  # straight pieces a Bezier is followed by when an outline is flattened
-Point = tuple[float, float]
 COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 
@@ -32,11 +32,6 @@ class Fault:
     ident: str
     message: str
     tiles: list[str] = field(default_factory=list)
-
-
-def apply(matrix: Sequence[float], x: float, y: float) -> Point:
-    a, b, c, d, e, f = matrix
-    return (a * x + c * y + e, b * x + d * y + f)
 
 
 def outline_of(shape: Any, matrix: Sequence[float]) -> tuple[list[list[Point]], list[Point]]:
@@ -146,19 +141,13 @@ def profile_of(shapes: Shapes, ident: str, defn: Omiga) -> list[float] | None:
     rings = [ring for shape, matrix in shapes for ring in outline_of(shape, matrix)[0]]
     if not rings:
         return None
-    values = []
+    top, values = ident == "form-top", []
     for k in range(1, SAMPLES):
         x = card.width * k / SAMPLES
-        if ident == "form-top":
-            ys = crossings(rings, x)
-            if not ys:
-                return None
-            values.append(min(ys) - (card.height - card.band))
-        else:  # the bottom band is the top one turned: its inner line at w - x gives p(x)
-            ys = crossings(rings, card.width - x)
-            if not ys:
-                return None
-            values.append(card.band - max(ys))
+        ys = crossings(rings, x if top else card.width - x)  # the bottom band is the top one turned
+        if not ys:
+            return None
+        values.append(min(ys) - (card.height - card.band) if top else card.band - max(ys))
     return values
 
 

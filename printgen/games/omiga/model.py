@@ -23,7 +23,6 @@ Symbol = Literal["none", "dot", "ring", "cross", "bar", "triangle", "square"]
 DECKS = ("white", "black")
 
 
-
 class Colour(Strict):
     """One semicircle colour as a palette prints it."""
 

@@ -12,6 +12,7 @@ from printgen.games.omiga.checks import Finding, names_list
 from printgen.games.omiga.model import Omiga
 from printgen.games.omiga.simulation import OUTCOMES, Tally
 from printgen.games.omiga.tileset import Compiled
+from printgen.games.verdicts import pct
 
 TOP_TILES = 6  # tiles named when a play threshold fails
 CONFIDENCE = 0.95
@@ -145,10 +146,6 @@ def judged(key: str, figure_key: str, label: str, interval: Interval, limit: flo
     settle = (f"try --games {needed}" if needed is not None else
               "the figure lies so close to the limit that even --games 1000000 may not settle it")
     return f"{what} ({key} is {limit:g}, inside the 95 % interval): not enough games to tell, {settle}"
-
-
-def pct(value: float) -> str:
-    return f"{100 * value:.1f} %"
 
 
 def play_lines(p: dict[str, Any]) -> list[str]:

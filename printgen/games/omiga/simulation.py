@@ -18,6 +18,7 @@ EMPTY, WALL = 3, 2  # cell owners besides the players 0 (white) and 1 (black)
 HAND = 3
 PARALLEL_FROM = 2000  # games; fewer take too short a time to be worth sharing out
 BATCH = 250  # games per job: small enough for a smooth progress bar, large enough to cost nothing
+SUMS = ("games", "placements", "looks", "no_legal", "placements_sq", "looks_sq", "no_legal_sq", "looks_no_legal")
 
 
 @dataclass
@@ -37,15 +38,9 @@ class Tally:
     dead_hands: list[list[int]] = field(default_factory=list)  # [deck][tile]: in a hand with no move
 
     def add(self, other: "Tally") -> None:
-        self.games += other.games
+        for name in SUMS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
         self.outcomes = [a + b for a, b in zip(self.outcomes, other.outcomes)]
-        self.placements += other.placements
-        self.looks += other.looks
-        self.no_legal += other.no_legal
-        self.placements_sq += other.placements_sq
-        self.looks_sq += other.looks_sq
-        self.no_legal_sq += other.no_legal_sq
-        self.looks_no_legal += other.looks_no_legal
         if not self.dead_hands:
             self.dead_hands = [[0] * len(d) for d in other.dead_hands]
         for mine, theirs in zip(self.dead_hands, other.dead_hands):
@@ -209,15 +204,8 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
         if stuck[0] and stuck[1]:
             outcome = STALL
             break
-    tally.games += 1
-    tally.outcomes[outcome] += 1
-    tally.placements += placed
-    tally.looks += looks
-    tally.no_legal += no_legal
-    tally.placements_sq += placed * placed
-    tally.looks_sq += looks * looks
-    tally.no_legal_sq += no_legal * no_legal
-    tally.looks_no_legal += looks * no_legal
+    tally.add(Tally(1, [int(k == outcome) for k in range(len(OUTCOMES))], placed, looks, no_legal,
+                    placed * placed, looks * looks, no_legal * no_legal, looks * no_legal))
     return outcome
 
 

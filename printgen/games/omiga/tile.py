@@ -54,11 +54,10 @@ def semicircle(cx: float, cy: float, r: float, facing: float, bleed: float, fill
 
 def outline(cx: float, cy: float, r: float, facing: float, bleed: float, ink: Color) -> Path:
     """The curved edge as a thin line inside the disc, so a pale semicircle shows on a pale face."""
-    width = OUTLINE_MM
     half = 90 + math.degrees(math.asin(min(bleed / r, 1.0)))
     start, end = facing - half, facing + half
-    inner = r - width / 2
-    path = Path(fillColor=None, strokeColor=ink, strokeWidth=width)
+    inner = r - OUTLINE_MM / 2
+    path = Path(fillColor=None, strokeColor=ink, strokeWidth=OUTLINE_MM)
     path.moveTo(cx + inner * math.cos(math.radians(start)), cy + inner * math.sin(math.radians(start)))
     arc(path, cx, cy, inner, start, end)
     return path
@@ -142,18 +141,14 @@ def form_data(defn: Omiga, name: str, edge: str, bleed: float) -> dict[str, Any]
             "polygon": polygon, "points": " ".join(f"{num(x)},{num(y)}" for x, y in polygon)}
 
 
-def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numbered: bool,
-              memo: dict[Any, Any] | None = None) -> dict[str, Any]:
+def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numbered: bool) -> dict[str, Any]:
     """Everything the face template draws, computed here so the rules' geometry stays exact."""
-    memo = {} if memo is None else memo
     card, look, palette = defn.card, getattr(defn.looks(), deck), defn.looks()
     w, h, r = card.width, card.height, card.radius
     semicircles = []
     for side, cx, facing, name in (("left", 0.0, 0.0, tile.left), ("right", w, 180.0, tile.right)):
         paint = palette.colours[name]
-        if (side, bleed) not in memo:
-            memo[(side, bleed)] = outlines(card, side, bleed)
-        disc, ring = memo[(side, bleed)]
+        disc, ring = outlines(card, side, bleed)
         semicircles.append({
             "side": side, "colour": name, "cx": cx, "cy": h / 2, "r": r, "fill": paint.fill,
             "label": paint.label, "symbol": paint.symbol,
@@ -161,11 +156,7 @@ def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numb
             "path": disc, "outline": ring if look.outline else None,
             "mark": {"x": cx + (0.45 * r if facing == 0 else -0.45 * r), "y": h / 2, "size": 0.26 * r,
                      "toward": -1 if facing == 0 else 1}})
-    forms = []
-    for edge, name in (("top", tile.top), ("bottom", tile.bottom)):
-        if (name, edge, bleed) not in memo:
-            memo[(name, edge, bleed)] = form_data(defn, name, edge, bleed)
-        forms.append(memo[(name, edge, bleed)])
+    forms = [form_data(defn, name, edge, bleed) for edge, name in (("top", tile.top), ("bottom", tile.bottom))]
     outlined = defn.low_ink and deck == "white"
     number = {"text": str(index + 1), "x": 2.0, "y": h - (card.band + 1.2), "size": font_mm(NUMBER_PT)}
     return {"tile": {"deck": deck, "name": tile_name(deck, index), "number": index + 1, "width": w,
@@ -199,13 +190,11 @@ class TileArt:
     templates: PieceTemplates
     faces: dict[tuple[str, int, float, bool], Group] = field(default_factory=dict)
     backs: dict[tuple[str, float], Group] = field(default_factory=dict)
-    memo: dict[Any, Any] = field(default_factory=dict)
 
     def face_piece(self, deck: str, index: int, bleed: float, numbered: bool) -> Piece:
         tile = self.defn.deck(deck).tiles[index]
-        data = face_data(self.defn, deck, index, tile, bleed, numbered, self.memo)
-        return Piece(data, self.defn.card.width,
-                     self.defn.card.height, f"tile {tile_name(deck, index)}")
+        data = face_data(self.defn, deck, index, tile, bleed, numbered)
+        return Piece(data, self.defn.card.width, self.defn.card.height, f"tile {tile_name(deck, index)}")
 
     def prepare(self, bleeds: Sequence[float], numbered: bool = True) -> None:
         """Draw every face and back at each new bleed, one batch a template."""

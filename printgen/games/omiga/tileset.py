@@ -50,14 +50,11 @@ def compile_set(defn: Omiga) -> Compiled:
             names.append(name)
         return names.index(name)
 
-    own: list[tuple[Edges, ...]] = []
-    for deck in DECKS:
-        own.append(tuple((ident(colours, t.left), ident(colours, t.right), ident(forms, t.top),
-                          ident(forms, t.bottom)) for t in defn.deck(deck).tiles))
+    own = [tuple((ident(colours, t.left), ident(colours, t.right), ident(forms, t.top), ident(forms, t.bottom))
+                 for t in defn.deck(deck).tiles) for deck in DECKS]
     for form, partners in defn.fits.items():
-        ident(forms, form)
-        for partner in partners:
-            ident(forms, partner)
+        for name in (form, *partners):
+            ident(forms, name)
     # Symmetric on purpose, so a one-sided entry is reported once, by the structure check.
     fit_up = tuple(frozenset(forms.index(b) for b in forms
                              if b in defn.fits.get(a, []) or a in defn.fits.get(b, [])) for a in forms)

@@ -10,6 +10,7 @@ from reportlab.graphics.shapes import Group, translate
 
 from printgen.drawing import fonts
 from printgen.art.library import art_of, font_of
+from printgen.art.loaded import Art
 from printgen.core.source import Loc
 from printgen.core.paper import font_mm
 from printgen.core.textcheck import missing_in_font
@@ -51,9 +52,15 @@ class TabRows:
         return cls(number, name, first, leading, last + DESCENT * font_mm(card.text_size_pt) + TAB_PAD)
 
 
-
 ART_INSET = 3.0  # mm kept clear around art on the card's body
 LABEL_CLEAR = 5.5  # mm above and below body art on the front, where the side labels sit
+
+
+def art_in(drawn: Group, ident: str, image: Art | None, box: tuple[float, float, float, float]) -> Group:
+    """`drawn` with `image` (x, y, width, height: `box`) where its template left `<g id=ident>`, if both are."""
+    if image is None or not has_id(drawn, ident):
+        return drawn
+    return with_art(drawn, ident, image.shape(*box))
 
 
 def family(font: str) -> str:
@@ -193,14 +200,9 @@ class WarCard:
         return group
 
     def body_front(self) -> Group:
-        """The body from its template, the definition's body image where the template puts it."""
-        card, body = self.defn.card, self.piece("body", "front")
-        image = art_of(card.body_image)
-        if image is None or not has_id(body, "body-art"):
-            return body
-        b, w = card.body_height, self.width
-        return with_art(body, "body-art", image.shape(ART_INSET, LABEL_CLEAR, w - 2 * ART_INSET,
-                                                      b - 2 * LABEL_CLEAR))
+        b, w = self.defn.card.body_height, self.width
+        return art_in(self.piece("body", "front"), "body-art", art_of(self.defn.card.body_image),
+                      (ART_INSET, LABEL_CLEAR, w - 2 * ART_INSET, b - 2 * LABEL_CLEAR))
 
     # -- back (as seen after turning the card over about its vertical axis) -------------------
     def back(self) -> Group:
@@ -216,21 +218,15 @@ class WarCard:
         return group
 
     def body_back(self) -> Group:
-        body, image = self.piece("body", "back"), art_of(self.defn.logo.image)
-        if image is None or not has_id(body, "body-art"):
-            return body
-        b = self.defn.card.body_height
-        return with_art(body, "body-art", image.shape(ART_INSET, ART_INSET, self.width - 2 * ART_INSET,
-                                                      b - 2 * ART_INSET))
+        b, w = self.defn.card.body_height, self.width
+        return art_in(self.piece("body", "back"), "body-art", art_of(self.defn.logo.image),
+                      (ART_INSET, ART_INSET, w - 2 * ART_INSET, b - 2 * ART_INSET))
 
     def tab_back(self, soldier: Soldier, side: int) -> Group:
         """A folded-up tab's number and name over the logo, so nobody has to remember the tabs."""
-        drawn, image = self.piece("back", soldier.number, side), art_of(self.defn.logo.image)
-        if image is None or not has_id(drawn, "logo-art"):
-            return drawn
-        t, tw = self.defn.card.tab_height, self.tab_width
-        box = t - TabRows.of(self.defn.card).name + BAND - 1.5 - TAB_PAD
-        return with_art(drawn, "logo-art", image.shape(TAB_PAD, TAB_PAD, tw - 2 * TAB_PAD, box - 2 * TAB_PAD))
+        box = self.defn.card.tab_height - TabRows.of(self.defn.card).name + BAND - 1.5 - TAB_PAD
+        return art_in(self.piece("back", soldier.number, side), "logo-art", art_of(self.defn.logo.image),
+                      (TAB_PAD, TAB_PAD, self.tab_width - 2 * TAB_PAD, box - 2 * TAB_PAD))
 
     # -- cut and fold lines -------------------------------------------------------------------
     def guides(self) -> Group:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Callable, NoReturn, Union
+from typing import TYPE_CHECKING, Callable, Union
 
 if TYPE_CHECKING:
     from printgen.games.one_minute_war.model import OneMinuteWar
@@ -283,7 +283,7 @@ def revival(rules: Rules, war: War, side: int, move: Fight, fell: bool, standing
         if choose is not None:
             return choose(side, candidates)
         listed = " or ".join(str(n) for n in candidates)
-        return refuse(side, "revive", f"{name}'s {reviver.name} must bring back one of {listed}; "
+        raise Refused(side, "revive", f"{name}'s {reviver.name} must bring back one of {listed}; "
                       f"write {reviver.number}+N to say which")
     target = rules.soldier(move.revive)
     if move.revive in candidates:
@@ -294,11 +294,7 @@ def revival(rules: Rules, war: War, side: int, move: Fight, fell: bool, standing
         why = f"the {reviver.name} can never bring himself back"
     else:
         why = f"{target.called} is standing"
-    return refuse(side, "revive", f"{name}'s {reviver.name} cannot bring back {target.called}: {why}")
-
-
-def refuse(side: int, rule: str, message: str) -> NoReturn:
-    raise Refused(side, rule, message)
+    raise Refused(side, "revive", f"{name}'s {reviver.name} cannot bring back {target.called}: {why}")
 
 
 @dataclass(frozen=True)

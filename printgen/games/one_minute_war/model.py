@@ -13,7 +13,6 @@ from printgen.core.fields import HexColour, Name, Strict
 Millimetres = Annotated[float, Field(gt=0, le=300, allow_inf_nan=False)]
 
 
-
 class Side(Strict):
     """One player's side of the card: their name and colour."""
 

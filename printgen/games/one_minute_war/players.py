@@ -29,12 +29,6 @@ class Table:
         fist = [FIST] if offerings(self.rules, war, side) else []
         return fighters(self.rules, war, side) + fist
 
-    def least_worth(self, choices: list[int]) -> int:
-        return min(choices, key=lambda n: (self.worth[n], n))
-
-    def most_worth(self, choices: list[int]) -> int:
-        return max(choices, key=lambda n: (self.worth[n], -n))
-
     def stage(self, war: War) -> Stage:
         """Both sides' actions and the round's payoff to the first side for every pair of them."""
         found = self.stages.get(war.armies)
@@ -109,7 +103,8 @@ class Player:
         if action != FIST:
             return Fight(action)
         choices = offerings(table.rules, war, side)
-        return Sacrifice(rng.choice(choices) if self.name == "uniform" else table.least_worth(choices))
+        least_worth = min(choices, key=lambda n: (table.worth[n], n))
+        return Sacrifice(rng.choice(choices) if self.name == "uniform" else least_worth)
 
     def revive(self, table: Table, choices: list[int], rng: random.Random) -> int:
-        return rng.choice(choices) if self.name == "uniform" else table.most_worth(choices)
+        return rng.choice(choices) if self.name == "uniform" else max(choices, key=lambda n: (table.worth[n], -n))

@@ -9,6 +9,7 @@ from printgen.games.one_minute_war.engine import Rules
 from printgen.games.one_minute_war.model import OneMinuteWar
 from printgen.core.intervals import wilson
 from printgen.games.one_minute_war.simulation import Tally
+from printgen.games.verdicts import pct
 
 ENDED = {"all_defeated": "a side defeated", "no_legal_move": "no legal move", "agreed": "stopped"}
 
@@ -33,10 +34,6 @@ def match_stats(rules: Rules, names: tuple[str, str], tally: Tally) -> dict[str,
         "shown": {("0 fist" if k == 0 else f"{k} {rules.soldier(k).name}"): round(v / max(shown, 1), 4)
                   for k, v in sorted(tally.chosen.items())},
     }
-
-
-def pct(value: float) -> str:
-    return f"{100 * value:.1f} %"
 
 
 def interval(r: dict[str, float]) -> str:

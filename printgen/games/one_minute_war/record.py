@@ -60,10 +60,8 @@ def parse(text: str, rules: Rules) -> tuple[list[Line], list[tuple[int, str]]]:
                                      f"such as '{example(rules)}', or 'end' (got {shown_words(words)})"))
             continue
         moves = [move_of(word, rules) for word in words]
-        bad = [(word, why) for word, (_, why) in zip(words, moves) if why]
-        for word, why in bad:
-            problems.append((number, why))
-        if not bad:
+        problems += [(number, why) for _, why in moves if why]
+        if not any(why for _, why in moves):
             first, second = (move for move, _ in moves)
             assert first is not None and second is not None
             lines.append(Line(number, (first, second)))

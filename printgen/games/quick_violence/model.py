@@ -19,7 +19,6 @@ Label = Annotated[str, Field(min_length=1, max_length=12, pattern=r"^\S(.*\S)?$"
                              description="a short word printed on an arrow, e.g. SHORT")]
 
 
-
 class Fighter(Strict):
     """One fighter size: what it costs and what it can do."""
 
