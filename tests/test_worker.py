@@ -153,18 +153,28 @@ def test_without_the_worker_a_build_runs_here_with_the_same_files(run_cli, tmp_p
 
 
 def a_report(**changes):
-    base = {"name": "g", "title": "G", "files": ["g.pdf"], "warnings": [], "problems": [], "watch": [],
+    base = {"name": "g", "title": "G", "files": [["g.pdf", 4]], "warnings": [], "problems": [], "watch": [],
             "extra": None}
     return {**base, **changes}
+
+
+def test_a_report_of_the_right_shape_gives_each_file_where_it_lies(tmp_path):
+    built = report.checked(a_report(files=[["g.pdf", 4], ["svg/a.svg", 0], ["png/a.png", 3]]),
+                           tmp_path / "g.yaml", str(tmp_path))
+    assert built.files == {"g.pdf": (0, 4), "svg/a.svg": (4, 0), "png/a.png": (4, 3)}
 
 
 @pytest.mark.parametrize("forged", [
     a_report(name="../elsewhere"),
     a_report(name="a/b"),
-    a_report(files=["../../etc/passwd"]),
-    a_report(files=["/etc/passwd"]),
-    a_report(files=["svg/../../x"]),
-    a_report(files=["g.pdf", "g.pdf"]),
+    a_report(files=[["../../etc/passwd", 1]]),
+    a_report(files=[["/etc/passwd", 1]]),
+    a_report(files=[["svg/../../x", 1]]),
+    a_report(files=[["g.pdf", 4], ["g.pdf", 4]]),
+    a_report(files=["g.pdf"]),
+    a_report(files=[["g.pdf", -1]]),
+    a_report(files=[["g.pdf", "4"]]),
+    a_report(files=[["g.pdf", True]]),
     a_report(problems=[["f", 1, "k"]]),
     a_report(warnings=[1]),
     a_report(watch=["relative/path"]),
@@ -176,17 +186,23 @@ def test_a_report_of_the_wrong_shape_is_refused(tmp_path, forged):
         report.checked(forged, tmp_path / "g.yaml", str(tmp_path))
 
 
-def test_a_file_is_read_only_from_inside_the_temporary_folder(tmp_path):
-    folder = tmp_path / "handed" / report.FILES
-    folder.mkdir(parents=True)
-    (folder / "g.pdf").write_bytes(b"%PDF")
+def test_the_files_are_read_only_from_a_plain_file_inside_the_temporary_folder(tmp_path):
+    folder = tmp_path / "handed"
+    folder.mkdir()
+    (folder / report.FILES).write_bytes(b"%PDF<svg/>")
+    assert report.read_handed(str(folder), 0, 4) == b"%PDF"
+    assert report.read_handed(str(folder), 4, 6) == b"<svg/>"
+    with pytest.raises(BadReport):  # more than the file holds
+        report.read_handed(str(folder), 4, 7)
     (tmp_path / "secret").write_text("not printgen's")
-    (folder / "link.pdf").symlink_to(tmp_path / "secret")
-    (folder / "svg").symlink_to(tmp_path, target_is_directory=True)
-    assert report.read_handed(str(folder.parent), "g.pdf") == b"%PDF"
-    for name in ("link.pdf", "svg/secret", "../secret", "../../secret"):
-        with pytest.raises((BadReport, OSError)):
-            report.read_handed(str(folder.parent), name)
+    (folder / report.FILES).unlink()
+    (folder / report.FILES).symlink_to(tmp_path / "secret")
+    with pytest.raises(OSError):
+        report.read_handed(str(folder), 0, 3)
+    (folder / report.FILES).unlink()
+    (folder / report.FILES).mkdir()
+    with pytest.raises((BadReport, OSError)):
+        report.read_handed(str(folder), 0, 0)
 
 
 # -- helpers' results: plain data, never a pickle ------------------------------------------------------

@@ -105,7 +105,7 @@ def build_one(path: Path, options: BuildOptions, allow_outside: bool, work: Work
         except (BudgetExceeded, DefinitionError) as exc:  # the latter raised outside the job's own catch
             problems = list(exc.problems) if isinstance(exc, DefinitionError) else [
                 Problem(display_name(path), 1, "", str(exc))]
-            return Built(path, "", "", [], [], problems, [path.resolve()], None, folder)
+            return Built(path, "", "", {}, [], problems, [path.resolve()], None, folder)
         return checked(report, path, folder)
     except BaseException:
         remove(folder)

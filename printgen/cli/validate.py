@@ -12,7 +12,7 @@ import click
 from printgen.cli import options
 from printgen.cli.common import EXIT_INVALID, game_of, resolve
 from printgen.cli.engine import BUILD_BUDGET
-from printgen.cli.report import hand_over, read_handed, safe_name, scratch_in
+from printgen.cli.report import hand_over, handed, read_handed, scratch_in
 from printgen.core.atomic import write_bytes
 from printgen.core.bounded import BadReport, BudgetExceeded, problems_of, run_bounded
 from printgen.core.build import Artifact
@@ -62,8 +62,8 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
             click.echo(output)
         if problems:
             raise DefinitionError(problems)
-        for name in files:
-            write_bytes(out_dir / output_name(path) / name, read_handed(folder, name), inside=out_dir)
+        for name, (start, size) in files.items():
+            write_bytes(out_dir / output_name(path) / name, read_handed(folder, start, size), inside=out_dir)
             click.echo(f"wrote {out_dir / output_name(path) / name}", err=True)
         if show and not files:
             click.echo("--show: no board drawn; fix the structure problems first", err=True)
@@ -72,15 +72,14 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
     sys.exit(0 if valid else EXIT_INVALID)
 
 
-def checked(answer: Any) -> tuple[str, list[Problem], str, bool, list[str]]:
+def checked(answer: Any) -> tuple[str, list[Problem], str, bool, dict[str, tuple[int, int]]]:
     """The worker's answer (`validated`), once each part has its kind; BadReport otherwise."""
+    files = handed(answer.get("files") if isinstance(answer, dict) else None, "validate")
     if not (isinstance(answer, dict) and set(answer) == {"output", "problems", "usage", "valid", "files"}
             and isinstance(answer["output"], str) and isinstance(answer["usage"], str)
-            and isinstance(answer["valid"], bool) and isinstance(answer["files"], list)
-            and all(safe_name(name) and "/" not in name for name in answer["files"])):
+            and isinstance(answer["valid"], bool) and not any("/" in name for name in files)):
         raise BadReport("validate: the worker's answer is not one validate sends")
-    return answer["output"], problems_of(answer["problems"], "validate"), answer["usage"], answer["valid"], \
-        answer["files"]
+    return answer["output"], problems_of(answer["problems"], "validate"), answer["usage"], answer["valid"], files
 
 
 def validated(path: Path, games: int | None, seed: int | None, as_json: bool, show: bool, thorough: bool,

@@ -54,11 +54,6 @@ def pictures(docs: list[Document], cells: Cells, store: Callable[[bytes], Held],
     return rasterise_cells(pdf, cells, len(docs), store)
 
 
-def rasterise(pdf: bytes, dpi: float, first: int, last: int) -> list[bytes]:
-    """Pages first..last-1 of `pdf` as PNG bytes; level 3 is as small as 6 within 1 %, 45 % sooner."""
-    return list(page_pngs(pdf, dpi, compress_level=3, pages=range(first, last)))
-
-
 def png_from_pdf(pdf: bytes, dpi: float, page: int = 0) -> bytes:
     """Render one page at `dpi` into PNG bytes (the same input gives the same bytes)."""
     return next(page_pngs(pdf, dpi, pages=range(page, page + 1)))
