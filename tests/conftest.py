@@ -1,7 +1,9 @@
 """Shared fixtures: run the real CLI and hand tests the files it wrote."""
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import shutil
 import signal
 from pathlib import Path
@@ -24,6 +26,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# the modules with the longest single pieces of work (a minute or so of CPU between them: the docs
+# pictures, the design rules' reading of every PDF, the hash-seed builds, the crash hunt), run
+# first: pytest-xdist hands out tests in this order, and one of them left to the end would keep one
+# worker busy while the other has nothing left to do. Whole modules move, so their fixtures are
+# still made once.
+FIRST = ("test_docs_images.py", "test_design_rules.py", "test_determinism.py", "test_properties.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: FIRST.index(item.path.name) if item.path.name in FIRST else len(FIRST))
+
 
 @pytest.fixture(scope="session", autouse=True)
 def no_user_config(tmp_path_factory):
@@ -40,6 +53,26 @@ def no_user_config(tmp_path_factory):
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+# printgen imports what a build needs inside the worker it forks for the build (printgen.core.bounded),
+# so in a test process, that runs hundreds of builds, each worker imported it all again (about 0.4 s
+# of a 1 s build). Imported here once, every forked worker starts with it. Only imports: no state of
+# printgen's is made here, and what a `printgen` command imports is measured in fresh processes
+# (tests/test_fast_paths.py).
+WARM_PACKAGES = ("printgen.games", "printgen.output", "printgen.layout", "printgen.jinja", "printgen.drawing",
+                 "printgen.art", "printgen.core")
+WARM_MODULES = ("printgen.cli.build", "printgen.cli.engine", "svgwrite", "svglib.svglib", "lxml.etree",
+                "reportlab.graphics.renderSVG", "concurrent.futures")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def imported_once():
+    for package in WARM_PACKAGES:
+        for found in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
+            importlib.import_module(found.name)
+    for name in WARM_MODULES:
+        importlib.import_module(name)
 
 
 @pytest.fixture(autouse=True)
