@@ -1,9 +1,7 @@
 """Shared fixtures: run the real CLI and hand tests the files it wrote."""
 from __future__ import annotations
 
-import importlib
 import os
-import pkgutil
 import shutil
 import signal
 from pathlib import Path
@@ -53,26 +51,6 @@ def no_user_config(tmp_path_factory):
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
-
-
-# printgen imports what a build needs inside the worker it forks for the build (printgen.core.bounded),
-# so in a test process, that runs hundreds of builds, each worker imported it all again (about 0.4 s
-# of a 1 s build). Imported here once, every forked worker starts with it. Only imports: no state of
-# printgen's is made here, and what a `printgen` command imports is measured in fresh processes
-# (tests/test_fast_paths.py).
-WARM_PACKAGES = ("printgen.games", "printgen.output", "printgen.layout", "printgen.jinja", "printgen.drawing",
-                 "printgen.art", "printgen.core")
-WARM_MODULES = ("printgen.cli.build", "printgen.cli.engine", "svgwrite", "svglib.svglib", "lxml.etree",
-                "reportlab.graphics.renderSVG", "concurrent.futures")
-
-
-@pytest.fixture(scope="session", autouse=True)
-def imported_once():
-    for package in WARM_PACKAGES:
-        for found in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
-            importlib.import_module(found.name)
-    for name in WARM_MODULES:
-        importlib.import_module(name)
 
 
 @pytest.fixture(autouse=True)
