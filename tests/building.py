@@ -1,7 +1,11 @@
 """Building bundled games in-process for tests that read the files."""
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
 from pathlib import Path
+from typing import Callable
 
 from click.testing import CliRunner
 
@@ -14,6 +18,48 @@ def build(out: Path, *args: str) -> Path:
     assert result.exit_code == 0, result.output
     return out
 
+
+def shared_root(tmp_path_factory) -> Path:
+    """The folder every pytest-xdist worker of this session shares (this session's own without xdist)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # pytest-N/, above every worker's popen-gwN/
+    return root
+
+
+def shared(tmp_path_factory, makers: dict[str, Callable[[Path], object]]) -> dict[str, Path]:
+    """Each maker run once for the whole test session, not once in each pytest-xdist worker: the
+    first worker to ask makes the folder (`maker(folder)`) under a lock, in the base folder every
+    worker of this session shares; the others wait for it and get the same folder. A worker asking
+    for several takes first those nobody is making yet, so two workers make two at once.
+    The folders are read-only by agreement: a test that writes into one copies it first."""
+    root = shared_root(tmp_path_factory)
+    found: dict[str, Path] = {}
+
+    def make(name: str, maker: Callable[[Path], object], wait: bool) -> bool:
+        folder, done = root / f"shared-{name}", root / f"shared-{name}.done"
+        with open(root / f"shared-{name}.lock", "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                return False
+            try:
+                if not done.exists():
+                    shutil.rmtree(folder, ignore_errors=True)  # a maker that failed part way
+                    folder.mkdir()
+                    maker(folder)
+                    done.touch()
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+        found[name] = folder
+        return True
+
+    for name, maker in makers.items():
+        make(name, maker, wait=False)
+    for name, maker in makers.items():
+        if name not in found:
+            make(name, maker, wait=True)
+    return {name: found[name] for name in makers}
 
 
 def edited(copy_definition, game: str, replacements: list[tuple[str, str]]) -> Path:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from building import build
+import pdfmeasure
+from building import build, shared, shared_root
 from printgen.cli.main import cli
 from printgen.games import bundled_definition
 
@@ -23,6 +24,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# the modules with the longest single pieces of work (a minute or so of CPU between them: the docs
+# pictures, the design rules' reading of every PDF, the hash-seed builds, the crash hunt), run
+# first: pytest-xdist hands out tests in this order, and one of them left to the end would keep one
+# worker busy while the other has nothing left to do. Whole modules move, so their fixtures are
+# still made once.
+FIRST = ("test_docs_images.py", "test_design_rules.py", "test_determinism.py", "test_properties.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: FIRST.index(item.path.name) if item.path.name in FIRST else len(FIRST))
+
 
 @pytest.fixture(scope="session", autouse=True)
 def no_user_config(tmp_path_factory):
@@ -32,6 +44,7 @@ def no_user_config(tmp_path_factory):
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("no-config"))
     # an empty drawing cache of the session's own: the suite never reads or fills the user's
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    pdfmeasure.SHARED[:] = [shared_root(tmp_path_factory).resolve()]  # measurements of shared builds
     yield
     for name, value in before.items():
         if value is None:
@@ -67,22 +80,21 @@ def copy_definition(tmp_path):
 
 
 @pytest.fixture(scope="session")
-def card_games_built(tmp_path_factory) -> dict[str, Path]:
-    """Fracas and Armies built once on A4 and once on Letter, for every module that reads them
-    (each build is well under a second, but the rulebook and reference tests share them)."""
-    built = {}
-    for paper in ("a4", "letter"):
-        built[paper] = build(tmp_path_factory.mktemp(f"card-games-{paper}"), "fracas", "armies",
-                             "--paper", paper)
-    return built
+def card_games_built(all_games_built) -> dict[str, Path]:
+    """Fracas and Armies on A4 and on Letter, for the rulebook and reference tests: the folders of
+    `all_games_built` (`printgen build fracas armies` writes the same fracas/ and armies/ files)."""
+    return all_games_built
 
 
 @pytest.fixture(scope="session")
 def all_games_built(tmp_path_factory) -> dict[str, Path]:
     """Every bundled game built once on A4 and once on Letter (`printgen build --paper P`), for the
     modules that only read the files: the output record, the design rules, the leftover check.
+    Built once for the session (see `shared`), whichever worker asks first.
     Nobody writes into these folders; a test that must, copies one first."""
-    return {paper: build(tmp_path_factory.mktemp(f"all-{paper}"), "--paper", paper) for paper in ("a4", "letter")}
+    made = shared(tmp_path_factory, {f"all-{paper}": lambda out, paper=paper: build(out, "--paper", paper)
+                                     for paper in ("a4", "letter")})
+    return {paper: made[f"all-{paper}"] for paper in ("a4", "letter")}
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pdfplumber
 
-from pdfmeasure import MM
+from pdfmeasure import MM, once_per_file
 
 FOOT = 12.0  # mm
 GAP = 2.5  # mm between words that are no longer one line of one column
@@ -25,6 +25,7 @@ class Row:
     size: float
 
 
+@once_per_file
 def columns(path: Path, pages: slice = slice(None)) -> tuple[list[list[Row]], list[list[list[str | None]]]]:
     """Each column's text lines in reading order, and every table part in reading order."""
     found: list[list[Row]] = []

@@ -1,6 +1,11 @@
 """Measure real output: PDF geometry in millimetres (y up, as printgen draws it) and SVG trees."""
 from __future__ import annotations
 
+import copy
+import functools
+import hashlib
+import os
+import pickle
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +16,52 @@ MM = 72 / 25.4
 SVG_NS = {"svg": "http://www.w3.org/2000/svg"}
 CUT_DASH = (3.0, 1.5)
 FOLD_DASH = (0.5, 1.0)
+
+
+# the folder of the builds every pytest-xdist worker shares (conftest.py sets it); measurements of
+# the files in it are kept there too, so a worker reads what the other has measured
+SHARED: list[Path] = []
+
+
+def kept(name: str, at: tuple, measure):
+    """measure(), or what it gave when a worker measured the same file the same way before."""
+    if not SHARED or not Path(at[0]).is_relative_to(SHARED[0]) \
+            or not Path(at[0]).relative_to(SHARED[0]).parts[0].startswith("shared-"):
+        return measure()
+    folder = SHARED[0] / "measured"
+    folder.mkdir(exist_ok=True)
+    keep = folder / f"{hashlib.sha256(repr((name, at)).encode()).hexdigest()}.pickle"
+    if keep.exists():
+        return pickle.loads(keep.read_bytes())
+    value = measure()
+    part = keep.with_suffix(f".{os.getpid()}")
+    part.write_bytes(pickle.dumps(value))
+    os.replace(part, keep)  # whole or not there
+    return value
+
+
+def once_per_file(measure):
+    """`measure(path, ...)` read from the PDF once per test session: several tests (and one test,
+    through helpers) measure the same built PDF the same way, and reading a PDF with pdfplumber is
+    the slow part. Keyed by the file (path, size and modification time, so a file written again is
+    read again) and the other arguments (a slice by its bounds); each caller gets its own copy.
+    Kept in this process, and on disk for the files of the shared builds (see `kept`)."""
+    found: dict = {}
+
+    def key(value):
+        return ("slice", value.start, value.stop, value.step) if isinstance(value, slice) else value
+
+    @functools.wraps(measure)
+    def measured(path, *args, **kwargs):
+        stat = Path(path).stat()
+        at = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns, tuple(map(key, args)),
+              tuple(sorted((name, key(value)) for name, value in kwargs.items())))
+        if at not in found:
+            found[at] = kept(f"{measure.__module__}.{measure.__qualname__}", at,
+                             lambda: measure(path, *args, **kwargs))
+        return copy.deepcopy(found[at])
+
+    return measured
 
 
 @dataclass(frozen=True)

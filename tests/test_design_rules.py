@@ -36,6 +36,11 @@ HOW = re.compile(r"one-sided|single-sided|both sides|double-sided", re.IGNORECAS
 EDGE_WORD = re.compile(r"(long|short) edge", re.IGNORECASE)
 
 
+# every test here on one pytest-xdist worker (`--dist loadgroup` in pyproject.toml), which reads
+# each PDF once; spread over two, each worker would read every PDF
+pytestmark = pytest.mark.xdist_group("design-rules")
+
+
 @pytest.fixture(scope="module", params=["a4", "letter"])
 def built(request, tmp_path_factory, all_games_built) -> list[Path]:
     """Every PDF of every bundled game, and the calibration sheet, on one paper."""
@@ -74,14 +79,7 @@ def lowest_ink_mm(page, chars: list[dict]) -> float | None:
 
 
 def facts(path: Path) -> PdfFacts:
-    with pdfplumber.open(path) as pdf:
-        pages = []
-        for page in pdf.pages:
-            chars = [c for c in page.chars if c["text"].strip()]
-            pages.append(PageFacts(float(page.width), float(page.height), chars, lowest_ink_mm(page, chars)))
-        first = " ".join((pdf.pages[0].extract_text() or "").split())
-        duplex = len(pdf.pages) > 1 and "/DuplexFlip" in str(pdf.doc.catalog.get("ViewerPreferences", ""))
-    return PdfFacts(path, pages, first, duplex)
+    return read(path)[0]
 
 
 @pytest.fixture(scope="module")
@@ -242,16 +240,27 @@ def solid_fills(page) -> list[tuple[float, float, float, float, tuple[float, ...
 
 
 @lru_cache(maxsize=None)
-def cut_sheets(path: Path) -> tuple[Sheet, ...]:
-    """Every page of `path` that holds pieces (read once for both rules)."""
+def read(path: Path) -> tuple[PdfFacts, tuple[Sheet, ...]]:
+    """What every rule here measures in `path`, from one reading of it with pdfplumber (the slow
+    part): its page facts, and every page that holds pieces."""
     sheets = []
     with pdfplumber.open(path) as pdf:
+        pages = []
         for number, page in enumerate(pdf.pages, start=1):
+            chars = [c for c in page.chars if c["text"].strip()]
+            pages.append(PageFacts(float(page.width), float(page.height), chars, lowest_ink_mm(page, chars)))
             pieces = pieces_on(path, number, page)
             if pieces:
-                chars = [c for c in chars_mm(page) if c["text"].strip()]
-                sheets.append(Sheet(path.name, number, pieces, chars, solid_fills(page)))
-    return tuple(sheets)
+                inked = [c for c in chars_mm(page) if c["text"].strip()]
+                sheets.append(Sheet(path.name, number, pieces, inked, solid_fills(page)))
+        first = " ".join((pdf.pages[0].extract_text() or "").split())
+        duplex = len(pdf.pages) > 1 and "/DuplexFlip" in str(pdf.doc.catalog.get("ViewerPreferences", ""))
+    return PdfFacts(path, pages, first, duplex), tuple(sheets)
+
+
+def cut_sheets(path: Path) -> tuple[Sheet, ...]:
+    """Every page of `path` that holds pieces (read once for every rule)."""
+    return read(path)[1]
 
 
 def all_cut_sheets(built: list[Path]) -> list[Sheet]:

@@ -18,6 +18,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from building import shared
+
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "docs" / "images"
 NOT_REMADE = ("quality-", "serve-page")
@@ -27,14 +29,22 @@ LEVELS = 32
 SHARE = 0.0002
 
 
-@pytest.fixture(scope="module")
-def remade(tmp_path_factory) -> Path:
-    into = tmp_path_factory.mktemp("docs-images")
+# every test here on one pytest-xdist worker (`--dist loadgroup` in pyproject.toml), which runs
+# make_images.py once while the other worker goes on with the rest of the suite
+pytestmark = pytest.mark.xdist_group("docs-images")
+
+
+def make_images(into: Path) -> None:
     env = {**os.environ, "MAKE_IMAGES_INTO": str(into),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     subprocess.run([sys.executable, str(ROOT / "docs" / "make_images.py")], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, timeout=600)
-    return into
+
+
+@pytest.fixture(scope="module")
+def remade(tmp_path_factory) -> Path:
+    """The pictures, made once for the whole session (whichever worker asks first makes them)."""
+    return shared(tmp_path_factory, {"docs-images": make_images})["docs-images"]
 
 
 def committed() -> list[str]:

@@ -36,13 +36,10 @@ def pdf_in(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def a4(tmp_path_factory) -> Path:
-    from click.testing import CliRunner
-    from printgen.cli.main import cli
-    out = tmp_path_factory.mktemp("omiga")
-    result = CliRunner().invoke(cli, ["build", "omiga", "--out", str(out)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return out / "omiga"
+def a4(all_games_built) -> Path:
+    """The bundled game built on A4, the default paper (`printgen build`, once for the session);
+    read only: a test that builds more writes into its own tmp_path."""
+    return all_games_built["a4"] / "omiga"
 
 
 def colour_key(value) -> tuple[float, ...]:
@@ -424,7 +421,7 @@ def test_colours_that_carry_meaning_differ_by_25_in_lightness_and_carry_a_symbol
     assert len(marks) == 2
 
 
-def test_default_ink_is_light_enough_for_a_home_inkjet(a4):
+def test_default_ink_is_light_enough_for_a_home_inkjet(a4, tmp_path):
     """The default palette darkens under a fifth of each tile page, measured as the mean darkness of
     the rendered pages, and little more than half as much as the solid palette (0.18 and 0.32)."""
     import pypdfium2 as pdfium
@@ -441,13 +438,13 @@ def test_default_ink_is_light_enough_for_a_home_inkjet(a4):
     light = darkness(a4 / "omiga.pdf")
     assert light < 0.2, light
     text = (Path(__file__).parents[1] / "card_defs/omiga.yaml").read_text()
-    solid_yaml = a4.parent / "solid.yaml"
+    solid_yaml = tmp_path / "solid.yaml"
     solid_yaml.write_text(text.replace("palette: standard", "palette: solid"))
     from click.testing import CliRunner
     from printgen.cli.main import cli
-    result = CliRunner().invoke(cli, ["build", str(solid_yaml), "--out", str(a4.parent / "solid")])
+    result = CliRunner().invoke(cli, ["build", str(solid_yaml), "--out", str(tmp_path / "solid")])
     assert result.exit_code == 0, result.output
-    solid = darkness(a4.parent / "solid" / "solid" / "solid.pdf")
+    solid = darkness(tmp_path / "solid" / "solid" / "solid.pdf")
     assert light < 0.6 * solid, (light, solid)
 
 

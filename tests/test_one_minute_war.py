@@ -21,12 +21,9 @@ def build(run_cli, out: Path, *args: str, game: str = "one_minute_war") -> Path:
 
 
 @pytest.fixture(scope="module")
-def a4_pdf(tmp_path_factory) -> Path:
-    from click.testing import CliRunner
-    from printgen.cli.main import cli
-    out = tmp_path_factory.mktemp("omw")
-    assert CliRunner().invoke(cli, ["build", "one_minute_war", "--out", str(out)]).exit_code == 0
-    return out / "one_minute_war" / "one_minute_war.pdf"
+def a4_pdf(all_games_built) -> Path:
+    """The bundled game built on A4, the default paper (`printgen build`, once for the session)."""
+    return all_games_built["a4"] / "one_minute_war" / "one_minute_war.pdf"
 
 
 def mirror(seg, flip: str, w: float, h: float, dx: float = 0.0, dy: float = 0.0):
@@ -52,8 +49,8 @@ def test_back_guides_mirror_front_guides(run_cli, tmp_path, paper, flip):
     assert {s.dash for s in front} == {CUT_DASH, FOLD_DASH}
 
 
-def test_back_offset_shifts_back_lines_exactly(run_cli, tmp_path):
-    plain = build(run_cli, tmp_path / "plain")
+def test_back_offset_shifts_back_lines_exactly(run_cli, tmp_path, a4_pdf):
+    plain = a4_pdf  # `printgen build one_minute_war`, the session's build
     shifted = build(run_cli, tmp_path / "shifted", "--back-offset", "1.5,-0.5")
     with pdfplumber.open(plain) as a, pdfplumber.open(shifted) as b:
         before = sorted(s.key(3) for s in guides(a.pages[1]))
@@ -186,8 +183,8 @@ def test_turned_on_the_short_edge_the_footer_moves_beside_the_cards_back(run_cli
         assert y1 > 40  # the card really is at the foot
 
 
-def test_two_builds_are_byte_identical(run_cli, tmp_path):
-    first = build(run_cli, tmp_path / "a")
+def test_two_builds_are_byte_identical(run_cli, tmp_path, a4_pdf):
+    first = a4_pdf  # the session's build (`printgen build` on A4, the default)
     second = build(run_cli, tmp_path / "b")
     assert first.read_bytes() == second.read_bytes()
     for name in ("one_minute_war-card-front.svg", "one_minute_war-card-back.svg"):

@@ -16,10 +16,9 @@ def pixels(size_pt: tuple[float, float], dpi: int) -> tuple[int, int]:
     return math.ceil(size_pt[0] * dpi / 72), math.ceil(size_pt[1] * dpi / 72)
 
 
-def test_preview_writes_every_page_of_every_pdf_and_prints_the_paths(run_cli, tmp_path):
-    built = run_cli("build", "one_minute_war", "--out", tmp_path / "built")
-    assert built.exit_code == 0
-    pages = {pdf.stem: len(PdfReader(pdf).pages) for pdf in (tmp_path / "built" / "one_minute_war").glob("*.pdf")}
+def test_preview_writes_every_page_of_every_pdf_and_prints_the_paths(run_cli, tmp_path, all_games_built):
+    # the PDFs `printgen build one_minute_war` writes (on A4, the default paper: the session's build)
+    pages = {pdf.stem: len(PdfReader(pdf).pages) for pdf in (all_games_built["a4"] / "one_minute_war").glob("*.pdf")}
     result = run_cli("preview", "one_minute_war", "--dpi", "30", "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     printed = [Path(line) for line in result.stdout.splitlines()]

@@ -31,15 +31,10 @@ FILES = ("quick_violence.pdf", "quick_violence-reference.pdf", "quick_violence-r
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
-    """Build the bundled game once per paper; tests read the files the CLI wrote."""
-    folders = {}
-    for paper in PAPERS:
-        out = tmp_path_factory.mktemp(paper)
-        result = CliRunner().invoke(cli, ["build", "quick_violence", "--paper", paper, "--out", str(out)])
-        assert result.exit_code == 0, result.output
-        folders[paper] = out / "quick_violence"
-    return folders
+def built(all_games_built) -> dict[str, Path]:
+    """The bundled game built on each paper (`printgen build --paper P`, once for the session);
+    tests read the files the CLI wrote."""
+    return {paper: all_games_built[paper] / "quick_violence" for paper in PAPERS}
 
 
 # -- measuring helpers -----------------------------------------------------------------------

@@ -178,11 +178,11 @@ def test_every_page_but_the_last_ends_near_its_foot(built, game, paper):
         assert len(last) == 2 and abs(last[0] - last[1]) < 0.15 * column, last
 
 
-def test_a_larger_text_size_takes_more_pages_and_still_ends_them_level(run_cli, copy_definition, tmp_path):
+def test_a_larger_text_size_takes_more_pages_and_still_ends_them_level(run_cli, copy_definition, tmp_path, built):
     path = edited(copy_definition, "armies", [("rules:\n  text_size_pt: 9.5\n", "rules:\n  text_size_pt: 12\n")])
     assert run_cli("build", path, "--out", tmp_path / "big").exit_code == 0
-    assert run_cli("build", "armies", "--out", tmp_path / "usual").exit_code == 0
-    big, usual = (pypdf.PdfReader(tmp_path / d / "armies" / "armies.pdf") for d in ("big", "usual"))
+    # the usual size: `printgen build armies` on A4, the default paper (the session's build)
+    big, usual = (pypdf.PdfReader(d / "armies" / "armies.pdf") for d in (tmp_path / "big", built["a4"]))
     assert len(big.pages) > len(usual.pages)
     with pdfplumber.open(tmp_path / "big" / "armies" / "armies.pdf") as pdf:
         footer = pdf.pages[-1].extract_text().splitlines()[-1]

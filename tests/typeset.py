@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pdfplumber
 
-from pdfmeasure import MM
+from pdfmeasure import MM, once_per_file
 
 FOOT = 12.0  # mm: text lower than this is a page footer, not a column's text
 MARGIN = 14.0  # mm: printgen's house margin at a rulebook page's top and foot
@@ -29,6 +29,7 @@ def upright(chars: list[dict]) -> list[dict]:
     return [c for c in chars if not (c["matrix"][1] or c["matrix"][2])]
 
 
+@once_per_file
 def lines(path: Path, pages: slice = slice(None)) -> list[Line]:
     """Runs of text on one baseline with no column-wide gap in them: a column's (or a cell's) line."""
     found: list[Line] = []
@@ -52,6 +53,7 @@ def lines(path: Path, pages: slice = slice(None)) -> list[Line]:
     return found
 
 
+@once_per_file
 def size_shares(path: Path) -> dict[float, float]:
     """Each glyph size (pt, to 0.1) and its share of the document's letters."""
     counts: Counter[float] = Counter()
@@ -73,6 +75,7 @@ def longest_body_line(path: Path, pages: slice = slice(None)) -> Line:
     return max((line for line in lines(path, pages) if abs(line.size - body) < 0.05), key=lambda l: len(l.text))
 
 
+@once_per_file
 def column_blanks(path: Path, pages: slice = slice(None)) -> list[list[float]]:
     """For each page, each half's (column's) blank foot as a fraction of the text height between the
     house margins: 0 when text or a drawing reaches the bottom margin."""
