@@ -22,6 +22,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # the modules with the longest single pieces of work (a minute or so of CPU between them: the docs
