@@ -91,6 +91,32 @@ def test_the_page_shows_every_page_and_piece_and_links_the_pdf(served):
         assert picture.convert("L").getextrema()[0] < 80  # drawn, not blank
 
 
+def test_layout_rows_and_guides_from_the_command_line_serve_what_build_builds(tmp_path, run_cli):
+    """A designer checking two rows with guides on, one side only, sees in the page the PDF that
+    `printgen build` makes with the same options, not the whole deck."""
+    definition = small_deck(tmp_path / "potion")
+    server = Served(definition.parent, "potion.yaml", "--dpi", "40", "--rows", "2", "--layout", "fronts",
+                    "--guides")
+    try:
+        state = server.wait(lambda s: s["version"] >= 1, "the first build")
+        assert {key: state["settings"][key] for key in ("layout", "rows", "guides")} == \
+            {"layout": "fronts", "rows": [2], "guides": True}
+        (game,) = state["games"]
+        assert [face["name"] for face in game["decks"][0]["faces"]] == ["frost-draught"]
+        status, _, served_pdf = server.get(game["pdfs"][0]["href"])
+        assert status == 200
+    finally:
+        stop_all_in_session(server.process)
+    built = {}
+    for guides in (("--guides",), ()):
+        result = run_cli("build", definition, "--out", tmp_path / "out", "--no-pictures", "--rows", "2",
+                         "--layout", "fronts", *guides)
+        assert result.exit_code == 0, result.output
+        built[bool(guides)] = (tmp_path / "out" / "potion" / "potion.pdf").read_bytes()
+    assert served_pdf == built[True] != built[False]
+    assert len(PdfReader(io.BytesIO(served_pdf)).pages) == 1  # fronts: no page of backs
+
+
 def test_a_broken_save_is_shown_located_over_the_last_pictures_and_the_fix_redraws_what_changed(served):
     """One good rebuild for three promises: a problem is shown with its file and line while the
     last pictures stay; fixing it clears the problem; what the fix changed is redrawn, and only that."""
@@ -192,7 +218,8 @@ def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
     status, _, _ = served.get("/set?paper=letter&flip=short&back_offset=1.5,-0.5&bleed=6")
     assert status == 200
     after = served.wait(lambda s: s["version"] > before["version"], "a rebuild for new settings")
-    assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": 6.0}
+    assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": 6.0,
+                                 "layout": None, "rows": None, "guides": False}
     # 6 mm of bleed leaves room for 4 of the 5 cards on a sheet: two sheets, and a warning in the page
     assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX] * 4
     # and the corner mark of potions costing 4 or more is on none of these two rows' cards

@@ -42,10 +42,15 @@ class Settings:
     flip: Flip = "long"
     back_offset: tuple[float, float] | None = None  # None: the offset saved for this flip, else 0,0
     bleed: float | None = None  # None: each definition's own
+    # the command line's alone: a deck's sheet layout, the rows shown and the card guides
+    layout: str | None = None
+    rows: tuple[int, ...] | None = None
+    guides: bool = False
 
     def options(self, templates: tuple[Path, ...]) -> BuildOptions:
         offset = self.back_offset or saved_back_offset(self.flip) or (0.0, 0.0)
-        return BuildOptions(SHEET_PAPERS[self.paper], self.flip, offset, templates, self.bleed)
+        return BuildOptions(SHEET_PAPERS[self.paper], self.flip, offset, templates, self.bleed,
+                            layout=self.layout, rows=self.rows, guides=self.guides)
 
     def updated(self, query: str) -> "Settings":
         """These settings with the page's changes (`paper=letter&bleed=`); SettingRefused for a bad value."""
@@ -207,6 +212,9 @@ class Live:
         words = [f"--paper {chosen.paper}", f"--flip {chosen.flip}"]
         words += [f"--bleed {chosen.bleed:g}"] if chosen.bleed is not None else []
         words += [f"--back-offset {chosen.back_offset[0]:g},{chosen.back_offset[1]:g}"] if chosen.back_offset else []
+        words += [f"--layout {chosen.layout}"] if chosen.layout else []
+        words += ["--rows " + ",".join(str(row) for row in chosen.rows)] if chosen.rows else []
+        words += ["--guides"] if chosen.guides else []
         return " ".join(words)
 
     def state(self) -> dict[str, Any]:

@@ -25,6 +25,9 @@ JSON = "application/json"
 @click.command("serve")
 @options.games
 @options.paper
+@options.layout
+@options.rows
+@options.guides
 @options.flip
 @options.back_offset
 @options.bleed(None, "Run the art of imposed pieces MM past their cut lines (the page can change it).")
@@ -35,9 +38,10 @@ JSON = "application/json"
 @click.option("--open", "open_browser", is_flag=True, help="Also open the page in your web browser.")
 @click.option("--dpi", type=click.IntRange(20, 300), default=72, show_default=True,
               help="Resolution of the page pictures (150 to read small print).")
-def serve_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: tuple[float, float] | None,
-                  bleed: float | None, template_dirs: tuple[Path, ...], allow_outside: bool, port: int,
-                  open_browser: bool, dpi: int) -> None:
+def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: tuple[int, ...] | None,
+                  guides: bool, flip: Flip, back_offset: tuple[float, float] | None, bleed: float | None,
+                  template_dirs: tuple[Path, ...], allow_outside: bool, port: int, open_browser: bool,
+                  dpi: int) -> None:
     """Show GAME's pages and pieces in your browser, rebuilt whenever a file they come from is saved.
 
     Serves one page at http://127.0.0.1:PORT/ (this computer only) until Ctrl-C. A mistake is shown
@@ -48,8 +52,8 @@ def serve_command(games: tuple[str, ...], paper: str, flip: Flip, back_offset: t
 
     paths = paths_for(games)
     check_targets(paths, paper, None, None)
-    live = Live(paths, Settings(paper.lower(), flip, back_offset, bleed), template_dirs,
-                allow_outside, float(dpi))
+    settings = Settings(paper.lower(), flip, back_offset, bleed, layout and layout.lower(), rows, guides)
+    live = Live(paths, settings, template_dirs, allow_outside, float(dpi))
     serve(live, port, open_browser)
 
 
