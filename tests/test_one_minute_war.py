@@ -8,7 +8,7 @@ import pdfplumber
 import pypdf
 import pytest
 
-from pdfmeasure import CUT_DASH, FOLD_DASH, chars_mm, guides, page_size_mm, segments, svg_root
+from pdfmeasure import CUT_DASH, FOLD_DASH, MM, chars_mm, guides, page_size_mm, segments, svg_root
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARD_W, CARD_H = 110.0, 88.0  # from one_minute_war.yaml: width 110, 22 + 44 + 22
@@ -181,6 +181,13 @@ def test_turned_on_the_short_edge_the_footer_moves_beside_the_cards_back(run_cli
                                                                       "OneMinuteWar·rules·page2of2"], lines
         assert all(c["x0"] >= 5 and c["y0"] >= 5 for c in chars)  # the safe margin
         assert y1 > 40  # the card really is at the foot
+        # the two columns above the card end level, as the house style asks of a last page
+        height = float(page.height) / MM
+        above = [c for c in chars if c["y0"] > y1 + 5]
+        middle = float(page.width) / MM / 2
+        feet = [min(c["y0"] for c in above if (c["x1"] < middle) == left) for left in (True, False)]
+        top = max(c["y1"] for c in above)
+        assert abs(feet[0] - feet[1]) <= 0.15 * (top - y1), (feet, top, y1, height)
 
 
 def test_two_builds_are_byte_identical(run_cli, tmp_path, a4_pdf):

@@ -170,11 +170,15 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
     story = build_story(markup, tables, style, "one_minute_war/rules.txt.j2")
-    rest, pair = sheet.back.frames[:-2], sheet.back.frames[-2:]  # the back's two columns end level
-    if len(pair) == 2 and (pair[0][1], pair[0][3]) == (pair[1][1], pair[1][3]):
+    # the back's two side-by-side columns end level (above the card's back when it lies at the foot;
+    # a frame beside the card stays whole, and columns that cannot take the rest stay whole too)
+    back = sheet.back.frames
+    sides = [i for i in range(len(back) - 1) if (back[i][1], back[i][3]) == (back[i + 1][1], back[i + 1][3])]
+    if sides:
+        i = sides[-1]
         height = level_height(lambda: build_story(markup, tables, style, "one_minute_war/rules.txt.j2"),
-                              [sheet.front.frames, rest], pair)
-        sheet.back.frames = [*rest, *cut_to(pair, height)]
+                              [sheet.front.frames, back[:i]], back[i:i + 2])
+        sheet.back.frames = [*back[:i], *cut_to(back[i:i + 2], height), *back[i + 2:]]
     sheet_doc = Document(f"{loaded.name}.pdf", paper, [sheet.front, sheet.back],
                          f"{defn.title} \u2013 rules and card", "Print double-sided at actual size",
                          options.flip, story, overflow=Blame(("text_size_pt",), "the rules do not fit on "
