@@ -40,12 +40,11 @@ def problem_with(text: str, font_known: bool = True) -> str | None:
         return "only spaces, so nothing would print; write some text"
     glyphs = drawable()
     for index, char in enumerate(text):
-        if char in WHITESPACE_OK or ord(char) in glyphs:
-            continue
-        if not font_known and unicodedata.category(char) not in ("Cc", "Cf", "Cs"):
+        invisible = unicodedata.category(char) in ("Cc", "Cf", "Cs")
+        if char in WHITESPACE_OK or ord(char) in glyphs or not (invisible or font_known):
             continue
         where = f"character {index + 1}"
-        if unicodedata.category(char) in ("Cc", "Cf", "Cs"):
+        if invisible:
             return (f"{where} is {describe(char)}: an invisible control character that would "
                     f"print as a box or break the SVG file; remove it")
         return (f"{where} ({char!r}, {describe(char)}) is not in the embedded font ({FONT_NAME}), so "

@@ -45,17 +45,20 @@ def level_height(story: Callable[[], list[Flowable]], before: list[list[Box]], c
     if len({(w, h) for _, _, w, h in columns}) == 1:  # alike columns: reckon, then prove
         last, _ = take_until_page_break(leftover(story(), before))
         low = reckoned_height(last, pt(columns[0][2]), pt(full), len(columns)) * MM_PER_PT
-        if low < full and fits(low):
-            return low
+    return least_fitting(fits, low, full, TOLERANCE)
+
+
+def least_fitting(fits: Callable[[float], bool], low: float, full: float, tolerance: float) -> float:
+    """The least height up to `full` that `fits`: `low` (a reckoned answer) when it fits, else one
+    searched for by trial down to `tolerance`; `full` when even that does not fit."""
+    if low < full and fits(low):
+        return low
     if not fits(full):
         return full
     high = full
-    while high - low > TOLERANCE:
+    while high - low > tolerance:
         middle = (low + high) / 2
-        if fits(middle):
-            high = middle
-        else:
-            low = middle
+        low, high = (low, middle) if fits(middle) else (middle, high)
     return high
 
 

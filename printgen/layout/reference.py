@@ -27,7 +27,7 @@ from printgen.drawing.markup import escape
 from printgen.drawing.picture import CUT, guide, rect, text
 from printgen.core.problems import DefinitionError, Problem
 from printgen.layout.sheet import Duplex
-from printgen.drawing.columns import reckoned_height
+from printgen.drawing.columns import least_fitting, reckoned_height
 from printgen.drawing.story import Stack, Styles, build_story, styles, table_style, tagged
 from printgen.jinja.render import render
 
@@ -180,16 +180,7 @@ class Half(Flowable):
 
         if self.columns == 1:
             return full
-        low = reckoned_height(pending, self.column_width, full, self.columns)
-        if low < full and fits(low):
-            return low
-        if not fits(full):
-            return full
-        high = full
-        while high - low > pt(1):
-            middle = (low + high) / 2
-            low, high = (low, middle) if fits(middle) else (middle, high)
-        return high
+        return least_fitting(fits, reckoned_height(pending, self.column_width, full, self.columns), full, pt(1))
 
 
 def keep_sections_whole(items: list[Flowable], width: float, height: float) -> list[Flowable]:

@@ -153,14 +153,14 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     if card_at_foot:  # the footer moves beside it, in two lines, and the text keeps clear of both
         area = (area[0], FOOT + house.FOOTER_LEADING, area[2], area[3] - house.FOOTER_LEADING)
     sheet.back.frames = [c for f in frames_around(area, (bx, by, bw, bh), GAP) for c in house.split_wide(f)]
-    sheet.front.shapes.append(house.running_footer(paper, house.footer_words(defn.title, "rules", 1, 2, defn.credit)))
-    if card_at_foot:
-        words = house.footer_words(defn.title, "rules", 2, 2)
-        sheet.back.shapes.append(house.running_footer(paper, defn.credit or words, above=words if defn.credit else "",
-                                                      centre=(PAGE_MARGIN + bx - GAP) / 2))
-    else:
-        sheet.back.shapes.append(house.running_footer(paper, house.footer_words(defn.title, "rules", 2, 2,
-                                                                                defn.credit)))
+    for n, side in enumerate((sheet.front, sheet.back), start=1):
+        if n == 2 and card_at_foot:  # left of the card's back, in two lines: game and page, then credit
+            words = house.footer_words(defn.title, "rules", n, 2)
+            footer = house.running_footer(paper, defn.credit or words, above=words if defn.credit else "",
+                                          centre=(PAGE_MARGIN + bx - GAP) / 2)
+        else:
+            footer = house.running_footer(paper, house.footer_words(defn.title, "rules", n, 2, defn.credit))
+        side.shapes.append(footer)
 
     style = styles(defn.text_size_pt, defn.reference.accent)
     markup = render("one_minute_war/rules.txt.j2", {"d": defn, "soldiers": card.soldiers(),
