@@ -106,7 +106,7 @@ def deck_images(out: Path) -> None:
     sheet = out / "duplex" / "deck" / "deck.pdf"
     save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
     save(Image.open(out / "duplex" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
-    printgen("build", "deck", "--layout", "gutterfold", "--out", out / "fold")
+    printgen("build", "deck", "--layout", "gutterfold", "--no-pictures", "--out", out / "fold")
     save(render(out / "fold" / "deck" / "deck.pdf", 0, 65), "deck-gutterfold.png", 536)
     example = ROOT / "docs" / "examples" / "star_lanes" / "star_lanes.yaml"
     printgen("build", example, "--out", out / "lanes")
@@ -119,7 +119,7 @@ def deck_images(out: Path) -> None:
     for face in faces[1:]:
         row = side_by_side(row, face, 16)
     save(row, "deck-styled-turned-clipped.png", 1100)
-    printgen("build", example, "--guides", "--out", out / "guides")
+    printgen("build", example, "--guides", "--no-pictures", "--out", out / "guides")
     save(render(out / "guides" / "star_lanes" / "star_lanes.pdf", 0, 160, (6, 6, 77, 102)), "deck-guides.png", 460)
 
 
@@ -182,17 +182,16 @@ def style_quality_images(before: Path, after: Path) -> None:
             save(side_by_side(left, right), f"quality-style-{game}-{kind}.png")
 
 
-def low_ink_images(out: Path) -> None:
-    """docs/print-at-home.md: the Omiga tile sheet with both decks, as bundled and with `low_ink: true`."""
-    bundled = ROOT / "card_defs" / "omiga.yaml"
-    text = bundled.read_text()
+def low_ink_images(out: Path, bundled_out: Path) -> None:
+    """docs/print-at-home.md: the Omiga tile sheet with both decks, as bundled (already built into
+    `bundled_out`) and with `low_ink: true`."""
+    text = (ROOT / "card_defs" / "omiga.yaml").read_text()
     assert "\nlow_ink: false\n" in text
     out.mkdir(parents=True, exist_ok=True)
     low = out / "low_ink.yaml"
     low.write_text(text.replace("\nlow_ink: false\n", "\nlow_ink: true\n"))
-    printgen("build", bundled, "--out", out / "standard")
     printgen("build", low, "--out", out / "low")
-    standard = labelled(render(out / "standard" / "omiga" / "omiga.pdf", 4, 40), "standard")
+    standard = labelled(render(bundled_out / "omiga" / "omiga.pdf", 4, 40), "standard")
     light = labelled(render(out / "low" / "low_ink" / "low_ink.pdf", 4, 40), "low_ink: true")
     save(side_by_side(standard, light), "home-omiga-low-ink.png", 1000)
 
@@ -215,10 +214,10 @@ FACE_EDITS = [
 ]
 
 
-def bundled_and_edited(out: Path, game: str, name: str, template: str,
+def bundled_and_edited(out: Path, bundled_out: Path, game: str, name: str, template: str,
                        edits: list[tuple[str, str]]) -> tuple[Path, Path]:
-    """`game` built as bundled and as a copy `name` made by `new --templates`, with `edits` made
-    to its piece template; the two PDFs."""
+    """`game` as bundled (already built into `bundled_out`) and built as a copy `name` made by
+    `new --templates`, with `edits` made to its piece template; the two PDFs."""
     copy = out / name
     printgen("new", game, copy, "--templates")
     path = copy / "templates" / game / template
@@ -227,14 +226,13 @@ def bundled_and_edited(out: Path, game: str, name: str, template: str,
         assert old in text, old
         text = text.replace(old, new)
     path.write_text(text)
-    printgen("build", game, "--out", out / "bundled")
     printgen("build", copy / f"{copy.name}.yaml", "--out", out / "edited")
-    return out / "bundled" / game / f"{game}.pdf", out / "edited" / copy.name / f"{copy.name}.pdf"
+    return bundled_out / game / f"{game}.pdf", out / "edited" / copy.name / f"{copy.name}.pdf"
 
 
-def piece_images(out: Path) -> None:
+def piece_images(out: Path, bundled_out: Path) -> None:
     """The bundled Omiga tiles, and the same tiles from a copied face template with FACE_EDITS."""
-    bundled, edited = bundled_and_edited(out, "omiga", "mine", "tile-face.svg.j2", FACE_EDITS)
+    bundled, edited = bundled_and_edited(out, bundled_out, "omiga", "mine", "tile-face.svg.j2", FACE_EDITS)
     box = (14, 20, 106, 112)  # the first sheet's top-left four tiles and their cut lines
     before = labelled(render(bundled, 2, 150, box), "bundled template")
     after = labelled(render(edited, 2, 150, box), "your copy, edited")
@@ -249,9 +247,10 @@ TAB_BACK_EDITS = [
 ]
 
 
-def war_images(out: Path) -> None:
+def war_images(out: Path, bundled_out: Path) -> None:
     """The bundled One Minute War card's back, and the same from a copied tab-back template."""
-    bundled, edited = bundled_and_edited(out, "one_minute_war", "war", "tab-back.svg.j2", TAB_BACK_EDITS)
+    bundled, edited = bundled_and_edited(out, bundled_out, "one_minute_war", "war", "tab-back.svg.j2",
+                                         TAB_BACK_EDITS)
     box = (5, 5, 123, 101)  # the card on the back page (the page is turned over, so it sits left)
     before = labelled(render(bundled, 1, 130, box), "bundled template")
     after = labelled(render(edited, 1, 130, box), "your copy, edited")
@@ -263,8 +262,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         if sys.argv[1:] == ["pieces"]:
-            piece_images(out)
-            war_images(out / "war")
+            printgen("build", "one_minute_war", "omiga", "--out", out)
+            piece_images(out / "pieces", out)
+            war_images(out / "war-pieces", out)
             return
         if sys.argv[1:2] == ["pieces-quality"]:
             printgen("build", "omiga", "quick_violence", "--out", out)
@@ -282,10 +282,10 @@ def main() -> None:
         deck_images(out)
         if sys.argv[1:] == ["deck"]:
             return
-        piece_images(out / "pieces")
-        war_images(out / "war-pieces")
-        # print at home: the bundled games as they are
+        # print at home: the bundled games as they are (each built once, and shown as bundled below)
         printgen("build", "one_minute_war", "quick_violence", "omiga", "--out", out)
+        piece_images(out / "pieces", out)
+        war_images(out / "war-pieces", out)
         war = out / "one_minute_war" / "one_minute_war.pdf"
         save(render(war, 0, 100), "one_minute_war-front.png")  # the README's first picture
         save(Image.open(out / "omiga" / "omiga-tiles.png").convert("RGB"), "omiga-tiles.png")
@@ -294,7 +294,7 @@ def main() -> None:
         book = out / "quick_violence" / "quick_violence.pdf"
         pages = len(pypdfium2.PdfDocument(book))
         save(render(book, pages - 1, 70), "home-measuring-page.png")
-        low_ink_images(out / "low-ink")
+        low_ink_images(out / "low-ink", out)
         printgen("calibrate", "--out", out)
         sheet = next((out / "calibrate").glob("*.pdf"))
         save(side_by_side(render(sheet, 0, 60), render(sheet, 1, 60)), "home-calibration-sheet.png")
