@@ -14,7 +14,7 @@ from ruamel.yaml import YAML
 from printgen.drawing import style
 from printgen.drawing.lightness import lightness
 from printgen.games import bundled_definition
-from typeset import body_size, column_blanks, half_blanks, longest_body_line, size_shares
+from typeset import body_size, column_blanks, half_blanks, longest_body_line, pages_of, size_shares
 
 PAPERS = ("a4", "letter")
 GAMES = ("fracas", "armies", "omiga", "one_minute_war", "quick_violence")
@@ -26,8 +26,7 @@ MAX_UNLEVEL = 0.15  # of a column, between the last page's column ends
 
 
 def rules_pages(path: Path) -> slice:
-    with pdfplumber.open(path) as pdf:
-        count = len(pdf.pages)
+    count = len(pages_of(path))
     return {"omiga.pdf": slice(0, 2), "quick_violence.pdf": slice(0, count - 1)}.get(path.name, slice(None))
 
 
@@ -91,17 +90,16 @@ def test_reference_halves_carry_similar_amounts(all_games_built, game, paper):
 def test_every_page_has_the_running_footer(all_games_built, game, paper):
     title = YAML(typ="safe").load(bundled_definition(game).read_text())["title"]
     for path in [rules(all_games_built[paper], game), *references(all_games_built[paper], game)]:
-        with pdfplumber.open(path) as pdf:
-            pages = pdf.pages[rules_pages(path)] if path.name == f"{game}.pdf" else pdf.pages
-            for number, page in enumerate(pages, start=1):
-                # below the 8 mm that any page's text keeps from the paper's foot
-                foot = [c for c in page.chars if float(page.height) - c["bottom"] < 8 * 72 / 25.4]
-                words = "".join(c["text"] for c in sorted(foot, key=lambda c: c["x0"]))
-                assert re.match(rf"{re.escape(title)} \u00b7 (rules|reference) \u00b7 page {number} of \d+",
-                                words), (path.name, words)
-                assert {round(c["size"], 1) for c in foot} == {style.SMALL_PT}
-                assert min(c["x0"] for c in foot) > 5 * 72 / 25.4  # clear of the edge
-                assert min(float(page.height) - c["bottom"] for c in foot) >= 5 * 72 / 25.4
+        pages = pages_of(path)[rules_pages(path)] if path.name == f"{game}.pdf" else pages_of(path)
+        for number, page in enumerate(pages, start=1):
+            # below the 8 mm that any page's text keeps from the paper's foot
+            foot = [c for c in page.chars if page.height - c["bottom"] < 8 * 72 / 25.4]
+            words = "".join(c["text"] for c in sorted(foot, key=lambda c: c["x0"]))
+            assert re.match(rf"{re.escape(title)} \u00b7 (rules|reference) \u00b7 page {number} of \d+",
+                            words), (path.name, words)
+            assert {round(c["size"], 1) for c in foot} == {style.SMALL_PT}
+            assert min(c["x0"] for c in foot) > 5 * 72 / 25.4  # clear of the edge
+            assert min(page.height - c["bottom"] for c in foot) >= 5 * 72 / 25.4
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -122,10 +120,9 @@ def test_each_game_has_its_own_accent_distinct_in_grey(all_games_built):
         assert accents[game] == style.ACCENTS[game]
         # and the rulebook's headings print in it
         red, green, blue = (int(accents[game][i:i + 2], 16) / 255 for i in (1, 3, 5))
-        with pdfplumber.open(rules(all_games_built["a4"], game)) as pdf:
-            heading = style.RULES_PT * style.HEADING
-            inks = {tuple(round(v, 2) for v in c["non_stroking_color"]) for c in pdf.pages[0].chars
-                    if abs(c["size"] - heading) < 0.05}
+        heading = style.RULES_PT * style.HEADING
+        first = pages_of(rules(all_games_built["a4"], game))[0]
+        inks = {tuple(round(v, 2) for v in c["non_stroking_color"]) for c in first.chars if abs(c["size"] - heading) < 0.05}
         assert (round(red, 2), round(green, 2), round(blue, 2)) in inks, (game, inks)
     values = sorted(lightness(colour) for colour in accents.values())
     assert len(set(accents.values())) == len(GAMES)
