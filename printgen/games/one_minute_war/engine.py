@@ -126,12 +126,9 @@ def barred(rules: Rules, army: Army, number: int) -> bool:
     return army.last == number and army.streak >= rules.max_in_a_row
 
 
-def behind(war: War, side: int) -> bool:
-    return len(war.armies[side].standing) < len(war.armies[1 - side].standing)
-
-
 def may_sacrifice(rules: Rules, war: War, side: int) -> bool:
-    return not rules.sacrifice_only_when_behind or behind(war, side)
+    behind = len(war.armies[side].standing) < len(war.armies[1 - side].standing)
+    return not rules.sacrifice_only_when_behind or behind
 
 
 def fighters(rules: Rules, war: War, side: int) -> list[int]:
@@ -149,16 +146,12 @@ def offerings(rules: Rules, war: War, side: int) -> list[int]:
     return [n for n in sorted(army.standing) if not barred(rules, army, n)]
 
 
-def has_legal_move(rules: Rules, war: War, side: int) -> bool:
-    """Any sacrifice folds down a soldier who could fight instead, so fighters alone decide."""
-    return bool(fighters(rules, war, side))
-
-
 def ending(rules: Rules, war: War) -> str | None:
     """How the war has ended, if it has, looked for after every round."""
     if not all(army.standing for army in war.armies):
         return "all_defeated"
-    if not all(has_legal_move(rules, war, side) for side in (0, 1)):
+    # any sacrifice folds down a soldier who could fight instead, so fighters alone say if a side can move
+    if not all(fighters(rules, war, side) for side in (0, 1)):
         return "no_legal_move"
     return None
 
