@@ -153,7 +153,7 @@ def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float = 
     mat = pot_box(layout)
     if mat is not None:
         x, y, width, height = mat
-        shapes.add(placed(art.pot(width, height), translate(x, y)))
+        shapes.add(placed(art.get(("pot", width, height)), translate(x, y)))
     right = layout.block_x(len(defn.players) - 1) + layout.block_width
     trim = (layout.left, layout.top - layout.block_height, right, layout.top)
     bleed_box = (trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed)

@@ -17,7 +17,6 @@ from printgen.core.textcheck import missing_in_font
 from printgen.drawing.picture import CUT, FOLD, colour, guide, hex_of, placed, tint, turned, wrap
 from printgen.games.one_minute_war.model import FoldCard, OneMinuteWar, Soldier
 from printgen.games.pieces import Piece, PieceTemplates, has_id, with_art
-from printgen.jinja.plaindata import plain
 
 TAB_FRONT = "one_minute_war/tab-front.svg.j2"
 TAB_BACK = "one_minute_war/tab-back.svg.j2"
@@ -185,7 +184,6 @@ class WarCard:
         """One drawn piece; the first asked for draws them all (one batch for the three templates)."""
         if not self.drawn:
             found = self.pieces()
-            self.templates.common.setdefault("d", plain(self.defn))
             names = list(dict.fromkeys(name for _, name, _ in found))
             batches = self.templates.draw_batches([(name, [p for _, n, p in found if n == name]) for name in names])
             for name, drawn in zip(names, batches):
