@@ -41,9 +41,9 @@ def note_lines(defn: QuickViolence, width: float) -> list[str]:
     return wrap(note(defn), fonts.REGULAR, NOTE_PT, width)
 
 
-def height_needed(defn: QuickViolence, width: float, rows: int = MIN_ROWS) -> float:
-    """The band's height for `rows` lines a player: below that, the sheets are left out."""
-    return HEAD_ROOM + (len(note_lines(defn, width)) - 1) * NOTE_LEAD + NOTE_GAP + TABLE_HEAD + rows * ROW
+def height_needed(defn: QuickViolence, width: float) -> float:
+    """The band's height for MIN_ROWS lines a player: below that, the sheets are left out."""
+    return HEAD_ROOM + (len(note_lines(defn, width)) - 1) * NOTE_LEAD + NOTE_GAP + TABLE_HEAD + MIN_ROWS * ROW
 
 
 def army_sheets(defn: QuickViolence, band: Box, columns: list[Box]) -> Group:

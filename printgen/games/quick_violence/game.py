@@ -30,7 +30,7 @@ from printgen.games.quick_violence.model import (PRINTGEN_RANGE_MM, SIZES, Dimen
 from printgen.games.quick_violence.army_sheet import army_sheets
 from printgen.games.quick_violence.army_sheet import height_needed as sheets_needed
 from printgen.games.quick_violence.captions import ArrowLabels
-from printgen.games.quick_violence.measuring_page import MeasuringPage, number
+from printgen.games.quick_violence.measuring_page import DIMENSIONS, MeasuringPage, number
 from printgen.games.pieces import templates_for
 
 MARGIN = house.MARGIN  # mm around the text pages; well inside what any printer can print
@@ -114,20 +114,23 @@ def context(defn: QuickViolence, paper: Paper) -> dict:
     }
 
 
+def too_wide(defn: QuickViolence, font: str, size: float, room: float) -> list[tuple[Dimension, str]]:
+    """The page arrows' labels wider than `room` set in `font` at `size` (one unit): a table cell
+    would break them mid-word."""
+    labels = [(dim, defn.labels.of(dim)) for dim in DIMENSIONS]
+    return [(dim, label) for dim, label in labels if fonts.text_width(label, font, size) > room]
+
+
 def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: SourceMap,
                   width: float) -> Table:
     """The fighter sizes as columns, so the table reads in a narrow column; a word too wide for
     its cell is an error, since it would be broken."""
     cell = style.body.clone("qv-cell", spaceAfter=0, fontSize=style.body.fontSize * 0.95)
     head = cell.clone("qv-head", fontName=fonts.BOLD)
-    inner = [pt(width) * s - 2 * CELL_PAD for s in BOOK_SHARES]
-    problems = []
-    for dim in ("width", "length", "diagonal"):
-        label = defn.labels.of(dim)
-        if fonts.text_width(label, fonts.BOLD, cell.fontSize) > min(inner[1:]):
-            problems.append(source.problem(("labels", dim), (
-                f"'{label}' is wider than its {min(inner[1:]) * MM_PER_PT:.1f} mm cell in the fighter "
-                f"table; use a shorter word or a smaller text_size_pt")))
+    room = min(pt(width) * s - 2 * CELL_PAD for s in BOOK_SHARES[1:])
+    problems = [source.problem(("labels", dim), f"'{label}' is wider than its {room * MM_PER_PT:.1f} mm cell in "
+                               "the fighter table; use a shorter word or a smaller text_size_pt")
+                for dim, label in too_wide(defn, fonts.BOLD, cell.fontSize, room)]
     if problems:
         raise DefinitionError(problems)
     rows: list[list[Flowable]] = [[Paragraph("", head)] + [Paragraph(s.capitalize(), head) for s in SIZES]]
@@ -219,12 +222,9 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
         """The shared data table, after checking no label would be broken mid-word."""
         style = reference_styles(settings)
         room = width * SHARES[1] / sum(SHARES) - 2 * 2.5 * MM_PER_PT
-        for dim in ("width", "length", "diagonal"):
-            label = defn.labels.of(dim)
-            if fonts.text_width(label, fonts.REGULAR, style.body.fontSize * MM_PER_PT) > room:
-                raise DoesNotFit(("labels", dim), f"'{label}' is wider than its {room:.1f} mm cell in "
-                                 f"the fighter table; use a shorter word or a smaller "
-                                 f"reference.text_size_pt")
+        for dim, label in too_wide(defn, fonts.REGULAR, style.body.fontSize * MM_PER_PT, room):  # the first
+            raise DoesNotFit(("labels", dim), f"'{label}' is wider than its {room:.1f} mm cell in the fighter "
+                             "table; use a shorter word or a smaller reference.text_size_pt")
         return data_table(table, style, HexColor(settings.accent), width)
 
     return Reference(title=defn.title, template=f"{TEMPLATES}/reference.txt.j2",
