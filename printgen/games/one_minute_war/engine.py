@@ -214,7 +214,9 @@ def play(rules: Rules, war: War, moves: tuple[Move, Move], choose: Chooser | Non
         refused = refusal(rules, war, side, moves[side])
         if refused is not None:
             raise refused
-    played = [named_sacrifice(rules, war, side, moves[side]) for side in (0, 1)]
+    # a fist that names no soldier folds down the only one it can (`refusal` made sure of one)
+    played: list[Move] = [Sacrifice(offerings(rules, war, side)[0]) if move == Sacrifice() else move
+                          for side, move in enumerate(moves)]
     fallen: list[set[int]] = [set(), set()]
     for side in (0, 1):
         mine, theirs = played[side], played[1 - side]
@@ -239,13 +241,6 @@ def play(rules: Rules, war: War, moves: tuple[Move, Move], choose: Chooser | Non
     done = Round(number, (played[0], played[1]), (tuple(sorted(fallen[0])), tuple(sorted(fallen[1]))),
                  (revived[0], revived[1]))
     return War((armies[0], armies[1]), number), done
-
-
-def named_sacrifice(rules: Rules, war: War, side: int, move: Move) -> Move:
-    """A fist that names no soldier folds down the only one it can (`refusal` made sure of one)."""
-    if isinstance(move, Sacrifice) and move.soldier is None:
-        return Sacrifice(offerings(rules, war, side)[0])
-    return move
 
 
 def used(move: Move) -> int:
