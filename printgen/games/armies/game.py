@@ -1,18 +1,121 @@
-"""Armies: a rulebook, and a reference sheet (also as two half-page cards) with the stamina
-positions, drawn from `armies/positions.svg.j2` at both column widths in one batch."""
+"""Armies: a rulebook, whose worked example is played out from the definition so the text stays
+true when the numbers change, and a reference sheet (also as two half-page cards); both show the
+stamina positions, drawn from `armies/positions.svg.j2` at both column widths in one batch."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
 from printgen.layout import reference as reference_layout
-from printgen.layout.reference import Reference, reference_documents
-from printgen.layout.rulebook import Layout, rulebook_document
+from printgen.layout.reference import DataTable, Reference, reference_documents
+from printgen.layout.rulebook import Layout, Rulebook, rulebook_document
 from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, pt
 from printgen.drawing.document import Document
 from printgen.games import Game, Loaded
-from printgen.games.armies.model import Armies, check_stamina
+from printgen.games.armies.model import Armies, ArmyRank, check_stamina
 from printgen.games.armies.positions import PositionFigures
-from printgen.games.armies.rules import rulebook, tables
 from printgen.games.pieces import templates_for
+
+FIRST, SECOND = "Mia", "Tom"
+# Each player's armies, as places in the definition's stamina list (first = leads the line).
+LINES = ((1, 3, 0), (2, 0, 3))
+# Each round's two plays: (number, attacks?) for Mia, then for Tom.
+PLAYS = (((9, True), (6, False)), ((10, True), (10, False)), ((4, True), (8, True)),
+         ((7, False), (5, True)), ((3, True), (2, False)))
+
+
+def position_rows(defn: Armies) -> list[tuple[str, ...]]:
+    """For each position: its name, the SP it means lost, and each rank's SP left (or '-')."""
+    rows = []
+    for lost, position in enumerate(defn.positions):
+        left = [str(a.stamina - lost) if a.stamina > lost else "\u2013" for a in defn.stamina]
+        rows.append((position.name, str(lost), *left))
+    return rows
+
+
+def tables(defn: Armies, settings: str, figures: PositionFigures) -> dict[str, DataTable | Callable[[float], Any]]:
+    """The tables and positions drawing for the document whose layout is under `settings`."""
+    ranks = len(defn.stamina)
+    return {
+        "stamina": DataTable(("Army card", "Starts with"),
+                             [(f"{a.rank} ({a.index})", f"{a.stamina} SP") for a in defn.stamina],
+                             (0.55, 0.45)),
+        "results": DataTable(("When", "Then"), [(r.case, r.result) for r in defn.results], (0.4, 0.6)),
+        "round": DataTable(("Step", "What happens"),
+                           [(f"{i}. {s.step}", s.what) for i, s in enumerate(defn.round, 1)], (0.27, 0.73)),
+        "positions": DataTable(("Position", "SP lost", *(a.index for a in defn.stamina)),
+                               position_rows(defn), (0.34, 0.18, *([0.48 / ranks] * ranks))),
+        "drawing": lambda width: figures.figure(width, f"{settings}.columns"),
+    }
+
+
+@dataclass
+class Line:
+    """One player's armies in the example: the one fighting and the SP it has lost."""
+
+    armies: list[ArmyRank]
+    lost: int = 0
+
+    @property
+    def front(self) -> ArmyRank:
+        return self.armies[0]
+
+
+def card(defn: Armies, number: int, attacks: bool) -> str:
+    colour = defn.attack if attacks else defn.defence
+    return f"a {colour} {number}"
+
+
+def listed(ranks: Iterable[str]) -> str:
+    """'a King, a Jack and an Ace'."""
+    words = [f"{'an' if rank[:1].lower() in 'aeiou' else 'a'} {rank}" for rank in ranks]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def example(defn: Armies) -> dict[str, Any]:
+    """The worked example: both lines of armies and, for each round, the plays and what follows."""
+    ranks = defn.stamina
+    lines = [Line([ranks[i % len(ranks)] for i in line]) for line in LINES]
+    start = [{"name": name, "armies": listed(a.rank for a in line.armies), "lead": line.front.rank,
+              "sp": line.front.stamina} for name, line in zip((FIRST, SECOND), lines)]
+    rounds = []
+    for (mine, theirs) in PLAYS:
+        event: dict[str, Any] = {"cards": [card(defn, *mine), card(defn, *theirs)], "loser": None}
+        (a, a_attacks), (b, b_attacks) = mine, theirs
+        if a != b and (a_attacks if a > b else b_attacks):
+            side = 1 if a > b else 0
+            line = lines[side]
+            line.lost += 1
+            event.update(loser=(FIRST, SECOND)[side], army=line.front.rank)
+            if line.lost >= line.front.stamina:
+                line.armies.pop(0)
+                line.lost = 0
+                event.update(fell=True, next=line.front.rank if line.armies else None,
+                             next_sp=line.front.stamina if line.armies else 0)
+            else:
+                event.update(fell=False, position=defn.positions[line.lost].name,
+                             left=line.front.stamina - line.lost)
+        elif a == b:
+            event["why"] = "equal"
+        elif not (a_attacks or b_attacks):
+            event["why"] = "both defend"
+        else:
+            event["why"] = "defence"
+        event["winner"] = None if a == b else (FIRST if a > b else SECOND)
+        rounds.append(event)
+    return {"players": start, "rounds": rounds}
+
+
+def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
+    """The full rules: the template gets the definition, the card counts and the worked example."""
+    army_cards = 4 * len(defn.stamina)
+    return Rulebook(title=defn.title, template="armies/rules.txt.j2",
+                    context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
+                             "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
+                    tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent,
+                    key=defn.ruling_key, credit=defn.credit)
+
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
 SECTIONS = {"Stamina": ("stamina",), "Fighting cards": ("results",), "A round": ("round",),

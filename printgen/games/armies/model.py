@@ -10,8 +10,6 @@ from printgen.games.header import WithRulebook
 from printgen.core.fields import Cell, Short, Strict
 
 
-
-
 class ArmyRank(Strict):
     """One rank of army card and the stamina points (SP) it starts with."""
 

@@ -114,16 +114,16 @@ class PositionFigures:
         data = figure_data(self.defn, width, self.accent)
         return Piece(data, width, data["figure"]["height"], f"the position drawing ({width:.1f} mm wide)")
 
-    def prepare(self, widths: list[float], columns_key: str = "columns") -> None:
+    def prepare(self, widths: list[float]) -> None:
         """Draw every new width together; names that do not fit are left for `figure` to report."""
         wanted: dict[float, float] = {}
         for width in widths:
             try:
-                check_names(self.defn, width, columns_key)
+                check_names(self.defn, width, "columns")
             except DoesNotFit:
                 continue
-            wanted.setdefault(round(width, 6), width)
-        wanted = {key: width for key, width in wanted.items() if key not in self.drawn}
+            if round(width, 6) not in self.drawn:
+                wanted.setdefault(round(width, 6), width)
         if not wanted:
             return
         pieces = [self.piece(width) for width in wanted.values()]
@@ -138,7 +138,7 @@ class PositionFigures:
         """A Drawing `width` mm wide: every position in a row, labelled, as a flowable for the
         sheet; `columns_key` is the setting a user can lower when the names do not fit."""
         check_names(self.defn, width, columns_key)
-        self.prepare([width], columns_key)
+        self.prepare([width])
         piece, group = self.drawn[round(width, 6)]
         drawing = Drawing(piece.width * PT_PER_MM, piece.height * PT_PER_MM)
         drawing.initialFontName = fonts.REGULAR  # renderPDF would otherwise select Helvetica

@@ -1,24 +1,57 @@
-"""Fracas: a rulebook, a reference sheet (also as two half-page cards) and life tokens.
+"""Fracas: a rulebook with a worked example, a reference sheet (also as two half-page cards) and
+life tokens, which `printgen export` also gives one by one.
 
 The tokens get a file of their own, so no duplex print puts them on the back of the rules."""
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
+from reportlab.graphics.shapes import Group
+
 from printgen.art.library import template_folders
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document
-from printgen.layout.cards import Card
-from printgen.layout.reference import Reference, reference_documents
-from printgen.layout.rulebook import rulebook_document
+from printgen.layout.cards import Card, slug
+from printgen.layout.reference import DataTable, Reference, reference_documents
+from printgen.layout.rulebook import Rulebook, rulebook_document
 from printgen.games import Game, Loaded
-from printgen.games.fracas.model import Fracas, check_players
-from printgen.games.fracas.pieces import cards
-from printgen.games.fracas.rules import rulebook, tables
-from printgen.games.fracas.piece_art import piece_art, piece_warnings
+from printgen.games.fracas.model import Fracas, Player, check_players
+from printgen.games.fracas.piece_art import PieceArt, piece_art, piece_warnings
 from printgen.games.fracas.tokens import BLEED, plan, token_page
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
 SECTIONS = {"The cards": ("roles",), "Skirmishes": ("skirmish",), "Before you play": ("life",),
             "Where cards lie": ("hand_limit",)}
+SPLIT = re.compile(r"\s*(?:,|\band\b|&)\s*")
+
+
+def tables(defn: Fracas, wide: bool = False) -> dict[str, DataTable]:
+    """The roles, turn and skirmish tables; `wide` widens first columns for the rulebook's text."""
+    return {
+        "roles": DataTable(("Role", "Cards", "What they do"), [(r.role, r.cards, r.job) for r in defn.roles],
+                           (0.24, 0.17, 0.59) if wide else (0.2, 0.18, 0.62)),
+        "turn": DataTable(("Step", "What you do"), [(f"{i}. {s.step}", s.what) for i, s in enumerate(defn.turn, 1)],
+                          (0.24, 0.76) if wide else (0.2, 0.8)),
+        "skirmish": DataTable(("When", "Then"), [(o.case, o.result) for o in defn.skirmish],
+                              (0.3, 0.7)),
+    }
+
+
+def suits(player: Player) -> list[str]:
+    """Two suit names from 'hearts and diamonds' (always two), so the example names a card of each."""
+    names = [name for name in SPLIT.split(player.suits.strip()) if name]
+    return names[:2] if len(names) >= 2 else [f"{player.name} first suit", f"{player.name} second suit"]
+
+
+def rulebook(defn: Fracas, stem: str) -> Rulebook:
+    """The full rules: the template gets the definition, each player's suits and the file names."""
+    first, second = defn.players
+    return Rulebook(title=defn.title, template="fracas/rules.txt.j2",
+                    context={"d": defn, "suits_a": suits(first), "suits_b": suits(second),
+                             "tokens_file": f"{stem}-tokens.pdf", "reference_file": f"{stem}-reference.pdf"},
+                    tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent,
+                    key=defn.ruling_key, credit=defn.credit)
 
 
 def reference(defn: Fracas) -> Reference:
@@ -49,10 +82,43 @@ def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document]
             *reference_documents(reference(defn), options, stem)]
 
 
+@dataclass(frozen=True, eq=False)  # shares its drawer: told apart by identity
+class TokenPiece:
+    """One player's token for `printgen export`, with a bleed all round since a print shop cuts
+    each piece on its own; its first side asked for at a bleed draws all four in one batch."""
+
+    art: PieceArt
+    index: int
+
+    @property
+    def width(self) -> float:
+        return self.art.size
+
+    height = width  # a square
+
+    def prepare(self, bleed: float) -> None:
+        players = range(len(self.art.defn.players))
+        self.art.prepare([("face", i, (bleed,) * 4) for i in players] + [("back", i, bleed) for i in players])
+
+    def front(self, bleed: float = 0.0) -> Group:
+        self.prepare(bleed)
+        return self.art.face(self.index, (bleed,) * 4)
+
+    def back(self, bleed: float = 0.0) -> Group:
+        self.prepare(bleed)
+        return self.art.get(("back", self.index, bleed))
+
+
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
-    """The tokens one by one for `printgen export`, from the templates a build would use."""
+    """The tokens one by one for `printgen export`, from the templates a build would use: one face
+    per player, `life` copies of each; each player's tokens share their back."""
     defn: Fracas = loaded.definition
-    return cards(defn, [*options.templates, *template_folders(defn.templates)])
+    names = [f"token-{slug(player.name, f'player{i + 1}')}" for i, player in enumerate(defn.players)]
+    if len(set(names)) < len(names):  # 'Red!' and 'Red?' would share a file name
+        names = [f"{name}-{i + 1}" for i, name in enumerate(names)]
+    art = piece_art(defn, [*options.templates, *template_folders(defn.templates)])
+    return [Card(name, "life token", f"{player.name} tokens", TokenPiece(art, i), quantity=defn.life)
+            for i, (name, player) in enumerate(zip(names, defn.players))]
 
 
 GAME = Game(

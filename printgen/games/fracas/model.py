@@ -12,8 +12,6 @@ from printgen.games.header import WithRulebook
 from printgen.core.fields import Cell, HexColour, Name, Short, Strict
 
 
-
-
 class Player(Strict):
     """One side: its name, the colour of its life tokens, and which suits its deck holds."""
 

@@ -18,7 +18,6 @@ from printgen.drawing.picture import colour, hex_of, tint
 from printgen.games.fracas.model import Fracas, Player
 from printgen.games.piecebounds import text_boxes
 from printgen.games.pieces import Piece, PieceTemplates, has_id, templates_for, with_art
-from printgen.jinja.plaindata import plain
 
 TOKEN_FACE = "fracas/token-face.svg.j2"
 TOKEN_BACK = "fracas/token-back.svg.j2"
@@ -94,9 +93,6 @@ class PieceArt:
     drawn: dict[Key, Group] = field(default_factory=dict)
     pieces: dict[Key, tuple[str, Piece]] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        self.templates.common.setdefault("d", plain(self.defn))
-
     @property
     def size(self) -> float:
         return self.defn.tokens.size
@@ -126,6 +122,7 @@ class PieceArt:
             self.drawn.update(zip(keys_of, groups))
 
     def get(self, key: Key) -> Group:
+        """The piece `key` names (see `piece`), drawn now if it was not prepared."""
         if key not in self.drawn:
             self.prepare([key])
         return self.drawn[key]
@@ -138,12 +135,6 @@ class PieceArt:
         s = self.size
         return with_art(drawn, "token-art", image.shape(TOKEN_PAD, TOKEN_ART_BOTTOM, s - 2 * TOKEN_PAD,
                                                         s - TOKEN_ART_BOTTOM - TOKEN_PAD))
-
-    def back(self, index: int, bleed: float) -> Group:
-        return self.get(("back", index, bleed))
-
-    def pot(self, width: float, height: float) -> Group:
-        return self.get(("pot", width, height))
 
 
 def piece_art(defn: Fracas, templates: Sequence[Path] = ()) -> PieceArt:

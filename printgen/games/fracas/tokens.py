@@ -85,7 +85,7 @@ def edges(layout: TokenLayout, row: int, col: int, bleed: float) -> Edges:
         col == 0, not has(layout, row + 1, col), not has(layout, row, col + 1), row == 0))
 
 
-def block(art: PieceArt, index: int, layout: TokenLayout, x: float, bleed: float = BLEED) -> Group:
+def block(art: PieceArt, index: int, layout: TokenLayout, x: float, bleed: float) -> Group:
     """One player's tokens, their colour bleeding past the block's outer cuts, and the cut grid."""
     s, top = layout.size, layout.top
     player = art.defn.players[index]
@@ -138,7 +138,7 @@ def sheet_pieces(defn: Fracas, layout: TokenLayout, bleed: float) -> list[tuple[
     return keys + ([("pot", mat[2], mat[3])] if mat else [])
 
 
-def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float = BLEED) -> Page:
+def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float) -> Page:
     """The whole page, its TrimBox spanning both blocks' cuts and its BleedBox `bleed` mm outside."""
     defn = art.defn
     art.prepare(sheet_pieces(defn, layout, bleed))
@@ -153,7 +153,7 @@ def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float = 
     mat = pot_box(layout)
     if mat is not None:
         x, y, width, height = mat
-        shapes.add(placed(art.pot(width, height), translate(x, y)))
+        shapes.add(placed(art.get(("pot", width, height)), translate(x, y)))
     right = layout.block_x(len(defn.players) - 1) + layout.block_width
     trim = (layout.left, layout.top - layout.block_height, right, layout.top)
     bleed_box = (trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed)

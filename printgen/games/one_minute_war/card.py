@@ -14,11 +14,9 @@ from printgen.art.loaded import Art
 from printgen.core.source import Loc
 from printgen.core.paper import font_mm
 from printgen.core.textcheck import missing_in_font
-from printgen.drawing.picture import (CUT, FOLD, colour, guide, hex_of, placed, rect, text, tint,
-                                      turned, wrap)
+from printgen.drawing.picture import CUT, FOLD, colour, guide, hex_of, placed, tint, turned, wrap
 from printgen.games.one_minute_war.model import FoldCard, OneMinuteWar, Soldier
 from printgen.games.pieces import Piece, PieceTemplates, has_id, with_art
-from printgen.jinja.plaindata import plain
 
 TAB_FRONT = "one_minute_war/tab-front.svg.j2"
 TAB_BACK = "one_minute_war/tab-back.svg.j2"
@@ -114,8 +112,7 @@ class WarCard:
     def tab_back_data(self, soldier: Soldier, side: int) -> dict[str, Any]:
         data = self.tab_data(soldier, side)
         t, tw = self.defn.card.tab_height, self.tab_width
-        rows = TabRows.of(self.defn.card)
-        box = t - rows.name + BAND - 1.5 - TAB_PAD  # the room below where the name stood with a band
+        rows, box = TabRows.of(self.defn.card), self.logo_height
         # no band on the back, so the rows move BAND towards the cut, less the number's ascent over
         # its cap height, keeping its glyph box TAB_PAD inside the cut
         number_mm = font_mm(self.defn.card.number_size_pt)
@@ -131,6 +128,11 @@ class WarCard:
         data["box"] = {"x": -left, "y": -TAB_BLEED, "width": tw + left + right, "height": t + 2 * TAB_BLEED}
         return data
 
+    @property
+    def logo_height(self) -> float:
+        """The logo's room on a tab's back: below where the name stood on the face, with its band."""
+        return self.defn.card.tab_height - TabRows.of(self.defn.card).name + BAND - 1.5 - TAB_PAD
+
     def logo_data(self, x: float, y: float, w: float, h: float, size_pt: float) -> dict[str, Any]:
         """The logo in a w x h box whose top-left corner is (x, y): its text wrapped and centred."""
         lines = wrap(self.defn.logo.text.upper(), self.title_font, size_pt, w - 2 * TAB_PAD)
@@ -141,24 +143,26 @@ class WarCard:
                 "size": font_mm(size_pt), "font": family(self.title_font),
                 "image": art_of(self.defn.logo.image) is not None}
 
+    def body_art(self, side: str) -> tuple[Art | None, tuple[float, float, float, float]]:
+        """The art on the card's body and its box: on the front, clear of the side labels."""
+        b, w = self.defn.card.body_height, self.width
+        if side == "front":
+            return art_of(self.defn.card.body_image), (ART_INSET, LABEL_CLEAR, w - 2 * ART_INSET, b - 2 * LABEL_CLEAR)
+        return art_of(self.defn.logo.image), (ART_INSET, ART_INSET, w - 2 * ART_INSET, b - 2 * ART_INSET)
+
     def body_data(self, side: str) -> dict[str, Any]:
-        card = self.defn.card
-        b, w = card.body_height, self.width
+        b, w = self.defn.card.body_height, self.width
         near, far = self.defn.sides
-        data: dict[str, Any] = {"side": side, "body": {"width": w, "height": b}, "art": None}
+        image, box = self.body_art(side)
+        data: dict[str, Any] = {"side": side, "body": {"width": w, "height": b},
+                                "art": None if image is None else dict(zip(("x", "y", "width", "height"), box))}
         if side == "front":
             data["title"] = {"text": self.defn.title.upper(), "x": w / 2, "y": b / 2 + font_mm(14) * 0.35,
                              "size": font_mm(14), "font": family(self.title_font)}
             data["near"] = {"label": f"{near.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
             data["far"] = {"label": f"{far.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
-            if art_of(card.body_image) is not None:
-                data["art"] = {"x": ART_INSET, "y": LABEL_CLEAR, "width": w - 2 * ART_INSET,
-                               "height": b - 2 * LABEL_CLEAR}
         else:
             data["logo"] = self.logo_data(0.0, 0.0, w, b, 16)
-            if art_of(self.defn.logo.image) is not None:
-                data["art"] = {"x": ART_INSET, "y": ART_INSET, "width": w - 2 * ART_INSET,
-                               "height": b - 2 * ART_INSET}
         return data
 
     def pieces(self) -> list[tuple[tuple[Any, ...], str, Piece]]:
@@ -180,7 +184,6 @@ class WarCard:
         """One drawn piece; the first asked for draws them all (one batch for the three templates)."""
         if not self.drawn:
             found = self.pieces()
-            self.templates.common.setdefault("d", plain(self.defn))
             names = list(dict.fromkeys(name for _, name, _ in found))
             batches = self.templates.draw_batches([(name, [p for _, n, p in found if n == name]) for name in names])
             for name, drawn in zip(names, batches):
@@ -191,7 +194,7 @@ class WarCard:
     def front(self) -> Group:
         card, t, tw = self.defn.card, self.defn.card.tab_height, self.tab_width
         group = Group()
-        group.add(placed(self.body_front(), translate(0, t)))
+        group.add(placed(self.body("front"), translate(0, t)))
         for i, soldier in enumerate(self.soldiers()):
             group.add(placed(self.piece("front", soldier.number, 0), translate(i * tw, 0)))
             top_row_x = self.width - (i + 1) * tw  # the far player reads their row left to right too
@@ -199,17 +202,16 @@ class WarCard:
                              translate(top_row_x, t + card.body_height)))
         return group
 
-    def body_front(self) -> Group:
-        b, w = self.defn.card.body_height, self.width
-        return art_in(self.piece("body", "front"), "body-art", art_of(self.defn.card.body_image),
-                      (ART_INSET, LABEL_CLEAR, w - 2 * ART_INSET, b - 2 * LABEL_CLEAR))
+    def body(self, side: str) -> Group:
+        """The card's body, its art where the template left room for it."""
+        return art_in(self.piece("body", side), "body-art", *self.body_art(side))
 
     # -- back (as seen after turning the card over about its vertical axis) -------------------
     def back(self) -> Group:
         card = self.defn.card
         t, tw, b = card.tab_height, self.tab_width, card.body_height
         group = Group()
-        group.add(placed(self.body_back(), translate(0, t)))
+        group.add(placed(self.body("back"), translate(0, t)))
         for i, soldier in enumerate(self.soldiers()):
             # Turned over, the near row's tabs mirror (the far row's were reversed on the front), and
             # are drawn upside down so they read upright once folded up over the card.
@@ -217,16 +219,10 @@ class WarCard:
             group.add(placed(self.tab_back(soldier, 1), translate(i * tw, t + b)))
         return group
 
-    def body_back(self) -> Group:
-        b, w = self.defn.card.body_height, self.width
-        return art_in(self.piece("body", "back"), "body-art", art_of(self.defn.logo.image),
-                      (ART_INSET, ART_INSET, w - 2 * ART_INSET, b - 2 * ART_INSET))
-
     def tab_back(self, soldier: Soldier, side: int) -> Group:
         """A folded-up tab's number and name over the logo, so nobody has to remember the tabs."""
-        box = self.defn.card.tab_height - TabRows.of(self.defn.card).name + BAND - 1.5 - TAB_PAD
         return art_in(self.piece("back", soldier.number, side), "logo-art", art_of(self.defn.logo.image),
-                      (TAB_PAD, TAB_PAD, self.tab_width - 2 * TAB_PAD, box - 2 * TAB_PAD))
+                      (TAB_PAD, TAB_PAD, self.tab_width - 2 * TAB_PAD, self.logo_height - 2 * TAB_PAD))
 
     # -- cut and fold lines -------------------------------------------------------------------
     def guides(self) -> Group:

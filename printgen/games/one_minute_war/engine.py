@@ -126,12 +126,9 @@ def barred(rules: Rules, army: Army, number: int) -> bool:
     return army.last == number and army.streak >= rules.max_in_a_row
 
 
-def behind(war: War, side: int) -> bool:
-    return len(war.armies[side].standing) < len(war.armies[1 - side].standing)
-
-
 def may_sacrifice(rules: Rules, war: War, side: int) -> bool:
-    return not rules.sacrifice_only_when_behind or behind(war, side)
+    behind = len(war.armies[side].standing) < len(war.armies[1 - side].standing)
+    return not rules.sacrifice_only_when_behind or behind
 
 
 def fighters(rules: Rules, war: War, side: int) -> list[int]:
@@ -149,16 +146,12 @@ def offerings(rules: Rules, war: War, side: int) -> list[int]:
     return [n for n in sorted(army.standing) if not barred(rules, army, n)]
 
 
-def has_legal_move(rules: Rules, war: War, side: int) -> bool:
-    """Any sacrifice folds down a soldier who could fight instead, so fighters alone decide."""
-    return bool(fighters(rules, war, side))
-
-
 def ending(rules: Rules, war: War) -> str | None:
     """How the war has ended, if it has, looked for after every round."""
     if not all(army.standing for army in war.armies):
         return "all_defeated"
-    if not all(has_legal_move(rules, war, side) for side in (0, 1)):
+    # any sacrifice folds down a soldier who could fight instead, so fighters alone say if a side can move
+    if not all(fighters(rules, war, side) for side in (0, 1)):
         return "no_legal_move"
     return None
 
@@ -221,7 +214,9 @@ def play(rules: Rules, war: War, moves: tuple[Move, Move], choose: Chooser | Non
         refused = refusal(rules, war, side, moves[side])
         if refused is not None:
             raise refused
-    played = [named_sacrifice(rules, war, side, moves[side]) for side in (0, 1)]
+    # a fist that names no soldier folds down the only one it can (`refusal` made sure of one)
+    played: list[Move] = [Sacrifice(offerings(rules, war, side)[0]) if move == Sacrifice() else move
+                          for side, move in enumerate(moves)]
     fallen: list[set[int]] = [set(), set()]
     for side in (0, 1):
         mine, theirs = played[side], played[1 - side]
@@ -246,13 +241,6 @@ def play(rules: Rules, war: War, moves: tuple[Move, Move], choose: Chooser | Non
     done = Round(number, (played[0], played[1]), (tuple(sorted(fallen[0])), tuple(sorted(fallen[1]))),
                  (revived[0], revived[1]))
     return War((armies[0], armies[1]), number), done
-
-
-def named_sacrifice(rules: Rules, war: War, side: int, move: Move) -> Move:
-    """A fist that names no soldier folds down the only one it can (`refusal` made sure of one)."""
-    if isinstance(move, Sacrifice) and move.soldier is None:
-        return Sacrifice(offerings(rules, war, side)[0])
-    return move
 
 
 def used(move: Move) -> int:

@@ -5,7 +5,6 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import cast
 
-from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Paragraph, Table
 
@@ -125,7 +124,6 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
     return table
 
 
-
 def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Document]:
     paper = options.paper
     card = WarCard(defn, templates_for(defn, options.templates))
@@ -188,14 +186,10 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
         sheet_doc,
         Document(f"svg/{stem}-card-front.svg", size, [Page([card.front(), card.guides()])],
                  f"{defn.title} card, front"),
-        Document(f"svg/{stem}-card-back.svg", size, [Page([card.back(), mirrored_guides(card)])],
+        Document(f"svg/{stem}-card-back.svg", size,  # the guides turned over about the vertical axis
+                 [Page([card.back(), placed(card.guides(), (-1, 0, 0, 1, card.width, 0))])],
                  f"{defn.title} card, back"),
     ]
-
-
-def mirrored_guides(card: WarCard) -> Group:
-    """The guides as they appear on the back (turned over about the vertical axis)."""
-    return placed(card.guides(), (-1, 0, 0, 1, card.width, 0))
 
 
 def reference(defn: OneMinuteWar) -> Reference:

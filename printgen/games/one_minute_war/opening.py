@@ -40,6 +40,11 @@ def called(rules: Rules, choice: int) -> str:
     return "a fist" if choice == FIST else f"the {rules.soldier(choice).name}"
 
 
+def label(rules: Rules, choice: int) -> str:
+    """'0 fist', '4 Archer': how a report's numbers name a choice."""
+    return "0 fist" if choice == FIST else f"{choice} {rules.soldier(choice).name}"
+
+
 def reason(rules: Rules, choices: list[int], payoffs: tuple[tuple[int, ...], ...], i: int) -> str:
     """Why no optimal mix uses choice i: a choice at least as good against everything, if any."""
     row = payoffs[i]

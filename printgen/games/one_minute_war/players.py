@@ -81,11 +81,9 @@ def equilibrium_action(table: Table, war: War, side: int, rng: random.Random) ->
 def best_reply_action(table: Table, war: War, side: int, rng: random.Random) -> int:
     mine, theirs, payoffs = table.stage(war)
     if side == 0:
-        totals = [sum(row) for row in payoffs]
-        own = mine
+        own, totals = mine, [sum(row) for row in payoffs]
     else:
-        totals = [-sum(payoffs[i][j] for i in range(len(mine))) for j in range(len(theirs))]
-        own = theirs
+        own, totals = theirs, [-sum(row[j] for row in payoffs) for j in range(len(theirs))]
     best = max(totals)
     return rng.choice([a for a, total in zip(own, totals) if total == best])
 

@@ -7,6 +7,7 @@ from typing import Any
 from printgen.core.source import Loc
 from printgen.games.one_minute_war.engine import Rules
 from printgen.games.one_minute_war.model import OneMinuteWar
+from printgen.games.one_minute_war.opening import label
 from printgen.core.intervals import wilson
 from printgen.games.one_minute_war.simulation import Tally
 from printgen.games.verdicts import pct
@@ -31,8 +32,7 @@ def match_stats(rules: Rules, names: tuple[str, str], tally: Tally) -> dict[str,
         "longest": tally.longest,
         "ended_by": {key: tally.endings[key] for key in ("all_defeated", "no_legal_move", "agreed")},
         "stopped_at_max_rounds": round(tally.endings["agreed"] / max(n, 1), 4),
-        "shown": {("0 fist" if k == 0 else f"{k} {rules.soldier(k).name}"): round(v / max(shown, 1), 4)
-                  for k, v in sorted(tally.chosen.items())},
+        "shown": {label(rules, k): round(v / max(shown, 1), 4) for k, v in sorted(tally.chosen.items())},
     }
 
 

@@ -51,13 +51,12 @@ def position(defn: OneMinuteWar, rules: Rules, outcome: Result, heading: list[st
     return group, width, height
 
 
-def position_documents(defn: OneMinuteWar, rules: Rules, outcome: Result, heading: list[str],
-                       stem: str = "war") -> list[Document]:
-    """`<stem>.svg` and `<stem>.png`: the end of one simulated war."""
+def position_documents(defn: OneMinuteWar, rules: Rules, outcome: Result, heading: list[str]) -> list[Document]:
+    """`war.svg` and `war.png`: the end of one simulated war."""
     group, width, height = position(defn, rules, outcome, heading)
     size = Paper("position", width, height)
-    return [Document(f"{stem}.svg", size, [Page([group])], " ".join(heading)),
-            Document(f"{stem}.png", size, [Page([group])], f"{defn.title} end position", dpi=POSITION_DPI)]
+    return [Document("war.svg", size, [Page([group])], " ".join(heading)),
+            Document("war.png", size, [Page([group])], f"{defn.title} end position", dpi=POSITION_DPI)]
 
 
 def heading_of(defn: OneMinuteWar, rules: Rules, outcome: Result, players: tuple[str, str],

@@ -55,15 +55,12 @@ class ReplayReport:
     def as_json(self) -> str:
         sides = self.rules.sides
         body: dict[str, Any] = {"record": self.record, "rounds": [self.round_json(p) for p in self.rounds]}
-        if self.result is not None:
-            r = self.result
-            body["result"] = {"winner": None if r.winner is None else sides[r.winner],
-                              "standing": {sides[s]: list(r.standing[s]) for s in (0, 1)},
-                              "ended_by": r.ended_by, "after_round": r.after_round,
-                              "leader": None if r.leader is None else sides[r.leader],
-                              "text": " ".join(self.summary)}
-        else:
-            body["result"] = None
+        r = self.result
+        body["result"] = None if r is None else {
+            "winner": None if r.winner is None else sides[r.winner],
+            "standing": {sides[s]: list(r.standing[s]) for s in (0, 1)}, "ended_by": r.ended_by,
+            "after_round": r.after_round, "leader": None if r.leader is None else sides[r.leader],
+            "text": " ".join(self.summary)}
         if self.forbidden is not None and self.refused is not None:
             body["forbidden"] = {"line": self.forbidden.line, "round": len(self.rounds) + 1,
                                  "side": None if self.refused.side is None else sides[self.refused.side], "rule": self.refused.rule,

@@ -48,18 +48,15 @@ def play_war(table: Table, players: tuple[Player, Player], rng: random.Random, m
              tally: Tally) -> tuple[War, str]:
     """One war from the first round to its end, added to `tally`; its last state and how it ended."""
     rules = table.rules
-    war = start(rules)
-    ended = None
-    while ended is None:
-        if war.rounds >= max_rounds:
-            ended = "agreed"
-            break
+    war, ended = start(rules), None
+    while ended is None and war.rounds < max_rounds:
         moves = (players[0].move(table, war, 0, rng), players[1].move(table, war, 1, rng))
         for move in moves:
             shown = move.soldier if isinstance(move, Fight) else 0
             tally.chosen[shown] = tally.chosen.get(shown, 0) + 1
         war, _ = play(rules, war, moves, lambda side, choices: players[side].revive(table, choices, rng))
         ended = ending(rules, war)
+    ended = ended or "agreed"  # the players stop after max_rounds
     counts = [len(army.standing) for army in war.armies]
     tally.games += 1
     if counts[0] == counts[1]:

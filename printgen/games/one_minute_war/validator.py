@@ -14,7 +14,7 @@ from printgen.core.source import Loc, SourceMap
 from printgen.drawing.document import Document
 from printgen.games.one_minute_war.engine import Rules, rules_of
 from printgen.games.one_minute_war.model import OneMinuteWar, check_sides, check_soldiers
-from printgen.games.one_minute_war.opening import Opening, called, opening
+from printgen.games.one_minute_war.opening import Opening, called, label, opening
 from printgen.games.one_minute_war.playreport import match_stats, match_summary, play_findings
 from printgen.games.one_minute_war.simulation import simulate
 from printgen.games.verdicts import Verdicts
@@ -131,10 +131,6 @@ def opening_stats(rules: Rules, op: Opening) -> dict[str, Any]:
             "share_ranges": {label(rules, c): [str(lo), str(hi)]
                              for c, lo, hi in zip(op.choices, s.least, s.most)},
             "never_worth_choosing": {label(rules, c): why for c, why in op.never.items()}}
-
-
-def label(rules: Rules, choice: int) -> str:
-    return "0 fist" if choice == 0 else f"{choice} {rules.soldier(choice).name}"
 
 
 @dataclass

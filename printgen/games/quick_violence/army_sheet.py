@@ -41,9 +41,9 @@ def note_lines(defn: QuickViolence, width: float) -> list[str]:
     return wrap(note(defn), fonts.REGULAR, NOTE_PT, width)
 
 
-def height_needed(defn: QuickViolence, width: float, rows: int = MIN_ROWS) -> float:
-    """The band's height for `rows` lines a player: below that, the sheets are left out."""
-    return HEAD_ROOM + (len(note_lines(defn, width)) - 1) * NOTE_LEAD + NOTE_GAP + TABLE_HEAD + rows * ROW
+def height_needed(defn: QuickViolence, width: float) -> float:
+    """The band's height for MIN_ROWS lines a player: below that, the sheets are left out."""
+    return HEAD_ROOM + (len(note_lines(defn, width)) - 1) * NOTE_LEAD + NOTE_GAP + TABLE_HEAD + MIN_ROWS * ROW
 
 
 def army_sheets(defn: QuickViolence, band: Box, columns: list[Box]) -> Group:
@@ -66,8 +66,8 @@ def player_sheet(defn: QuickViolence, x: float, top: float, width: float, rows: 
     """One player's name and points, then `rows` lines of fighter, size and hit boxes."""
     hits = max(fighter.damage for _, fighter in defn.fighters.by_size())
     boxes = hits * BOX + (hits - 1) * BOX_GAP
-    size_x = x + width - boxes - 4.0 - size_width()
     left = x + width - boxes
+    size_x = left - 4.0 - fonts.text_width("   ".join(SIZE_WORDS), fonts.REGULAR, font_mm(SMALL_PT))
     group = Group()
     group.add(text(x, top - 2.6, "Player", SMALL_PT, fonts.BOLD))
     group.add(Line(x + 9.0, top - 3.0, x + width * 0.5, top - 3.0, strokeColor=RULE, strokeWidth=0.2))
@@ -78,24 +78,19 @@ def player_sheet(defn: QuickViolence, x: float, top: float, width: float, rows: 
         group.add(text(at, head + 1.2, word, SMALL_PT, fonts.BOLD, fill=SOFT))
     group.add(Line(x, head, x + width, head, strokeColor=black, strokeWidth=0.4, strokeLineCap=0))
     for k in range(1, rows + 1):
-        group.add(fighter_line(x, head - k * ROW, width, size_x, hits))
+        group.add(fighter_line(x, head - k * ROW, width, size_x, left, hits))
     return group
 
 
 SIZE_WORDS = ("S", "M", "L")  # small, medium, large: the letters a player circles
 
 
-def size_width() -> float:
-    return fonts.text_width("   ".join(SIZE_WORDS), fonts.REGULAR, font_mm(SMALL_PT))
-
-
-def fighter_line(x: float, y: float, width: float, size_x: float, hits: int) -> Group:
-    """A line to write on, the size letters to circle and the hit boxes, with its rule at y."""
+def fighter_line(x: float, y: float, width: float, size_x: float, left: float, hits: int) -> Group:
+    """A line to write on, the size letters to circle and the hit boxes from `left`, with its rule at y."""
     group = Group()
     group.add(Line(x, y, x + width, y, strokeColor=RULE, strokeWidth=0.2, strokeLineCap=0))
     middle = y + ROW / 2 - 1.0
     group.add(text(size_x, middle, "   ".join(SIZE_WORDS), SMALL_PT, fill=SOFT))
-    left = x + width - hits * BOX - (hits - 1) * BOX_GAP
     for n in range(hits):
         group.add(Rect(left + n * (BOX + BOX_GAP), y + (ROW - BOX) / 2, BOX, BOX, fillColor=None,
                        strokeColor=SOFT, strokeWidth=0.25))

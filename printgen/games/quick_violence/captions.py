@@ -10,7 +10,7 @@ from typing import Any
 from reportlab.graphics.shapes import Group, String, rotate, translate
 
 from printgen.core.paper import SAFE_MARGIN_MM, font_mm
-from printgen.drawing.picture import Matrix, compose, placed
+from printgen.drawing.picture import Matrix, compose, hex_of, placed
 from printgen.games.piecebounds import drawn_shapes, furthest_outside, located_shape, overlap, quad_of, tag_of
 from printgen.games.pieces import Piece, PieceTemplates
 from printgen.games.quick_violence.measuring_page import (CAP, DETAIL_PT, GREY, LABEL_PT, WORD_GAP,
@@ -21,10 +21,6 @@ from printgen.games.unflipped import unflipped
 TEMPLATE = "quick_violence/arrow-label.svg.j2"
 PAD = 0.4  # mm between the tops of a label's capitals and its box
 TOLERANCE = 0.05  # mm a label may touch a mark or the margin before it is reported
-
-
-def hex_of(colour: Any) -> str:
-    return "#" + colour.hexval()[2:].lower()
 
 
 @dataclass

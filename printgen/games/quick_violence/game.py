@@ -16,7 +16,6 @@ from printgen.drawing import style as house
 from printgen.core.source import SourceMap
 from printgen.core.paper import MM_PER_PT, Paper, pt
 from printgen.drawing.markup import escape
-from printgen.drawing.picture import text
 from printgen.core.problems import DefinitionError
 from printgen.layout.reference import (DataTable, Reference, data_table, reference_documents,
                                        reference_styles)
@@ -31,7 +30,7 @@ from printgen.games.quick_violence.model import (PRINTGEN_RANGE_MM, SIZES, Dimen
 from printgen.games.quick_violence.army_sheet import army_sheets
 from printgen.games.quick_violence.army_sheet import height_needed as sheets_needed
 from printgen.games.quick_violence.captions import ArrowLabels
-from printgen.games.quick_violence.measuring_page import GREY, MeasuringPage, number
+from printgen.games.quick_violence.measuring_page import DIMENSIONS, MeasuringPage, number
 from printgen.games.pieces import templates_for
 
 MARGIN = house.MARGIN  # mm around the text pages; well inside what any printer can print
@@ -44,6 +43,20 @@ BOOK_SHARES = (0.25, 0.25, 0.25, 0.25)  # in the rulebook's narrow column: "363.
 FOOTER_Y = 8.0
 SHEETS_GAP = 5.0  # mm between the levelled columns of the last rules page and the army sheets
 TEMPLATES = "quick_violence"
+
+
+def lengths(paper: Paper) -> dict[str, float]:
+    """Each page-dimension arrow's length on `paper`, mm."""
+    return {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
+
+
+def fighter_rows(defn: QuickViolence, paper: Paper, moves_with: Callable[[str, str], str]) -> list[list[str]]:
+    """The fighter table's rows, a size a column; `moves_with(label, mm)` sets the arrow's cell."""
+    sizes = [f for _, f in defn.fighters.by_size()]
+    arrows = [moves_with(defn.labels.of(f.move), number(lengths(paper)[f.move])) for f in sizes]
+    return [["Cost", *(f"{f.cost} point{'s' if f.cost != 1 else ''}" for f in sizes)],
+            ["Actions", *(str(f.actions) for f in sizes)], ["Moves with", *arrows],
+            ["Defend bonus", *(f"+{f.defence}" for f in sizes)], ["Damage points", *(str(f.damage) for f in sizes)]]
 
 
 def users(defn: QuickViolence) -> dict[str, list[str]]:
@@ -82,51 +95,47 @@ SPANS: tuple[tuple[Dimension, str], ...] = (("width", "edge to edge"), ("length"
 
 def context(defn: QuickViolence, paper: Paper) -> dict:
     """Everything the templates may use: the definition, the paper's arrows and worked numbers."""
-    lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
+    length = lengths(paper)
     return {
         "d": defn, "f": defn.fighters, "labels": defn.labels, "paper": paper.name,
-        "sizes": [(size, fighter, defn.labels.of(fighter.move), number(lengths[fighter.move]))
+        "sizes": [(size, fighter, defn.labels.of(fighter.move), number(length[fighter.move]))
                   for size, fighter in defn.fighters.by_size()],
         "arrows": [{"label": defn.labels.of(dim), "dimension": dim, "span": span,
-                    "length": number(lengths[dim]), "who": ", ".join(users(defn)[dim])}
+                    "length": number(length[dim]), "who": ", ".join(users(defn)[dim])}
                    for dim, span in SPANS],
         "range": number(defn.range_mm), "range_in": number(defn.range_mm / 25.4),
         "printgen_range": number(PRINTGEN_RANGE_MM), "range_is_printgens": defn.range_mm == PRINTGEN_RANGE_MM,
         "armies": example_armies(defn),
         "activation": [(n, half_up(n)) for n in (1, 4, 5)],
         "losing": [(n, ordinal(half_up(n))) for n in (4, 5)],
-        "arrow": {size: f"{defn.labels.of(f.move)} ({number(lengths[f.move])} mm)"
+        "arrow": {size: f"{defn.labels.of(f.move)} ({number(length[f.move])} mm)"
                   for size, f in defn.fighters.by_size()},
         "example_side": 4, "example_activations": half_up(4),
     }
+
+
+def too_wide(defn: QuickViolence, font: str, size: float, room: float) -> list[tuple[Dimension, str]]:
+    """The page arrows' labels wider than `room` set in `font` at `size` (one unit): a table cell
+    would break them mid-word."""
+    labels = [(dim, defn.labels.of(dim)) for dim in DIMENSIONS]
+    return [(dim, label) for dim, label in labels if fonts.text_width(label, font, size) > room]
 
 
 def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: SourceMap,
                   width: float) -> Table:
     """The fighter sizes as columns, so the table reads in a narrow column; a word too wide for
     its cell is an error, since it would be broken."""
-    lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
     cell = style.body.clone("qv-cell", spaceAfter=0, fontSize=style.body.fontSize * 0.95)
     head = cell.clone("qv-head", fontName=fonts.BOLD)
-    inner = [pt(width) * s - 2 * CELL_PAD for s in BOOK_SHARES]
-    problems = []
-    for dim in ("width", "length", "diagonal"):
-        label = defn.labels.of(dim)
-        if fonts.text_width(label, fonts.BOLD, cell.fontSize) > min(inner[1:]):
-            problems.append(source.problem(("labels", dim), (
-                f"'{label}' is wider than its {min(inner[1:]) * MM_PER_PT:.1f} mm cell in the fighter "
-                f"table; use a shorter word or a smaller text_size_pt")))
+    room = min(pt(width) * s - 2 * CELL_PAD for s in BOOK_SHARES[1:])
+    problems = [source.problem(("labels", dim), f"'{label}' is wider than its {room * MM_PER_PT:.1f} mm cell in "
+                               "the fighter table; use a shorter word or a smaller text_size_pt")
+                for dim, label in too_wide(defn, fonts.BOLD, cell.fontSize, room)]
     if problems:
         raise DefinitionError(problems)
-    sizes = defn.fighters.by_size()
-    rows: list[list[Flowable]] = [[Paragraph("", head)] + [Paragraph(s.capitalize(), head) for s, _ in sizes]]
-    for name, value in (("Cost", lambda f: f"{f.cost} point{'s' if f.cost != 1 else ''}"),
-                        ("Actions", lambda f: str(f.actions)),
-                        ("Moves with", lambda f: f"<b>{escape(defn.labels.of(f.move))}</b><br/>"
-                                                 f"{number(lengths[f.move])} mm"),
-                        ("Defend bonus", lambda f: f"+{f.defence}"),
-                        ("Damage points", lambda f: str(f.damage))):
-        rows.append([Paragraph(name, head)] + [Paragraph(value(f), cell) for _, f in sizes])
+    rows: list[list[Flowable]] = [[Paragraph("", head)] + [Paragraph(s.capitalize(), head) for s in SIZES]]
+    for name, *values in fighter_rows(defn, paper, lambda label, mm: f"<b>{escape(label)}</b><br/>{mm} mm"):
+        rows.append([Paragraph(name, head)] + [Paragraph(value, cell) for value in values])
     table = Table(rows, colWidths=[pt(width) * s for s in BOOK_SHARES])
     table.setStyle(ruled_style(pad_x=CELL_PAD))
     return table
@@ -138,19 +147,6 @@ def columns(paper: Paper) -> list[tuple[float, float, float, float]]:
     width = (paper.width - 2 * MARGIN - GUTTER) / 2
     height = paper.height - 2 * MARGIN
     return [(MARGIN, MARGIN, width, height), (MARGIN + width + GUTTER, MARGIN, width, height)]
-
-
-def footer(paper: Paper, words: str) -> Group:
-    return house.running_footer(paper, words)
-
-
-def story_of(template: str, defn: QuickViolence, options: BuildOptions, style: Styles,
-             source: SourceMap, markup: str | None = None) -> list[Flowable]:
-    """The template's flowables; `markup` is its already-rendered text, not rendered per trial."""
-    if markup is None:
-        markup = render(f"{TEMPLATES}/{template}", context(defn, options.paper), options.templates)
-    tables = {"fighters": lambda width: fighter_table(defn, options.paper, style, source, width)}
-    return build_story(markup, tables, style, f"{TEMPLATES}/{template}")
 
 
 def pages_for(story: list[Flowable], paper: Paper) -> int:
@@ -168,8 +164,8 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
     and the army sheets fill the foot (no page but the measuring page ends in blank paper)."""
     full = columns(paper)
     height = level_height(rules, [full] * (count - 1), full)
-    pages = [Page(shapes=[footer(paper, house.footer_words(defn.title, "rules", n, count + 1, defn.credit))],
-                  frames=full)
+    pages = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, count + 1,
+                                                                         defn.credit))], frames=full)
              for n in range(1, count + 1)]
     pages[-1].frames = cut_to(full, height)
     _, _, _, room = full[0]
@@ -186,15 +182,18 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
 
     @cache
-    def markup(template: str) -> str:
+    def markup(template: str) -> str:  # rendered once, not per trial
         return render(f"{TEMPLATES}/{template}", context(defn, paper), options.templates)
 
-    def rules() -> list[Flowable]:  # fresh flowables for every attempt
-        return story_of("rules.txt.j2", defn, options, style, loaded.source, markup("rules.txt.j2"))
+    def story_of(template: str, style: Styles) -> list[Flowable]:  # fresh flowables for every attempt
+        tables = {"fighters": lambda width: fighter_table(defn, paper, style, loaded.source, width)}
+        return build_story(markup(template), tables, style, f"{TEMPLATES}/{template}")
+
+    def rules() -> list[Flowable]:
+        return story_of("rules.txt.j2", style)
 
     def story() -> list[Flowable]:
-        return rules() + [PageBreak()] + story_of("measuring.txt.j2", defn, options, measuring_style,
-                                                  loaded.source, markup("measuring.txt.j2"))
+        return rules() + [PageBreak()] + story_of("measuring.txt.j2", measuring_style)
 
     last = Page(shapes=page.shapes(labels), frames=[page.text_box()])
     advice = "lower text_size_pt or shorten the template"
@@ -215,26 +214,17 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
 def reference(defn: QuickViolence, paper: Paper) -> Reference:
     """The reference sheet through printgen.reference, like every game's: the fighter table and the
     turn on the top half (a card's front), actions, damage and the arrows on the bottom (its back)."""
-    lengths = {"width": paper.width, "length": paper.height, "diagonal": paper.diagonal}
-    sizes = defn.fighters.by_size()
-    rows = [("Cost", *(f"{f.cost} point{'s' if f.cost != 1 else ''}" for _, f in sizes)),
-            ("Actions", *(str(f.actions) for _, f in sizes)),
-            ("Moves with", *(f"{defn.labels.of(f.move)} ({number(lengths[f.move])} mm)" for _, f in sizes)),
-            ("Defend bonus", *(f"+{f.defence}" for _, f in sizes)),
-            ("Damage points", *(str(f.damage) for _, f in sizes))]
-    table = DataTable(("", *(s.capitalize() for s, _ in sizes)), rows, SHARES)
+    rows = fighter_rows(defn, paper, lambda label, mm: f"{label} ({mm} mm)")
+    table = DataTable(("", *(s.capitalize() for s in SIZES)), rows, SHARES)
     settings = defn.reference
 
     def fighters(width: float) -> Flowable:
         """The shared data table, after checking no label would be broken mid-word."""
         style = reference_styles(settings)
         room = width * SHARES[1] / sum(SHARES) - 2 * 2.5 * MM_PER_PT
-        for dim in ("width", "length", "diagonal"):
-            label = defn.labels.of(dim)
-            if fonts.text_width(label, fonts.REGULAR, style.body.fontSize * MM_PER_PT) > room:
-                raise DoesNotFit(("labels", dim), f"'{label}' is wider than its {room:.1f} mm cell in "
-                                 f"the fighter table; use a shorter word or a smaller "
-                                 f"reference.text_size_pt")
+        for dim, label in too_wide(defn, fonts.REGULAR, style.body.fontSize * MM_PER_PT, room):  # the first
+            raise DoesNotFit(("labels", dim), f"'{label}' is wider than its {room:.1f} mm cell in the fighter "
+                             "table; use a shorter word or a smaller reference.text_size_pt")
         return data_table(table, style, HexColor(settings.accent), width)
 
     return Reference(title=defn.title, template=f"{TEMPLATES}/reference.txt.j2",
