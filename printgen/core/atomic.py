@@ -5,6 +5,7 @@ import errno
 import os
 import signal
 import tempfile
+from contextlib import suppress
 from functools import partial
 from pathlib import Path
 from typing import Iterable
@@ -46,20 +47,16 @@ def temporary(path: Path) -> tuple[int, str]:
 
 def discard(tmp: str) -> None:
     """Remove a temporary file (gone already once renamed) and forget it."""
-    try:
+    with suppress(FileNotFoundError):
         os.unlink(tmp)
-    except FileNotFoundError:
-        pass
     TEMPORARIES.discard(tmp)
 
 
 def remove_temporaries() -> None:
     """printgen is being stopped: remove every temporary file it still knows of."""
     for tmp in list(TEMPORARIES):
-        try:
+        with suppress(OSError):
             discard(tmp)
-        except OSError:
-            pass
 
 
 def write_bytes(path: Path, data: bytes, inside: Path | None = None) -> None:
@@ -70,16 +67,11 @@ def write_bytes(path: Path, data: bytes, inside: Path | None = None) -> None:
 def linked_folder(folder: Path, inside: Path | None) -> Path | None:
     """The first folder from `inside` (the user's --out, which may itself be a link) down to
     `folder` that is a symbolic link: a file is never written through one planted there."""
-    if inside is None:
+    if inside is None or not folder.is_relative_to(inside):
         return None
-    try:
-        parts = folder.relative_to(inside).parts
-    except ValueError:
-        return None
-    for depth in range(1, len(parts) + 1):
-        if (inside.joinpath(*parts[:depth])).is_symlink():
-            return inside.joinpath(*parts[:depth])
-    return None
+    parts = folder.relative_to(inside).parts
+    return next((inside.joinpath(*parts[:depth]) for depth in range(1, len(parts) + 1)
+                 if inside.joinpath(*parts[:depth]).is_symlink()), None)
 
 
 def write_all(files: Iterable[tuple[Path, bytes]], inside: Path | None = None) -> None:

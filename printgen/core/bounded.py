@@ -17,6 +17,7 @@ import select
 import signal
 import sys
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
@@ -73,7 +74,6 @@ def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
         worker(job, budget, write)
     os.close(write)
     LIVE.add(pid)
-    status = 0
     try:
         payload, timed_out = collect(read, time.monotonic() + budget.seconds)
     finally:
@@ -178,11 +178,7 @@ def limit(budget: Budget) -> None:
     """Cap the worker's address space and CPU time, never above a limit it inherited."""
     def cap(kind: int, wanted: int) -> None:
         soft, hard = resource.getrlimit(kind)
-        if hard != resource.RLIM_INFINITY:
-            wanted = min(wanted, hard)
-        if soft != resource.RLIM_INFINITY:
-            wanted = min(wanted, soft)
-        resource.setrlimit(kind, (wanted, hard))
+        resource.setrlimit(kind, (min([wanted, *(v for v in (soft, hard) if v != resource.RLIM_INFINITY)]), hard))
 
     used = memory_in_use()
     if used:
@@ -208,10 +204,8 @@ def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
 
 def finish(pid: int) -> int:
     """Kill the worker if it still runs, wait for it, and return its wait status."""
-    try:
+    with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     try:
         _, status = os.waitpid(pid, 0)
     except ChildProcessError:

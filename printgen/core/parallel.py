@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import os
 import selectors
-import signal
 import struct
 import sys
 import threading
-from contextlib import suppress
 from typing import Any, Callable, Sequence, TypeVar
 
-from printgen.core.bounded import LIVE, fork_child
+from printgen.core.bounded import LIVE, finish, fork_child
 from printgen.core.plaincode import decode, encode
 from printgen.core.problems import Problem
 
@@ -83,10 +81,7 @@ class Helper:
         """Close the pipe, kill the helper (finished or not) and wait for it."""
         if self.pid is not None and self.fd is not None:
             os.close(self.fd)
-            with suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-            LIVE.discard(self.pid)
+            finish(self.pid)
             self.pid = self.fd = None
 
 
