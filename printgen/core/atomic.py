@@ -24,10 +24,6 @@ class WriteFailed(OSError):
         return f"{shown}: cannot write ({self.strerror})"
 
 
-def failed(exc: OSError, path: Path) -> WriteFailed:
-    return WriteFailed(exc.errno or 0, exc.strerror or str(exc), str(exc.filename or path))
-
-
 TEMPORARIES: set[str] = set()  # temporary files made and not yet renamed or removed
 STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
@@ -115,7 +111,7 @@ def write_all(files: Iterable[tuple[Path, bytes]], inside: Path | None = None) -
         TEMPORARIES.difference_update(tmp for tmp, _ in pending)
         pending.clear()
     except OSError as exc:
-        raise failed(exc, path) from exc
+        raise WriteFailed(exc.errno or 0, exc.strerror or str(exc), str(exc.filename or path)) from exc
     finally:
         for tmp, _ in pending:  # temporaries not renamed (a renamed one is simply not found)
             discard(tmp)

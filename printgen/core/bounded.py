@@ -57,15 +57,11 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and os.environ.get("PRINTGEN_NO_SANDBOX_PROCESS") != "1"
 
 
-def in_worker() -> bool:
-    return Inside.worker
-
-
 def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
     """`job()`'s result (JSON data), computed in a worker under `budget` (here if this is
     a worker already, or there is no fork). A job's `ValueError` or `DefinitionError` comes back as
     itself; a broken budget is a `BudgetExceeded`; anything else is printgen's bug (RuntimeError)."""
-    if in_worker() or not can_fork():
+    if Inside.worker or not can_fork():
         return job()
     read, write = os.pipe()
     pid = fork_child()
