@@ -184,18 +184,16 @@ def limit(budget: Budget) -> None:
 
 def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
     """Everything the worker sends until it closes the pipe; (b"", True) if the deadline passed."""
-    chunks: list[bytes] = []
-    size = 0
+    data = bytearray()
     while True:
         if not select.select([fd], [], [], max(deadline - time.monotonic(), 0.0))[0]:
             return b"", True
         chunk = os.read(fd, 1 << 20)
         if not chunk:
-            return b"".join(chunks), False
-        size += len(chunk)
-        if size > MAX_MESSAGE:
+            return bytes(data), False
+        data += chunk
+        if len(data) > MAX_MESSAGE:
             return b"", False
-        chunks.append(chunk)
 
 
 def finish(pid: int) -> int:

@@ -29,9 +29,8 @@ def cores() -> int:
 
 
 def can_fork() -> bool:
-    if sys.platform != "linux" or os.environ.get("PRINTGEN_NO_FORK") == "1":
-        return False
-    return cores() >= 2 and threading.active_count() == 1
+    return (sys.platform == "linux" and os.environ.get("PRINTGEN_NO_FORK") != "1" and cores() >= 2
+            and threading.active_count() == 1)
 
 
 class Helper:
