@@ -7,6 +7,7 @@ import signal
 import tempfile
 from contextlib import suppress
 from functools import partial
+from itertools import takewhile
 from pathlib import Path
 from typing import Iterable
 
@@ -119,13 +120,10 @@ def write_all(files: Iterable[tuple[Path, bytes]], inside: Path | None = None) -
 
 def make_folder(folder: Path) -> list[Path]:
     """`folder` and any missing parents made; the folders this made, the outermost first."""
-    missing = []
-    while not folder.is_dir() and folder.parent != folder:
-        missing.append(folder)
-        folder = folder.parent
-    for each in reversed(missing):
+    missing = list(takewhile(lambda each: not each.is_dir(), [folder, *folder.parents][:-1]))[::-1]
+    for each in missing:
         each.mkdir(exist_ok=True)
-    return missing[::-1]
+    return missing
 
 
 NO_FOLDER_FLUSH = {errno.EINVAL, errno.EBADF, errno.EISDIR, errno.EACCES, errno.EPERM, errno.ENOTSUP}
