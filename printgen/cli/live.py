@@ -173,19 +173,19 @@ class Live:
         files: dict[str, tuple[str, Built, str]] = {}
         extra = built.extra
 
-        def served(name: str, media: str) -> None:
+        def served(name: str, media: str) -> str:  # the file's URL, once it is in the table
             if name not in built.files:
                 raise BadReport(f"serve: the worker did not make {name!r}")
             files[path_of(index, name)] = (media, built, name)
+            return quote(path_of(index, name))
 
         def picture(name: str) -> dict[str, Any]:
-            served(name, PNG)
+            href = served(name, PNG)
             try:
                 shown = Picture.of(built.data(name))
             except ValueError:
                 raise BadReport(f"serve: the worker's {name!r} is not a PNG picture") from None
-            return {"src": f"{quote(path_of(index, name))}?v={shown.digest}", "width": shown.width,
-                    "height": shown.height}
+            return {"src": f"{href}?v={shown.digest}", "width": shown.width, "height": shown.height}
 
         if not (isinstance(extra, dict) and isinstance(extra.get("pdfs"), list)
                 and isinstance(extra.get("decks"), list)):
@@ -193,8 +193,7 @@ class Live:
         described = []
         for pdf in extra["pdfs"]:
             name, count = checked(pdf, "name", str), checked(pdf, "pages", int)
-            served(name, PDF)
-            described.append({"name": name, "href": quote(path_of(index, name)),
+            described.append({"name": name, "href": served(name, PDF),
                               "pages": [picture(page_name(name, n)) for n in range(1, count + 1)]})
         decks = []
         for number, deck in enumerate(extra["decks"]):
