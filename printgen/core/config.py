@@ -38,8 +38,8 @@ def located(path: Path, text: str, key: str, message: str) -> Problem:
     """A problem at the line where `key` is set (line 1 if it cannot be found)."""
     name = re.escape(key.rsplit(".", 1)[-1])
     lines = enumerate(text.splitlines(), start=1)
-    return Problem(display_name(path), next((n for n, line in lines if re.match(rf"\s*{name}\s*=", line)), 1), key,
-                   message)
+    line = next((number for number, each in lines if re.match(rf"\s*{name}\s*=", each)), 1)
+    return Problem(display_name(path), line, key, message)
 
 
 def read(path: Path | None = None) -> tuple[dict[str, Any], str]:
