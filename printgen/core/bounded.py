@@ -174,7 +174,8 @@ def limit(budget: Budget) -> None:
     """Cap the worker's address space and CPU time, never above a limit it inherited."""
     def cap(kind: int, wanted: int) -> None:
         soft, hard = resource.getrlimit(kind)
-        resource.setrlimit(kind, (min([wanted, *(v for v in (soft, hard) if v != resource.RLIM_INFINITY)]), hard))
+        finite = [value for value in (soft, hard) if value != resource.RLIM_INFINITY]
+        resource.setrlimit(kind, (min([wanted, *finite]), hard))
 
     used = memory_in_use()
     if used:
