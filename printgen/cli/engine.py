@@ -51,15 +51,20 @@ class Builds(list[Built]):
         for built in self:
             remove(built.folder)
 
-    def settle(self, warn: Callable[[str], None] = say_on_stderr) -> None:
-        """Say every warning, then raise one DefinitionError with every definition's problems."""
-        problems = []
-        for built in self:
-            for warning in built.warnings:  # art that cannot print exactly as drawn, a sheet that holds fewer
-                warn(warning)
-            problems += built.problems
-        if problems:
-            raise DefinitionError(problems)
+    def settle(self, warn: Callable[[str], None] = say_on_stderr) -> "Builds":
+        """Say every warning, then raise one DefinitionError with every definition's problems (the
+        temporary folders removed then); these builds if there are none."""
+        try:
+            for built in self:
+                for warning in built.warnings:  # art that cannot print exactly as drawn, a sheet that holds fewer
+                    warn(warning)
+            problems = [problem for built in self for problem in built.problems]
+            if problems:
+                raise DefinitionError(problems)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
 
     @property
     def watched(self) -> set[Path]:
@@ -85,13 +90,7 @@ def build_all(paths: list[Path], options: BuildOptions, allow_outside: bool = Fa
 def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = False,
                 work: Work = whole_build, warn: Callable[[str], None] = say_on_stderr) -> Builds:
     """`build_all`, its warnings said and its problems raised (the temporary folders removed then)."""
-    builds = build_all(paths, options, allow_outside, work)
-    try:
-        builds.settle(warn)
-    except BaseException:
-        builds.__exit__()
-        raise
-    return builds
+    return build_all(paths, options, allow_outside, work).settle(warn)
 
 
 def build_one(path: Path, options: BuildOptions, allow_outside: bool, work: Work = whole_build,

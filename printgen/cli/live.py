@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -101,24 +101,23 @@ def path_of(game: int, name: str) -> str:
     return f"/files/{game}/{name}"
 
 
+@dataclass(eq=False)
 class Live:
     """The served table and the page's state, rebuilt by `rebuild` after every change."""
 
-    def __init__(self, paths: list[Path], settings: Settings, templates: tuple[Path, ...] = (),
-                 allow_outside: bool = False, dpi: float = 72.0) -> None:
-        self.paths = paths
-        self.settings = settings
-        self.templates = templates
-        self.allow_outside = allow_outside
-        self.dpi = dpi
-        self.files: dict[str, tuple[str, Built, str]] = {}  # URL path -> (media type, build, file name)
-        self.kept = Builds()  # the builds whose folders hold the table's files
-        self.games: list[dict[str, Any]] = []
-        self.problems: list[str] = []
-        self.warnings: list[str] = []
-        self.version = 0  # goes up after every build, good or not; the page redraws when it does
-        self.status = "building"
-        self.pending = False  # the page changed a setting: rebuild now, whatever the files say
+    paths: list[Path]
+    settings: Settings
+    templates: tuple[Path, ...] = ()
+    allow_outside: bool = False
+    dpi: float = 72.0
+    files: dict[str, tuple[str, Built, str]] = field(default_factory=dict)  # URL path -> (media, build, file)
+    kept: Builds = field(default_factory=Builds)  # the builds whose folders hold the table's files
+    games: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    version: int = 0  # goes up after every build, good or not; the page redraws when it does
+    status: str = "building"
+    pending: bool = False  # the page changed a setting: rebuild now, whatever the files say
 
     def change(self, query: str) -> None:
         """Take the page's new settings (SettingRefused if one is wrong) and ask for a rebuild."""
@@ -174,19 +173,19 @@ class Live:
         files: dict[str, tuple[str, Built, str]] = {}
         extra = built.extra
 
-        def served(name: str, media: str) -> None:
+        def served(name: str, media: str) -> str:  # the file's URL, once it is in the table
             if name not in built.files:
                 raise BadReport(f"serve: the worker did not make {name!r}")
             files[path_of(index, name)] = (media, built, name)
+            return quote(path_of(index, name))
 
         def picture(name: str) -> dict[str, Any]:
-            served(name, PNG)
+            href = served(name, PNG)
             try:
                 shown = Picture.of(built.data(name))
             except ValueError:
                 raise BadReport(f"serve: the worker's {name!r} is not a PNG picture") from None
-            return {"src": f"{quote(path_of(index, name))}?v={shown.digest}", "width": shown.width,
-                    "height": shown.height}
+            return {"src": f"{href}?v={shown.digest}", "width": shown.width, "height": shown.height}
 
         if not (isinstance(extra, dict) and isinstance(extra.get("pdfs"), list)
                 and isinstance(extra.get("decks"), list)):
@@ -194,8 +193,7 @@ class Live:
         described = []
         for pdf in extra["pdfs"]:
             name, count = checked(pdf, "name", str), checked(pdf, "pages", int)
-            served(name, PDF)
-            described.append({"name": name, "href": quote(path_of(index, name)),
+            described.append({"name": name, "href": served(name, PDF),
                               "pages": [picture(page_name(name, n)) for n in range(1, count + 1)]})
         decks = []
         for number, deck in enumerate(extra["decks"]):

@@ -11,7 +11,7 @@ from itertools import accumulate
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from printgen.core.bounded import BadReport, in_worker, problems_of
+from printgen.core.bounded import BadReport, Inside, problems_of
 from printgen.core.problems import Problem
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def safe_name(name: Any) -> bool:
 
 def scratch_in(folder: str) -> None:
     """In a worker: its temporary files go inside `folder`, so they never outlive a killed worker."""
-    if in_worker():
+    if Inside.worker:
         import tempfile
 
         os.makedirs(os.path.join(folder, SCRATCH), exist_ok=True)

@@ -18,6 +18,7 @@ from printgen.core.bounded import BadReport, BudgetExceeded, problems_of, run_bo
 from printgen.core.build import Artifact
 from printgen.core.spool import private_folder, remove
 from printgen.core.problems import DefinitionError, Problem, display_name
+from printgen.core.progress import progress
 from printgen.core.validation import shorten
 from printgen.core.yamlread import read_yaml
 from printgen.games import Game, output_name, registry
@@ -112,12 +113,8 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
             answer["usage"] = f"--thorough: {game.title}'s validator has no exhaustive search"
             return answer
         extra["thorough"] = True
-    total = tv.simulated_games(defn, games)
-    if total >= PROGRESS_FROM:
-        with click.progressbar(length=total, label="Simulating games", file=sys.stderr) as bar:
-            verdict = tv.check_set(defn, source, games, seed, bar.update, **extra)
-    else:
-        verdict = tv.check_set(defn, source, games, seed, **extra)
+    with progress(tv.simulated_games(defn, games), "Simulating games", 1 / PROGRESS_FROM) as bar:
+        verdict = tv.check_set(defn, source, games, seed, bar.update, **extra)
     answer["output"] = verdict.as_json() if as_json else verdict.as_text()
     answer["valid"] = bool(verdict.valid)
     if show:

@@ -14,6 +14,7 @@ import click
 
 from printgen.core.yamlread import read_yaml
 from printgen.core.problems import DefinitionError, display_name
+from printgen.core.textcheck import strings
 from printgen.jinja.render import bundled_dir
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
@@ -50,15 +51,6 @@ def files_under(folder: Path, limit: int = MAX_FOLDER_FILES) -> list[Path]:
     return found
 
 
-def strings(data: Any) -> Iterable[str]:
-    """Every string value in parsed YAML, however deeply nested."""
-    if isinstance(data, str):
-        yield data
-    elif isinstance(data, (dict, list)):
-        for item in data.values() if isinstance(data, dict) else data:
-            yield from strings(item)
-
-
 MAX_NAME = 500  # a longer value of a definition is text, not a file name
 
 
@@ -70,7 +62,7 @@ def names_in(definition: Path, data: Any = None) -> list[str]:
             data, _ = read_yaml(definition)
         except DefinitionError:
             return []
-    return list(dict.fromkeys(value for value in strings(data)
+    return list(dict.fromkeys(value for _, value in strings(data)
                               if value and len(value) <= MAX_NAME and "\n" not in value and "\0" not in value))
 
 

@@ -5,7 +5,9 @@ import errno
 import os
 import signal
 import tempfile
+from contextlib import suppress
 from functools import partial
+from itertools import takewhile
 from pathlib import Path
 from typing import Iterable
 
@@ -21,10 +23,6 @@ class WriteFailed(OSError):
         folder = display_name(path.parent)
         shown = path.name if folder == "." else str(Path(folder) / path.name)
         return f"{shown}: cannot write ({self.strerror})"
-
-
-def failed(exc: OSError, path: Path) -> WriteFailed:
-    return WriteFailed(exc.errno or 0, exc.strerror or str(exc), str(exc.filename or path))
 
 
 TEMPORARIES: set[str] = set()  # temporary files made and not yet renamed or removed
@@ -46,20 +44,16 @@ def temporary(path: Path) -> tuple[int, str]:
 
 def discard(tmp: str) -> None:
     """Remove a temporary file (gone already once renamed) and forget it."""
-    try:
+    with suppress(FileNotFoundError):
         os.unlink(tmp)
-    except FileNotFoundError:
-        pass
     TEMPORARIES.discard(tmp)
 
 
 def remove_temporaries() -> None:
     """printgen is being stopped: remove every temporary file it still knows of."""
     for tmp in list(TEMPORARIES):
-        try:
+        with suppress(OSError):
             discard(tmp)
-        except OSError:
-            pass
 
 
 def write_bytes(path: Path, data: bytes, inside: Path | None = None) -> None:
@@ -70,16 +64,11 @@ def write_bytes(path: Path, data: bytes, inside: Path | None = None) -> None:
 def linked_folder(folder: Path, inside: Path | None) -> Path | None:
     """The first folder from `inside` (the user's --out, which may itself be a link) down to
     `folder` that is a symbolic link: a file is never written through one planted there."""
-    if inside is None:
+    if inside is None or not folder.is_relative_to(inside):
         return None
-    try:
-        parts = folder.relative_to(inside).parts
-    except ValueError:
-        return None
-    for depth in range(1, len(parts) + 1):
-        if (inside.joinpath(*parts[:depth])).is_symlink():
-            return inside.joinpath(*parts[:depth])
-    return None
+    parts = folder.relative_to(inside).parts
+    return next((inside.joinpath(*parts[:depth]) for depth in range(1, len(parts) + 1)
+                 if inside.joinpath(*parts[:depth]).is_symlink()), None)
 
 
 def write_all(files: Iterable[tuple[Path, bytes]], inside: Path | None = None) -> None:
@@ -123,7 +112,7 @@ def write_all(files: Iterable[tuple[Path, bytes]], inside: Path | None = None) -
         TEMPORARIES.difference_update(tmp for tmp, _ in pending)
         pending.clear()
     except OSError as exc:
-        raise failed(exc, path) from exc
+        raise WriteFailed(exc.errno or 0, exc.strerror or str(exc), str(exc.filename or path)) from exc
     finally:
         for tmp, _ in pending:  # temporaries not renamed (a renamed one is simply not found)
             discard(tmp)
@@ -131,13 +120,10 @@ def write_all(files: Iterable[tuple[Path, bytes]], inside: Path | None = None) -
 
 def make_folder(folder: Path) -> list[Path]:
     """`folder` and any missing parents made; the folders this made, the outermost first."""
-    missing = []
-    while not folder.is_dir() and folder.parent != folder:
-        missing.append(folder)
-        folder = folder.parent
-    for each in reversed(missing):
+    missing = list(takewhile(lambda each: not each.is_dir(), [folder, *folder.parents][:-1]))[::-1]
+    for each in missing:
         each.mkdir(exist_ok=True)
-    return missing[::-1]
+    return missing
 
 
 NO_FOLDER_FLUSH = {errno.EINVAL, errno.EBADF, errno.EISDIR, errno.EACCES, errno.EPERM, errno.ENOTSUP}

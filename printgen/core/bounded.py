@@ -17,6 +17,7 @@ import select
 import signal
 import sys
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
@@ -56,15 +57,11 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and os.environ.get("PRINTGEN_NO_SANDBOX_PROCESS") != "1"
 
 
-def in_worker() -> bool:
-    return Inside.worker
-
-
 def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
     """`job()`'s result (JSON data), computed in a worker under `budget` (here if this is
     a worker already, or there is no fork). A job's `ValueError` or `DefinitionError` comes back as
     itself; a broken budget is a `BudgetExceeded`; anything else is printgen's bug (RuntimeError)."""
-    if in_worker() or not can_fork():
+    if Inside.worker or not can_fork():
         return job()
     read, write = os.pipe()
     pid = fork_child()
@@ -73,7 +70,6 @@ def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
         worker(job, budget, write)
     os.close(write)
     LIVE.add(pid)
-    status = 0
     try:
         payload, timed_out = collect(read, time.monotonic() + budget.seconds)
     finally:
@@ -178,11 +174,8 @@ def limit(budget: Budget) -> None:
     """Cap the worker's address space and CPU time, never above a limit it inherited."""
     def cap(kind: int, wanted: int) -> None:
         soft, hard = resource.getrlimit(kind)
-        if hard != resource.RLIM_INFINITY:
-            wanted = min(wanted, hard)
-        if soft != resource.RLIM_INFINITY:
-            wanted = min(wanted, soft)
-        resource.setrlimit(kind, (wanted, hard))
+        finite = [value for value in (soft, hard) if value != resource.RLIM_INFINITY]
+        resource.setrlimit(kind, (min([wanted, *finite]), hard))
 
     used = memory_in_use()
     if used:
@@ -192,26 +185,22 @@ def limit(budget: Budget) -> None:
 
 def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
     """Everything the worker sends until it closes the pipe; (b"", True) if the deadline passed."""
-    chunks: list[bytes] = []
-    size = 0
+    data = bytearray()
     while True:
         if not select.select([fd], [], [], max(deadline - time.monotonic(), 0.0))[0]:
             return b"", True
         chunk = os.read(fd, 1 << 20)
         if not chunk:
-            return b"".join(chunks), False
-        size += len(chunk)
-        if size > MAX_MESSAGE:
+            return bytes(data), False
+        data += chunk
+        if len(data) > MAX_MESSAGE:
             return b"", False
-        chunks.append(chunk)
 
 
 def finish(pid: int) -> int:
     """Kill the worker if it still runs, wait for it, and return its wait status."""
-    try:
+    with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     try:
         _, status = os.waitpid(pid, 0)
     except ChildProcessError:

@@ -36,11 +36,10 @@ def config_path() -> Path:
 
 def located(path: Path, text: str, key: str, message: str) -> Problem:
     """A problem at the line where `key` is set (line 1 if it cannot be found)."""
-    name = key.rsplit(".", 1)[-1]
-    for number, line in enumerate(text.splitlines(), start=1):
-        if re.match(rf"\s*{re.escape(name)}\s*=", line):
-            return Problem(display_name(path), number, key, message)
-    return Problem(display_name(path), 1, key, message)
+    name = re.escape(key.rsplit(".", 1)[-1])
+    lines = enumerate(text.splitlines(), start=1)
+    line = next((number for number, each in lines if re.match(rf"\s*{name}\s*=", each)), 1)
+    return Problem(display_name(path), line, key, message)
 
 
 def read(path: Path | None = None) -> tuple[dict[str, Any], str]:

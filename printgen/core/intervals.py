@@ -63,22 +63,16 @@ class Gap:
     second: int
     runs: int
 
-    def signed(self, runs: float) -> Interval:
+    def at(self, runs: float) -> Interval:
         decided = self.first + self.second
         if not self.runs or not decided:
             return Interval(0.0, 0.0, 0.0)
         share = wilson(self.first * runs / self.runs, decided * runs / self.runs)
-        scale = decided / self.runs
-        return Interval((self.first - self.second) / self.runs, scale * (2 * share.low - 1),
-                        scale * (2 * share.high - 1))
-
-    def at(self, runs: float) -> Interval:
-        s = self.signed(runs)
-        if s.low >= 0:
-            return Interval(abs(s.value), s.low, s.high)
-        if s.high <= 0:
-            return Interval(abs(s.value), -s.high, -s.low)
-        return Interval(abs(s.value), 0.0, max(-s.low, s.high))
+        scale, gap = decided / self.runs, abs(self.first - self.second) / self.runs
+        low, high = scale * (2 * share.low - 1), scale * (2 * share.high - 1)  # the first's lead, signed
+        if low >= 0:
+            return Interval(gap, low, high)
+        return Interval(gap, -high, -low) if high <= 0 else Interval(gap, 0.0, max(-low, high))
 
     def leader(self) -> str:
         return "first" if self.first > self.second else "second" if self.second > self.first else "neither"

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import os
 import selectors
-import signal
 import struct
 import sys
 import threading
-from contextlib import suppress
 from typing import Any, Callable, Sequence, TypeVar
 
-from printgen.core.bounded import LIVE, fork_child
+from printgen.core.bounded import LIVE, finish, fork_child
 from printgen.core.plaincode import decode, encode
 from printgen.core.problems import Problem
 
@@ -31,9 +29,8 @@ def cores() -> int:
 
 
 def can_fork() -> bool:
-    if sys.platform != "linux" or os.environ.get("PRINTGEN_NO_FORK") == "1":
-        return False
-    return cores() >= 2 and threading.active_count() == 1
+    return (sys.platform == "linux" and os.environ.get("PRINTGEN_NO_FORK") != "1" and cores() >= 2
+            and threading.active_count() == 1)
 
 
 class Helper:
@@ -83,10 +80,7 @@ class Helper:
         """Close the pipe, kill the helper (finished or not) and wait for it."""
         if self.pid is not None and self.fd is not None:
             os.close(self.fd)
-            with suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-            LIVE.discard(self.pid)
+            finish(self.pid)
             self.pid = self.fd = None
 
 

@@ -4,8 +4,8 @@ a second or more: a bar that flashes past is noise. Off a terminal, click prints
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
-from typing import Any, Iterator
+from contextlib import nullcontext
+from typing import Any, ContextManager
 
 import click
 
@@ -17,11 +17,8 @@ class Silent:
         pass
 
 
-@contextmanager
-def progress(length: int, label: str, seconds_each: float) -> Iterator[Any]:
+def progress(length: int, label: str, seconds_each: float) -> ContextManager[Any]:
     """A bar of `length` steps if they should take a second or more in all, else a silent stand-in."""
     if length * seconds_each < SHOW_FROM_SECONDS:
-        yield Silent()
-        return
-    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
-        yield bar
+        return nullcontext(Silent())
+    return click.progressbar(length=length, label=label, file=sys.stderr)

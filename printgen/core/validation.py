@@ -155,20 +155,10 @@ LIMIT_KEYS = {"greater_than": "gt", "greater_than_equal": "ge", "less_than": "lt
 
 
 def field_description(model: type[BaseModel], loc: Loc) -> str | None:
+    """The field's description, or one inside Annotated[...], also within list[...] or dict[...]."""
     field = field_at(model, loc)
-    return None if field is None else field.description or annotated_description(field.annotation)
-
-
-def annotated_description(annotation: Any) -> str | None:
-    """A description inside Annotated[...], also within list[...] or dict[...] (item types)."""
-    for meta in getattr(annotation, "__metadata__", ()):
-        if getattr(meta, "description", None):
-            return meta.description
-    for arg in getattr(annotation, "__args__", ()):
-        found = annotated_description(arg)
-        if found:
-            return found
-    return None
+    return None if field is None else field.description or found_in(field.annotation, lambda kind: next(
+        (meta.description for meta in getattr(kind, "__metadata__", ()) if getattr(meta, "description", None)), None))
 
 
 def compact(value: Any) -> str:
@@ -208,10 +198,14 @@ def field_at(model: type[BaseModel], loc: Loc) -> Any:
 
 
 def inner_model(annotation: Any) -> Any:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in getattr(annotation, "__args__", ()):
-        found = inner_model(arg)
+    return found_in(annotation, lambda kind: kind if isinstance(kind, type) and issubclass(kind, BaseModel) else None)
+
+
+def found_in(annotation: Any, pick: Callable[[Any], Any]) -> Any:
+    """`pick(annotation)`, else the first thing it picks among the type's arguments, depth first."""
+    found = pick(annotation)
+    for arg in getattr(annotation, "__args__", ()) if found is None else ():
+        found = found_in(arg, pick)
         if found is not None:
-            return found
-    return None
+            break
+    return found

@@ -20,6 +20,7 @@ from printgen.core.source import SourceMap, commented_value, dotted, quote_hint
 MAX_DEFINITION_BYTES = 1024 * 1024  # a hand-written game is a few KiB; ruamel reads ~600 KiB a second
 MAX_NODES = 10_000  # values, keys and lists: the bundled games have under 500; ruamel reads ~9,000 a second
 MAX_INTEGER = 10 ** 15  # counts, sizes and seeds are far smaller; every such integer is exact as a float
+YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S*)", re.MULTILINE)
 
 
 def read_yaml(path: Path) -> tuple[Any, SourceMap]:
@@ -43,9 +44,10 @@ def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
     deep = bracket_depth_line(text)
     if deep is not None:  # ruamel's scanner slows down with the square of such nesting
         raise DefinitionError([Problem(shown, deep, "", TOO_DEEP)])
-    directive = other_yaml_version(text)
-    if directive is not None:
-        raise DefinitionError([Problem(shown, directive[0], "", f"this file asks for YAML {directive[1]}, "
+    directive = next((m for m in YAML_DIRECTIVE.finditer(text) if m.group(1) != "1.2"), None)
+    if directive is not None:  # ruamel would follow that version's rules
+        raise DefinitionError([Problem(shown, text.count("\n", 0, directive.start()) + 1, "",
+                                       f"this file asks for YAML {directive.group(1) or '(no version)'}, "
                                        "but printgen reads YAML 1.2 only (where yes, no, on and off are "
                                        "text and 0777 is a decimal number); remove the %YAML line")])
     yaml = YAML(typ="rt")
@@ -82,17 +84,6 @@ def parse(raw: bytes, shown: str) -> tuple[Any, SourceMap]:
     if runaway:
         source.hints.append(Problem(shown, runaway[0], "", f"perhaps the cause: {RUNAWAY.format(*runaway)}"))
     return data, source
-
-
-YAML_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S*)", re.MULTILINE)
-
-
-def other_yaml_version(text: str) -> tuple[int, str] | None:
-    """(line, version) of a `%YAML` directive other than 1.2, whose rules ruamel would follow."""
-    for match in YAML_DIRECTIVE.finditer(text):
-        if match.group(1) != "1.2":
-            return text.count("\n", 0, match.start()) + 1, match.group(1) or "(no version)"
-    return None
 
 
 class BoundExceeded(Exception):
@@ -251,8 +242,7 @@ def explain_yaml_error(exc: MarkedYAMLError) -> tuple[int, str]:
                       "value in quotes if it contains ': '")
     if "expected <block end>" in problem or "could not find expected ':'" in problem:
         return line, "the indentation does not line up with the lines above; indent keys of one mapping equally"
-    what = " ".join(x for x in (context, problem) if x)
-    return line, what
+    return line, " ".join(x for x in (context, problem) if x)
 
 
 def first_line(text: Any) -> str:
