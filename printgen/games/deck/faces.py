@@ -124,10 +124,9 @@ def shape_of(el: Element, v: Callable[[str], Any], side: Side, box: Box | None, 
             return PolyLine(points, strokeColor=stroke, strokeWidth=width, strokeLineCap=1)
         return Polygon(points, fillColor=paint(v("fill"), "fill"), strokeColor=stroke, strokeWidth=width)
     if el.type == "path":
+        x, y = number(v("x"), "x"), number(v("y"), "y")
         try:
-            shape: Path = path_of(str(v("d")), number(v("x"), "x"), number(v("y"), "y"))
-        except Unfit:
-            raise
+            shape: Path = path_of(str(v("d")), x, y)
         except ValueError as exc:
             raise Unfit("d", str(exc)) from None
         shape.fillColor, shape.strokeColor, shape.strokeWidth = paint(v("fill"), "fill"), stroke, width

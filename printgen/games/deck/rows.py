@@ -127,10 +127,7 @@ def data_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[A
 def sheet_rows(data: bytes, file: str, sheet: str | None) -> list[tuple[Any, ...]]:
     """(index, {column: text}, file, sheet row, (), cells) for each non-blank row of the sheet."""
     header, records, title = workbook_rows(data, file, sheet, (MAX_ROWS, MAX_COLUMNS, MAX_CELL, MAX_CSV_BYTES))
-    if not header or not any(h.strip() for h in header):
-        raise DefinitionError([Problem(file, 1, "", "expected a header row naming the columns",
-                                       place=f"{sheet_ref(title)}!1:1")])
-    columns = check_header(header, file)
+    columns = check_header(header, file, f"{sheet_ref(title)}!1:1")
     cells = {column: f"{sheet_ref(title)}!{column_letters(i + 1)}" for i, column in enumerate(columns)}
     found: list[tuple[Any, ...]] = []
     for number, texts in records:
@@ -152,10 +149,7 @@ def csv_rows(data: bytes, file: str, source: SourceMap, delimiter: str = ",") ->
                                               f"is not UTF-8; save the {kind} as UTF-8")])
     reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
     try:
-        header = next(reader, None)
-        if not header or not any(h.strip() for h in header):
-            raise DefinitionError([Problem(file, 1, "", "expected a header row naming the columns")])
-        columns = check_header(header, file)
+        columns = check_header(next(reader, None), file)
         found: list[tuple[Any, ...]] = []
         start = reader.line_num + 1
         for record in reader:
@@ -179,7 +173,10 @@ def csv_rows(data: bytes, file: str, source: SourceMap, delimiter: str = ",") ->
     return found
 
 
-def check_header(header: list[str], file: str) -> list[str]:
+def check_header(header: list[str] | None, file: str, place: str = "") -> list[str]:
+    """The columns the header names; DefinitionError when they are missing or not names."""
+    if not header or not any(h.strip() for h in header):
+        raise DefinitionError([Problem(file, 1, "", "expected a header row naming the columns", place=place)])
     names = [h.strip() for h in header]
     problems = []
     if len(names) > MAX_COLUMNS:

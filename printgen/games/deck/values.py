@@ -83,16 +83,11 @@ class TemplateFile:
 class RowValues:
     """One row's values: `rendered` by side ("face", 3, "x"), and the layout each side draws."""
 
-    literal: Deck
     rendered: dict[Key, str]
     sides: dict[str, Resolved]
 
     def element(self, side: str, index: int) -> Element:
         return self.sides[side].elements[index].element
-
-    def count(self, side: str) -> int:
-        """How many elements the side's layout has for this row (drawn or not, by `when`)."""
-        return len(self.sides[side].elements)
 
     def get(self, side: str, index: int, key: str) -> Any:
         el = self.element(side, index)
@@ -113,20 +108,8 @@ class RowValues:
         text = self.rendered.get((side, index, "when"))
         return text is None or text.strip().lower() not in FALSE
 
-    def template(self, side: str) -> str | None:
-        """The side's SVG template rendered for this row, or None when the side has none."""
-        return self.rendered.get((side, "template"))
-
-    def origin(self, side: str) -> str:
-        """The side's layout by its prefix ("back", "layouts.ship"), which keys its template file."""
-        return self.sides[side].prefix
-
     def background(self, side: str) -> Any:
         return self.rendered.get((side, "background"), self.sides[side].background)
-
-    def yaml_key(self, key: Key) -> tuple[Any, ...]:
-        """Where the value `key` of this row's sides is written in the definition."""
-        return located(self.sides, key)
 
 
 def context(row: Row, card: dict[str, float]) -> dict[str, Any]:
@@ -164,7 +147,7 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, 
     texts = render_values(expressions, contexts, places,
                           TemplateBudget(order, {prefix: file.path for prefix, file in files.items()}, folder),
                           wanted)
-    return [RowValues(defn, by_side(order, values, chosen, layouts), chosen)
+    return [RowValues(by_side(order, values, chosen, layouts), chosen)
             for values, chosen in zip(texts, sides)]
 
 

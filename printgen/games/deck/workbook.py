@@ -52,8 +52,6 @@ def cell_text(value: Any) -> str:
         return value.date().isoformat() if value.time() == datetime.time() else value.isoformat(sep=" ")
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
-    if isinstance(value, datetime.timedelta):
-        return str(value)
     return str(value)
 
 
