@@ -206,24 +206,17 @@ class DrawnSide:
     shared: dict[Any, Any] = field(default_factory=dict, repr=False)  # shapes the deck's cards share
 
     def at(self, bleed: float) -> Any:
+        """The elements in y-up over the background run into `bleed`, shared deck-wide via `shared`."""
         if bleed not in self.drawn:
-            group = side_group(self.content, self.background, self.width, self.height, bleed, self.shared)
+            width, height, background = self.width, self.height, self.background
+            group = Group()
+            if background is not None:
+                key = ("background", background.red, background.green, background.blue, background.alpha, width,
+                       height, bleed)
+                if key not in self.shared:
+                    self.shared[key] = rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background)
+                group.add(self.shared[key])
+            group.add(Group(*(on_card(shape, width, height, bleed) for shape in self.content),
+                            transform=(1, 0, 0, -1, 0, height)))
             self.drawn[bleed] = reusable(group) if self.reuse else group
         return self.drawn[bleed]
-
-
-def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float,
-               shared: dict[Any, Any]) -> Group:
-    """The elements in y-up over the background run into the bleed, shared deck-wide via `shared`."""
-    card = Group(transform=(1, 0, 0, -1, 0, height))
-    for shape in drawn:
-        card.add(on_card(shape, width, height, bleed))
-    group = Group()
-    if background is not None:
-        key = ("background", background.red, background.green, background.blue, background.alpha, width,
-               height, bleed)
-        if key not in shared:
-            shared[key] = rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background)
-        group.add(shared[key])
-    group.add(card)
-    return group

@@ -26,17 +26,14 @@ def condition(text: str) -> str:
     return text if is_template(text) else f"{{% if ({text}) %}}1{{% endif %}}"
 
 
-def templated(defn: Deck, files: dict[str, "TemplateFile"],
-              layouts: dict[str, Resolved] | None = None) -> dict[Key, str]:
+def templated(defn: Deck, files: dict[str, "TemplateFile"], layouts: dict[str, Resolved]) -> dict[Key, str]:
     """Every templated value by key, a layout's SVG template file under (prefix, "template")."""
-    found: dict[Key, str] = {}
-    for prefix, file in files.items():
-        found[(prefix, "template")] = file.text
+    found: dict[Key, str] = {(prefix, "template"): file.text for prefix, file in files.items()}
     if defn.name:
         found[("name",)] = defn.name if is_template(defn.name) else "{{ " + defn.name + " }}"
     if is_template(defn.back.name):
         found[("back", "name")] = defn.back.name or ""
-    for prefix, layout in (deck_layouts(defn) if layouts is None else layouts).items():
+    for prefix, layout in layouts.items():
         if is_template(layout.background):
             found[(prefix, "background")] = str(layout.background)
         for i, placed in enumerate(layout.elements):
@@ -117,12 +114,11 @@ def context(row: Row, card: dict[str, float]) -> dict[str, Any]:
             **row.values}
 
 
-def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, TemplateFile] | None = None,
-               folder: Path | None = None) -> list[RowValues]:
+def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, TemplateFile],
+               folder: Path | None) -> list[RowValues]:
     """Each row's values: its templates rendered (all rows in one batch), the rest literal; the
     pictures of SVG templates measured against the deck's budget (`folder`: where their links lie).
     Each row renders only the values of the layouts it draws."""
-    files = files or {}
     layouts = deck_layouts(defn)
     keys = templated(defn, files, layouts)
     width, height = defn.card.dimensions

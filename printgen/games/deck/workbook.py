@@ -85,8 +85,6 @@ def workbook_rows(data: bytes, file: str, sheet: str | None, limits: tuple[int, 
         with warnings.catch_warnings():  # openpyxl's remarks on styles it ignores are not the user's business
             warnings.simplefilter("ignore")
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
-    except DefinitionError:
-        raise
     except Exception as exc:  # noqa: BLE001 - a broken workbook fails in openpyxl in many ways
         raise DefinitionError([Problem(file, 1, "", f"cannot read this file as an Excel workbook (.xlsx) "
                                        f"({type(exc).__name__}: {exc}); save it again as .xlsx, or as CSV")])
