@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -111,13 +112,8 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
 
 def string_line() -> int:
     """The current exception's line within a template made from a string (frames '<template>')."""
-    tb = sys.exc_info()[2]
-    found = 1
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == "<template>":
-            found = tb.tb_lineno
-        tb = tb.tb_next
-    return found
+    lines = [line for frame, line in traceback.walk_tb(sys.exc_info()[2]) if frame.f_code.co_filename == "<template>"]
+    return lines[-1] if lines else 1
 
 
 class KeptTexts:

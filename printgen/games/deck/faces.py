@@ -3,7 +3,6 @@
 The layout is y down from the top-left; the side's group turns it y up, text and images upright."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Mapping
@@ -18,12 +17,11 @@ from printgen.games.deck.misprints import missing_glyph, unknown_icon
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.placing import centre_of, corners, no_face, on_card, placed_element, turning
-from printgen.games.deck.richtext import MarkupError, Style, spans
-from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, upright
+from printgen.games.deck.richtext import COLOUR, MarkupError, Style, spans
+from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, text_widths, upright
 from printgen.output.reuse import reusable
 
 FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
-COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 LIMIT = 1000.0  # mm: no coordinate on a card is anywhere near this
 
 
@@ -46,7 +44,7 @@ class Side:
     image: Callable[[str], Any] = lambda name: None  # file name -> loaded Art (or ValueError)
     template: Callable[[str, bytes], Any] = lambda side, svg: None  # a rendered SVG -> Art (or ValueError)
     font: Callable[[str], str] = lambda name: name  # a .ttf file name -> its registered font (or ValueError)
-    widths: TextWidths = field(default_factory=TextWidths)  # every card's text measured through it
+    widths: TextWidths = field(default_factory=text_widths)  # every card's text measured through it
 
 
 def number(value: Any, key: str) -> float:

@@ -56,10 +56,6 @@ def never_shown(defn: Deck, values: list[RowValues], source: SourceMap) -> list[
                     continue
                 _, _, shown = seen.get(placed.where, ("", "", False))
                 seen[placed.where] = (element.when, element.type, shown or value.shown(side, i))
-    warnings = []
-    for where, (when, kind, shown) in seen.items():
-        if not shown:
-            at = (*where, "when")
-            warnings.append(f"{source.file}:{source.line_of(at)}: {dotted(at)}: no row makes {when!r} true, so "
-                            f"this {kind} is on no card; check the values it compares against the rows'")
-    return warnings
+    return [f"{source.file}:{source.line_of((*where, 'when'))}: {dotted((*where, 'when'))}: no row makes {when!r} "
+            f"true, so this {kind} is on no card; check the values it compares against the rows'"
+            for where, (when, kind, shown) in seen.items() if not shown]

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from printgen.art.library import ArtContext, resolve
 from printgen.core.problems import DefinitionError, Problem, display_name
-from printgen.core.source import SourceMap
+from printgen.core.source import SourceMap, dotted
 from printgen.core.textcheck import problem_with
 from printgen.games.deck.model import Deck
 from printgen.games.deck.workbook import column_letters, sheet_ref, split_sheet, workbook_rows
@@ -40,14 +40,13 @@ class Row:
     cells: Mapping[str, str] | None = None  # a spreadsheet's row: each column's sheet and letter, 'Ships!C'
 
     def problem(self, column: str, message: str) -> Problem:
-        path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in self.key)
-        where = f"{path}.{column}".replace(".[", "[") if self.key else f"column '{column}'"
         place = ""
         if self.cells is not None:  # the cell, or the whole row (Ships!4:4) for a column it lacks
             sheet = next(iter(self.cells.values()), "!").rsplit("!", 1)[0]
             place = f"{self.cells[column]}{self.line}" if column in self.cells else f"{sheet}!{self.line}:{self.line}"
-        return Problem(self.file, self.line, "" if not self.key else where,
-                       message if self.key else f"{where}: {message}", place)
+        if self.key:
+            return Problem(self.file, self.line, dotted((*self.key, column)), message, place)
+        return Problem(self.file, self.line, "", f"column '{column}': {message}", place)
 
 
 def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) -> list[Row]:
