@@ -14,7 +14,6 @@ from printgen.core.problems import Problem
 from printgen.core.source import SourceMap, dotted
 from printgen.games.deck.chosen import runs
 from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, paint
-from printgen.games.deck.model import Deck
 from printgen.games.deck.rows import Row
 from printgen.games.deck.textbox import upright
 from printgen.games.deck.values import RowValues, located
@@ -24,7 +23,7 @@ SIDES = ("face", "back")
 CACHED_ELEMENTS = 256  # drawn elements cached by their values; a few hundred shapes, whatever the deck
 
 
-def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
+def draw_side(side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
               problems: list[Problem], cache: dict[tuple[Any, ...], Any]) -> DrawnSide:
     """One side for one row; `cache` shares elements whose values repeat, so shapes never change."""
     drawn = []
@@ -69,7 +68,6 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
 class Drawer:
     """Draws a row's face or back when asked, keeping the RECENT last drawn."""
 
-    defn: Deck
     rows: list[Row]
     values: list[RowValues]
     layout: Side
@@ -84,8 +82,7 @@ class Drawer:
             self.recent.move_to_end(key)
             return self.recent[key]
         found: list[Problem] = []
-        drawn = draw_side(self.defn, side, self.values[index], self.rows[index], self.layout, self.source, found,
-                          self.cache)
+        drawn = draw_side(side, self.values[index], self.rows[index], self.layout, self.source, found, self.cache)
         drawn.reuse = side == "face" and self.rows[index].copies > 1
         self.problems.setdefault((index, SIDES.index(side)), found)
         self.recent[key] = drawn

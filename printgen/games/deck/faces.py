@@ -40,10 +40,10 @@ class Side:
     width: float
     height: float
     safe: float
-    icons: Mapping[str, Any] = field(default_factory=dict)
-    image: Callable[[str], Any] = lambda name: None  # file name -> loaded Art (or ValueError)
-    template: Callable[[str, bytes], Any] = lambda side, svg: None  # a rendered SVG -> Art (or ValueError)
-    font: Callable[[str], str] = lambda name: name  # a .ttf file name -> its registered font (or ValueError)
+    icons: Mapping[str, Any]
+    image: Callable[[str], Any]  # file name -> loaded Art (or ValueError)
+    template: Callable[[str, bytes], Any]  # a rendered SVG -> Art (or ValueError)
+    font: Callable[[str], str]  # a .ttf file name -> its registered font (or ValueError)
     widths: TextWidths = field(default_factory=text_widths)  # every card's text measured through it
 
 

@@ -124,7 +124,7 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     files = template_files(defn, loaded.source, context)
     values = row_values(defn, rows, loaded.source, files, None if loaded.allow_outside else context.base.resolve())
-    warned = [w for w in never_shown(defn, values, loaded.source) if w not in loaded.art.warnings]
+    warned = [w for w in never_shown(values, loaded.source) if w not in loaded.art.warnings]
     loaded.art.warnings.extend(warned)
     width, height = defn.card.dimensions
     icons = loaded_icons(defn, loaded, context)
@@ -132,7 +132,7 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
                   lambda side, data: loaded.art.add_svg_text(files[side].path, data, context),
                   lambda name: loaded.art.add_font(name, context))
-    drawer = Drawer(defn, rows, values, layout, loaded.source)
+    drawer = Drawer(rows, values, layout, loaded.source)
     cards = []
     card_names = names(rows, values)
     backs: dict[tuple[Any, ...], tuple[int, str, str]] = {}
