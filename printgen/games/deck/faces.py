@@ -47,13 +47,14 @@ class Side:
     widths: TextWidths = field(default_factory=text_widths)  # every card's text measured through it
 
 
-def number(value: Any, key: str) -> float:
+def number(value: Any, key: str, unit: str = "mm", limit: float = LIMIT, hint: str = "") -> float:
+    """`value` read as a number from -`limit` to `limit`; Unfit at `key` says what was expected."""
     try:
         result = float(value)
     except (TypeError, ValueError):
-        raise Unfit(key, f"expected a number of mm (got {str(value)!r})") from None
-    if not -LIMIT <= result <= LIMIT:
-        raise Unfit(key, f"expected a number of mm between {-LIMIT:g} and {LIMIT:g} (got {value!r})")
+        raise Unfit(key, f"expected a number of {unit}{hint} (got {str(value)!r})") from None
+    if not -limit <= result <= limit:
+        raise Unfit(key, f"expected a number of {unit} between {-limit:g} and {limit:g} (got {value!r})")
     return result
 
 
@@ -79,23 +80,13 @@ def draw_element(el: Element, v: Callable[[str], Any], side: Side) -> Any:
         box = Box(number(v("x"), "x"), number(v("y"), "y"), number(v("width"), "width"), number(v("height"), "height"))
         if box.width <= 0 or box.height <= 0:
             raise Unfit("width", f"expected a width and height above 0 (got {box.width:g} x {box.height:g})")
-    angle = degrees(v("rotate"))
+    angle = number(v("rotate"), "rotate", "degrees", 3600, ", clockwise")
     if el.type == "text" and box is not None:
         matrix = turning(angle, *origin(v, (box.x + box.width / 2, box.y + box.height / 2)))
         return placed_element(text_element(el, v, side, box, matrix), matrix, el.clip)
     shape = shape_of(el, v, side, box, stroke, width)
     middle = (box.x + box.width / 2, box.y + box.height / 2) if box else centre_of(shape.getBounds())
     return placed_element(shape, turning(angle, *origin(v, middle)), el.clip)
-
-
-def degrees(value: Any) -> float:
-    try:
-        result = float(value)
-    except (TypeError, ValueError):
-        raise Unfit("rotate", f"expected a number of degrees, clockwise (got {str(value)!r})") from None
-    if not -3600 <= result <= 3600:
-        raise Unfit("rotate", f"expected a number of degrees between -3600 and 3600 (got {value!r})")
-    return result
 
 
 def origin(v: Callable[[str], Any], middle: tuple[float, float]) -> tuple[float, float]:

@@ -124,8 +124,7 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     files = template_files(defn, loaded.source, context)
     values = row_values(defn, rows, loaded.source, files, None if loaded.allow_outside else context.base.resolve())
-    warned = [w for w in never_shown(values, loaded.source) if w not in loaded.art.warnings]
-    loaded.art.warnings.extend(warned)
+    loaded.art.warnings.extend([w for w in never_shown(values, loaded.source) if w not in loaded.art.warnings])
     width, height = defn.card.dimensions
     icons = loaded_icons(defn, loaded, context)
     load_fonts(defn, loaded.source, context)

@@ -13,7 +13,7 @@ from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, dotted
 from printgen.core.textcheck import problem_with
 from printgen.games.deck.model import Deck
-from printgen.games.deck.workbook import column_letters, sheet_ref, split_sheet, workbook_rows
+from printgen.games.deck.workbook import sheet_ref, split_sheet, workbook_rows
 
 MAX_CSV_BYTES = 16 * 1024 * 1024
 MAX_ROWS = 20_000
@@ -126,14 +126,15 @@ def data_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[A
 def sheet_rows(data: bytes, file: str, sheet: str | None) -> list[tuple[Any, ...]]:
     """(index, {column: text}, file, sheet row, (), cells) for each non-blank row of the sheet."""
     header, records, title = workbook_rows(data, file, sheet, (MAX_ROWS, MAX_COLUMNS, MAX_CELL, MAX_CSV_BYTES))
+    from openpyxl.utils.cell import get_column_letter  # openpyxl is loaded: the workbook was read
     columns = check_header(header, file, f"{sheet_ref(title)}!1:1")
-    cells = {column: f"{sheet_ref(title)}!{column_letters(i + 1)}" for i, column in enumerate(columns)}
+    cells = {column: f"{sheet_ref(title)}!{get_column_letter(i + 1)}" for i, column in enumerate(columns)}
     found: list[tuple[Any, ...]] = []
     for number, texts in records:
         if len(texts) > len(columns):
-            raise DefinitionError([Problem(file, number, "", f"a value in column {column_letters(len(texts))}, "
+            raise DefinitionError([Problem(file, number, "", f"a value in column {get_column_letter(len(texts))}, "
                                            f"but the header names {len(columns)} columns",
-                                           place=f"{sheet_ref(title)}!{column_letters(len(texts))}{number}")])
+                                           place=f"{sheet_ref(title)}!{get_column_letter(len(texts))}{number}")])
         found.append((len(found), dict(zip(columns, texts)), file, number, (), cells))
     return found
 
