@@ -109,11 +109,6 @@ class RowValues:
         return self.rendered.get((side, "background"), self.sides[side].background)
 
 
-def context(row: Row, card: dict[str, float]) -> dict[str, Any]:
-    return {"card": card, "row": dict(row.values), "number": row.index + 1, "copies": row.copies,
-            **row.values}
-
-
 def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, TemplateFile],
                folder: Path | None) -> list[RowValues]:
     """Each row's values: its templates rendered (all rows in one batch), the rest literal; the
@@ -123,7 +118,8 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, 
     keys = templated(defn, files, layouts)
     width, height = defn.card.dimensions
     card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
-    contexts = [context(row, card) for row in rows]
+    contexts = [{"card": card, "row": dict(row.values), "number": row.index + 1, "copies": row.copies, **row.values}
+                for row in rows]
     places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
     sides = chosen_layouts(defn, rows, source, layouts, contexts, places)
 
