@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -60,7 +61,7 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
     seconds = min(MAX_SECONDS, 4.0 + len(expressions) * len(contexts) * SECONDS_PER_RENDER)
     env = BoundedSandbox(autoescape=False, undefined=StrictUndefined, keep_trailing_newline=False)
     problems: list[Problem] = []
-    compiled: list[tuple[Template, list[str]] | None] = []
+    compiled: list[tuple[Template, list[str]]] = []
     for where in expressions:
         try:
             names = sorted(meta.find_undeclared_variables(env.parse(where.text)))
@@ -68,7 +69,6 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
         except TemplateSyntaxError as exc:
             problems.append(Problem(where.file, where.line + (exc.lineno or 1) - 1, where.path,
                                     f"template error: {exc.message}"))
-            compiled.append(None)
     if problems:
         raise DefinitionError(problems)
     out: list[list[str]] = []
@@ -77,12 +77,10 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
     with soft_deadline(seconds * 0.85, seconds):
         for row, (context, place) in enumerate(zip(contexts, places)):
             context, values = plain(context), []
-            for index, (entry, where) in enumerate(zip(compiled, expressions)):
-                assert entry is not None  # a syntax error stopped the batch before
+            for index, ((template, names), where) in enumerate(zip(compiled, expressions)):
                 if not wanted(row, index):
                     values.append("")
                     continue
-                template, names = entry
                 key = json.dumps([context.get(name) for name in names], default=str)
                 if key in rendered[index]:
                     values.append(rendered[index][key])
@@ -114,13 +112,8 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
 
 def string_line() -> int:
     """The current exception's line within a template made from a string (frames '<template>')."""
-    tb = sys.exc_info()[2]
-    found = 1
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == "<template>":
-            found = tb.tb_lineno
-        tb = tb.tb_next
-    return found
+    lines = [line for frame, line in traceback.walk_tb(sys.exc_info()[2]) if frame.f_code.co_filename == "<template>"]
+    return lines[-1] if lines else 1
 
 
 class KeptTexts:

@@ -6,6 +6,7 @@ stay the same), and only place it (`/Name Do`) after. Elsewhere (SVG) the group 
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from typing import Any
 
 from reportlab.graphics.renderbase import StateTracker
@@ -112,20 +113,12 @@ def reusable(group: Group) -> Reused:
 
 
 class Forms:
-    """`reusable` for pictures placed again and again, each group object digested once while kept
-    (a thousand digests of a deck's one back were a fifth of imposing a 1,000-card deck); a group is
-    kept, so its identity cannot pass to another object, until `keep` others follow."""
+    """`reusable` for pictures placed again and again, each group object (a Group hashes by identity)
+    digested once while among the last `keep` (a thousand digests of a deck's one back were a fifth
+    of imposing a 1,000-card deck)."""
 
     def __init__(self, keep: int = 64) -> None:
-        self.keep = keep
-        self.kept: dict[int, tuple[Group, Reused]] = {}
+        self.reused = lru_cache(maxsize=keep)(reusable)
 
     def __call__(self, group: Group) -> Reused:
-        found = self.kept.get(id(group))
-        if found is not None and found[0] is group:
-            return found[1]
-        if len(self.kept) >= self.keep:
-            self.kept.clear()
-        made = reusable(group)
-        self.kept[id(group)] = (group, made)
-        return made
+        return self.reused(group)

@@ -2,7 +2,7 @@
 show where a card is cut, where its text must stay and how far its art must run."""
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import Iterable, Sequence, TypeVar
 
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import Color
@@ -20,18 +20,20 @@ BLEED = Color(1.0, 0.5, 0.0)  # orange: how far backgrounds must run past the cu
 SAFE_DASH = [1.5, 1.0]
 
 
+def runs(numbers: Iterable[int]) -> list[list[int]]:
+    """Consecutive numbers as [first, last]: 1, 2, 3, 7 -> [1, 3], [7, 7]."""
+    found: list[list[int]] = []
+    for n in numbers:
+        if found and n == found[-1][1] + 1:
+            found[-1][1] = n
+        else:
+            found.append([n, n])
+    return found
+
+
 def spans(rows: Sequence[int]) -> str:
     """(1, 2, 3, 7) -> '1-3, 7': rows as a reader types them."""
-    parts: list[str] = []
-    start = previous = rows[0]
-    for row in [*rows[1:], None]:
-        if row is not None and row == previous + 1:
-            previous = row
-            continue
-        parts.append(str(start) if start == previous else f"{start}-{previous}")
-        if row is not None:
-            start = previous = row
-    return ", ".join(parts)
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs(rows))
 
 
 def chosen_rows(cards: list[T], rows: tuple[int, ...] | None, source: SourceMap) -> tuple[list[T], str]:

@@ -12,39 +12,39 @@ from reportlab.graphics.shapes import Group
 
 from printgen.core.problems import Problem
 from printgen.core.source import SourceMap, dotted
+from printgen.games.deck.chosen import runs
 from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, paint
-from printgen.games.deck.model import Deck
 from printgen.games.deck.rows import Row
 from printgen.games.deck.textbox import upright
-from printgen.games.deck.values import RowValues
+from printgen.games.deck.values import RowValues, located
 
 RECENT = 64  # sides kept drawn: a sheet's cards with their copies, and the shared back, many times over
 SIDES = ("face", "back")
 CACHED_ELEMENTS = 256  # drawn elements cached by their values; a few hundred shapes, whatever the deck
 
 
-def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
-              problems: list[Problem], cache: dict[tuple[Any, ...], Any] | None = None) -> DrawnSide:
+def draw_side(side: str, values: RowValues, row: Row, layout: Side, source: SourceMap,
+              problems: list[Problem], cache: dict[tuple[Any, ...], Any]) -> DrawnSide:
     """One side for one row; `cache` shares elements whose values repeat, so shapes never change."""
     drawn = []
 
     def fault(key: tuple[Any, ...], message: str) -> None:
-        where = values.yaml_key(key)
+        where = located(values.sides, key)
         problems.append(Problem(row.file, row.line, "", f"row {row.index + 1}: {dotted(where)} "
                                 f"({source.file}:{source.line_of(where)}): {message}"))
 
-    svg = values.template(side)
+    svg = values.rendered.get((side, "template"))
     if svg is not None:
         try:
-            art = layout.template(values.origin(side), svg.encode("utf-8"))
+            art = layout.template(values.sides[side].prefix, svg.encode("utf-8"))
             drawn.append(upright(art.shape(0, 0, layout.width, layout.height), 0, layout.height))
         except ValueError as exc:
             fault((side, "template"), f"the SVG it made for this row: {exc}")
-    for i in range(values.count(side)):
+    for i in range(len(values.sides[side].elements)):
         if not values.shown(side, i):
             continue
         key = values.element_key(side, i)
-        if cache is not None and key in cache:
+        if key in cache:
             drawn.append(cache[key])
             continue
         try:
@@ -53,23 +53,21 @@ def draw_side(defn: Deck, side: str, values: RowValues, row: Row, layout: Side, 
             fault((side, i, exc.key), str(exc))
             continue
         drawn.append(shape)
-        if cache is not None:
-            if len(cache) >= CACHED_ELEMENTS:
-                cache.clear()
-            cache[key] = shape
+        if len(cache) >= CACHED_ELEMENTS:
+            cache.clear()
+        cache[key] = shape
     try:
         background = paint(values.background(side), "background")
     except Unfit as exc:
         fault((side, "background"), str(exc))
         background = None
-    return DrawnSide(drawn, background, layout.width, layout.height, shared={} if cache is None else cache)
+    return DrawnSide(drawn, background, layout.width, layout.height, shared=cache)
 
 
 @dataclass
 class Drawer:
     """Draws a row's face or back when asked, keeping the RECENT last drawn."""
 
-    defn: Deck
     rows: list[Row]
     values: list[RowValues]
     layout: Side
@@ -84,8 +82,7 @@ class Drawer:
             self.recent.move_to_end(key)
             return self.recent[key]
         found: list[Problem] = []
-        drawn = draw_side(self.defn, side, self.values[index], self.rows[index], self.layout, self.source, found,
-                          self.cache)
+        drawn = draw_side(side, self.values[index], self.rows[index], self.layout, self.source, found, self.cache)
         drawn.reuse = side == "face" and self.rows[index].copies > 1
         self.problems.setdefault((index, SIDES.index(side)), found)
         self.recent[key] = drawn
@@ -93,10 +90,9 @@ class Drawer:
             self.recent.popitem(last=False)
         return drawn
 
-    def found(self, keys: list[tuple[int, int]] | None = None) -> list[Problem]:
-        """The problems met so far (of the given row and side keys), in row order, each once."""
-        chosen = sorted(self.problems) if keys is None else keys
-        return rows_folded(list(dict.fromkeys(p for key in chosen for p in self.problems.get(key, []))))
+    def found(self) -> list[Problem]:
+        """The problems met so far, in row order, each once."""
+        return rows_folded(list(dict.fromkeys(p for key in sorted(self.problems) for p in self.problems[key])))
 
 
 ROW_SAID = re.compile(r"row (\d+): (.*)", re.DOTALL)
@@ -126,13 +122,7 @@ def rows_named(numbers: list[int]) -> str:
     """'row 3', or 'rows 1-4, 7 and 9-12' (ranges of consecutive rows)."""
     if len(numbers) == 1:
         return f"row {numbers[0]}"
-    runs: list[list[int]] = []
-    for n in sorted(numbers):
-        if runs and n == runs[-1][1] + 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    named = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs]
+    named = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs(sorted(numbers))]
     return "rows " + (named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}")
 
 

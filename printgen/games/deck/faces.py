@@ -3,7 +3,6 @@
 The layout is y down from the top-left; the side's group turns it y up, text and images upright."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Mapping
@@ -18,12 +17,11 @@ from printgen.games.deck.misprints import missing_glyph, unknown_icon
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.placing import centre_of, corners, no_face, on_card, placed_element, turning
-from printgen.games.deck.richtext import MarkupError, Style, spans
-from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, upright
+from printgen.games.deck.richtext import COLOUR, MarkupError, Style, spans
+from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, text_widths, upright
 from printgen.output.reuse import reusable
 
 FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
-COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 LIMIT = 1000.0  # mm: no coordinate on a card is anywhere near this
 
 
@@ -42,20 +40,21 @@ class Side:
     width: float
     height: float
     safe: float
-    icons: Mapping[str, Any] = field(default_factory=dict)
-    image: Callable[[str], Any] = lambda name: None  # file name -> loaded Art (or ValueError)
-    template: Callable[[str, bytes], Any] = lambda side, svg: None  # a rendered SVG -> Art (or ValueError)
-    font: Callable[[str], str] = lambda name: name  # a .ttf file name -> its registered font (or ValueError)
-    widths: TextWidths = field(default_factory=TextWidths)  # every card's text measured through it
+    icons: Mapping[str, Any]
+    image: Callable[[str], Any]  # file name -> loaded Art (or ValueError)
+    template: Callable[[str, bytes], Any]  # a rendered SVG -> Art (or ValueError)
+    font: Callable[[str], str]  # a .ttf file name -> its registered font (or ValueError)
+    widths: TextWidths = field(default_factory=text_widths)  # every card's text measured through it
 
 
-def number(value: Any, key: str) -> float:
+def number(value: Any, key: str, unit: str = "mm", limit: float = LIMIT, hint: str = "") -> float:
+    """`value` read as a number from -`limit` to `limit`; Unfit at `key` says what was expected."""
     try:
         result = float(value)
     except (TypeError, ValueError):
-        raise Unfit(key, f"expected a number of mm (got {str(value)!r})") from None
-    if not -LIMIT <= result <= LIMIT:
-        raise Unfit(key, f"expected a number of mm between {-LIMIT:g} and {LIMIT:g} (got {value!r})")
+        raise Unfit(key, f"expected a number of {unit}{hint} (got {str(value)!r})") from None
+    if not -limit <= result <= limit:
+        raise Unfit(key, f"expected a number of {unit} between {-limit:g} and {limit:g} (got {value!r})")
     return result
 
 
@@ -81,23 +80,13 @@ def draw_element(el: Element, v: Callable[[str], Any], side: Side) -> Any:
         box = Box(number(v("x"), "x"), number(v("y"), "y"), number(v("width"), "width"), number(v("height"), "height"))
         if box.width <= 0 or box.height <= 0:
             raise Unfit("width", f"expected a width and height above 0 (got {box.width:g} x {box.height:g})")
-    angle = degrees(v("rotate"))
+    angle = number(v("rotate"), "rotate", "degrees", 3600, ", clockwise")
     if el.type == "text" and box is not None:
         matrix = turning(angle, *origin(v, (box.x + box.width / 2, box.y + box.height / 2)))
         return placed_element(text_element(el, v, side, box, matrix), matrix, el.clip)
     shape = shape_of(el, v, side, box, stroke, width)
     middle = (box.x + box.width / 2, box.y + box.height / 2) if box else centre_of(shape.getBounds())
     return placed_element(shape, turning(angle, *origin(v, middle)), el.clip)
-
-
-def degrees(value: Any) -> float:
-    try:
-        result = float(value)
-    except (TypeError, ValueError):
-        raise Unfit("rotate", f"expected a number of degrees, clockwise (got {str(value)!r})") from None
-    if not -3600 <= result <= 3600:
-        raise Unfit("rotate", f"expected a number of degrees between -3600 and 3600 (got {value!r})")
-    return result
 
 
 def origin(v: Callable[[str], Any], middle: tuple[float, float]) -> tuple[float, float]:
@@ -124,10 +113,9 @@ def shape_of(el: Element, v: Callable[[str], Any], side: Side, box: Box | None, 
             return PolyLine(points, strokeColor=stroke, strokeWidth=width, strokeLineCap=1)
         return Polygon(points, fillColor=paint(v("fill"), "fill"), strokeColor=stroke, strokeWidth=width)
     if el.type == "path":
+        x, y = number(v("x"), "x"), number(v("y"), "y")
         try:
-            shape: Path = path_of(str(v("d")), number(v("x"), "x"), number(v("y"), "y"))
-        except Unfit:
-            raise
+            shape: Path = path_of(str(v("d")), x, y)
         except ValueError as exc:
             raise Unfit("d", str(exc)) from None
         shape.fillColor, shape.strokeColor, shape.strokeWidth = paint(v("fill"), "fill"), stroke, width
@@ -207,24 +195,17 @@ class DrawnSide:
     shared: dict[Any, Any] = field(default_factory=dict, repr=False)  # shapes the deck's cards share
 
     def at(self, bleed: float) -> Any:
+        """The elements in y-up over the background run into `bleed`, shared deck-wide via `shared`."""
         if bleed not in self.drawn:
-            group = side_group(self.content, self.background, self.width, self.height, bleed, self.shared)
+            width, height, background = self.width, self.height, self.background
+            group = Group()
+            if background is not None:
+                key = ("background", background.red, background.green, background.blue, background.alpha, width,
+                       height, bleed)
+                if key not in self.shared:
+                    self.shared[key] = rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background)
+                group.add(self.shared[key])
+            group.add(Group(*(on_card(shape, width, height, bleed) for shape in self.content),
+                            transform=(1, 0, 0, -1, 0, height)))
             self.drawn[bleed] = reusable(group) if self.reuse else group
         return self.drawn[bleed]
-
-
-def side_group(drawn: list[Any], background: Color | None, width: float, height: float, bleed: float,
-               shared: dict[Any, Any]) -> Group:
-    """The elements in y-up over the background run into the bleed, shared deck-wide via `shared`."""
-    card = Group(transform=(1, 0, 0, -1, 0, height))
-    for shape in drawn:
-        card.add(on_card(shape, width, height, bleed))
-    group = Group()
-    if background is not None:
-        key = ("background", background.red, background.green, background.blue, background.alpha, width,
-               height, bleed)
-        if key not in shared:
-            shared[key] = rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill=background)
-        group.add(shared[key])
-    group.add(card)
-    return group

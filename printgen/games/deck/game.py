@@ -37,21 +37,22 @@ def paper_of(defn: Deck, options: BuildOptions) -> Paper:
     turned = Paper(paper.name, paper.height, paper.width)
     if defn.sheet.orientation == "landscape":
         return turned
-    if defn.sheet.orientation == "auto" and cards_on(defn, options, turned) > cards_on(defn, options, paper):
+    if defn.sheet.orientation == "auto" and bleed_fit(defn, options, turned)[1] > bleed_fit(defn, options, paper)[1]:
         return turned
     return paper
 
 
-def cards_on(defn: Deck, options: BuildOptions, paper: Paper) -> int:
-    """Cards on one side of `paper`, with the bleed the build would give them there."""
+def bleed_fit(defn: Deck, options: BuildOptions, paper: Paper) -> tuple[float, int, int]:
+    """The bleed the build gives cards on `paper` (the one given, else 2 mm if free, else none, as
+    home printers expect), the cards one side holds with it, and the most it holds without bleed."""
     width, height = defn.card.dimensions
     area = fold_half(paper) if (options.layout or defn.sheet.layout) == "gutterfold" else paper
+    most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
     given = options.bleed if options.bleed is not None else defn.card.bleed
     if given is None:
-        most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
         bled = per_sheet(area, width, height, defn.card.most_bleed, defn.sheet.gap)
-        return bled if bled == most else most
-    return per_sheet(area, width, height, given, defn.sheet.gap)
+        given = defn.card.most_bleed if bled == most else 0.0
+    return given, per_sheet(area, width, height, given, defn.sheet.gap), most
 
 
 def names(rows: list[Row], values: list[RowValues]) -> list[str]:
@@ -123,15 +124,14 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     files = template_files(defn, loaded.source, context)
     values = row_values(defn, rows, loaded.source, files, None if loaded.allow_outside else context.base.resolve())
-    warned = [w for w in never_shown(defn, values, loaded.source) if w not in loaded.art.warnings]
-    loaded.art.warnings.extend(warned)
+    loaded.art.warnings.extend([w for w in never_shown(values, loaded.source) if w not in loaded.art.warnings])
     width, height = defn.card.dimensions
     icons = loaded_icons(defn, loaded, context)
     load_fonts(defn, loaded.source, context)
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
                   lambda side, data: loaded.art.add_svg_text(files[side].path, data, context),
                   lambda name: loaded.art.add_font(name, context))
-    drawer = Drawer(defn, rows, values, layout, loaded.source)
+    drawer = Drawer(rows, values, layout, loaded.source)
     cards = []
     card_names = names(rows, values)
     backs: dict[tuple[Any, ...], tuple[int, str, str]] = {}
@@ -186,15 +186,8 @@ def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
 
 
 def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded) -> float:
-    """The bleed given (warned when it costs cards), else 2 mm if free, else none, as home printers expect."""
-    width, height = defn.card.dimensions
-    area = fold_half(paper) if (options.layout or defn.sheet.layout) == "gutterfold" else paper
-    most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
-    given = options.bleed if options.bleed is not None else defn.card.bleed
-    if given is None:
-        return defn.card.most_bleed if per_sheet(area, width, height, defn.card.most_bleed,
-                                                 defn.sheet.gap) == most else 0.0
-    fewer = per_sheet(area, width, height, given, defn.sheet.gap)
+    """The bleed `bleed_fit` chooses, warned when a bleed given costs cards."""
+    given, fewer, most = bleed_fit(defn, options, paper)
     if 0 < fewer < most:
         if options.bleed is not None:
             what, advice = f"printgen: --bleed {given:g}", "build without --bleed to let the deck choose"
@@ -218,12 +211,13 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     proof = " Guides drawn: build without --guides to print." if options.guides else ""
     flip: Flip | None = None
     sheets: Callable[[], Iterator[Page]]
-    if (options.layout or defn.sheet.layout) == "gutterfold":
+    layout = options.layout or defn.sheet.layout
+    if layout == "gutterfold":
         caption = (f"{title}, sheet {{sheet}} of {{count}}. Print one-sided at actual size, cut round "
                    f"each pair, fold along the dotted line.{proof}")
         sheets = partial(gutterfold_sheets, pieces, paper, bleed, caption, lines, defn.sheet.gap, marks)
     else:
-        fronts = (options.layout or defn.sheet.layout) == "fronts"
+        fronts = layout == "fronts"
         how = ("Print one-sided at actual size." if fronts else
                f"Print both sides at actual size, turning on the {options.flip} edge.") + proof
         captions = {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
@@ -265,10 +259,8 @@ def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Docume
             seen.add(card.back_name)
             sides.append((card.back_name, "back"))
         for name, side in sides:
-            documents.append(Document(f"svg/{name}.svg", size, [], f"{defn.title}: {name}",
-                                      draw=partial(picture, card, side)))
-            documents.append(Document(f"png/{name}.png", size, [], f"{defn.title}: {name}", dpi=dpi,
-                                      draw=partial(picture, card, side)))
+            documents += [Document(f"{kind}/{name}.{kind}", size, [], f"{defn.title}: {name}", dpi=at,
+                                   draw=partial(picture, card, side)) for kind, at in (("svg", 0.0), ("png", dpi))]
     return documents
 
 

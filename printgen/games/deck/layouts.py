@@ -68,25 +68,21 @@ def resolve(defn: Deck, name: str, chain: list[str], done: dict[str, Resolved], 
     at: Loc = ("layouts", name)
     parent: Optional[Resolved] = None
     if layout.extends is not None:
+        wrong, circle = None, []
         if layout.extends not in defn.layouts:
-            problems.append(((*at, "extends"), f"expected the name of another layout: "
-                             f"{choices(defn, exclude=name)} (got {layout.extends!r})"))
-            failed.add(name)
-            return None
-        if layout.extends in chain or layout.extends == name:
+            wrong = f"expected the name of another layout: {choices(defn, exclude=name)} (got {layout.extends!r})"
+        elif layout.extends in chain or layout.extends == name:
             circle = chain[chain.index(layout.extends):] if layout.extends in chain else []
             path = " \u2192 ".join([*circle, name, layout.extends])
-            problems.append(((*at, "extends"), f"layouts extend each other in a circle ({path}); "
-                             "one of them must extend none, or another layout"))
-            failed.update([*circle, name])
-            return None
-        if len(chain) >= MAX_DEPTH:
-            problems.append(((*at, "extends"), f"expected at most {MAX_DEPTH} layouts each extending the next"))
-            failed.add(name)
-            return None
-        parent = resolve(defn, layout.extends, [*chain, name], done, failed, problems)
+            wrong = f"layouts extend each other in a circle ({path}); one of them must extend none, or another layout"
+        elif len(chain) >= MAX_DEPTH:
+            wrong = f"expected at most {MAX_DEPTH} layouts each extending the next"
+        if wrong is not None:
+            problems.append(((*at, "extends"), wrong))
+        else:
+            parent = resolve(defn, layout.extends, [*chain, name], done, failed, problems)
         if parent is None:
-            failed.add(name)
+            failed.update([*circle, name])
             return None
     if name in failed:  # told as part of a circle while its parents were resolved
         return None

@@ -9,7 +9,6 @@ from typing import Any, Mapping
 from printgen.core.source import SourceMap, dotted
 from printgen.core.textcheck import FONT_NAME, WHITESPACE_OK, describe
 from printgen.drawing import fonts
-from printgen.games.deck.model import Deck
 from printgen.games.deck.textbox import ICON
 from printgen.games.deck.values import RowValues
 
@@ -43,7 +42,7 @@ def missing_glyph(text: str, icons: Mapping[str, Any], font: str, font_file: str
             f"as an empty box; spell it another way, or print it in a font that has it")
 
 
-def never_shown(defn: Deck, values: list[RowValues], source: SourceMap) -> list[str]:
+def never_shown(values: list[RowValues], source: SourceMap) -> list[str]:
     """A warning, at its line, for each `when:` no row makes true: its element is on no card, most
     likely a misspelt value ('Shp' for 'Ship'), though a deck may hold one back on purpose. An
     element a layout inherits counts as shown if any layout drawing it shows it."""
@@ -56,10 +55,6 @@ def never_shown(defn: Deck, values: list[RowValues], source: SourceMap) -> list[
                     continue
                 _, _, shown = seen.get(placed.where, ("", "", False))
                 seen[placed.where] = (element.when, element.type, shown or value.shown(side, i))
-    warnings = []
-    for where, (when, kind, shown) in seen.items():
-        if not shown:
-            at = (*where, "when")
-            warnings.append(f"{source.file}:{source.line_of(at)}: {dotted(at)}: no row makes {when!r} true, so "
-                            f"this {kind} is on no card; check the values it compares against the rows'")
-    return warnings
+    return [f"{source.file}:{source.line_of((*where, 'when'))}: {dotted((*where, 'when'))}: no row makes {when!r} "
+            f"true, so this {kind} is on no card; check the values it compares against the rows'"
+            for where, (when, kind, shown) in seen.items() if not shown]

@@ -20,7 +20,6 @@ SIZES: dict[str, tuple[float, float]] = {  # width, height in mm, portrait
     "business": (50.8, 88.9), "jumbo": (88.9, 127.0), "token": (25.4, 25.4),
 }
 FONT_STYLES = ("regular", "bold", "italic", "bold-italic")
-KINDS = ("rect", "ellipse", "line", "polygon", "path", "image", "text")
 
 Number = Annotated[Union[float, str], Field(description="a number of millimetres, or a Jinja expression "
                                                         "such as '{{ 10 + cost }}'")]

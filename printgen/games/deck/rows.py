@@ -10,10 +10,10 @@ from typing import Any, Mapping
 
 from printgen.art.library import ArtContext, resolve
 from printgen.core.problems import DefinitionError, Problem, display_name
-from printgen.core.source import SourceMap
+from printgen.core.source import SourceMap, dotted
 from printgen.core.textcheck import problem_with
 from printgen.games.deck.model import Deck
-from printgen.games.deck.workbook import column_letters, sheet_ref, split_sheet, workbook_rows
+from printgen.games.deck.workbook import sheet_ref, split_sheet, workbook_rows
 
 MAX_CSV_BYTES = 16 * 1024 * 1024
 MAX_ROWS = 20_000
@@ -40,14 +40,13 @@ class Row:
     cells: Mapping[str, str] | None = None  # a spreadsheet's row: each column's sheet and letter, 'Ships!C'
 
     def problem(self, column: str, message: str) -> Problem:
-        path = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in self.key)
-        where = f"{path}.{column}".replace(".[", "[") if self.key else f"column '{column}'"
         place = ""
         if self.cells is not None:  # the cell, or the whole row (Ships!4:4) for a column it lacks
             sheet = next(iter(self.cells.values()), "!").rsplit("!", 1)[0]
             place = f"{self.cells[column]}{self.line}" if column in self.cells else f"{sheet}!{self.line}:{self.line}"
-        return Problem(self.file, self.line, "" if not self.key else where,
-                       message if self.key else f"{where}: {message}", place)
+        if self.key:
+            return Problem(self.file, self.line, dotted((*self.key, column)), message, place)
+        return Problem(self.file, self.line, "", f"column '{column}': {message}", place)
 
 
 def read_rows(defn: Deck, source: SourceMap, base: Path, allow_outside: bool) -> list[Row]:
@@ -127,17 +126,15 @@ def data_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[A
 def sheet_rows(data: bytes, file: str, sheet: str | None) -> list[tuple[Any, ...]]:
     """(index, {column: text}, file, sheet row, (), cells) for each non-blank row of the sheet."""
     header, records, title = workbook_rows(data, file, sheet, (MAX_ROWS, MAX_COLUMNS, MAX_CELL, MAX_CSV_BYTES))
-    if not header or not any(h.strip() for h in header):
-        raise DefinitionError([Problem(file, 1, "", "expected a header row naming the columns",
-                                       place=f"{sheet_ref(title)}!1:1")])
-    columns = check_header(header, file)
-    cells = {column: f"{sheet_ref(title)}!{column_letters(i + 1)}" for i, column in enumerate(columns)}
+    from openpyxl.utils.cell import get_column_letter  # openpyxl is loaded: the workbook was read
+    columns = check_header(header, file, f"{sheet_ref(title)}!1:1")
+    cells = {column: f"{sheet_ref(title)}!{get_column_letter(i + 1)}" for i, column in enumerate(columns)}
     found: list[tuple[Any, ...]] = []
     for number, texts in records:
         if len(texts) > len(columns):
-            raise DefinitionError([Problem(file, number, "", f"a value in column {column_letters(len(texts))}, "
+            raise DefinitionError([Problem(file, number, "", f"a value in column {get_column_letter(len(texts))}, "
                                            f"but the header names {len(columns)} columns",
-                                           place=f"{sheet_ref(title)}!{column_letters(len(texts))}{number}")])
+                                           place=f"{sheet_ref(title)}!{get_column_letter(len(texts))}{number}")])
         found.append((len(found), dict(zip(columns, texts)), file, number, (), cells))
     return found
 
@@ -152,10 +149,7 @@ def csv_rows(data: bytes, file: str, source: SourceMap, delimiter: str = ",") ->
                                               f"is not UTF-8; save the {kind} as UTF-8")])
     reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
     try:
-        header = next(reader, None)
-        if not header or not any(h.strip() for h in header):
-            raise DefinitionError([Problem(file, 1, "", "expected a header row naming the columns")])
-        columns = check_header(header, file)
+        columns = check_header(next(reader, None), file)
         found: list[tuple[Any, ...]] = []
         start = reader.line_num + 1
         for record in reader:
@@ -179,7 +173,10 @@ def csv_rows(data: bytes, file: str, source: SourceMap, delimiter: str = ",") ->
     return found
 
 
-def check_header(header: list[str], file: str) -> list[str]:
+def check_header(header: list[str] | None, file: str, place: str = "") -> list[str]:
+    """The columns the header names; DefinitionError when they are missing or not names."""
+    if not header or not any(h.strip() for h in header):
+        raise DefinitionError([Problem(file, 1, "", "expected a header row naming the columns", place=place)])
     names = [h.strip() for h in header]
     problems = []
     if len(names) > MAX_COLUMNS:

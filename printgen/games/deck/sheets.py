@@ -10,8 +10,7 @@ from printgen.core.paper import SAFE_MARGIN_MM, Paper
 from printgen.drawing.document import Page
 from printgen.drawing.picture import CUT, FOLD, guide, placed, rect
 from printgen.layout.imposition import (CAPTION_ROOM, Grid, ImposedSheet, Piece, caption_text, cut_marks,
-                                        impose_lazily,
-                                        trim_and_bleed)
+                                        impose_lazily, trim_and_bleed)
 from printgen.layout.sheet import Box, Duplex
 from printgen.output.reuse import Forms
 
@@ -39,12 +38,12 @@ def duplex_sheets(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption
     return duplex_pages(impose_lazily(pieces, duplex, bleed, caption, gap), lines, fronts_only, duplex, guides)
 
 
-def duplex_pages(sheets: Iterator[ImposedSheet], lines: float | None, fronts_only: bool,
-                 duplex: Duplex | None = None, guides: Guides | None = None) -> Iterator[Page]:
+def duplex_pages(sheets: Iterator[ImposedSheet], lines: float | None, fronts_only: bool, duplex: Duplex,
+                 guides: Guides | None) -> Iterator[Page]:
     for sheet in sheets:
         if lines is not None:
             sheet.front.shapes.append(cut_lines(sheet.boxes, lines))
-        if guides is not None and duplex is not None:
+        if guides is not None:
             sheet.front.shapes.append(guides(sheet.boxes))
             sheet.back.shapes.append(guides([duplex.back_box(box) for box in sheet.boxes]))
         yield sheet.front
@@ -98,5 +97,3 @@ def gutterfold_pages(pieces: Sequence[Piece], paper: Paper, bleed: float, captio
         page.shapes.append(caption_text(caption.format(sheet=s + 1, count=count), paper))
         yield page
 
-
-__all__ = ["ImposedSheet", "cut_lines", "duplex_sheets", "fold_half", "gutterfold_sheets"]

@@ -5,7 +5,8 @@ Drawn as shapes rather than paragraphs so a face's PDF and SVG are the same pict
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 from reportlab.graphics.shapes import Group, String
@@ -22,21 +23,12 @@ STEP = 0.5  # pt between the sizes tried when shrinking
 ASCENT = 0.76  # of the font size: the embedded sans's cap height sits about here below the top
 ICON_GAP = 0.15  # of the font size, either side of an icon
 CACHED_WIDTHS = 50_000  # measured words cached; a deck's cards share most of their words and sizes
+TextWidths = Callable[[str, str, float], float]  # (text, font, size) -> width, as fonts.text_width
 
-@dataclass
-class TextWidths:
-    """fonts.text_width cached per deck: fitting measures the same words at every size tried."""
 
-    cache: dict[tuple[str, str, float], float] = field(default_factory=dict)
-
-    def __call__(self, text: str, font: str, size: float) -> float:
-        key = (text, font, size)
-        width = self.cache.get(key)
-        if width is None:
-            if len(self.cache) >= CACHED_WIDTHS:
-                self.cache.clear()
-            width = self.cache[key] = fonts.text_width(text, font, size)
-        return width
+def text_widths() -> TextWidths:
+    """fonts.text_width cached for one deck: fitting measures the same words at every size tried."""
+    return lru_cache(maxsize=CACHED_WIDTHS)(fonts.text_width)
 
 
 @dataclass(frozen=True)

@@ -26,17 +26,14 @@ def condition(text: str) -> str:
     return text if is_template(text) else f"{{% if ({text}) %}}1{{% endif %}}"
 
 
-def templated(defn: Deck, files: dict[str, "TemplateFile"],
-              layouts: dict[str, Resolved] | None = None) -> dict[Key, str]:
+def templated(defn: Deck, files: dict[str, "TemplateFile"], layouts: dict[str, Resolved]) -> dict[Key, str]:
     """Every templated value by key, a layout's SVG template file under (prefix, "template")."""
-    found: dict[Key, str] = {}
-    for prefix, file in files.items():
-        found[(prefix, "template")] = file.text
+    found: dict[Key, str] = {(prefix, "template"): file.text for prefix, file in files.items()}
     if defn.name:
         found[("name",)] = defn.name if is_template(defn.name) else "{{ " + defn.name + " }}"
     if is_template(defn.back.name):
         found[("back", "name")] = defn.back.name or ""
-    for prefix, layout in (deck_layouts(defn) if layouts is None else layouts).items():
+    for prefix, layout in layouts.items():
         if is_template(layout.background):
             found[(prefix, "background")] = str(layout.background)
         for i, placed in enumerate(layout.elements):
@@ -83,16 +80,11 @@ class TemplateFile:
 class RowValues:
     """One row's values: `rendered` by side ("face", 3, "x"), and the layout each side draws."""
 
-    literal: Deck
     rendered: dict[Key, str]
     sides: dict[str, Resolved]
 
     def element(self, side: str, index: int) -> Element:
         return self.sides[side].elements[index].element
-
-    def count(self, side: str) -> int:
-        """How many elements the side's layout has for this row (drawn or not, by `when`)."""
-        return len(self.sides[side].elements)
 
     def get(self, side: str, index: int, key: str) -> Any:
         el = self.element(side, index)
@@ -113,38 +105,21 @@ class RowValues:
         text = self.rendered.get((side, index, "when"))
         return text is None or text.strip().lower() not in FALSE
 
-    def template(self, side: str) -> str | None:
-        """The side's SVG template rendered for this row, or None when the side has none."""
-        return self.rendered.get((side, "template"))
-
-    def origin(self, side: str) -> str:
-        """The side's layout by its prefix ("back", "layouts.ship"), which keys its template file."""
-        return self.sides[side].prefix
-
     def background(self, side: str) -> Any:
         return self.rendered.get((side, "background"), self.sides[side].background)
 
-    def yaml_key(self, key: Key) -> tuple[Any, ...]:
-        """Where the value `key` of this row's sides is written in the definition."""
-        return located(self.sides, key)
 
-
-def context(row: Row, card: dict[str, float]) -> dict[str, Any]:
-    return {"card": card, "row": dict(row.values), "number": row.index + 1, "copies": row.copies,
-            **row.values}
-
-
-def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, TemplateFile] | None = None,
-               folder: Path | None = None) -> list[RowValues]:
+def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, TemplateFile],
+               folder: Path | None) -> list[RowValues]:
     """Each row's values: its templates rendered (all rows in one batch), the rest literal; the
     pictures of SVG templates measured against the deck's budget (`folder`: where their links lie).
     Each row renders only the values of the layouts it draws."""
-    files = files or {}
     layouts = deck_layouts(defn)
     keys = templated(defn, files, layouts)
     width, height = defn.card.dimensions
     card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
-    contexts = [context(row, card) for row in rows]
+    contexts = [{"card": card, "row": dict(row.values), "number": row.index + 1, "copies": row.copies, **row.values}
+                for row in rows]
     places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
     sides = chosen_layouts(defn, rows, source, layouts, contexts, places)
 
@@ -164,7 +139,7 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, 
     texts = render_values(expressions, contexts, places,
                           TemplateBudget(order, {prefix: file.path for prefix, file in files.items()}, folder),
                           wanted)
-    return [RowValues(defn, by_side(order, values, chosen, layouts), chosen)
+    return [RowValues(by_side(order, values, chosen, layouts), chosen)
             for values, chosen in zip(texts, sides)]
 
 

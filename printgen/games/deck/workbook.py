@@ -25,15 +25,6 @@ def split_sheet(name: str) -> tuple[str, str | None]:
     return name, None
 
 
-def column_letters(number: int) -> str:
-    """1 -> 'A', 27 -> 'AA', as a spreadsheet names its columns."""
-    letters = ""
-    while number:
-        number, rest = divmod(number - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
-
-
 def sheet_ref(sheet: str) -> str:
     """A sheet's name as a cell reference writes it: quoted when it holds more than letters and digits."""
     return sheet if sheet.replace("_", "").isalnum() else "'" + sheet.replace("'", "''") + "'"
@@ -52,8 +43,6 @@ def cell_text(value: Any) -> str:
         return value.date().isoformat() if value.time() == datetime.time() else value.isoformat(sep=" ")
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
-    if isinstance(value, datetime.timedelta):
-        return str(value)
     return str(value)
 
 
@@ -81,14 +70,13 @@ def workbook_rows(data: bytes, file: str, sheet: str | None, limits: tuple[int, 
     workbook holds no more text than a CSV may). DefinitionError names the cell at fault."""
     check_zip(data, file)
     from openpyxl import load_workbook  # here: only a deck with .xlsx data needs it
+    from openpyxl.utils.cell import get_column_letter
 
     most_rows, most_columns, most_chars, most_text = limits
     try:
         with warnings.catch_warnings():  # openpyxl's remarks on styles it ignores are not the user's business
             warnings.simplefilter("ignore")
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
-    except DefinitionError:
-        raise
     except Exception as exc:  # noqa: BLE001 - a broken workbook fails in openpyxl in many ways
         raise DefinitionError([Problem(file, 1, "", f"cannot read this file as an Excel workbook (.xlsx) "
                                        f"({type(exc).__name__}: {exc}); save it again as .xlsx, or as CSV")])
@@ -117,7 +105,7 @@ def workbook_rows(data: bytes, file: str, sheet: str | None, limits: tuple[int, 
                     named = f"column '{header[long]}': " if long < len(header) else ""
                     raise DefinitionError([Problem(file, number, "", f"{named}a value may have at most "
                                                    f"{most_chars:,} characters",
-                                                   place=f"{place}!{column_letters(long + 1)}{number}")])
+                                                   place=f"{place}!{get_column_letter(long + 1)}{number}")])
                 held += sum(len(t) for t in texts)
                 if held > most_text:
                     raise DefinitionError([Problem(file, number, "", f"the cells up to this row hold more than "
