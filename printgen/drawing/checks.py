@@ -1,7 +1,9 @@
 """reportlab's shape checks, switched off for printgen's own drawing only.
 
-They cost a sixth of the drawing time on tested code and change no output byte. The `printgen`
-process starts reportlab without them; a library user gets them off only inside `unchecked_shapes`.
+They cost a sixth of the drawing time on tested code. With them on, svglib writes art in other
+(equivalent) bytes, so every build draws with them off (cli.engine.in_worker) and its bytes never
+depend on the process that asked. The `printgen` process starts reportlab without them; a library
+user gets them off only inside `unchecked_shapes`.
 PRINTGEN_SHAPE_CHECKS=1 keeps them on.
 """
 from __future__ import annotations
