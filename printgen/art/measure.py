@@ -51,11 +51,10 @@ class TooCostly(ValueError):
 
 @dataclass
 class SvgMeasure:
-    """What drawing one SVG takes: elements and nesting after <use>, and bitmap pixels drawn."""
+    """What drawing one SVG takes: elements after <use> (nesting and bitmap pixels are checked as it is
+    walked), and the files it reads."""
 
     elements: int = 0
-    depth: int = 0
-    pixels: int = 0
     files: list[Path] = field(default_factory=list)
     pictures: list[Path] = field(default_factory=list)  # bitmap files it names, read when it is written
     absent: list[Path] = field(default_factory=list)  # files it names that are not there (yet)
@@ -70,7 +69,7 @@ def measure_svg(root: Any, path: Path, root_folder: Path | None) -> SvgMeasure:
     """TooCostly when over a limit; `root_folder` is where linked files must lie (None: anywhere)."""
     check_size(root, path)
     measure = SvgMeasure(files=[path.resolve()])
-    measure.elements, measure.depth, measure.pixels = SvgWalk(root, path, root_folder, measure).visit(root, 0)
+    measure.elements = SvgWalk(root, path, root_folder, measure).visit(root, 0)[0]
     return measure
 
 
@@ -208,7 +207,12 @@ class SvgWalk:
             return count + 1, tall + 1, pixels
         if target_path not in self.measure.pictures:
             self.measure.pictures.append(target_path)
-        return 1, 1, file_pixels(target_path, self.where(element))
+        try:
+            with target_path.open("rb") as handle:
+                data = handle.read(1 << 20)  # headers sit in the first bytes; enough for JPEG's too
+        except OSError:
+            return 1, 1, 0
+        return 1, 1, header_pixels(data, self.where(element))
 
     def external(self, iri: str) -> Path | None:
         """The file an href names, where svglib would read it; None where svglib would not."""
@@ -255,15 +259,6 @@ def data_uri_pixels(href: str, where: str) -> int:
     try:
         data = base64.b64decode(href[match.end():].encode("ascii", "ignore"))
     except (binascii.Error, ValueError):
-        return 0
-    return header_pixels(data, where)
-
-
-def file_pixels(path: Path, where: str) -> int:
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(1 << 20)  # headers sit in the first bytes; enough for JPEG's too
-    except OSError:
         return 0
     return header_pixels(data, where)
 

@@ -143,27 +143,24 @@ class PieceTemplates:
         return [distinct[text] for text in texts]
 
     def take(self, name: str, wanted: list[Wanted], made: list[Drawn]) -> None:
-        """Place each wanted piece of template `name`, warning once for what drawing them noticed."""
+        """Place each wanted piece of template `name`, warning once for what drawing them noticed:
+        what svglib leaves out at the line of the template naming the feature, then svglib's notes."""
         findings: dict[str, str] = {}
         notes: dict[str, None] = {}
         for drawn in made:
             for feature, what in drawn.findings:
                 findings.setdefault(feature, what)
             notes.update(dict.fromkeys(drawn.notes))
-        self.note(name, sorted(findings.items()), list(notes))
-        for item, drawn in zip(wanted, made):
-            self.check_size(name, drawn.drawing, item.piece)
-            self.drawn[item.key] = placed_at(drawn.drawing, item.piece.width, item.piece.height)
-
-    def note(self, name: str, findings: list[tuple[str, str]], notes: list[str]) -> None:
-        """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
         file, text = self.source(name)
         shown = shown_name(file)
-        for feature, what in findings:
+        for feature, what in sorted(findings.items()):
             line = line_of(text, "<" + feature) if "<" + feature in text else line_of(text, feature)
             self.warn(f"{shown}:{line}: warning: {feature}: {what}")
         for message in notes:
             self.warn(f"{shown}: warning: svglib: {message}")
+        for item, drawn in zip(wanted, made):
+            self.check_size(name, drawn.drawing, item.piece)
+            self.drawn[item.key] = placed_at(drawn.drawing, item.piece.width, item.piece.height)
 
     def check_size(self, name: str, drawing: Any, piece: Piece) -> None:
         w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM

@@ -188,23 +188,16 @@ def neighbour_counts(cs: Compiled) -> list[list[dict[str, tuple[int, int]]]]:
         for edges in cs.table[deck]:
             left, right, top, bottom = edges
             counts = {}
-            for side, fn in (("left", lambda b: b["right"][left]), ("right", lambda b: b["left"][right]),
-                             ("top", lambda b: sum(b["bottom"][f] for f in cs.fit_up[top])),
-                             ("bottom", lambda b: sum(b["top"][f] for f in fit_down[bottom]))):
-                own, other = fn(counted[deck]), fn(counted[1 - deck])
-                own -= self_fits(cs, edges, side)
-                counts[side if deck == 0 else TURNED[side]] = (own, other)
+            beside, stacked = left == right, cs.fits(top, bottom)  # would it fit a copy of itself there
+            for side, fn, itself in (("left", lambda b: b["right"][left], beside),
+                                     ("right", lambda b: b["left"][right], beside),
+                                     ("top", lambda b: sum(b["bottom"][f] for f in cs.fit_up[top]), stacked),
+                                     ("bottom", lambda b: sum(b["top"][f] for f in fit_down[bottom]), stacked)):
+                # a tile cannot touch itself, so a copy of it is no neighbour
+                counts[side if deck == 0 else TURNED[side]] = (fn(counted[deck]) - itself, fn(counted[1 - deck]))
             rows.append({side: counts[side] for side in SIDES})
         result.append(rows)
     return result
-
-
-def self_fits(cs: Compiled, edges: tuple[int, int, int, int], side: str) -> int:
-    """1 when a tile would fit beside a copy of itself on that side (it cannot touch itself)."""
-    left, right, top, bottom = edges
-    if side in ("left", "right"):
-        return int(left == right)
-    return int(cs.fits(top, bottom))
 
 
 def dead(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from functools import partial
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -16,13 +15,12 @@ from printgen.core.problems import Problem
 from printgen.games.omiga.model import Omiga, tile_name
 from printgen.games.omiga.tile import FACE_TEMPLATE, TileArt
 from printgen.games.omiga.tileset import interlock
-from printgen.games.piecebounds import Point, apply
+from printgen.games.piecebounds import Point, apply, located
 from printgen.games.pieces import shapes_with_id
 
 TOLERANCE = 0.02  # mm: far below what a butted pair of tiles shows, far above rounding
 SAMPLES = 97  # x positions along an edge (never exactly on a form's corner)
 CURVE_STEPS = 16  # straight pieces a Bezier is followed by when an outline is flattened
-COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 
 @dataclass
@@ -243,10 +241,4 @@ def drawn_warnings(defn: Omiga, art: TileArt) -> list[str]:
 
 def where_id(art: TileArt, ident: str) -> tuple[str, int]:
     """The face template's file and the line writing `ident`, spelt out or as id="semicircle-{{ s.side }}"."""
-    _, text = art.templates.source(FACE_TEMPLATE)
-    text = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # the notes may name the ids too
-    file, _ = art.templates.where(FACE_TEMPLATE)
-    for probe in (f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident):
-        if probe in text:
-            return file, text.count("\n", 0, text.index(probe)) + 1
-    return file, 1
+    return located(art.templates, FACE_TEMPLATE, f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident)

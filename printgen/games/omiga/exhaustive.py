@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from printgen.games.omiga.checks import Finding, names_list
+from printgen.games.omiga.checks import TURNED, Finding, names_list
 from printgen.games.omiga.model import DECKS, Omiga, tile_name
 from printgen.games.omiga.tileset import Compiled
 
@@ -16,7 +16,6 @@ LIMIT = 400_000  # placements tried; the bundled 36 + 36 tiles take 186,624 (abo
 Cell = tuple[int, int]  # column, row; rows count up from white's side
 ACROSS = {(-1, 0): ("left", "right"), (1, 0): ("right", "left"), (0, 1): ("top", "bottom"),
           (0, -1): ("bottom", "top")}  # offset: (my side, the neighbour's side), on the table
-TURNED = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 
 
 @dataclass
@@ -135,13 +134,12 @@ def thorough_check(defn: Omiga, cs: Compiled, dead: dict[str, Any], setup: dict[
                              f"in {len(seen.frozen)} of {seen.setups} set-ups neither player can place "
                              f"any tile next, so such a game stalls at once: {names_list(pairs, 4)}",
                              tuple(dict.fromkeys(p for pair in pairs for p in pair.split(" under ")))))
+    agrees = not any(f.severity == "error" for f in found)
     summary = (f"{seen.setups} set-ups and {seen.moves} first moves searched one by one "
-               f"({seen.tried} placements tried): "
-               + ("they agree with the set-up and neighbour counts" if not any(
-                   f.severity == "error" for f in found) else "they DISAGREE with the fast checks"))
+               f"({seen.tried} placements tried): " + ("they agree with the set-up and neighbour counts"
+                                                       if agrees else "they DISAGREE with the fast checks"))
     stats = {"searched": True, "setups": seen.setups, "first_moves": seen.moves, "tried": seen.tried,
-             "setups_without_a_move": len(seen.frozen), "agrees": not any(f.severity == "error" for f in found),
-             "summary": summary}
+             "setups_without_a_move": len(seen.frozen), "agrees": agrees, "summary": summary}
     return found, stats
 
 
