@@ -30,12 +30,6 @@ class ArtContext:
     library: "ArtLibrary" = field(default_factory=lambda: ArtLibrary())
 
 
-def art_context(info: ValidationInfo) -> ArtContext | None:
-    """The context of a real load; None when a model is validated on its own (tests, tools)."""
-    found = (info.context or {}).get("art") if isinstance(info.context, dict) else None
-    return found if isinstance(found, ArtContext) else None
-
-
 class ArtName(str):
     """A file name as written in the YAML, carrying what was loaded from it, so drawing code reaches
     the art through the definition itself."""
@@ -195,8 +189,9 @@ class ArtLibrary:
 def loading(add: Callable[[ArtLibrary, str, ArtContext], Any]) -> Callable[[str | None, ValidationInfo], str | None]:
     """A validator that loads the file a value names through `add`, when validating a real load."""
     def check(value: str | None, info: ValidationInfo) -> str | None:
-        context = art_context(info)
-        if value is not None and context is not None:
+        # None when a model is validated on its own (tests, tools), not as a real load
+        context = info.context.get("art") if isinstance(info.context, dict) else None
+        if value is not None and isinstance(context, ArtContext):
             return ArtName(value, add(context.library, value, context))
         return value
     return check

@@ -118,8 +118,7 @@ class SvgWalk:
     def visit(self, element: Any, depth: int) -> tuple[int, int, int]:
         """(elements, height, pixels) of `element` with everything it draws, copies included."""
         if element in self.memo:
-            elements, height, pixels = self.memo[element]
-            self.check_depth(element, depth + height)
+            self.check_depth(element, depth + self.memo[element][1])
             return self.memo[element]
         if element in self.active:
             raise TooCostly(f"{self.where(element)}: this <{local(element.tag)}> refers back to "
@@ -190,17 +189,11 @@ class SvgWalk:
         href = (element.get(XLINK_HREF) or element.get("href") or "").strip()
         if href.startswith("data:"):
             return 1, 1, data_uri_pixels(href, self.where(element))
-        if href.startswith("#"):
-            target = self.ids.get(href[1:])
-            if target is None:
-                return 1, 1, 0
-            count, tall, pixels = self.visit(target, depth + 1)
+        if href.startswith("#") and href[1:] in self.ids:
+            count, tall, pixels = self.visit(self.ids[href[1:]], depth + 1)
             return count + 1, tall + 1, pixels
-        if not href:
-            return 1, 1, 0
-        iri, _, fragment = href.partition("#")
-        target_path = self.external(iri)
-        if target_path is None:
+        target_path = self.external(href.partition("#")[0]) if href and not href.startswith("#") else None
+        if target_path is None:  # nothing named, or an element or file svglib would not draw
             return 1, 1, 0
         if target_path.suffix.lower() == ".svg":
             count, tall, pixels = self.external_svg(element, target_path, depth)

@@ -55,18 +55,12 @@ def board(defn: Omiga, record: Record, heading: str, art: TileArt) -> tuple[Grou
     return group, width, height
 
 
-def heading(defn: Omiga, record: Record, seed: int, game: int) -> str:
+def board_documents(defn: Omiga, record: Record, seed: int, game: int) -> list[Document]:
+    """board.svg and board.png of the end position of game `game`, tiles from the face template."""
     moves = max(len(record.placements) - 2, 0)
-    return (f"{defn.title}, seed {seed}, game {game + 1}: {ENDINGS[record.outcome]} "
-            f"after {moves} placement{'s' * (moves != 1)}")
-
-
-def board_documents(defn: Omiga, record: Record, seed: int, game: int, stem: str,
-                    art: TileArt | None = None) -> list[Document]:
-    """`<stem>.svg` and `<stem>.png` of the end position, tiles from the face template."""
-    title = heading(defn, record, seed, game)
-    art = art or tile_art(defn, template_folders(defn.templates))
-    group, width, height = board(defn, record, title, art)
+    title = (f"{defn.title}, seed {seed}, game {game + 1}: {ENDINGS[record.outcome]} "
+             f"after {moves} placement{'s' * (moves != 1)}")
+    group, width, height = board(defn, record, title, tile_art(defn, template_folders(defn.templates)))
     size = Paper("board", width, height)
-    return [Document(f"{stem}.svg", size, [Page([group])], title),
-            Document(f"{stem}.png", size, [Page([group])], f"{defn.title} board", dpi=BOARD_DPI)]
+    return [Document("board.svg", size, [Page([group])], title),
+            Document("board.png", size, [Page([group])], f"{defn.title} board", dpi=BOARD_DPI)]

@@ -35,8 +35,7 @@ class Fault:
 def outline_of(shape: Any, matrix: Sequence[float]) -> tuple[list[list[Point]], list[Point]]:
     """A shape's outline as closed polylines, and points on its curves for fitting a circle."""
     if isinstance(shape, (Circle, Ellipse)):
-        rx = shape.r if isinstance(shape, Circle) else shape.rx
-        ry = shape.r if isinstance(shape, Circle) else shape.ry
+        rx, ry = (shape.r, shape.r) if isinstance(shape, Circle) else (shape.rx, shape.ry)
         ring = [apply(matrix, shape.cx + rx * math.cos(t), shape.cy + ry * math.sin(t))
                 for t in (2 * math.pi * k / 64 for k in range(64))]
         return [ring], ring
@@ -66,9 +65,7 @@ def path_outline(path: Path, matrix: Sequence[float]) -> tuple[list[list[Point]]
         elif op == 2:
             p0 = current[-1] if current else (0.0, 0.0)
             p1, p2, p3 = next(points), next(points), next(points)
-            for k in range(1, CURVE_STEPS + 1):
-                t = k / CURVE_STEPS
-                current.append(bezier(p0, p1, p2, p3, t))
+            current += [bezier(p0, p1, p2, p3, k / CURVE_STEPS) for k in range(1, CURVE_STEPS + 1)]
             on_curve += [p0, bezier(p0, p1, p2, p3, 0.5), p3]
         elif op == 3 and current:
             rings.append(current)
@@ -206,9 +203,8 @@ def drawn_faults(defn: Omiga, art: TileArt) -> list[Fault]:
                       f"way", name)
     for first, partners in defn.fits.items():
         for second in partners:
-            if first not in drawn_forms or second not in drawn_forms:
-                continue
-            if not interlock(defn.forms[first], defn.forms[second]):
+            if (first not in drawn_forms or second not in drawn_forms
+                    or not interlock(defn.forms[first], defn.forms[second])):
                 continue  # a fit the forms' own shapes do not make is reported by the structure check
             a, b = drawn_forms[first][0], drawn_forms[second][0]
             gaps = [abs(p + q) for p, q in zip(a, reversed(b))]
