@@ -40,11 +40,6 @@ def names_list(tiles: Iterable[str], limit: int = 8) -> str:
     return shown + (f" and {len(tiles) - limit} more" if len(tiles) > limit else "")
 
 
-def on_the_table(deck: int, side: str) -> str:
-    """Where a black tile's edge lies on the table (turned 180 degrees); nothing for white's."""
-    return "" if deck == 0 else f", its {TURNED[side]} as it lies on the table (turned 180 degrees)"
-
-
 # -- structure ---------------------------------------------------------------------------------
 def structure(defn: Omiga) -> list[Finding]:
     found: list[Finding] = []
@@ -216,11 +211,12 @@ def dead(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
                                      f"of its owner's tiles edge to edge", (tile,), topic=("tile", deck, i)))
             for side, (own, other) in sides.items():
                 fewest[side] = min(fewest.get(side, own + other), own + other)
-                if own + other == 0:
+                if own + other == 0:  # black's: say where the edge lies on the table too
+                    turned = f", its {TURNED[side]} as it lies on the table (turned 180 degrees)" if deck else ""
                     found.append(Finding("dead", defn.validation.dead_sides, (*loc, side),
                                          f"nothing can ever touch the {side} of {cs.describe(deck, i)}"
-                                         f"{on_the_table(deck, side)}: no tile of either deck fits "
-                                         f"there", (tile,), topic=("side", deck, i, side)))
+                                         f"{turned}: no tile of either deck fits there", (tile,),
+                                         topic=("side", deck, i, side)))
     stats = {"fewest_neighbours_per_side": fewest,
              "tiles": {cs.names[d][i]: {s: {"own": o, "opponent": t} for s, (o, t) in sides.items()}
                        for d in (0, 1) for i, sides in enumerate(counts[d])}}

@@ -75,18 +75,10 @@ def svg_d(path: Path, height: float) -> str:
     """A reportlab path (y up) as SVG path data (y down) in a box `height` mm high."""
     points = iter(zip(path.points[::2], path.points[1::2]))
     parts = []
-    for op in path.operators:
-        if op == 3:  # closePath
-            parts.append("Z")
-            continue
-        count = 3 if op == 2 else 1  # curveTo takes three points; moveTo and lineTo one
-        coords = [next(points) for _ in range(count)]
-        parts.append("MLC"[op] + " ".join(f"{num(x)} {num(height - y)}" for x, y in coords))
+    for op in path.operators:  # moveTo and lineTo take one point, curveTo three, closePath none
+        coords = [next(points) for _ in range((1, 1, 3, 0)[op])]
+        parts.append("MLCZ"[op] + " ".join(f"{num(x)} {num(height - y)}" for x, y in coords))
     return " ".join(parts)
-
-
-def flipped(points: list[tuple[float, float]], height: float) -> list[list[float]]:
-    return [[round(x, 6), round(height - y, 6)] for x, y in points]
 
 
 def band_points(form: Form, card: TileGeometry, bleed: float, edge: str) -> list[tuple[float, float]]:
@@ -96,7 +88,7 @@ def band_points(form: Form, card: TileGeometry, bleed: float, edge: str) -> list
     line = [(x, h - m + p) for x, p in profile(form, card)]
     points = [(-bleed, h + bleed), (w + bleed, h + bleed), (w + bleed, h - m), *reversed(line), (-bleed, h - m)]
     if edge == "bottom":
-        points = [(card.width - x, card.height - y) for x, y in points]
+        points = [(w - x, h - y) for x, y in points]
     return points
 
 
@@ -111,7 +103,7 @@ def outlines(card: TileGeometry, side: str, bleed: float) -> tuple[str, str]:
 
 def form_data(defn: Omiga, name: str, edge: str, bleed: float) -> dict[str, Any]:
     card, form = defn.card, defn.forms[name]
-    polygon = flipped(band_points(form, card, bleed, edge), card.height)
+    polygon = [[round(x, 6), round(card.height - y, 6)] for x, y in band_points(form, card, bleed, edge)]  # y down
     return {"edge": edge, "name": name, "shape": form.shape, "direction": form.direction,
             "depth": card.form_depth, "width": card.form_width, "band": card.band,
             "polygon": polygon, "points": " ".join(f"{num(x)},{num(y)}" for x, y in polygon)}
@@ -239,7 +231,7 @@ class OmigaTile:
 
 
 def tile_art(defn: Omiga, templates: Sequence[PathLike] = ()) -> TileArt:
-    return TileArt(defn, templates_for(defn, [PathLike(t) for t in templates]))
+    return TileArt(defn, templates_for(defn, templates))
 
 
 def all_tiles(defn: Omiga, art: TileArt) -> list[OmigaTile]:
