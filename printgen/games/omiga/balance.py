@@ -33,10 +33,8 @@ def balance(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
         stats[name] = {side: {cs.colours[c]: counts[side][c] for c in colours} for side in ("left", "right")}
         stats[name].update({side: {cs.kind_name(k): counts[side][k] for k in kinds}
                             for side in ("top", "bottom")})
-        for index, side in enumerate(("left", "right")):
+        for index, side in enumerate(("left", "right") if colours else ()):
             counter = counts[side]
-            if not colours:
-                continue
             most = max(colours, key=lambda c: counter[c])
             least = min(colours, key=lambda c: counter[c])
             spread = counter[most] - counter[least]

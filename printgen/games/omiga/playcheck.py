@@ -165,13 +165,11 @@ def play_lines(p: dict[str, Any]) -> list[str]:
              f"far edge {fig('white_edge', w['edge'])}",
              f"black wins {fig('black_wins', b['wins'])}: behind {fig('black_behind', b['behind'])}, "
              f"far edge {fig('black_edge', b['edge'])}"]
-    values = {"win_gap": p["win_gap"], "draw_rate": p["draw_rate"], "stall_rate": p["stall_rate"],
-              "mean_placements": p["mean_placements"], "no_legal_rate": p["no_legal_rate"]}
     for key, figure_key, at_most, label in THRESHOLDS:
         v = p["verdicts"][key]
         limit = f"{v['limit']:g}" if figure_key in COUNTS else f"{100 * v['limit']:g} %"
         bound = "at most" if at_most else "at least"
         verdict = {"ok": "ok", "over": "TOO " + ("HIGH" if at_most else "LOW"),
                    "unsure": "not enough games to tell"}[v["verdict"]]
-        lines.append(f"{label} {fig(figure_key, values[figure_key])}, {bound} {limit}: {verdict}")
+        lines.append(f"{label} {fig(figure_key, p[figure_key])}, {bound} {limit}: {verdict}")
     return lines
