@@ -41,13 +41,9 @@ class Table:
     def __init__(self, defn: Omiga) -> None:
         self.fits = {(a, b) for a, partners in defn.fits.items() for b in partners}
         self.fits |= {(b, a) for a, b in self.fits}  # listed either way round (asymmetry is reported)
-        self.edges: list[list[dict[str, str]]] = []
-        for deck in DECKS:
-            tiles = []
-            for t in defn.deck(deck).tiles:
-                written = {"left": t.left, "right": t.right, "top": t.top, "bottom": t.bottom}
-                tiles.append(written if deck == "white" else {TURNED[s]: v for s, v in written.items()})
-            self.edges.append(tiles)
+        self.edges: list[list[dict[str, str]]] = [  # side -> name, as each tile lies on the table
+            [{(side if deck == "white" else TURNED[side]): name for side, name in t.model_dump().items()}
+             for t in defn.deck(deck).tiles] for deck in DECKS]
 
     def meets(self, mine: dict[str, str], side: str, theirs: dict[str, str], their_side: str) -> bool:
         """Condition 1 across one side: colours equal, forms that fit."""

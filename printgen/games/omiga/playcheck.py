@@ -79,10 +79,9 @@ def play_section(defn: Omiga, cs: Compiled, tally: Tally, seed: int) -> tuple[li
     stats: dict[str, Any] = {
         "simulated": True, "games": tally.games, "seed": seed, "confidence": CONFIDENCE,
         "table": f"{defn.validation.table.columns} x {defn.validation.table.rows}",
-        "white": {"wins": rate["white_behind"] + rate["white_edge"], "behind": rate["white_behind"],
-                  "edge": rate["white_edge"]},
-        "black": {"wins": rate["black_behind"] + rate["black_edge"], "behind": rate["black_behind"],
-                  "edge": rate["black_edge"]},
+        **{side: {"wins": round(rate[f"{side}_behind"] + rate[f"{side}_edge"], 4),
+                  "behind": round(rate[f"{side}_behind"], 4), "edge": round(rate[f"{side}_edge"], 4)}
+           for side in ("white", "black")},
         "win_gap": intervals["win_gap"].value,
         "leader": {"first": "white", "second": "black", "neither": "neither"}[gap.leader()],
         "draw_rate": rate["draw_edges"] + rate["draw_out"],
@@ -99,8 +98,6 @@ def play_section(defn: Omiga, cs: Compiled, tally: Tally, seed: int) -> tuple[li
     stuck = [name for count, name in ranked[:TOP_TILES] if count > 0]
     stats["tiles_most_often_in_a_dead_hand"] = stuck
     stats = {k: round(v, 4) if isinstance(v, float) else v for k, v in stats.items()}
-    for side in ("white", "black"):
-        stats[side] = {k: round(v, 4) for k, v in stats[side].items()}
     stats["intervals"] = {key: bounds(i) for key, i in intervals.items()}
     found: list[Finding] = []
     verdicts: dict[str, Any] = {}
