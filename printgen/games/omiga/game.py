@@ -106,14 +106,11 @@ def example_drawing(defn: Omiga, art: TileArt, width: float) -> Drawing:
     if found is None:
         return drawing
     low, right, up = found
-    group = Group(transform=(PT_PER_MM * scale, 0, 0, PT_PER_MM * scale, 0, 0))
-    group.add(low.front(numbered=numbered))
-    group.add(placed(right.front(numbered=numbered), translate(w, 0)))
-    group.add(placed(turned(up.front(numbered=numbered), w, h), translate(0, h)))
     outline = Group(*(placed(rect(0, 0, w, h, stroke=black, stroke_width=0.15), translate(x, y))
                       for x, y in ((0, 0), (w, 0), (0, h))))
-    group.add(outline)
-    drawing.add(group)
+    drawing.add(Group(low.front(numbered=numbered), placed(right.front(numbered=numbered), translate(w, 0)),
+                      placed(turned(up.front(numbered=numbered), w, h), translate(0, h)), outline,
+                      transform=(PT_PER_MM * scale, 0, 0, PT_PER_MM * scale, 0, 0)))
     return drawing
 
 

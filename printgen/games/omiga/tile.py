@@ -197,10 +197,8 @@ class TileArt:
                 self.prepare([bleed])
             return self.backs[(deck, bleed)]
         look, w, h = getattr(self.defn.looks(), deck), self.defn.card.width, self.defn.card.height
-        group = Group()
-        group.add(rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour(look.back)))
-        group.add(image.shape(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed))  # covers the bleed too
-        return group
+        return Group(rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour(look.back)),
+                     image.shape(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed))  # covers the bleed too
 
 
 @dataclass(frozen=True)
