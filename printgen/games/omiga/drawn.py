@@ -222,7 +222,8 @@ def drawn_problems(defn: Omiga, art: TileArt) -> list[Problem]:
     """Each fault at the face template's file and the line writing the id, naming its tiles."""
     found = []
     for fault in drawn_faults(defn, art):
-        file, line = where_id(art, fault.ident)
+        ident = fault.ident  # the line writing it, spelt out or as id="semicircle-{{ s.side }}"
+        file, line = located(art.templates, FACE_TEMPLATE, f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident)
         more = len(fault.tiles) - 1
         tiles = f"tile {fault.tiles[0]}" + (f" (and {more} more)" if more else "")
         found.append(Problem(file, line, "", f"{tiles}: {fault.message}"))
@@ -233,8 +234,3 @@ def drawn_warnings(defn: Omiga, art: TileArt) -> list[str]:
     """`file:line: warning: ...` for `build`: the faults, then what drawing the pieces noticed."""
     lines = [f"{p.file}:{p.line}: warning: {p.message}" for p in drawn_problems(defn, art)]
     return lines + art.templates.warnings
-
-
-def where_id(art: TileArt, ident: str) -> tuple[str, int]:
-    """The face template's file and the line writing `ident`, spelt out or as id="semicircle-{{ s.side }}"."""
-    return located(art.templates, FACE_TEMPLATE, f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident)
