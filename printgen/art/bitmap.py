@@ -25,16 +25,6 @@ def load_bitmap(path: Path, data: bytes, kind: str) -> Art:
                reader=reader)
 
 
-def check_header(shown: str, probe: Any, kind: str) -> None:
-    if probe.format != kind:
-        raise ValueError(f"{shown} is named like a {kind} image but holds "
-                         f"{probe.format or 'other'} data; save it as {kind} or rename it")
-    if probe.width * probe.height > MAX_PIXELS:
-        raise ValueError(f"{shown} is {probe.width} x {probe.height} pixels; art may have at "
-                         f"most {MAX_PIXELS // 1_000_000} million (300 dpi needs about 12 "
-                         f"pixels per mm)")
-
-
 def readable_bitmap(shown: str, data: bytes, kind: str) -> Any:
     """The decoded image (palette, 16-bit and other modes as RGBA), or ValueError saying why not;
     the header is checked before any pixel is decoded."""
@@ -44,7 +34,13 @@ def readable_bitmap(shown: str, data: bytes, kind: str) -> Any:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # refused below instead
             with Image.open(io.BytesIO(data)) as probe:
-                check_header(shown, probe, kind)
+                if probe.format != kind:
+                    raise ValueError(f"{shown} is named like a {kind} image but holds "
+                                     f"{probe.format or 'other'} data; save it as {kind} or rename it")
+                if probe.width * probe.height > MAX_PIXELS:
+                    raise ValueError(f"{shown} is {probe.width} x {probe.height} pixels; art may have at "
+                                     f"most {MAX_PIXELS // 1_000_000} million (300 dpi needs about 12 "
+                                     f"pixels per mm)")
                 probe.load()
                 return probe.copy() if probe.mode in ("RGB", "RGBA", "L") else probe.convert("RGBA")
     except UnidentifiedImageError:

@@ -30,12 +30,6 @@ class ArtContext:
     library: "ArtLibrary" = field(default_factory=lambda: ArtLibrary())
 
 
-def art_context(info: ValidationInfo) -> ArtContext | None:
-    """The context of a real load; None when a model is validated on its own (tests, tools)."""
-    found = (info.context or {}).get("art") if isinstance(info.context, dict) else None
-    return found if isinstance(found, ArtContext) else None
-
-
 class ArtName(str):
     """A file name as written in the YAML, carrying what was loaded from it, so drawing code reaches
     the art through the definition itself."""
@@ -98,32 +92,27 @@ def template_folders(value: str | None) -> list[Path]:
 
 def resolve(value: str, context: ArtContext, folder: bool = False) -> Path:
     """The file `value` names, relative to the definition's folder; ValueError says what is wrong."""
+    what = "a folder" if folder else "a file"
     try:
-        return _resolve(value, context, folder)
+        base = context.base.resolve()
+        target = (base / value).resolve()
+        shown = display_name(target)
+        if not context.allow_outside and not target.is_relative_to(base):
+            raise ValueError(f"expected {what} inside the definition's folder ({display_name(base)}); "
+                             f"{shown} is outside it, so build with --allow-outside to use it")
+        if not target.exists():
+            raise ValueError(f"expected {what}, but {shown} does not exist")
+        if not target.is_file() and not target.is_dir():  # reading a FIFO would wait for ever
+            raise ValueError(f"expected {what}, but {shown} is not a regular file (a FIFO, a device or a socket)")
+        if folder and not target.is_dir():
+            raise ValueError(f"expected a folder of templates, but {shown} is a file")
+        if not folder and not target.is_file():
+            raise ValueError(f"expected {what}, but {shown} is a folder")
+        return target
     except OSError as exc:  # a name too long for the file system, ...
         raise ValueError(f"cannot use this file name ({exc.strerror or exc})")
     except RuntimeError:  # pathlib's report of symbolic links that point at each other
         raise ValueError("cannot use this file name (its symbolic links form a loop)")
-
-
-def _resolve(value: str, context: ArtContext, folder: bool) -> Path:
-    base = context.base.resolve()
-    target = (base / value).resolve()
-    shown = display_name(target)
-    if not context.allow_outside and not target.is_relative_to(base):
-        raise ValueError(f"expected {'a folder' if folder else 'a file'} inside the definition's folder "
-                         f"({display_name(base)}); "
-                         f"{shown} is outside it, so build with --allow-outside to use it")
-    what = "a folder" if folder else "a file"
-    if not target.exists():
-        raise ValueError(f"expected {what}, but {shown} does not exist")
-    if not target.is_file() and not target.is_dir():  # reading a FIFO would wait for ever
-        raise ValueError(f"expected {what}, but {shown} is not a regular file (a FIFO, a device or a socket)")
-    if folder and not target.is_dir():
-        raise ValueError(f"expected a folder of templates, but {shown} is a file")
-    if not folder and not target.is_file():
-        raise ValueError(f"expected {what}, but {shown} is a folder")
-    return target
 
 
 def read_art(path: Path) -> bytes:
@@ -145,7 +134,6 @@ class ArtLibrary:
     images: dict[str, Art] = field(default_factory=dict)
     fonts: dict[str, str] = field(default_factory=dict)  # YAML name -> registered font name
     warnings: list[str] = field(default_factory=list)
-    files: list[Path] = field(default_factory=list)  # every file read, for tools that watch them
     templates: Path | None = None
     svg_texts: dict[tuple[str, Path], Art] = field(default_factory=dict)  # (digest, template) -> art, the latest
 
@@ -165,7 +153,6 @@ class ArtLibrary:
         else:
             art = load_bitmap(path, data, kind)
         self.images[value] = art
-        self.files.append(path)
         return art
 
     def add_svg_text(self, path: Path, data: bytes, context: ArtContext) -> Art:
@@ -196,15 +183,15 @@ class ArtLibrary:
         from printgen.art.userfont import register_user_font
 
         self.fonts[value] = register_user_font(path, read_art(path))
-        self.files.append(path)
         return self.fonts[value]
 
 
 def loading(add: Callable[[ArtLibrary, str, ArtContext], Any]) -> Callable[[str | None, ValidationInfo], str | None]:
     """A validator that loads the file a value names through `add`, when validating a real load."""
     def check(value: str | None, info: ValidationInfo) -> str | None:
-        context = art_context(info)
-        if value is not None and context is not None:
+        # None when a model is validated on its own (tests, tools), not as a real load
+        context = info.context.get("art") if isinstance(info.context, dict) else None
+        if value is not None and isinstance(context, ArtContext):
             return ArtName(value, add(context.library, value, context))
         return value
     return check

@@ -38,15 +38,12 @@ class Art:
     def form_name(self) -> str:
         return f"PGArt{self.digest[:16]}"
 
-    def fit(self, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+    def shape(self, x: float, y: float, w: float, h: float) -> "ArtShape":
+        """A shape drawing the art as large as fits in the box (mm), proportions kept, centred."""
         nw, nh = self.natural
         scale = min(w / nw, h / nh)
         fw, fh = nw * scale, nh * scale
-        return (x + (w - fw) / 2, y + (h - fh) / 2, fw, fh)
-
-    def shape(self, x: float, y: float, w: float, h: float) -> "ArtShape":
-        """A shape drawing the art as large as fits in the box (mm), proportions kept, centred."""
-        return ArtShape(self, *self.fit(x, y, w, h))
+        return ArtShape(self, x + (w - fw) / 2, y + (h - fh) / 2, fw, fh)
 
 
 class ArtShape(DirectDraw):
@@ -105,6 +102,7 @@ def define_form(canvas: Any, art: Art) -> None:
     if art.drawing is None:
         canvas.beginForm(art.form_name, 0, 0, 1, 1)
         canvas.drawImage(art.reader, 0, 0, 1, 1, mask="auto")
+        canvas.endForm()
     else:
         from reportlab.graphics import renderPDF
 
@@ -117,8 +115,6 @@ def define_form(canvas: Any, art: Art) -> None:
         if outer is not None:
             canvas._drawing = outer
         canvas.endForm(Resources=form_resources(canvas))
-        return
-    canvas.endForm()
 
 
 def first_line(exc: BaseException) -> str:

@@ -51,11 +51,10 @@ class TooCostly(ValueError):
 
 @dataclass
 class SvgMeasure:
-    """What drawing one SVG takes: elements and nesting after <use>, and bitmap pixels drawn."""
+    """What drawing one SVG takes: elements after <use> (nesting and bitmap pixels are checked as it is
+    walked), and the files it reads."""
 
     elements: int = 0
-    depth: int = 0
-    pixels: int = 0
     files: list[Path] = field(default_factory=list)
     pictures: list[Path] = field(default_factory=list)  # bitmap files it names, read when it is written
     absent: list[Path] = field(default_factory=list)  # files it names that are not there (yet)
@@ -70,7 +69,7 @@ def measure_svg(root: Any, path: Path, root_folder: Path | None) -> SvgMeasure:
     """TooCostly when over a limit; `root_folder` is where linked files must lie (None: anywhere)."""
     check_size(root, path)
     measure = SvgMeasure(files=[path.resolve()])
-    measure.elements, measure.depth, measure.pixels = SvgWalk(root, path, root_folder, measure).visit(root, 0)
+    measure.elements = SvgWalk(root, path, root_folder, measure).visit(root, 0)[0]
     return measure
 
 
@@ -119,8 +118,7 @@ class SvgWalk:
     def visit(self, element: Any, depth: int) -> tuple[int, int, int]:
         """(elements, height, pixels) of `element` with everything it draws, copies included."""
         if element in self.memo:
-            elements, height, pixels = self.memo[element]
-            self.check_depth(element, depth + height)
+            self.check_depth(element, depth + self.memo[element][1])
             return self.memo[element]
         if element in self.active:
             raise TooCostly(f"{self.where(element)}: this <{local(element.tag)}> refers back to "
@@ -191,24 +189,23 @@ class SvgWalk:
         href = (element.get(XLINK_HREF) or element.get("href") or "").strip()
         if href.startswith("data:"):
             return 1, 1, data_uri_pixels(href, self.where(element))
-        if href.startswith("#"):
-            target = self.ids.get(href[1:])
-            if target is None:
-                return 1, 1, 0
-            count, tall, pixels = self.visit(target, depth + 1)
+        if href.startswith("#") and href[1:] in self.ids:
+            count, tall, pixels = self.visit(self.ids[href[1:]], depth + 1)
             return count + 1, tall + 1, pixels
-        if not href:
-            return 1, 1, 0
-        iri, _, fragment = href.partition("#")
-        target_path = self.external(iri)
-        if target_path is None:
+        target_path = self.external(href.partition("#")[0]) if href and not href.startswith("#") else None
+        if target_path is None:  # nothing named, or an element or file svglib would not draw
             return 1, 1, 0
         if target_path.suffix.lower() == ".svg":
             count, tall, pixels = self.external_svg(element, target_path, depth)
             return count + 1, tall + 1, pixels
         if target_path not in self.measure.pictures:
             self.measure.pictures.append(target_path)
-        return 1, 1, file_pixels(target_path, self.where(element))
+        try:
+            with target_path.open("rb") as handle:
+                data = handle.read(1 << 20)  # headers sit in the first bytes; enough for JPEG's too
+        except OSError:
+            return 1, 1, 0
+        return 1, 1, header_pixels(data, self.where(element))
 
     def external(self, iri: str) -> Path | None:
         """The file an href names, where svglib would read it; None where svglib would not."""
@@ -255,15 +252,6 @@ def data_uri_pixels(href: str, where: str) -> int:
     try:
         data = base64.b64decode(href[match.end():].encode("ascii", "ignore"))
     except (binascii.Error, ValueError):
-        return 0
-    return header_pixels(data, where)
-
-
-def file_pixels(path: Path, where: str) -> int:
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(1 << 20)  # headers sit in the first bytes; enough for JPEG's too
-    except OSError:
         return 0
     return header_pixels(data, where)
 

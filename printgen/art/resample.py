@@ -14,20 +14,15 @@ RESAMPLE_FROM = 1.25  # larger by less than this: left to the rasteriser, as che
 CACHED_BYTES = 64 * 1024 * 1024  # one art's resampled copies (a few sizes per deck)
 
 
-def covered_pixels(canvas: Any, renderer: Any, shape: Any) -> tuple[int, int] | None:
-    """Pixels `shape` covers at the canvas's dpi; None inside a form, where the scale is unknown."""
-    if canvas._formData is not None:
+def resampled_form(canvas: Any, renderer: Any, shape: Any) -> str | None:
+    """A form of `shape`'s bitmap resampled to the pixels it covers, or None to draw it as it is."""
+    if canvas._formData is not None:  # inside a form, where the scale is unknown
         return None
     a, b, c, d, _, _ = renderer._tracker.getState()["ctm"]  # local units to points
     per_point = canvas._printgen_raster_dpi / 72
-    return (math.ceil(shape.width * math.hypot(a, b) * per_point),
-            math.ceil(shape.height * math.hypot(c, d) * per_point))
-
-
-def resampled_form(canvas: Any, renderer: Any, shape: Any) -> str | None:
-    """A form of `shape`'s bitmap resampled to the pixels it covers, or None to draw it as it is."""
-    covered = covered_pixels(canvas, renderer, shape)
-    if covered is None or min(covered) < 1:
+    covered = (math.ceil(shape.width * math.hypot(a, b) * per_point),
+               math.ceil(shape.height * math.hypot(c, d) * per_point))
+    if min(covered) < 1:
         return None
     art = shape.art
     width, height = (int(v) for v in art.natural)

@@ -9,7 +9,9 @@ import io
 import logging
 import math
 import re
+import sys
 from dataclasses import dataclass
+from logging.handlers import BufferingHandler
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
@@ -134,15 +136,6 @@ def points_to_pattern(root: Any, value: str) -> bool:
     return bool(target) and local(target[0].tag) == "pattern"
 
 
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
 def load_svg(path: Path, data: bytes, root_folder: Path | None) -> Art:
     """Measure the SVG, then convert it; files it links must lie under `root_folder`."""
     tree = parse(path, data)
@@ -167,7 +160,8 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
 
     shown = display_name(path)
     logger = logging.getLogger("svglib")
-    handler, propagate = _Collect(), logger.propagate
+    handler, propagate = BufferingHandler(sys.maxsize), logger.propagate  # keeps every record
+    handler.setLevel(logging.WARNING)
     logger.addHandler(handler)
     logger.propagate = False
     try:
@@ -191,7 +185,7 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
     replaced = [f"font-family {family!r} is not printgen's embedded font, so its text is drawn in "
                 f"{FONT_NAME}; convert the text to paths in your drawing program to keep its look"
                 for family in named_families(getattr(fonts, "replaced", ()))]
-    return drawing, tuple(dict.fromkeys([*handler.messages, *replaced]))
+    return drawing, tuple(dict.fromkeys([*(r.getMessage() for r in handler.buffer), *replaced]))
 
 
 def named_families(tried: Iterable[str]) -> list[str]:

@@ -43,7 +43,6 @@ class BatchConverter:
         self.path, self.root_folder, self.font_map = path, root_folder, font_map
         self.frames: dict[bytes, tuple[Any, tuple[str, ...]]] = {}  # root's attributes -> empty drawing
         self.shapes: dict[tuple[bytes, bytes], tuple[list[Any], tuple[str, ...]]] = {}  # -> its shapes
-        self.logged: list[str] = []
         self.notes: list[str] = []  # what svglib logged for the last SVG converted
 
     def convert(self, data: bytes, tree: Any) -> Any:
@@ -51,10 +50,10 @@ class BatchConverter:
 
         if entangled(tree):
             drawing, notes = self.whole(data, tree)
-            self.noted(notes)
+            self.notes = list(dict.fromkeys(notes))
             return drawing
         root = self.bare(tree)
-        key = root_key(root)
+        key = element_key(root)
         if key not in self.frames:
             self.frames[key] = self.whole(data, root)
         frame, notes = self.frames[key]
@@ -72,17 +71,13 @@ class BatchConverter:
             shapes, logged = self.shapes[(key, text)]
             main.contents.extend(shapes)
             found += logged
-        self.noted(tuple(found))
+        self.notes = list(dict.fromkeys(found))
         drawing = Drawing(frame.width, frame.height)
         drawing.add(main)
         return drawing
 
     def whole(self, data: bytes, tree: Any) -> tuple[Any, tuple[str, ...]]:
         return convert(self.path, data, self.root_folder, self.font_map, tree)
-
-    def noted(self, notes: tuple[str, ...]) -> None:
-        self.notes = list(dict.fromkeys(notes))
-        self.logged += [message for message in self.notes if message not in self.logged]
 
     @staticmethod
     def bare(tree: Any) -> Any:
@@ -91,13 +86,8 @@ class BatchConverter:
         return etree.Element(tree.tag, dict(tree.attrib), nsmap=tree.nsmap)
 
 
-def root_key(root: Any) -> bytes:
-    from lxml import etree
-
-    return bytes(etree.tostring(root))
-
-
 def element_key(element: Any) -> bytes:
+    """The element's own text (its tail left out), which tells its drawing apart."""
     from lxml import etree
 
     return bytes(etree.tostring(element, with_tail=False))

@@ -7,7 +7,7 @@ from typing import Any, Iterator, Sequence
 
 from reportlab.graphics.shapes import Group, String, mmult
 
-from printgen.games.pieces import PieceTemplates
+from printgen.games.pieces import PieceTemplates, shown_name
 
 Point = tuple[float, float]
 Matrix = tuple[float, ...]
@@ -98,11 +98,11 @@ def overlap(a: Sequence[Point], b: Sequence[Point], tolerance: float = 0.0) -> b
     return True
 
 
-COMMENT = re.compile(r"\{#.*?#\}", re.S)
+COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments: notes may name the ids too
 
 
 def line_in(source: str, snippet: str) -> int | None:
-    """The 1-based line where `snippet` first stands outside a Jinja comment; None if nowhere."""
+    """The 1-based line where `snippet` first stands outside a comment; None if nowhere."""
     body = COMMENT.sub(lambda found: re.sub(r"[^\n]", " ", found.group(0)), source)
     index = body.find(snippet)
     return body.count("\n", 0, index) + 1 if index >= 0 else None
@@ -110,10 +110,9 @@ def line_in(source: str, snippet: str) -> int | None:
 
 def located(templates: PieceTemplates, name: str, *snippets: str) -> tuple[str, int]:
     """Template `name`'s shown file and the line holding the first of `snippets` (else 1)."""
-    file, _ = templates.where(name)
-    source = templates.source(name)[1]
+    path, source = templates.source(name)
     found = (line_in(source, snippet) for snippet in snippets)
-    return file, next((line for line in found if line is not None), 1)
+    return shown_name(path), next((line for line in found if line is not None), 1)
 
 
 def located_shape(templates: PieceTemplates, name: str, shape: Any, ident: str | None) -> tuple[str, int]:

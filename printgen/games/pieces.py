@@ -93,7 +93,7 @@ class PieceTemplates:
             wanted: dict[str, Wanted] = {}
             for piece in pieces:
                 data = plain(dict(piece.context))
-                key = key_of(name, data, piece.width, piece.height)
+                key = json.dumps([name, data, piece.width, piece.height], sort_keys=True)  # tells pieces apart
                 keys.append(key)
                 if key not in self.drawn and key not in wanted:
                     wanted[key] = Wanted(key, piece, data)
@@ -135,35 +135,29 @@ class PieceTemplates:
             except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
                 raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
                                                f"the SVG it made: {exc}")]) from None
-            seen: dict[str, str] = {}
-            for found in scan(tree):
-                if found.feature != "text":  # text is set in the embedded fonts here
-                    seen.setdefault(found.feature, found.what)
-            distinct[text] = Drawn(drawing, tuple(seen.items()), tuple(converter.notes))
+            found = tuple((f.feature, f.what) for f in scan(tree))  # each feature once
+            distinct[text] = Drawn(drawing, found, tuple(converter.notes))
         return [distinct[text] for text in texts]
 
     def take(self, name: str, wanted: list[Wanted], made: list[Drawn]) -> None:
-        """Place each wanted piece of template `name`, warning once for what drawing them noticed."""
+        """Place each wanted piece of template `name`, warning once for what drawing them noticed:
+        what svglib leaves out at the line of the template naming the feature, then svglib's notes."""
         findings: dict[str, str] = {}
         notes: dict[str, None] = {}
         for drawn in made:
             for feature, what in drawn.findings:
                 findings.setdefault(feature, what)
             notes.update(dict.fromkeys(drawn.notes))
-        self.note(name, sorted(findings.items()), list(notes))
-        for item, drawn in zip(wanted, made):
-            self.check_size(name, drawn.drawing, item.piece)
-            self.drawn[item.key] = placed_at(drawn.drawing, item.piece.width, item.piece.height)
-
-    def note(self, name: str, findings: list[tuple[str, str]], notes: list[str]) -> None:
-        """Warnings for what svglib leaves out, each at the line of the template naming the feature."""
         file, text = self.source(name)
         shown = shown_name(file)
-        for feature, what in findings:
+        for feature, what in sorted(findings.items()):
             line = line_of(text, "<" + feature) if "<" + feature in text else line_of(text, feature)
             self.warn(f"{shown}:{line}: warning: {feature}: {what}")
         for message in notes:
             self.warn(f"{shown}: warning: svglib: {message}")
+        for item, drawn in zip(wanted, made):
+            self.check_size(name, drawn.drawing, item.piece)
+            self.drawn[item.key] = placed_at(drawn.drawing, item.piece.width, item.piece.height)
 
     def check_size(self, name: str, drawing: Any, piece: Piece) -> None:
         w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM
@@ -183,11 +177,6 @@ def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
     from printgen.art.library import loaded_fonts
 
     return PieceTemplates(tuple(Path(f) for f in folders), {"d": plain(defn)}, user_fonts=loaded_fonts(defn))
-
-
-def key_of(name: str, data: Any, width: float, height: float) -> str:
-    """What tells two pieces apart: the template, the plain data it is given and the box."""
-    return json.dumps([name, data, width, height], sort_keys=True)
 
 
 def shown_name(path: Path) -> str:

@@ -31,15 +31,12 @@ def lifted(node: Any, outer: tuple[float, ...]) -> Group:
     if isinstance(node, Group):
         a, b, c, d, e, f = snapped(mmult(outer, tuple(node.transform)))
         if (a, b, c, d) == (1.0, 0.0, 0.0, 1.0) and all(isinstance(item, String) for item in node.contents):
-            return copy_group(node, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), [moved(item, e, f) for item in node.contents])
+            moved = [copy.copy(item) for item in node.contents]
+            for text in moved:
+                text.x, text.y = text.x + e, text.y + f
+            return copy_group(node, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), moved)
         return copy_group(node, (a, b, c, d, e, f))
     return Group(node, transform=outer)
-
-
-def moved(text: String, dx: float, dy: float) -> String:
-    copied = copy.copy(text)
-    copied.x, copied.y = text.x + dx, text.y + dy
-    return copied
 
 
 def down(node: Any) -> Any:

@@ -21,11 +21,6 @@ def used_kinds(cs: Compiled) -> tuple[list[int], list[int]]:
             sorted(shown_kinds))
 
 
-def kind_counts(cs: Compiled, own: tuple[Edges, ...]) -> dict[str, Counter[int]]:
-    """Per side as the owner holds the tiles: colours on left and right, form kinds on top and bottom."""
-    return buckets((left, right, cs.form_kind[top], cs.form_kind[bottom]) for left, right, top, bottom in own)
-
-
 def balance(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
     limit = defn.validation.thresholds.max_colour_spread
     colours, kinds = used_kinds(cs)
@@ -33,14 +28,13 @@ def balance(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
     stats: dict[str, Any] = {}
     for deck in (0, 1):
         name, own = DECKS[deck], cs.own[deck]
-        counts = kind_counts(cs, own)
+        # per side as the owner holds the tiles: colours on left and right, form kinds on top and bottom
+        counts = buckets((left, right, cs.form_kind[top], cs.form_kind[bottom]) for left, right, top, bottom in own)
         stats[name] = {side: {cs.colours[c]: counts[side][c] for c in colours} for side in ("left", "right")}
         stats[name].update({side: {cs.kind_name(k): counts[side][k] for k in kinds}
                             for side in ("top", "bottom")})
-        for index, side in enumerate(("left", "right")):
+        for index, side in enumerate(("left", "right") if colours else ()):
             counter = counts[side]
-            if not colours:
-                continue
             most = max(colours, key=lambda c: counter[c])
             least = min(colours, key=lambda c: counter[c])
             spread = counter[most] - counter[least]

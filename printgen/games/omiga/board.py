@@ -7,11 +7,11 @@ from reportlab.lib.colors import HexColor
 from printgen.art.library import template_folders
 from printgen.drawing import fonts
 from printgen.core.paper import Paper
-from printgen.drawing.picture import placed, rect, text
+from printgen.drawing.picture import placed, rect, text, turned
 from printgen.drawing.document import Document, Page
 from printgen.games.omiga.model import DECKS, Omiga
 from printgen.games.omiga.simulation import Record
-from printgen.games.omiga.tile import OmigaTile, TileArt, tile_art, tile_on_table
+from printgen.games.omiga.tile import TileArt, tile_art
 
 MARGIN = 12.0  # mm around the table
 CAPTION = 12.0  # mm above the table for the caption
@@ -41,9 +41,9 @@ def board(defn: Omiga, record: Record, heading: str, art: TileArt) -> tuple[Grou
     for r in range(1, record.rows):
         group.add(rect(MARGIN, MARGIN + r * h - 0.15, record.columns * w, 0.3, fill=lines))
     for p in record.placements:
-        deck = DECKS[p.deck]
-        tile = OmigaTile(defn, deck, p.tile, defn.deck(deck).tiles[p.tile], art)
-        group.add(placed(tile_on_table(tile), translate(MARGIN + p.column * w, MARGIN + p.row * h)))
+        face = art.face(DECKS[p.deck], p.tile, 0.0, True)  # as it lies: black's tiles face their owner
+        on_table = turned(face, w, h) if DECKS[p.deck] == "black" else placed(face, (1, 0, 0, 1, 0, 0))
+        group.add(placed(on_table, translate(MARGIN + p.column * w, MARGIN + p.row * h)))
     if record.placements:
         last = record.placements[-1]
         group.add(rect(MARGIN + last.column * w, MARGIN + last.row * h, w, h,
@@ -55,18 +55,12 @@ def board(defn: Omiga, record: Record, heading: str, art: TileArt) -> tuple[Grou
     return group, width, height
 
 
-def heading(defn: Omiga, record: Record, seed: int, game: int) -> str:
+def board_documents(defn: Omiga, record: Record, seed: int, game: int) -> list[Document]:
+    """board.svg and board.png of the end position of game `game`, tiles from the face template."""
     moves = max(len(record.placements) - 2, 0)
-    return (f"{defn.title}, seed {seed}, game {game + 1}: {ENDINGS[record.outcome]} "
-            f"after {moves} placement{'s' * (moves != 1)}")
-
-
-def board_documents(defn: Omiga, record: Record, seed: int, game: int, stem: str,
-                    art: TileArt | None = None) -> list[Document]:
-    """`<stem>.svg` and `<stem>.png` of the end position, tiles from the face template."""
-    title = heading(defn, record, seed, game)
-    art = art or tile_art(defn, template_folders(defn.templates))
-    group, width, height = board(defn, record, title, art)
+    title = (f"{defn.title}, seed {seed}, game {game + 1}: {ENDINGS[record.outcome]} "
+             f"after {moves} placement{'s' * (moves != 1)}")
+    group, width, height = board(defn, record, title, tile_art(defn, template_folders(defn.templates)))
     size = Paper("board", width, height)
-    return [Document(f"{stem}.svg", size, [Page([group])], title),
-            Document(f"{stem}.png", size, [Page([group])], f"{defn.title} board", dpi=BOARD_DPI)]
+    return [Document("board.svg", size, [Page([group])], title),
+            Document("board.png", size, [Page([group])], f"{defn.title} board", dpi=BOARD_DPI)]

@@ -64,10 +64,7 @@ def best_repair(defn: Omiga, kind: Kind, name: str, run: Checks, search: bool) -
     known = list(defn.colours) if kind == "colour" else list(defn.forms)
     nearness = {k: difflib.SequenceMatcher(None, name.lower(), k.lower()).ratio() for k in known}
     ranked = sorted(known, key=lambda k: -nearness[k])
-    if not search:
-        return ranked[0], renamed(defn, kind, name, ranked[0])
-    tried = [(len(run(renamed(defn, kind, name, k))), i, k) for i, k in enumerate(ranked)]
-    best = min(tried)[2]
+    best = min(ranked, key=lambda k: len(run(renamed(defn, kind, name, k)))) if search else ranked[0]
     return best, renamed(defn, kind, name, best)
 
 

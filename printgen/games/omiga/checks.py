@@ -40,11 +40,6 @@ def names_list(tiles: Iterable[str], limit: int = 8) -> str:
     return shown + (f" and {len(tiles) - limit} more" if len(tiles) > limit else "")
 
 
-def on_the_table(deck: int, side: str) -> str:
-    """Where a black tile's edge lies on the table (turned 180 degrees); nothing for white's."""
-    return "" if deck == 0 else f", its {TURNED[side]} as it lies on the table (turned 180 degrees)"
-
-
 # -- structure ---------------------------------------------------------------------------------
 def structure(defn: Omiga) -> list[Finding]:
     found: list[Finding] = []
@@ -188,23 +183,16 @@ def neighbour_counts(cs: Compiled) -> list[list[dict[str, tuple[int, int]]]]:
         for edges in cs.table[deck]:
             left, right, top, bottom = edges
             counts = {}
-            for side, fn in (("left", lambda b: b["right"][left]), ("right", lambda b: b["left"][right]),
-                             ("top", lambda b: sum(b["bottom"][f] for f in cs.fit_up[top])),
-                             ("bottom", lambda b: sum(b["top"][f] for f in fit_down[bottom]))):
-                own, other = fn(counted[deck]), fn(counted[1 - deck])
-                own -= self_fits(cs, edges, side)
-                counts[side if deck == 0 else TURNED[side]] = (own, other)
+            beside, stacked = left == right, cs.fits(top, bottom)  # would it fit a copy of itself there
+            for side, fn, itself in (("left", lambda b: b["right"][left], beside),
+                                     ("right", lambda b: b["left"][right], beside),
+                                     ("top", lambda b: sum(b["bottom"][f] for f in cs.fit_up[top]), stacked),
+                                     ("bottom", lambda b: sum(b["top"][f] for f in fit_down[bottom]), stacked)):
+                # a tile cannot touch itself, so a copy of it is no neighbour
+                counts[side if deck == 0 else TURNED[side]] = (fn(counted[deck]) - itself, fn(counted[1 - deck]))
             rows.append({side: counts[side] for side in SIDES})
         result.append(rows)
     return result
-
-
-def self_fits(cs: Compiled, edges: tuple[int, int, int, int], side: str) -> int:
-    """1 when a tile would fit beside a copy of itself on that side (it cannot touch itself)."""
-    left, right, top, bottom = edges
-    if side in ("left", "right"):
-        return int(left == right)
-    return int(cs.fits(top, bottom))
 
 
 def dead(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
@@ -223,11 +211,12 @@ def dead(defn: Omiga, cs: Compiled) -> tuple[list[Finding], dict[str, Any]]:
                                      f"of its owner's tiles edge to edge", (tile,), topic=("tile", deck, i)))
             for side, (own, other) in sides.items():
                 fewest[side] = min(fewest.get(side, own + other), own + other)
-                if own + other == 0:
+                if own + other == 0:  # black's: say where the edge lies on the table too
+                    turned = f", its {TURNED[side]} as it lies on the table (turned 180 degrees)" if deck else ""
                     found.append(Finding("dead", defn.validation.dead_sides, (*loc, side),
                                          f"nothing can ever touch the {side} of {cs.describe(deck, i)}"
-                                         f"{on_the_table(deck, side)}: no tile of either deck fits "
-                                         f"there", (tile,), topic=("side", deck, i, side)))
+                                         f"{turned}: no tile of either deck fits there", (tile,),
+                                         topic=("side", deck, i, side)))
     stats = {"fewest_neighbours_per_side": fewest,
              "tiles": {cs.names[d][i]: {s: {"own": o, "opponent": t} for s, (o, t) in sides.items()}
                        for d in (0, 1) for i, sides in enumerate(counts[d])}}

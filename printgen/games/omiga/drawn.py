@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from functools import partial
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -16,13 +15,12 @@ from printgen.core.problems import Problem
 from printgen.games.omiga.model import Omiga, tile_name
 from printgen.games.omiga.tile import FACE_TEMPLATE, TileArt
 from printgen.games.omiga.tileset import interlock
-from printgen.games.piecebounds import Point, apply
+from printgen.games.piecebounds import Point, apply, located
 from printgen.games.pieces import shapes_with_id
 
 TOLERANCE = 0.02  # mm: far below what a butted pair of tiles shows, far above rounding
 SAMPLES = 97  # x positions along an edge (never exactly on a form's corner)
 CURVE_STEPS = 16  # straight pieces a Bezier is followed by when an outline is flattened
-COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 
 @dataclass
@@ -37,8 +35,7 @@ class Fault:
 def outline_of(shape: Any, matrix: Sequence[float]) -> tuple[list[list[Point]], list[Point]]:
     """A shape's outline as closed polylines, and points on its curves for fitting a circle."""
     if isinstance(shape, (Circle, Ellipse)):
-        rx = shape.r if isinstance(shape, Circle) else shape.rx
-        ry = shape.r if isinstance(shape, Circle) else shape.ry
+        rx, ry = (shape.r, shape.r) if isinstance(shape, Circle) else (shape.rx, shape.ry)
         ring = [apply(matrix, shape.cx + rx * math.cos(t), shape.cy + ry * math.sin(t))
                 for t in (2 * math.pi * k / 64 for k in range(64))]
         return [ring], ring
@@ -68,9 +65,7 @@ def path_outline(path: Path, matrix: Sequence[float]) -> tuple[list[list[Point]]
         elif op == 2:
             p0 = current[-1] if current else (0.0, 0.0)
             p1, p2, p3 = next(points), next(points), next(points)
-            for k in range(1, CURVE_STEPS + 1):
-                t = k / CURVE_STEPS
-                current.append(bezier(p0, p1, p2, p3, t))
+            current += [bezier(p0, p1, p2, p3, k / CURVE_STEPS) for k in range(1, CURVE_STEPS + 1)]
             on_curve += [p0, bezier(p0, p1, p2, p3, 0.5), p3]
         elif op == 3 and current:
             rings.append(current)
@@ -208,9 +203,8 @@ def drawn_faults(defn: Omiga, art: TileArt) -> list[Fault]:
                       f"way", name)
     for first, partners in defn.fits.items():
         for second in partners:
-            if first not in drawn_forms or second not in drawn_forms:
-                continue
-            if not interlock(defn.forms[first], defn.forms[second]):
+            if (first not in drawn_forms or second not in drawn_forms
+                    or not interlock(defn.forms[first], defn.forms[second])):
                 continue  # a fit the forms' own shapes do not make is reported by the structure check
             a, b = drawn_forms[first][0], drawn_forms[second][0]
             gaps = [abs(p + q) for p, q in zip(a, reversed(b))]
@@ -228,7 +222,8 @@ def drawn_problems(defn: Omiga, art: TileArt) -> list[Problem]:
     """Each fault at the face template's file and the line writing the id, naming its tiles."""
     found = []
     for fault in drawn_faults(defn, art):
-        file, line = where_id(art, fault.ident)
+        ident = fault.ident  # the line writing it, spelt out or as id="semicircle-{{ s.side }}"
+        file, line = located(art.templates, FACE_TEMPLATE, f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident)
         more = len(fault.tiles) - 1
         tiles = f"tile {fault.tiles[0]}" + (f" (and {more} more)" if more else "")
         found.append(Problem(file, line, "", f"{tiles}: {fault.message}"))
@@ -239,14 +234,3 @@ def drawn_warnings(defn: Omiga, art: TileArt) -> list[str]:
     """`file:line: warning: ...` for `build`: the faults, then what drawing the pieces noticed."""
     lines = [f"{p.file}:{p.line}: warning: {p.message}" for p in drawn_problems(defn, art)]
     return lines + art.templates.warnings
-
-
-def where_id(art: TileArt, ident: str) -> tuple[str, int]:
-    """The face template's file and the line writing `ident`, spelt out or as id="semicircle-{{ s.side }}"."""
-    _, text = art.templates.source(FACE_TEMPLATE)
-    text = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # the notes may name the ids too
-    file, _ = art.templates.where(FACE_TEMPLATE)
-    for probe in (f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident):
-        if probe in text:
-            return file, text.count("\n", 0, text.index(probe)) + 1
-    return file, 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from printgen.games.omiga.checks import Finding, names_list
+from printgen.games.omiga.checks import TURNED, Finding, names_list
 from printgen.games.omiga.model import DECKS, Omiga, tile_name
 from printgen.games.omiga.tileset import Compiled
 
@@ -16,7 +16,6 @@ LIMIT = 400_000  # placements tried; the bundled 36 + 36 tiles take 186,624 (abo
 Cell = tuple[int, int]  # column, row; rows count up from white's side
 ACROSS = {(-1, 0): ("left", "right"), (1, 0): ("right", "left"), (0, 1): ("top", "bottom"),
           (0, -1): ("bottom", "top")}  # offset: (my side, the neighbour's side), on the table
-TURNED = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 
 
 @dataclass
@@ -42,13 +41,9 @@ class Table:
     def __init__(self, defn: Omiga) -> None:
         self.fits = {(a, b) for a, partners in defn.fits.items() for b in partners}
         self.fits |= {(b, a) for a, b in self.fits}  # listed either way round (asymmetry is reported)
-        self.edges: list[list[dict[str, str]]] = []
-        for deck in DECKS:
-            tiles = []
-            for t in defn.deck(deck).tiles:
-                written = {"left": t.left, "right": t.right, "top": t.top, "bottom": t.bottom}
-                tiles.append(written if deck == "white" else {TURNED[s]: v for s, v in written.items()})
-            self.edges.append(tiles)
+        self.edges: list[list[dict[str, str]]] = [  # side -> name, as each tile lies on the table
+            [{(side if deck == "white" else TURNED[side]): name for side, name in t.model_dump().items()}
+             for t in defn.deck(deck).tiles] for deck in DECKS]
 
     def meets(self, mine: dict[str, str], side: str, theirs: dict[str, str], their_side: str) -> bool:
         """Condition 1 across one side: colours equal, forms that fit."""
@@ -135,13 +130,12 @@ def thorough_check(defn: Omiga, cs: Compiled, dead: dict[str, Any], setup: dict[
                              f"in {len(seen.frozen)} of {seen.setups} set-ups neither player can place "
                              f"any tile next, so such a game stalls at once: {names_list(pairs, 4)}",
                              tuple(dict.fromkeys(p for pair in pairs for p in pair.split(" under ")))))
+    agrees = not any(f.severity == "error" for f in found)
     summary = (f"{seen.setups} set-ups and {seen.moves} first moves searched one by one "
-               f"({seen.tried} placements tried): "
-               + ("they agree with the set-up and neighbour counts" if not any(
-                   f.severity == "error" for f in found) else "they DISAGREE with the fast checks"))
+               f"({seen.tried} placements tried): " + ("they agree with the set-up and neighbour counts"
+                                                       if agrees else "they DISAGREE with the fast checks"))
     stats = {"searched": True, "setups": seen.setups, "first_moves": seen.moves, "tried": seen.tried,
-             "setups_without_a_move": len(seen.frozen), "agrees": not any(f.severity == "error" for f in found),
-             "summary": summary}
+             "setups_without_a_move": len(seen.frozen), "agrees": agrees, "summary": summary}
     return found, stats
 
 

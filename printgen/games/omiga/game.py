@@ -29,7 +29,7 @@ from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded, Validator
 from printgen.games.omiga.checks import structure_errors
 from printgen.games.omiga.drawn import drawn_warnings
-from printgen.games.omiga.model import (DECKS, Omiga, check_geometry, check_palettes, lightness_warnings,
+from printgen.games.omiga.model import (DECKS, Colour, Omiga, check_geometry, check_palettes, lightness_warnings,
                                         tile_name)
 from printgen.games.omiga.tile import OmigaTile, TileArt, all_tiles, tile_art
 
@@ -49,26 +49,31 @@ def fit_words(defn: Omiga) -> str:
     return ", ".join(pairs) or "no forms fit"
 
 
+def edge_kinds(defn: Omiga) -> tuple[list[tuple[Colour, str]], list[tuple[str, str]]]:
+    """Each colour (its paint, and its label with its symbol) and each form (its name with its shape,
+    and the forms it joins), for the rules' table and the reference sheet's."""
+    paints = [defn.looks().colours[name] for name in defn.colours]
+    colours = [(paint, paint.label + (f" with a {paint.symbol}" if paint.symbol != "none" else ""))
+               for paint in paints]
+    forms = [(name + ("" if form.shape == name else f" ({form.shape})"),
+              ", ".join(defn.fits.get(name, [])) or "nothing") for name, form in defn.forms.items()]
+    return colours, forms
+
+
 def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
     """The palette's colours and symbols, each row with a swatch cell, and each form's fits."""
     cell = style.body.clone("refcell", spaceAfter=0)
     head = cell.clone("refhead", fontName=fonts.BOLD)
-    palette = defn.looks()
+    colours, forms = edge_kinds(defn)
     rows = [["", Paragraph("Edge", head), Paragraph("Kind", head), Paragraph("Joins", head)]]
     swatches = []
-    for r, name in enumerate(defn.colours, start=1):
-        paint = palette.colours[name]
-        mark = f" with a {paint.symbol}" if paint.symbol != "none" else ""
-        rows.append(["", Paragraph("left and right" if r == 1 else "", cell),
-                     Paragraph(f"{escape(paint.label)}{mark}", cell),
+    for r, (paint, kind) in enumerate(colours, start=1):
+        rows.append(["", Paragraph("left and right" if r == 1 else "", cell), Paragraph(escape(kind), cell),
                      Paragraph(f"{escape(paint.label)}: the halves make one circle", cell)])
         swatches.append(("BACKGROUND", (0, r), (0, r), HexColor(paint.fill)))
-    first_form = len(rows)
-    for name, form in defn.forms.items():
-        shape = "" if form.shape == name else f" ({form.shape})"
-        joins = ", ".join(defn.fits.get(name, [])) or "nothing"
-        rows.append(["", Paragraph("top and bottom" if len(rows) == first_form else "", cell),
-                     Paragraph(f"{escape(name)}{shape}", cell), Paragraph(escape(joins), cell)])
+    for k, (kind, joins) in enumerate(forms):
+        rows.append(["", Paragraph("top and bottom" if k == 0 else "", cell), Paragraph(escape(kind), cell),
+                     Paragraph(escape(joins), cell)])
     swatch = 3.0  # mm
     rest = pt(width - swatch)
     table = Table(rows, colWidths=[pt(swatch)] + [rest * f for f in (0.24, 0.36, 0.40)])
@@ -101,14 +106,11 @@ def example_drawing(defn: Omiga, art: TileArt, width: float) -> Drawing:
     if found is None:
         return drawing
     low, right, up = found
-    group = Group(transform=(PT_PER_MM * scale, 0, 0, PT_PER_MM * scale, 0, 0))
-    group.add(low.front(numbered=numbered))
-    group.add(placed(right.front(numbered=numbered), translate(w, 0)))
-    group.add(placed(turned(up.front(numbered=numbered), w, h), translate(0, h)))
     outline = Group(*(placed(rect(0, 0, w, h, stroke=black, stroke_width=0.15), translate(x, y))
                       for x, y in ((0, 0), (w, 0), (0, h))))
-    group.add(outline)
-    drawing.add(group)
+    drawing.add(Group(low.front(numbered=numbered), placed(right.front(numbered=numbered), translate(w, 0)),
+                      placed(turned(up.front(numbered=numbered), w, h), translate(0, h)), outline,
+                      transform=(PT_PER_MM * scale, 0, 0, PT_PER_MM * scale, 0, 0)))
     return drawing
 
 
@@ -134,10 +136,6 @@ def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: flo
     tables = {"reference": lambda w: reference_table(defn, style, w),
               "example": lambda w: example_drawing(defn, art, w)}
     return build_story(markup, tables, style, "omiga/rules.txt.j2")
-
-
-def rules_footer(defn: Omiga, paper: Paper, page: int) -> Group:
-    return house.running_footer(paper, house.footer_words(defn.title, "rules", page, 2, defn.credit))
 
 
 def rules_columns(paper: Paper) -> list[tuple[float, float, float, float]]:
@@ -216,17 +214,19 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
         return f"{defn.title} tiles, sheet {sheet + 1} of {count}, backs."
 
     frames = rules_columns(paper)
-    story = rules_pdf_story(defn, options, art, frames[0][2])  # first: it needs no backs
+
+    def fresh() -> list[Flowable]:
+        return rules_pdf_story(defn, options, art, frames[0][2])
+
+    story = fresh()  # first: it needs no backs
     try:
         bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
         sheets = impose_shared(tiles, duplex, bleed, lambda tile: cast(OmigaTile, tile).deck, caption)
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
-    def fresh() -> list[Flowable]:
-        return rules_pdf_story(defn, options, art, frames[0][2])
-
     last = cut_to(frames, level_height(fresh, [frames], frames))  # the second page's columns end level
-    rules = [Page(shapes=[rules_footer(defn, paper, n)], frames=box)  # one sheet: tiles start on a new one
+    rules = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, 2, defn.credit))],
+                  frames=box)  # one sheet: tiles start on a new one
              for n, box in ((1, frames), (2, last))]
     pages = rules + [page for sheet in sheets for page in (sheet.front, sheet.back)]
     return Document(f"{loaded.name}.pdf", paper, pages, f"{defn.title} \u2013 rules and tiles",
@@ -237,15 +237,9 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
 
 def joins_table(defn: Omiga) -> DataTable:
     """Each edge colour and form with what it joins, for the reference sheet."""
-    palette = defn.looks()
-    rows = []
-    for name in defn.colours:
-        paint = palette.colours[name]
-        mark = f" with a {paint.symbol}" if paint.symbol != "none" else ""
-        rows.append(("left, right", f"{paint.label}{mark}", f"{paint.label}: one whole circle"))
-    for name, form in defn.forms.items():
-        shape = "" if form.shape == name else f" ({form.shape})"
-        rows.append(("top, bottom", f"{name}{shape}", ", ".join(defn.fits.get(name, [])) or "nothing"))
+    colours, forms = edge_kinds(defn)
+    rows = [("left, right", kind, f"{paint.label}: one whole circle") for paint, kind in colours]
+    rows += [("top, bottom", kind, joins) for kind, joins in forms]
     return DataTable(("Edge", "Kind", "Joins"), rows, (0.26, 0.37, 0.37))
 
 

@@ -79,10 +79,9 @@ def play_section(defn: Omiga, cs: Compiled, tally: Tally, seed: int) -> tuple[li
     stats: dict[str, Any] = {
         "simulated": True, "games": tally.games, "seed": seed, "confidence": CONFIDENCE,
         "table": f"{defn.validation.table.columns} x {defn.validation.table.rows}",
-        "white": {"wins": rate["white_behind"] + rate["white_edge"], "behind": rate["white_behind"],
-                  "edge": rate["white_edge"]},
-        "black": {"wins": rate["black_behind"] + rate["black_edge"], "behind": rate["black_behind"],
-                  "edge": rate["black_edge"]},
+        **{side: {"wins": round(rate[f"{side}_behind"] + rate[f"{side}_edge"], 4),
+                  "behind": round(rate[f"{side}_behind"], 4), "edge": round(rate[f"{side}_edge"], 4)}
+           for side in ("white", "black")},
         "win_gap": intervals["win_gap"].value,
         "leader": {"first": "white", "second": "black", "neither": "neither"}[gap.leader()],
         "draw_rate": rate["draw_edges"] + rate["draw_out"],
@@ -99,8 +98,6 @@ def play_section(defn: Omiga, cs: Compiled, tally: Tally, seed: int) -> tuple[li
     stuck = [name for count, name in ranked[:TOP_TILES] if count > 0]
     stats["tiles_most_often_in_a_dead_hand"] = stuck
     stats = {k: round(v, 4) if isinstance(v, float) else v for k, v in stats.items()}
-    for side in ("white", "black"):
-        stats[side] = {k: round(v, 4) for k, v in stats[side].items()}
     stats["intervals"] = {key: bounds(i) for key, i in intervals.items()}
     found: list[Finding] = []
     verdicts: dict[str, Any] = {}
@@ -165,13 +162,11 @@ def play_lines(p: dict[str, Any]) -> list[str]:
              f"far edge {fig('white_edge', w['edge'])}",
              f"black wins {fig('black_wins', b['wins'])}: behind {fig('black_behind', b['behind'])}, "
              f"far edge {fig('black_edge', b['edge'])}"]
-    values = {"win_gap": p["win_gap"], "draw_rate": p["draw_rate"], "stall_rate": p["stall_rate"],
-              "mean_placements": p["mean_placements"], "no_legal_rate": p["no_legal_rate"]}
     for key, figure_key, at_most, label in THRESHOLDS:
         v = p["verdicts"][key]
         limit = f"{v['limit']:g}" if figure_key in COUNTS else f"{100 * v['limit']:g} %"
         bound = "at most" if at_most else "at least"
         verdict = {"ok": "ok", "over": "TOO " + ("HIGH" if at_most else "LOW"),
                    "unsure": "not enough games to tell"}[v["verdict"]]
-        lines.append(f"{label} {fig(figure_key, values[figure_key])}, {bound} {limit}: {verdict}")
+        lines.append(f"{label} {fig(figure_key, p[figure_key])}, {bound} {limit}: {verdict}")
     return lines

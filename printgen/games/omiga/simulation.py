@@ -149,14 +149,10 @@ def play(cs: Compiled, columns: int, rows: int, rng: random.Random, tally: Tally
         for cell in sorted(frontier[p]):
             if cell not in touching[q]:  # condition 3: no opponent's tile at an edge or corner
                 continue
-            n = cell - 1
-            need_left = right_c[n] if owner[n] < 2 else -1
-            n = cell + 1
-            need_right = left_c[n] if owner[n] < 2 else -1
-            n = cell + stride
-            above = bottom_f[n] if owner[n] < 2 else -1  # the bottom form my top must fit
-            n = cell - stride
-            below = fit_up[top_f[n]] if owner[n] < 2 else None
+            need_left = right_c[cell - 1] if owner[cell - 1] < 2 else -1
+            need_right = left_c[cell + 1] if owner[cell + 1] < 2 else -1
+            above = bottom_f[cell + stride] if owner[cell + stride] < 2 else -1  # the bottom form my top must fit
+            below = fit_up[top_f[cell - stride]] if owner[cell - stride] < 2 else None
             for k, t in enumerate(hand):
                 left, right, top, bottom = mine[t]
                 if ((need_left < 0 or left == need_left) and (need_right < 0 or right == need_right)

@@ -9,15 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path as PathLike
 from typing import Any, Sequence
 
-from reportlab.graphics.shapes import Group, Path, Polygon
-from reportlab.lib.colors import Color, black, white
+from reportlab.graphics.shapes import Group, Path
 
 from printgen.art.library import art_of
 from printgen.core.paper import font_mm
 from printgen.drawing import fonts
 from printgen.drawing.numbers import num
-from printgen.drawing.picture import colour, placed, rect, turned
-from printgen.games.omiga.model import DECKS, DeckLook, Form, Omiga, Tile, TileGeometry, tile_name
+from printgen.drawing.picture import colour, rect
+from printgen.games.omiga.model import DECKS, Form, Omiga, Tile, TileGeometry, tile_name
 from printgen.games.pieces import Piece, PieceTemplates, templates_for
 
 ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the radius
@@ -41,25 +40,14 @@ def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) ->
         a = b
 
 
-def semicircle(cx: float, cy: float, r: float, facing: float, bleed: float, fill: Color) -> Path:
-    """The half-disc on side `facing` (0 right, 180 left), run `bleed` mm past the edge for the cut."""
+def half_disc(cx: float, cy: float, r: float, facing: float, bleed: float, inset: float = 0.0) -> Path:
+    """The curved edge of the half-disc on side `facing` (0 right, 180 left), run `bleed` mm past the
+    tile's edge for the cut; `inset` mm inside it for the outline, so a pale disc shows on a pale face."""
     half = 90 + math.degrees(math.asin(min(bleed / r, 1.0)))
-    start, end = facing - half, facing + half
-    path = Path(fillColor=fill, strokeColor=None, strokeWidth=0)
-    path.moveTo(cx + r * math.cos(math.radians(start)), cy + r * math.sin(math.radians(start)))
-    arc(path, cx, cy, r, start, end)
-    path.closePath()
-    return path
-
-
-def outline(cx: float, cy: float, r: float, facing: float, bleed: float, ink: Color) -> Path:
-    """The curved edge as a thin line inside the disc, so a pale semicircle shows on a pale face."""
-    half = 90 + math.degrees(math.asin(min(bleed / r, 1.0)))
-    start, end = facing - half, facing + half
-    inner = r - OUTLINE_MM / 2
-    path = Path(fillColor=None, strokeColor=ink, strokeWidth=OUTLINE_MM)
-    path.moveTo(cx + inner * math.cos(math.radians(start)), cy + inner * math.sin(math.radians(start)))
-    arc(path, cx, cy, inner, start, end)
+    start, end, radius = facing - half, facing + half, r - inset
+    path = Path()
+    path.moveTo(cx + radius * math.cos(math.radians(start)), cy + radius * math.sin(math.radians(start)))
+    arc(path, cx, cy, radius, start, end)
     return path
 
 
@@ -77,21 +65,6 @@ def profile(form: Form, card: TileGeometry) -> list[tuple[float, float]]:
     return [(0.0, 0.0)] + inner + [(w, 0.0)]
 
 
-def top_band(form: Form, card: TileGeometry, bleed: float, fill: Color) -> Polygon:
-    """The band along the top edge, its inner line shaped by the form's profile."""
-    w, h, m = card.width, card.height, card.band
-    line = [(x, h - m + p) for x, p in profile(form, card)]
-    points = [(-bleed, h + bleed), (w + bleed, h + bleed), (w + bleed, h - m)]
-    points += list(reversed(line)) + [(-bleed, h - m)]
-    return Polygon([v for point in points for v in point], fillColor=fill, strokeColor=None, strokeWidth=0)
-
-
-def contrast(fill: Color) -> Color:
-    """Black or white, whichever reads better on `fill`."""
-    luminance = 0.2126 * fill.red + 0.7152 * fill.green + 0.0722 * fill.blue
-    return black if luminance > 0.5 else white
-
-
 # -- what the tile templates are given: plain data, millimetres, y down from the top-left corner ---
 
 FACE_TEMPLATE = "omiga/tile-face.svg.j2"
@@ -102,26 +75,20 @@ def svg_d(path: Path, height: float) -> str:
     """A reportlab path (y up) as SVG path data (y down) in a box `height` mm high."""
     points = iter(zip(path.points[::2], path.points[1::2]))
     parts = []
-    for op in path.operators:
-        if op == 3:  # closePath
-            parts.append("Z")
-            continue
-        count = 3 if op == 2 else 1  # curveTo takes three points; moveTo and lineTo one
-        coords = [next(points) for _ in range(count)]
-        parts.append("MLC"[op] + " ".join(f"{num(x)} {num(height - y)}" for x, y in coords))
+    for op in path.operators:  # moveTo and lineTo take one point, curveTo three, closePath none
+        coords = [next(points) for _ in range((1, 1, 3, 0)[op])]
+        parts.append("MLCZ"[op] + " ".join(f"{num(x)} {num(height - y)}" for x, y in coords))
     return " ".join(parts)
 
 
-def flipped(points: list[tuple[float, float]], height: float) -> list[list[float]]:
-    return [[round(x, 6), round(height - y, 6)] for x, y in points]
-
-
 def band_points(form: Form, card: TileGeometry, bleed: float, edge: str) -> list[tuple[float, float]]:
-    """The band's polygon (y up): the top band, or the bottom one (the same, turned 180 degrees)."""
-    band = top_band(form, card, bleed, black).points
-    points = list(zip(band[::2], band[1::2]))
+    """The band's polygon (y up), its inner line shaped by the form's profile: the top band, or the
+    bottom one (the same, turned 180 degrees)."""
+    w, h, m = card.width, card.height, card.band
+    line = [(x, h - m + p) for x, p in profile(form, card)]
+    points = [(-bleed, h + bleed), (w + bleed, h + bleed), (w + bleed, h - m), *reversed(line), (-bleed, h - m)]
     if edge == "bottom":
-        points = [(card.width - x, card.height - y) for x, y in points]
+        points = [(w - x, h - y) for x, y in points]
     return points
 
 
@@ -129,13 +96,14 @@ def outlines(card: TileGeometry, side: str, bleed: float) -> tuple[str, str]:
     """A semicircle's half disc and its inner outline line as SVG path data (y down)."""
     w, h, r = card.width, card.height, card.radius
     cx, facing = (0.0, 0.0) if side == "left" else (w, 180.0)
-    return (svg_d(semicircle(cx, h / 2, r, facing, bleed, black), h),
-            svg_d(outline(cx, h / 2, r, facing, bleed, black), h))
+    disc = half_disc(cx, h / 2, r, facing, bleed)
+    disc.closePath()
+    return svg_d(disc, h), svg_d(half_disc(cx, h / 2, r, facing, bleed, OUTLINE_MM / 2), h)
 
 
 def form_data(defn: Omiga, name: str, edge: str, bleed: float) -> dict[str, Any]:
     card, form = defn.card, defn.forms[name]
-    polygon = flipped(band_points(form, card, bleed, edge), card.height)
+    polygon = [[round(x, 6), round(card.height - y, 6)] for x, y in band_points(form, card, bleed, edge)]  # y down
     return {"edge": edge, "name": name, "shape": form.shape, "direction": form.direction,
             "depth": card.form_depth, "width": card.form_width, "band": card.band,
             "polygon": polygon, "points": " ".join(f"{num(x)},{num(y)}" for x, y in polygon)}
@@ -148,11 +116,12 @@ def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numb
     semicircles = []
     for side, cx, facing, name in (("left", 0.0, 0.0, tile.left), ("right", w, 180.0, tile.right)):
         paint = palette.colours[name]
+        fill = colour(paint.fill)  # the mark in black or white, whichever reads better on it
         disc, ring = outlines(card, side, bleed)
         semicircles.append({
             "side": side, "colour": name, "cx": cx, "cy": h / 2, "r": r, "fill": paint.fill,
             "label": paint.label, "symbol": paint.symbol,
-            "ink": "#000000" if contrast(colour(paint.fill)) == black else "#ffffff",
+            "ink": "#000000" if 0.2126 * fill.red + 0.7152 * fill.green + 0.0722 * fill.blue > 0.5 else "#ffffff",
             "path": disc, "outline": ring if look.outline else None,
             "mark": {"x": cx + (0.45 * r if facing == 0 else -0.45 * r), "y": h / 2, "size": 0.26 * r,
                      "toward": -1 if facing == 0 else 1}})
@@ -228,10 +197,8 @@ class TileArt:
                 self.prepare([bleed])
             return self.backs[(deck, bleed)]
         look, w, h = getattr(self.defn.looks(), deck), self.defn.card.width, self.defn.card.height
-        group = Group()
-        group.add(rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour(look.back)))
-        group.add(image.shape(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed))  # covers the bleed too
-        return group
+        return Group(rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour(look.back)),
+                     image.shape(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed))  # covers the bleed too
 
 
 @dataclass(frozen=True)
@@ -252,10 +219,6 @@ class OmigaTile:
     def height(self) -> float:
         return self.defn.card.height
 
-    @property
-    def look(self) -> DeckLook:
-        return getattr(self.defn.looks(), self.deck)
-
     def front(self, bleed: float = 0.0, numbered: bool = True) -> Group:
         """The face; a figure drawn smaller leaves the number out rather than print it below 7 pt."""
         return self.art.face(self.deck, self.index, bleed, numbered)
@@ -266,14 +229,8 @@ class OmigaTile:
 
 
 def tile_art(defn: Omiga, templates: Sequence[PathLike] = ()) -> TileArt:
-    return TileArt(defn, templates_for(defn, [PathLike(t) for t in templates]))
+    return TileArt(defn, templates_for(defn, templates))
 
 
 def all_tiles(defn: Omiga, art: TileArt) -> list[OmigaTile]:
     return [OmigaTile(defn, deck, i, tile, art) for deck, i, tile in defn.tiles()]
-
-
-def tile_on_table(tile: OmigaTile) -> Group:
-    """The face as it lies on the table: black's tiles are turned to face their owner."""
-    face = tile.front()
-    return turned(face, tile.width, tile.height) if tile.deck == "black" else placed(face, (1, 0, 0, 1, 0, 0))

@@ -130,8 +130,8 @@ def simulated_games(defn: Omiga, games: int | None = None) -> int:
     return defn.validation.games if games is None else games
 
 
-def show_documents(report: Report, seed: int | None = None, game: int = 0) -> list[Document]:
-    """board.svg and board.png: game `game` of the seeded run (nothing if the tiles cannot be drawn)."""
+def show_documents(report: Report, seed: int | None = None) -> list[Document]:
+    """board.svg and board.png: the first game of the seeded run (nothing if the tiles cannot be drawn)."""
     from printgen.games.omiga.board import board_documents
     from printgen.games.omiga.simulation import replay
 
@@ -140,5 +140,5 @@ def show_documents(report: Report, seed: int | None = None, game: int = 0) -> li
         return []
     defn = report.defn
     seed = defn.validation.seed if seed is None else seed
-    record = replay(compile_set(defn), defn.validation.table.columns, defn.validation.table.rows, seed, game)
-    return board_documents(defn, record, seed, game, "board")
+    record = replay(compile_set(defn), defn.validation.table.columns, defn.validation.table.rows, seed, 0)
+    return board_documents(defn, record, seed, 0)
