@@ -31,8 +31,9 @@ how tests/test_docs_images.py remakes them to compare with the committed ones.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -48,10 +49,18 @@ LIMIT = 250 * 1024
 
 
 def printgen(*args: object) -> None:
-    """Run the real command line, with an empty user config (no saved back offset)."""
-    env = {**os.environ, "XDG_CONFIG_HOME": str(Path(tempfile.gettempdir()) / "printgen-docs-config")}
-    subprocess.run([sys.executable, "-m", "printgen.cli.main", *map(str, args)], check=True, cwd=ROOT,
-                   stdout=subprocess.DEVNULL, env=env)
+    """Run the real command line in this process (each build still runs in a worker of its own),
+    with an empty user config (no saved back offset); its report on stdout is not shown."""
+    from printgen.cli.main import cli
+
+    os.environ["XDG_CONFIG_HOME"] = str(Path(tempfile.gettempdir()) / "printgen-docs-config")
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = cli.main(args=[str(arg) for arg in args], standalone_mode=False)
+        except SystemExit as stop:  # a command that ends with its own exit code (validate)
+            code = stop.code
+    if code:
+        raise SystemExit(f"printgen {' '.join(map(str, args))}: exit code {code}")
 
 
 def render(pdf: Path, page: int, dpi: float, box_mm: tuple[float, float, float, float] | None = None) -> Image.Image:
