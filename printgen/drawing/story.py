@@ -105,34 +105,25 @@ def build_story(markup: str, tables: dict[str, TableFactory], style: Styles,
 
     for raw in markup.splitlines():
         line = raw.strip()
-        if not line:
-            flush()
-        elif line.startswith("## "):
-            flush()
-            section = line[3:].strip()
-            story.append(tagged(Paragraph(section, style.heading), section))
-        elif line.startswith("# "):
-            flush()
-            section = line[2:].strip()
-            story.append(tagged(Paragraph(section, style.title), section))
+        if line and line != "@newpage" and not line.startswith(("## ", "# ", "%% ", "- ", "@table ")):
+            paragraph.append(line)
+            continue
+        flush()
+        if line.startswith(("## ", "# ")):
+            section = line.split(" ", 1)[1].strip()
+            story.append(tagged(Paragraph(section, style.heading if line[1] == "#" else style.title), section))
         elif line.startswith("%% "):
-            flush()
             story.append(tagged(Paragraph(line[3:], style.subtitle), section))
         elif line.startswith("- "):
-            flush()
             story.append(tagged(Item(line[2:], style.bullet, bulletText="\u2022"), section))
         elif line == "@newpage":
-            flush()
             story.append(PageBreak())
         elif line.startswith("@table "):
-            flush()
             name = line[len("@table "):].strip()
             if name not in tables:
                 raise UnknownTable(name, sorted(tables), template)
             story.append(tagged(FitWidth(tables[name]), section))
             story.append(Spacer(1, style.body.spaceAfter))
-        else:
-            paragraph.append(line)
     flush()
     return keep_headings_with_next(story)
 

@@ -203,7 +203,8 @@ def back_text(duplex: Duplex, grey: Color = HexColor("#777777")) -> Group:
     return group
 
 
-def calibration_pages(paper: Paper, flip: Flip, offset: tuple[float, float]) -> list[Page]:
+def calibration_pdf(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
+    """The two-page test sheet, its back drawn through `Duplex` with `offset` as a build's would be."""
     layout = Layout(paper)
     duplex = Duplex(paper, flip, offset)
     front = Page(shapes=[instructions(paper, flip, offset), x_staircase(layout, flip, offset[0]),
@@ -211,13 +212,5 @@ def calibration_pages(paper: Paper, flip: Flip, offset: tuple[float, float]) -> 
                          answer_box(paper, layout), scale_bar(paper)])
     back = duplex.back_page()  # carries `offset`, as a real build's back page does
     back.shapes += [placed(back_marks(layout), duplex.mirror()), back_text(duplex)]
-    return [front, back]
-
-
-def calibration_document(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> Document:
-    return Document("calibrate.pdf", paper, calibration_pages(paper, flip, offset),
-                    "printgen duplex calibration", "Print double-sided at actual size; read the back offset against the light", flip)
-
-
-def calibration_pdf(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    return write(calibration_document(paper, flip, offset))
+    return write(Document("calibrate.pdf", paper, [front, back], "printgen duplex calibration",
+                          "Print double-sided at actual size; read the back offset against the light", flip))
