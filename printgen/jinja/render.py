@@ -29,12 +29,10 @@ def bundled_dir() -> Path:
     return templates_folder()  # templates/<game>/: the bundled templates (printgen.core.bundled)
 
 
-# Whether values are escaped, by the kind of file a template makes; an unlisted kind escapes too.
-AUTOESCAPE = {"svg": True, "xml": True, "txt": True, "html": True}
-
-
 def autoescape(name: str | None) -> bool:
-    return name is None or AUTOESCAPE.get(kind_of(name), True)
+    """Whether a template's inserted values are escaped: in every kind of file it makes (svg, xml,
+    txt, html or any other)."""
+    return True
 
 
 def environment(user_dirs: Iterable[Path] = (), inline_values: bool = False) -> SandboxedEnvironment:
