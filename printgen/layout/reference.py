@@ -279,11 +279,8 @@ def ref_footer(ref: Reference, paper: Paper, page: int, count: int) -> Group:
 
 def sheet_document(ref: Reference, options: BuildOptions, name: str) -> Document:
     """The one-page sheet: first half on top, second half below, a cut line between them."""
-    top, bottom = parts(ref, options)
     boxes = half_boxes(options.paper)
-    size = boxes[0][2:]
-    halves = [Half(top, ref.settings.columns, HALVES[0], size),
-              Half(bottom, ref.settings.columns, HALVES[1], size)]
+    halves = [Half(part, ref.settings.columns, label, boxes[0][2:]) for part, label in zip(parts(ref, options), HALVES)]
     page = Page(shapes=[cut_line(options.paper, "Print one-sided at actual size; cut here for two half-page "
                                                 "cards"), ref_footer(ref, options.paper, 1, 1)], frames=boxes)
     return document(ref, [page], list(halves), halves, options.paper, name, f"{ref.title} \u2013 reference sheet",
@@ -303,12 +300,9 @@ def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document
                    cut_label(paper, f"The cards' backs, turned on the {options.flip} edge; cut here"),
                    ref_footer(ref, paper, 2, 2)]
     back.frames = [duplex.back_box(box) for box in boxes]
-    first, second = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
-    size = boxes[0][2:]
-    halves = [Half(first[0], ref.settings.columns, "card front", size),
-              Half(second[0], ref.settings.columns, "card front", size),
-              Half(first[1], ref.settings.columns, "card back", size),
-              Half(second[1], ref.settings.columns, "card back", size)]
+    copies = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
+    halves = [Half(copy[side], ref.settings.columns, f"card {label}", boxes[0][2:])
+              for side, label in enumerate(("front", "back")) for copy in copies]
     story: list[Flowable] = [halves[0], halves[1], PageBreak(), halves[2], halves[3]]
     return document(ref, [front, back], story, halves, paper, name, f"{ref.title} \u2013 reference cards",
                     "Print double-sided at actual size (100 %), then cut along the dashed line", options.flip)
