@@ -80,9 +80,7 @@ class RulesTable(Table):
         _, height = self.wrap(availWidth, availHeight)
         if len(self._cellvalues) - self.repeatRows <= SHORT_TABLE and height <= pt(SHORT_TABLE_MM):
             return []
-        self._calc(availWidth, availHeight)
-        self.splitInRow = 0
-        parts = self._splitRows(availHeight, doInRowSplit=0)
+        parts = super().split(availWidth, availHeight)  # by rows only: a Table's default
         if len(parts) == 2 and len(parts[0]._cellvalues) <= self.repeatRows + 1:
             return []  # a head row with one row under it is no start: move the table on
         return parts

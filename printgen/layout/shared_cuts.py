@@ -21,7 +21,7 @@ from printgen.drawing.picture import CUT, LineStyle, guide, placed, text
 from printgen.layout.imposition import (CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, Caption,
                                         ImposedSheet, Piece, cut_marks, finished, same_size, too_big)
 from printgen.layout.sheet import Box, Duplex
-from printgen.output.reuse import Reused, reusable
+from printgen.output.reuse import Forms, reusable
 
 # A cased trim line, dark under white: the white core shows on dark bands, the dark edges on light
 # faces, so the cut reads on either; thin enough that half of it stays on each piece.
@@ -152,14 +152,11 @@ def sheet(rows: Sequence[Row], frame: Frame, duplex: Duplex, caption: Caption | 
     batch = [piece for row in rows for piece in row.pieces]
     bleed = frame.bleed
     front, back = Page(), duplex.back_page()  # the back page carries the printer's offset
-    forms: dict[int, Reused] = {}  # a deck's back is one group placed on every slot: digested once
+    backs = Forms()  # a deck's back is one group placed on every slot: digested once
     for layer in ((bleed, 0.0) if bleed > 0 else (0.0,)):
         for piece, box in zip(batch, boxes):
             front.shapes.append(placed(piece.front(layer), translate(box[0], box[1])))
-            drawn = piece.back(layer)
-            if id(drawn) not in forms:
-                forms[id(drawn)] = reusable(drawn)
-            back.shapes.append(placed(forms[id(drawn)], duplex.back_placement(box)))
+            back.shapes.append(placed(backs(piece.back(layer)), duplex.back_placement(box)))
     front.shapes.append(trim_lines(boxes))
     return finished(front, back, boxes, duplex, bleed, reusable(cut_marks(boxes, duplex.paper, bleed, SHARED_MARK)),
                     (caption(*number, "front"), caption(*number, "back")) if caption else None,
