@@ -66,13 +66,6 @@ class SvgWriter:
     def tostring(self) -> bytes:
         return (XML_DECLARATION + self.document.tostring() + "\n").encode()
 
-    def group(self, shape: rl.Group) -> Any:
-        group = self.document.g()
-        matrix = tuple(shape.transform)
-        if matrix != (1, 0, 0, 1, 0, 0):
-            group["transform"] = "matrix(" + " ".join(num(v) for v in matrix) + ")"
-        return group
-
     def element(self, shape: Any) -> Any:
         """The svgwrite element of one shape (a group's with every child in it)."""
         doc = self.document
@@ -81,7 +74,9 @@ class SvgWriter:
         if hasattr(shape, "svg_element"):  # shapes that know their own SVG, such as user art
             return shape.svg_element(self)
         if isinstance(shape, rl.Group):
-            group = target = self.group(shape)
+            group = target = doc.g()
+            if tuple(shape.transform) != (1, 0, 0, 1, 0, 0):
+                group["transform"] = "matrix(" + " ".join(num(v) for v in shape.transform) + ")"
             for child in shape.contents:
                 if isinstance(child, rl.Path) and child.isClipPath:  # clips what follows, as in renderPDF
                     target = self.clipped(target, child)
