@@ -71,12 +71,10 @@ class Grid:
         return ((self.paper.width - self.columns * px + self.gap) / 2 + self.bleed,
                 self.foot + (self.paper.height - self.foot - self.rows * py + self.gap) / 2 + self.bleed)
 
-    def caption_fits(self) -> bool:
-        return self.origin()[1] - self.bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + CAPTION_ROOM - 1e-9
-
     def with_caption(self) -> "Grid":
         """This grid, or the grid above a caption's room when one would not fit below it."""
-        return self if self.caption_fits() else replace(self, foot=CAPTION_ROOM)
+        fits = self.origin()[1] - self.bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + CAPTION_ROOM - 1e-9
+        return self if fits else replace(self, foot=CAPTION_ROOM)
 
     def boxes(self) -> list[Box]:
         """Trim boxes in reading order: left to right, top row first."""
