@@ -173,9 +173,7 @@ def pages(book: Rulebook, layout: Layout, count: int) -> list[Page]:
             page.frames.append((MARGIN, top - layout.band, band_width(layout.paper), layout.band))
             rule_y = top - layout.band - BAND_GAP / 2
             page.shapes.append(rect(MARGIN, rule_y - 0.3, layout.width, 0.6, fill=HexColor(book.accent)))
-            page.frames += layout.column_frames(layout.first_top)
-        else:
-            page.frames += layout.column_frames(layout.body_top)
+        page.frames += layout.column_frames(layout.first_top if n == 1 else layout.body_top)
         result.append(page)
     return result
 
