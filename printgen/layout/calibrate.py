@@ -33,21 +33,11 @@ OTHER: dict[str, Flip] = {"long": "short", "short": "long"}
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the gauges sit, in front-page mm (y up), derived from the paper."""
+    """Where the gauges sit, in front-page mm (y up), derived from the paper (calibration_pdf)."""
 
-    paper: Paper
-
-    @property
-    def x_gauge(self) -> tuple[float, float]:  # centre of the x staircase: (bar column, middle row)
-        return (42.0, self.paper.height / 2 - 8)
-
-    @property
-    def y_gauge(self) -> tuple[float, float]:  # centre of the y staircase: (middle column, bar row)
-        return (self.paper.width / 2 + 8, 42.0)
-
-    @property
-    def arrow(self) -> tuple[float, float]:  # the page centre: a turned back stays centred there
-        return (self.paper.width / 2, self.paper.height / 2)
+    x_gauge: tuple[float, float]  # centre of the x staircase: (bar column, middle row)
+    y_gauge: tuple[float, float]  # centre of the y staircase: (middle column, bar row)
+    arrow: tuple[float, float]  # the page centre: a turned back stays centred there
 
 
 def values(centre: float) -> list[float]:
@@ -205,7 +195,7 @@ def back_text(duplex: Duplex, grey: Color = HexColor("#777777")) -> Group:
 
 def calibration_pdf(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
     """The two-page test sheet, its back drawn through `Duplex` with `offset` as a build's would be."""
-    layout = Layout(paper)
+    layout = Layout((42.0, paper.height / 2 - 8), (paper.width / 2 + 8, 42.0), (paper.width / 2, paper.height / 2))
     duplex = Duplex(paper, flip, offset)
     front = Page(shapes=[instructions(paper, flip, offset), x_staircase(layout, flip, offset[0]),
                          y_staircase(layout, flip, offset[1]), flip_check(layout, flip),
