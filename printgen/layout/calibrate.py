@@ -110,9 +110,8 @@ def arrow(cx: float, cy: float, inset: float = 0.0) -> list[float]:
 
 def flip_check(layout: Layout, flip: Flip) -> Group:
     cx, cy = layout.arrow
-    group = Group()
-    group.add(Polygon(arrow(cx, cy), fillColor=None, strokeColor=black, strokeWidth=0.4))
-    group.add(text(cx, cy - ARROW_H / 2 - 5, "Flip check", 9, fonts.BOLD, anchor="middle"))
+    group = Group(Polygon(arrow(cx, cy), fillColor=None, strokeColor=black, strokeWidth=0.4),
+                  text(cx, cy - ARROW_H / 2 - 5, "Flip check", 9, fonts.BOLD, anchor="middle"))
     notes = ["The dark arrow from the back should",
              "fill this outline, pointing up. If it",
              "points down, your printer turns pages",
@@ -172,25 +171,20 @@ def scale_bar(paper: Paper) -> Group:
 
 def answer_box(paper: Paper, layout: Layout) -> Group:
     """Where to write the readings: low on the right, where no back mark falls even if turned."""
-    group = Group()
     x, y = paper.width - 62, layout.arrow[1] - 46
-    group.add(rect(x, y - 26, 48, 30, stroke=black, stroke_width=0.25))
-    group.add(text(x + 3, y - 3, "Your readings", 8, fonts.BOLD))
-    group.add(text(x + 3, y - 12, "X = ________ mm", 8))
-    group.add(text(x + 3, y - 21, "Y = ________ mm", 8))
-    return group
+    return Group(rect(x, y - 26, 48, 30, stroke=black, stroke_width=0.25),
+                 text(x + 3, y - 3, "Your readings", 8, fonts.BOLD),
+                 text(x + 3, y - 12, "X = ________ mm", 8), text(x + 3, y - 21, "Y = ________ mm", 8))
 
 
 def back_text(duplex: Duplex, grey: Color = HexColor("#777777")) -> Group:
     """Words for the back, behind the front's empty foot strip so they never show through its text."""
     paper = duplex.paper
     _, y, _, h = duplex.back_box((0, 8, paper.width, 14))
-    group = Group()
-    group.add(text(paper.width / 2, y + h - 5, "Back of the calibration sheet", 11, fonts.BOLD,
-                   anchor="middle", fill=grey))
-    group.add(text(paper.width / 2, y + 1.5, "Turn the sheet over and read it from the front, "
-                   "held up to the light.", 8, anchor="middle", fill=grey))
-    return group
+    return Group(text(paper.width / 2, y + h - 5, "Back of the calibration sheet", 11, fonts.BOLD,
+                      anchor="middle", fill=grey),
+                 text(paper.width / 2, y + 1.5, "Turn the sheet over and read it from the front, "
+                      "held up to the light.", 8, anchor="middle", fill=grey))
 
 
 def calibration_pdf(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> bytes:

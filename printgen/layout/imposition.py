@@ -195,7 +195,5 @@ def finished(front: Page, back: Page, boxes: Sequence[Box], duplex: Duplex, blee
 
 
 def caption_text(value: str, paper: Paper) -> Group:
-    group = Group()
     baseline = SAFE_MARGIN_MM + fonts.descent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
-    group.add(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle"))
-    return group
+    return Group(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle"))

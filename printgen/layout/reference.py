@@ -255,8 +255,7 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
 
 def cut_line(paper: Paper, label: str | None) -> Group:
     y = paper.height / 2
-    group = Group()
-    group.add(guide(SAFE, y, paper.width - SAFE, y, CUT))
+    group = Group(guide(SAFE, y, paper.width - SAFE, y, CUT))
     if label:
         group.add(cut_label(paper, label))
     return group
@@ -266,10 +265,8 @@ def cut_label(paper: Paper, label: str) -> Group:
     """Small print on a white ground, centred on the cut line."""
     y, x, size = paper.height / 2, paper.width / 2, fonts.MIN_PT
     width = fonts.text_width(label, fonts.ITALIC, font_mm(size)) + 4
-    group = Group()
-    group.add(rect(x - width / 2, y - 2, width, 4, fill=white))
-    group.add(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
-    return group
+    return Group(rect(x - width / 2, y - 2, width, 4, fill=white),
+                 text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
 
 
 def ref_footer(ref: Reference, paper: Paper, page: int, count: int) -> Group:

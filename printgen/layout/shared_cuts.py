@@ -127,9 +127,7 @@ def trim_lines(boxes: Sequence[Box]) -> Group:
 def side_caption(value: str, paper: Paper) -> Group:
     """The caption turned to read upwards along the left margin, its foot on the safe margin."""
     baseline = SAFE_MARGIN_MM + fonts.ascent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
-    group = Group(transform=(0, 1, -1, 0, baseline, paper.height / 2))
-    group.add(text(0, 0, value, CAPTION_PT, anchor="middle"))
-    return group
+    return Group(text(0, 0, value, CAPTION_PT, anchor="middle"), transform=(0, 1, -1, 0, baseline, paper.height / 2))
 
 
 def impose_shared(pieces: Sequence[Piece], duplex: Duplex, bleed: float, kind: Kind,
