@@ -136,11 +136,10 @@ def back_marks(layout: Layout) -> Group:
 
 
 def instructions(paper: Paper, flip: Flip, offset: tuple[float, float]) -> Group:
-    group = Group()
     top = paper.height - 16
-    group.add(text(15, top, "printgen duplex calibration", 15, fonts.BOLD))
     printed = f"{label(offset[0])},{label(offset[1])}" if any(offset) else "0,0 (none)"
-    group.add(text(15, top - 6, f"{paper.name}, turned on the {flip} edge, back offset {printed}", 8))
+    group = Group(text(15, top, "printgen duplex calibration", 15, fonts.BOLD),
+                  text(15, top - 6, f"{paper.name}, turned on the {flip} edge, back offset {printed}", 8))
     steps = [
         "1. Print both pages on one sheet, double-sided, at Actual size (100 %) with no scaling.",
         "2. Hold the sheet up to a window or a lamp, front towards you, and look through it.",
@@ -158,9 +157,8 @@ def instructions(paper: Paper, flip: Flip, offset: tuple[float, float]) -> Group
 
 def scale_bar(paper: Paper) -> Group:
     """100 mm with centimetre ticks: a scaled print misreads every offset, so check it first."""
-    group = Group()
     x, y = 15.0, paper.height - 74
-    group.add(guide(x, y, x + 100, y, BAR_STYLE))
+    group = Group(guide(x, y, x + 100, y, BAR_STYLE))
     for cm in range(11):
         tall = 4.0 if cm in (0, 5, 10) else 2.0  # never BAR long: the staircases own that length
         group.add(guide(x + 10 * cm, y, x + 10 * cm, y + tall, BAR_STYLE))

@@ -102,12 +102,8 @@ def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:
 
 def line_legend(x: float, y: float, size_pt: float = 7) -> Group:
     """A small key: which line is cut and which is folded. (x, y) is its lower-left corner."""
-    legend = Group()
     dash = CUT.dash or (3.0, 1.5)  # the cut line is always dashed; the fallback only satisfies types
     cut_sample = 2 * dash[0] + dash[1]  # whole dashes only, so the sample reads cleanly
-    legend.add(guide(x, y + 1, x + cut_sample, y + 1, CUT))
-    legend.add(text(x + cut_sample + 2, y, "cut", size_pt))
     fold_x = x + cut_sample + 12
-    legend.add(guide(fold_x, y + 1, fold_x + 9.5, y + 1, FOLD))
-    legend.add(text(fold_x + 11.5, y, "fold", size_pt))
-    return legend
+    return Group(guide(x, y + 1, x + cut_sample, y + 1, CUT), text(x + cut_sample + 2, y, "cut", size_pt),
+                 guide(fold_x, y + 1, fold_x + 9.5, y + 1, FOLD), text(fold_x + 11.5, y, "fold", size_pt))
