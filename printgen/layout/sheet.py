@@ -90,13 +90,10 @@ def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:
     left_width = ox - gap - ax
     right_x = ox + ow + gap
     beside_x, beside_w = (ax, left_width) if left_width >= (ax + aw) - right_x else (right_x, ax + aw - right_x)
-    frames: list[Box] = []
     if oy + oh >= top - gap:  # obstacle at the top
-        frames.append((beside_x, oy, beside_w, top - oy))
-        frames.append((ax, bottom, aw, oy - gap - bottom))
+        frames = [(beside_x, oy, beside_w, top - oy), (ax, bottom, aw, oy - gap - bottom)]
     else:  # obstacle at the bottom
-        frames.append((ax, oy + oh + gap, aw, top - (oy + oh + gap)))
-        frames.append((beside_x, bottom, beside_w, oy + oh - bottom))
+        frames = [(ax, oy + oh + gap, aw, top - (oy + oh + gap)), (beside_x, bottom, beside_w, oy + oh - bottom)]
     return [f for f in frames if f[2] > 0 and f[3] > 0]
 
 

@@ -169,10 +169,8 @@ def picture_href(source: Any) -> str:
 def path_data(path: rl.Path) -> str:
     points = iter(zip(path.points[::2], path.points[1::2]))
     steps = {rl._MOVETO: ("M", 1), rl._LINETO: ("L", 1), rl._CURVETO: ("C", 3), rl._CLOSEPATH: ("Z", 0)}
-    parts = []
-    for letter, count in (steps[op] for op in path.operators if op in steps):
-        parts.append(letter + " ".join(f"{num(x)} {num(y)}" for x, y in (next(points) for _ in range(count))))
-    return " ".join(parts)
+    return " ".join(letter + " ".join(f"{num(x)} {num(y)}" for x, y in (next(points) for _ in range(count)))
+                    for letter, count in (steps[op] for op in path.operators if op in steps))
 
 
 def wedge_path(wedge: rl.Wedge) -> str:
