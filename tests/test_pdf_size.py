@@ -12,7 +12,7 @@ import struct
 import pytest
 from pypdf import PdfReader
 
-from printgen.drawing.fontnames import one_copy_of_names
+from printgen.drawing.fonts import one_copy_of_names
 
 KiB = 1024
 COPYRIGHT, TRADEMARK, LICENCE = 0, 7, 13  # name ids

@@ -1,16 +1,20 @@
 """Embedded fonts: Bitstream Vera, shipped inside reportlab, subset into every PDF, so nothing is
 downloaded and output is byte-identical everywhere (Helvetica is never embedded).
+
+Each embedded subset carries its names once: reportlab copies Vera's `name` table, every record
+twice (Macintosh and Windows), into every subset. The Macintosh copy, matching the subset's
+character map, is kept; no reader draws from this table, so what prints is unchanged.
 """
 from __future__ import annotations
 
+import struct
 from functools import cache
 
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from printgen.core.fontfiles import BOLD, BOLD_ITALIC, FACE_FILES, ITALIC, REGULAR, font_dir
-from printgen.drawing.fontnames import with_one_copy_of_names
 
 __all__ = ["BOLD", "BOLD_ITALIC", "ITALIC", "MIN_PT", "REGULAR", "descent", "register", "svg_family",
            "text_width"]
@@ -23,7 +27,8 @@ def register() -> None:
     for name, filename in FACE_FILES.items():
         # no ASCII forced into every first subset: printgen's PDFs always have a /ToUnicode map
         font = TTFont(name, str(font_dir() / filename), asciiReadable=False)
-        pdfmetrics.registerFont(with_one_copy_of_names(font))
+        font.face.__class__ = OneCopyOfNames  # TTFont offers no way to choose it; the data is unchanged
+        pdfmetrics.registerFont(font)
     for bold, italic, name in ((0, 0, REGULAR), (1, 0, BOLD), (0, 1, ITALIC), (1, 1, BOLD_ITALIC)):
         addMapping(REGULAR, bold, italic, name)
 
@@ -63,3 +68,37 @@ def is_bold(font: str) -> bool:
 
 def is_italic(font: str) -> bool:
     return font in (ITALIC, BOLD_ITALIC)
+
+
+MACINTOSH = 1  # platform id
+RECORD = struct.Struct(">6H")  # platform, encoding, language, name id, length, offset
+HEADER = struct.Struct(">3H")  # format, count, where the strings start
+
+
+class OneCopyOfNames(TTFontFace):
+    """A face whose subsets get `one_copy_of_names` of its naming table."""
+
+    def get_table(self, tag: str) -> bytes:
+        table: bytes = super().get_table(tag)
+        return one_copy_of_names(table) if tag == "name" else table
+
+
+def one_copy_of_names(table: bytes) -> bytes:
+    """Only the Macintosh records when they name everything the others do; else the table
+    unchanged, so no name is ever lost."""
+    try:
+        version, count, start = HEADER.unpack_from(table, 0)
+        records = [RECORD.unpack_from(table, HEADER.size + RECORD.size * i) for i in range(count)]
+    except struct.error:
+        return table
+    kept = [record for record in records if record[0] == MACINTOSH]
+    if version != 0 or not kept or not {r[3] for r in records} <= {r[3] for r in kept}:
+        return table
+    strings = [table[start + offset:start + offset + length] for *_, length, offset in kept]
+    if any(len(text) != record[4] for text, record in zip(strings, kept)):
+        return table  # a record points past the end of the table
+    out, at = [HEADER.pack(0, len(kept), HEADER.size + RECORD.size * len(kept))], 0
+    for (platform, encoding, language, name_id, length, _), text in zip(kept, strings):
+        out.append(RECORD.pack(platform, encoding, language, name_id, length, at))
+        at += length
+    return b"".join(out + strings)

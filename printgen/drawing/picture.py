@@ -89,9 +89,7 @@ def rect(x: float, y: float, w: float, h: float, fill: Color | None = None,
 
 
 def placed(shape_or_group: Group | object, matrix: Matrix) -> Group:
-    group = Group(transform=matrix)
-    group.add(shape_or_group)
-    return group
+    return Group(shape_or_group, transform=matrix)
 
 
 def turned(group: Group, width: float, height: float) -> Group:

@@ -105,34 +105,25 @@ def build_story(markup: str, tables: dict[str, TableFactory], style: Styles,
 
     for raw in markup.splitlines():
         line = raw.strip()
-        if not line:
-            flush()
-        elif line.startswith("## "):
-            flush()
-            section = line[3:].strip()
-            story.append(tagged(Paragraph(section, style.heading), section))
-        elif line.startswith("# "):
-            flush()
-            section = line[2:].strip()
-            story.append(tagged(Paragraph(section, style.title), section))
+        if line and line != "@newpage" and not line.startswith(("## ", "# ", "%% ", "- ", "@table ")):
+            paragraph.append(line)
+            continue
+        flush()
+        if line.startswith(("## ", "# ")):
+            section = line.split(" ", 1)[1].strip()
+            story.append(tagged(Paragraph(section, style.heading if line[1] == "#" else style.title), section))
         elif line.startswith("%% "):
-            flush()
             story.append(tagged(Paragraph(line[3:], style.subtitle), section))
         elif line.startswith("- "):
-            flush()
             story.append(tagged(Item(line[2:], style.bullet, bulletText="\u2022"), section))
         elif line == "@newpage":
-            flush()
             story.append(PageBreak())
         elif line.startswith("@table "):
-            flush()
             name = line[len("@table "):].strip()
             if name not in tables:
                 raise UnknownTable(name, sorted(tables), template)
             story.append(tagged(FitWidth(tables[name]), section))
             story.append(Spacer(1, style.body.spaceAfter))
-        else:
-            paragraph.append(line)
     flush()
     return keep_headings_with_next(story)
 
@@ -159,17 +150,16 @@ def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
     result: list[Flowable] = []
     i = 0
     while i < len(story):
-        item = story[i]
-        style = getattr(item, "style", None)
-        bullets = 0
-        while i + 1 + bullets < len(story) and style_of(story[i + 1 + bullets], "name") == "bullet":
-            bullets += 1
-        after = i + 1 + bullets
-        ends = after == len(story) or bool(style_of(story[after], "keepWithNext")) or isinstance(story[after], PageBreak)
-        if getattr(style, "keepWithNext", 0) and 1 < bullets <= SHORT_LIST and ends:
-            result.append(tagged(Stack(story[i:i + 1 + bullets], whole=True), item.section))
-            i += 1 + bullets
-        elif getattr(style, "keepWithNext", 0) and i + 1 < len(story) and not isinstance(story[i + 1], PageBreak):
+        item, after = story[i], i + 1
+        while after < len(story) and style_of(story[after], "name") == "bullet":
+            after += 1
+        bullets = after - i - 1
+        ends = after == len(story) or style_of(story[after], "keepWithNext") or isinstance(story[after], PageBreak)
+        keep = style_of(item, "keepWithNext")
+        if keep and 1 < bullets <= SHORT_LIST and ends:
+            result.append(tagged(Stack(story[i:after], whole=True), item.section))
+            i = after
+        elif keep and i + 1 < len(story) and not isinstance(story[i + 1], PageBreak):
             result.append(tagged(Stack([item, story[i + 1]]), item.section))
             i += 2
         else:
@@ -218,7 +208,7 @@ class Stack(Flowable):
             parts = item.split(avail_width, avail_height - used - gap) if used + gap < avail_height else []
             kept = self.items[:k] + parts[:1]
             rest = [tagged(part, section) for part in parts[1:]] if parts else [item]
-            if not kept or getattr(getattr(kept[-1], "style", None), "keepWithNext", False):
+            if not kept or style_of(kept[-1], "keepWithNext"):
                 return []
             return [tagged(Stack(kept), section), *rest, *self.items[k + 1:]]
         return [self]

@@ -29,9 +29,7 @@ def plain(value: Any) -> Plain:
         return [plain(item) for item in value]
     if isinstance(value, enum.Enum):
         return plain(value.value)
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, int):
+    if isinstance(value, int):  # bool has no subclasses: it was returned above
         return int(value)
     if isinstance(value, float):
         return plain(float(value))

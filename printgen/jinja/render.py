@@ -29,12 +29,10 @@ def bundled_dir() -> Path:
     return templates_folder()  # templates/<game>/: the bundled templates (printgen.core.bundled)
 
 
-# Whether values are escaped, by the kind of file a template makes; an unlisted kind escapes too.
-AUTOESCAPE = {"svg": True, "xml": True, "txt": True, "html": True}
-
-
 def autoescape(name: str | None) -> bool:
-    return name is None or AUTOESCAPE.get(kind_of(name), True)
+    """Whether a template's inserted values are escaped: in every kind of file it makes (svg, xml,
+    txt, html or any other)."""
+    return True
 
 
 def environment(user_dirs: Iterable[Path] = (), inline_values: bool = False) -> SandboxedEnvironment:
@@ -106,22 +104,18 @@ def located(env: Any, name: str, label: str = "") -> Iterator[None]:
     except TemplateSyntaxError as exc:
         file = display_name(Path(exc.filename)) if exc.filename else name
         raise DefinitionError([Problem(file, exc.lineno or 1, "", f"template error: {exc.message}")])
-    except TemplateNotFound as exc:
-        file, line = template_frame(name)
-        raise DefinitionError([Problem(file, line, "", f"template error: no template called "
-                                       f"'{exc.name}' in {searched(env.loader.searchpath)}")])
-    except RecursionError:
-        file, line = template_frame(name)
-        raise DefinitionError([Problem(file, line, "", f"template error{to}: the template calls itself "
-                                       "without end")])
-    except MemoryError:
-        file, line = template_frame(name)
-        raise DefinitionError([Problem(file, line, "", "template error: the template needed more "
-                                       f"than {TEMPLATE_MEMORY // 2**20} MiB of memory, the "
-                                       "most printgen allows; make it smaller")])
     except Exception as exc:  # noqa: BLE001 - a user's template may fail in any way; say where
         file, line = template_frame(name)
-        raise DefinitionError([Problem(file, line, "", f"template error{to}: {describe(exc)}")])
+        if isinstance(exc, TemplateNotFound):
+            message = f"template error: no template called '{exc.name}' in {searched(env.loader.searchpath)}"
+        elif isinstance(exc, RecursionError):
+            message = f"template error{to}: the template calls itself without end"
+        elif isinstance(exc, MemoryError):
+            message = (f"template error: the template needed more than {TEMPLATE_MEMORY // 2**20} MiB of "
+                       "memory, the most printgen allows; make it smaller")
+        else:
+            message = f"template error{to}: {describe(exc)}"
+        raise DefinitionError([Problem(file, line, "", message)])
 
 
 class OutOfTime(TemplateError):

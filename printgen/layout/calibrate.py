@@ -33,21 +33,11 @@ OTHER: dict[str, Flip] = {"long": "short", "short": "long"}
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the gauges sit, in front-page mm (y up), derived from the paper."""
+    """Where the gauges sit, in front-page mm (y up), derived from the paper (calibration_pdf)."""
 
-    paper: Paper
-
-    @property
-    def x_gauge(self) -> tuple[float, float]:  # centre of the x staircase: (bar column, middle row)
-        return (42.0, self.paper.height / 2 - 8)
-
-    @property
-    def y_gauge(self) -> tuple[float, float]:  # centre of the y staircase: (middle column, bar row)
-        return (self.paper.width / 2 + 8, 42.0)
-
-    @property
-    def arrow(self) -> tuple[float, float]:  # the page centre: a turned back stays centred there
-        return (self.paper.width / 2, self.paper.height / 2)
+    x_gauge: tuple[float, float]  # centre of the x staircase: (bar column, middle row)
+    y_gauge: tuple[float, float]  # centre of the y staircase: (middle column, bar row)
+    arrow: tuple[float, float]  # the page centre: a turned back stays centred there
 
 
 def values(centre: float) -> list[float]:
@@ -120,9 +110,8 @@ def arrow(cx: float, cy: float, inset: float = 0.0) -> list[float]:
 
 def flip_check(layout: Layout, flip: Flip) -> Group:
     cx, cy = layout.arrow
-    group = Group()
-    group.add(Polygon(arrow(cx, cy), fillColor=None, strokeColor=black, strokeWidth=0.4))
-    group.add(text(cx, cy - ARROW_H / 2 - 5, "Flip check", 9, fonts.BOLD, anchor="middle"))
+    group = Group(Polygon(arrow(cx, cy), fillColor=None, strokeColor=black, strokeWidth=0.4),
+                  text(cx, cy - ARROW_H / 2 - 5, "Flip check", 9, fonts.BOLD, anchor="middle"))
     notes = ["The dark arrow from the back should",
              "fill this outline, pointing up. If it",
              "points down, your printer turns pages",
@@ -147,11 +136,10 @@ def back_marks(layout: Layout) -> Group:
 
 
 def instructions(paper: Paper, flip: Flip, offset: tuple[float, float]) -> Group:
-    group = Group()
     top = paper.height - 16
-    group.add(text(15, top, "printgen duplex calibration", 15, fonts.BOLD))
     printed = f"{label(offset[0])},{label(offset[1])}" if any(offset) else "0,0 (none)"
-    group.add(text(15, top - 6, f"{paper.name}, turned on the {flip} edge, back offset {printed}", 8))
+    group = Group(text(15, top, "printgen duplex calibration", 15, fonts.BOLD),
+                  text(15, top - 6, f"{paper.name}, turned on the {flip} edge, back offset {printed}", 8))
     steps = [
         "1. Print both pages on one sheet, double-sided, at Actual size (100 %) with no scaling.",
         "2. Hold the sheet up to a window or a lamp, front towards you, and look through it.",
@@ -169,9 +157,8 @@ def instructions(paper: Paper, flip: Flip, offset: tuple[float, float]) -> Group
 
 def scale_bar(paper: Paper) -> Group:
     """100 mm with centimetre ticks: a scaled print misreads every offset, so check it first."""
-    group = Group()
     x, y = 15.0, paper.height - 74
-    group.add(guide(x, y, x + 100, y, BAR_STYLE))
+    group = Group(guide(x, y, x + 100, y, BAR_STYLE))
     for cm in range(11):
         tall = 4.0 if cm in (0, 5, 10) else 2.0  # never BAR long: the staircases own that length
         group.add(guide(x + 10 * cm, y, x + 10 * cm, y + tall, BAR_STYLE))
@@ -182,42 +169,30 @@ def scale_bar(paper: Paper) -> Group:
 
 def answer_box(paper: Paper, layout: Layout) -> Group:
     """Where to write the readings: low on the right, where no back mark falls even if turned."""
-    group = Group()
     x, y = paper.width - 62, layout.arrow[1] - 46
-    group.add(rect(x, y - 26, 48, 30, stroke=black, stroke_width=0.25))
-    group.add(text(x + 3, y - 3, "Your readings", 8, fonts.BOLD))
-    group.add(text(x + 3, y - 12, "X = ________ mm", 8))
-    group.add(text(x + 3, y - 21, "Y = ________ mm", 8))
-    return group
+    return Group(rect(x, y - 26, 48, 30, stroke=black, stroke_width=0.25),
+                 text(x + 3, y - 3, "Your readings", 8, fonts.BOLD),
+                 text(x + 3, y - 12, "X = ________ mm", 8), text(x + 3, y - 21, "Y = ________ mm", 8))
 
 
 def back_text(duplex: Duplex, grey: Color = HexColor("#777777")) -> Group:
     """Words for the back, behind the front's empty foot strip so they never show through its text."""
     paper = duplex.paper
     _, y, _, h = duplex.back_box((0, 8, paper.width, 14))
-    group = Group()
-    group.add(text(paper.width / 2, y + h - 5, "Back of the calibration sheet", 11, fonts.BOLD,
-                   anchor="middle", fill=grey))
-    group.add(text(paper.width / 2, y + 1.5, "Turn the sheet over and read it from the front, "
-                   "held up to the light.", 8, anchor="middle", fill=grey))
-    return group
+    return Group(text(paper.width / 2, y + h - 5, "Back of the calibration sheet", 11, fonts.BOLD,
+                      anchor="middle", fill=grey),
+                 text(paper.width / 2, y + 1.5, "Turn the sheet over and read it from the front, "
+                      "held up to the light.", 8, anchor="middle", fill=grey))
 
 
-def calibration_pages(paper: Paper, flip: Flip, offset: tuple[float, float]) -> list[Page]:
-    layout = Layout(paper)
+def calibration_pdf(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
+    """The two-page test sheet, its back drawn through `Duplex` with `offset` as a build's would be."""
+    layout = Layout((42.0, paper.height / 2 - 8), (paper.width / 2 + 8, 42.0), (paper.width / 2, paper.height / 2))
     duplex = Duplex(paper, flip, offset)
     front = Page(shapes=[instructions(paper, flip, offset), x_staircase(layout, flip, offset[0]),
                          y_staircase(layout, flip, offset[1]), flip_check(layout, flip),
                          answer_box(paper, layout), scale_bar(paper)])
     back = duplex.back_page()  # carries `offset`, as a real build's back page does
     back.shapes += [placed(back_marks(layout), duplex.mirror()), back_text(duplex)]
-    return [front, back]
-
-
-def calibration_document(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> Document:
-    return Document("calibrate.pdf", paper, calibration_pages(paper, flip, offset),
-                    "printgen duplex calibration", "Print double-sided at actual size; read the back offset against the light", flip)
-
-
-def calibration_pdf(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    return write(calibration_document(paper, flip, offset))
+    return write(Document("calibrate.pdf", paper, [front, back], "printgen duplex calibration",
+                          "Print double-sided at actual size; read the back offset against the light", flip))

@@ -71,12 +71,10 @@ class Grid:
         return ((self.paper.width - self.columns * px + self.gap) / 2 + self.bleed,
                 self.foot + (self.paper.height - self.foot - self.rows * py + self.gap) / 2 + self.bleed)
 
-    def caption_fits(self) -> bool:
-        return self.origin()[1] - self.bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + CAPTION_ROOM - 1e-9
-
     def with_caption(self) -> "Grid":
         """This grid, or the grid above a caption's room when one would not fit below it."""
-        return self if self.caption_fits() else replace(self, foot=CAPTION_ROOM)
+        fits = self.origin()[1] - self.bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + CAPTION_ROOM - 1e-9
+        return self if fits else replace(self, foot=CAPTION_ROOM)
 
     def boxes(self) -> list[Box]:
         """Trim boxes in reading order: left to right, top row first."""
@@ -87,7 +85,7 @@ class Grid:
 
 
 def per_sheet(paper: Paper, width: float, height: float, bleed: float, gap: float = 0.0) -> int:
-    """How many pieces one side of the paper holds, caption included (as `impose` lays them out)."""
+    """How many pieces one side of the paper holds, caption included (as `impose_lazily` lays them out)."""
     return Grid(paper, width, height, bleed, gap).with_caption().per_page
 
 
@@ -135,15 +133,10 @@ class ImposedSheet:
 Caption = Callable[[int, int, str], str]  # (sheet index, sheet count, "front" or "back") -> text
 
 
-def impose(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
-           caption: Caption | None = None, gap: float = 0.0) -> list[ImposedSheet]:
-    """Lay `pieces` out on as many sheets as needed; ValueError if none fits the paper."""
-    return list(impose_lazily(pieces, duplex, bleed, caption, gap))
-
-
 def impose_lazily(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
                   caption: Caption | None = None, gap: float = 0.0) -> Iterator[ImposedSheet]:
-    """`impose`, each sheet drawn when asked for, so a huge deck holds one sheet at a time."""
+    """Lay `pieces` out on as many sheets as needed, each drawn when asked for, so a huge deck holds
+    one sheet at a time; ValueError if none fits the paper."""
     if not pieces:
         return iter(())
     first = pieces[0]
@@ -151,11 +144,20 @@ def impose_lazily(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
     if caption:
         grid = grid.with_caption()
     if grid.per_page == 0:
-        raise ValueError(f"a {first.width:g} x {first.height:g} mm piece with {bleed:g} mm bleed does not "
-                         f"fit on {duplex.paper.name} paper inside {EDGE:g} mm margins")
-    if any((p.width, p.height) != (first.width, first.height) for p in pieces):
-        raise ValueError("every piece in one imposition must have the same size")
+        raise too_big(first, bleed, duplex.paper)
+    same_size(pieces)
     return sheets_on(pieces, duplex, bleed, caption, grid)
+
+
+def too_big(piece: Piece, bleed: float, paper: Paper) -> ValueError:
+    return ValueError(f"a {piece.width:g} x {piece.height:g} mm piece with {bleed:g} mm bleed does not "
+                      f"fit on {paper.name} paper inside {EDGE:g} mm margins")
+
+
+def same_size(pieces: Sequence[Piece]) -> None:
+    """ValueError unless every piece has the first one's size."""
+    if any((p.width, p.height) != (pieces[0].width, pieces[0].height) for p in pieces):
+        raise ValueError("every piece in one imposition must have the same size")
 
 
 def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Caption | None,
@@ -171,22 +173,27 @@ def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Ca
         for piece, box in zip(batch, boxes):
             front.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
             back.shapes.append(placed(backs(piece.back(bleed)), duplex.back_placement(box)))
-        if bleed > 0:  # a print shop (or a viewer) finds the cut area and the bleed from these
-            front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
-            back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
         if len(boxes) not in marks_for:  # one PDF form for like sheets
             marks_for[len(boxes)] = reusable(cut_marks(boxes, duplex.paper, bleed))
-        marks = marks_for[len(boxes)]
-        front.shapes.append(marks)
-        back.shapes.append(placed(marks, duplex.mirror()))
-        if caption:
-            front.shapes.append(caption_text(caption(s, count, "front"), duplex.paper))
-            back.shapes.append(caption_text(caption(s, count, "back"), duplex.paper))
-        yield ImposedSheet(front, back, list(boxes))
+        yield finished(front, back, boxes, duplex, bleed, marks_for[len(boxes)],
+                       (caption(s, count, "front"), caption(s, count, "back")) if caption else None)
+
+
+def finished(front: Page, back: Page, boxes: Sequence[Box], duplex: Duplex, bleed: float, marks: Reused,
+             captions: tuple[str, str] | None, write: Callable[[str, Paper], Group] | None = None) -> ImposedSheet:
+    """A sheet with its page boxes, its cut marks on both sides and its captions (`write`, or
+    caption_text, draws them)."""
+    if bleed > 0:  # a print shop (or a viewer) finds the cut area and the bleed from these
+        front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
+        back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
+    front.shapes.append(marks)
+    back.shapes.append(placed(marks, duplex.mirror()))
+    if captions:
+        front.shapes.append((write or caption_text)(captions[0], duplex.paper))
+        back.shapes.append((write or caption_text)(captions[1], duplex.paper))
+    return ImposedSheet(front, back, list(boxes))
 
 
 def caption_text(value: str, paper: Paper) -> Group:
-    group = Group()
     baseline = SAFE_MARGIN_MM + fonts.descent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
-    group.add(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle"))
-    return group
+    return Group(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import takewhile
 from typing import Annotated, Any, Callable, Mapping, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -123,10 +124,8 @@ class Half(Flowable):
         super().__init__()
         # full size, so a partly filled frame refuses it and it moves to the next one
         self.width, self.height = pt(box[0]), pt(box[1]) - 0.01
-        cut = 0
-        while cut < len(items) and is_head(items[cut]):
-            cut += 1
-        self.head, self.body = items[:cut], items[cut:]
+        self.head = list(takewhile(is_head, items))
+        self.body = items[len(self.head):]
         self.columns = columns
         self.label = label
         self.leftover: list[Flowable] = []
@@ -206,11 +205,7 @@ def keep_sections_whole(items: list[Flowable], width: float, height: float) -> l
 
 def overflow_problem(ref: Reference, half: Half, paper: Paper) -> tuple[Loc, str]:
     """Name the sheet, the half and the first section that did not fit, at its YAML key."""
-    sections: list[str] = []
-    for item in half.leftover:
-        name = getattr(item, "section", "") or "(untitled)"
-        if name not in sections:
-            sections.append(name)
+    sections = list(dict.fromkeys(getattr(item, "section", "") or "(untitled)" for item in half.leftover))
     first = sections[0]
     width = half.column_width or half.width or pt(100)
     spill = sum(item.wrap(width, pt(1000))[1] + item.getSpaceAfter() for item in half.leftover)
@@ -224,13 +219,6 @@ def overflow_problem(ref: Reference, half: Half, paper: Paper) -> tuple[Loc, str
 
 
 # -- pages -----------------------------------------------------------------------------------------
-
-@dataclass
-class Composed:
-    pages: list[Page]
-    story: list[Flowable]
-    halves: list[Half]
-
 
 def half_boxes(paper: Paper) -> list[tuple[float, float, float, float]]:
     """The text boxes of the top and bottom halves, in mm, inset from paper edges and the cut."""
@@ -267,8 +255,7 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
 
 def cut_line(paper: Paper, label: str | None) -> Group:
     y = paper.height / 2
-    group = Group()
-    group.add(guide(SAFE, y, paper.width - SAFE, y, CUT))
+    group = Group(guide(SAFE, y, paper.width - SAFE, y, CUT))
     if label:
         group.add(cut_label(paper, label))
     return group
@@ -278,10 +265,8 @@ def cut_label(paper: Paper, label: str) -> Group:
     """Small print on a white ground, centred on the cut line."""
     y, x, size = paper.height / 2, paper.width / 2, fonts.MIN_PT
     width = fonts.text_width(label, fonts.ITALIC, font_mm(size)) + 4
-    group = Group()
-    group.add(rect(x - width / 2, y - 2, width, 4, fill=white))
-    group.add(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
-    return group
+    return Group(rect(x - width / 2, y - 2, width, 4, fill=white),
+                 text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
 
 
 def ref_footer(ref: Reference, paper: Paper, page: int, count: int) -> Group:
@@ -289,19 +274,17 @@ def ref_footer(ref: Reference, paper: Paper, page: int, count: int) -> Group:
     return style.running_footer(paper, words, style.TIGHT_FOOTER_Y)
 
 
-def compose_sheet(ref: Reference, options: BuildOptions) -> Composed:
+def sheet_document(ref: Reference, options: BuildOptions, name: str) -> Document:
     """The one-page sheet: first half on top, second half below, a cut line between them."""
-    top, bottom = parts(ref, options)
     boxes = half_boxes(options.paper)
-    size = boxes[0][2:]
-    halves = [Half(top, ref.settings.columns, HALVES[0], size),
-              Half(bottom, ref.settings.columns, HALVES[1], size)]
+    halves = [Half(part, ref.settings.columns, label, boxes[0][2:]) for part, label in zip(parts(ref, options), HALVES)]
     page = Page(shapes=[cut_line(options.paper, "Print one-sided at actual size; cut here for two half-page "
                                                 "cards"), ref_footer(ref, options.paper, 1, 1)], frames=boxes)
-    return Composed([page], list(halves), halves)
+    return document(ref, [page], list(halves), halves, options.paper, name, f"{ref.title} \u2013 reference sheet",
+                    "Print single-sided at actual size (100 %)", None)
 
 
-def compose_cards(ref: Reference, options: BuildOptions) -> Composed:
+def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document:
     """One duplex sheet: two copies of a card, first half on the front and second on the back."""
     paper = options.paper
     duplex = Duplex(paper, options.flip, options.back_offset)
@@ -314,37 +297,23 @@ def compose_cards(ref: Reference, options: BuildOptions) -> Composed:
                    cut_label(paper, f"The cards' backs, turned on the {options.flip} edge; cut here"),
                    ref_footer(ref, paper, 2, 2)]
     back.frames = [duplex.back_box(box) for box in boxes]
-    first, second = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
-    size = boxes[0][2:]
-    halves = [Half(first[0], ref.settings.columns, "card front", size),
-              Half(second[0], ref.settings.columns, "card front", size),
-              Half(first[1], ref.settings.columns, "card back", size),
-              Half(second[1], ref.settings.columns, "card back", size)]
+    copies = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
+    halves = [Half(copy[side], ref.settings.columns, f"card {label}", boxes[0][2:])
+              for side, label in enumerate(("front", "back")) for copy in copies]
     story: list[Flowable] = [halves[0], halves[1], PageBreak(), halves[2], halves[3]]
-    return Composed([front, back], story, halves)
+    return document(ref, [front, back], story, halves, paper, name, f"{ref.title} \u2013 reference cards",
+                    "Print double-sided at actual size (100 %), then cut along the dashed line", options.flip)
 
 
-def document(ref: Reference, composed: Composed, paper: Paper, name: str, title: str, subject: str,
-             flip: Flip | None) -> Document:
+def document(ref: Reference, pages: list[Page], story: list[Flowable], halves: list[Half], paper: Paper, name: str,
+             title: str, subject: str, flip: Flip | None) -> Document:
     """The pages as a document; a half that overflowed is told once per message, after drawing."""
 
     def leftovers() -> Located:
-        found = [overflow_problem(ref, half, paper) for half in composed.halves if half.leftover]
-        return list(dict.fromkeys(found))
+        return list(dict.fromkeys(overflow_problem(ref, half, paper) for half in halves if half.leftover))
 
-    return Document(name, paper, composed.pages, title, subject, flip, composed.story,
+    return Document(name, paper, pages, title, subject, flip, story,
                     label=f"the {ref.sheet_name} ({paper.name})", after=leftovers)
-
-
-def sheet_document(ref: Reference, options: BuildOptions, name: str) -> Document:
-    return document(ref, compose_sheet(ref, options), options.paper, name, f"{ref.title} \u2013 reference sheet",
-                    "Print single-sided at actual size (100 %)", None)
-
-
-def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document:
-    return document(ref, compose_cards(ref, options), options.paper, name,
-                    f"{ref.title} \u2013 reference cards",
-                    "Print double-sided at actual size (100 %), then cut along the dashed line", options.flip)
 
 
 def reference_documents(ref: Reference, options: BuildOptions, stem: str) -> list[Document]:

@@ -7,13 +7,14 @@ grows from an estimate while the text overflows, up to MAX_PAGES.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
+from itertools import takewhile
 from math import ceil
-from typing import Annotated, Any, Callable, Mapping, Union
+from typing import Annotated, Any, Mapping, Union
 
 from pydantic import BaseModel, ConfigDict, Field
-from reportlab.graphics.shapes import Group
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
 
@@ -26,7 +27,7 @@ from printgen.drawing import style
 from printgen.drawing.picture import rect, text
 from printgen.drawing.story import FitWidth, Stack, Styles, build_story, styles, tagged
 from printgen.jinja.render import render
-from printgen.layout.reference import DataTable, data_table, is_head
+from printgen.layout.reference import DataTable, Figure, data_table, is_head
 
 MARGIN = style.MARGIN
 GUTTER = style.GUTTER
@@ -34,8 +35,6 @@ BAND_GAP = 5.0  # mm between the first page's title band and its columns (a rule
 MAX_PAGES = 12
 BALANCE_STEP = 2.0  # mm: the last page's columns grow by this until its text fits them
 LEVEL_TRIES = 16  # and then by up to this many steps more, to end them level
-
-Figure = Callable[[float], Flowable]  # column width in mm -> a flowable that fits it
 
 
 class RulebookSettings(BaseModel):
@@ -65,13 +64,8 @@ def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
     """The house styles with headings and the title in the game's accent colour."""
     base = styles(settings.text_size_pt, accent)
     size = settings.text_size_pt
-    return Styles(
-        body=base.body,
-        bullet=base.bullet,
-        heading=base.heading.clone("rules-heading", spaceBefore=size * 0.9),
-        title=base.title,
-        subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
-    )
+    return replace(base, heading=base.heading.clone("rules-heading", spaceBefore=size * 0.9),
+                   subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2))
 
 
 SHORT_TABLE = 6  # rows under the head: a table no longer than this never breaks...
@@ -86,18 +80,10 @@ class RulesTable(Table):
         _, height = self.wrap(availWidth, availHeight)
         if len(self._cellvalues) - self.repeatRows <= SHORT_TABLE and height <= pt(SHORT_TABLE_MM):
             return []
-        self._calc(availWidth, availHeight)
-        self.splitInRow = 0
-        parts = self._splitRows(availHeight, doInRowSplit=0)
+        parts = super().split(availWidth, availHeight)  # by rows only: a Table's default
         if len(parts) == 2 and len(parts[0]._cellvalues) <= self.repeatRows + 1:
             return []  # a head row with one row under it is no start: move the table on
         return parts
-
-
-def rules_table(table: DataTable, style: Styles, accent: Color) -> Figure:
-    def make(width: float) -> Flowable:
-        return data_table(table, style, accent, width, RulesTable)
-    return make
 
 
 def markup(book: Rulebook, options: BuildOptions) -> str:
@@ -109,8 +95,8 @@ def markup(book: Rulebook, options: BuildOptions) -> str:
 def story(book: Rulebook, text: str) -> list[Flowable]:
     style = rulebook_styles(book.settings, book.accent)
     accent = HexColor(book.accent)
-    factories = {name: rules_table(table, style, accent) if isinstance(table, DataTable) else table
-                 for name, table in book.tables.items()}
+    factories = {name: partial(data_table, table, style, accent, kind=RulesTable) if isinstance(table, DataTable)
+                 else table for name, table in book.tables.items()}
     return keep_leads_with_tables(build_story(text, factories, style, book.template))
 
 
@@ -160,11 +146,7 @@ class Layout:
 
 def plan(items: list[Flowable], settings: RulebookSettings, paper: Paper) -> Layout:
     """Measure the title band: the story's heads set across the full text width."""
-    heads = []
-    for item in items:
-        if not is_head(item):
-            break
-        heads.append(item)
+    heads = list(takewhile(is_head, items))
     band = 0.0
     if heads:
         _, height = Stack(heads).wrap(pt(band_width(paper)), pt(paper.height))
@@ -191,9 +173,7 @@ def pages(book: Rulebook, layout: Layout, count: int) -> list[Page]:
             page.frames.append((MARGIN, top - layout.band, band_width(layout.paper), layout.band))
             rule_y = top - layout.band - BAND_GAP / 2
             page.shapes.append(rect(MARGIN, rule_y - 0.3, layout.width, 0.6, fill=HexColor(book.accent)))
-            page.frames += layout.column_frames(layout.first_top)
-        else:
-            page.frames += layout.column_frames(layout.body_top)
+        page.frames += layout.column_frames(layout.first_top if n == 1 else layout.body_top)
         result.append(page)
     return result
 

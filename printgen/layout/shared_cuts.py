@@ -19,9 +19,9 @@ from printgen.drawing import fonts
 from printgen.drawing.document import Page
 from printgen.drawing.picture import CUT, LineStyle, guide, placed, text
 from printgen.layout.imposition import (CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, Caption,
-                                        ImposedSheet, Piece, caption_text, cut_marks, trim_and_bleed)
+                                        ImposedSheet, Piece, cut_marks, finished, same_size, too_big)
 from printgen.layout.sheet import Box, Duplex
-from printgen.output.reuse import Reused, reusable
+from printgen.output.reuse import Forms, reusable
 
 # A cased trim line, dark under white: the white core shows on dark bands, the dark edges on light
 # faces, so the cut reads on either; thin enough that half of it stays on each piece.
@@ -127,9 +127,7 @@ def trim_lines(boxes: Sequence[Box]) -> Group:
 def side_caption(value: str, paper: Paper) -> Group:
     """The caption turned to read upwards along the left margin, its foot on the safe margin."""
     baseline = SAFE_MARGIN_MM + fonts.ascent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
-    group = Group(transform=(0, 1, -1, 0, baseline, paper.height / 2))
-    group.add(text(0, 0, value, CAPTION_PT, anchor="middle"))
-    return group
+    return Group(text(0, 0, value, CAPTION_PT, anchor="middle"), transform=(0, 1, -1, 0, baseline, paper.height / 2))
 
 
 def impose_shared(pieces: Sequence[Piece], duplex: Duplex, bleed: float, kind: Kind,
@@ -138,12 +136,10 @@ def impose_shared(pieces: Sequence[Piece], duplex: Duplex, bleed: float, kind: K
     if not pieces:
         return []
     first = pieces[0]
-    if any((p.width, p.height) != (first.width, first.height) for p in pieces):
-        raise ValueError("every piece in one imposition must have the same size")
+    same_size(pieces)
     frame = frame_for(duplex.paper, first.width, first.height, bleed)
     if frame.columns == 0 or frame.room < first.height:
-        raise ValueError(f"a {first.width:g} x {first.height:g} mm piece with {bleed:g} mm bleed does not "
-                         f"fit on {duplex.paper.name} paper inside {EDGE:g} mm margins")
+        raise too_big(first, bleed, duplex.paper)
     dealt = sheets_of(rows_of(pieces, frame.columns, kind), first.height, bleed, frame.room)
     return [sheet(rows, frame, duplex, caption, (s, len(dealt))) for s, rows in enumerate(dealt)]
 
@@ -154,23 +150,12 @@ def sheet(rows: Sequence[Row], frame: Frame, duplex: Duplex, caption: Caption | 
     batch = [piece for row in rows for piece in row.pieces]
     bleed = frame.bleed
     front, back = Page(), duplex.back_page()  # the back page carries the printer's offset
-    forms: dict[int, Reused] = {}  # a deck's back is one group placed on every slot: digested once
+    backs = Forms()  # a deck's back is one group placed on every slot: digested once
     for layer in ((bleed, 0.0) if bleed > 0 else (0.0,)):
         for piece, box in zip(batch, boxes):
             front.shapes.append(placed(piece.front(layer), translate(box[0], box[1])))
-            drawn = piece.back(layer)
-            if id(drawn) not in forms:
-                forms[id(drawn)] = reusable(drawn)
-            back.shapes.append(placed(forms[id(drawn)], duplex.back_placement(box)))
+            back.shapes.append(placed(backs(piece.back(layer)), duplex.back_placement(box)))
     front.shapes.append(trim_lines(boxes))
-    if bleed > 0:
-        front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
-        back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
-    marks = reusable(cut_marks(boxes, duplex.paper, bleed, SHARED_MARK))
-    front.shapes.append(marks)
-    back.shapes.append(placed(marks, duplex.mirror()))
-    if caption:
-        write = side_caption if frame.caption_at == "side" else caption_text
-        front.shapes.append(write(caption(number[0], number[1], "front"), duplex.paper))
-        back.shapes.append(write(caption(number[0], number[1], "back"), duplex.paper))
-    return ImposedSheet(front, back, boxes)
+    return finished(front, back, boxes, duplex, bleed, reusable(cut_marks(boxes, duplex.paper, bleed, SHARED_MARK)),
+                    (caption(*number, "front"), caption(*number, "back")) if caption else None,
+                    side_caption if frame.caption_at == "side" else None)

@@ -90,24 +90,17 @@ def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:
     left_width = ox - gap - ax
     right_x = ox + ow + gap
     beside_x, beside_w = (ax, left_width) if left_width >= (ax + aw) - right_x else (right_x, ax + aw - right_x)
-    frames: list[Box] = []
     if oy + oh >= top - gap:  # obstacle at the top
-        frames.append((beside_x, oy, beside_w, top - oy))
-        frames.append((ax, bottom, aw, oy - gap - bottom))
+        frames = [(beside_x, oy, beside_w, top - oy), (ax, bottom, aw, oy - gap - bottom)]
     else:  # obstacle at the bottom
-        frames.append((ax, oy + oh + gap, aw, top - (oy + oh + gap)))
-        frames.append((beside_x, bottom, beside_w, oy + oh - bottom))
+        frames = [(ax, oy + oh + gap, aw, top - (oy + oh + gap)), (beside_x, bottom, beside_w, oy + oh - bottom)]
     return [f for f in frames if f[2] > 0 and f[3] > 0]
 
 
 def line_legend(x: float, y: float, size_pt: float = 7) -> Group:
     """A small key: which line is cut and which is folded. (x, y) is its lower-left corner."""
-    legend = Group()
     dash = CUT.dash or (3.0, 1.5)  # the cut line is always dashed; the fallback only satisfies types
     cut_sample = 2 * dash[0] + dash[1]  # whole dashes only, so the sample reads cleanly
-    legend.add(guide(x, y + 1, x + cut_sample, y + 1, CUT))
-    legend.add(text(x + cut_sample + 2, y, "cut", size_pt))
     fold_x = x + cut_sample + 12
-    legend.add(guide(fold_x, y + 1, fold_x + 9.5, y + 1, FOLD))
-    legend.add(text(fold_x + 11.5, y, "fold", size_pt))
-    return legend
+    return Group(guide(x, y + 1, x + cut_sample, y + 1, CUT), text(x + cut_sample + 2, y, "cut", size_pt),
+                 guide(fold_x, y + 1, fold_x + 9.5, y + 1, FOLD), text(fold_x + 11.5, y, "fold", size_pt))

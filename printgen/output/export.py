@@ -54,11 +54,10 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
     PDFs made in runs on every core (each embeds its own fonts, most of what one costs)."""
     from printgen.core.parallel import on_cores
 
-    grouped = decks(cards)
     rows: list[dict[str, object]] = []
     wanted: list[ShopFile] = []
     faces = {card.name for card in cards}
-    for deck, members in grouped.items():
+    for deck, members in decks(cards).items():
         stem = back_stem(slug(deck, 'deck'), 'back-{}')
         back_file = f"{stem if stem not in faces else 'back-' + stem}.pdf"  # never a face's file
         for card in members:
@@ -160,10 +159,8 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | No
     store = spool.keep if spool else in_memory
     out: list[Artifact] = []
     described = []
-    grouped = decks(cards)
-    total = sum(c.quantity for c in cards)
-    with progress(total, "Drawing Tabletop Simulator sheets", SECONDS_PER_TTS_CARD) as bar:
-        for deck, members in grouped.items():
+    with progress(sum(c.quantity for c in cards), "Drawing Tabletop Simulator sheets", SECONDS_PER_TTS_CARD) as bar:
+        for deck, members in decks(cards).items():
             first = members[0]
             size = first.size
             px = card_pixels(*size, dpi)

@@ -125,8 +125,5 @@ def draw_shapes(canvas: Canvas, shapes: list[Any], paper: Paper) -> None:
         return
     drawing = Drawing(pt(paper.width), pt(paper.height))
     drawing.initialFontName = fonts.REGULAR  # renderPDF would otherwise select Helvetica
-    root = Group(transform=(PT_PER_MM, 0, 0, PT_PER_MM, 0, 0))
-    for shape in shapes:
-        root.add(shape)
-    drawing.add(root)
+    drawing.add(Group(*shapes, transform=(PT_PER_MM, 0, 0, PT_PER_MM, 0, 0)))
     renderPDF.draw(drawing, canvas, 0, 0)

@@ -66,13 +66,6 @@ class SvgWriter:
     def tostring(self) -> bytes:
         return (XML_DECLARATION + self.document.tostring() + "\n").encode()
 
-    def group(self, shape: rl.Group) -> Any:
-        group = self.document.g()
-        matrix = tuple(shape.transform)
-        if matrix != (1, 0, 0, 1, 0, 0):
-            group["transform"] = "matrix(" + " ".join(num(v) for v in matrix) + ")"
-        return group
-
     def element(self, shape: Any) -> Any:
         """The svgwrite element of one shape (a group's with every child in it)."""
         doc = self.document
@@ -81,7 +74,9 @@ class SvgWriter:
         if hasattr(shape, "svg_element"):  # shapes that know their own SVG, such as user art
             return shape.svg_element(self)
         if isinstance(shape, rl.Group):
-            group = target = self.group(shape)
+            group = target = doc.g()
+            if tuple(shape.transform) != (1, 0, 0, 1, 0, 0):
+                group["transform"] = "matrix(" + " ".join(num(v) for v in shape.transform) + ")"
             for child in shape.contents:
                 if isinstance(child, rl.Path) and child.isClipPath:  # clips what follows, as in renderPDF
                     target = self.clipped(target, child)
@@ -174,10 +169,8 @@ def picture_href(source: Any) -> str:
 def path_data(path: rl.Path) -> str:
     points = iter(zip(path.points[::2], path.points[1::2]))
     steps = {rl._MOVETO: ("M", 1), rl._LINETO: ("L", 1), rl._CURVETO: ("C", 3), rl._CLOSEPATH: ("Z", 0)}
-    parts = []
-    for letter, count in (steps[op] for op in path.operators if op in steps):
-        parts.append(letter + " ".join(f"{num(x)} {num(y)}" for x, y in (next(points) for _ in range(count))))
-    return " ".join(parts)
+    return " ".join(letter + " ".join(f"{num(x)} {num(y)}" for x, y in (next(points) for _ in range(count)))
+                    for letter, count in (steps[op] for op in path.operators if op in steps))
 
 
 def wedge_path(wedge: rl.Wedge) -> str:

@@ -47,9 +47,9 @@ def write(doc: Document) -> bytes:
     return writer(doc)
 
 
-def written(doc: Document, source: SourceMap) -> tuple[bytes, list[Problem]]:
-    """The document's bytes (empty when its layout failed) and every problem its layout met, located
-    in the definition that `source` maps."""
+def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
+    """The document's bytes (empty when its layout failed), handed to `store`, and every problem its
+    layout met, located in the definition that `source` maps."""
     found: Located = list(doc.problems)
     problems: list[Problem] = []
     data = b""
@@ -66,12 +66,7 @@ def written(doc: Document, source: SourceMap) -> tuple[bytes, list[Problem]]:
         problems += exc.problems
     if doc.after is not None and data:
         found += doc.after()
-    return data, [source.problem(loc, message) for loc, message in found] + problems
-
-
-def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
-    data, problems = written(doc, source)
-    return Written(store(data), problems)
+    return Written(store(data), [source.problem(loc, message) for loc, message in found] + problems)
 
 
 def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
