@@ -187,7 +187,7 @@ def balanced(pages: list[Page], items: list[Flowable], layout: Layout) -> list[P
         chunk, broke = take_until_page_break(remaining)
         for box in page.frames:
             pour(frame_at(*box), chunk, canvas, True)
-        remaining[:0] = chunk + ([PageBreak()] if broke else [])
+        remaining[:0] = chunk + ([PageBreak()] if chunk and broke else [])  # a break taken stays taken
     last = pages[-1]
     fixed, columns = last.frames[:-layout.columns], last.frames[-layout.columns:]
     if not remaining or any(isinstance(item, PageBreak) for item in remaining):
