@@ -138,7 +138,7 @@ def test_one_group_drawn_at_two_scales_gets_the_art_resampled_for_each(tmp_path)
     the copy resampled for its own size (the small copy placed large would blur it)."""
     from reportlab.graphics.shapes import Group
 
-    from printgen.art.bitmap import load_bitmap
+    from printgen.art.library import load_bitmap
     from printgen.core.paper import Paper
     from printgen.drawing.document import Document, Page
 

@@ -2,20 +2,31 @@
 
 The field types below check and load each file while the definition is validated, so a bad file is
 a located problem like any other; the model's value carries its art (`art_of(defn.logo.image)`).
+PNG and JPEG art has the pixel count its header states checked first, then every pixel decoded once,
+so a damaged file is told now (Pillow's own limits guard the decode itself). A user's TrueType font
+has its tables measured (art.measure), then is registered under a name taken from its bytes alone,
+so two builds embed it the same way.
 """
 from __future__ import annotations
 
+import hashlib
+import io
+import struct
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
 from pydantic import AfterValidator, Field, ValidationInfo
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 
-from printgen.art.bitmap import load_bitmap
-from printgen.art.loaded import Art, digest
+from printgen.art.loaded import Art, digest, first_line
 from printgen.core.problems import display_name
+from printgen.drawing.fonts import USER_FAMILIES
 
 MAX_ART_BYTES = 30 * 1024 * 1024  # far above any card art; refuses a mistaken multi-GB file early
+MAX_PIXELS = 60_000_000  # a full A4 page at 600 dpi is 35 Mpx; refused before decoding, not after
 IMAGE_SUFFIXES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".svg": "SVG"}
 FONT_SUFFIXES = (".ttf",)
 KEPT_SVG_ELEMENTS = 20_000  # pictures of rendered templates kept, by elements (1-2.5 KB each): under 50 MB
@@ -61,8 +72,6 @@ def font_of(value: str | None, default: str) -> str:
 def loaded_fonts(model: Any) -> dict[str, str]:
     """Registered name -> family of each user font this definition loaded; fonts stay registered
     for the process, so a template reaches only those of the definition being built."""
-    from printgen.drawing.fonts import USER_FAMILIES
-
     found: dict[str, str] = {}
 
     def walk(value: Any) -> None:
@@ -127,6 +136,67 @@ def read_art(path: Path) -> bytes:
         raise ValueError(f"cannot read {shown} ({exc.strerror or exc})")
 
 
+def load_bitmap(path: Path, data: bytes, kind: str) -> Art:
+    """Decode fully, so a truncated or mislabelled file is caught now, after checking the header."""
+    from reportlab.lib.utils import ImageReader
+
+    usable = readable_bitmap(display_name(path), data, kind)
+    # reportlab copies JPEG data into the PDF as it is; other kinds go in as decoded pixels
+    reader = ImageReader(io.BytesIO(data) if kind == "JPEG" else usable)
+    return Art(path, kind, data, digest(data), (float(usable.size[0]), float(usable.size[1])),
+               reader=reader)
+
+
+def readable_bitmap(shown: str, data: bytes, kind: str) -> Any:
+    """The decoded image (palette, 16-bit and other modes as RGBA), or ValueError saying why not;
+    the header is checked before any pixel is decoded."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # refused below instead
+            with Image.open(io.BytesIO(data)) as probe:
+                if probe.format != kind:
+                    raise ValueError(f"{shown} is named like a {kind} image but holds "
+                                     f"{probe.format or 'other'} data; save it as {kind} or rename it")
+                if probe.width * probe.height > MAX_PIXELS:
+                    raise ValueError(f"{shown} is {probe.width} x {probe.height} pixels; art may have at "
+                                     f"most {MAX_PIXELS // 1_000_000} million (300 dpi needs about 12 "
+                                     f"pixels per mm)")
+                probe.load()
+                return probe.copy() if probe.mode in ("RGB", "RGBA", "L") else probe.convert("RGBA")
+    except UnidentifiedImageError:
+        raise ValueError(f"{shown} is not a readable {kind} image (damaged, or another format)")
+    except Image.DecompressionBombError:
+        raise ValueError(f"{shown} has far more pixels than art may have (at most "
+                         f"{MAX_PIXELS // 1_000_000} million)")
+    except (OSError, SyntaxError, struct.error) as exc:
+        raise ValueError(f"{shown} is not a readable {kind} image ({first_line(exc)})")
+
+
+def register_user_font(path: Path, data: bytes) -> str:
+    """Register a user's TrueType font under a name taken from its content; ValueError if unusable."""
+    name = f"PG-User-{hashlib.sha256(data).hexdigest()[:12]}"
+    if name not in USER_FAMILIES:
+        from printgen.art.measure import measure_font
+
+        measure_font(path, data)  # tables and character maps, before any reader walks them
+        try:
+            font = TTFont(name, io.BytesIO(data), asciiReadable=False)  # subsets as for Vera
+            font.face.makeSubset(list(range(32, 127)))  # a font that cannot be subset fails here, not in a PDF
+        except (MemoryError, RecursionError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a damaged font fails in many ways; say so, located
+            raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({first_line(exc)})")
+        pdfmetrics.registerFont(font)
+        family = getattr(font.face, "familyName", b"") or b""
+        family = family.decode("latin-1") if isinstance(family, bytes) else str(family)
+        # the name goes into SVG as CSS: control characters would break the XML, quotes the CSS
+        family = "".join(c for c in family if c.isprintable() and c not in "'\"\\;<>&")
+        USER_FAMILIES[name] = family or "".join(c for c in path.stem if c.isalnum()) or "user font"
+    return name
+
+
 @dataclass
 class ArtLibrary:
     """The art one definition uses, by the name written in the YAML, plus warnings about it."""
@@ -180,8 +250,6 @@ class ArtLibrary:
         if Path(value).suffix.lower() not in FONT_SUFFIXES:
             raise ValueError("expected a TrueType font file (.ttf)")
         path = resolve(value, context)
-        from printgen.art.userfont import register_user_font
-
         self.fonts[value] = register_user_font(path, read_art(path))
         return self.fonts[value]
 

@@ -33,7 +33,7 @@ def register() -> None:
         addMapping(REGULAR, bold, italic, name)
 
 
-USER_FAMILIES: dict[str, str] = {}  # a user font's registered name -> family (art.userfont fills it)
+USER_FAMILIES: dict[str, str] = {}  # a user font's registered name -> family (art.library fills it)
 
 
 def svg_family(font: str) -> str:
