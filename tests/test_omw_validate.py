@@ -107,7 +107,7 @@ def test_the_bundled_table_is_valid_with_its_figures(bundled_report):
 def test_the_docs_show_what_validate_prints():
     """The docs' run of `printgen validate one_minute_war` (1000 wars a match): its opening line,
     and its first match played again here (uniform players need no solver, so it is quick)."""
-    from printgen.games.one_minute_war.playreport import match_stats, match_summary
+    from printgen.games.one_minute_war.validator import match_stats, match_summary
     docs = (Path(__file__).resolve().parents[1] / "docs" / "one-minute-war-engine.md").read_text()
     block = docs.split("```\n$ printgen validate one_minute_war\n", 1)[1].split("```", 1)[0]
     lines = block.strip().splitlines()
