@@ -16,6 +16,7 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 TAGS = {"String": "<text", "Rect": "<rect", "Circle": "<circle", "Ellipse": "<ellipse", "Line": "<line",
         "PolyLine": "<polyline", "Polygon": "<polygon", "Path": "<path", "Image": "<image"}
 CAP, DESCENT = 0.73, 0.24  # of the font size: Bitstream Vera's capitals and descenders
+SAFE_TOLERANCE = 0.01  # mm a text may reach past its safe area before a warning
 
 
 def apply(matrix: Sequence[float], x: float, y: float) -> Point:
@@ -62,6 +63,15 @@ def text_boxes(group: Group) -> Iterator[tuple[str, tuple[float, float, float, f
         if isinstance(shape, String):
             xs, ys = zip(*quad_of(shape, matrix) or [])
             yield shape.text, (min(xs), min(ys), max(xs), max(ys))
+
+
+def past_safe_area(group: Group, width: float, height: float, pad: float) -> Iterator[tuple[str, str]]:
+    """Each text line of a drawn piece that reaches past the area `pad` mm inside its `width` x
+    `height`, with the message saying how far, so every game words the warning the same way."""
+    for words, (x0, y0, x1, y1) in text_boxes(group):
+        past = max(pad - x0, x1 - (width - pad), pad - y0, y1 - (height - pad))
+        if past > SAFE_TOLERANCE:
+            yield words, f"'{words}' reaches {past:.1f} mm past the safe area"
 
 
 def furthest_outside(group: Group, box: tuple[float, float, float, float], matrix: Matrix = IDENTITY

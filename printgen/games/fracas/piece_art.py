@@ -16,7 +16,7 @@ from printgen.core.paper import font_mm
 from printgen.drawing import fonts
 from printgen.drawing.picture import colour, hex_of, tint
 from printgen.games.fracas.model import Fracas, Player
-from printgen.games.piecebounds import text_boxes
+from printgen.games.piecebounds import past_safe_area
 from printgen.games.pieces import Piece, PieceTemplates, has_id, templates_for, with_art
 
 TOKEN_FACE = "fracas/token-face.svg.j2"
@@ -28,7 +28,6 @@ BACK_NAME_PT = 9.0
 TOKEN_PAD = 2.0  # mm kept clear inside a token's cut lines: round its image, below and beside its name
 TOKEN_ART_BOTTOM = 4.5  # mm: a token's image starts above the owner's name (its 7 pt glyph boxes reach 4.47)
 POT_PAD = 2.0  # mm the pot's text keeps inside the mat's outline
-SAFE_TOLERANCE = 0.01  # mm
 COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 # Bleed past a token's left, bottom, right and top cut (mm): on the sheet only the edges that are
@@ -146,11 +145,8 @@ def piece_warnings(art: PieceArt) -> list[str]:
     found: dict[str, list[tuple[Key, str, str]]] = {}
     for key, (name, piece) in art.pieces.items():
         pad = POT_PAD if name == POT else TOKEN_PAD
-        for words, (x0, y0, x1, y1) in text_boxes(art.drawn[key]):
-            past = max(pad - x0, x1 - (piece.width - pad), pad - y0, y1 - (piece.height - pad))
-            if past > SAFE_TOLERANCE:
-                found.setdefault(name, []).append((key, words, f"{piece.label}: '{words}' reaches "
-                                                               f"{past:.1f} mm past the safe area"))
+        for words, past in past_safe_area(art.drawn[key], piece.width, piece.height, pad):
+            found.setdefault(name, []).append((key, words, f"{piece.label}: {past}"))
     lines = []
     for name, where in found.items():
         first_key, words, message = where[0]

@@ -268,23 +268,16 @@ def check_card_text(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
                                        f"(got {defn.card.tab_height:g}); or lower the text sizes")
 
 
-SAFE_TOLERANCE = 0.01  # mm
-
-
 def tab_warnings(card: WarCard) -> list[str]:
     """`file:line: warning: ...` for tab text past the safe area, then what drawing noticed."""
-    from printgen.games.piecebounds import text_boxes
+    from printgen.games.piecebounds import past_safe_area
 
-    tw, t = card.tab_width, card.defn.card.tab_height
     found: dict[str, list[str]] = {}
     for key, name, piece in card.pieces():
         if name == BODY:
             continue
-        for words, (x0, y0, x1, y1) in text_boxes(card.piece(*key)):
-            past = max(TAB_PAD - x0, x1 - (tw - TAB_PAD), TAB_PAD - y0, y1 - (t - TAB_PAD))
-            if past > SAFE_TOLERANCE:
-                found.setdefault(name, []).append(f"{piece.label}: '{words}' reaches {past:.1f} mm past the "
-                                                  f"safe area")
+        for _, past in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, TAB_PAD):
+            found.setdefault(name, []).append(f"{piece.label}: {past}")
     lines = []
     for name, where in found.items():
         file, line = card.templates.where(name, "<text")
