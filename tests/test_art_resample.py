@@ -1,5 +1,5 @@
 """Bitmap art larger than the pixels it covers in a card picture is resampled once for the picture
-(printgen.art.resample), and the PDFs printed keep the art as it was given. Read back with Pillow
+(printgen.art.loaded), and the PDFs printed keep the art as it was given. Read back with Pillow
 and pypdf."""
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable],
                raster_dpi: float | None = None) -> bytes:
     """Draw `pages` at the document's paper size and return the PDF bytes (nothing touches the
     disk here); `story` flows through their frames in order. `raster_dpi`: the PDF is only drawn
-    to be rasterised at this resolution, so large bitmaps may be resampled (art.resample)."""
+    to be rasterised at this resolution, so large bitmaps may be resampled (art.loaded)."""
     paper = doc.paper
     fonts.register()
     buffer = io.BytesIO()
