@@ -1,9 +1,16 @@
 """A deck's rows, from a CSV, TSV or .xlsx file or inline, each with where it was written so a bad
-value is told at its CSV line and column, or at its spreadsheet cell."""
+value is told at its CSV line and column, or at its spreadsheet cell (`cards.xlsx:Ships!C4`).
+
+An Excel workbook is held to the limits a CSV is held to. An .xlsx is a zip of XML: the sizes its
+members say they unpack to are checked before openpyxl reads one, and a sheet is refused by its
+dimension before its rows are read, so a small file cannot make printgen unpack or walk a huge one."""
 from __future__ import annotations
 
 import csv
+import datetime
 import io
+import warnings
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -13,7 +20,6 @@ from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, dotted
 from printgen.core.textcheck import problem_with
 from printgen.games.deck.model import Deck
-from printgen.games.deck.workbook import sheet_ref, split_sheet, workbook_rows
 
 MAX_CSV_BYTES = 16 * 1024 * 1024
 MAX_ROWS = 20_000
@@ -21,6 +27,9 @@ MAX_COLUMNS = 100
 MAX_CELL = 4_000
 MAX_COPIES = 1_000
 MAX_CARDS = 20_000  # cards in all, copies counted: 20,000 rows of 1,000 copies would be 20 million
+MAX_UNPACKED = 128 * 1024 * 1024  # the members together, unpacked: a 16 MiB CSV's cells with room for the XML
+MAX_MEMBERS = 1_000
+MAX_SHEET_ROWS = 40_000  # rows the sheet spans, blank ones counted: twice a deck's most rows
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 YES, NO = {"yes", "y", "true", "1", "x"}, {"no", "n", "false", "0", ""}
 
@@ -123,9 +132,121 @@ def data_rows(name: str, source: SourceMap, context: ArtContext) -> list[tuple[A
     return csv_rows(data, display_name(path), source, "\t" if kind == ".tsv" else ",")
 
 
+def split_sheet(name: str) -> tuple[str, str | None]:
+    """'cards.xlsx#Ships' -> ('cards.xlsx', 'Ships'); any other name is a file name as it is."""
+    stem, mark, sheet = name.partition("#")
+    if mark and stem.lower().endswith(".xlsx"):
+        return stem, sheet
+    return name, None
+
+
+def sheet_ref(sheet: str) -> str:
+    """A sheet's name as a cell reference writes it: quoted when it holds more than letters and digits."""
+    return sheet if sheet.replace("_", "").isalnum() else "'" + sheet.replace("'", "''") + "'"
+
+
+def cell_text(value: Any) -> str:
+    """A cell's value as the text a CSV would hold, so both are read by the same rules: 3.0 is '3'
+    (a whole number), 3.5 stays '3.5', TRUE is 'true', a date is '2024-05-01' (ISO 8601)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, datetime.datetime):
+        return value.date().isoformat() if value.time() == datetime.time() else value.isoformat(sep=" ")
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    return str(value)
+
+
+def check_zip(data: bytes, file: str) -> None:
+    """Refuse a workbook whose members would unpack past MAX_UNPACKED, before any is unpacked
+    (zipfile stops a member at the size it declares, so the declared sizes bound the work)."""
+    try:
+        members = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise DefinitionError([Problem(file, 1, "", f"cannot read this file as an Excel workbook (.xlsx): "
+                                       f"{exc}; save it from your spreadsheet as .xlsx or as CSV")])
+    if len(members) > MAX_MEMBERS:
+        raise DefinitionError([Problem(file, 1, "", f"the workbook holds {len(members):,} files; an .xlsx "
+                                       f"of card data holds far fewer than {MAX_MEMBERS:,}")])
+    unpacked = sum(member.file_size for member in members)
+    if unpacked > MAX_UNPACKED:
+        raise DefinitionError([Problem(file, 1, "", f"the workbook unpacks to {unpacked / 2**20:,.0f} MiB; "
+                                       f"a deck's data may unpack to at most {MAX_UNPACKED // 2**20} MiB")])
+
+
+def workbook_rows(data: bytes, file: str, sheet: str | None) -> tuple[list[str], list[tuple[int, list[str]]], str]:
+    """The header, each non-blank row as (sheet row number, texts), and the sheet's name, within a
+    CSV's limits (its most bytes as the most characters in all, so a workbook holds no more text than
+    a CSV may). DefinitionError names the cell at fault."""
+    check_zip(data, file)
+    from openpyxl import load_workbook  # here: only a deck with .xlsx data needs it
+    from openpyxl.utils.cell import get_column_letter
+
+    try:
+        with warnings.catch_warnings():  # openpyxl's remarks on styles it ignores are not the user's business
+            warnings.simplefilter("ignore")
+            book = load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
+    except Exception as exc:  # noqa: BLE001 - a broken workbook fails in openpyxl in many ways
+        raise DefinitionError([Problem(file, 1, "", f"cannot read this file as an Excel workbook (.xlsx) "
+                                       f"({type(exc).__name__}: {exc}); save it again as .xlsx, or as CSV")])
+    try:
+        names = book.sheetnames
+        if sheet is not None and sheet not in names:
+            raise DefinitionError([Problem(file, 1, "", f"no sheet named '{sheet}'; the workbook's sheets are "
+                                           f"{', '.join(repr(n) for n in names)}")])
+        chosen = book[sheet] if sheet is not None else book.worksheets[0]
+        title = chosen.title
+        spans = chosen.max_row  # from the sheet's <dimension>, read before any row
+        if isinstance(spans, int) and spans > MAX_SHEET_ROWS:
+            raise DefinitionError([Problem(file, 1, "", f"the sheet '{title}' spans {spans:,} rows; a deck may "
+                                           f"have at most {MAX_ROWS:,} rows (and the sheet at most "
+                                           f"{MAX_SHEET_ROWS:,}, blank ones counted): delete the rows below the data")])
+        place = sheet_ref(title)
+        found: list[tuple[int, list[str]]] = []
+        header: list[str] = []
+        held = 0
+        try:
+            rows = chosen.iter_rows(max_row=MAX_SHEET_ROWS, max_col=MAX_COLUMNS + 1, values_only=True)
+            for number, values in enumerate(rows, start=1):
+                texts = [cell_text(v) for v in values]
+                long = next((i for i, t in enumerate(texts) if len(t) > MAX_CELL), None)
+                if long is not None:
+                    named = f"column '{header[long]}': " if long < len(header) else ""
+                    raise DefinitionError([Problem(file, number, "", f"{named}a value may have at most "
+                                                   f"{MAX_CELL:,} characters",
+                                                   place=f"{place}!{get_column_letter(long + 1)}{number}")])
+                held += sum(len(t) for t in texts)
+                if held > MAX_CSV_BYTES:
+                    raise DefinitionError([Problem(file, number, "", f"the cells up to this row hold more than "
+                                                   f"{MAX_CSV_BYTES // 2**20} MiB of text, the most a deck's data "
+                                                   f"may hold", place=f"{place}!{number}:{number}")])
+                while texts and not texts[-1].strip():
+                    texts.pop()
+                if number == 1:
+                    header = texts
+                elif texts:
+                    if len(found) == MAX_ROWS:
+                        raise DefinitionError([Problem(file, number, "", f"more than {MAX_ROWS:,} rows; a deck "
+                                                       f"may have at most {MAX_ROWS:,}",
+                                                       place=f"{place}!{number}:{number}")])
+                    found.append((number, texts))
+        except DefinitionError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a sheet's XML can be broken in many ways
+            raise DefinitionError([Problem(file, 1, "", f"cannot read the sheet '{title}' ({type(exc).__name__}: "
+                                           f"{exc}); save the workbook again as .xlsx, or as CSV")])
+        return header, found, title
+    finally:
+        book.close()
+
+
 def sheet_rows(data: bytes, file: str, sheet: str | None) -> list[tuple[Any, ...]]:
     """(index, {column: text}, file, sheet row, (), cells) for each non-blank row of the sheet."""
-    header, records, title = workbook_rows(data, file, sheet, (MAX_ROWS, MAX_COLUMNS, MAX_CELL, MAX_CSV_BYTES))
+    header, records, title = workbook_rows(data, file, sheet)
     from openpyxl.utils.cell import get_column_letter  # openpyxl is loaded: the workbook was read
     columns = check_header(header, file, f"{sheet_ref(title)}!1:1")
     cells = {column: f"{sheet_ref(title)}!{get_column_letter(i + 1)}" for i, column in enumerate(columns)}
