@@ -12,7 +12,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from printgen.drawing import style
-from printgen.drawing.lightness import lightness
+from printgen.drawing.style import lightness
 from printgen.games import bundled_definition
 from typeset import body_size, column_blanks, half_blanks, longest_body_line, pages_of, size_shares
 

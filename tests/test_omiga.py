@@ -395,7 +395,7 @@ def test_a_radius_too_large_is_a_located_error(run_cli, copy_definition):
 
 
 def lightness_of(rgb: tuple[float, ...]) -> float:
-    from printgen.drawing.lightness import lightness
+    from printgen.drawing.style import lightness
     return lightness("#" + "".join(f"{round(v * 255):02x}" for v in rgb))
 
 

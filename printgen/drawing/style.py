@@ -2,7 +2,9 @@
 family: a short type scale, one body size for rulebooks and one for references, the same margins,
 headings in the game's accent colour and a running footer on every page.
 
-The accents differ in hue and, as each may be printed in grey, in lightness (CIE L*) too.
+The accents differ in hue and, as each may be printed in grey, in lightness (CIE L*) too: how light
+a colour prints, on the scale a black-and-white printer or a colour-blind player sees. Two colours
+that must be told apart need L* at least `MIN_DIFFERENCE` apart.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ FOOTER_GREY = "#666666"
 MAX_MEASURE = 120.0  # mm: a text column wider than this is split in two (lines of 90 characters at most)
 HEAD_MEASURE = 140.0  # mm: the widest a title block's lines run (about 85 characters of body type)
 
+MIN_DIFFERENCE = 25.0  # L* units; the print design rule for colours that carry meaning
 DEFAULT_ACCENT = "#444444"
 ACCENTS = MappingProxyType({  # CIE L* 20, 26, 32, 39, 46: five steps apart in grey
     "quick_violence": "#3f2260",  # plum
@@ -39,6 +42,24 @@ ACCENTS = MappingProxyType({  # CIE L* 20, 26, 32, 39, 46: five steps apart in g
     "omiga": "#2f6649",  # green
     "one_minute_war": "#966200",  # ochre
 })
+
+
+def _linear(channel: float) -> float:
+    """An sRGB channel (0..1) as linear light."""
+    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+
+def luminance(hex_colour: str) -> float:
+    """Relative luminance Y (0 black .. 1 white) of '#rrggbb'."""
+    value = hex_colour.lstrip("#")
+    r, g, b = (_linear(int(value[i:i + 2], 16) / 255) for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def lightness(hex_colour: str) -> float:
+    """L* (0 black .. 100 white) of '#rrggbb', for the D65 white of sRGB."""
+    y = luminance(hex_colour)
+    return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else y * 24389 / 27
 
 
 def footer_words(title: str, kind: str, page: int, count: int, credit: str = "") -> str:

@@ -6,13 +6,12 @@ from typing import Annotated, Iterable, Literal, Optional
 
 from pydantic import Field
 
-from printgen.drawing.style import RULES_PT
+from printgen.drawing.style import MIN_DIFFERENCE, RULES_PT, lightness
 from printgen.art.library import ImageFile
 from printgen.core.source import Loc
 from printgen.games.header import WithReference
 from printgen.core.fields import HexColour, Strict
 from printgen.core.paper import MAX_BLEED_MM
-from printgen.drawing.lightness import MIN_DIFFERENCE, lightness
 
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$",
                             description="a name of letters, digits, _ and -, starting with a letter")]
