@@ -40,12 +40,16 @@ def kept(name: str, at: tuple, measure):
     return value
 
 
-def once_per_file(measure):
+def once_per_file(measure=None, *, copied: bool = True):
     """`measure(path, ...)` read from the PDF once per test session: several tests (and one test,
     through helpers) measure the same built PDF the same way, and reading a PDF with pdfplumber is
     the slow part. Keyed by the file (path, size and modification time, so a file written again is
-    read again) and the other arguments (a slice by its bounds); each caller gets its own copy.
-    Kept in this process, and on disk for the files of the shared builds (see `kept`)."""
+    read again) and the other arguments (a slice by its bounds); each caller gets its own copy, or
+    with `copied=False` the one value, for large readings that callers only read (copying them
+    would cost more than the measures). Kept in this process, and on disk for the files of the
+    shared builds (see `kept`)."""
+    if measure is None:
+        return functools.partial(once_per_file, copied=copied)
     found: dict = {}
 
     def key(value):
@@ -59,7 +63,7 @@ def once_per_file(measure):
         if at not in found:
             found[at] = kept(f"{measure.__module__}.{measure.__qualname__}", at,
                              lambda: measure(path, *args, **kwargs))
-        return copy.deepcopy(found[at])
+        return copy.deepcopy(found[at]) if copied else found[at]
 
     return measured
 

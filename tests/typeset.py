@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pdfplumber
 
-from pdfmeasure import MM, kept, once_per_file
+from pdfmeasure import MM, once_per_file
 
 FOOT = 12.0  # mm: text lower than this is a page footer, not a column's text
 MARGIN = 14.0  # mm: printgen's house margin at a rulebook page's top and foot
@@ -38,20 +38,10 @@ class Page:
     marks: list[tuple[str, float, float, float]]  # every rect, curve, line and image: kind, x0, top, bottom
 
 
-READ: dict[tuple, list[Page]] = {}  # the pages of each file read, by path, size and time written
-
-
+@once_per_file(copied=False)
 def pages_of(path: Path) -> list[Page]:
-    """Every page of `path`, read once for all the measures (pdfplumber's parse is the slow part).
-    Shared, not copied (copying them costs more than the measures): callers only read them."""
-    stat = Path(path).stat()
-    at = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns)
-    if at not in READ:
-        READ[at] = kept("typeset.pages_of", at, lambda: read_pages(path))
-    return READ[at]
-
-
-def read_pages(path: Path) -> list[Page]:
+    """Every page of `path`, read once for all the measures (pdfplumber's parse is the slow part);
+    callers only read them."""
     with pdfplumber.open(path) as pdf:
         return [Page(float(page.width), float(page.height),
                      [{key: c[key] for key in CHAR_KEYS} for c in page.chars],
