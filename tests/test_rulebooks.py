@@ -245,16 +245,13 @@ def test_a_short_list_is_never_broken_between_pages(all_games_built, paper):
         assert hits[0]["top"] > heading["top"] and abs(hits[0]["x0"] - heading["x0"]) < 12 * MM
 
 
-def test_a_rulebook_with_a_page_break_of_its_own_still_ends_in_level_columns(tmp_path):
+def test_a_rulebook_with_a_page_break_of_its_own_still_ends_in_level_columns(run_cli, tmp_path):
     """A designer's `@newpage` in a copied rules template: the pages after it fill as before, and
     the last page's two columns still end level (the break was once put back after the page it
     ended, which left the last page as one long column and an empty one)."""
-    from click.testing import CliRunner
-
-    from printgen.cli.main import cli
     from typeset import column_blanks
 
-    assert CliRunner().invoke(cli, ["new", "fracas", str(tmp_path / "mine"), "--templates"]).exit_code == 0
+    assert run_cli("new", "fracas", tmp_path / "mine", "--templates").exit_code == 0
     rules = tmp_path / "mine" / "templates" / "fracas" / "rules.txt.j2"
     text = rules.read_text()
     assert text.count("\n## Setting up\n") == 1
