@@ -237,21 +237,46 @@ def test_the_bundled_table_passes_the_card_check(run_cli):
     assert "card      ok" in text and "abilities against beats" in text
 
 
-@pytest.mark.parametrize("old, new, named", [
+@pytest.mark.parametrize("old, new, named, true", [
     ("    ability: Defeats the Knight\n", "    ability: Defeats the Knight and the Archer\n",
-     "names the Archer (4), whom beats does not list"),
+     "says the Princess defeats the Archer (4), whom beats does not list", "Defeats the Knight"),
     ("    ability: Defeats 1, 2 and 3\n", "    ability: Defeats 1 and 2\n",
-     "leaves out the Spearman (3), whom beats lists"),
+     "leaves out the Spearman (3), whom beats lists", "Defeats all but the Knight"),
     ("    ability: Defeats Priest and Princess\n", "    ability: Defeats priest and knight\n",
-     "names the Knight (5), whom beats does not list and leaves out the Princess (2), whom beats lists"),
+     "says the Spearman defeats the Knight (5), whom beats does not list and leaves out the Princess (2), whom "
+     "beats lists", "Defeats the Priest and the Princess"),
+    # the issue's cases: a beats list edited under an ability that was true of the old one
+    ("    beats: [1, 2]\n", "    beats: [1]\n",
+     "says the Spearman defeats the Princess (2), whom beats does not list", "Defeats the Priest"),
+    ("    ability: Defeats the Knight\n", "    ability: Defeats nobody at all\n",
+     "leaves out the Knight (5), whom beats lists", "Defeats the Knight"),
 ])
-def test_an_ability_that_no_longer_matches_beats_is_warned_about(run_cli, copy_definition, old, new, named):
+def test_an_ability_that_does_not_match_beats_stops_build_and_fails_validate(run_cli, copy_definition, tmp_path,
+                                                                             old, new, named, true):
     path = edited(copy_definition, "one_minute_war", [(old, new)])
+    built = run_cli("build", path, "--out", tmp_path / "out")
+    assert built.exit_code == 2 and not (tmp_path / "out").exists()
+    assert f".ability: the " in built.stderr and named in built.stderr and f"write '{true}'" in built.stderr
     result = run_cli("validate", path, "--games", "20", "--json")
     body = json.loads(result.stdout)
-    warned = [p for p in body["problems"] if p["severity"] == "warning" and p["path"].endswith(".ability")]
-    assert len(warned) == 1 and named in warned[0]["message"], warned
-    assert body["valid"] is True  # a warning: the table still plays
+    wrong = [p for p in body["problems"] if p["path"].endswith(".ability")]
+    assert len(wrong) == 1 and wrong[0]["severity"] == "error" and named in wrong[0]["message"], wrong
+    assert result.exit_code == 1 and body["valid"] is False
+    line = int(built.stderr.split(".yaml:")[1].split(":")[0])
+    assert wrong[0]["line"] == line  # both point at the same ability line
+
+
+def test_an_ability_true_of_its_beats_in_other_words_is_accepted(run_cli, copy_definition, tmp_path):
+    """'Defeats all but the Princess' for beats [1, 3, 4] (the Knight's) is true, and no false alarm."""
+    path = edited(copy_definition, "one_minute_war", [("    ability: Defeats 1, 3 and 4\n",
+                                                       "    ability: Defeats all but the Princess\n")])
+    built = run_cli("build", path, "--out", tmp_path / "out")
+    assert built.exit_code == 0, built.stderr
+    front = ET.parse(tmp_path / "out" / path.stem / "svg" / f"{path.stem}-card-front.svg")
+    tab_lines = [t.text or "" for t in front.iter() if t.tag.endswith("text")]
+    assert " ".join(tab_lines).count("Defeats all but the Princess") == 2  # the Knight's tab in both rows
+    body = json.loads(run_cli("validate", path, "--games", "20", "--json").stdout)
+    assert not [p for p in body["problems"] if p["path"].endswith(".ability")]
 
 
 def test_an_ability_naming_nobody_or_only_its_own_soldier_is_left_alone(run_cli):

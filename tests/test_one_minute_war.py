@@ -320,6 +320,13 @@ def test_priest_tip_names_exactly_the_soldiers_he_survives(run_cli, tmp_path, pa
     assert "bait" not in tips and "still useful" not in tips  # the old advice said the opposite
 
 
+def honest(soldier, victims: list[int]) -> None:
+    """Give a soldier new victims and a tab that says so: build refuses a tab that contradicts beats."""
+    soldier["beats"] = victims
+    if victims:
+        soldier["ability"] = "Defeats " + ", ".join(str(n) for n in victims)
+
+
 def test_tips_follow_a_homebrew_beats_table(run_cli, copy_definition, tmp_path):
     """A different table gets different tips: here only the Spearman defeats the Priest; the Priest
     (who now defeats the Princess), the Princess and the Spearman each have a single victim; and
@@ -328,7 +335,7 @@ def test_tips_follow_a_homebrew_beats_table(run_cli, copy_definition, tmp_path):
 
     def edit(data):
         for soldier in data["soldiers"]:
-            soldier["beats"] = beats[soldier["number"]]
+            honest(soldier, beats[soldier["number"]])
         data["restrictions"]["max_rounds_in_a_row"] = 3
     path = edited_definition(copy_definition, "homebrew", edit)
     first = sheet_text(build(run_cli, tmp_path, game=str(path)))[0]
@@ -349,7 +356,7 @@ def test_tips_that_do_not_hold_are_left_out(run_cli, copy_definition, tmp_path):
 
     def edit(data):
         for soldier in data["soldiers"]:
-            soldier["beats"] = beats[soldier["number"]]
+            honest(soldier, beats[soldier["number"]])
         data["restrictions"]["max_rounds_in_a_row"] = 1
     path = edited_definition(copy_definition, "nothing_beats_him", edit)
     tips = tips_section(sheet_text(build(run_cli, tmp_path, game=str(path)))[0])
@@ -366,7 +373,7 @@ def test_tips_without_a_reviver_and_without_lone_victims(run_cli, copy_definitio
 
     def edit(data):
         for soldier in data["soldiers"]:
-            soldier["beats"] = beats[soldier["number"]]
+            honest(soldier, beats[soldier["number"]])
             soldier.pop("revives", None)
     path = edited_definition(copy_definition, "no_priest", edit)
     first = sheet_text(build(run_cli, tmp_path, game=str(path)))[0]

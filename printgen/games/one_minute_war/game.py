@@ -23,6 +23,7 @@ from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper
 from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded, Replayer, Validator
+from printgen.games.one_minute_war.abilities import check_abilities
 from printgen.games.one_minute_war.card import WarCard, check_card_text, tab_warnings
 from printgen.games.pieces import templates_for
 from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_sides, check_soldiers
@@ -212,7 +213,7 @@ GAME = Game(
            "one_minute_war-reference-cards.pdf: the same as two double-sided half-page cards"],
     model=OneMinuteWar,
     build=build,
-    checks=(check_soldiers, check_sides, check_card_text),
+    checks=(check_soldiers, check_sides, check_abilities, check_card_text),
     validator=lambda: cast(Validator, import_module("printgen.games.one_minute_war.validator")),
     replayer=lambda: cast(Replayer, import_module("printgen.games.one_minute_war.replay")),
 )

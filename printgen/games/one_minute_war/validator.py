@@ -6,7 +6,6 @@ definition exits 2; every finding is reported together, and errors exit 1."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal
@@ -15,6 +14,7 @@ from printgen.core.intervals import wilson
 from printgen.core.problems import Problem
 from printgen.core.source import Loc, SourceMap
 from printgen.drawing.document import Document
+from printgen.games.one_minute_war.abilities import check_abilities
 from printgen.games.one_minute_war.engine import Rules, rules_of
 from printgen.games.one_minute_war.model import OneMinuteWar, check_sides, check_soldiers
 from printgen.games.one_minute_war.opening import Opening, called, label, opening
@@ -71,39 +71,12 @@ def card_findings(defn: OneMinuteWar) -> list[Finding]:
     return [Finding("card", "error", loc, message) for loc, message in check_card_text(defn)]
 
 
-NUMBER = re.compile(r"\b\d+\b")
-
-
-def named_in(text: str, defn: OneMinuteWar) -> set[int]:
-    """The soldiers an ability text names, by name (a whole word, any case) or by number."""
-    numbers = {s.number for s in defn.soldiers}
-    found = {int(n) for n in NUMBER.findall(text) if int(n) in numbers}
-    lowered = text.lower()
-    return found | {s.number for s in defn.soldiers
-                    if re.search(rf"\b{re.escape(s.name.lower())}\b", lowered)}
-
-
 def ability_findings(defn: OneMinuteWar) -> list[Finding]:
-    """A warning for an `ability:` that names soldiers its `beats:` does not list, or leaves out one
-    it does: the tab would tell the players something the engine does not play. An ability naming
-    nobody (the Priest's) says nothing about whom he defeats, and is left alone."""
-    found = []
-    by_number = {s.number: s for s in defn.soldiers}
-    for i, s in enumerate(defn.soldiers):
-        named = named_in(s.ability, defn) - {s.number}
-        if not named:
-            continue
-        extra = sorted(named - set(s.beats))
-        missing = sorted(set(s.beats) - named)
-        words = [f"names {', '.join(f'the {by_number[n].name} ({n})' for n in extra)}, whom beats does "
-                 f"not list" for _ in [0] if extra]
-        words += [f"leaves out {', '.join(f'the {by_number[n].name} ({n})' for n in missing if n in by_number)}, "
-                  f"whom beats lists" for _ in [0] if missing]
-        if words:
-            found.append(Finding("structure", "warning", ("soldiers", i, "ability"), (
-                f"the {s.name}'s ability '{s.ability}' {' and '.join(words)}; the tab would say one "
-                f"thing and the game play another: make the two agree"), (s.name,)))
-    return found
+    """The check `build` makes: an ability that claims other defeats than `beats` plays (the tab
+    would tell the players one thing and the game play another). An error, as it stops `build`, but
+    one the engine can still play, so the opening and the simulation still run."""
+    return [Finding("structure", "error", loc, message, (defn.soldiers[loc[1]].name,))
+            for loc, message in check_abilities(defn) if isinstance(loc[1], int)]
 
 
 def opening_findings(defn: OneMinuteWar, rules: Rules, op: Opening) -> list[Finding]:
