@@ -39,12 +39,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def no_user_config(tmp_path_factory):
-    """No test sees the developer's own config or cache (a back offset saved by `printgen calibrate --save`
+    """No test sees the developer's own config (a back offset saved by `printgen calibrate --save`
     would shift every back page), not even module-scoped builds made before a test's fixtures."""
-    before = {name: os.environ.get(name) for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME")}
+    before = {name: os.environ.get(name) for name in ("XDG_CONFIG_HOME",)}
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("no-config"))
-    # an empty drawing cache of the session's own: the suite never reads or fills the user's
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
     pdfmeasure.SHARED[:] = [shared_root(tmp_path_factory).resolve()]  # measurements of shared builds
     yield
     for name, value in before.items():

@@ -7,13 +7,13 @@ import csv
 import io
 import re
 import shutil
-import time
 from pathlib import Path
 
 import pdfplumber
 import pytest
 from lxml import etree
 from pypdf import PdfReader
+from cputime import cpu_seconds
 
 
 MM = 72 / 25.4
@@ -193,9 +193,9 @@ def test_a_deck_of_too_many_cards_is_refused_at_once_with_the_numbers(run_cli, d
     cells = first.split(",")
     cells[copies] = "1000"
     csv_path.write_text("\n".join([header] + [",".join(cells)] * 20_000) + "\n")
-    started = time.monotonic()
-    result = run_cli("build", deck, "--out", tmp_path / "out")
-    assert time.monotonic() - started < 10
+    with cpu_seconds() as took:
+        result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert took.seconds < 10
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert ("cards.csv:22: column 'copies': this row brings the deck to 21,000 cards, copies counted; "
             "a deck may print at most 20,000") in result.stderr, result.stderr
@@ -235,9 +235,9 @@ def test_an_icon_that_cannot_be_used_is_located_at_its_line(run_cli, deck, tmp_p
     assert text.count("flask: flask.svg") == 1
     deck.write_text(text.replace("flask: flask.svg", f"flask: {name}"))
     line = next(i for i, row in enumerate(deck.read_text().splitlines(), 1) if f"flask: {name}" in row)
-    started = time.monotonic()
-    result = run_cli("build", deck, "--out", tmp_path / "out")
-    assert time.monotonic() - started < 30
+    with cpu_seconds() as took:
+        result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert took.seconds < 30
     assert result.exit_code == 2 and "internal error" not in result.output, result.output
     (message,) = [row for row in result.stderr.splitlines() if f"deck.yaml:{line}: icons.flask: expected a file" in row]
     assert message.endswith(said), result.stderr

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from printgen.games.one_minute_war.engine import Rules, Soldier
 from printgen.games.one_minute_war.record import parse
 from printgen.games.one_minute_war.replay import ReplayReport, read, replay_lines
 from printgen.games.one_minute_war.engine import rules_of
+from cputime import cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "docs" / "examples" / "records"
@@ -269,9 +269,9 @@ def test_a_record_of_huge_numbers_or_words_is_refused_briefly_at_its_line(run_cl
     500,000-character word was quoted whole; both are now a short located message, exit 2."""
     record = tmp_path / "war.txt"
     record.write_text("4 3\n" + "7" * 5000 + " 3\n" + "x" * 500_000 + " 1\n")
-    started = time.monotonic()
-    result = run_cli("replay", "one_minute_war", record)
-    assert time.monotonic() - started < 5
+    with cpu_seconds() as took:
+        result = run_cli("replay", "one_minute_war", record)
+    assert took.seconds < 5
     assert result.exit_code == 2 and "Traceback" not in result.output and "internal error" not in result.output
     lines = result.stderr.splitlines()
     assert any(line.startswith(f"{record.name}:2: ") or ":2: expected a move" in line for line in lines)
