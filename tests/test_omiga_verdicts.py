@@ -17,7 +17,7 @@ from unittest.mock import patch
 import pytest
 
 from printgen.core.build import BuildOptions
-from printgen.core.intervals import Gap, Mean, Share, judge, runs_needed, wilson
+from printgen.games.intervals import Gap, Mean, Share, judge, runs_needed, wilson
 from printgen.core.problems import DefinitionError
 from printgen.core.paper import PAPERS
 from printgen.core.bundled import templates_folder

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from printgen.core.intervals import Figure, Gap, Interval, Mean, Ratio, Share, judge, runs_needed
+from printgen.games.intervals import Figure, Gap, Interval, Mean, Ratio, Share, judge, runs_needed
 from printgen.games.omiga.checks import Finding, names_list
 from printgen.games.omiga.model import Omiga
 from printgen.games.omiga.simulation import OUTCOMES, Tally

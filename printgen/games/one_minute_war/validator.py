@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Literal
 
-from printgen.core.intervals import wilson
+from printgen.games.intervals import wilson
 from printgen.core.problems import Problem
 from printgen.core.source import Loc, SourceMap
 from printgen.drawing.document import Document
