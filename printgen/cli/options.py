@@ -95,6 +95,9 @@ guides = click.option("--guides", is_flag=True,
 name = click.option("--name", default=None, callback=parse_name, metavar="NAME",
                     help="Name the output folder and files NAME (OUT/NAME/NAME.pdf) instead of after the "
                          "definition file; one GAME only.")
+booklet = click.option("--booklet", is_flag=True,
+                       help="Also write GAME-booklet.pdf: the rulebook on A5 pages (half-Letter on letter), "
+                            "two to a sheet in booklet order, to print on both sides, fold and staple.")
 flip = click.option("--flip", type=click.Choice(["long", "short"], case_sensitive=False), default="long",
                     show_default=True,
                     help="Which edge your printer turns the sheet over for two-sided printing.")

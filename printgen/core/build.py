@@ -24,6 +24,7 @@ class BuildOptions:
     rows: tuple[int, ...] | None = None  # `--rows`: the 1-based data rows to build, in order
     guides: bool = False  # `--guides`: trim, safe-area and bleed outlines on every card
     name: str | None = None  # `--name`: the output folder and file stem, over the definition's file name
+    booklet: bool = False  # `--booklet`: the rulebook also as an A5 (half-Letter) booklet, as `booklet: true` asks
 
 
 @dataclass(frozen=True)

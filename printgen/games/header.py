@@ -13,6 +13,9 @@ from printgen.layout.reference import ReferenceSettings
 from printgen.layout.rulebook import RulebookSettings
 
 Credit = Annotated[str, Field(max_length=120, description="who made the game, printed in small type")]
+Booklet = Annotated[bool, Field(description="also make <name>-booklet.pdf: the rulebook as an A5 (on "
+                                "Letter, half-Letter) booklet to print on both sides, fold and staple; "
+                                "as --booklet")]
 
 
 class Definition(Strict):
@@ -58,3 +61,4 @@ class WithRulebook(WithReference):
     """A definition whose game prints a rulebook (printgen.layout.rulebook) besides its reference."""
 
     rules: RulebookSettings = Field(default_factory=RulebookSettings)
+    booklet: Booklet = False

@@ -235,8 +235,9 @@ def estimate(items: list[Flowable], layout: Layout) -> int:
     return min(MAX_PAGES, max(1 + breaks, needed))
 
 
-def rulebook_document(book: Rulebook, options: BuildOptions, name: str) -> Document:
-    paper = options.paper
+def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: Paper | None = None) -> Document:
+    """The rulebook on `paper` (by default the build's; a booklet's half-size page)."""
+    paper = paper or options.paper
     text = markup(book, options)
     items = story(book, text)
     layout = plan(items, book.settings, paper)

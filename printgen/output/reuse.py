@@ -60,16 +60,22 @@ def define(canvas: Any, group: Group, name: str) -> None:
     x0, y0, x1, y1 = group.getBounds()
     pad = widest_stroke(group) + 0.01 * max(x1 - x0, y1 - y0, 1.0)  # bounds leave out stroke width
     canvas.beginForm(name, x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+    draw_in_form(canvas, group)
+    if needs_own_resources(canvas):  # an opacity, spot colour or shading: list them in the form
+        canvas.endForm(Resources=form_resources(canvas))
+    else:
+        canvas.endForm()  # reportlab's own resources suffice (and keep the bytes they always had)
+
+
+def draw_in_form(canvas: Any, group: Group) -> None:
+    """Draw `group` with a fresh renderer of its own: a page's renderer may be midway through
+    drawing the shape that asked for the form."""
     renderer = _PDFRenderer()
     renderer._canvas, renderer._tracker = canvas, StateTracker(defaultObj=_Defaults)
     try:
         renderer.drawNode(group)
     finally:
         del renderer._canvas, renderer._tracker
-    if needs_own_resources(canvas):  # an opacity, spot colour or shading: list them in the form
-        canvas.endForm(Resources=form_resources(canvas))
-    else:
-        canvas.endForm()  # reportlab's own resources suffice (and keep the bytes they always had)
 
 
 def widest_stroke(shape: Any) -> float:

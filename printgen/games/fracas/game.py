@@ -14,6 +14,7 @@ from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document
 from printgen.layout.cards import Card, slug
 from printgen.layout.reference import DataTable, Reference, reference_documents
+from printgen.layout.booklet import rulebook_booklet
 from printgen.layout.rulebook import Rulebook, rulebook_document
 from printgen.games import Game, Loaded
 from printgen.games.fracas.model import Fracas, Player, check_players
@@ -77,7 +78,9 @@ def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Docu
 
 def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document]:
     stem = loaded.name
-    return [rulebook_document(rulebook(defn, stem), options, f"{stem}.pdf"),
+    book = rulebook(defn, stem)
+    return [rulebook_document(book, options, f"{stem}.pdf"),
+            *([rulebook_booklet(book, options, stem)] if options.booklet or defn.booklet else []),
             tokens_document(defn, options, loaded),
             *reference_documents(reference(defn), options, stem)]
 

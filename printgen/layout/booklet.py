@@ -1,0 +1,243 @@
+"""Booklets: a rulebook set on half-size pages (A5 on A4, half Letter on Letter) and imposed two to a
+landscape sheet in signature order, to print on both sides, fold in half and staple on the fold.
+
+The half-size pages are finished first, their count known once their text fits; each is then drawn
+once into a PDF form and placed on its sheet, so that a back turned 180 degrees turns its text too.
+Duplex follows the paper: a landscape sheet's long edge is its top, so flipped on the short edge a
+back is its front mirrored left to right (x -> W - x) and upright; on the long edge, top to bottom
+(y -> H - y), printed turned 180 degrees. Then the back offset moves the whole back, as on every
+duplex sheet.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field, replace
+from math import ceil
+from typing import Any, Callable, Iterator, Sequence
+
+from reportlab.graphics.shapes import DirectDraw, Group
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, PageBreak
+
+from printgen.core.build import BuildOptions
+from printgen.core.paper import MM_PER_PT, PT_PER_MM, SAFE_MARGIN_MM, Flip, Paper, font_mm, pt
+from printgen.drawing import fonts
+from printgen.drawing.document import Document, Page, TextOverflow
+from printgen.drawing.flow import frame_at, pour, take_until_page_break
+from printgen.drawing.formresources import form_resources, needs_own_resources
+from printgen.drawing.picture import FOLD, Matrix, guide, placed, text
+from printgen.layout.rulebook import Rulebook, rulebook_document
+from printgen.output.reuse import draw_in_form
+
+HALF_NAMES = {"A4": "A5", "US Letter": "half Letter"}
+FOLD_MARK = 5.0  # mm: each fold mark's length, from the printer's safe margin inwards
+FOLD_MARK_WIDTH = 0.4  # mm: solid, so a short mark reads as a mark and not as a dotted speck
+CAPTION_PT = fonts.MIN_PT
+CAPTION_LEADING = 3.2  # mm between the caption's two baselines
+
+
+def half_page(paper: Paper) -> Paper:
+    """A booklet's page: the paper halved across its long side (A4 -> A5, Letter -> 5.5 x 8.5 in)."""
+    return Paper(HALF_NAMES.get(paper.name, f"half {paper.name}"), paper.height / 2, paper.width)
+
+
+def landscape(paper: Paper) -> Paper:
+    """The sheet a booklet prints on: the paper turned landscape, two half-size pages side by side."""
+    return Paper(f"{paper.name} landscape", paper.height, paper.width)
+
+
+def padded(count: int) -> int:
+    """Pages a booklet of `count` pages prints, blanks included: a sheet folded once makes four."""
+    return 4 * max(1, ceil(count / 4))
+
+
+Sides = tuple[tuple[int, int], tuple[int, int]]  # (left, right) page numbers on the front, then the back
+
+
+def signature_order(count: int) -> list[Sides]:
+    """For each sheet, outermost first: the page numbers on its front (left, right) and on its back
+    (left, right, as the back is seen turned over like a book's leaf). Numbers past `count` are
+    blank pages, so the last page of text is never the back cover unless the count fills the sheets."""
+    last = padded(count)
+    return [((last - 2 * s, 2 * s + 1), (2 * s + 2, last - 2 * s - 1)) for s in range(last // 4)]
+
+
+def back_turn(sheet: Paper, flip: Flip) -> Matrix:
+    """Where a back drawn as seen turned over on the short edge prints for `flip`: as it is, or turned
+    180 degrees for a long-edge flip (a landscape sheet's long edge is its top)."""
+    return (1, 0, 0, 1, 0, 0) if flip == "short" else (-1, 0, 0, -1, sheet.width, sheet.height)
+
+
+def behind(sheet: Paper, flip: Flip, x: float, y: float) -> tuple[float, float]:
+    """The point of a landscape sheet's back page that prints behind its front's (x, y), before the
+    back offset: the duplex rule for landscape pages (short edge x -> W - x; long edge y -> H - y)."""
+    return (sheet.width - x, y) if flip == "short" else (x, sheet.height - y)
+
+
+@dataclass
+class FinishedPages:
+    """The booklet's pages with their story; drawn as one PDF form each, in reading order, the
+    first time a sheet places one, so the text flows from page to page as in the plain rulebook."""
+
+    paper: Paper  # the half-size page
+    pages: list[Page]
+    story: list[Flowable]
+    breaks: bool
+    names: list[str] = field(default_factory=list)  # each page's form, once drawn
+
+    def define(self, canvas: Any) -> None:
+        if self.names:
+            return
+        remaining = fill(self.pages, self.story, canvas, self.breaks, self.form_for(canvas))[0]
+        if remaining:  # the dry run found that the story fits: this is printgen's bug
+            raise RuntimeError("a booklet's text did not fit the pages it was measured for")
+
+    def form_for(self, canvas: Any) -> Callable[[int, Page, Callable[[], None]], None]:
+        def drawn(index: int, page: Page, pour_text: Callable[[], None]) -> None:
+            name = f"PGBookletPage{index + 1}"
+            canvas.beginForm(name, 0, 0, pt(self.paper.width), pt(self.paper.height))
+            draw_in_form(canvas, Group(*page.shapes, transform=(PT_PER_MM, 0, 0, PT_PER_MM, 0, 0)))
+            pour_text()
+            if needs_own_resources(canvas):  # an opacity, spot colour or gradient: listed in the form
+                canvas.endForm(Resources=form_resources(canvas))
+            else:
+                canvas.endForm()
+            self.names.append(name)
+        return drawn
+
+
+class PlacedPage(DirectDraw):
+    """One finished page where a sheet's transform puts it (millimetres, its lower-left corner at 0, 0)."""
+
+    def __init__(self, book: FinishedPages, index: int) -> None:
+        self.book = book
+        self.index = index
+
+    def getBounds(self) -> tuple[float, float, float, float]:
+        return (0.0, 0.0, self.book.paper.width, self.book.paper.height)
+
+    def copy(self) -> "PlacedPage":
+        return PlacedPage(self.book, self.index)
+
+    def drawDirectly(self, renderer: Any) -> None:
+        canvas = renderer._canvas
+        self.book.define(canvas)
+        canvas.saveState()
+        canvas.scale(MM_PER_PT, MM_PER_PT)  # the form is in points, the sheet's shapes in mm
+        canvas.doForm(self.book.names[self.index])
+        canvas.restoreState()
+
+
+Drawn = Callable[[int, Page, Callable[[], None]], None]
+
+
+def fill(pages: Sequence[Page], story: list[Flowable], canvas: Canvas, breaks: bool,
+         drawn: Drawn | None = None) -> tuple[list[Flowable], bool]:
+    """Pour `story` through the pages' frames in order, as the PDF writer does (a page break starts
+    the next page); `drawn` wraps each page's pouring (to draw it into a form). Returns what did not
+    fit, and whether the page before the last passed text on."""
+    remaining = list(story)
+    carried = into_last = False
+    for index, page in enumerate(pages):
+        chunk, broke = take_until_page_break(remaining)
+
+        def pour_text(page: Page = page, chunk: list[Flowable] = chunk) -> None:
+            for box in page.frames:
+                pour(frame_at(*box), chunk, canvas, breaks)
+
+        if drawn is None:
+            pour_text()
+        else:
+            drawn(index, page, pour_text)
+        if chunk:
+            remaining[:0] = chunk + ([PageBreak()] if broke else [])
+        into_last, carried = carried, bool(chunk)
+    return remaining, into_last
+
+
+def finished(doc: Document) -> FinishedPages:
+    """The half-size document's pages at the count its text needs (tried as the PDF writer would,
+    on a throwaway canvas), with a fresh story for them; TextOverflow when no count holds it."""
+    if doc.grow is None:
+        return FinishedPages(doc.paper, list(doc.pages_now()), list(doc.story), doc.breaks)
+    fonts.register()
+    overflow = TextOverflow([])
+    for count in range(doc.grow.first, doc.grow.last + 1):
+        leftover, spilled = fill(doc.grow.pages(count), doc.grow.story(), Canvas(io.BytesIO()), doc.breaks)
+        if not leftover:
+            return FinishedPages(doc.paper, doc.grow.pages(count), doc.grow.story(), doc.breaks)
+        if doc.grow.fixed_last is not None and not spilled:
+            raise TextOverflow(leftover, blame=doc.grow.fixed_last)
+        overflow = TextOverflow(leftover, spilled)
+    raise overflow
+
+
+def instructions(flip: Flip) -> tuple[str, str]:
+    """The caption's two lines, in the words of a print dialog."""
+    return (f"Booklet: Print on both sides, flip on {flip} edge, at Actual size (100%).",
+            "Stack the sheets in order, fold them in half along the marks, staple twice on the fold.")
+
+
+def caption(sheet: Paper, flip: Flip) -> Group:
+    """On the first sheet's front, in the back cover's top margin: how to print, fold and staple.
+    Its cap height stays below the 5 mm the printer cannot reach."""
+    first = sheet.height - SAFE_MARGIN_MM - 0.75 * font_mm(CAPTION_PT) - 0.2
+    middle = sheet.width / 4
+    lines = instructions(flip)
+    return Group(*(text(middle, first - i * CAPTION_LEADING, line, CAPTION_PT, anchor="middle")
+                   for i, line in enumerate(lines)))
+
+
+def fold_marks(sheet: Paper) -> Group:
+    """Two short marks on the fold line, in the top and bottom margins from the safe margin in."""
+    x = sheet.width / 2
+    marks = Group()
+    for y0, y1 in ((SAFE_MARGIN_MM, SAFE_MARGIN_MM + FOLD_MARK),
+                   (sheet.height - SAFE_MARGIN_MM, sheet.height - SAFE_MARGIN_MM - FOLD_MARK)):
+        mark = guide(x, y0, x, y1, FOLD)
+        mark.strokeDashArray, mark.strokeWidth = None, FOLD_MARK_WIDTH
+        marks.add(mark)
+    return marks
+
+
+def sheets(book: FinishedPages, sheet: Paper, flip: Flip, back_offset: tuple[float, float]) -> Iterator[Page]:
+    """Front and back of every sheet: the fold marks on each front (the outside of the fold), the
+    caption on the first."""
+    count = len(book.pages)
+    half = book.paper.width
+    turn = back_turn(sheet, flip)
+
+    def side(numbers: tuple[int, int]) -> list[Any]:
+        return [placed(PlacedPage(book, n - 1), (1, 0, 0, 1, x, 0))
+                for n, x in zip(numbers, (0.0, half)) if n <= count]
+
+    for s, (front, back) in enumerate(signature_order(count)):
+        yield Page(shapes=[*side(front), fold_marks(sheet), *([caption(sheet, flip)] if s == 0 else [])])
+        yield Page(shapes=[placed(Group(*side(back)), turn)], shift=back_offset)
+
+
+def booklet_document(pages: Document, options: BuildOptions, name: str) -> Document:
+    """`pages`, a document laid out on `half_page(options.paper)`, as a booklet on `options.paper`."""
+    sheet = landscape(options.paper)
+    if abs(pages.paper.width - sheet.width / 2) > 0.01 or abs(pages.paper.height - sheet.height) > 0.01:
+        raise ValueError(f"a booklet on {options.paper.name} needs {half_page(options.paper).name} pages, "
+                         f"not {pages.paper.name}")
+
+    def draw() -> Iterator[Page]:
+        return sheets(finished(pages), sheet, options.flip, options.back_offset)
+
+    return Document(name, sheet, [], f"{pages.title} (booklet)", " ".join(instructions(options.flip)),
+                    options.flip, draw=draw, overflow=pages.overflow, label=pages.label, after=pages.after,
+                    problems=list(pages.problems), author=pages.author)
+
+
+def booklet_name(stem: str) -> str:
+    return f"{stem}-booklet.pdf"
+
+
+def rulebook_booklet(book: Rulebook, options: BuildOptions, stem: str) -> Document:
+    """A rulebook as a booklet, in one column: at A5 two columns would hold some 35 characters a
+    line, one holds 75 to 85 at the house body size, which the eye takes in as a book's line."""
+    one_column = replace(book, settings=book.settings.model_copy(update={"columns": 1}))
+    name = booklet_name(stem)
+    return booklet_document(rulebook_document(one_column, options, name, half_page(options.paper)), options, name)
