@@ -150,6 +150,9 @@ def not_applied(loaded: Loaded, options: BuildOptions) -> list[str]:
     warnings = []
     if options.bleed is not None and not loaded.game.bleed:
         warnings.append(f"printgen: --bleed: {loaded.title} has no imposed pieces; its files have no bleed")
+    if options.booklet and "booklet" not in loaded.game.model.model_fields:
+        warnings.append(f"printgen: --booklet: {loaded.title} has no rulebook of several pages to fold into a "
+                        "booklet; --booklet was left out")
     if not loaded.game.cards:
         given = [flag for flag, on in (("--layout", options.layout), ("--rows", options.rows),
                                        ("--guides", options.guides)) if on]

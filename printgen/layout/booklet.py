@@ -21,12 +21,12 @@ from reportlab.platypus import Flowable, PageBreak
 
 from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, PT_PER_MM, SAFE_MARGIN_MM, Flip, Paper, font_mm, pt
-from printgen.drawing import fonts
+from printgen.drawing import fonts, style
 from printgen.drawing.document import Document, Page, TextOverflow
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing.formresources import form_resources, needs_own_resources
 from printgen.drawing.picture import FOLD, Matrix, guide, placed, text
-from printgen.layout.rulebook import Rulebook, rulebook_document
+from printgen.layout.rulebook import MARGIN, Rulebook, rulebook_document
 from printgen.output.reuse import draw_in_form
 
 HALF_NAMES = {"A4": "A5", "US Letter": "half Letter"}
@@ -83,6 +83,7 @@ class FinishedPages:
     pages: list[Page]
     story: list[Flowable]
     breaks: bool
+    whole: int = 0  # the last pages are sheets of their own (a page that must print at true size)
     names: list[str] = field(default_factory=list)  # each page's form, once drawn
 
     def define(self, canvas: Any) -> None:
@@ -95,7 +96,7 @@ class FinishedPages:
     def form_for(self, canvas: Any) -> Callable[[int, Page, Callable[[], None]], None]:
         def drawn(index: int, page: Page, pour_text: Callable[[], None]) -> None:
             name = f"PGBookletPage{index + 1}"
-            canvas.beginForm(name, 0, 0, pt(self.paper.width), pt(self.paper.height))
+            canvas.beginForm(name, 0, 0, pt(self.paper.height), pt(2 * self.paper.width))  # room for a whole page
             draw_in_form(canvas, Group(*page.shapes, transform=(PT_PER_MM, 0, 0, PT_PER_MM, 0, 0)))
             pour_text()
             if needs_own_resources(canvas):  # an opacity, spot colour or gradient: listed in the form
@@ -121,7 +122,10 @@ class PlacedPage(DirectDraw):
 
     def drawDirectly(self, renderer: Any) -> None:
         canvas = renderer._canvas
-        self.book.define(canvas)
+        outer = getattr(canvas, "_drawing", None)  # we are inside the sheet's own renderPDF.draw,
+        self.book.define(canvas)  # which a drawing in the text (a figure) would otherwise undo
+        if outer is not None:
+            canvas._drawing = outer
         canvas.saveState()
         canvas.scale(MM_PER_PT, MM_PER_PT)  # the form is in points, the sheet's shapes in mm
         canvas.doForm(self.book.names[self.index])
@@ -155,17 +159,17 @@ def fill(pages: Sequence[Page], story: list[Flowable], canvas: Canvas, breaks: b
     return remaining, into_last
 
 
-def finished(doc: Document) -> FinishedPages:
+def finished(doc: Document, whole: int = 0) -> FinishedPages:
     """The half-size document's pages at the count its text needs (tried as the PDF writer would,
     on a throwaway canvas), with a fresh story for them; TextOverflow when no count holds it."""
     if doc.grow is None:
-        return FinishedPages(doc.paper, list(doc.pages_now()), list(doc.story), doc.breaks)
+        return FinishedPages(doc.paper, list(doc.pages_now()), list(doc.story), doc.breaks, whole)
     fonts.register()
     overflow = TextOverflow([])
     for count in range(doc.grow.first, doc.grow.last + 1):
         leftover, spilled = fill(doc.grow.pages(count), doc.grow.story(), Canvas(io.BytesIO()), doc.breaks)
         if not leftover:
-            return FinishedPages(doc.paper, doc.grow.pages(count), doc.grow.story(), doc.breaks)
+            return FinishedPages(doc.paper, doc.grow.pages(count), doc.grow.story(), doc.breaks, whole)
         if doc.grow.fixed_last is not None and not spilled:
             raise TextOverflow(leftover, blame=doc.grow.fixed_last)
         overflow = TextOverflow(leftover, spilled)
@@ -202,8 +206,9 @@ def fold_marks(sheet: Paper) -> Group:
 
 def sheets(book: FinishedPages, sheet: Paper, flip: Flip, back_offset: tuple[float, float]) -> Iterator[Page]:
     """Front and back of every sheet: the fold marks on each front (the outside of the fold), the
-    caption on the first."""
-    count = len(book.pages)
+    caption on the first; then each whole page on a sheet of its own, turned a quarter to lie on
+    the landscape sheet edge to edge (the same paper: a printer prints it as the portrait page)."""
+    count = len(book.pages) - book.whole
     half = book.paper.width
     turn = back_turn(sheet, flip)
 
@@ -214,17 +219,20 @@ def sheets(book: FinishedPages, sheet: Paper, flip: Flip, back_offset: tuple[flo
     for s, (front, back) in enumerate(signature_order(count)):
         yield Page(shapes=[*side(front), fold_marks(sheet), *([caption(sheet, flip)] if s == 0 else [])])
         yield Page(shapes=[placed(Group(*side(back)), turn)], shift=back_offset)
+    for n in range(count, len(book.pages)):
+        yield Page(shapes=[placed(PlacedPage(book, n), (0, 1, -1, 0, sheet.width, 0))])
 
 
-def booklet_document(pages: Document, options: BuildOptions, name: str) -> Document:
-    """`pages`, a document laid out on `half_page(options.paper)`, as a booklet on `options.paper`."""
+def booklet_document(pages: Document, options: BuildOptions, name: str, whole: int = 0) -> Document:
+    """`pages`, a document laid out on `half_page(options.paper)`, as a booklet on `options.paper`;
+    its last `whole` pages are laid out on `options.paper` itself and print after the booklet."""
     sheet = landscape(options.paper)
     if abs(pages.paper.width - sheet.width / 2) > 0.01 or abs(pages.paper.height - sheet.height) > 0.01:
         raise ValueError(f"a booklet on {options.paper.name} needs {half_page(options.paper).name} pages, "
                          f"not {pages.paper.name}")
 
     def draw() -> Iterator[Page]:
-        return sheets(finished(pages), sheet, options.flip, options.back_offset)
+        return sheets(finished(pages, whole), sheet, options.flip, options.back_offset)
 
     return Document(name, sheet, [], f"{pages.title} (booklet)", " ".join(instructions(options.flip)),
                     options.flip, draw=draw, overflow=pages.overflow, label=pages.label, after=pages.after,
@@ -241,3 +249,23 @@ def rulebook_booklet(book: Rulebook, options: BuildOptions, stem: str) -> Docume
     one_column = replace(book, settings=book.settings.model_copy(update={"columns": 1}))
     name = booklet_name(stem)
     return booklet_document(rulebook_document(one_column, options, name, half_page(options.paper)), options, name)
+
+
+def column(paper: Paper) -> tuple[float, float, float, float]:
+    """A booklet page's one column, inside the house margins."""
+    return (MARGIN, MARGIN, paper.width - 2 * MARGIN, paper.height - 2 * MARGIN)
+
+
+def column_pages(paper: Paper, count: int, footer: Callable[[int], str]) -> list[Page]:
+    """`count` booklet pages of one column, each with the house footer `footer(page number)`."""
+    return [Page(shapes=[style.running_footer(paper, footer(n))], frames=[column(paper)])
+            for n in range(1, count + 1)]
+
+
+def first_guess(story: list[Flowable], paper: Paper, most: int) -> int:
+    """The fewest pages of one column the text can need, so most builds try one count."""
+    _, _, width, height = column(paper)
+    total = sum(item.wrap(pt(width), pt(height))[1] + item.getSpaceBefore() + item.getSpaceAfter()
+                for item in story if not isinstance(item, PageBreak))
+    breaks = sum(isinstance(item, PageBreak) for item in story)
+    return min(most, max(1 + breaks, int(0.9 * total / pt(height)) + 1))

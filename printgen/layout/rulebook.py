@@ -159,13 +159,14 @@ def band_width(paper: Paper) -> float:
     return min(paper.width - 2 * MARGIN, style.HEAD_MEASURE)
 
 
-def pages(book: Rulebook, layout: Layout, count: int) -> list[Page]:
-    """`count` pages: the first with the title band and a rule under it, each with a footer."""
+def pages(book: Rulebook, layout: Layout, count: int, sheets: bool = True) -> list[Page]:
+    """`count` pages: the first with the title band and a rule under it, each with a footer;
+    `sheets`: printed as they come on both sides, so an odd last page says its back is blank."""
     result = []
     for n in range(1, count + 1):
         words = style.footer_words(book.title, "rules", n, count, book.credit)
         notes = [book.key] if book.key else []
-        if n == count and count % 2:  # a booklet printed on both sides: say why the last back is empty
+        if sheets and n == count and count % 2:  # a booklet printed on both sides: say why the last back is empty
             notes.append("the back of this sheet is left blank")
         page = Page(shapes=[style.running_footer(layout.paper, words, above=" \u00b7 ".join(notes))])
         if n == 1 and layout.band:
@@ -236,8 +237,8 @@ def estimate(items: list[Flowable], layout: Layout) -> int:
 
 
 def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: Paper | None = None) -> Document:
-    """The rulebook on `paper` (by default the build's; a booklet's half-size page)."""
-    paper = paper or options.paper
+    """The rulebook on the build's paper, or on `paper`: a booklet's half-size page."""
+    sheets, paper = paper is None, paper or options.paper
     text = markup(book, options)
     items = story(book, text)
     layout = plan(items, book.settings, paper)
@@ -249,7 +250,7 @@ def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: P
     advice = f"lower {size_key} or shorten the template"
     return Document(name, paper, [], f"{book.title} \u2013 rules",
                     f"Print on both sides at actual size, turning on the {options.flip} edge", options.flip,
-                    grow=Grow(lambda count: balanced(pages(book, layout, count), story(book, text), layout),
+                    grow=Grow(lambda count: balanced(pages(book, layout, count, sheets), story(book, text), layout),
                               lambda: story(book, text),
                               first_guess, MAX_PAGES),
                     overflow=Blame((*book.settings_loc, "text_size_pt"),

@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterable
 
 from printgen.layout import reference as reference_layout
 from printgen.layout.reference import DataTable, Reference, reference_documents
+from printgen.layout.booklet import half_page, rulebook_booklet
 from printgen.layout.rulebook import Layout, Rulebook, rulebook_document
 from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, pt
@@ -134,13 +135,20 @@ def figures_for(defn: Armies, options: BuildOptions, warnings: list[str]) -> Pos
     figures = PositionFigures(defn, defn.reference.accent, templates_for(defn, options.templates),
                               warnings)
     rules = pt(Layout(options.paper, defn.rules.columns, 0.0).column_width) * MM_PER_PT
-    figures.prepare([rules, reference_layout.column_width(options.paper, defn.reference.columns)])
+    booklet = [pt(Layout(half_page(options.paper), 1, 0.0).column_width) * MM_PER_PT] if wants_booklet(defn, options) else []
+    figures.prepare([rules, *booklet, reference_layout.column_width(options.paper, defn.reference.columns)])
     return figures
+
+
+def wants_booklet(defn: Armies, options: BuildOptions) -> bool:
+    return options.booklet or defn.booklet
 
 
 def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document]:
     figures = figures_for(defn, options, loaded.art.warnings)
-    return [rulebook_document(rulebook(defn, loaded.name, figures), options, f"{loaded.name}.pdf"),
+    book = rulebook(defn, loaded.name, figures)
+    return [rulebook_document(book, options, f"{loaded.name}.pdf"),
+            *([rulebook_booklet(book, options, loaded.name)] if wants_booklet(defn, options) else []),
             *reference_documents(reference(defn, figures), options, loaded.name)]
 
 

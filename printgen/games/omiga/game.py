@@ -25,7 +25,8 @@ from printgen.layout.sheet import Duplex
 from printgen.drawing.story import Styles, build_story, ruled_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
-from printgen.drawing.document import Blame, Document, Page
+from printgen.drawing.document import Blame, Document, Grow, Page
+from printgen.layout.booklet import booklet_document, booklet_name, column, column_pages, first_guess, half_page
 from printgen.games import Game, Loaded, Validator
 from printgen.games.omiga.checks import structure_errors
 from printgen.games.omiga.drawn import drawn_warnings
@@ -35,6 +36,7 @@ from printgen.games.omiga.tile import OmigaTile, TileArt, all_tiles, tile_art
 
 RULES_MARGIN = house.MARGIN  # mm around the rules page text
 RULES_GUTTER = house.GUTTER  # mm between the two columns
+MAX_BOOKLET_PAGES = 8  # half-size pages: the rules fill two whole pages
 CONTACT_DPI = 80
 CONTACT_GAP = 3.0  # mm between tiles on the contact sheet
 
@@ -178,7 +180,8 @@ def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
         art.prepare([bleed, 0.0])  # every face and back the sheets, SVGs and pictures need
         documents = [tiles_document(defn, options, loaded, art), *tile_svgs(defn, art),
                      contact_sheet(defn, art, f"{loaded.name}-tiles.png", options.dpi),
-                     *reference_documents(card, options, loaded.name)]
+                     *reference_documents(card, options, loaded.name),
+                     *([rules_booklet(defn, options, loaded.name, art)] if options.booklet or defn.booklet else [])]
     except Exception:  # the pieces' warnings are told with the problem (an unknown table's, say)
         if all((deck, i, 0.0, True) in art.faces for deck, i, _ in defn.tiles()):
             warn_drawn(defn, art, loaded)
@@ -233,6 +236,24 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
                     "Print the whole file double-sided at actual size", options.flip, story,
                     overflow=Blame(("text_size_pt",), "the rules do not fit on their two pages",
                                    "lower text_size_pt"))
+
+
+def rules_booklet(defn: Omiga, options: BuildOptions, stem: str, art: TileArt) -> Document:
+    """The rules as a booklet of half-size pages in one column; the tiles stay in the main PDF."""
+    half = half_page(options.paper)
+    name = booklet_name(stem)
+
+    def story() -> list[Flowable]:
+        return rules_pdf_story(defn, options, art, column(half)[2])
+
+    def pages(count: int) -> list[Page]:
+        return column_pages(half, count, lambda n: house.footer_words(defn.title, "rules", n, count, defn.credit))
+
+    pages_doc = Document(name, half, [], f"{defn.title} \u2013 rules",
+                         grow=Grow(pages, story, first_guess(story(), half, MAX_BOOKLET_PAGES), MAX_BOOKLET_PAGES),
+                         overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_BOOKLET_PAGES} pages "
+                                        f"of {half.name} paper", "lower text_size_pt"))
+    return booklet_document(pages_doc, options, name)
 
 
 def joins_table(defn: Omiga) -> DataTable:

@@ -9,7 +9,7 @@ from pydantic import Field
 from printgen.drawing.style import MIN_DIFFERENCE, RULES_PT, lightness
 from printgen.art.library import ImageFile
 from printgen.core.source import Loc
-from printgen.games.header import WithReference
+from printgen.games.header import Booklet, WithReference
 from printgen.core.fields import HexColour, Strict
 from printgen.core.paper import MAX_BLEED_MM
 
@@ -134,6 +134,7 @@ class Omiga(WithReference):
     decks: Decks
     validation: Validation = Field(default_factory=Validation)
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = RULES_PT
+    booklet: Booklet = False
     art: DeckArt = Field(default_factory=DeckArt)
     low_ink: bool = Field(False, description="white faces and plain backs: about half the ink")
 

@@ -32,11 +32,13 @@ from printgen.games.quick_violence.army_sheet import height_needed as sheets_nee
 from printgen.games.quick_violence.captions import ArrowLabels
 from printgen.games.quick_violence.measuring_page import DIMENSIONS, MeasuringPage, number
 from printgen.games.pieces import templates_for
+from printgen.layout.booklet import booklet_document, booklet_name, column_pages, first_guess, half_page
 
 MARGIN = house.MARGIN  # mm around the text pages; well inside what any printer can print
 GUTTER = 7.0
 CELL_PAD = 2.0  # points
 MAX_RULE_PAGES = 8
+MAX_BOOKLET_PAGES = 2 * MAX_RULE_PAGES  # half-size pages
 MEASURING_MAX_PT = 9.0  # the measuring page's text never grows past this: the arrows need the room
 SHARES = (0.28, 0.24, 0.24, 0.24)  # the reference sheet's fighter table: row names, then one per size
 BOOK_SHARES = (0.25, 0.25, 0.25, 0.25)  # in the rulebook's narrow column: "363.74 mm" fits one line
@@ -176,8 +178,9 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
 
 
 def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage,
-             labels: list[Group]) -> Document:
-    """The rules in two columns, then the measuring page; the writer grows the rules as needed."""
+             labels: list[Group], booklet: bool = False) -> Document:
+    """The rules in two columns, then the measuring page; the writer grows the rules as needed.
+    `booklet`: the rules as a booklet instead, the measuring page after it on its own sheet."""
     paper, style = options.paper, styles(defn.text_size_pt, defn.reference.accent)
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
 
@@ -197,6 +200,10 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
 
     last = Page(shapes=page.shapes(labels), frames=[page.text_box()])
     advice = "lower text_size_pt or shorten the template"
+    measuring = Blame(("text_size_pt",), f"the measuring page's text does not fit its box on {paper.name} "
+                      "paper", advice)
+    if booklet:
+        return rules_booklet(defn, options, loaded.name, rules, story, last, measuring)
     try:
         first = pages_for(rules(), paper)
     except DefinitionError:  # a fighter table that cannot be set: the writer meets it again and reports it
@@ -204,11 +211,31 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
     return Document(f"{loaded.name}.pdf", paper, [], f"{defn.title} \u2013 rulebook and measuring page",
                     "Print at Actual size: the measuring page is the game's ruler", None,
                     grow=Grow(lambda count: rule_pages(defn, paper, count, rules) + [last], story, first,
-                              MAX_RULE_PAGES, fixed_last=Blame(("text_size_pt",), "the measuring page's "
-                                                               f"text does not fit its box on {paper.name} "
-                                                               "paper", advice)),
+                              MAX_RULE_PAGES, fixed_last=measuring),
                     overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_RULE_PAGES} pages of "
                                    f"{paper.name} paper", advice))
+
+
+def rules_booklet(defn: QuickViolence, options: BuildOptions, stem: str, rules: Callable[[], list[Flowable]],
+                  story: Callable[[], list[Flowable]], last: Page, measuring: Blame) -> Document:
+    """The rules on half-size pages in one column, imposed as a booklet; the measuring page, which
+    must print on the whole paper it measures, follows on a sheet of its own."""
+    half = half_page(options.paper)
+    name = booklet_name(stem)
+
+    def pages(count: int) -> list[Page]:  # the measuring page is the book's last, as in the plain rulebook
+        return column_pages(half, count, lambda n: house.footer_words(defn.title, "rules", n, count + 1,
+                                                                     defn.credit)) + [last]
+
+    try:
+        first = first_guess(rules(), half, MAX_BOOKLET_PAGES)
+    except DefinitionError:  # a fighter table that cannot be set: the writer meets it again and reports it
+        first = 1
+    pages_doc = Document(name, half, [], f"{defn.title} \u2013 rulebook and measuring page",
+                         grow=Grow(pages, story, first, MAX_BOOKLET_PAGES, fixed_last=measuring),
+                         overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_BOOKLET_PAGES} "
+                                        f"pages of {half.name} paper", measuring.advice))
+    return booklet_document(pages_doc, options, name, whole=1)
 
 
 def reference(defn: QuickViolence, paper: Paper) -> Reference:
@@ -243,7 +270,9 @@ def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Do
     if problems:  # a range arrow that does not fit makes the rest of the book meaningless
         raise DefinitionError(problems)
     labels = ArrowLabels(page, templates_for(defn, options.templates), loaded.art.warnings)
-    return [rulebook(defn, options, loaded, page, labels.drawn()),
+    drawn = labels.drawn()
+    return [rulebook(defn, options, loaded, page, drawn),
+            *([rulebook(defn, options, loaded, page, drawn, booklet=True)] if options.booklet or defn.booklet else []),
             *reference_documents(reference(defn, options.paper), options, loaded.name)]
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Iterable, Literal
 from pydantic import Field
 
 from printgen.core.source import Loc
-from printgen.games.header import WithReference
+from printgen.games.header import Booklet, WithReference
 from printgen.core.fields import HexColour, Strict
 
 Dimension = Literal["width", "length", "diagonal"]
@@ -70,6 +70,7 @@ class QuickViolence(WithReference):
     labels: Labels = Field(default_factory=Labels)
     colours: Colours = Field(default_factory=Colours)
     text_size_pt: Annotated[float, Field(ge=7, le=12)] = 10.0
+    booklet: Booklet = False
 
 
 def check_army(defn: QuickViolence) -> Iterable[tuple[Loc, str]]:
