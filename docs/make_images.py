@@ -100,6 +100,12 @@ def with_trim_box(pdf: Path, dpi: float) -> Image.Image:
     return image
 
 
+def outlined(image: Image.Image) -> Image.Image:
+    """The page with a thin grey line along its edges, so a white page shows where the paper ends."""
+    ImageDraw.Draw(image).rectangle((0, 0, image.width - 1, image.height - 1), outline=(160, 160, 160))
+    return image
+
+
 def side_by_side(left: Image.Image, right: Image.Image, gap: int = 24) -> Image.Image:
     height = max(left.height, right.height)
     out = Image.new("RGB", (left.width + gap + right.width, height), "white")
@@ -304,6 +310,9 @@ def main() -> None:
         pages = len(pypdfium2.PdfDocument(book))
         save(render(book, pages - 1, 70), "home-measuring-page.png")
         low_ink_images(out / "low-ink", out)
+        printgen("build", "fracas", "--booklet", "--flip", "short", "--out", out / "booklet")
+        booklet = out / "booklet" / "fracas" / "fracas-booklet.pdf"
+        save(side_by_side(outlined(render(booklet, 0, 60)), outlined(render(booklet, 1, 60))), "home-booklet.png")
         printgen("calibrate", "--out", out)
         sheet = next((out / "calibrate").glob("*.pdf"))
         save(side_by_side(render(sheet, 0, 60), render(sheet, 1, 60)), "home-calibration-sheet.png")
