@@ -217,3 +217,24 @@ def test_definition_key_and_a_game_without_a_rulebook(tmp_path: Path, copy_defin
     assert result.exit_code == 0
     assert "--booklet: One Minute War has no rulebook" in result.output
     assert not list((tmp_path / "one_minute_war").glob("*booklet*"))
+
+
+def test_text_that_does_not_fit_is_told_as_for_the_rulebook() -> None:
+    """The booklet measures its pages as the PDF writer would: a story too long for the most pages it
+    may have goes up as the writer's TextOverflow, with the half-size document's blame."""
+    from reportlab.platypus import Paragraph
+    from reportlab.lib.styles import ParagraphStyle
+
+    from printgen.drawing.document import Blame, Grow, TextOverflow
+    from printgen.layout.booklet import column_pages
+
+    half = half_page(PAPERS["a4"])
+    blame = Blame(("rules", "text_size_pt"), "the rules need more than 2 pages of A5 paper", "lower it")
+    story = lambda: [Paragraph("word " * 400, ParagraphStyle("body", fontSize=10, leading=12))  # noqa: E731
+                     for _ in range(6)]
+    pages = Document("rules.pdf", half, [], "rules", grow=Grow(lambda n: column_pages(half, n, str), story, 1, 2),
+                     overflow=blame)
+    booklet = booklet_document(pages, BuildOptions(PAPERS["a4"]), "rules-booklet.pdf")
+    assert booklet.overflow == blame
+    with pytest.raises(TextOverflow):
+        write_pdf(booklet)
