@@ -238,3 +238,18 @@ def test_text_that_does_not_fit_is_told_as_for_the_rulebook() -> None:
     assert booklet.overflow == blame
     with pytest.raises(TextOverflow):
         write_pdf(booklet)
+
+
+def test_quick_violence_measuring_page_keeps_its_true_size(tmp_path: Path) -> None:
+    """The measuring page is the game's ruler: after the booklet it lies on a sheet of its own,
+    turned a quarter onto the landscape sheet, every line as long as on the plain rulebook's page."""
+    out = build(tmp_path, "quick_violence", "--booklet") / "quick_violence"
+    with pdfplumber.open(out / "quick_violence.pdf") as plain, \
+            pdfplumber.open(out / "quick_violence-booklet.pdf") as booklet:
+        before, after = plain.pages[-1], booklet.pages[-1]
+        assert page_size_mm(after) == pytest.approx(page_size_mm(before)[::-1], abs=0.05)
+        lengths = sorted(round(s.length, 2) for s in segments(before))
+        assert len(lengths) > 20
+        assert sorted(round(s.length, 2) for s in segments(after)) == pytest.approx(lengths, abs=0.02)
+        assert "Measuring page" not in (booklet.pages[-2].extract_text() or "")
+        assert len(booklet.pages) % 2 == 1  # booklet sheets, two sides each, then the measuring page
