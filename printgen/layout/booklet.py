@@ -68,12 +68,6 @@ def back_turn(sheet: Paper, flip: Flip) -> Matrix:
     return (1, 0, 0, 1, 0, 0) if flip == "short" else (-1, 0, 0, -1, sheet.width, sheet.height)
 
 
-def behind(sheet: Paper, flip: Flip, x: float, y: float) -> tuple[float, float]:
-    """The point of a landscape sheet's back page that prints behind its front's (x, y), before the
-    back offset: the duplex rule for landscape pages (short edge x -> W - x; long edge y -> H - y)."""
-    return (sheet.width - x, y) if flip == "short" else (x, sheet.height - y)
-
-
 @dataclass
 class FinishedPages:
     """The booklet's pages with their story; drawn as one PDF form each, in reading order, the
