@@ -15,6 +15,7 @@ import pytest
 from reportlab.lib.colors import black
 
 from building import build
+from typeset import body_size, longest_body_line, size_shares
 from pdfmeasure import MM, chars_mm, glyph_pt, page_size_mm, segments
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS
@@ -202,6 +203,17 @@ def test_fracas_booklet_on_letter(fracas_letter: Path) -> None:
     assert [[pair[0] if pair else None for pair in side] for side in found] == \
         [[n if n <= count else None for n in side] for side in expected]
     assert pypdf.PdfReader(fracas_letter).trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
+
+
+def test_the_booklet_keeps_the_house_style(fracas_letter: Path) -> None:
+    """At half-Letter, in one column: the rulebook's body size, lines of at most 90 characters (the
+    house measure, issue 35) and at most 8 text sizes."""
+    from printgen.drawing import style
+
+    assert body_size(fracas_letter) == style.RULES_PT
+    line = longest_body_line(fracas_letter)
+    assert 60 <= len(line.text) <= 90, line
+    assert len([size for size, share in size_shares(fracas_letter).items() if share >= 0.02]) <= 8
 
 
 def test_definition_key_and_a_game_without_a_rulebook(tmp_path: Path, copy_definition, run_cli) -> None:
