@@ -41,7 +41,7 @@ def half_page(paper: Paper) -> Paper:
     return Paper(HALF_NAMES.get(paper.name, f"half {paper.name}"), paper.height / 2, paper.width)
 
 
-def landscape(paper: Paper) -> Paper:
+def landscape_sheet(paper: Paper) -> Paper:
     """The sheet a booklet prints on: the paper turned landscape, two half-size pages side by side."""
     return Paper(f"{paper.name} landscape", paper.height, paper.width)
 
@@ -220,7 +220,7 @@ def sheets(book: FinishedPages, sheet: Paper, flip: Flip, back_offset: tuple[flo
 def booklet_document(pages: Document, options: BuildOptions, name: str, whole: int = 0) -> Document:
     """`pages`, a document laid out on `half_page(options.paper)`, as a booklet on `options.paper`;
     its last `whole` pages are laid out on `options.paper` itself and print after the booklet."""
-    sheet = landscape(options.paper)
+    sheet = landscape_sheet(options.paper)
     if abs(pages.paper.width - sheet.width / 2) > 0.01 or abs(pages.paper.height - sheet.height) > 0.01:
         raise ValueError(f"a booklet on {options.paper.name} needs {half_page(options.paper).name} pages, "
                          f"not {pages.paper.name}")
