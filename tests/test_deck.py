@@ -368,7 +368,7 @@ def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cl
         assert float(pdf.pages[0].width) > float(pdf.pages[0].height)
         for number, page in enumerate(pdf.pages):
             line = "".join(c["text"] for c in captions(page))
-            assert "actual size" in line or "reverse of the faces" in line, (number, line)
+            assert "Print on both sides, flip on long edge" in line, (number, line)  # the dialog's words
             bands = rects(page, BAND_W) or rects(page, FRAME_W)
             lowest_card = min(y for _, y in bands) - (CARD_H - 14 if rects(page, BAND_W) else 4)  # mm, y up
             assert float(page.height) / MM - min(c["top"] for c in captions(page)) / MM < lowest_card - 2
