@@ -139,9 +139,22 @@ def upside_down(page) -> set[bool]:
     return {c["matrix"][0] < 0 and c["matrix"][3] < 0 for c in page.chars if c["size"] > 10}
 
 
-def caption(page) -> str:
-    """The page's caption: the text in its bottom margin."""
-    return "".join(c["text"] for c in page.chars if (float(page.height) - c["bottom"]) / MM < 9)
+def caption_chars(page, at_top: bool = False) -> list[dict]:
+    height = float(page.height)
+    return [c for c in page.chars if (c["top"] if at_top else height - c["bottom"]) / MM < 9]
+
+
+def crossing(page, chars: list[dict]) -> list[dict]:
+    """The lines (cut marks) that run into the box round `chars`."""
+    x0, x1 = min(c["x0"] for c in chars), max(c["x1"] for c in chars)
+    top, bottom = min(c["top"] for c in chars), max(c["bottom"] for c in chars)
+    return [line for line in page.lines
+            if line["x0"] <= x1 and line["x1"] >= x0 and line["top"] <= bottom and line["bottom"] >= top]
+
+
+def caption(page, at_top: bool = False) -> str:
+    """The page's caption: the text in its bottom margin (or its top margin)."""
+    return "".join(c["text"] for c in caption_chars(page, at_top))
 
 
 CASES = [(paper, orientation, flip, (0.0, 0.0)) for paper in ("a4", "letter", "a3", "tabloid")
@@ -178,7 +191,25 @@ def test_every_back_lies_behind_its_own_card(decks, paper, orientation, flip, of
             per_sheet.append(len(faces))
             edge = f"Print on both sides, flip on {flip} edge"
             turn = "top to bottom" if turned else "side to side"
-            assert edge in caption(front) and edge in caption(back), caption(front)
-            assert f"turns over {turn}" in caption(back), caption(back)
+            # the back's caption lies behind the front's: at the back page's top when turned top to bottom
+            assert edge in caption(front) and edge in caption(back, at_top=turned), caption(front)
+            assert f"turns over {turn}" in caption(back, at_top=turned), caption(back, at_top=turned)
+            assert not caption(back, at_top=not turned)
+            assert not crossing(front, caption_chars(front)) and not crossing(back, caption_chars(back, turned))
         assert sorted(seen) == list(range(1, CARDS + 1))
         assert 0 < per_sheet[-1] < per_sheet[0]  # the last sheet is part-filled, and checked as the others
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_the_backs_caption_lies_behind_the_fronts_clear_of_every_cut_mark(decks, tmp_path, flip):
+    # 90.67 mm cards: three rows on A4 only with the caption's room at the foot, so the sheet's top
+    # margin is too narrow for a caption beside the marks that the back mirrors down from it
+    definition = tmp_path / "tight.yaml"
+    definition.write_text(decks["portrait"].read_text().replace("height: 110", "height: 90.67"), encoding="utf-8")
+    (tmp_path / "cards.csv").write_bytes((decks["portrait"].parent / "cards.csv").read_bytes())
+    with pdfplumber.open(io.BytesIO(built_pdf(definition, "a4", flip))) as pdf:
+        front, back = pdf.pages[0], pdf.pages[1]
+        assert len(marks(front, FACE)) == 6  # two columns, three rows
+        turned = flip == "short"
+        assert caption_chars(back, at_top=turned) and not caption_chars(back, at_top=not turned)
+        assert not crossing(front, caption_chars(front)) and not crossing(back, caption_chars(back, turned))
