@@ -140,9 +140,9 @@ def instructions(duplex: Duplex, offset: tuple[float, float]) -> Group:
     top = paper.height - 16
     printed = f"{label(offset[0])},{label(offset[1])}" if any(offset) else "0,0 (none)"
     group = Group(text(15, top, "printgen duplex calibration", 15, fonts.BOLD),
-                  text(15, top - 6, f"{paper.name}, {duplex.dialog}, back offset {printed}", 8))
+                  text(15, top - 6, f'{paper.name}, "{duplex.dialog}", back offset {printed}', 8))
     steps = [
-        f"1. Print both pages on one sheet at Actual size (100 %), no scaling: {duplex.dialog}.",
+        f'1. Print both pages on one sheet at Actual size (100 %), no scaling, choosing "{duplex.dialog}".',
         "2. Hold the sheet up to a window or a lamp, front towards you, and look through it.",
         "3. Flip check: the dark arrow must point up inside the outlined arrow.",
         "4. On each staircase, find the one short bar that lies exactly on the long line from the back.",

@@ -220,10 +220,10 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
         fronts = layout == "fronts"
         duplex = Duplex(paper, options.flip, options.back_offset)
         how = ("Print one-sided at actual size." if fronts else
-               f"Print at actual size; choose {duplex.dialog}.") + proof
+               f'Print at actual size, choosing "{duplex.dialog}".') + proof
         captions = {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
-                    "back": f"{title}, sheet {{sheet}} of {{count}}, backs: {duplex.dialog} "
-                            f"(the sheet turns over {duplex.turn}).{proof}"}
+                    "back": f'{title}, sheet {{sheet}} of {{count}}, backs, printed with "{duplex.dialog}": '
+                            f"the sheet turns over {duplex.turn}.{proof}"}
         sheets = partial(duplex_sheets, pieces, duplex, bleed, captions, lines, fronts, defn.sheet.gap, marks)
         flip = None if fronts else options.flip
     try:

@@ -209,9 +209,9 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
 
     def caption(sheet: int, count: int, side: str) -> str:
         if side == "front":
-            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces. Print at actual size; "
-                    f"choose {duplex.dialog}.")
-        return f"{defn.title} tiles, sheet {sheet + 1} of {count}, backs: {duplex.dialog}."
+            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces. Print at actual size, "
+                    f'choosing "{duplex.dialog}".')
+        return f'{defn.title} tiles, sheet {sheet + 1} of {count}, backs, printed with "{duplex.dialog}".'
 
     frames = rules_columns(paper)
 
