@@ -355,9 +355,10 @@ def test_face_pictures_follow_dpi(run_cli, deck, tmp_path):
         assert image.size == (round(CARD_W / 25.4 * 300), round(CARD_H / 25.4 * 300))
 
 
-def captions(page) -> list[dict]:
-    """The page's caption: the only text in the bottom margin, below every card's cut marks."""
-    return [c for c in page.chars if (float(page.height) - c["bottom"]) / MM < 9]
+def captions(page, at_top: bool = False) -> list[dict]:
+    """The page's caption: the only text in the bottom margin, below every card's cut marks (or in
+    the top margin: the back of a sheet turned over top to bottom has it behind the front's)."""
+    return [c for c in page.chars if (c["top"] if at_top else float(page.height) - c["bottom"]) / MM < 9]
 
 
 def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cli, deck, tmp_path):
@@ -367,11 +368,15 @@ def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cl
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         assert float(pdf.pages[0].width) > float(pdf.pages[0].height)
         for number, page in enumerate(pdf.pages):
-            line = "".join(c["text"] for c in captions(page))
-            assert "actual size" in line or "reverse of the faces" in line, (number, line)
-            bands = rects(page, BAND_W) or rects(page, FRAME_W)
-            lowest_card = min(y for _, y in bands) - (CARD_H - 14 if rects(page, BAND_W) else 4)  # mm, y up
-            assert float(page.height) / MM - min(c["top"] for c in captions(page)) / MM < lowest_card - 2
+            back = number % 2 == 1  # a long-edge flip turns a landscape sheet over top to bottom
+            line = "".join(c["text"] for c in captions(page, at_top=back))
+            assert "Print on both sides, flip on long edge" in line, (number, line)  # the dialog's words
+            if back:  # the caption lies behind the front's, above every card's back
+                highest_card = max(y for _, y in rects(page, FRAME_W)) - 4 + CARD_H  # mm, y up
+                assert float(page.height) / MM - max(c["bottom"] for c in captions(page, True)) / MM > highest_card + 2
+            else:
+                lowest_card = min(y for _, y in rects(page, BAND_W)) - (CARD_H - 14)  # mm, y up
+                assert float(page.height) / MM - min(c["top"] for c in captions(page)) / MM < lowest_card - 2
         xs = sorted({x for x, _ in rects(pdf.pages[0], BAND_W)})
         assert len(xs) == 4  # bleed left out gives way: 3 cards a row with 2 mm of it, 4 with none
         assert xs[1] - xs[0] == pytest.approx(CARD_W + 3, abs=0.01)  # the card and the gap

@@ -289,12 +289,12 @@ def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document
     paper = options.paper
     duplex = Duplex(paper, options.flip, options.back_offset)
     boxes = half_boxes(paper)
-    front = Page(shapes=[cut_line(paper, f"Print both sides at actual size, turning on the {options.flip} "
-                                         f"edge; cut here"), ref_footer(ref, paper, 1, 2)], frames=boxes)
+    front = Page(shapes=[cut_line(paper, f'Print at actual size, choosing "{duplex.dialog}"; cut here'),
+                         ref_footer(ref, paper, 1, 2)], frames=boxes)
     back = duplex.back_page()  # the printer's back offset moves everything on it
     # the line is mirrored with the back; its label, centred, is drawn unmirrored so it reads
     back.shapes = [Group(cut_line(paper, None), transform=duplex.mirror()),
-                   cut_label(paper, f"The cards' backs, turned on the {options.flip} edge; cut here"),
+                   cut_label(paper, f"The cards' backs, printed with \"{duplex.dialog}\"; cut here"),
                    ref_footer(ref, paper, 2, 2)]
     back.frames = [duplex.back_box(box) for box in boxes]
     copies = parts(ref, options), parts(ref, options)  # fresh flowables for each copy

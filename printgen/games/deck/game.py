@@ -218,13 +218,13 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
         sheets = partial(gutterfold_sheets, pieces, paper, bleed, caption, lines, defn.sheet.gap, marks)
     else:
         fronts = layout == "fronts"
+        duplex = Duplex(paper, options.flip, options.back_offset)
         how = ("Print one-sided at actual size." if fronts else
-               f"Print both sides at actual size, turning on the {options.flip} edge.") + proof
+               f'Print at actual size, choosing "{duplex.dialog}".') + proof
         captions = {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
-                    "back": f"{title}, sheet {{sheet}} of {{count}}, backs: the reverse of the faces, "
-                            f"turned on the {options.flip} edge.{proof}"}
-        sheets = partial(duplex_sheets, pieces, Duplex(paper, options.flip, options.back_offset), bleed,
-                         captions, lines, fronts, defn.sheet.gap, marks)
+                    "back": f'{title}, sheet {{sheet}} of {{count}}, backs, printed with "{duplex.dialog}": '
+                            f"the sheet turns over {duplex.turn}.{proof}"}
+        sheets = partial(duplex_sheets, pieces, duplex, bleed, captions, lines, fronts, defn.sheet.gap, marks)
         flip = None if fronts else options.flip
     try:
         sheets()  # the cards checked against the paper now; no sheet is drawn yet

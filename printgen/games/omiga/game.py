@@ -212,9 +212,9 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
 
     def caption(sheet: int, count: int, side: str) -> str:
         if side == "front":
-            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces. Print both sides at "
-                    f"actual size, turning on the {options.flip} edge.")
-        return f"{defn.title} tiles, sheet {sheet + 1} of {count}, backs."
+            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces. Print at actual size, "
+                    f'choosing "{duplex.dialog}".')
+        return f'{defn.title} tiles, sheet {sheet + 1} of {count}, backs, printed with "{duplex.dialog}".'
 
     frames = rules_columns(paper)
 

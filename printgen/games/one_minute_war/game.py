@@ -140,7 +140,7 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     legend_y = y - LEGEND_HEIGHT + 1.5
     sheet.front.shapes.append(line_legend(x, legend_y))
     back_x, back_y, _, _ = duplex.back_box(box)
-    sheet.back.shapes.append(line_legend(back_x, back_y - LEGEND_HEIGHT + 1.5 if options.flip == "long"
+    sheet.back.shapes.append(line_legend(back_x, back_y - LEGEND_HEIGHT + 1.5 if duplex.side_to_side
                                          else back_y + card.height + 2.5))
 
     # the text keeps clear of the footer at the foot; a frame as wide as the page is set in two columns
@@ -148,7 +148,7 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     keep_clear = (x, y - LEGEND_HEIGHT, card.width, card.height + LEGEND_HEIGHT)
     sheet.front.frames = [c for f in frames_around(area, keep_clear, GAP) for c in house.split_wide(f)]
     bx, by, bw, bh = duplex.back_box(keep_clear)
-    card_at_foot = by < FOOT  # turned on the short edge, the card's back lies at the foot of page 2
+    card_at_foot = by < FOOT  # turned top to bottom, the card's back lies at the foot of page 2
     if card_at_foot:  # the footer moves beside it, in two lines, and the text keeps clear of both
         area = (area[0], FOOT + house.FOOTER_LEADING, area[2], area[3] - house.FOOTER_LEADING)
     sheet.back.frames = [c for f in frames_around(area, (bx, by, bw, bh), GAP) for c in house.split_wide(f)]
