@@ -20,6 +20,7 @@ from printgen.core.problems import DefinitionError
 @options.paper
 @options.layout
 @options.rows
+@options.where
 @options.name
 @options.guides
 @options.flip
@@ -40,7 +41,7 @@ from printgen.core.problems import DefinitionError
               help="Keep running: rebuild whenever the definition, its art or a template changes "
                    "(Ctrl-C stops).")
 def build_command(games: tuple[str, ...], paper: str, layout: str | None, rows: tuple[int, ...] | None,
-                  name: str | None, guides: bool, flip: Flip, back_offset: tuple[float, float] | None,
+                  where: str | None, name: str | None, guides: bool, flip: Flip, back_offset: tuple[float, float] | None,
                   out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool,
                   bleed: float | None, dpi: int | None, pictures: bool, watch: bool) -> None:
     """Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all.
@@ -52,7 +53,8 @@ def build_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
     check_targets(paths, paper, name, out_dir)
     build_options = BuildOptions(SHEET_PAPERS[paper.lower()], flip, back_offset_for(back_offset, flip),
                                  template_dirs, bleed, dpi, pictures, paper_given=options.typed("paper"),
-                                 layout=layout and layout.lower(), rows=rows, guides=guides, name=name)
+                                 layout=layout and layout.lower(), rows=rows, where=where, guides=guides,
+                                 name=name)
     if watch:
         watch_builds(paths, build_options, out_dir, allow_outside)
         return

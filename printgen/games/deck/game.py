@@ -12,7 +12,7 @@ from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, Page
 from printgen.games import Game, Loaded
-from printgen.games.deck.chosen import chosen_rows, guides
+from printgen.games.deck.chosen import chosen_rows, guides, matching
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
 from printgen.games.deck.layouts import check_layouts, deck_layouts
@@ -175,6 +175,12 @@ def back_label(defn: Deck, row: Row, value: RowValues) -> str | None:
     return given
 
 
+def selected(defn: Deck, cards: list[DeckCard], options: BuildOptions, loaded: Loaded) -> tuple[list[DeckCard], str]:
+    """The cards `--rows` and `--where` choose, and what the captions say of them ('' for all)."""
+    matched = matching(defn, cards[0].drawer.rows, options.where, loaded.source) if options.where and cards else None
+    return chosen_rows(cards, options.rows, loaded.source, options.where, matched)
+
+
 def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
     """The cards, each side drawn once now so that every problem is raised before any is used."""
     for card in cards:
@@ -201,7 +207,7 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
-    cards, part = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)
+    cards, part = selected(defn, build_cards(defn, loaded), options, loaded)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     bleed = sheet_bleed(defn, options, paper, loaded)
@@ -278,7 +284,7 @@ def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
             return card.back_label
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"
 
-    cards, _ = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)
+    cards, _ = selected(defn, build_cards(defn, loaded), options, loaded)
     return [Card(card.name, "card", deck(card), card, card.copies) for card in drawn_all(cards)]
 
 
