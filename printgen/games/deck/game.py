@@ -3,7 +3,8 @@ with an SVG and a PNG of every card's face (and of each back) for checking art a
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable, Iterator
+from importlib import import_module
+from typing import Any, Callable, Iterator, cast
 
 from printgen.art.library import ArtContext
 from printgen.core.build import BuildOptions
@@ -11,7 +12,7 @@ from printgen.core.paper import SHEET_PAPERS, Flip, Paper
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, Page
-from printgen.games import Game, Loaded
+from printgen.games import Game, Loaded, Validator
 from printgen.games.deck.chosen import chosen_rows, guides, matching
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
@@ -300,4 +301,5 @@ GAME = Game(
     bleed=True,
     cards=True,
     papers=tuple(SHEET_PAPERS),
+    validator=lambda: cast(Validator, import_module("printgen.games.deck.validator")),
 )
