@@ -4,6 +4,7 @@ where its text must stay and how far its art must run."""
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from typing import Any, Iterable, Sequence, TypeVar
 
 from reportlab.graphics.shapes import Group
@@ -91,7 +92,11 @@ def matching(defn: Deck, rows: list[Row], where: str, source: SourceMap) -> set[
         raise DefinitionError([source.problem(data_key(source), f"--where {where!r}: {unknown[0]!r} is not a "
                                               f"column of the deck; its columns are {', '.join(columns)}{hint}")])
     places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
-    texts = render_values([Expression(condition(where), "the command line", 1, "--where")], contexts, places)
+    try:
+        texts = render_values([Expression(condition(where), "the command line", 1, "--where")], contexts, places)
+    except DefinitionError as exc:  # said at its row as the condition typed, not as a place in a file
+        raise DefinitionError([replace(p, message=p.message.replace("--where (the command line:1)",
+                                                                    f"--where {where!r}")) for p in exc.problems])
     return {row.index + 1 for row, values in zip(rows, texts) if values[0].strip().lower() not in FALSE}
 
 

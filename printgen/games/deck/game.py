@@ -19,6 +19,7 @@ from printgen.games.deck.faces import Side
 from printgen.games.deck.layouts import check_layouts, deck_layouts
 from printgen.games.deck.misprints import never_shown
 from printgen.games.deck.model import Deck, check_elements, check_source, element_lists
+from printgen.games.deck.overview import overview
 from printgen.games.deck.placing import check_placing
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
@@ -214,21 +215,22 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     bleed = sheet_bleed(defn, options, paper, loaded)
     lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
     title = f"{defn.title} ({part})" if part else defn.title
+    said = title.replace("{", "{{").replace("}", "}}")  # the captions are formatted with each sheet's number
     marks = partial(guides, bleed=bleed, safe=defn.card.safe) if options.guides else None
     proof = " Guides drawn: build without --guides to print." if options.guides else ""
     flip: Flip | None = None
     sheets: Callable[[], Iterator[Page]]
     layout = options.layout or defn.sheet.layout
     if layout == "gutterfold":
-        caption = (f"{title}, sheet {{sheet}} of {{count}}. Print one-sided at actual size, cut round "
+        caption = (f"{said}, sheet {{sheet}} of {{count}}. Print one-sided at actual size, cut round "
                    f"each pair, fold along the dotted line.{proof}")
         sheets = partial(gutterfold_sheets, pieces, paper, bleed, caption, lines, defn.sheet.gap, marks)
     else:
         fronts = layout == "fronts"
         how = ("Print one-sided at actual size." if fronts else
                f"Print both sides at actual size, turning on the {options.flip} edge.") + proof
-        captions = {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
-                    "back": f"{title}, sheet {{sheet}} of {{count}}, backs: the reverse of the faces, "
+        captions = {"front": f"{said}, sheet {{sheet}} of {{count}}, faces. {how}",
+                    "back": f"{said}, sheet {{sheet}} of {{count}}, backs: the reverse of the faces, "
                             f"turned on the {options.flip} edge.{proof}"}
         sheets = partial(duplex_sheets, pieces, Duplex(paper, options.flip, options.back_offset), bleed,
                          captions, lines, fronts, defn.sheet.gap, marks)
@@ -241,6 +243,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     documents = [Document(f"{loaded.name}.pdf", paper, [], f"{title} \u2013 cards",
                           "Print at actual size (100 %)", flip, draw=partial(told, sheets, cards[:1], unplaced))]
     if options.pictures:
+        documents.append(overview(defn.title, cards, part, f"{loaded.name}-overview.png"))
         documents += face_documents(defn, cards, options.dpi or FACE_DPI)
     return documents
 
@@ -293,6 +296,7 @@ GAME = Game(
     id="deck",
     title="Deck",
     makes=["deck.pdf: the cards imposed with cut marks, backs for duplex (or gutterfold, or fronts only)",
+           "deck-overview.png: every card's face in one grid, to look over and share",
            "svg/ and png/: every card's face and the back"],
     model=Deck,
     build=build,
