@@ -35,8 +35,9 @@ from printgen.core.problems import DefinitionError
               help="Resolution of the PNG pictures of single pieces: each deck card and back (default "
                    "150), the Omiga contact sheet (default 80).")
 @click.option("--pictures/--no-pictures", default=True,
-              help="With --no-pictures, a deck's build writes its sheets (the PDF) without an SVG and "
-                   "a PNG of every card: a deck of a thousand cards builds several times sooner.")
+              help="With --no-pictures, a deck's build writes its sheets (the PDF) without its overview "
+                   "picture and an SVG and a PNG of every card: a deck of a thousand cards builds several "
+                   "times sooner.")
 @click.option("--watch", is_flag=True,
               help="Keep running: rebuild whenever the definition, its art or a template changes "
                    "(Ctrl-C stops).")
