@@ -1,7 +1,7 @@
 """printgen against the floor and the peer: run by hand, never as a test.
 
     pip install -e '.[bench]'          # decksmith, the peer
-    python benchmarks/run.py           # prints the table and writes benchmarks/results/performance.md
+    python benchmarks/run.py           # prints the table and writes performance.md in benchmarks/results/
     python benchmarks/run.py --runs 3 --no-write
     python benchmarks/run.py --out /tmp/perf.md                      # the report written there instead
     python benchmarks/run.py --before /tmp/old --before-label "commit abc1234"   # a column for older code
@@ -296,7 +296,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer simulated games")
     parser.add_argument("--no-write", action="store_true", help="print only; write no report")
     parser.add_argument("--out", type=Path, default=RESULTS / "performance.md",
-                        help="where to write the report (default: benchmarks/results/performance.md, which git "
+                        help="where to write the report (default: performance.md in benchmarks/results/, which git "
                              "ignores; docs/performance.md is edited by hand from such reports)")
     args = parser.parse_args()
     start_load = load_average()

@@ -119,6 +119,15 @@ def test_a_condition_that_fails_on_a_row_is_told_at_that_row(run_cli, sample, tm
     assert "division by zero" in result.output and not (tmp_path / "o").exists()
 
 
+def test_where_on_a_game_without_rows_is_a_warning_and_the_game_builds(run_cli, tmp_path):
+    result = run_cli("build", "one_minute_war", "--out", tmp_path / "o", "--where", 'kind == "fire"')
+    assert result.exit_code == 0, result.output
+    assert ("printgen: --where: One Minute War has no sheets of cards from rows of data; --where applies to "
+            "decks only and was left out") in result.output
+    with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        assert len(pdf.pages) == 2  # the whole game: its rules sheet, both sides
+
+
 # -- validate --------------------------------------------------------------------------------------
 
 def test_validate_passes_the_sample_and_writes_nothing(run_cli, sample, tmp_path, monkeypatch):
