@@ -40,8 +40,8 @@ JSON = "application/json"
 @click.option("--dpi", type=click.IntRange(20, 300), default=72, show_default=True,
               help="Resolution of the page pictures (150 to read small print).")
 def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: tuple[int, ...] | None,
-                  where: str | None, guides: bool, flip: Flip, back_offset: tuple[float, float] | None, bleed: float | None,
-                  template_dirs: tuple[Path, ...], allow_outside: bool, port: int, open_browser: bool,
+                  where: str | None, guides: bool, flip: Flip, back_offset: tuple[float, float] | None,
+                  bleed: float | None, template_dirs: tuple[Path, ...], allow_outside: bool, port: int, open_browser: bool,
                   dpi: int) -> None:
     """Show GAME's pages and pieces in your browser, rebuilt whenever a file they come from is saved.
 
