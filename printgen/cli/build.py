@@ -43,8 +43,8 @@ from printgen.core.problems import DefinitionError
                    "(Ctrl-C stops).")
 def build_command(games: tuple[str, ...], paper: str, layout: str | None, rows: tuple[int, ...] | None,
                   where: str | None, name: str | None, guides: bool, flip: Flip,
-                  back_offset: tuple[float, float] | None, out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool,
-                  bleed: float | None, dpi: int | None, pictures: bool, watch: bool) -> None:
+                  back_offset: tuple[float, float] | None, out_dir: Path, template_dirs: tuple[Path, ...],
+                  allow_outside: bool, bleed: float | None, dpi: int | None, pictures: bool, watch: bool) -> None:
     """Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all.
 
     Output goes to OUT/<game>/, the main PDF as <game>.pdf (OUT/NAME/NAME.pdf with --name). Nothing

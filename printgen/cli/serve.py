@@ -41,8 +41,8 @@ JSON = "application/json"
               help="Resolution of the page pictures (150 to read small print).")
 def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: tuple[int, ...] | None,
                   where: str | None, guides: bool, flip: Flip, back_offset: tuple[float, float] | None,
-                  bleed: float | None, template_dirs: tuple[Path, ...], allow_outside: bool, port: int, open_browser: bool,
-                  dpi: int) -> None:
+                  bleed: float | None, template_dirs: tuple[Path, ...], allow_outside: bool, port: int,
+                  open_browser: bool, dpi: int) -> None:
     """Show GAME's pages and pieces in your browser, rebuilt whenever a file they come from is saved.
 
     Serves one page at http://127.0.0.1:PORT/ (this computer only) until Ctrl-C. A mistake is shown
