@@ -121,6 +121,9 @@ def deck_images(out: Path) -> None:
     sheet = out / "duplex" / "deck" / "deck.pdf"
     save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
     save(Image.open(out / "duplex" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
+    save(Image.open(out / "duplex" / "deck" / "deck-overview.png").convert("RGB"), "deck-overview.png", 880)
+    printgen("build", "deck", "--where", 'kind == "fire" or cost >= 4', "--out", out / "where")
+    save(Image.open(out / "where" / "deck" / "deck-overview.png").convert("RGB"), "deck-where.png", 880)
     printgen("build", "deck", "--layout", "gutterfold", "--no-pictures", "--out", out / "fold")
     save(render(out / "fold" / "deck" / "deck.pdf", 0, 65), "deck-gutterfold.png", 536)
     example = ROOT / "docs" / "examples" / "star_lanes" / "star_lanes.yaml"

@@ -3,7 +3,8 @@ with an SVG and a PNG of every card's face (and of each back) for checking art a
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable, Iterator
+from importlib import import_module
+from typing import Any, Callable, Iterator, cast
 
 from printgen.art.library import ArtContext
 from printgen.core.build import BuildOptions
@@ -11,13 +12,14 @@ from printgen.core.paper import SHEET_PAPERS, Flip, Paper
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, Page
-from printgen.games import Game, Loaded
-from printgen.games.deck.chosen import chosen_rows, guides
+from printgen.games import Game, Loaded, Validator
+from printgen.games.deck.chosen import chosen_rows, guides, matching
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
 from printgen.games.deck.layouts import check_layouts, deck_layouts
 from printgen.games.deck.misprints import never_shown
 from printgen.games.deck.model import Deck, check_elements, check_source, element_lists
+from printgen.games.deck.overview import overview
 from printgen.games.deck.placing import check_placing
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
@@ -175,6 +177,12 @@ def back_label(defn: Deck, row: Row, value: RowValues) -> str | None:
     return given
 
 
+def selected(defn: Deck, cards: list[DeckCard], options: BuildOptions, loaded: Loaded) -> tuple[list[DeckCard], str]:
+    """The cards `--rows` and `--where` choose, and what the captions say of them ('' for all)."""
+    matched = matching(defn, cards[0].drawer.rows, options.where, loaded.source) if options.where and cards else None
+    return chosen_rows(cards, options.rows, loaded.source, options.where, matched)
+
+
 def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
     """The cards, each side drawn once now so that every problem is raised before any is used."""
     for card in cards:
@@ -201,19 +209,20 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
-    cards, part = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)
+    cards, part = selected(defn, build_cards(defn, loaded), options, loaded)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     bleed = sheet_bleed(defn, options, paper, loaded)
     lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
     title = f"{defn.title} ({part})" if part else defn.title
+    said = title.replace("{", "{{").replace("}", "}}")  # the captions are formatted with each sheet's number
     marks = partial(guides, bleed=bleed, safe=defn.card.safe) if options.guides else None
     proof = " Guides drawn: build without --guides to print." if options.guides else ""
     flip: Flip | None = None
     sheets: Callable[[], Iterator[Page]]
     layout = options.layout or defn.sheet.layout
     if layout == "gutterfold":
-        caption = (f"{title}, sheet {{sheet}} of {{count}}. Print one-sided at actual size, cut round "
+        caption = (f"{said}, sheet {{sheet}} of {{count}}. Print one-sided at actual size, cut round "
                    f"each pair, fold along the dotted line.{proof}")
         sheets = partial(gutterfold_sheets, pieces, paper, bleed, caption, lines, defn.sheet.gap, marks)
     else:
@@ -221,8 +230,8 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
         duplex = Duplex(paper, options.flip, options.back_offset)
         how = ("Print one-sided at actual size." if fronts else
                f'Print at actual size, choosing "{duplex.dialog}".') + proof
-        captions = {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
-                    "back": f'{title}, sheet {{sheet}} of {{count}}, backs, printed with "{duplex.dialog}": '
+        captions = {"front": f"{said}, sheet {{sheet}} of {{count}}, faces. {how}",
+                    "back": f'{said}, sheet {{sheet}} of {{count}}, backs, printed with "{duplex.dialog}": '
                             f"the sheet turns over {duplex.turn}.{proof}"}
         sheets = partial(duplex_sheets, pieces, duplex, bleed, captions, lines, fronts, defn.sheet.gap, marks)
         flip = None if fronts else options.flip
@@ -234,6 +243,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     documents = [Document(f"{loaded.name}.pdf", paper, [], f"{title} \u2013 cards",
                           "Print at actual size (100 %)", flip, draw=partial(told, sheets, cards[:1], unplaced))]
     if options.pictures:
+        documents.append(overview(defn.title, cards, part, f"{loaded.name}-overview.png"))
         documents += face_documents(defn, cards, options.dpi or FACE_DPI)
     return documents
 
@@ -278,7 +288,7 @@ def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
             return card.back_label
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"
 
-    cards, _ = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)
+    cards, _ = selected(defn, build_cards(defn, loaded), options, loaded)
     return [Card(card.name, "card", deck(card), card, card.copies) for card in drawn_all(cards)]
 
 
@@ -286,6 +296,7 @@ GAME = Game(
     id="deck",
     title="Deck",
     makes=["deck.pdf: the cards imposed with cut marks, backs for duplex (or gutterfold, or fronts only)",
+           "deck-overview.png: every card's face in one grid, to look over and share",
            "svg/ and png/: every card's face and the back"],
     model=Deck,
     build=build,
@@ -294,4 +305,5 @@ GAME = Game(
     bleed=True,
     cards=True,
     papers=tuple(SHEET_PAPERS),
+    validator=lambda: cast(Validator, import_module("printgen.games.deck.validator")),
 )

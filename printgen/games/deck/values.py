@@ -151,6 +151,15 @@ class TemplateBudget:
         return None
 
 
+def row_contexts(defn: Deck, rows: list[Row]) -> list[dict[str, Any]]:
+    """What a row's templates and conditions (`when:`, `--where`) see: its columns by name, `row`,
+    `number`, `copies` and the card's size."""
+    width, height = defn.card.dimensions
+    card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
+    return [{"card": card, "row": dict(row.values), "number": row.index + 1, "copies": row.copies, **row.values}
+            for row in rows]
+
+
 def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, TemplateFile],
                folder: Path | None) -> list[RowValues]:
     """Each row's values: its templates rendered (all rows in one batch), the rest literal; the
@@ -158,10 +167,7 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, 
     Each row renders only the values of the layouts it draws."""
     layouts = deck_layouts(defn)
     keys = templated(defn, files, layouts)
-    width, height = defn.card.dimensions
-    card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
-    contexts = [{"card": card, "row": dict(row.values), "number": row.index + 1, "copies": row.copies, **row.values}
-                for row in rows]
+    contexts = row_contexts(defn, rows)
     places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
     sides = chosen_layouts(defn, rows, source, layouts, contexts, places)
 
