@@ -27,7 +27,8 @@ from printgen.drawing.flow import ColumnBreak
 from printgen.drawing.story import (GRID_PAD, FitWidth, Item, Stack, Styles, TableFactory, escape, grid_table,
                                     keep_headings_with_next, tagged)
 
-MAX_NESTING = 12  # lists and quotes inside each other, at the most (markdown-it stops reading deeper)
+MAX_NESTING = 8  # lists and quotes inside each other, at the most; deeper is a located problem
+READ_NESTING = 100  # markdown-it skips what lies deeper than this, so MAX_NESTING is told first
 MAX_LIST_DEPTH = 4  # levels of list inside list that printgen indents
 MAX_TABLE_CELLS = 2000  # cells in one Markdown table
 MAX_TABLE_COLUMNS = 12
@@ -82,7 +83,9 @@ class Hooks:
 
 def parser() -> MarkdownIt:
     """CommonMark with GitHub's tables and strikethrough; raw HTML is read so it can be refused."""
-    return MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable(["table", "strikethrough"])
+    md = MarkdownIt("commonmark", {"html": True, "maxNesting": READ_NESTING}).enable(["table", "strikethrough"])
+    md.normalizeLink = lambda url: url  # type: ignore[method-assign]  # a source as written: card:Mossback Toad
+    return md
 
 
 def blocks(text: str, source: str, style: Styles, hooks: Hooks = Hooks()) -> list[Flowable]:
@@ -120,6 +123,8 @@ class Setter:
         self.section = ""
         self.pictures = 0
         self.after_title = False  # italic paragraphs right under a `# title` are its subtitle
+        self.html_lines: set[int] = set()  # lines whose raw HTML has been told
+        self.nesting = 0  # lists and quotes around the block being set
 
     def problem(self, line: int, snippet: str, message: str) -> None:
         self.problems.append(TextProblem(line, snippet, message))
@@ -147,10 +152,14 @@ class Setter:
             return [self.tag(Paragraph(self.inline(node.children[0], line), style))]
         if kind == "paragraph":
             return self.paragraph(node, line, title)
+        if kind in ("bullet_list", "ordered_list", "blockquote") and self.nesting >= MAX_NESTING:
+            self.problem(line, "", f"lists and quotes go at most {MAX_NESTING} deep inside each other; "
+                                   f"make this one shallower")
+            return []
         if kind in ("bullet_list", "ordered_list"):
-            return self.listing(node, depth)
+            return self.nested(lambda: self.listing(node, depth))
         if kind == "blockquote":
-            inner = [item for child in node.children for item in self.block(child, depth)]
+            inner = self.nested(lambda: [item for child in node.children for item in self.block(child, depth)])
             return [self.tag(ExampleBox(inner, self.box_accent()))] if inner else []
         if kind == "table":
             return self.table(node, line)
@@ -165,6 +174,13 @@ class Setter:
             return self.html_block(node, line)
         self.problem(line, "", f"Markdown's {kind.replace('_', ' ')} is not something printgen can print")
         return []
+
+    def nested(self, make: Callable[[], list[Flowable]]) -> list[Flowable]:
+        self.nesting += 1
+        try:
+            return make()
+        finally:
+            self.nesting -= 1
 
     def tag(self, flowable: Flowable) -> Flowable:
         return tagged(flowable, self.section)
@@ -257,7 +273,7 @@ class Setter:
             return [PageBreak()]
         if lowered == "column break":
             return [ColumnBreak()]
-        if lowered.split(" ", 1)[0].rstrip(":") in ("table", "page", "column", "pagebreak", "newpage"):
+        if re.split(r"[\s:_-]", lowered)[0] in ("table", "page", "column", "pagebreak", "newpage"):
             self.problem(line, words[:40], f"'<!-- {words} -->' is not one of printgen's comments; write "
                                            f"<!-- table: NAME -->, <!-- page break --> or <!-- column break -->")
         return []  # any other comment is a comment
@@ -328,10 +344,10 @@ class Setter:
             self.problem(line, str(node.attrs.get("src", "")), "a picture stands in a paragraph of its own "
                                                                "(a blank line before and after it)")
             return ""
-        if kind == "html_inline":
-            if node.content.startswith("<!--"):
-                return ""
-            self.problem(line, node.content[:40], raw_html(node.content))
+        if kind == "html_inline":  # a comment is nothing; a tag is told once a line, where it opens
+            if not node.content.startswith(("<!--", "</")) and line not in self.html_lines:
+                self.html_lines.add(line)
+                self.problem(line, node.content[:40], raw_html(node.content))
             return ""
         return inner
 
