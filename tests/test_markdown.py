@@ -66,7 +66,7 @@ def test_nested_and_numbered_lists_indent_and_number():
     marks = [(i.bulletText if hasattr(i, "bulletText") else i.frags[0].bulletText) for i in items]
     assert marks == ["\u2022", "\u2013", "1.", "\u2022", "3.", "4."]
     indents = [i.style.leftIndent for i in items]
-    assert indents[0] < indents[1] < indents[2] and indents[3] == indents[0] == indents[4]
+    assert indents[0] < indents[1] < indents[2] and indents[3] == indents[0] <= indents[4]
     assert all(isinstance(i, Item) for i in items)
 
 

@@ -16,6 +16,7 @@ from typing import Callable, Mapping, Sequence
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.colors import Color, HexColor, black
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table
 from reportlab.platypus.flowables import HRFlowable
@@ -125,6 +126,7 @@ class Setter:
         self.after_title = False  # italic paragraphs right under a `# title` are its subtitle
         self.html_lines: set[int] = set()  # lines whose raw HTML has been told
         self.nesting = 0  # lists and quotes around the block being set
+        self.indent = 0.0  # pt: where the words of the list item around the block being set begin
 
     def problem(self, line: int, snippet: str, message: str) -> None:
         self.problems.append(TextProblem(line, snippet, message))
@@ -204,10 +206,20 @@ class Setter:
             self.problem(first_line(node), "", f"lists go at most {MAX_LIST_DEPTH} deep; make this one shallower")
             return []
         size, bullet = self.style.body.fontSize, self.style.bullet
-        if depth:
-            bullet = bullet.clone(bullet.name, leftIndent=bullet.leftIndent + depth * size * 1.1,
-                                  bulletIndent=bullet.bulletIndent + depth * size * 1.1)
         number = int(node.attrs.get("start", 1) or 1) if node.type == "ordered_list" else 0
+        last = f"{number + len(node.children) - 1}." if node.type == "ordered_list" else ""
+        # the marks hang from the text's edge around them; the words line up past the widest mark
+        step = max(bullet.leftIndent - bullet.bulletIndent, stringWidth(last + " ", bullet.fontName, size))
+        if depth or last:
+            bullet = bullet.clone(bullet.name, bulletIndent=self.indent + bullet.bulletIndent,
+                                  leftIndent=self.indent + bullet.bulletIndent + step)
+        outer, self.indent = self.indent, bullet.leftIndent
+        try:
+            return self.items(node, depth, bullet, number)
+        finally:
+            self.indent = outer
+
+    def items(self, node: SyntaxTreeNode, depth: int, bullet: ParagraphStyle, number: int) -> list[Flowable]:
         result: list[Flowable] = []
         for k, item in enumerate(node.children):
             mark = f"{number + k}." if node.type == "ordered_list" else ("\u2022" if depth % 2 == 0 else "\u2013")
