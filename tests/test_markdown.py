@@ -242,3 +242,30 @@ def test_a_designers_markdown_rulebook_is_set_as_written(designer_book):
         assert table and len(table[0].rows) == 4
         assert re.search(r"1\.\s*Untap", page.extract_text()) and "two if you hold none" in page.extract_text()
         assert "<!--" not in text and "|" not in text and "**" not in text
+
+
+@pytest.mark.parametrize("breaks, line", [(2, 10), (0, 4)])  # the second break; the last line
+def test_a_reference_text_without_exactly_one_page_break_is_told_at_its_line(run_cli, tmp_path, breaks, line):
+    mine = tmp_path / "mine" / "fracas"
+    mine.mkdir(parents=True)
+    text = "{# a card #}\n# {{ d.title }}\n\nFront.\n" + "".join(f"\n<!-- page break -->\n\nSide {k}.\n"
+                                                               for k in range(breaks))
+    (mine / "reference.md.j2").write_text(text)
+    result = run_cli("build", "fracas", "--templates", tmp_path / "mine", "--out", tmp_path / "o")
+    assert result.exit_code == 2
+    assert re.search(rf"mine/fracas/reference\.md\.j2:{line}: a reference text needs exactly one "
+                     rf"<!-- page break --> .*\(found {breaks}\)", result.output), result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_column_break_in_a_reference_card_starts_its_next_column(run_cli, tmp_path):
+    mine = tmp_path / "mine" / "fracas"
+    mine.mkdir(parents=True)
+    (mine / "reference.md.j2").write_text("# {{ d.title }}\n\n## Left\n\nShort.\n\n<!-- column break -->\n\n"
+                                          "## Right\n\nAlso short.\n\n<!-- page break -->\n\n# Back\n\nDone.\n")
+    assert run_cli("build", "fracas", "--templates", tmp_path / "mine", "--out", tmp_path / "o").exit_code == 0
+    with pdfplumber.open(tmp_path / "o" / "fracas" / "fracas-reference.pdf") as pdf:
+        page = pdf.pages[0]
+        words = {w["text"]: w for w in page.extract_words()}
+    assert words["Left"]["x0"] < page.width / 2 < words["Right"]["x0"]
+    assert abs(words["Left"]["top"] - words["Right"]["top"]) < 1  # both at the top of their columns

@@ -282,7 +282,9 @@ class Setter:
                 return []
             return [self.tag(FitWidth(self.hooks.tables[name])), Spacer(1, self.style.body.spaceAfter)]
         if lowered == "page break":
-            return [PageBreak()]
+            mark = PageBreak()
+            mark.line = line  # a reference text with a break too many is told at it
+            return [mark]
         if lowered == "column break":
             return [ColumnBreak()]
         if re.split(r"[\s:_-]", lowered)[0] in ("table", "page", "column", "pagebreak", "newpage"):

@@ -7,11 +7,11 @@ grows from an estimate while the text overflows, up to MAX_PAGES.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import takewhile
 from math import ceil
-from typing import Annotated, Any, Mapping, Union
+from typing import Annotated, Any, Callable, Mapping, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.lib.colors import HexColor
@@ -25,7 +25,7 @@ from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing import style
 from printgen.drawing.picture import rect, text
-from printgen.drawing.markdown import Hooks, blocks
+from printgen.drawing.markdown import Hooks, PictureMaker, blocks
 from printgen.drawing.story import FitWidth, Stack, Styles, styles, tagged
 from printgen.jinja.render import render
 from printgen.layout.reference import DataTable, Figure, data_table, is_head
@@ -59,6 +59,8 @@ class Rulebook:
     credit: str = ""  # who made the game, in every page's footer
     settings_loc: Loc = ("rules",)  # where `settings` sits in the YAML
     key: str = ""  # a line every page's footer repeats: what the mark on printgen's rulings means
+    pictures: Mapping[str, PictureMaker] = field(default_factory=dict)  # `![alt](scheme:...)` sources
+    icons: Callable[[str], str | None] | None = None  # `:name:` -> paragraph markup (None: unknown)
 
 
 def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
@@ -98,7 +100,7 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
     accent = HexColor(book.accent)
     factories = {name: partial(data_table, table, style, accent, kind=RulesTable) if isinstance(table, DataTable)
                  else table for name, table in book.tables.items()}
-    return keep_leads_with_tables(blocks(text, book.template, style, Hooks(factories, table_kind=RulesTable)))
+    return keep_leads_with_tables(blocks(text, book.template, style, Hooks(factories, book.pictures, book.icons, RulesTable)))
 
 
 def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
