@@ -269,3 +269,10 @@ def test_a_column_break_in_a_reference_card_starts_its_next_column(run_cli, tmp_
         words = {w["text"]: w for w in page.extract_words()}
     assert words["Left"]["x0"] < page.width / 2 < words["Right"]["x0"]
     assert abs(words["Left"]["top"] - words["Right"]["top"]) < 1  # both at the top of their columns
+
+
+def test_a_problem_inside_a_paragraph_names_its_own_line():
+    assert problems("# T\n\nOne line,\nthen <span>two</span>,\nthen :x: three.\n",
+                    Hooks(icons=lambda name: None)) == [
+        (4, "raw HTML (<span>) is not printed; write Markdown instead (**bold**, *italic*), or a backslash "
+            "before a < that should print"), (5, "no icon called 'x'")]

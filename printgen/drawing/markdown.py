@@ -25,8 +25,8 @@ from printgen.core.paper import MM_PER_PT, pt
 from printgen.core.problems import MarkdownProblems, TextProblem
 from printgen.drawing import fonts
 from printgen.drawing.flow import ColumnBreak
-from printgen.drawing.story import (GRID_PAD, FitWidth, Item, Stack, Styles, TableFactory, escape, grid_table,
-                                    keep_headings_with_next, tagged)
+from printgen.drawing.story import (GRID_PAD, ExampleBox, FitWidth, Item, Row, Styles, TableFactory, escape,
+                                    grid_table, keep_headings_with_next, tagged)
 
 MAX_NESTING = 8  # lists and quotes inside each other, at the most; deeper is a located problem
 READ_NESTING = 100  # markdown-it skips what lies deeper than this, so MAX_NESTING is told first
@@ -34,7 +34,6 @@ MAX_LIST_DEPTH = 4  # levels of list inside list that printgen indents
 MAX_TABLE_CELLS = 2000  # cells in one Markdown table
 MAX_TABLE_COLUMNS = 12
 MAX_PICTURES = 200  # pictures in one document
-BOX_WHOLE_MM = 90.0  # an example box no taller than this never breaks (a third of a column)
 
 DIRECTIVE = re.compile(r"<!--(.*?)-->", re.S)
 TABLE = re.compile(r"^table\s*:\s*([\w.-]+)$")
@@ -127,12 +126,10 @@ class Setter:
         self.html_lines: set[int] = set()  # lines whose raw HTML has been told
         self.nesting = 0  # lists and quotes around the block being set
         self.indent = 0.0  # pt: where the words of the list item around the block being set begin
+        self.line = 1  # the line of the inline text being set
 
     def problem(self, line: int, snippet: str, message: str) -> None:
         self.problems.append(TextProblem(line, snippet, message))
-
-    def add(self, flowable: Flowable) -> None:
-        self.story.append(tagged(flowable, self.section))
 
     # -- blocks ------------------------------------------------------------------------------------
 
@@ -332,20 +329,20 @@ class Setter:
     def inline(self, node: SyntaxTreeNode, line: int, top: bool = False) -> str:
         """Paragraph markup for reportlab: text escaped, emphasis as <i>/<b>; `top` drops the node's
         own emphasis (a subtitle is italic already)."""
-        return "".join(self.marked(child, line) for child in node.children) if top or node.type == "inline" \
-            else self.marked(node, line)
+        self.line = line  # counted on at each line end, so a problem names its own line
+        return "".join(self.marked(child) for child in node.children) if top or node.type == "inline" \
+            else self.marked(node)
 
-    def marked(self, node: SyntaxTreeNode, line: int) -> str:
-        kind = node.type
-        inner = "".join(self.marked(child, line) for child in node.children) if node.children else ""
+    def marked(self, node: SyntaxTreeNode) -> str:
+        kind, line = node.type, self.line
+        inner = "".join(self.marked(child) for child in node.children) if node.children else ""
         if kind == "text":
             return self.text(node.content, line)
         if kind == "code_inline":
             return escape(node.content)
-        if kind == "softbreak":
-            return " "
-        if kind == "hardbreak":
-            return "<br/>"
+        if kind in ("softbreak", "hardbreak"):
+            self.line += 1
+            return " " if kind == "softbreak" else "<br/>"
         if kind == "em":
             return f"<i>{inner}</i>"
         if kind == "strong":
@@ -422,74 +419,3 @@ class MarkdownTable:
     def __call__(self, width_mm: float) -> Flowable:
         width = pt(width_mm)
         return grid_table(self.rows, self.widths(width), self.style, self.accent, self.kind, self.aligns)
-
-
-class ExampleBox(Flowable):
-    """A block quote: an example set apart on a pale ground with a bar in the accent colour; moves
-    on whole unless it is taller than BOX_WHOLE_MM."""
-
-    BAR = 1.6  # pt
-    PAD = 4.0  # pt
-    GROUND = HexColor("#f0f0f0")
-
-    def __init__(self, items: list[Flowable], accent: Color) -> None:
-        super().__init__()
-        self.items = items
-        self.accent = accent
-        self.inner = Stack(items)
-
-    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        inside = avail_width - self.BAR - 2 * self.PAD
-        _, height = self.inner.wrap(inside, avail_height)
-        self.width, self.height = avail_width, height + 2 * self.PAD
-        return self.width, self.height
-
-    def getSpaceBefore(self) -> float:  # noqa: N802 (reportlab's names)
-        return 2.0
-
-    def getSpaceAfter(self) -> float:  # noqa: N802
-        return 6.0
-
-    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
-        self.wrap(avail_width, avail_height)
-        if self.height <= pt(BOX_WHOLE_MM):
-            return []
-        parts = self.inner.split(avail_width - self.BAR - 2 * self.PAD, avail_height - 2 * self.PAD)
-        if len(parts) < 2:
-            return []
-        section = getattr(self, "section", "")
-        first = parts[0].items if isinstance(parts[0], Stack) else [parts[0]]
-        return [tagged(ExampleBox(first, self.accent), section), tagged(ExampleBox(parts[1:], self.accent), section)]
-
-    def draw(self) -> None:
-        canvas = self.canv
-        canvas.saveState()
-        canvas.setFillColor(self.GROUND)
-        canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
-        canvas.setFillColor(self.accent)
-        canvas.rect(0, 0, self.BAR, self.height, stroke=0, fill=1)
-        canvas.restoreState()
-        self.inner.drawOn(canvas, self.BAR + self.PAD, self.PAD)
-
-
-class Row(Flowable):
-    """Pictures side by side (a hand of cards), a gap between them, as wide as they are."""
-
-    def __init__(self, items: Sequence[Flowable], gap: float) -> None:
-        super().__init__()
-        self.items = list(items)
-        self.gap = gap
-        self.sizes: list[tuple[float, float]] = []
-
-    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.sizes = [item.wrap(avail_width, avail_height) for item in self.items]
-        self.width = sum(w for w, _ in self.sizes) + self.gap * (len(self.items) - 1)
-        self.height = max(h for _, h in self.sizes)
-        return self.width, self.height
-
-    def draw(self) -> None:
-        x = 0.0
-        for item, (w, h) in zip(self.items, self.sizes):
-            item.drawOn(self.canv, x, self.height - h)
-            x += w + self.gap
-
