@@ -409,9 +409,8 @@ class MarkdownTable:
             raise MarkdownProblems(source, text, [TextProblem(line, "|", (
                 f"the table is too wide for its column: its longest words need {sum(least) * MM_PER_PT:.0f} mm, "
                 f"the column is {width * MM_PER_PT:.0f} mm; shorten them, or give the table fewer columns"))])
-        if sum(natural) <= width:
-            spare = (width - sum(natural)) / columns
-            return [n + spare for n in natural]
+        if sum(natural) <= width:  # room to spare: each column grows with what it holds
+            return [n * width / sum(natural) for n in natural]
         # from each column's least width, share the rest in proportion to what it still wants
         spare, wants = width - sum(least), [n - low for n, low in zip(natural, least)]
         return [low + spare * want / sum(wants) for low, want in zip(least, wants)]
