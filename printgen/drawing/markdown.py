@@ -367,7 +367,11 @@ class Setter:
             return escape(words)
         out, at = [], 0
         for match in ICON.finditer(words):
-            made = self.hooks.icons(match.group(1))
+            try:
+                made = self.hooks.icons(match.group(1))
+            except NotPrintable as exc:
+                self.problem(line, match.group(0), str(exc))
+                continue
             if made is None:
                 self.problem(line, match.group(0), f"no icon called '{match.group(1)}'")
                 continue
