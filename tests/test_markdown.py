@@ -328,3 +328,10 @@ def test_example_boxes_and_short_tables_never_split_in_a_long_markdown_rulebook(
     assert body_size(pdf_path) >= 9 and len(size_shares(pdf_path)) <= 8
     last = column_blanks(pdf_path)[-1]
     assert len(last) == 2 and abs(last[0] - last[1]) <= 0.15, last  # the last page's columns end level
+
+
+def test_a_character_the_font_lacks_is_told_at_its_line():
+    found = problems("# T\n\nShalom: \u05e9\u05dc\u05d5\u05dd.\n\nA `\u2603` and &#0; here.\n")
+    assert [line for line, _ in found] == [3, 5]
+    assert "U+05E9 HEBREW LETTER SHIN" in found[0][1] and "empty box" in found[0][1]
+    assert "U+2603 SNOWMAN" in found[1][1]

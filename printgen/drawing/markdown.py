@@ -23,6 +23,7 @@ from reportlab.platypus.flowables import HRFlowable
 
 from printgen.core.paper import MM_PER_PT, pt
 from printgen.core.problems import MarkdownProblems, TextProblem
+from printgen.core.textcheck import FONT_NAME, describe, drawable
 from printgen.drawing import fonts
 from printgen.drawing.flow import ColumnBreak
 from printgen.drawing.story import (GRID_PAD, ExampleBox, FitWidth, Item, Row, Styles, TableFactory, escape,
@@ -124,6 +125,7 @@ class Setter:
         self.pictures = 0
         self.after_title = False  # italic paragraphs right under a `# title` are its subtitle
         self.html_lines: set[int] = set()  # lines whose raw HTML has been told
+        self.glyph_lines: set[int] = set()  # lines whose missing glyph has been told
         self.nesting = 0  # lists and quotes around the block being set
         self.indent = 0.0  # pt: where the words of the list item around the block being set begin
         self.line = 1  # the line of the inline text being set
@@ -339,6 +341,7 @@ class Setter:
         if kind == "text":
             return self.text(node.content, line)
         if kind == "code_inline":
+            self.printable(node.content, line)
             return escape(node.content)
         if kind in ("softbreak", "hardbreak"):
             self.line += 1
@@ -363,6 +366,7 @@ class Setter:
         return inner
 
     def text(self, words: str, line: int) -> str:
+        self.printable(words, line)
         if self.hooks.icons is None:
             return escape(words)
         out, at = [], 0
@@ -378,6 +382,16 @@ class Setter:
             out += [escape(words[at:match.start()]), made]
             at = match.end()
         return "".join(out) + escape(words[at:])
+
+
+    def printable(self, words: str, line: int) -> None:
+        """A character the embedded font cannot draw would print as an empty box: told at its line."""
+        glyphs = drawable()
+        missing = next((char for char in words if ord(char) not in glyphs and not char.isspace()), None)
+        if missing is not None and line not in self.glyph_lines:
+            self.glyph_lines.add(line)
+            self.problem(line, missing, f"'{missing}' ({describe(missing)}) is not in the embedded font "
+                                        f"({FONT_NAME}), so it would print as an empty box; spell it another way")
 
 
 def raw_html(html: str) -> str:
