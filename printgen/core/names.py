@@ -30,8 +30,8 @@ def stem(value: str, fallback: str) -> str:
 
 class Stems:
     """The stems of one folder's files, each handed out once. `take` gives the first of the names
-    asked for that is free, else the first with `-2`, `-3`, ... after it that is; case never tells
-    two apart, so the files stay apart on Windows and macOS too."""
+    asked for that is free, else the last of them with `-2`, `-3`, ... after it, the first that is
+    free; case never tells two apart, so the files stay apart on Windows and macOS too."""
 
     def __init__(self) -> None:
         self.taken: set[str] = set()
@@ -40,10 +40,10 @@ class Stems:
         for name in (wanted, *instead):
             if name.casefold() not in self.taken:
                 return self.hold(name)
-        n = 2
-        while f"{wanted}-{n}".casefold() in self.taken:
+        last, n = (wanted, *instead)[-1], 2
+        while f"{last}-{n}".casefold() in self.taken:
             n += 1
-        return self.hold(f"{wanted}-{n}")
+        return self.hold(f"{last}-{n}")
 
     def hold(self, name: str) -> str:
         self.taken.add(name.casefold())

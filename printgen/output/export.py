@@ -162,7 +162,7 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | No
     store = spool.keep if spool else in_memory
     out: list[Artifact] = []
     described = []
-    stems = Stems()  # tts/ holds every deck's sheets and back: one name space
+    named, stems = Stems(), Stems()  # each deck's own stem; tts/'s files, every deck's, one name space
     with progress(sum(c.quantity for c in cards), "Drawing Tabletop Simulator sheets", SECONDS_PER_TTS_CARD) as bar:
         for deck, members in decks(cards).items():
             first = members[0]
@@ -170,7 +170,7 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | No
             px = card_pixels(*size, dpi)
             back = first.piece.back(0.0)
             faces = [card for card in members for _ in range(card.quantity)]
-            named = stems.take(stem(deck, "deck"))
+            own = named.take(stem(deck, "deck"))
             sheets = []
             for s in range(math.ceil(len(faces) / TTS_PER_SHEET)):
                 batch = faces[s * TTS_PER_SHEET:(s + 1) * TTS_PER_SHEET]
@@ -178,12 +178,12 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | No
                 drawings = [card.piece.front(0.0) for card in batch]
                 if grid.columns * grid.rows > len(batch):
                     drawings += [Group()] * (grid.columns * grid.rows - len(batch) - 1) + [back]
-                name = f"{stems.take(f'{named}-{s + 1}')}.png"
+                name = f"{stems.take(f'{own}-{s + 1}')}.png"
                 out.append(artifact(f"{TTS}/{name}", store(grid_png(drawings, grid, size, px)), spool))
                 sheets.append({"file": name, "columns": grid.columns, "rows": grid.rows, "count": grid.count,
                                "cards": [card.name for card in batch]})
                 bar.update(len(batch))
-            back_name = f"{stems.take(back_stem(named, '{}-back'))}.png"
+            back_name = f"{stems.take(back_stem(own, '{}-back'))}.png"
             out.append(artifact(f"{TTS}/{back_name}", store(grid_png([back], SheetGrid(1, 1, 1), size, px)), spool))
             described.append({"deck": deck, "kind": first.kind, "card_mm": list(size), "card_px": list(px),
                               "back": back_name, "sheets": sheets})
