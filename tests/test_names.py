@@ -93,3 +93,31 @@ def test_stems_are_plain_and_taken_once_without_regard_to_case():
     assert [stems.take(n) for n in ("imp", "IMP", "imp-2", "imp")] == ["imp", "IMP-2", "imp-2-2", "imp-3"]
     assert stems.take("back", "back-imp") == "back" and stems.take("back", "back-imp") == "back-imp"
     assert unwritable("Fire\u202eback") and unwritable("x" * 201) and unwritable("Cafe\u0301") is None
+
+
+def test_a_name_that_cannot_be_written_as_typed_is_refused_before_anything_is_written(run_cli, tmp_path):
+    (tmp_path / "deck.yaml").write_text(CLASHING)
+    result = run_cli("build", tmp_path / "deck.yaml", "--name", "deck\n", "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "--name" in result.output and "'deck\\n'" in result.output
+    evil = tmp_path / "cards\u202eyaml.ssp.yaml"  # would show as "cards.pss.lmay" in a file manager
+    evil.write_text(CLASHING)
+    for command in (["build"], ["export", "--print-shop"], ["preview"]):
+        result = run_cli(*command, evil, "--out", tmp_path / "out")
+        assert result.exit_code == 2, result.output
+        assert ("cards\\u202eyaml.ssp.yaml: the output folder and its files are named after this file, but "
+                "character 6 is U+202E RIGHT-TO-LEFT OVERRIDE") in result.output
+        assert "\u202e" not in result.output
+    assert not (tmp_path / "out").exists()
+    result = run_cli("build", evil, "--name", "cards", "--out", tmp_path / "out")  # the way out it names
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["cards"]
+    assert (tmp_path / "out" / "cards" / "cards.pdf").is_file()
+
+
+def test_the_parent_takes_no_file_name_that_is_not_a_plain_name():
+    from printgen.cli.report import safe_name
+
+    assert safe_name("deck/svg/fire-back.svg") and safe_name("deck/svg/caf\u00e9.svg")
+    for bad in ("deck/svg/fire\u202eback.svg", "deck\n/deck.pdf", "deck/\x1b[31m.pdf", "deck/" + "x" * 256,
+                "deck/zero\u200bwidth.png"):
+        assert not safe_name(bad), bad

@@ -51,7 +51,8 @@ class Stems:
 
 
 def unwritable(name: str, most: int = MAX_NAME) -> str | None:
-    """Why `name` cannot be written as typed in a file, folder or cell that people read, or None:
+    """Why `name` cannot be written as typed in a file, folder or cell that people read, or None
+    (the caller says how to mend it):
     no control, bidi or zero-width character (an ESC, a right-to-left override), at most `most`
     characters. Compared after NFC normalisation, as the name is written."""
     text = unicodedata.normalize("NFC", name)
@@ -60,7 +61,7 @@ def unwritable(name: str, most: int = MAX_NAME) -> str | None:
         if kind is not None:
             named = unicodedata.name(char, "")
             return (f"character {index + 1} is U+{ord(char):04X}{' ' + named if named else ''}, {kind}, "
-                    f"which printgen does not write in a name; remove it")
+                    f"which printgen does not write in a name")
     if len(text) > most:
-        return f"{len(text):,} characters, where a name has at most {most:,}; shorten it"
+        return f"it has {len(text):,} characters, where a name has at most {most:,}"
     return None

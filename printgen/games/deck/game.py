@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterator
 
 from printgen.art.library import ArtContext
 from printgen.core.build import BuildOptions
-from printgen.core.names import Stems, stem
+from printgen.core.names import Stems, stem, unwritable
 from printgen.core.paper import SHEET_PAPERS, Flip, Paper
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
@@ -23,6 +23,7 @@ from printgen.games.deck.placing import check_placing
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
 from printgen.games.deck.values import RowValues, TemplateFile, row_values
+from printgen.jinja.values import MAX_PROBLEMS, is_template
 from printgen.layout.cards import Card
 from printgen.layout.imposition import per_sheet
 from printgen.layout.sheet import Duplex
@@ -136,9 +137,15 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     card_names = names(rows, values, stems)
     backs: dict[tuple[Any, ...], tuple[int, str, str]] = {}
     faces = set(card_names)
-    for i, (row, value, name) in enumerate(zip(rows, values, card_names)):
+    labels = [back_label(defn, row, value) for row, value in zip(rows, values)]
+    firsts: dict[str, Row] = {}  # each name told once, at the first row that makes it
+    for row, label in zip(rows, labels):
+        firsts.setdefault(label or "", row)
+    unwritten = [p for label, row in firsts.items() if (p := label_problem(defn, row, label, loaded.source))]
+    if unwritten:
+        raise DefinitionError(unwritten[:MAX_PROBLEMS])
+    for i, (row, value, name, label) in enumerate(zip(rows, values, card_names, labels)):
         # every row renders the same keys in the same order, so its values and name tell backs apart
-        label = back_label(defn, row, value)
         key = (tuple((k, v) for k, v in value.rendered.items() if k[0] == "back"), label)
         if key not in backs:
             backs[key] = (i, back_stem(label, name, bool(backs), faces, stems), label or "")
@@ -154,6 +161,23 @@ def back_stem(label: str | None, card: str, more: bool, faces: set[str], stems: 
         return stems.take(f"back-{card}" if more else "back")
     wanted = stem(label, "back")
     return stems.take(wanted, *([f"back-{wanted}"] if wanted in faces else []))
+
+
+def label_problem(defn: Deck, row: Row, label: str, source: SourceMap) -> Problem | None:
+    """Why a back's name cannot be written as typed in manifest.csv and decks.json, at the key that
+    made it: the row's cell for a column, the row and `back.name` for an expression, else the key."""
+    why = unwritable(label)
+    if why is None:
+        return None
+    why = f"the back's name {label[:40]!r}{'...' if len(label) > 40 else ''}: {why}; " + (
+        "shorten it" if why.startswith("it has") else "remove it")
+    given = defn.back.name
+    if given is None:  # the name of the layout back_layout chose
+        return source.problem(("back_layout",), why)
+    if is_template(given):
+        return Problem(row.file, row.line, "", f"row {row.index + 1}: back.name "
+                       f"({source.file}:{source.line_of(('back', 'name'))}): {why}")
+    return row.problem(given, why) if given in row.values else source.problem(("back", "name"), why)
 
 
 def back_label(defn: Deck, row: Row, value: RowValues) -> str | None:
