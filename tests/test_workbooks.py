@@ -1,0 +1,102 @@
+"""A deck's data from a workbook or a TSV file, as people and scripts write them: a formula's saved
+result is read, a formula saved without one is told at its cell, a TSV's quoting fault says TSV, and
+rows are counted as they are read, whatever the sheet's size header says. Through the real command."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pdfplumber
+import pytest
+
+
+@pytest.fixture
+def deck(run_cli, tmp_path) -> Path:
+    """`printgen new deck` in tmp_path, its data moved into cards.xlsx (sheet Cards)."""
+    assert run_cli("new", "deck", tmp_path / "my-deck").exit_code == 0
+    folder = tmp_path / "my-deck"
+    definition = folder / "my-deck.yaml"
+    definition.write_text(definition.read_text().replace("data: cards.csv", "data: cards.xlsx"))
+    return definition
+
+
+def workbook(deck: Path, cells: dict[str, str], saved: dict[str, str] | None = None, rows: int = 0,
+             far: int = 0) -> None:
+    """The sample's rows in cards.xlsx, `cells` set to formulas as openpyxl writes them (no saved
+    result), then `saved` written in as the result a spreadsheet program saves with each; `rows`
+    more rows below (and one at row `far`), under a size header that says only the sample's rows."""
+    with open(deck.parent / "cards.csv", newline="", encoding="utf-8") as file:
+        sample = list(csv.reader(file))
+    book = openpyxl.Workbook()
+    book.active.title = "Cards"
+    for row in sample:
+        book.active.append([int(v) if v.isdigit() else v for v in row])
+    for number in range(rows):
+        book.active.append(["spell", f"Extra {number}", 1, "", "More.", 1])
+    if far:
+        for column, value in zip("ABCDEF", ["spell", "Far Below", 1, "", "Lost?", 1]):
+            book.active[f"{column}{far}"] = value
+    for ref, formula in cells.items():
+        book.active[ref] = formula
+    buffer = io.BytesIO()
+    book.save(buffer)
+    with zipfile.ZipFile(buffer) as source, zipfile.ZipFile(deck.parent / "cards.xlsx", "w") as out:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                text = data.decode()
+                for ref, value in (saved or {}).items():
+                    text = re.sub(rf'<c r="{ref}"[^>]*><f>(.*?)</f><v></v>',
+                                  rf'<c r="{ref}" t="str"><f>\1</f><v>{value}</v>', text)
+                if rows or far:  # a size header that understates the sheet, as some writers leave it
+                    text = re.sub(r'<dimension ref="[^"]*"', f'<dimension ref="A1:F{len(sample)}"', text)
+                data = text.encode()
+            out.writestr(item, data)
+
+
+def test_a_formula_saved_without_its_result_is_told_at_its_cell(run_cli, deck, tmp_path):
+    workbook(deck, {"F3": "=C3+1", "B4": '=UPPER("frost")'})
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    told = [line.split("my-deck/")[-1] for line in result.output.splitlines() if "cards.xlsx" in line]
+    assert told == [f"cards.xlsx:Cards!{ref}: a formula with no saved value ({formula}); open and save the "
+                    f"workbook in a spreadsheet program, which saves each formula's result, or type the value "
+                    f"in its place" for ref, formula in (("F3", "=C3+1"), ("B4", '=UPPER("frost")'))]
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_formula_with_its_saved_result_reads_as_the_result(run_cli, deck, tmp_path):
+    workbook(deck, {"F3": "=C3+1", "B4": '=UPPER("frost")'}, {"F3": "4", "B4": "FROST"})
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "my-deck"
+    assert (folder / "svg" / "frost.svg").is_file()
+    with pdfplumber.open(folder / "my-deck.pdf") as pdf:
+        text = "".join(page.extract_text() for page in pdf.pages)
+    assert text.count("FROST") == 2 and text.count("Ember Hound") == 4  # its copies: the formula's 4
+
+
+def test_rows_past_the_size_header_are_counted_not_lost(run_cli, deck, tmp_path):
+    workbook(deck, {}, far=45_000)  # a card at row 45,000 under a header saying 5 rows
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert ("cards.xlsx:Cards!40001:40001: the sheet has rows past row 40,000; a deck may have at most "
+            "20,000 rows") in result.output
+    workbook(deck, {}, rows=30)  # a few past the header: every one of them built
+    result = run_cli("build", deck, "--out", tmp_path / "out", "--no-pictures")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "out" / "my-deck" / "my-deck.pdf") as pdf:
+        text = "".join(page.extract_text() for page in pdf.pages)
+    assert all(f"Extra {n}" in text for n in range(30))
+
+
+def test_a_tsv_quoting_fault_says_tsv(run_cli, deck, tmp_path):
+    (deck.parent / "cards.tsv").write_text('type\ttitle\tcost\tcopies\nspell\t"Frost\t1\t1\n')
+    deck.write_text(deck.read_text().replace("data: cards.xlsx", "data: cards.tsv"))
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "cards.tsv:2: cannot read this TSV line: unexpected end of data" in result.output
