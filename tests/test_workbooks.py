@@ -100,3 +100,68 @@ def test_a_tsv_quoting_fault_says_tsv(run_cli, deck, tmp_path):
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 2
     assert "cards.tsv:2: cannot read this TSV line: unexpected end of data" in result.output
+
+
+MEASURE = """import json, os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+err = child.stderr.read().decode()
+_, status, usage = os.wait4(child.pid, 0)
+print(json.dumps([os.waitstatus_to_exitcode(status), err, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024]))
+"""
+
+
+def measured(args: list[str], cwd: Path) -> tuple[int, str, float, float]:
+    """`printgen ARGS` in a fresh process: its exit code, its stderr, the CPU seconds it and its
+    worker took, and the largest resident size of either in MiB (counted, not timed on the wall).
+    A small Python starts it and reads the kernel's figures, so the test's own memory (copied into
+    a process it forks) is not counted."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    answer = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "printgen.launch", *args],
+                            cwd=cwd, env=env, capture_output=True, text=True, check=True)
+    code, err, cpu, mib = json.loads(answer.stdout)
+    return code, err, cpu, mib
+
+
+PLAIN = """game: deck
+title: Plain
+card:
+  size: poker
+data: cards.xlsx
+face:
+  layout:
+    - {type: text, text: "{{ title }}", x: 5, y: 5, width: 50, height: 10}
+"""
+
+
+def test_a_megabyte_workbook_of_any_shape_is_read_in_bounded_work(deck, tmp_path):
+    """The hostile shapes are refused, located, early; a deck's largest sheet (20,000 rows of ten
+    columns, 860 KB) reads, in a few CPU seconds and under 200 MiB. Baseline: the same command on a
+    five-row workbook, so the start-up of Python and printgen is not counted against the reading."""
+    from hostile_cases import shared_strings, styles_expand
+
+    args = ["build", deck.name, "--rows", "1", "--no-pictures", "--out", str(tmp_path / "out")]
+    workbook(deck, {})
+    code, err, base_cpu, base_mib = measured(args, deck.parent)
+    assert code == 0, err
+    for make, told in ((styles_expand, "more than 50,000 XML elements in its part xl/styles.xml"),
+                       (shared_strings, "more than 200,000 shared strings")):
+        make(deck.parent, "hostile")
+        assert (deck.parent / "cards.xlsx").stat().st_size < 400_000
+        code, err, cpu, mib = measured(["build", "hostile.yaml", "--out", str(tmp_path / "out")], deck.parent)
+        assert code == 2 and told in err, err
+        assert cpu < base_cpu + 2.0 and mib < base_mib + 50, (cpu, base_cpu, mib, base_mib)
+    book = openpyxl.Workbook()
+    book.active.append(["type", "title", "cost", "strength", "text", "copies", "a", "b", "c", "d"])
+    for i in range(20_000):
+        book.active.append(["spell", f"Card {i}", i % 9, "", f"The text of card {i}, " * 3, 1, "x", "y", 2, 3])
+    book.save(deck.parent / "cards.xlsx")
+    assert (deck.parent / "cards.xlsx").stat().st_size < 2**20
+    (deck.parent / "plain.yaml").write_text(PLAIN)  # one element: the reading, not the drawing, measured
+    code, err, cpu, mib = measured(["build", "plain.yaml", *args[2:]], deck.parent)
+    assert code == 0, err
+    assert cpu < base_cpu + 5.0 and mib < 200, (cpu, base_cpu, mib)

@@ -1,16 +1,16 @@
 """A deck's rows, from a CSV, TSV or .xlsx file or inline, each with where it was written so a bad
 value is told at its CSV line and column, or at its spreadsheet cell (`cards.xlsx:Ships!C4`).
 
-An Excel workbook is held to the limits a CSV is held to. An .xlsx is a zip of XML: the sizes its
-members say they unpack to are checked before openpyxl reads one, and a sheet is refused by its
-dimension before its rows are read, so a small file cannot make printgen unpack or walk a huge one."""
+An Excel workbook is held to the limits a CSV is held to. An .xlsx is a zip of XML: its parts are
+measured before openpyxl reads one (xlsx.py), and a sheet's rows are counted as they are read (and
+refused early by a size header that says too many), so a small file cannot make printgen unpack or
+walk a huge one."""
 from __future__ import annotations
 
 import csv
 import datetime
 import io
 import warnings
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -20,6 +20,7 @@ from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, dotted
 from printgen.core.textcheck import problem_with
 from printgen.games.deck.model import Deck
+from printgen.games.deck.xlsx import check_zip
 from printgen.jinja.values import MAX_PROBLEMS
 
 MAX_CSV_BYTES = 16 * 1024 * 1024
@@ -28,8 +29,6 @@ MAX_COLUMNS = 100
 MAX_CELL = 4_000
 MAX_COPIES = 1_000
 MAX_CARDS = 20_000  # cards in all, copies counted: 20,000 rows of 1,000 copies would be 20 million
-MAX_UNPACKED = 128 * 1024 * 1024  # the members together, unpacked: a 16 MiB CSV's cells with room for the XML
-MAX_MEMBERS = 1_000
 MAX_SHEET_ROWS = 40_000  # rows the sheet spans, blank ones counted: twice a deck's most rows
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 YES, NO = {"yes", "y", "true", "1", "x"}, {"no", "n", "false", "0", ""}
@@ -162,23 +161,6 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
-def check_zip(data: bytes, file: str) -> None:
-    """Refuse a workbook whose members would unpack past MAX_UNPACKED, before any is unpacked
-    (zipfile stops a member at the size it declares, so the declared sizes bound the work)."""
-    try:
-        members = zipfile.ZipFile(io.BytesIO(data)).infolist()
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise DefinitionError([Problem(file, 1, "", f"cannot read this file as an Excel workbook (.xlsx): "
-                                       f"{exc}; save it from your spreadsheet as .xlsx or as CSV")])
-    if len(members) > MAX_MEMBERS:
-        raise DefinitionError([Problem(file, 1, "", f"the workbook holds {len(members):,} files; an .xlsx "
-                                       f"of card data holds far fewer than {MAX_MEMBERS:,}")])
-    unpacked = sum(member.file_size for member in members)
-    if unpacked > MAX_UNPACKED:
-        raise DefinitionError([Problem(file, 1, "", f"the workbook unpacks to {unpacked / 2**20:,.0f} MiB; "
-                                       f"a deck's data may unpack to at most {MAX_UNPACKED // 2**20} MiB")])
-
-
 def workbook_rows(data: bytes, file: str, sheet: str | None) -> tuple[list[str], list[tuple[int, list[str]]], str]:
     """The header, each non-blank row as (sheet row number, texts), and the sheet's name, within a
     CSV's limits (its most bytes as the most characters in all, so a workbook holds no more text than
@@ -248,6 +230,8 @@ def sheet_texts(rows: Iterator[tuple[Any, ...]], file: str, place: str) -> tuple
                                            f"a deck may have at most {MAX_ROWS:,} rows (and the sheet at most "
                                            f"{MAX_SHEET_ROWS:,}, blank ones counted): delete the rows below the data",
                                            place=f"{place}!{number}:{number}")])
+        if values.count(None) == len(values):
+            continue  # a blank row (many, where a sheet's rows skip ahead): no card, nothing held
         texts = [cell_text(v) for v in values]
         for column, value in enumerate(values):
             if is_formula(value):
