@@ -205,6 +205,21 @@ def shared_strings(folder: Path, name: str) -> None:
     workbook(folder, name, "xl/sharedStrings.xml", head + "<si><t>a</t></si>" * 1_500_000 + "</sst>")
 
 
+def wide_row(folder: Path, name: str) -> None:
+    """A 30 KB workbook whose second row holds 1.2 million empty cells (openpyxl parses each one)."""
+    workbook(folder, name, cells={"A2": "Ruby"})
+    import zipfile
+
+    with zipfile.ZipFile(folder / "cards.xlsx") as source:
+        parts = {item.filename: source.read(item) for item in source.infolist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    second = sheet.index("</row>", sheet.index('<row r="2"'))
+    parts["xl/worksheets/sheet1.xml"] = (sheet[:second] + "<c/>" * 1_200_000 + sheet[second:]).encode()
+    with zipfile.ZipFile(folder / "cards.xlsx", "w", zipfile.ZIP_DEFLATED) as out:
+        for part, data in parts.items():
+            out.writestr(part, data)
+
+
 def far_below(folder: Path, name: str) -> None:
     """A card at row 45,000 of a sheet whose size header says it has 3 rows (it was lost unread)."""
     workbook(folder, name, cells={"A45000": "Opal", "B45000": "3"}, dimension="A1:B3")
@@ -224,6 +239,7 @@ CASES: dict[str, Callable[[Path, str], None]] = {
     "deck_xlsx_styles_expand_to_gigabytes": styles_expand,
     "deck_xlsx_1500000_shared_strings": shared_strings,
     "deck_xlsx_row_45000_under_a_3_row_header": far_below,
+    "deck_xlsx_row_of_1200000_cells": wide_row,
     "deck_xlsx_formula_without_result": lambda folder, name: workbook(folder, name, cells={"B3": "=B2+1"}),
     "replay_move_5000_digits": record("# a war\n" + "4 " + "9" * 5000 + "\n"),
     "replay_word_500000_characters": record("4 " + "x" * 500_000 + "\n"),
