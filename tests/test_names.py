@@ -121,3 +121,23 @@ def test_the_parent_takes_no_file_name_that_is_not_a_plain_name():
     for bad in ("deck/svg/fire\u202eback.svg", "deck\n/deck.pdf", "deck/\x1b[31m.pdf", "deck/" + "x" * 256,
                 "deck/zero\u200bwidth.png"):
         assert not safe_name(bad), bad
+
+
+def test_an_accent_typed_apart_is_the_letter_it_makes(run_cli, tmp_path):
+    """`e` and a combining accent (as some keyboards and Macs write them) are `é`: compared, printed
+    and named in Unicode's composed form (NFC), never told to be spelt another way."""
+    import pdfplumber
+
+    apart = "Cafe\u0301"
+    definition = CLASHING.replace("title: Clash", f"title: {apart} Deck")
+    rows = definition[definition.index("rows:"):definition.index("name:")]
+    (tmp_path / "cafe.yaml").write_text(definition.replace(rows, "data: cards.csv\n"), encoding="utf-8")
+    (tmp_path / "cards.csv").write_text(f"title,kind\n{apart} Noir,fire\nTh\u00e9,fire\n", encoding="utf-8")
+    result = run_cli("build", tmp_path / "cafe.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "cafe"
+    assert sorted(p.name for p in (folder / "svg").iterdir()) == ["cafe-noir.svg", "fire.svg", "the.svg"]
+    assert texts(folder / "svg" / "cafe-noir.svg") == ["FACE Caf\u00e9 Noir"]
+    with pdfplumber.open(folder / "cafe.pdf") as pdf:
+        words = " ".join(page.extract_text() for page in pdf.pages)
+    assert "Caf\u00e9 Deck" in words and "\u0301" not in words

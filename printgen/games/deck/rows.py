@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import unicodedata
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,7 +159,7 @@ def cell_text(value: Any) -> str:
         return value.date().isoformat() if value.time() == datetime.time() else value.isoformat(sep=" ")
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
-    return str(value)
+    return unicodedata.normalize("NFC", str(value))  # `é` however it was typed, as a CSV's
 
 
 def workbook_rows(data: bytes, file: str, sheet: str | None) -> tuple[list[str], list[tuple[int, list[str]]], str]:
@@ -324,7 +325,7 @@ def csv_rows(data: bytes, file: str, source: SourceMap, delimiter: str = ",") ->
     """(index, {column: text}, file, line, ()) for each CSV record; the line is where it starts."""
     kind = "CSV" if delimiter == "," else "TSV"
     try:
-        text = data.decode("utf-8-sig")
+        text = unicodedata.normalize("NFC", data.decode("utf-8-sig"))  # `é` however it was typed
     except UnicodeDecodeError as exc:
         raise DefinitionError([source.problem(("data",), f"expected a UTF-8 file, but byte {exc.start} "
                                               f"is not UTF-8; save the {kind} as UTF-8")])
