@@ -55,8 +55,8 @@ def unwritable(name: str, most: int = MAX_NAME) -> str | None:
     (the caller says how to mend it):
     no control, bidi or zero-width character (an ESC, a right-to-left override), at most `most`
     characters. Compared after NFC normalisation, as the name is written."""
-    text = unicodedata.normalize("NFC", name)
-    for index, char in enumerate(text):
+    text = name if name.isascii() else unicodedata.normalize("NFC", name)
+    for index, char in enumerate("" if text.isprintable() else text):  # printable: none of UNWRITABLE
         kind = UNWRITABLE.get(unicodedata.category(char))
         if kind is not None:
             named = unicodedata.name(char, "")
