@@ -58,13 +58,13 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
     rows: list[dict[str, object]] = []
     wanted: list[ShopFile] = []
     stems = Stems()  # print-shop/ holds faces and backs: one name space, faces first
-    files = {card.name: f"{stems.take(card.name)}.pdf" for card in cards}  # each a file stem already
+    files = {id(card): f"{stems.take(card.name)}.pdf" for card in cards}  # each a file stem already
     faces = set(files.values())
     for deck, members in decks(cards).items():
         back = back_stem(stem(deck, "deck"), "back-{}")
         back_file = f"{stems.take(back, *([f'back-{back}'] if f'{back}.pdf' in faces else []))}.pdf"
         for card in members:
-            name = files[card.name]
+            name = files[id(card)]
             wanted.append(ShopFile(name, card, "face", f"{title} {card.name} (face)"))
             rows.append(manifest_row(name, card, "face", bleed, card.quantity, back_file))
         first = members[0]
