@@ -13,7 +13,7 @@ from printgen.core.paper import MAX_BLEED_MM, SHEET_PAPERS
 MAX_BACK_OFFSET_MM = 20.0
 MOST_ROWS = 20_000  # a deck's most rows (printgen.games.deck.rows.MAX_ROWS), so --rows 1-99999999 is refused here
 ROWS_SPEC = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,59}$")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,59}")  # the whole name (fullmatch): no newline after it
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -100,7 +100,7 @@ def parse_where(ctx: click.Context | None, param: click.Parameter | None, value:
 
 def parse_name(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
     """A folder and file stem: letters, digits, '.', '_' and '-', so it names one folder inside --out."""
-    if value is not None and (not NAME.match(value) or value.endswith(".")):
+    if value is not None and (not NAME.fullmatch(value) or value.endswith(".")):
         raise click.BadParameter(f"expected a name of letters, digits, '.', '_' and '-', starting with a "
                                  f"letter or digit, at most 60 characters, such as potions-v2 (got {value!r})")
     return value

@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterator, cast
 
 from printgen.art.library import ArtContext
 from printgen.core.build import BuildOptions
+from printgen.core.names import Stems, stem, unwritable
 from printgen.core.paper import SHEET_PAPERS, Flip, Paper
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
@@ -24,7 +25,8 @@ from printgen.games.deck.placing import check_placing
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
 from printgen.games.deck.values import RowValues, TemplateFile, row_values
-from printgen.layout.cards import Card, slug
+from printgen.jinja.values import MAX_PROBLEMS, is_template
+from printgen.layout.cards import Card
 from printgen.layout.imposition import per_sheet
 from printgen.layout.sheet import Duplex
 
@@ -57,15 +59,13 @@ def bleed_fit(defn: Deck, options: BuildOptions, paper: Paper) -> tuple[float, i
     return given, per_sheet(area, width, height, given, defn.sheet.gap), most
 
 
-def names(rows: list[Row], values: list[RowValues]) -> list[str]:
-    """A file name for each card: the `name` template, else the first column, made unique."""
-    used: dict[str, int] = {}
+def names(rows: list[Row], values: list[RowValues], stems: Stems) -> list[str]:
+    """Each card's file stem, taken from `stems` in row order: the `name` template, else the first
+    column, else `card-<row>`; a stem an earlier card holds gets `-2`, `-3` (core/names.py)."""
     result = []
     for row, value in zip(rows, values):
         given = value.rendered.get(("name",)) or next((str(v) for v in row.values.values() if v), "")
-        stem = slug(given, f"card-{row.index + 1:03}")[:60]
-        used[stem] = used.get(stem, 0) + 1
-        result.append(stem if used[stem] == 1 else f"{stem}-{used[stem]}")
+        result.append(stems.take(stem(given, f"card-{row.index + 1:03}")))
     return result
 
 
@@ -135,33 +135,51 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
                   lambda name: loaded.art.add_font(name, context))
     drawer = Drawer(rows, values, layout, loaded.source)
     cards = []
-    card_names = names(rows, values)
+    stems = Stems()  # svg/ and png/ hold faces and backs: one name space, faces first
+    card_names = names(rows, values, stems)
     backs: dict[tuple[Any, ...], tuple[int, str, str]] = {}
-    used = set(card_names)  # file stems taken: the cards', then each named back's
-    for i, (row, value, name) in enumerate(zip(rows, values, card_names)):
+    faces = set(card_names)
+    labels = [back_label(defn, row, value) for row, value in zip(rows, values)]
+    firsts: dict[str, Row] = {}  # each name told once, at the first row that makes it
+    for row, label in zip(rows, labels):
+        firsts.setdefault(label or "", row)
+    unwritten = [p for label, row in firsts.items() if (p := label_problem(defn, row, label, loaded.source))]
+    if unwritten:
+        raise DefinitionError(unwritten[:MAX_PROBLEMS])
+    for i, (row, value, name, label) in enumerate(zip(rows, values, card_names, labels)):
         # every row renders the same keys in the same order, so its values and name tell backs apart
-        label = back_label(defn, row, value)
         key = (tuple((k, v) for k, v in value.rendered.items() if k[0] == "back"), label)
         if key not in backs:
-            stem = ("back" if not backs else f"back-{name}") if label is None else \
-                unused(label, set(card_names), used)
-            used.add(stem)
-            backs[key] = (i, stem, label or "")
+            backs[key] = (i, back_stem(label, name, bool(backs), faces, stems), label or "")
         back_row, back_name, given = backs[key]
         cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer, given))
     return cards
 
 
-def unused(label: str, cards: set[str], used: set[str]) -> str:
-    """A named back's file stem: the name slugged, `back-` before it if a card has that name, and
-    `-2`, `-3` after it when backs that differ come out with one name."""
-    stem = slug(label, "back")[:60]
-    stem = f"back-{stem}" if stem in cards else stem
-    n, found = 1, stem
-    while found in used:
-        n += 1
-        found = f"{stem}-{n}"
-    return found
+def back_stem(label: str | None, card: str, more: bool, faces: set[str], stems: Stems) -> str:
+    """A back's file stem: back.name made plain (`back-<it>` if a face has it), else `back` for the
+    first back and `back-<first card>` for the others; then `-2`, `-3` if still taken."""
+    if label is None:
+        return stems.take(f"back-{card}" if more else "back")
+    wanted = stem(label, "back")
+    return stems.take(wanted, *([f"back-{wanted}"] if wanted in faces else []))
+
+
+def label_problem(defn: Deck, row: Row, label: str, source: SourceMap) -> Problem | None:
+    """Why a back's name cannot be written as typed in manifest.csv and decks.json, at the key that
+    made it: the row's cell for a column, the row and `back.name` for an expression, else the key."""
+    why = unwritable(label)
+    if why is None:
+        return None
+    why = f"the back's name {label[:40]!r}{'...' if len(label) > 40 else ''}: {why}; " + (
+        "shorten it" if why.startswith("it has") else "remove it")
+    given = defn.back.name
+    if given is None:  # the name of the layout back_layout chose
+        return source.problem(("back_layout",), why)
+    if is_template(given):
+        return Problem(row.file, row.line, "", f"row {row.index + 1}: back.name "
+                       f"({source.file}:{source.line_of(('back', 'name'))}): {why}")
+    return row.problem(given, why) if given in row.values else source.problem(("back", "name"), why)
 
 
 def back_label(defn: Deck, row: Row, value: RowValues) -> str | None:

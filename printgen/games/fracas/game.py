@@ -12,7 +12,8 @@ from reportlab.graphics.shapes import Group
 from printgen.art.library import template_folders
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document
-from printgen.layout.cards import Card, slug
+from printgen.core.names import stem
+from printgen.layout.cards import Card
 from printgen.layout.reference import DataTable, Reference, reference_documents
 from printgen.layout.booklet import rulebook_booklet
 from printgen.layout.rulebook import Rulebook, rulebook_document
@@ -116,7 +117,7 @@ def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
     """The tokens one by one for `printgen export`, from the templates a build would use: one face
     per player, `life` copies of each; each player's tokens share their back."""
     defn: Fracas = loaded.definition
-    names = [f"token-{slug(player.name, f'player{i + 1}')}" for i, player in enumerate(defn.players)]
+    names = [f"token-{stem(player.name, f'player{i + 1}')}" for i, player in enumerate(defn.players)]
     if len(set(names)) < len(names):  # 'Red!' and 'Red?' would share a file name
         names = [f"{name}-{i + 1}" for i, name in enumerate(names)]
     art = piece_art(defn, [*options.templates, *template_folders(defn.templates)])
