@@ -17,6 +17,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from printgen.art.loaded import Art, digest, first_line
 from printgen.art.measure import measure_svg
+from printgen.art.svgimage import fill_placeholders, place_images
 from printgen.art.svgtree import local, parse
 from printgen.core.problems import display_name
 from printgen.core.textcheck import FONT_NAME
@@ -167,9 +168,19 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
     try:
         root = tree if tree is not None else load_svg_file(io.BytesIO(data), resolve_entities=False)
         fonts = embedded_fonts(told=True) if font_map is None else font_map
+        pictures: list[str] = []
+
+        def picture(target: Path, picture_data: bytes) -> Any:
+            drawn, notes = convert(target, picture_data, root_folder, fonts)
+            pictures.extend(notes)
+            return drawn
+
+        root, placed = (root, {}) if root is None else place_images(root, path, root_folder, picture)
         drawing = None if root is None else SvgRenderer(
             str(path), font_map=fonts,
             external_reference_root=None if root_folder is None else str(root_folder)).render(root)
+        if drawing is not None:
+            fill_placeholders(drawing, placed)
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # noqa: BLE001 - svglib fails in many ways on odd files; say which
@@ -185,7 +196,7 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
     replaced = [f"font-family {family!r} is not printgen's embedded font, so its text is drawn in "
                 f"{FONT_NAME}; convert the text to paths in your drawing program to keep its look"
                 for family in named_families(getattr(fonts, "replaced", ()))]
-    return drawing, tuple(dict.fromkeys([*(r.getMessage() for r in handler.buffer), *replaced]))
+    return drawing, tuple(dict.fromkeys([*(r.getMessage() for r in handler.buffer), *pictures, *replaced]))
 
 
 def named_families(tried: Iterable[str]) -> list[str]:
