@@ -100,44 +100,18 @@ class Placed:
 
 def place_images(tree: Any, path: Path, root_folder: Path | None,
                  picture: SvgPicture) -> tuple[Any, dict[str, Placed]]:
-    """`tree` with every `<image>` placed as SVG says (a copy when any is), and the SVG pictures
-    to put into the placeholder groups by `fill_placeholders`."""
+    """`tree` with every `<image>` placed as SVG says (a copy when it has any), and the SVG
+    pictures `fill_placeholders` puts into their groups once svglib has run."""
     if not any(True for _ in tree.iter(f"{{{SVG_NS}}}image")):
         return tree, {}
     tree = copy.deepcopy(tree)
     placed: dict[str, Placed] = {}
     for n, image in enumerate(list(tree.iter(f"{{{SVG_NS}}}image"))):
-        href = (image.get(XLINK_HREF) or image.get("href") or "").strip()
-        x, y = length(image.get("x"), 0.0), length(image.get("y"), 0.0)
-        width, height = length(image.get("width")), length(image.get("height"))
-        if x is None or y is None or (image.get("width") and width is None) or (image.get("height") and height is None):
-            continue  # a percentage or a font-relative length: left to svglib
-        drawing, natural = None, None
-        if href.startswith("data:"):
-            match = re.match(r"data:image/(jpe?g|png);base64,", href, re.IGNORECASE)
-            natural = bitmap_size(base64.b64decode(href[match.end():].encode("ascii", "ignore"))) if match else None
-        else:
-            target = target_of(href, path.parent, root_folder)
-            if target is None:
-                continue
-            data = target.read_bytes()
-            if target.suffix.lower() == ".svg":
-                drawing = picture(target, data)
-                natural = (drawing.width, drawing.height)
-            else:
-                natural = bitmap_size(data)
-        if natural is None or not all(natural):
-            continue
-        if width is None and height is None:
-            width, height = natural[0] * PX_PER_POINT if drawing is not None else natural[0], \
-                natural[1] * PX_PER_POINT if drawing is not None else natural[1]
-        elif width is None:
-            width = height * natural[0] / natural[1]
-        elif height is None:
-            height = width * natural[1] / natural[0]
-        box = Box(x, y, width, height)
-        if box.width <= 0 or box.height <= 0:
-            continue
+        found = picture_of(image, path, root_folder, picture)
+        box = None if found is None else box_of(image, found[1], found[0] is not None)
+        if found is None or box is None:
+            continue  # a picture svglib cannot read, or lengths in % or em: left to svglib
+        drawing, natural = found
         inside, clipped = fitted(box, natural, image.get("preserveAspectRatio"))
         ident = f"{PLACEHOLDER}{n}"
         holder = image.makeelement(f"{{{SVG_NS}}}g", {})
@@ -151,21 +125,60 @@ def place_images(tree: Any, path: Path, root_folder: Path | None,
             image.addprevious(clip)
             holder.set("clip-path", f"url(#{ident}-clip)")
         if drawing is not None:
-            inner = image.makeelement(f"{{{SVG_NS}}}g", {"id": ident})
-            holder.append(inner)
+            holder.append(image.makeelement(f"{{{SVG_NS}}}g", {"id": ident}))
             placed[ident] = Placed(drawing, inside)
         else:
             bitmap = copy.copy(image)
             for key in ("transform", "preserveAspectRatio", "style", "class", "opacity", "id"):
                 bitmap.attrib.pop(key, None)
-            bitmap.set("x", repr(inside.x))
-            bitmap.set("y", repr(inside.y))
-            bitmap.set("width", repr(inside.width))
-            bitmap.set("height", repr(inside.height))
+            for key, value in zip(("x", "y", "width", "height"), (inside.x, inside.y, inside.width, inside.height)):
+                bitmap.set(key, repr(value))
             holder.append(bitmap)
         holder.tail = image.tail
         image.getparent().replace(image, holder)
     return tree, placed
+
+
+def picture_of(image: Any, path: Path, root_folder: Path | None,
+               picture: SvgPicture) -> tuple[Any, tuple[float, float]] | None:
+    """(an SVG picture's drawing or None for a bitmap, its natural size) of what `image` shows."""
+    href = (image.get(XLINK_HREF) or image.get("href") or "").strip()
+    drawing, natural = None, None
+    if href.startswith("data:"):
+        match = re.match(r"data:image/(jpe?g|png);base64,", href, re.IGNORECASE)
+        natural = bitmap_size(base64.b64decode(href[match.end():].encode("ascii", "ignore"))) if match else None
+    else:
+        target = target_of(href, path.parent, root_folder)
+        if target is None:
+            return None
+        data = target.read_bytes()
+        if target.suffix.lower() == ".svg":
+            drawing = picture(target, data)
+            natural = (float(drawing.width), float(drawing.height))
+        else:
+            natural = bitmap_size(data)
+    if natural is None or not all(natural):
+        return None
+    return drawing, natural
+
+
+def box_of(image: Any, natural: tuple[float, float], vector: bool) -> Box | None:
+    """The box `image` gives its picture in user units: a missing width or height follows the
+    picture's proportions, both missing its natural size (`vector`: measured in points)."""
+    x, y = length(image.get("x"), 0.0), length(image.get("y"), 0.0)
+    width, height = length(image.get("width")), length(image.get("height"))
+    if x is None or y is None or (image.get("width") and width is None) or (image.get("height") and height is None):
+        return None
+    nw, nh = (v * PX_PER_POINT for v in natural) if vector else natural
+    if width is None and height is None:
+        width, height = nw, nh
+    elif width is None:
+        width = (height or 0.0) * nw / nh
+    elif height is None:
+        height = width * nh / nw
+    if width is None or height is None or width <= 0 or height <= 0:
+        return None
+    return Box(x, y, width, height)
 
 
 def fill_placeholders(drawing: Any, placed: dict[str, Placed]) -> None:
