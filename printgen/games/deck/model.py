@@ -285,15 +285,15 @@ def check_elements(defn: Deck) -> Iterable[tuple[Loc, str]]:
                 named = f", a font under fonts: ({', '.join(defn.fonts)})" if defn.fonts else ""
                 yield (*at, i, "font"), (f"expected {', '.join(FONT_STYLES)}{named} or a TrueType font "
                                                     f"file such as 'fonts/title.ttf' (got {element.font!r})")
-    for name in defn.fonts:
-        if name in FONT_STYLES:
-            yield ("fonts", name), f"'{name}' is printgen's own face; give your font another name"
             if isinstance(element.stroke_width, float) and element.stroke_width < 0:
                 yield (*at, i, "stroke_width"), negative_stroke(element.stroke_width)
             if element.type in ("line", "polygon") and element.points is not None:
                 least = 2 if element.type == "line" else 3
                 if len(element.points) < least:
                     yield (*at, i, "points"), f"a {element.type} needs at least {least} points"
+    for name in defn.fonts:
+        if name in FONT_STYLES:
+            yield ("fonts", name), f"'{name}' is printgen's own face; give your font another name"
 
 
 def negative_stroke(width: float) -> str:
