@@ -300,3 +300,17 @@ def test_a_font_damaged_beyond_ascii_is_a_located_error(run_cli, deck, tmp_path)
     assert re.search(rf"deck\.yaml:{line_of(deck, 'Broken: broken.ttf')}: fonts\.Broken\.regular: broken\.ttf is "
                      r"not a TrueType font printgen can embed", result.output), result.output
     assert "internal error" not in result.output
+
+
+def test_template_text_in_a_deck_font_is_asked_of_that_font(run_cli, deck, tmp_path):
+    """Text a template sets in one of the deck's fonts is checked against that font's glyphs, not
+    printgen's: a font without an S cannot print "Stamp"."""
+    (deck.parent / "face.svg.j2").write_text(TEXT_TEMPLATE.replace("FAMILY", "Khmer").replace(' font-weight="bold"', ""))
+    deck.write_text(deck.read_text().replace("face:\n  background:", "face:\n  template: face.svg.j2\n  background:")
+                    + "fonts:\n  Khmer: khmer.ttf\n")
+    shutil.copy(FONTS / "hb-test.ttf", deck.parent / "khmer.ttf")
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert re.search(r"cards\.csv:2: rows 1-8: face\.template \(\S*deck\.yaml:\d+\): the SVG it made for this row: its "
+                     r"text has 'S' \(U\+0053 LATIN CAPITAL LETTER S\), which the font-family Khmer \(regular "
+                     r"face\) does not have", result.output), result.output

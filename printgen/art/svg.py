@@ -163,8 +163,36 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None, font_map: Any = 
                      f"convert the text to paths in your drawing program"
                      for family in named_families(drawn)]
     warnings += [f"{shown}: warning: svglib: {note}" for note in notes]
+    missing = missing_in_user_font(drawing, getattr(fonts, "labels", {}))
+    if missing is not None:
+        raise ValueError(missing)
     return Art(path, "SVG", data, digest(data), (float(drawing.width), float(drawing.height)),
                drawing=drawing, warnings=tuple(warnings), elements=measured.elements)
+
+
+def missing_in_user_font(drawing: Any, labels: Mapping[str, str]) -> str | None:
+    """Why a text svglib set in a user's font (`labels`: those it used -> the family asked for)
+    would print a character as an empty box, or None; text in printgen's own font is checked
+    before conversion (undrawable_text)."""
+    from reportlab.graphics.shapes import Group, String
+
+    from printgen.core.textcheck import WHITESPACE_OK, describe, drawable_in
+
+    if not labels:
+        return None
+    shapes = list(getattr(drawing, "contents", []))
+    while shapes:
+        shape = shapes.pop()
+        if isinstance(shape, Group):
+            shapes.extend(shape.contents)
+        elif isinstance(shape, String) and shape.fontName in labels:
+            glyphs = drawable_in(shape.fontName)
+            char = next((c for c in shape.text if c not in WHITESPACE_OK and c != " " and ord(c) not in glyphs), None)
+            if char is not None:
+                return (f"its text has {char!r} ({describe(char)}), which the font-family "
+                        f"{labels[shape.fontName]} does not have, so it would print as an empty box; "
+                        f"spell it another way, or use a font that has it")
+    return None
 
 
 def template_line(template: str, feature: str) -> int:
@@ -257,6 +285,7 @@ def embedded_fonts(user_fonts: Mapping[str, str] | None = None, told: bool = Fal
     class EmbeddedFonts(FontMap):
         def __init__(self) -> None:
             self.replaced: dict[str, str] = {}
+            self.labels: dict[str, str] = {}  # a user font drawn -> the family and face that asked for it
             super().__init__()
 
         def register_default_fonts(self) -> None:  # no standard-font aliases: nothing maps there
@@ -271,13 +300,16 @@ def embedded_fonts(user_fonts: Mapping[str, str] | None = None, told: bool = Fal
             if family in named:
                 given = named[family]
                 if asked in given:
+                    self.labels[given[asked]] = f"{written} ({face_name(asked)} face)"
                     return given[asked], True
                 if told:
                     self.replaced[written] = (f"has no {face_name(asked)} face, so that text is drawn "
                                               f"in its regular face")
+                self.labels[given[(False, False)]] = f"{written} (regular face)"
                 return given[(False, False)], True
             for registered, name in (user_fonts or {}).items():
                 if name.lower() == family:
+                    self.labels[registered] = written
                     return registered, True
             if told and family not in QUIET_FAMILIES:
                 self.replaced[written] = f"is not available, so its text is drawn in {FONT_NAME}{STYLE_NAMES[asked]}"

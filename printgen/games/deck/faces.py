@@ -18,7 +18,7 @@ from printgen.games.deck.paths import path_of
 from printgen.games.deck.placing import centre_of, corners, on_card, placed_element, turning
 from printgen.games.deck.richtext import COLOUR, MarkupError, Style, spans
 from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, text_widths, upright
-from printgen.games.deck.typefaces import OWN_FACES, Family, NoFace, own_family
+from printgen.games.deck.typefaces import OWN_FACES, Family, NoFace, face_words, own_family
 from printgen.output.reuse import reusable
 
 LIMIT = 1000.0  # mm: no coordinate on a card is anywhere near this
@@ -148,7 +148,8 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, mat
         shown = "".join(span.text for span in found_spans)  # what prints: the words, not the tags
         misprint = unknown_icon(shown, side.icons)
         for span in found_spans:  # each word asked of the face it prints in
-            misprint = misprint or missing_glyph(span.text, side.icons, face(family, span.style), el.font)
+            misprint = misprint or missing_glyph(span.text, side.icons, face(family, span.style),
+                                                 face_label(el.font, family, span.style))
         if misprint:
             raise Unfit("text", misprint)
         found = fit(value, side.icons, kind, least, box, el.wrap, el.line_height, side.widths)
@@ -166,6 +167,14 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, mat
                             f"shorten it or enlarge the box")
     size, lines = found
     return draw(lines, kind, size, box, el.align, el.valign, el.line_height, side.widths)
+
+
+def face_label(font: str, family: Family, style: Style) -> str:
+    """The font as a message names it: `Body (bold face)` for a face of a family under fonts:."""
+    wanted = (family.base[0] or style.bold, family.base[1] or style.italic)
+    if font.lower().endswith(".ttf") or wanted == (False, False):
+        return font
+    return f"{font} ({face_words(wanted)[0]} face)"
 
 
 def face(family: Family, style: Style) -> str:
