@@ -278,16 +278,21 @@ def test_a_user_font_named_like_printgens_own_cannot_replace_it(run_cli, deck, t
     """A bold font calling itself BitstreamVeraSans-Roman, printgen's regular face's own name: both
     are embedded, each with its own program and name, so regular text stays regular."""
     impostor = renamed(vera("Bd"), "Bitstream Vera Sans", "BitstreamVeraSans-Roman")
+    twin = renamed(vera("It"), "Bitstream Vera Sans", "BitstreamVeraSans-Roman")  # and another user font
     (deck.parent / "impostor.ttf").write_bytes(impostor)
-    add_elements(deck, text_element("Cost 7", "Impostor", 60), "  Impostor: impostor.ttf\n")
+    (deck.parent / "twin.ttf").write_bytes(twin)
+    add_elements(deck, text_element("Cost 7", "Impostor", 60) + text_element("Slant 5", "Twin", 67),
+                 "  Impostor: impostor.ttf\n  Twin: twin.ttf\n")
     _, folder = build(run_cli, deck, tmp_path / "out")
     programs = font_programs(folder / "deck.pdf")
     own, theirs = "/AAAAAA+BitstreamVeraSans-Roman", f"/AAAAAA+BitstreamVeraSans-Roman-{tag(impostor)}"
-    assert own in programs and theirs in programs and programs[own] != programs[theirs], programs
+    other = f"/AAAAAA+BitstreamVeraSans-Roman-{tag(twin)}"
+    assert {own, theirs, other} <= programs.keys() and len({programs[own], programs[theirs], programs[other]}) == 3, programs
     assert len(set(programs.values())) == len(programs)  # no two fonts share one program
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         words = pdf.pages[0].extract_words(extra_attrs=["fontname"])
     assert {w["fontname"] for w in words if w["text"] == "7"} == {theirs[1:]}
+    assert {w["fontname"] for w in words if w["text"] == "5"} == {other[1:]}
     assert {w["fontname"] for w in words if w["text"] == "Deal"} == {own[1:]}
 
 
