@@ -319,3 +319,24 @@ def test_template_text_in_a_deck_font_is_asked_of_that_font(run_cli, deck, tmp_p
     assert re.search(r"cards\.csv:2: rows 1-8: face\.template \(\S*deck\.yaml:\d+\): the SVG it made for this row: its "
                      r"text has 'S' \(U\+0053 LATIN CAPITAL LETTER S\), which the font-family Khmer \(regular "
                      r"face\) does not have", result.output), result.output
+
+
+def test_text_svglib_sets_in_a_user_font_is_asked_of_that_font(tmp_path):
+    """The check piece templates and deck templates share: a word svglib set in a user's font (by
+    the family name inside the file) is refused where that font draws no glyph for a letter."""
+    from printgen.art.library import register_user_font
+    from printgen.art.svg import convert, embedded_fonts, missing_in_user_font
+
+    registered = register_user_font(tmp_path / "fake.ttf", renamed((FONTS / "hb-test.ttf").read_bytes(), "Fakey", "Fakey-Regular"))
+    font_map = embedded_fonts({registered: "Fakey"}, told=True)
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text font-family="Fakey" x="1" y="5">Hi</text></svg>'
+    drawing, notes = convert(tmp_path / "t.svg", svg, None, font_map)
+    shapes, strings = list(drawing.getContents()), []
+    while shapes:  # every String in the drawing's groups
+        shape = shapes.pop()
+        shapes.extend(getattr(shape, "contents", []))
+        strings += [shape] if hasattr(shape, "fontName") and hasattr(shape, "text") else []
+    assert strings and {s.fontName for s in strings} == {registered} and not notes
+    assert missing_in_user_font(drawing, font_map.labels) == (
+        "its text has 'H' (U+0048 LATIN CAPITAL LETTER H), which the font-family Fakey does not have, so it "
+        "would print as an empty box; spell it another way, or use a font that has it")

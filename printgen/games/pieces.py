@@ -112,7 +112,7 @@ class PieceTemplates:
     def convert(self, name: str, wanted: list[Wanted]) -> list[Drawn]:
         """Template `name` rendered per piece; each distinct SVG measured and converted once."""
         from printgen.art.measure import measure_svg
-        from printgen.art.svg import embedded_fonts, scan
+        from printgen.art.svg import embedded_fonts, missing_in_user_font, scan
         from printgen.art.svgbatch import BatchConverter
         from printgen.art.svgtree import parse
         from printgen.jinja.render import render_each
@@ -132,6 +132,9 @@ class PieceTemplates:
                 tree = parse(path, data)
                 measure_svg(tree, path, path.parent)
                 drawing = converter.convert(data, tree)
+                missing = missing_in_user_font(drawing, getattr(converter.font_map, "labels", {}))
+                if missing is not None:  # text set in the definition's own font, which lacks a glyph
+                    raise ValueError(missing)
             except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
                 raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
                                                f"the SVG it made: {exc}")]) from None
