@@ -425,6 +425,7 @@ def test_svg_text_in_a_family_found_only_on_this_machine_is_drawn_in_the_embedde
     assert result.exit_code == 0, result.output
     warned = [line for line in result.stderr.splitlines() if "font-family" in line]
     assert len(warned) == 1 and "'DejaVu Sans'" in warned[0] and "Bitstream Vera Sans" in warned[0], result.stderr
+    assert re.search(r"\.svg:3: warning: font-family 'DejaVu Sans' is not available", warned[0]), warned  # its line
     with pdfplumber.open(tmp_path / "o" / "omiga" / "omiga.pdf") as pdf:
         quokka = "".join(c["text"] for page in pdf.pages for c in page.chars if "Vera" in c["fontname"])
         others = {c["fontname"] for page in pdf.pages for c in page.chars if "Vera" not in c["fontname"]}

@@ -149,14 +149,17 @@ def load_svg(path: Path, data: bytes, root_folder: Path | None, font_map: Any = 
     drawing, notes = convert(path, data, root_folder, fonts)
     shown = display_name(path)
     boxed = undrawable_text(tree)
+    spoken = replaced_notes(fonts)  # each told at the line naming the family instead
+    notes = tuple(note for note in notes if note not in spoken)
+    drawn = getattr(fonts, "replaced", {})
     if template is None:
         warnings = [f"{shown}:{f.line}: warning: {f.feature}: {f.what}" for f in findings]
         warnings += [f"{shown}:{boxed[0]}: warning: text: {boxed[1]}"] if boxed else []
+        source = data.decode("utf-8", "replace")
+        warnings += [f"{shown}:{line_of(source, family)}: warning: {note}"
+                     for family, note in zip(named_families(drawn), spoken)]
     else:  # the lines of the SVG made are not the template's: each is found by what it names
         warnings = [f"{shown}:{template_line(template, f.feature)}: warning: {f.feature}: {f.what}" for f in findings]
-        spoken = set(replaced_notes(fonts))
-        notes = tuple(note for note in notes if note not in spoken)
-        drawn = getattr(fonts, "replaced", {})
         warnings += [f"{shown}:{line_of(template, family)}: warning: font-family {family!r} {drawn[family]}; "
                      f"name a font file for it under the deck's fonts: (such as \"{family}: fonts/"
                      f"{''.join(c for c in family.lower() if c.isalnum()) or 'font'}.ttf\"), or "

@@ -6,6 +6,7 @@ problem is a located DefinitionError; what svglib leaves out and wrong sizes are
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
@@ -157,7 +158,9 @@ class PieceTemplates:
             line = line_of(text, "<" + feature) if "<" + feature in text else line_of(text, feature)
             self.warn(f"{shown}:{line}: warning: {feature}: {what}")
         for message in notes:
-            self.warn(f"{shown}: warning: svglib: {message}")
+            family = FAMILY_NOTE.match(message)  # art.svg.replaced_notes: told at the line naming it
+            self.warn(f"{shown}:{line_of(text, family.group(1))}: warning: {message}" if family
+                      else f"{shown}: warning: svglib: {message}")
         for item, drawn in zip(wanted, made):
             self.check_size(name, drawn.drawing, item.piece)
             self.drawn[item.key] = placed_at(drawn.drawing, item.piece.width, item.piece.height)
@@ -173,6 +176,9 @@ class PieceTemplates:
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+
+FAMILY_NOTE = re.compile(r"font-family '([^'\n]+)' ")
 
 
 def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
