@@ -139,6 +139,47 @@ def deck_images(out: Path) -> None:
     save(row, "deck-styled-turned-clipped.png", 1100)
     printgen("build", example, "--guides", "--no-pictures", "--out", out / "guides")
     save(render(out / "guides" / "star_lanes" / "star_lanes.pdf", 0, 160, (6, 6, 77, 102)), "deck-guides.png", 460)
+    fonts_images(out)
+
+
+FONTS_TEMPLATE = """<svg xmlns="http://www.w3.org/2000/svg" width="{{ card.width }}mm" height="{{ card.height }}mm"
+     viewBox="0 0 {{ card.width }} {{ card.height }}">
+  <image href="{{ kind }}.svg" x="11.75" y="18" width="40" height="40"/>
+  <image href="{{ kind }}.svg" x="3" y="18" width="8" height="40" preserveAspectRatio="xMidYMin slice"/>
+  <text x="31.75" y="64" font-size="5" font-family="Display" font-weight="bold" text-anchor="middle">{{ kind | upper }}</text>
+</svg>
+"""
+FONTS_ELEMENT = """    - type: text
+      text: "Set in <b>Body</b>, the deck's <i>own</i> family"
+      font: Body
+      x: 5
+      y: 67
+      width: 53.5
+      height: 5
+      size: 8
+"""
+
+
+def fonts_images(out: Path) -> None:
+    """docs/decks.md: a face whose template places pictures as SVG says and sets its text in a
+    family under `fonts:`, beside a text element whose styled words use that family's faces."""
+    import reportlab
+    import shutil
+
+    folder = out / "fonts-deck"
+    shutil.copytree(ROOT / "card_defs", folder, ignore=shutil.ignore_patterns("*.py", "__pycache__", "starters"))
+    vera = Path(reportlab.__file__).parent / "fonts"
+    for face, file in (("", "body"), ("Bd", "body-bold"), ("It", "body-italic"), ("BI", "display")):
+        shutil.copy(vera / f"Vera{face}.ttf", folder / f"{file}.ttf")
+    (folder / "face.svg.j2").write_text(FONTS_TEMPLATE)
+    deck = folder / "deck.yaml"
+    text = deck.read_text()
+    start, end = text.index("\nface:\n"), text.index("\nback:\n")
+    face = "\nface:\n  template: face.svg.j2\n  background: '#ffffff'\n  layout:\n" + FONTS_ELEMENT.rstrip("\n")
+    deck.write_text(text[:start] + face + text[end:] + "fonts:\n  Body: {regular: body.ttf, bold: body-bold.ttf, "
+                    "italic: body-italic.ttf}\n  Display: {regular: body.ttf, bold: display.ttf}\n")
+    printgen("build", deck, "--rows", "1", "--out", out / "fonts")
+    save(Image.open(out / "fonts" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-fonts-and-pictures.png", 375)
 
 
 def labelled(image: Image.Image, words: str) -> Image.Image:

@@ -2,6 +2,7 @@
 draw, every art error located in the YAML, and templates from a definition's own folder."""
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 from pathlib import Path
@@ -145,9 +146,10 @@ def test_logo_font_is_used_for_the_title_and_the_logo(run_cli, copy_definition, 
         logo = [c for c in chars_mm(pdf.pages[1]) if c["x0"] < A4_W - card_x and c["y0"] > card_y
                 and round(c["size"]) in (7, 16)]
     assert "".join(c["text"] for c in title).replace(" ", "") == "ONEMINUTEWAR"
-    assert {c["font"].split("+")[-1] for c in title} == {"BitstreamVeraSans-Roman"}
+    own = f"BitstreamVeraSans-Roman-{hashlib.sha256((tmp_path / 'display.ttf').read_bytes()).hexdigest()[:12]}"
+    assert {c["font"].split("+")[-1] for c in title} == {own}  # its own name and hash: no other font's
     assert len(logo) >= 11 * len("ONEMINUTEWAR")  # ten tabs and the card's back
-    assert {c["font"].split("+")[-1] for c in logo} == {"BitstreamVeraSans-Roman"}
+    assert {c["font"].split("+")[-1] for c in logo} == {own}
 
 
 def omiga_with_back_art(copy_definition, tmp_path: Path, svg: str) -> Path:
@@ -423,6 +425,7 @@ def test_svg_text_in_a_family_found_only_on_this_machine_is_drawn_in_the_embedde
     assert result.exit_code == 0, result.output
     warned = [line for line in result.stderr.splitlines() if "font-family" in line]
     assert len(warned) == 1 and "'DejaVu Sans'" in warned[0] and "Bitstream Vera Sans" in warned[0], result.stderr
+    assert re.search(r"\.svg:3: warning: font-family 'DejaVu Sans' is not available", warned[0]), warned  # its line
     with pdfplumber.open(tmp_path / "o" / "omiga" / "omiga.pdf") as pdf:
         quokka = "".join(c["text"] for page in pdf.pages for c in page.chars if "Vera" in c["fontname"])
         others = {c["fontname"] for page in pdf.pages for c in page.chars if "Vera" not in c["fontname"]}

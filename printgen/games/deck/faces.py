@@ -10,18 +10,17 @@ from typing import Any, Callable, Mapping
 from reportlab.graphics.shapes import Ellipse, Group, Path, PolyLine, Polygon
 from reportlab.lib.colors import Color, HexColor
 
-from printgen.drawing import fonts
 from printgen.drawing.fonts import MIN_PT
 from printgen.drawing.picture import Matrix, rect
 from printgen.games.deck.misprints import missing_glyph, unknown_icon
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
-from printgen.games.deck.placing import centre_of, corners, no_face, on_card, placed_element, turning
+from printgen.games.deck.placing import centre_of, corners, on_card, placed_element, turning
 from printgen.games.deck.richtext import COLOUR, MarkupError, Style, spans
 from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, text_widths, upright
+from printgen.games.deck.typefaces import OWN_FACES, Family, NoFace, face_words, own_family
 from printgen.output.reuse import reusable
 
-FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
 LIMIT = 1000.0  # mm: no coordinate on a card is anywhere near this
 
 
@@ -43,7 +42,7 @@ class Side:
     icons: Mapping[str, Any]
     image: Callable[[str], Any]  # file name -> loaded Art (or ValueError)
     template: Callable[[str, bytes], Any]  # a rendered SVG -> Art (or ValueError)
-    font: Callable[[str], str]  # a .ttf file name -> its registered font (or ValueError)
+    font: Callable[[str], Family]  # a .ttf file or a name under fonts: -> its faces (or ValueError)
     widths: TextWidths = field(default_factory=text_widths)  # every card's text measured through it
 
 
@@ -138,15 +137,19 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, mat
                     f"{box.height:g} mm){turned} leaves the safe area, {side.safe:g} mm inside the cut; "
                     f"move it in or make it smaller")
     try:
-        font = FONTS[el.font] if el.font in FONTS else side.font(el.font)
+        family = own_family(el.font) if el.font in OWN_FACES else side.font(el.font)
     except ValueError as exc:
         raise Unfit("font", str(exc)) from None
     least = el.min_size or el.size
     value = "" if v("text") is None else str(v("text"))
-    kind = Type(partial(face, el.font, font), el.size, paint(v("colour"), "colour") or HexColor("#000000"))
+    kind = Type(partial(face, family), el.size, paint(v("colour"), "colour") or HexColor("#000000"))
     try:
-        shown = "".join(span.text for span in spans(value))  # what prints: the words, not the tags
-        misprint = unknown_icon(shown, side.icons) or missing_glyph(shown, side.icons, font, el.font)
+        found_spans = spans(value)
+        shown = "".join(span.text for span in found_spans)  # what prints: the words, not the tags
+        misprint = unknown_icon(shown, side.icons)
+        for span in found_spans:  # each word asked of the face it prints in
+            misprint = misprint or missing_glyph(span.text, side.icons, face(family, span.style),
+                                                 face_label(el.font, family, span.style))
         if misprint:
             raise Unfit("text", misprint)
         found = fit(value, side.icons, kind, least, box, el.wrap, el.line_height, side.widths)
@@ -166,20 +169,17 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, mat
     return draw(lines, kind, size, box, el.align, el.valign, el.line_height, side.widths)
 
 
-class NoFace(ValueError):
-    """Bold or italic asked of a font file, which is one face."""
-
-
-def face(style_name: str, font: str, style: Style) -> str:
-    """The registered font a span prints in: printgen's own faces combine bold and italic with the
-    element's font; a .ttf file has no other face to give."""
-    if not (style.bold or style.italic):
+def face_label(font: str, family: Family, style: Style) -> str:
+    """The font as a message names it: `Body (bold face)` for a face of a family under fonts:."""
+    wanted = (family.base[0] or style.bold, family.base[1] or style.italic)
+    if font.lower().endswith(".ttf") or wanted == (False, False):
         return font
-    if style_name not in FONTS:
-        raise NoFace(no_face(style_name, "bold" if style.bold else "italic"))
-    bold = style.bold or style_name in ("bold", "bold-italic")
-    italic = style.italic or style_name in ("italic", "bold-italic")
-    return FONTS[("bold-italic" if italic else "bold") if bold else ("italic" if italic else "regular")]
+    return f"{font} ({face_words(wanted)[0]} face)"
+
+
+def face(family: Family, style: Style) -> str:
+    """The registered font a span prints in: bold and italic combine with the element's own face."""
+    return family.face(style.bold, style.italic)
 
 
 @dataclass

@@ -24,6 +24,7 @@ from printgen.games.deck.overview import overview
 from printgen.games.deck.placing import check_placing
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
+from printgen.games.deck.typefaces import Family, named_faces
 from printgen.games.deck.values import RowValues, TemplateFile, row_values
 from printgen.jinja.values import MAX_PROBLEMS, is_template
 from printgen.layout.cards import Card
@@ -93,12 +94,38 @@ def template_files(defn: Deck, source: SourceMap, context: ArtContext) -> dict[s
     return files
 
 
+def font_family(defn: Deck, context: ArtContext, name: str) -> Family:
+    """The faces of a text element's `font` other than printgen's own: a family under `fonts:`,
+    else a .ttf file, one face (ValueError when it cannot be used)."""
+    if name in defn.fonts:
+        return Family(name, named_faces(defn.fonts[name]))
+    return Family(name, {(False, False): context.library.add_font(name, context)})
+
+
+def template_drawer(defn: Deck, files: dict[str, TemplateFile], context: ArtContext) -> Callable[[str, bytes], Any]:
+    """A side's rendered SVG template -> its picture, its font-family names looked up among the
+    deck's `fonts:` (then the family names inside its font files); one that is neither is
+    drawn in printgen's sans, with a warning at the template's line."""
+    from printgen.art.library import loaded_fonts
+    from printgen.art.svg import embedded_fonts
+    from printgen.drawing.fonts import USER_FAMILIES
+
+    families = {name: named_faces(given) for name, given in defn.fonts.items()}
+    inside = {**loaded_fonts(defn), **{font: USER_FAMILIES[font] for font in context.library.fonts.values()}}
+
+    def draw(side: str, data: bytes) -> Any:
+        file = files[side]
+        font_map = embedded_fonts(inside, told=True, families=families)
+        return context.library.add_svg_text(file.path, data, context, file.text, font_map)
+    return draw
+
+
 def load_fonts(defn: Deck, source: SourceMap, context: ArtContext) -> None:
     """Every font the layouts name, loaded once, so a bad one is told once rather than every row."""
     problems = []
     for at, elements in element_lists(defn):
         for i, element in elements:
-            if element.type == "text" and element.font.lower().endswith(".ttf"):
+            if element.type == "text" and element.font.lower().endswith(".ttf") and element.font not in defn.fonts:
                 try:
                     context.library.add_font(element.font, context)
                 except ValueError as exc:
@@ -131,8 +158,7 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     icons = loaded_icons(defn, loaded, context)
     load_fonts(defn, loaded.source, context)
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
-                  lambda side, data: loaded.art.add_svg_text(files[side].path, data, context),
-                  lambda name: loaded.art.add_font(name, context))
+                  template_drawer(defn, files, context), partial(font_family, defn, context))
     drawer = Drawer(rows, values, layout, loaded.source)
     cards = []
     stems = Stems()  # svg/ and png/ hold faces and backs: one name space, faces first

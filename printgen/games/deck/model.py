@@ -8,7 +8,7 @@ from typing import Annotated, Any, Iterable, Literal, Optional, Union
 
 from pydantic import Field, model_validator
 
-from printgen.art.library import FileName
+from printgen.art.library import FileName, FontFile
 from printgen.core.fields import Name, Strict
 from printgen.core.paper import MAX_BLEED_MM
 from printgen.core.source import Loc
@@ -173,6 +173,26 @@ class Layout(Strict):
                                              "not to draw")] = Field(default_factory=list)
 
 
+FontName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z][A-Za-z0-9 _-]*$",
+                                description="a name for the font, as a text element's font and an SVG "
+                                            "template's font-family give it: letters, digits, spaces, _ and -")]
+
+
+class FontFaces(Strict):
+    """One font family: a TrueType file per face; <b> and <i> in a text set in it use them."""
+
+    regular: FontFile
+    bold: FontFile = None
+    italic: FontFile = None
+    bold_italic: FontFile = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def one_file(cls, value: Any) -> Any:
+        """`Title: title.ttf` is a family of one face, `{regular: title.ttf}`."""
+        return {"regular": value} if isinstance(value, str) else value
+
+
 class Sheet(Strict):
     paper: Literal["a4", "letter", "a3", "tabloid"] = "a4"
     orientation: Annotated[Literal["auto", "portrait", "landscape"], Field(
@@ -215,6 +235,10 @@ class Deck(Definition):
         "instead of 'back': the name of a layout in 'layouts', or a Jinja expression giving one "
         "for each row"))] = None
     sheet: Sheet = Field(default_factory=Sheet)
+    fonts: Annotated[dict[FontName, FontFaces], Field(max_length=20, description=(
+        "your own fonts by name: a TrueType file ('Title: fonts/title.ttf'), or a family of up to "
+        "four ({regular: ..., bold: ..., italic: ..., bold_italic: ...}); a text element's font and "
+        "an SVG template's font-family may name them"))] = Field(default_factory=dict)
 
 
 OWN_KEYS = {
@@ -256,8 +280,10 @@ def check_elements(defn: Deck) -> Iterable[tuple[Loc, str]]:
             for key in NEEDED[element.type]:
                 if getattr(element, key) is None:
                     yield (*at, i), f"{article(element.type)} {element.type} needs '{key}'"
-            if element.font not in FONT_STYLES and not element.font.lower().endswith(".ttf"):
-                yield (*at, i, "font"), (f"expected {', '.join(FONT_STYLES)} or a TrueType font "
+            if element.font not in FONT_STYLES and not element.font.lower().endswith(".ttf") \
+                    and element.font not in defn.fonts:
+                named = f", a font under fonts: ({', '.join(defn.fonts)})" if defn.fonts else ""
+                yield (*at, i, "font"), (f"expected {', '.join(FONT_STYLES)}{named} or a TrueType font "
                                                     f"file such as 'fonts/title.ttf' (got {element.font!r})")
             if isinstance(element.stroke_width, float) and element.stroke_width < 0:
                 yield (*at, i, "stroke_width"), negative_stroke(element.stroke_width)
@@ -265,6 +291,9 @@ def check_elements(defn: Deck) -> Iterable[tuple[Loc, str]]:
                 least = 2 if element.type == "line" else 3
                 if len(element.points) < least:
                     yield (*at, i, "points"), f"a {element.type} needs at least {least} points"
+    for name in defn.fonts:
+        if name in FONT_STYLES:
+            yield ("fonts", name), f"'{name}' is printgen's own face; give your font another name"
 
 
 def negative_stroke(width: float) -> str:

@@ -6,7 +6,7 @@ with the element, so what it keeps out is where the designer measured it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from reportlab.graphics.shapes import FILL_NON_ZERO, Group, Path, rotate, translate
 
@@ -14,7 +14,8 @@ from printgen.core.source import Loc
 from printgen.drawing.picture import Matrix, compose, placed
 from printgen.games.deck.model import Clip, Deck, article, element_lists
 from printgen.games.deck.paths import path_of
-from printgen.games.deck.richtext import MarkupError, spans, wants_face
+from printgen.games.deck.richtext import MarkupError, spans
+from printgen.games.deck.typefaces import faces_asked
 from printgen.jinja.values import is_template
 
 TAKES = {"card": set(), "rect": {"x", "y", "width", "height", "radius"}, "ellipse": {"x", "y", "width", "height"},
@@ -120,26 +121,18 @@ def check_placing(defn: Deck) -> Iterable[tuple[Loc, str]]:
                 elif kind != "card" and (clip.width is None or clip.height is None):
                     yield (*at, i, "clip"), f"{article(kind)} {kind} clip needs 'width' and 'height' in mm"
             if element.type == "text" and element.text is not None and not is_template(element.text):
-                yield from text_markup(element.text, element.font, (*at, i))
+                yield from text_markup(element.text, element.font, (*at, i), defn.fonts)
 
 
-def text_markup(text: str, font: str, where: tuple[Any, ...]) -> Iterable[tuple[Loc, str]]:
+def text_markup(text: str, font: str, where: tuple[Any, ...], given: Mapping[str, Any]) -> Iterable[tuple[Loc, str]]:
     try:
         found = spans(text)
     except MarkupError as exc:
         yield (*where, "text"), str(exc)
         return
-    face = wants_face(found) if font.lower().endswith(".ttf") else None
-    if face:
-        yield (*where, "font"), no_face(font, face)
-
-
-def no_face(font: str, face: str) -> str:
-    """Why styled text cannot print in a single TrueType file."""
-    tag = "<b>" if face == "bold" else "<i>"
-    return (f"the text asks for {face} ({tag}), and {font} is one TrueType file with no {face} face; "
-            f"use printgen's own faces (font: regular), or give the {face} words a text element of "
-            f"their own with a {face} .ttf")
+    missing = faces_asked({(s.style.bold, s.style.italic) for s in found}, font, given)
+    if missing:
+        yield (*where, "font"), missing
 
 
 def centre_of(bounds: tuple[float, float, float, float]) -> tuple[float, float]:
