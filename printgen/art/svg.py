@@ -21,7 +21,7 @@ from printgen.art.svgimage import fill_placeholders, place_images
 from printgen.art.svgtree import local, parse
 from printgen.core.problems import display_name
 from printgen.core.textcheck import FONT_NAME
-from printgen.drawing.markup import line_of
+from printgen.jinja.render import line_of
 
 MARKERS = "markers (arrowheads and other marks at line ends) are not drawn"
 MASKS = "masks are ignored; the masked shapes print whole"
