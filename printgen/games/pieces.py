@@ -14,8 +14,8 @@ from reportlab.graphics.shapes import Drawing, Group, mmult
 
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
-from printgen.drawing.markup import line_of
 from printgen.jinja.plaindata import plain
+from printgen.jinja.render import line_of
 
 PIECE_SECONDS = 0.05  # s each piece adds to a batch's time limit (a tile face: ~3 ms to render and convert)
 MAX_SECONDS = 120.0

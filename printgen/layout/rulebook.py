@@ -1,4 +1,4 @@
-"""Rulebooks: a game's full rules as a booklet of pages in columns, from a Jinja template.
+"""Rulebooks: a game's full rules as a booklet of pages in columns, from a Markdown Jinja template.
 
 Where a reference sheet squeezes the rules onto a page, a rulebook has room to teach them. The
 template also gets `flip` and `paper`; its title band spans the first page, and the page count
@@ -25,7 +25,8 @@ from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing import style
 from printgen.drawing.picture import rect, text
-from printgen.drawing.story import FitWidth, Stack, Styles, build_story, styles, tagged
+from printgen.drawing.markdown import Hooks, blocks
+from printgen.drawing.story import FitWidth, Stack, Styles, styles, tagged
 from printgen.jinja.render import render
 from printgen.layout.reference import DataTable, Figure, data_table, is_head
 
@@ -50,7 +51,7 @@ class RulebookSettings(BaseModel):
 @dataclass(frozen=True)
 class Rulebook:
     title: str  # the game's title
-    template: str  # e.g. "fracas/rules.txt.j2", looked up through the user's template folders
+    template: str  # e.g. "fracas/rules.md.j2", looked up through the user's template folders
     context: Mapping[str, Any]
     tables: Mapping[str, Union[DataTable, Figure]]
     settings: RulebookSettings
@@ -86,7 +87,7 @@ class RulesTable(Table):
         return parts
 
 
-def markup(book: Rulebook, options: BuildOptions) -> str:
+def markdown(book: Rulebook, options: BuildOptions) -> str:
     """Rendered once per build; flowables are made afresh for each layout pass."""
     context = {**book.context, "flip": options.flip, "paper": options.paper.name}
     return render(book.template, context, options.templates)
@@ -97,7 +98,7 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
     accent = HexColor(book.accent)
     factories = {name: partial(data_table, table, style, accent, kind=RulesTable) if isinstance(table, DataTable)
                  else table for name, table in book.tables.items()}
-    return keep_leads_with_tables(build_story(text, factories, style, book.template))
+    return keep_leads_with_tables(blocks(text, book.template, style, Hooks(factories, table_kind=RulesTable)))
 
 
 def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
@@ -237,7 +238,7 @@ def estimate(items: list[Flowable], layout: Layout) -> int:
 
 def rulebook_document(book: Rulebook, options: BuildOptions, name: str) -> Document:
     paper = options.paper
-    text = markup(book, options)
+    text = markdown(book, options)
     items = story(book, text)
     layout = plan(items, book.settings, paper)
     try:

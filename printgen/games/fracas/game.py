@@ -47,7 +47,7 @@ def suits(player: Player) -> list[str]:
 def rulebook(defn: Fracas, stem: str) -> Rulebook:
     """The full rules: the template gets the definition, each player's suits and the file names."""
     first, second = defn.players
-    return Rulebook(title=defn.title, template="fracas/rules.txt.j2",
+    return Rulebook(title=defn.title, template="fracas/rules.md.j2",
                     context={"d": defn, "suits_a": suits(first), "suits_b": suits(second),
                              "tokens_file": f"{stem}-tokens.pdf", "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent,
@@ -58,7 +58,7 @@ def reference(defn: Fracas) -> Reference:
     """The reference sheet's template, data tables and settings, all drawn from the definition."""
     sections = dict(SECTIONS)
     sections[f"A turn, in {len(defn.turn)} steps"] = ("turn",)
-    return Reference(title=defn.title, template="fracas/reference.txt.j2", context={"d": defn},
+    return Reference(title=defn.title, template="fracas/reference.md.j2", context={"d": defn},
                      tables=tables(defn), settings=defn.reference, sections=sections,
                      credit=defn.credit)
 

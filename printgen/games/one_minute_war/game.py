@@ -12,12 +12,12 @@ from printgen.drawing import fonts
 from printgen.drawing.columns import cut_to, level_height
 from printgen.drawing import style as house
 from printgen.core.paper import pt
-from printgen.drawing.markup import escape
 from printgen.drawing.picture import placed
 from printgen.core.problems import DefinitionError
 from printgen.layout.reference import DataTable, Reference, reference_documents, reference_styles
 from printgen.layout.sheet import Duplex, DuplexSheet, frames_around, line_legend
-from printgen.drawing.story import Styles, build_story, ruled_style, styles, table_style
+from printgen.drawing.markdown import Hooks, blocks
+from printgen.drawing.story import Styles, escape, ruled_style, styles, table_style
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper
@@ -34,6 +34,7 @@ NARROW_TABLE = 120.0  # mm: a match-up table narrower than this is set with numb
 FOOT = 12.0  # mm: the text's lowest line stays above the running footer
 
 
+RULES_TEMPLATE = "one_minute_war/rules.md.j2"
 SOLDIER_HEADER = ("No.", "Soldier", "Defeats", "Ability")
 
 
@@ -161,20 +162,20 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
         side.shapes.append(footer)
 
     style = styles(defn.text_size_pt, defn.reference.accent)
-    markup = render("one_minute_war/rules.txt.j2", {"d": defn, "soldiers": card.soldiers(),
+    text = render(RULES_TEMPLATE, {"d": defn, "soldiers": card.soldiers(),
                                                     "near": defn.sides[0], "far": defn.sides[1],
                                                     "flip": options.flip, "tips": tips(defn)},
                     options.templates)
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
-    story = build_story(markup, tables, style, "one_minute_war/rules.txt.j2")
+    story = blocks(text, RULES_TEMPLATE, style, Hooks(tables))
     # the back's two side-by-side columns end level (above the card's back when it lies at the foot;
     # a frame beside the card stays whole, and columns that cannot take the rest stay whole too)
     back = sheet.back.frames
     sides = [i for i in range(len(back) - 1) if (back[i][1], back[i][3]) == (back[i + 1][1], back[i + 1][3])]
     if sides:
         i = sides[-1]
-        height = level_height(lambda: build_story(markup, tables, style, "one_minute_war/rules.txt.j2"),
+        height = level_height(lambda: blocks(text, RULES_TEMPLATE, style, Hooks(tables)),
                               [sheet.front.frames, back[:i]], back[i:i + 2])
         sheet.back.frames = [*back[:i], *cut_to(back[i:i + 2], height), *back[i + 2:]]
     sheet_doc = Document(f"{loaded.name}.pdf", paper, [sheet.front, sheet.back],
@@ -195,7 +196,7 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
 def reference(defn: OneMinuteWar) -> Reference:
     table = DataTable(SOLDIER_HEADER, soldier_rows(defn), (0.1, 0.22, 0.33, 0.35))
     reviver = next((s for s in defn.soldiers if s.revives), None)
-    return Reference(title=defn.title, template="one_minute_war/reference.txt.j2",
+    return Reference(title=defn.title, template="one_minute_war/reference.md.j2",
                      context={"d": defn, "r": defn.restrictions, "reviver": reviver, "tips": tips(defn)},
                      tables={"soldiers": table,
                              "matchups": lambda width: matchup_table(defn, reference_styles(defn.reference), width)},

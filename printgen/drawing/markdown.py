@@ -1,0 +1,465 @@
+"""Rules text written in Markdown, set as printgen's blocks: markdown-it-py reads it (CommonMark
+plus GitHub's tables and strikethrough), and `blocks` turns its tree into flowables.
+
+A designer writes what any Markdown viewer shows: `# title` (and italic paragraphs right under it,
+the subtitle), `##` sections, lists, `| tables |`, `> examples`, `---`. What a game draws itself
+comes in as an HTML comment, which viewers hide: `<!-- table: NAME -->`, `<!-- page break -->`,
+`<!-- column break -->`. Other raw HTML is a located problem, links print as their text and are
+never fetched, and pictures come only from the `Hooks` a caller gives (`![alt](card:Title)`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from reportlab.lib.colors import Color, HexColor, black
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table
+from reportlab.platypus.flowables import HRFlowable
+
+from printgen.core.paper import MM_PER_PT, pt
+from printgen.core.problems import MarkdownProblems, TextProblem
+from printgen.drawing import fonts
+from printgen.drawing.flow import ColumnBreak
+from printgen.drawing.story import (GRID_PAD, FitWidth, Item, Stack, Styles, TableFactory, escape, grid_table,
+                                    keep_headings_with_next, tagged)
+
+MAX_NESTING = 12  # lists and quotes inside each other, at the most (markdown-it stops reading deeper)
+MAX_LIST_DEPTH = 4  # levels of list inside list that printgen indents
+MAX_TABLE_CELLS = 2000  # cells in one Markdown table
+MAX_TABLE_COLUMNS = 12
+MAX_PICTURES = 200  # pictures in one document
+BOX_WHOLE_MM = 90.0  # an example box no taller than this never breaks (a third of a column)
+
+DIRECTIVE = re.compile(r"<!--(.*?)-->", re.S)
+TABLE = re.compile(r"^table\s*:\s*([\w.-]+)$")
+ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
+
+
+class NotPrintable(Exception):
+    """Raised by a hook (a picture source, an icon) for something the text asks for that cannot be
+    printed; the message says why, and the story places it at its line."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An image the text asks for: `![alt](source "title")`; `scheme` is what comes before the first
+    colon (`card` in `card:Mossback Toad`), '' for a plain file name."""
+
+    source: str
+    alt: str
+    title: str
+    line: int
+
+    @property
+    def scheme(self) -> str:
+        head, colon, _ = self.source.partition(":")
+        return head.lower() if colon and re.fullmatch(r"[A-Za-z][\w+.-]*", head) and len(head) > 1 else ""
+
+    @property
+    def target(self) -> str:
+        """The source after its scheme: `Mossback Toad` in `card:Mossback Toad`."""
+        return self.source.split(":", 1)[1] if self.scheme else self.source
+
+
+PictureMaker = Callable[[Picture], Flowable]  # may raise NotPrintable
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """What the text may ask for beyond Markdown: the game's named tables and figures, picture
+    sources by scheme, inline `:icon:`s (name -> paragraph markup, None when unknown), and the table
+    class that decides how a Markdown table breaks between columns."""
+
+    tables: Mapping[str, TableFactory] = field(default_factory=dict)
+    pictures: Mapping[str, PictureMaker] = field(default_factory=dict)
+    icons: Callable[[str], str | None] | None = None
+    table_kind: type[Table] = Table
+
+
+def parser() -> MarkdownIt:
+    """CommonMark with GitHub's tables and strikethrough; raw HTML is read so it can be refused."""
+    return MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable(["table", "strikethrough"])
+
+
+def blocks(text: str, source: str, style: Styles, hooks: Hooks = Hooks()) -> list[Flowable]:
+    """The flowables of Markdown `text` (`source` names it in problems); raises MarkdownProblems
+    with every problem found, each at its line."""
+    setter = Setter(style, hooks, source, text)
+    setter.document(SyntaxTreeNode(parser().parse(text)))
+    if setter.problems:
+        raise MarkdownProblems(source, text, setter.problems)
+    return keep_headings_with_next(setter.story)
+
+
+def plain_text(node: SyntaxTreeNode) -> str:
+    """The words of an inline node, without markup (a section's name)."""
+    if node.type in ("text", "code_inline"):
+        return node.content
+    if node.type in ("softbreak", "hardbreak"):
+        return " "
+    return "".join(plain_text(child) for child in node.children)
+
+
+def first_line(node: SyntaxTreeNode) -> int:
+    return (node.map[0] + 1) if node.map else 1
+
+
+class Setter:
+    """Walks the Markdown tree once, appending blocks to `story` and problems to `problems`."""
+
+    def __init__(self, style: Styles, hooks: Hooks, source: str, text: str) -> None:
+        self.source, self.markdown = source, text
+        self.style = style
+        self.hooks = hooks
+        self.story: list[Flowable] = []
+        self.problems: list[TextProblem] = []
+        self.section = ""
+        self.pictures = 0
+        self.after_title = False  # italic paragraphs right under a `# title` are its subtitle
+
+    def problem(self, line: int, snippet: str, message: str) -> None:
+        self.problems.append(TextProblem(line, snippet, message))
+
+    def add(self, flowable: Flowable) -> None:
+        self.story.append(tagged(flowable, self.section))
+
+    # -- blocks ------------------------------------------------------------------------------------
+
+    def document(self, root: SyntaxTreeNode) -> None:
+        for node in root.children:
+            self.story.extend(self.block(node, 0))
+
+    def block(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        """The flowables of one block node; a heading also names the section of what follows."""
+        kind, line = node.type, first_line(node)
+        title, self.after_title = self.after_title, False
+        if kind == "heading":
+            words = plain_text(node.children[0]).strip()
+            if node.tag == "h1":
+                self.after_title = True
+            if node.tag in ("h1", "h2"):
+                self.section = words
+            style = {"h1": self.style.title, "h2": self.style.heading}.get(node.tag, self.style.subheading)
+            return [self.tag(Paragraph(self.inline(node.children[0], line), style))]
+        if kind == "paragraph":
+            return self.paragraph(node, line, title)
+        if kind in ("bullet_list", "ordered_list"):
+            return self.listing(node, depth)
+        if kind == "blockquote":
+            inner = [item for child in node.children for item in self.block(child, depth)]
+            return [self.tag(ExampleBox(inner, self.box_accent()))] if inner else []
+        if kind == "table":
+            return self.table(node, line)
+        if kind == "hr":
+            return [self.tag(HRFlowable(width="100%", thickness=0.6, color=HexColor("#999999"),
+                                        spaceBefore=self.style.body.fontSize * 0.3,
+                                        spaceAfter=self.style.body.fontSize * 0.6))]
+        if kind in ("code_block", "fence"):
+            lines = node.content.rstrip("\n").split("\n")
+            return [self.tag(Paragraph("<br/>".join(escape(text) for text in lines), self.style.body))]
+        if kind == "html_block":
+            return self.html_block(node, line)
+        self.problem(line, "", f"Markdown's {kind.replace('_', ' ')} is not something printgen can print")
+        return []
+
+    def tag(self, flowable: Flowable) -> Flowable:
+        return tagged(flowable, self.section)
+
+    def paragraph(self, node: SyntaxTreeNode, line: int, title: bool) -> list[Flowable]:
+        inline = node.children[0]
+        parts = [child for child in inline.children  # what it holds, without line ends and empty words
+                 if child.type != "softbreak" and not (child.type == "text" and not child.content.strip())]
+        if parts and all(child.type == "image" for child in parts):
+            return self.pictures_row([child for child in parts if child.type == "image"], line)
+        if title and len(parts) == 1 and parts[0].type == "em":  # a subtitle, in the title band
+            self.after_title = True
+            return [self.tag(Paragraph(self.inline(parts[0], line, top=True), self.style.subtitle))]
+        words = self.inline(inline, line)
+        kind = Item if parts and parts[0].type == "strong" else Paragraph  # a run-in step, a question
+        return [self.tag(kind(words, self.style.body))]
+
+    def listing(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        """Each item a bullet (or a number), its later paragraphs and lists indented under it."""
+        if depth >= MAX_LIST_DEPTH:
+            self.problem(first_line(node), "", f"lists go at most {MAX_LIST_DEPTH} deep; make this one shallower")
+            return []
+        size, bullet = self.style.body.fontSize, self.style.bullet
+        if depth:
+            bullet = bullet.clone(bullet.name, leftIndent=bullet.leftIndent + depth * size * 1.1,
+                                  bulletIndent=bullet.bulletIndent + depth * size * 1.1)
+        number = int(node.attrs.get("start", 1) or 1) if node.type == "ordered_list" else 0
+        result: list[Flowable] = []
+        for k, item in enumerate(node.children):
+            mark = f"{number + k}." if node.type == "ordered_list" else ("\u2022" if depth % 2 == 0 else "\u2013")
+            first = True
+            for child in item.children:
+                if child.type == "paragraph" and first:
+                    words = self.inline(child.children[0], first_line(child))
+                    result.append(self.tag(Item(words, bullet, bulletText=mark)))
+                elif child.type == "paragraph":
+                    result.append(self.tag(Item(self.inline(child.children[0], first_line(child)), bullet)))
+                else:
+                    if first:  # an item that starts with a list or a table: its mark stands alone
+                        result.append(self.tag(Item("", bullet, bulletText=mark)))
+                    result.extend(self.block(child, depth + 1) if child.type.endswith("_list")
+                                  else self.block(child, depth))
+                first = False
+            if first:  # an empty item
+                result.append(self.tag(Item("", bullet, bulletText=mark)))
+        return result
+
+    def table(self, node: SyntaxTreeNode, line: int) -> list[Flowable]:
+        rows: list[list[str]] = []
+        aligns: list[str] = []
+        plain: list[list[str]] = []
+        for part in node.children:  # thead, tbody
+            for row in part.children:
+                rows.append([self.inline(cell.children[0], first_line(row)) if cell.children else ""
+                             for cell in row.children])
+                plain.append([plain_text(cell.children[0]) if cell.children else "" for cell in row.children])
+                if not aligns:
+                    aligns = [align_of(str(cell.attrs.get("style", ""))) for cell in row.children]
+        cells = sum(len(row) for row in rows)
+        if cells > MAX_TABLE_CELLS or len(aligns) > MAX_TABLE_COLUMNS:
+            self.problem(line, "|", f"a table may have at most {MAX_TABLE_COLUMNS} columns and "
+                                    f"{MAX_TABLE_CELLS} cells (this one: {len(aligns)} and {cells})")
+            return []
+        factory = MarkdownTable(rows, plain, aligns, self.style, self.box_accent(), self.hooks.table_kind,
+                                (self.source, self.markdown, line))
+        return [self.tag(FitWidth(factory)), Spacer(1, self.style.body.spaceAfter)]
+
+    def html_block(self, node: SyntaxTreeNode, line: int) -> list[Flowable]:
+        """Comments: printgen's directives, or nothing; any other HTML is a problem."""
+        result: list[Flowable] = []
+        rest = DIRECTIVE.sub("", node.content).strip()
+        if rest:
+            self.problem(line, rest.split("\n", 1)[0][:40], raw_html(rest))
+        for match in DIRECTIVE.finditer(node.content):
+            where = line + node.content.count("\n", 0, match.start())
+            result.extend(self.directive(" ".join(match.group(1).split()), where))
+        return result
+
+    def directive(self, words: str, line: int) -> list[Flowable]:
+        lowered = words.lower()
+        table = TABLE.match(words)
+        if table:
+            name = table.group(1)
+            if name not in self.hooks.tables:
+                known = ", ".join(sorted(self.hooks.tables)) or "none"
+                self.problem(line, f"table: {name}", f"the text asks for an unknown table '{name}' (known: {known})")
+                return []
+            return [self.tag(FitWidth(self.hooks.tables[name])), Spacer(1, self.style.body.spaceAfter)]
+        if lowered == "page break":
+            return [PageBreak()]
+        if lowered == "column break":
+            return [ColumnBreak()]
+        if lowered.split(" ", 1)[0].rstrip(":") in ("table", "page", "column", "pagebreak", "newpage"):
+            self.problem(line, words[:40], f"'<!-- {words} -->' is not one of printgen's comments; write "
+                                           f"<!-- table: NAME -->, <!-- page break --> or <!-- column break -->")
+        return []  # any other comment is a comment
+
+    def pictures_row(self, images: list[SyntaxTreeNode], line: int) -> list[Flowable]:
+        made: list[Flowable] = []
+        for image in images:
+            picture = Picture(str(image.attrs.get("src", "")), plain_text(image), str(image.attrs.get("title") or ""),
+                              line)
+            flowable = self.picture(picture)
+            if flowable is not None:
+                made.append(flowable)
+        if not made:
+            return []
+        return [self.tag(made[0] if len(made) == 1 else Row(made, pt(2.0)))]
+
+    def picture(self, picture: Picture) -> Flowable | None:
+        self.pictures += 1
+        if self.pictures > MAX_PICTURES:
+            if self.pictures == MAX_PICTURES + 1:
+                self.problem(picture.line, picture.source, f"a document may show at most {MAX_PICTURES} pictures")
+            return None
+        maker = self.hooks.pictures.get(picture.scheme)
+        if maker is None:
+            known = ", ".join(f"'{s}:'" if s else "a file name" for s in sorted(self.hooks.pictures))
+            self.problem(picture.line, picture.source,
+                         f"no picture can come from '{picture.source}' here"
+                         + (f" (this text may show: {known})" if known else " (this text shows no pictures)"))
+            return None
+        try:
+            return maker(picture)
+        except NotPrintable as exc:
+            self.problem(picture.line, picture.source, str(exc))
+            return None
+
+    def box_accent(self) -> Color:
+        colour = self.style.heading.textColor
+        return colour if isinstance(colour, Color) else black
+
+    # -- inline ------------------------------------------------------------------------------------
+
+    def inline(self, node: SyntaxTreeNode, line: int, top: bool = False) -> str:
+        """Paragraph markup for reportlab: text escaped, emphasis as <i>/<b>; `top` drops the node's
+        own emphasis (a subtitle is italic already)."""
+        return "".join(self.marked(child, line) for child in node.children) if top or node.type == "inline" \
+            else self.marked(node, line)
+
+    def marked(self, node: SyntaxTreeNode, line: int) -> str:
+        kind = node.type
+        inner = "".join(self.marked(child, line) for child in node.children) if node.children else ""
+        if kind == "text":
+            return self.text(node.content, line)
+        if kind == "code_inline":
+            return escape(node.content)
+        if kind == "softbreak":
+            return " "
+        if kind == "hardbreak":
+            return "<br/>"
+        if kind == "em":
+            return f"<i>{inner}</i>"
+        if kind == "strong":
+            return f"<b>{inner}</b>"
+        if kind == "s":
+            return f"<strike>{inner}</strike>"
+        if kind == "link":  # printed as its words; never followed
+            return inner
+        if kind == "image":
+            self.problem(line, str(node.attrs.get("src", "")), "a picture stands in a paragraph of its own "
+                                                               "(a blank line before and after it)")
+            return ""
+        if kind == "html_inline":
+            if node.content.startswith("<!--"):
+                return ""
+            self.problem(line, node.content[:40], raw_html(node.content))
+            return ""
+        return inner
+
+    def text(self, words: str, line: int) -> str:
+        if self.hooks.icons is None:
+            return escape(words)
+        out, at = [], 0
+        for match in ICON.finditer(words):
+            made = self.hooks.icons(match.group(1))
+            if made is None:
+                self.problem(line, match.group(0), f"no icon called '{match.group(1)}'")
+                continue
+            out += [escape(words[at:match.start()]), made]
+            at = match.end()
+        return "".join(out) + escape(words[at:])
+
+
+def raw_html(html: str) -> str:
+    shown = " ".join(html.split())[:40]
+    return (f"raw HTML ({shown}) is not printed; write Markdown instead (**bold**, *italic*), or a "
+            f"backslash before a < that should print")
+
+
+def align_of(css: str) -> str:
+    match = re.search(r"text-align:\s*(left|center|right)", str(css))
+    return match.group(1) if match else "left"
+
+
+class MarkdownTable:
+    """A Markdown table built for the width it lands in: columns share the width by how much they
+    hold, and none is narrower than its longest word (else the table is too wide: a problem)."""
+
+    def __init__(self, rows: list[list[str]], plain: list[list[str]], aligns: list[str], style: Styles,
+                 accent: Color, kind: type[Table], where: tuple[str, str, int]) -> None:
+        self.rows, self.plain, self.aligns, self.style = rows, plain, aligns, style
+        self.accent, self.kind, self.where = accent, kind, where
+
+    def widths(self, width: float) -> list[float]:
+        size = self.style.body.fontSize
+        columns = len(self.aligns)
+        least = [GRID_PAD + max((stringWidth(word, fonts.BOLD, size) for row in self.plain
+                                 for word in (row[i] if i < len(row) else "").split()), default=size)
+                 for i in range(columns)]
+        natural = [GRID_PAD + max((stringWidth(row[i] if i < len(row) else "", fonts.BOLD, size)
+                                   for row in self.plain), default=size) for i in range(columns)]
+        if sum(least) > width + 0.01:  # found while laying out, so told from here
+            source, text, line = self.where
+            raise MarkdownProblems(source, text, [TextProblem(line, "|", (
+                f"the table is too wide for its column: its longest words need {sum(least) * MM_PER_PT:.0f} mm, "
+                f"the column is {width * MM_PER_PT:.0f} mm; shorten them, or give the table fewer columns"))])
+        if sum(natural) <= width:
+            spare = (width - sum(natural)) / columns
+            return [n + spare for n in natural]
+        # from each column's least width, share the rest in proportion to what it still wants
+        spare, wants = width - sum(least), [n - low for n, low in zip(natural, least)]
+        return [low + spare * want / sum(wants) for low, want in zip(least, wants)]
+
+    def __call__(self, width_mm: float) -> Flowable:
+        width = pt(width_mm)
+        return grid_table(self.rows, self.widths(width), self.style, self.accent, self.kind, self.aligns)
+
+
+class ExampleBox(Flowable):
+    """A block quote: an example set apart on a pale ground with a bar in the accent colour; moves
+    on whole unless it is taller than BOX_WHOLE_MM."""
+
+    BAR = 1.6  # pt
+    PAD = 4.0  # pt
+    GROUND = HexColor("#f0f0f0")
+
+    def __init__(self, items: list[Flowable], accent: Color) -> None:
+        super().__init__()
+        self.items = items
+        self.accent = accent
+        self.inner = Stack(items)
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        inside = avail_width - self.BAR - 2 * self.PAD
+        _, height = self.inner.wrap(inside, avail_height)
+        self.width, self.height = avail_width, height + 2 * self.PAD
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:  # noqa: N802 (reportlab's names)
+        return 2.0
+
+    def getSpaceAfter(self) -> float:  # noqa: N802
+        return 6.0
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        self.wrap(avail_width, avail_height)
+        if self.height <= pt(BOX_WHOLE_MM):
+            return []
+        parts = self.inner.split(avail_width - self.BAR - 2 * self.PAD, avail_height - 2 * self.PAD)
+        if len(parts) < 2:
+            return []
+        section = getattr(self, "section", "")
+        first = parts[0].items if isinstance(parts[0], Stack) else [parts[0]]
+        return [tagged(ExampleBox(first, self.accent), section), tagged(ExampleBox(parts[1:], self.accent), section)]
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.saveState()
+        canvas.setFillColor(self.GROUND)
+        canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        canvas.setFillColor(self.accent)
+        canvas.rect(0, 0, self.BAR, self.height, stroke=0, fill=1)
+        canvas.restoreState()
+        self.inner.drawOn(canvas, self.BAR + self.PAD, self.PAD)
+
+
+class Row(Flowable):
+    """Pictures side by side (a hand of cards), a gap between them, as wide as they are."""
+
+    def __init__(self, items: Sequence[Flowable], gap: float) -> None:
+        super().__init__()
+        self.items = list(items)
+        self.gap = gap
+        self.sizes: list[tuple[float, float]] = []
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.sizes = [item.wrap(avail_width, avail_height) for item in self.items]
+        self.width = sum(w for w, _ in self.sizes) + self.gap * (len(self.items) - 1)
+        self.height = max(h for _, h in self.sizes)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        x = 0.0
+        for item, (w, h) in zip(self.items, self.sizes):
+            item.drawOn(self.canv, x, self.height - h)
+            x += w + self.gap
+
