@@ -7,7 +7,7 @@ problem located at its section's YAML key. Sheet and cards are two files because
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import takewhile
 from typing import Annotated, Any, Callable, Mapping, Sequence, Union
@@ -74,6 +74,7 @@ class Reference:
     settings_loc: Loc = ("reference",)  # where `settings` sits in the YAML
     credit: str = ""  # who made the game, in the footer
     sections: Mapping[str, Loc] = field(default_factory=dict)  # heading -> YAML key behind it
+    hooks: Hooks = Hooks()  # pictures and icons the text may show (a deck's cards); its tables come from `tables`
 
     @property
     def sheet_name(self) -> str:
@@ -231,7 +232,7 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
         name: partial(data_table, table, style, accent) if isinstance(table, DataTable) else table
         for name, table in ref.tables.items()}
     text = render(ref.template, dict(ref.context), options.templates)
-    story = blocks(text, ref.template, style, Hooks(factories))
+    story = blocks(text, ref.template, style, replace(ref.hooks, tables=factories))
     result: list[list[Flowable]] = [[]]
     for item in story:
         if isinstance(item, PageBreak):

@@ -59,6 +59,7 @@ class Rulebook:
     credit: str = ""  # who made the game, in every page's footer
     settings_loc: Loc = ("rules",)  # where `settings` sits in the YAML
     key: str = ""  # a line every page's footer repeats: what the mark on printgen's rulings means
+    hooks: Hooks = Hooks()  # pictures and icons the text may show (a deck's cards); its tables come from `tables`
 
 
 def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
@@ -98,7 +99,8 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
     accent = HexColor(book.accent)
     factories = {name: partial(data_table, table, style, accent, kind=RulesTable) if isinstance(table, DataTable)
                  else table for name, table in book.tables.items()}
-    return keep_leads_with_tables(blocks(text, book.template, style, Hooks(factories, table_kind=RulesTable)))
+    return keep_leads_with_tables(blocks(text, book.template, style,
+                                         replace(book.hooks, tables=factories, table_kind=RulesTable)))
 
 
 def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:

@@ -201,7 +201,8 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
-    cards, part = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)
+    every = build_cards(defn, loaded)
+    cards, part = chosen_rows(every, options.rows, loaded.source)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     bleed = sheet_bleed(defn, options, paper, loaded)
@@ -235,6 +236,10 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
                           "Print at actual size (100 %)", flip, draw=partial(told, sheets, cards[:1], unplaced))]
     if options.pictures:
         documents += face_documents(defn, cards, options.dpi or FACE_DPI)
+    if defn.rules is not None or defn.reference is not None:  # its cards drawn on its pictures' pixels
+        from printgen.games.deck.rulesdocs import rules_documents
+
+        documents += rules_documents(defn, options, loaded, drawn_all(every), options.dpi or FACE_DPI)
     return documents
 
 
@@ -286,7 +291,9 @@ GAME = Game(
     id="deck",
     title="Deck",
     makes=["deck.pdf: the cards imposed with cut marks, backs for duplex (or gutterfold, or fronts only)",
-           "svg/ and png/: every card's face and the back"],
+           "svg/ and png/: every card's face and the back",
+           "deck-rules.pdf, deck-reference.pdf and deck-reference-cards.pdf: from the Markdown files "
+           "`rules:` and `reference:` name"],
     model=Deck,
     build=build,
     checks=(check_elements, check_source, check_layouts, check_placing),

@@ -12,6 +12,7 @@ from printgen.art.library import FileName
 from printgen.core.fields import Name, Strict
 from printgen.core.paper import MAX_BLEED_MM
 from printgen.core.source import Loc
+from printgen.games.deck.rulesfields import ReferenceText, RulebookText
 from printgen.games.header import Definition
 
 SIZES: dict[str, tuple[float, float]] = {  # width, height in mm, portrait
@@ -215,6 +216,11 @@ class Deck(Definition):
         "instead of 'back': the name of a layout in 'layouts', or a Jinja expression giving one "
         "for each row"))] = None
     sheet: Sheet = Field(default_factory=Sheet)
+    rules: Annotated[Optional[RulebookText], Field(description=(
+        "a rulebook in Markdown beside the definition, such as rules.md: <name>-rules.pdf"))] = None
+    reference: Annotated[Optional[ReferenceText], Field(description=(
+        "a reference card in Markdown, such as reference.md, its two halves split by <!-- page break -->: "
+        "<name>-reference.pdf and <name>-reference-cards.pdf"))] = None
 
 
 OWN_KEYS = {

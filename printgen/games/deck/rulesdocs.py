@@ -1,0 +1,253 @@
+"""A deck's own rulebook and reference card, from Markdown files beside its definition, set as the
+bundled games' are (printgen.layout.rulebook, printgen.layout.reference), with the deck's cards,
+icons and pictures in them:
+
+- `![Mossback Toad](<card:Mossback Toad>)` or `![Mossback Toad](card:mossback-toad)` (the card's
+  file name), `#back` for its back, `?width=40mm` for a size other than its own; several card
+  pictures in one paragraph are a row (a hand, a tableau);
+- `:name:` an icon of the deck's `icons:`;
+- `![map](map.svg)` a picture beside the definition (SVG drawn as vectors, PNG, JPEG).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Sequence
+from urllib.parse import unquote
+
+from reportlab.platypus import Flowable
+
+from printgen.art.library import ArtContext, resolve
+from printgen.core.build import BuildOptions
+from printgen.core.paper import MM_PER_PT, Paper, pt
+from printgen.core.problems import DefinitionError, MarkdownProblems, TextProblem
+from printgen.drawing.document import Document, Page
+from printgen.drawing.markdown import Hooks, NotPrintable, Picture
+from printgen.games import Loaded
+from printgen.games.deck.drawn import DeckCard
+from printgen.games.deck.model import Deck
+from printgen.games.deck.rulesfields import ReferenceText, RulebookText
+from printgen.games.deck.shown import MAX_ROW, CardRow, ShownCard, card_title, find_card
+from printgen.layout.reference import Reference, ReferenceSettings, reference_documents
+from printgen.layout.rulebook import Rulebook, RulebookSettings, rulebook_document
+
+CARD_LINK = re.compile(r"(\]\()(card:[^()<>\n]*\s[^()<>\n]*?)(\))", re.I)  # a card's name with spaces
+WIDTH = re.compile(r"^(\d+(?:\.\d+)?)\s*mm$")
+MIN_WIDTH, MAX_WIDTH = 10.0, 300.0  # mm a picture or card may be asked to be
+ICON_DPI = 600  # an icon is set in the text as a picture this sharp
+ICON_EM = 1.0  # an icon's height, of the body size
+
+
+def spaced_links(text: str) -> str:
+    """`](card:Mossback Toad)` as CommonMark reads a destination with spaces, `](<card:Mossback Toad>)`,
+    so the name can be written as it prints; other viewers show the line as text."""
+    return CARD_LINK.sub(lambda m: f"{m.group(1)}<{m.group(2).strip()}>{m.group(3)}", text)
+
+
+def asked(target: str) -> tuple[str, str, float | None]:
+    """`Mossback Toad#back?width=40mm` (in either order) as (name, side, width mm or None)."""
+    text = unquote(target)
+    width: float | None = None
+    side = "face"
+    name = re.split(r"[#?]", text, maxsplit=1)[0]
+    for kind, value in re.findall(r"([#?])([^#?]*)", text[len(name):]):
+        if kind == "#":
+            side = value.strip().lower()
+        else:
+            width = width_of(value)
+    return name.strip(), side, width
+
+
+def width_of(query: str) -> float:
+    key, _, value = query.partition("=")
+    found = WIDTH.match(value.strip())
+    if key.strip() != "width" or found is None:
+        raise NotPrintable(f"expected ?width= and a size in mm, such as ?width=40mm (got ?{query})")
+    width = float(found.group(1))
+    if not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise NotPrintable(f"expected a width from {MIN_WIDTH:g} to {MAX_WIDTH:g} mm (got {width:g} mm)")
+    return width
+
+
+class PictureBlock(Flowable):
+    """A picture beside the definition, as wide as asked or as the column, centred; never broken."""
+
+    def __init__(self, art: Any, width: float | None) -> None:
+        super().__init__()
+        self.art = art
+        self.asked = width
+        self.shown = (0.0, 0.0)  # mm, known once wrapped
+        self.spaceBefore = self.spaceAfter = pt(2.0)
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        nw, nh = self.art.natural
+        width = min(avail_width * MM_PER_PT, self.asked or avail_width * MM_PER_PT)
+        self.shown = (width, width * nh / nw)
+        self.width, self.height = avail_width, pt(self.shown[1])
+        return self.width, self.height
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        return []
+
+    def draw(self) -> None:
+        from printgen.output.pdf import draw_shapes
+
+        width, height = self.shown
+        self.canv.saveState()
+        self.canv.translate((self.width - pt(width)) / 2, 0)
+        draw_shapes(self.canv, [self.art.shape(0, 0, width, height)], Paper("picture", width, height))
+        self.canv.restoreState()
+
+
+def joined_row(made: list[Flowable], dpi: float) -> Flowable:
+    """Card pictures in one paragraph as one row of cards; pictures of other kinds side by side."""
+    from printgen.drawing.markdown import Row
+
+    if all(isinstance(item, CardRow) for item in made):
+        cards = [card for item in made for card in item.cards]  # type: ignore[attr-defined]
+        if len(cards) > MAX_ROW:
+            return Row(made, pt(2.0))
+        return CardRow(cards, dpi)
+    return Row(made, pt(2.0))
+
+
+def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: dict[str, str], dpi: float) -> Hooks:
+    """The cards by name, the deck's icons, and pictures beside the definition, for its texts."""
+    context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
+
+    def card(picture: Picture) -> Flowable:
+        name, side, width = asked(picture.target)
+        if side not in ("face", "back"):
+            raise NotPrintable(f"expected #back (or #face) after the card's name (got #{side})")
+        try:
+            return CardRow([ShownCard(find_card(cards, name), side, width)], dpi)
+        except ValueError as exc:
+            raise NotPrintable(str(exc)) from None
+
+    def file(picture: Picture) -> Flowable:
+        target = unquote(picture.target)
+        name = re.split(r"[?#]", target, maxsplit=1)[0]
+        query = target[len(name) + 1:] if target[len(name):].startswith("?") else ""
+        width = width_of(query) if query else None
+        try:
+            return PictureBlock(loaded.art.add_image(name.strip(), context), width)
+        except (ValueError, OSError) as exc:
+            raise NotPrintable(f"the picture {name.strip()}: {exc}") from None
+
+    return Hooks(pictures={"card": card, "": file}, icons=icons.get, table_kind=Hooks().table_kind,
+                 row=lambda made: joined_row(made, dpi), prepare=spaced_links)
+
+
+def icon_markup(defn: Deck, loaded: Loaded, size_pt: float) -> dict[str, str]:
+    """Each icon as paragraph markup: a picture of it made once at ICON_DPI, one em high (reportlab's
+    paragraphs take pictures only from files, so it is written into a private temporary folder)."""
+    if not defn.icons:
+        return {}
+    from printgen.core.spool import private_folder
+    from printgen.output.png import write_png
+
+    context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
+    folder = Path(private_folder("printgen-icons-"))
+    height = size_pt * ICON_EM * MM_PER_PT
+    made = {}
+    for n, (name, file) in enumerate(sorted(defn.icons.items())):
+        art = loaded.art.add_image(file, context)  # already loaded by the cards: any fault is told there
+        nw, nh = art.natural
+        width = height * nw / nh
+        png = write_png(Document("icon.png", Paper("icon", width, height), [Page([art.shape(0, 0, width, height)])],
+                                 name, dpi=ICON_DPI))
+        path = folder / f"icon-{n}.png"
+        path.write_bytes(png)
+        made[name] = (f'<img src="{path}" width="{pt(width):.2f}" height="{pt(height):.2f}" '
+                      f'valign="{-0.18 * pt(height):.2f}"/>')
+    return made
+
+
+def context_of(defn: Deck, cards: Sequence[DeckCard]) -> dict[str, Any]:
+    """What Jinja in a rules text sees: the definition as plain data and each card's row, with its
+    `title` and `copies`, as `cards` ({{ cards | length }}, {% for card in cards %})."""
+    rows = []
+    for card in cards:
+        row = dict(card.drawer.rows[card.index].values)
+        rows.append({**row, "title": row.get("title", card_title(card)), "copies": card.copies})
+    return {"deck": defn.model_dump(mode="json", exclude={"rows"}), "title": defn.title, "credit": defn.credit,
+            "cards": rows}
+
+
+def text_options(text: RulebookText | ReferenceText, loaded: Loaded, options: BuildOptions) -> tuple[str, BuildOptions]:
+    """The text's template name and the options whose template folders find it first: its own folder."""
+    context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
+    path = resolve(text.file, context)
+    return path.name, replace(options, templates=(path.parent, *options.templates))
+
+
+def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Sequence[DeckCard],
+                    dpi: float) -> list[Document]:
+    """<name>-rules.pdf and <name>-reference.pdf with -reference-cards.pdf, as the definition asks."""
+    documents: list[Document] = []
+    problems = []
+    texts: list[tuple[str, RulebookText | ReferenceText]] = []
+    if defn.rules is not None:
+        texts.append(("rules", defn.rules))
+    if defn.reference is not None:
+        texts.append(("reference", defn.reference))
+    found: dict[str, tuple[str, BuildOptions]] = {}
+    for key, text in texts:
+        try:
+            found[key] = text_options(text, loaded, options)
+        except (ValueError, OSError) as exc:
+            problems.append(loaded.source.problem((key,), str(exc)))
+    if problems:
+        raise DefinitionError(problems)
+    context = context_of(defn, cards)
+    if defn.rules is not None:
+        name, opts = found["rules"]
+        hooks = deck_hooks(cards, loaded, icon_markup(defn, loaded, defn.rules.text_size_pt), dpi)
+        book = Rulebook(title=defn.title, template=name, context=context, tables={},
+                        settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
+                        accent=defn.rules.accent, credit=defn.credit, hooks=hooks)
+        documents.append(rulebook_document(book, opts, f"{loaded.name}-rules.pdf"))
+    if defn.reference is not None:
+        name, opts = found["reference"]
+        hooks = deck_hooks(cards, loaded, icon_markup(defn, loaded, defn.reference.text_size_pt), dpi)
+        settings = ReferenceSettings(text_size_pt=defn.reference.text_size_pt, columns=defn.reference.columns,
+                                     accent=defn.reference.accent)
+        ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
+                        credit=defn.credit, hooks=hooks)
+        documents += [located_halves(doc, name, context, opts) for doc in reference_documents(ref, opts, loaded.name)]
+    return documents
+
+
+def located_halves(doc: Document, template: str, context: dict[str, Any], options: BuildOptions) -> Document:
+    """A reference whose half overflows told at the section's heading in the Markdown file, not at a
+    key of the definition (which holds none of its words)."""
+    after = doc.after
+    if after is None:
+        return doc
+
+    def told() -> list[tuple[Any, str]]:
+        found = after()
+        if not found:
+            return found
+        from printgen.jinja.render import render
+
+        text = render(template, context, options.templates)  # as the layout rendered it
+        problems = [TextProblem(heading_line(text, message), section_of(message), message) for _, message in found]
+        raise MarkdownProblems(template, text, problems)
+
+    return replace(doc, after=told)
+
+
+def section_of(message: str) -> str:
+    found = re.search(r"section '([^']*)'", message)
+    return found.group(1) if found else ""
+
+
+def heading_line(text: str, message: str) -> int:
+    """The line of the heading the message names, 1 when it cannot be found."""
+    section = section_of(message)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith("#") and section and section in line:
+            return number
+    return 1
