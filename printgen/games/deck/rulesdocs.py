@@ -21,7 +21,7 @@ from reportlab.platypus import Flowable
 from printgen.art.library import ArtContext, resolve
 from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, Paper, pt
-from printgen.core.problems import DefinitionError, MarkdownProblems, TextProblem
+from printgen.core.problems import DefinitionError, MarkdownProblems, Problem, TextProblem
 from printgen.drawing.document import Document, Page
 from printgen.drawing.markdown import Hooks, NotPrintable, Picture
 from printgen.games import Loaded
@@ -29,6 +29,7 @@ from printgen.games.deck.drawn import DeckCard
 from printgen.games.deck.model import Deck
 from printgen.games.deck.rulesfields import ReferenceText, RulebookText
 from printgen.games.deck.shown import MAX_ROW, CardRow, ShownCard, card_title, find_card
+from printgen.layout import reference, rulebook
 from printgen.layout.reference import Reference, ReferenceSettings, reference_documents
 from printgen.layout.rulebook import Rulebook, RulebookSettings, rulebook_document
 
@@ -184,16 +185,14 @@ def text_options(text: RulebookText | ReferenceText, loaded: Loaded, options: Bu
 
 def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Sequence[DeckCard],
                     dpi: float) -> list[Document]:
-    """<name>-rules.pdf and <name>-reference.pdf with -reference-cards.pdf, as the definition asks."""
-    documents: list[Document] = []
-    problems = []
-    texts: list[tuple[str, RulebookText | ReferenceText]] = []
-    if defn.rules is not None:
-        texts.append(("rules", defn.rules))
-    if defn.reference is not None:
-        texts.append(("reference", defn.reference))
+    """<name>-rules.pdf and <name>-reference.pdf with -reference-cards.pdf, as the definition asks.
+    Every problem of both texts is found first (read, then set in its columns) and told at once, each
+    at its line of the Markdown file; nothing is written while one stands."""
+    problems: list[Problem] = []
     found: dict[str, tuple[str, BuildOptions]] = {}
-    for key, text in texts:
+    for key, text in (("rules", defn.rules), ("reference", defn.reference)):
+        if text is None:
+            continue
         try:
             found[key] = text_options(text, loaded, options)
         except (ValueError, OSError) as exc:
@@ -201,42 +200,82 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
     if problems:
         raise DefinitionError(problems)
     context = context_of(defn, cards)
+    documents: list[Document] = []
     if defn.rules is not None:
         name, opts = found["rules"]
-        hooks = deck_hooks(cards, loaded, icon_markup(defn, loaded, defn.rules.text_size_pt), dpi)
         book = Rulebook(title=defn.title, template=name, context=context, tables={},
                         settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
-                        accent=defn.rules.accent, credit=defn.credit, hooks=hooks)
-        documents.append(rulebook_document(book, opts, f"{loaded.name}-rules.pdf"))
+                        accent=defn.rules.accent, credit=defn.credit,
+                        hooks=deck_hooks(cards, loaded, icon_markup(defn, loaded, defn.rules.text_size_pt), dpi))
+        try:
+            items = rulebook.story(book, rulebook.markdown(book, opts))
+            column = rulebook.plan(items, book.settings, opts.paper).column_width
+            problems += located(set_in(items, column), opts)
+            documents.append(rulebook_document(book, opts, f"{loaded.name}-rules.pdf"))
+        except MarkdownProblems as exc:
+            problems += located([exc], opts)
     if defn.reference is not None:
         name, opts = found["reference"]
-        hooks = deck_hooks(cards, loaded, icon_markup(defn, loaded, defn.reference.text_size_pt), dpi)
         settings = ReferenceSettings(text_size_pt=defn.reference.text_size_pt, columns=defn.reference.columns,
                                      accent=defn.reference.accent)
         ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
-                        credit=defn.credit, hooks=hooks)
-        documents += [located_halves(doc, name, context, opts) for doc in reference_documents(ref, opts, loaded.name)]
+                        credit=defn.credit,
+                        hooks=deck_hooks(cards, loaded, icon_markup(defn, loaded, settings.text_size_pt), dpi))
+        try:
+            column = reference.column_width(opts.paper, settings.columns)
+            width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]
+            problems += located(width_problems, opts)
+            sheets = reference_documents(ref, opts, loaded.name)
+            if not width_problems:
+                problems += located(overflowing(sheets[0], name, context, opts), opts)
+            documents += sheets
+        except MarkdownProblems as exc:
+            problems += located([exc], opts)
+        except DefinitionError as exc:  # a reference without its one page break
+            problems += exc.problems
+    if problems:
+        raise DefinitionError(list(dict.fromkeys(problems)))
     return documents
 
 
-def located_halves(doc: Document, template: str, context: dict[str, Any], options: BuildOptions) -> Document:
-    """A reference whose half overflows told at the section's heading in the Markdown file, not at a
-    key of the definition (which holds none of its words)."""
-    after = doc.after
-    if after is None:
-        return doc
+def set_in(items: list[Flowable], column: float) -> list[MarkdownProblems]:
+    """Each block set at the column's width (mm), so a table too wide for it is found now."""
+    found = []
+    for item in items:
+        try:
+            item.wrap(pt(column), pt(1000))
+        except MarkdownProblems as exc:
+            found.append(exc)
+    return found
 
-    def told() -> list[tuple[Any, str]]:
-        found = after()
-        if not found:
-            return found
-        from printgen.jinja.render import render
 
-        text = render(template, context, options.templates)  # as the layout rendered it
-        problems = [TextProblem(heading_line(text, message), section_of(message), message) for _, message in found]
-        raise MarkdownProblems(template, text, problems)
+def located(found: Sequence[MarkdownProblems], options: BuildOptions) -> list[Problem]:
+    """Each problem at the line of the Markdown file (not its rendered text) that made it."""
+    from printgen.jinja.render import source_line
 
-    return replace(doc, after=told)
+    folders = list(options.templates)
+    return [Problem(*source_line(exc.source, folders, exc.text, p.line, p.snippet), "", p.message)
+            for exc in found for p in exc.problems]
+
+
+def overflowing(sheet: Document, template: str, context: dict[str, Any], options: BuildOptions) -> list[MarkdownProblems]:
+    """The reference sheet set on a page now: a section left over in a half is told at its heading."""
+    from printgen.jinja.render import render
+    from printgen.output.pdf import write_pdf
+
+    write_pdf(sheet)
+    halves = sheet.after() if sheet.after is not None else []
+    if not halves:
+        return []
+    text = render(template, context, options.templates)  # as the layout rendered it
+    return [MarkdownProblems(template, text, [TextProblem(heading_line(text, message), section_of(message),
+                                                          overflow_words(message))]) for _, message in halves]
+
+
+def overflow_words(message: str) -> str:
+    """The layout's message, advising what a deck's reference text can change."""
+    return re.sub(r"lower reference\.text_size_pt \(now [^)]*\)", "set reference.text_size_pt lower (9 pt at "
+                  "the least), or give it fewer columns", message)
 
 
 def section_of(message: str) -> str:
