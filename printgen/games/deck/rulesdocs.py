@@ -165,15 +165,17 @@ def icon_markup(defn: Deck, loaded: Loaded, size_pt: float) -> dict[str, str]:
     return made
 
 
-def context_of(defn: Deck, cards: Sequence[DeckCard]) -> dict[str, Any]:
-    """What Jinja in a rules text sees: the definition as plain data and each card's row, with its
-    `title` and `copies`, as `cards` ({{ cards | length }}, {% for card in cards %})."""
+def context_of(defn: Deck, cards: Sequence[DeckCard], stem: str) -> dict[str, Any]:
+    """What Jinja in a rules text sees: the definition as plain data (`deck`), each card's row with
+    its `title` and `copies` as `cards` ({{ cards | length }}, {% for card in cards %}), and the
+    names of the files the build writes (`deck_file`, `rules_file`, `reference_file`)."""
     rows = []
     for card in cards:
         row = dict(card.drawer.rows[card.index].values)
         rows.append({**row, "title": row.get("title", card_title(card)), "copies": card.copies})
     return {"deck": defn.model_dump(mode="json", exclude={"rows"}), "title": defn.title, "credit": defn.credit,
-            "cards": rows}
+            "cards": rows, "deck_file": f"{stem}.pdf", "rules_file": f"{stem}-rules.pdf",
+            "reference_file": f"{stem}-reference-cards.pdf"}
 
 
 def text_options(text: RulebookText | ReferenceText, loaded: Loaded, options: BuildOptions) -> tuple[str, BuildOptions]:
@@ -199,7 +201,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
             problems.append(loaded.source.problem((key,), str(exc)))
     if problems:
         raise DefinitionError(problems)
-    context = context_of(defn, cards)
+    context = context_of(defn, cards, loaded.name)
     documents: list[Document] = []
     if defn.rules is not None:
         name, opts = found["rules"]
