@@ -104,13 +104,15 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
 
 
 def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
-    """A sentence ending in a colon travels with the table after it, never alone at a column's foot."""
+    """A sentence ending in a colon travels with the table (or a picture marked `keeps_lead`) after it,
+    never alone at a column's foot."""
     result: list[Flowable] = []
     for item in items:
         lead = result[-1] if result else None
         parts = list(lead.items) if isinstance(lead, Stack) else [lead]
         last = parts[-1]
-        if isinstance(item, FitWidth) and isinstance(last, Paragraph) and last.text.rstrip().endswith(":"):
+        if (isinstance(item, FitWidth) or getattr(item, "keeps_lead", False)) and isinstance(last, Paragraph) \
+                and last.text.rstrip().endswith(":"):
             last.style = last.style.clone(f"{last.style.name}-lead", keepWithNext=1)
             result[-1] = tagged(Stack([*parts, item]), getattr(item, "section", ""))
         else:

@@ -74,6 +74,8 @@ def width_of(query: str) -> float:
 class PictureBlock(Flowable):
     """A picture beside the definition, as wide as asked or as the column, centred; never broken."""
 
+    keeps_lead = True  # a sentence ending in a colon before it travels with it (layout.rulebook)
+
     def __init__(self, art: Any, width: float | None) -> None:
         super().__init__()
         self.art = art

@@ -140,6 +140,8 @@ class CardRow(Flowable):
     """One card or a row of cards, centred in the column; never broken across columns. A card too
     wide for the column (or a row) is shrunk to it, and a row that would shrink too far wraps."""
 
+    keeps_lead = True  # a sentence ending in a colon before it travels with it (layout.rulebook)
+
     def __init__(self, cards: Sequence[ShownCard], dpi: float, space: float = 3.0) -> None:
         super().__init__()
         self.cards = list(cards)
