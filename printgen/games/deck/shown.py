@@ -75,16 +75,17 @@ def find_card(cards: Sequence[DeckCard], wanted: str) -> DeckCard:
 
 
 def card_shape(shown: ShownCard, outline: bool = True) -> Group:
-    """The side clipped to the card, as its PNG is, with a hairline round it a little outside."""
+    """The side clipped to the card, as its PNG is, with a hairline round it a little outside (the
+    same gap and line at any size the card is shown)."""
     width, height = shown.card.width, shown.card.height
     edge = Path([0, 0, width, 0, width, height, 0, height], [_MOVETO, _LINETO, _LINETO, _LINETO, _CLOSEPATH],
                 isClipPath=1, strokeColor=None, fillColor=None)
     group = Group(Group(edge, shown.group()))
     if outline:
-        g = OUTLINE_GAP
+        g = OUTLINE_GAP / shown.scale  # the group is drawn at `scale`
         group.add(Path([-g, -g, width + g, -g, width + g, height + g, -g, height + g],
                        [_MOVETO, _LINETO, _LINETO, _LINETO, _CLOSEPATH], strokeColor=OUTLINE,
-                       strokeWidth=0.2, fillColor=None))
+                       strokeWidth=0.2 / shown.scale, fillColor=None))
     return group
 
 
