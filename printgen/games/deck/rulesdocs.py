@@ -108,7 +108,7 @@ def joined_row(made: list[Flowable], dpi: float) -> Flowable:
     from printgen.drawing.markdown import Row
 
     if all(isinstance(item, CardRow) for item in made):
-        cards = [card for item in made for card in item.cards]  # type: ignore[attr-defined]
+        cards = [card for item in made for card in item.cards]
         if len(cards) > MAX_ROW:
             return Row(made, pt(2.0))
         return CardRow(cards, dpi)
