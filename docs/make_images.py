@@ -1,6 +1,6 @@
 """Make the guides' pictures from real builds: run printgen, render its PDFs with pypdfium2, crop.
 
-Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guide's only,
+Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guides' only,
 `... pieces` for the piece-template pictures of the art guide)
 
 The before-and-after pictures of docs/print-quality.md need a build made by printgen as it was before
@@ -130,6 +130,34 @@ def deck_images(out: Path) -> None:
     save(row, "deck-styled-turned-clipped.png", 1100)
     printgen("build", example, "--guides", "--no-pictures", "--out", out / "guides")
     save(render(out / "guides" / "star_lanes" / "star_lanes.pdf", 0, 160, (6, 6, 77, 102)), "deck-guides.png", 460)
+
+
+def rules_images(out: Path) -> None:
+    """docs/rules-documents.md: the starter deck (`printgen new deck`) with the guide's rulebook and
+    reference card (docs/examples/deck_rules), built with its cards."""
+    import shutil
+
+    home = out / "rules-home"
+    home.mkdir()
+    before = Path.cwd()
+    os.chdir(home)
+    try:
+        printgen("new", "deck", "mydeck")
+    finally:
+        os.chdir(before)
+    for name in ("rules.md", "reference.md"):
+        shutil.copyfile(ROOT / "docs" / "examples" / "deck_rules" / name, home / "mydeck" / name)
+    printgen("build", home / "mydeck" / "mydeck.yaml", "--out", out / "rules")
+    book = out / "rules" / "mydeck" / "mydeck-rules.pdf"
+    pages = [render(book, n, 40) for n in range(4)]
+    top, bottom = side_by_side(pages[0], pages[1], 12), side_by_side(pages[2], pages[3], 12)
+    both = Image.new("RGB", (top.width, top.height + 12 + bottom.height), "white")
+    both.paste(top, (0, 0))
+    both.paste(bottom, (0, top.height + 12))
+    save(both, "rules-pages.png", 900)
+    save(render(book, 0, 110, (12, 10, 200, 150)), "rules-first-page.png", 820)
+    save(render(book, 2, 110, (12, 161, 106, 220)), "rules-card-row.png", 420)
+    save(render(out / "rules" / "mydeck" / "mydeck-reference.pdf", 0, 55), "rules-reference-sheet.png", 460)
 
 
 def labelled(image: Image.Image, words: str) -> Image.Image:
@@ -289,6 +317,7 @@ def main() -> None:
             quality_images(Path(sys.argv[2]), out)
             return
         deck_images(out)
+        rules_images(out)
         if sys.argv[1:] == ["deck"]:
             return
         # print at home: the bundled games as they are (each built once, and shown as bundled below)

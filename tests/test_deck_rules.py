@@ -1,6 +1,6 @@
 """Issue 42: a deck's own rulebook and reference card from Markdown beside its definition, with the
 deck's cards in them. The starter deck with the four-page rulebook and reference card in
-tests/data/deck_rulebook, built by `printgen build` with its cards; every card the rulebook shows at
+docs/examples/deck_rules (docs/rules-documents.md), built by `printgen build` with its cards; every card the rulebook shows at
 its true size is compared pixel by pixel with the deck's own PNG of it, and the house-style measures
 of tests/test_house_style.py hold."""
 from __future__ import annotations
@@ -28,7 +28,7 @@ from printgen.output.cellpages import RowBitmap
 from typeset import body_size, column_blanks, lines, longest_body_line, size_shares
 
 ROOT = Path(__file__).resolve().parents[1]
-BOOK = ROOT / "tests" / "data" / "deck_rulebook"
+BOOK = ROOT / "docs" / "examples" / "deck_rules"  # the guide's example, written for the starter deck
 DPI = 150  # the deck's card pictures (FACE_DPI)
 MM = 72 / 25.4
 CARD = (63.5, 88.9)  # the starter's poker cards, mm
