@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDES = ["print-at-home.md", "customise-art.md", "homebrew-tile-set.md", "print-shop.md", "decks.md",
-          "live-preview.md"]
+          "live-preview.md", "rules-documents.md"]
 EXAMPLES = ROOT / "docs" / "examples"
 
 

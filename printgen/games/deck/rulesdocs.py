@@ -11,9 +11,11 @@ icons and pictures in them:
 from __future__ import annotations
 
 import re
+import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import IO, Any, Sequence
 from urllib.parse import unquote
 
 from reportlab.platypus import Flowable
@@ -115,7 +117,7 @@ def joined_row(made: list[Flowable], dpi: float) -> Flowable:
     return Row(made, pt(2.0))
 
 
-def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: dict[str, str], dpi: float) -> Hooks:
+def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: Icons, dpi: float) -> Hooks:
     """The cards by name, the deck's icons, and pictures beside the definition, for its texts."""
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
 
@@ -138,33 +140,56 @@ def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: dict[str, str],
         except (ValueError, OSError) as exc:
             raise NotPrintable(f"the picture {name.strip()}: {exc}") from None
 
-    return Hooks(pictures={"card": card, "": file}, icons=icons.get, table_kind=Hooks().table_kind,
+    return Hooks(pictures={"card": card, "": file}, icons=icons, table_kind=Hooks().table_kind,
                  row=lambda made: joined_row(made, dpi), prepare=spaced_links)
 
 
-def icon_markup(defn: Deck, loaded: Loaded, size_pt: float) -> dict[str, str]:
-    """Each icon as paragraph markup: a picture of it made once at ICON_DPI, one em high (reportlab's
-    paragraphs take pictures only from files, so it is written into a private temporary folder)."""
-    if not defn.icons:
-        return {}
-    from printgen.core.spool import private_folder
+class Icons:
+    """The deck's icons as paragraph markup, each a picture made once at ICON_DPI, one em high.
+    reportlab's paragraphs take pictures only from files, so each is an unnamed temporary file
+    (gone when closed, or when the process ends however it ends), read through /proc/self/fd;
+    elsewhere a private temporary folder, removed when printgen stops."""
+
+    def __init__(self) -> None:
+        self.markup: dict[str, str] = {}
+        self.files: list[IO[bytes]] = []  # kept open while the documents are written
+        self.folder: Path | None = None
+
+    def __call__(self, name: str) -> str | None:
+        return self.markup.get(name)
+
+    def path_for(self, png: bytes) -> str:
+        if sys.platform == "linux":
+            handle = tempfile.TemporaryFile()
+            handle.write(png)
+            handle.flush()
+            self.files.append(handle)
+            return f"/proc/self/fd/{handle.fileno()}"
+        if self.folder is None:
+            from printgen.core.spool import private_folder
+
+            self.folder = Path(private_folder("printgen-icons-"))
+        path = self.folder / f"icon-{len(self.markup)}.png"
+        path.write_bytes(png)
+        return str(path)
+
+
+def deck_icons(defn: Deck, loaded: Loaded, size_pt: float) -> Icons:
+    """Each of the deck's icons drawn once, as tall as the text is large."""
     from printgen.output.png import write_png
 
+    icons = Icons()
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
-    folder = Path(private_folder("printgen-icons-"))
     height = size_pt * ICON_EM * MM_PER_PT
-    made = {}
-    for n, (name, file) in enumerate(sorted(defn.icons.items())):
+    for name, file in sorted(defn.icons.items()):
         art = loaded.art.add_image(file, context)  # already loaded by the cards: any fault is told there
         nw, nh = art.natural
         width = height * nw / nh
         png = write_png(Document("icon.png", Paper("icon", width, height), [Page([art.shape(0, 0, width, height)])],
                                  name, dpi=ICON_DPI))
-        path = folder / f"icon-{n}.png"
-        path.write_bytes(png)
-        made[name] = (f'<img src="{path}" width="{pt(width):.2f}" height="{pt(height):.2f}" '
-                      f'valign="{-0.18 * pt(height):.2f}"/>')
-    return made
+        icons.markup[name] = (f'<img src="{icons.path_for(png)}" width="{pt(width):.2f}" height="{pt(height):.2f}" '
+                              f'valign="{-0.18 * pt(height):.2f}"/>')
+    return icons
 
 
 def context_of(defn: Deck, cards: Sequence[DeckCard], stem: str) -> dict[str, Any]:
@@ -210,7 +235,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
         book = Rulebook(title=defn.title, template=name, context=context, tables={},
                         settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
                         accent=defn.rules.accent, credit=defn.credit,
-                        hooks=deck_hooks(cards, loaded, icon_markup(defn, loaded, defn.rules.text_size_pt), dpi))
+                        hooks=deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt), dpi))
         try:
             items = rulebook.story(book, rulebook.markdown(book, opts))
             column = rulebook.plan(items, book.settings, opts.paper).column_width
@@ -224,7 +249,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
                                      accent=defn.reference.accent)
         ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
                         credit=defn.credit,
-                        hooks=deck_hooks(cards, loaded, icon_markup(defn, loaded, settings.text_size_pt), dpi))
+                        hooks=deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt), dpi))
         try:
             column = reference.column_width(opts.paper, settings.columns)
             width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]
