@@ -273,7 +273,7 @@ def war_with_templates(copy_definition, tmp_path: Path, rules: str) -> Path:
     yaml = copy_definition("one_minute_war")
     mine = tmp_path / "my_templates" / "one_minute_war"
     mine.mkdir(parents=True)
-    (mine / "rules.txt.j2").write_text(rules)
+    (mine / "rules.md.j2").write_text(rules)
     yaml.write_text(yaml.read_text() + "templates: my_templates/\n")
     return yaml
 
@@ -287,7 +287,7 @@ def test_definition_templates_are_used_and_cli_templates_come_first(run_cli, cop
         assert {"by", "the", "campfire"} <= words, words
     first = tmp_path / "first" / "one_minute_war"
     first.mkdir(parents=True)
-    (first / "rules.txt.j2").write_text("# Command line wins\n\nEven shorter.\n")
+    (first / "rules.md.j2").write_text("# Command line wins\n\nEven shorter.\n")
     result = run_cli("build", yaml, "--templates", tmp_path / "first", "--out", tmp_path / "o2")
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "o2" / "one_minute_war" / "one_minute_war.pdf") as pdf:
@@ -306,7 +306,7 @@ def test_template_errors_name_the_template_file_and_line(run_cli, copy_definitio
     yaml = war_with_templates(copy_definition, tmp_path, rules)
     result = run_cli("build", yaml, "--out", tmp_path / "o")
     assert result.exit_code == 2, result.output
-    assert re.search(rf"my_templates/one_minute_war/rules\.txt\.j2:{line}: {message}", result.output), result.output
+    assert re.search(rf"my_templates/one_minute_war/rules\.md\.j2:{line}: {message}", result.output), result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "o").exists()
 
@@ -322,7 +322,7 @@ def test_a_missing_template_folder_is_located(run_cli, copy_definition, tmp_path
 
 
 def test_svg_and_xml_templates_escape_what_they_insert(tmp_path):
-    assert all(autoescape(name) for name in ("a.svg.j2", "a.xml.j2", "a.txt.j2", "a.svg", "other.j2"))
+    assert all(autoescape(name) for name in ("a.svg.j2", "a.xml.j2", "a.txt.j2", "a.md.j2", "a.svg", "other.j2"))
     (tmp_path / "card.svg.j2").write_text('<text>{{ name }}</text>\n')
     out = render("card.svg.j2", {"name": 'Fish & "Chips" <b>'}, [tmp_path])
     assert out == "<text>Fish &amp; &#34;Chips&#34; &lt;b&gt;</text>\n"

@@ -16,6 +16,7 @@ from typing import Callable, Mapping, Sequence
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.colors import Color, HexColor, black
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table
 from reportlab.platypus.flowables import HRFlowable
@@ -27,7 +28,8 @@ from printgen.drawing.flow import ColumnBreak
 from printgen.drawing.story import (GRID_PAD, FitWidth, Item, Stack, Styles, TableFactory, escape, grid_table,
                                     keep_headings_with_next, tagged)
 
-MAX_NESTING = 12  # lists and quotes inside each other, at the most (markdown-it stops reading deeper)
+MAX_NESTING = 8  # lists and quotes inside each other, at the most; deeper is a located problem
+READ_NESTING = 100  # markdown-it skips what lies deeper than this, so MAX_NESTING is told first
 MAX_LIST_DEPTH = 4  # levels of list inside list that printgen indents
 MAX_TABLE_CELLS = 2000  # cells in one Markdown table
 MAX_TABLE_COLUMNS = 12
@@ -84,7 +86,9 @@ class Hooks:
 
 def parser() -> MarkdownIt:
     """CommonMark with GitHub's tables and strikethrough; raw HTML is read so it can be refused."""
-    return MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable(["table", "strikethrough"])
+    md = MarkdownIt("commonmark", {"html": True, "maxNesting": READ_NESTING}).enable(["table", "strikethrough"])
+    md.normalizeLink = lambda url: url  # type: ignore[method-assign]  # a source as written: card:Mossback Toad
+    return md
 
 
 def blocks(text: str, source: str, style: Styles, hooks: Hooks = Hooks()) -> list[Flowable]:
@@ -124,6 +128,9 @@ class Setter:
         self.section = ""
         self.pictures = 0
         self.after_title = False  # italic paragraphs right under a `# title` are its subtitle
+        self.html_lines: set[int] = set()  # lines whose raw HTML has been told
+        self.nesting = 0  # lists and quotes around the block being set
+        self.indent = 0.0  # pt: where the words of the list item around the block being set begin
 
     def problem(self, line: int, snippet: str, message: str) -> None:
         self.problems.append(TextProblem(line, snippet, message))
@@ -151,10 +158,14 @@ class Setter:
             return [self.tag(Paragraph(self.inline(node.children[0], line), style))]
         if kind == "paragraph":
             return self.paragraph(node, line, title)
+        if kind in ("bullet_list", "ordered_list", "blockquote") and self.nesting >= MAX_NESTING:
+            self.problem(line, "", f"lists and quotes go at most {MAX_NESTING} deep inside each other; "
+                                   f"make this one shallower")
+            return []
         if kind in ("bullet_list", "ordered_list"):
-            return self.listing(node, depth)
+            return self.nested(lambda: self.listing(node, depth))
         if kind == "blockquote":
-            inner = [item for child in node.children for item in self.block(child, depth)]
+            inner = self.nested(lambda: [item for child in node.children for item in self.block(child, depth)])
             return [self.tag(ExampleBox(inner, self.box_accent()))] if inner else []
         if kind == "table":
             return self.table(node, line)
@@ -169,6 +180,13 @@ class Setter:
             return self.html_block(node, line)
         self.problem(line, "", f"Markdown's {kind.replace('_', ' ')} is not something printgen can print")
         return []
+
+    def nested(self, make: Callable[[], list[Flowable]]) -> list[Flowable]:
+        self.nesting += 1
+        try:
+            return make()
+        finally:
+            self.nesting -= 1
 
     def tag(self, flowable: Flowable) -> Flowable:
         return tagged(flowable, self.section)
@@ -192,10 +210,20 @@ class Setter:
             self.problem(first_line(node), "", f"lists go at most {MAX_LIST_DEPTH} deep; make this one shallower")
             return []
         size, bullet = self.style.body.fontSize, self.style.bullet
-        if depth:
-            bullet = bullet.clone(bullet.name, leftIndent=bullet.leftIndent + depth * size * 1.1,
-                                  bulletIndent=bullet.bulletIndent + depth * size * 1.1)
         number = int(node.attrs.get("start", 1) or 1) if node.type == "ordered_list" else 0
+        last = f"{number + len(node.children) - 1}." if node.type == "ordered_list" else ""
+        # the marks hang from the text's edge around them; the words line up past the widest mark
+        step = max(bullet.leftIndent - bullet.bulletIndent, stringWidth(last + " ", bullet.fontName, size))
+        if depth or last:
+            bullet = bullet.clone(bullet.name, bulletIndent=self.indent + bullet.bulletIndent,
+                                  leftIndent=self.indent + bullet.bulletIndent + step)
+        outer, self.indent = self.indent, bullet.leftIndent
+        try:
+            return self.items(node, depth, bullet, number)
+        finally:
+            self.indent = outer
+
+    def items(self, node: SyntaxTreeNode, depth: int, bullet: ParagraphStyle, number: int) -> list[Flowable]:
         result: list[Flowable] = []
         for k, item in enumerate(node.children):
             mark = f"{number + k}." if node.type == "ordered_list" else ("\u2022" if depth % 2 == 0 else "\u2013")
@@ -258,10 +286,12 @@ class Setter:
                 return []
             return [self.tag(FitWidth(self.hooks.tables[name])), Spacer(1, self.style.body.spaceAfter)]
         if lowered == "page break":
-            return [PageBreak()]
+            mark = PageBreak()
+            mark.line = line  # a reference text with a break too many is told at it
+            return [mark]
         if lowered == "column break":
             return [ColumnBreak()]
-        if lowered.split(" ", 1)[0].rstrip(":") in ("table", "page", "column", "pagebreak", "newpage"):
+        if re.split(r"[\s:_-]", lowered)[0] in ("table", "page", "column", "pagebreak", "newpage"):
             self.problem(line, words[:40], f"'<!-- {words} -->' is not one of printgen's comments; write "
                                            f"<!-- table: NAME -->, <!-- page break --> or <!-- column break -->")
         return []  # any other comment is a comment
@@ -334,10 +364,10 @@ class Setter:
             self.problem(line, str(node.attrs.get("src", "")), "a picture stands in a paragraph of its own "
                                                                "(a blank line before and after it)")
             return ""
-        if kind == "html_inline":
-            if node.content.startswith("<!--"):
-                return ""
-            self.problem(line, node.content[:40], raw_html(node.content))
+        if kind == "html_inline":  # a comment is nothing; a tag is told once a line, where it opens
+            if not node.content.startswith(("<!--", "</")) and line not in self.html_lines:
+                self.html_lines.add(line)
+                self.problem(line, node.content[:40], raw_html(node.content))
             return ""
         return inner
 

@@ -15,7 +15,6 @@ from reportlab.graphics.shapes import Drawing, Group, mmult
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.jinja.plaindata import plain
-from printgen.jinja.render import line_of
 
 PIECE_SECONDS = 0.05  # s each piece adds to a batch's time limit (a tile face: ~3 ms to render and convert)
 MAX_SECONDS = 120.0
@@ -77,6 +76,8 @@ class PieceTemplates:
 
     def where(self, name: str, snippet: str = "") -> tuple[str, int]:
         """The template's file as messages show it, and the line holding `snippet` (else 1)."""
+        from printgen.jinja.render import line_of  # Jinja is imported only once a template is drawn
+
         path, text = self.source(name)
         return shown_name(path), line_of(text, snippet) if snippet else 1
 
@@ -142,6 +143,8 @@ class PieceTemplates:
     def take(self, name: str, wanted: list[Wanted], made: list[Drawn]) -> None:
         """Place each wanted piece of template `name`, warning once for what drawing them noticed:
         what svglib leaves out at the line of the template naming the feature, then svglib's notes."""
+        from printgen.jinja.render import line_of
+
         findings: dict[str, str] = {}
         notes: dict[str, None] = {}
         for drawn in made:

@@ -178,6 +178,8 @@ def aligned_line(source: str, rendered: str, line: int, snippet: str = "") -> in
     match; inside a stretch the template changed, the line there that holds `snippet`, else the one
     most like the rendered line."""
     ours, theirs = source.splitlines(), rendered.splitlines()
+    literal = re.sub(r"\{#.*?#\}|\{%.*?%\}", lambda m: "\n" * m.group().count("\n"), source, flags=re.S)
+    words = [re.sub(r"\{\{.*?\}\}", "", text) for text in literal.split("\n")]  # what a line prints as written
     target = line - 1
     matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -185,14 +187,18 @@ def aligned_line(source: str, rendered: str, line: int, snippet: str = "") -> in
             continue
         if tag == "equal":
             return i1 + (target - j1) + 1
-        stretch = range(i1, max(i2, i1 + 1))
         wanted = theirs[target] if target < len(theirs) else ""
-        lines = [i for i in stretch if i < len(ours)]
+        lines = [i for i in range(i1, max(i2, i1 + 1)) if i < len(ours)]
         hits = [i for i in lines if snippet and snippet.strip() in ours[i]]
         if hits or lines:
-            return (hits or sorted(lines, key=lambda i: -difflib.SequenceMatcher(None, ours[i], wanted).ratio()))[0] + 1
+            return (hits or sorted(lines, key=lambda i: -likeness(words[i] if i < len(words) else "", wanted)))[0] + 1
         return min(i1, max(len(ours) - 1, 0)) + 1
     return min(line, max(len(ours), 1))
+
+
+def likeness(words: str, rendered: str) -> float:
+    """How much of a source line's own words a rendered line holds (0 for a line that prints nothing)."""
+    return difflib.SequenceMatcher(None, words, rendered, autojunk=False).ratio() if words.strip() else -1.0
 
 
 def kind_of(name: str) -> str:

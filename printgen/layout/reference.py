@@ -25,11 +25,11 @@ from printgen.drawing.document import Document, Located, Page
 from printgen.core.source import Loc
 from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
 from printgen.drawing.picture import CUT, guide, rect, text
-from printgen.core.problems import DefinitionError, Problem
+from printgen.core.problems import MarkdownProblems, TextProblem
 from printgen.layout.sheet import Duplex
 from printgen.drawing.columns import least_fitting, reckoned_height
-from printgen.drawing.flow import pour
-from printgen.drawing.markdown import Hooks, blocks
+from printgen.drawing.flow import ColumnBreak, pour
+from printgen.drawing.markdown import Hooks, PictureMaker, blocks
 from printgen.drawing.story import Stack, Styles, escape, grid_table, styles, tagged
 from printgen.jinja.render import render
 
@@ -74,7 +74,10 @@ class Reference:
     settings_loc: Loc = ("reference",)  # where `settings` sits in the YAML
     credit: str = ""  # who made the game, in the footer
     sections: Mapping[str, Loc] = field(default_factory=dict)  # heading -> YAML key behind it
-    hooks: Hooks = Hooks()  # pictures and icons the text may show (a deck's cards); its tables come from `tables`
+    pictures: Mapping[str, PictureMaker] = field(default_factory=dict)  # `![alt](scheme:...)` sources
+    icons: Callable[[str], str | None] | None = None  # `:name:` -> paragraph markup (None: unknown)
+    row: Callable[[list[Flowable]], Flowable] | None = None  # several pictures of one paragraph (a row of cards)
+    prepare: Callable[[str], str] | None = None  # the text before it is read, its lines kept
 
     @property
     def sheet_name(self) -> str:
@@ -180,7 +183,10 @@ def keep_sections_whole(items: list[Flowable], width: float, height: float) -> l
     current = object()
     for item in items:
         section = getattr(item, "section", None)
-        if groups and (section is None or section == current):
+        if isinstance(item, ColumnBreak):  # the designer's break stands alone, between blocks
+            groups.append([item])
+            current = object()
+        elif groups and not isinstance(groups[-1][0], ColumnBreak) and (section is None or section == current):
             groups[-1].append(item)
         else:
             groups.append([item])
@@ -232,7 +238,8 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
         name: partial(data_table, table, style, accent) if isinstance(table, DataTable) else table
         for name, table in ref.tables.items()}
     text = render(ref.template, dict(ref.context), options.templates)
-    story = blocks(text, ref.template, style, replace(ref.hooks, tables=factories))
+    story = blocks(text, ref.template, style, Hooks(factories, ref.pictures, ref.icons, row=ref.row,
+                                                    prepare=ref.prepare))
     result: list[list[Flowable]] = [[]]
     for item in story:
         if isinstance(item, PageBreak):
@@ -240,9 +247,11 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
         else:
             result[-1].append(item)
     if len(result) != 2:
-        raise DefinitionError([Problem(ref.template, 1, "", f"a reference template needs exactly one "
-                                       f"<!-- page break --> between its two halves, the card's front and back "
-                                       f"(found {len(result) - 1})")])
+        breaks = [getattr(item, "line", 1) for item in story if isinstance(item, PageBreak)]
+        raise MarkdownProblems(ref.template, text, [TextProblem(
+            breaks[1] if len(breaks) > 1 else len(text.splitlines()), "page break" if breaks else "",
+            f"a reference text needs exactly one <!-- page break --> between its two halves, the card's "
+            f"front and back (found {len(breaks)})")])
     return result
 
 

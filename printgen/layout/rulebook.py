@@ -7,11 +7,11 @@ grows from an estimate while the text overflows, up to MAX_PAGES.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import takewhile
 from math import ceil
-from typing import Annotated, Any, Mapping, Union
+from typing import Annotated, Any, Callable, Mapping, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.lib.colors import HexColor
@@ -25,7 +25,7 @@ from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing import style
 from printgen.drawing.picture import rect, text
-from printgen.drawing.markdown import Hooks, blocks
+from printgen.drawing.markdown import Hooks, PictureMaker, blocks
 from printgen.drawing.story import FitWidth, Stack, Styles, styles, tagged
 from printgen.jinja.render import render
 from printgen.layout.reference import DataTable, Figure, data_table, is_head
@@ -59,7 +59,10 @@ class Rulebook:
     credit: str = ""  # who made the game, in every page's footer
     settings_loc: Loc = ("rules",)  # where `settings` sits in the YAML
     key: str = ""  # a line every page's footer repeats: what the mark on printgen's rulings means
-    hooks: Hooks = Hooks()  # pictures and icons the text may show (a deck's cards); its tables come from `tables`
+    pictures: Mapping[str, PictureMaker] = field(default_factory=dict)  # `![alt](scheme:...)` sources
+    icons: Callable[[str], str | None] | None = None  # `:name:` -> paragraph markup (None: unknown)
+    row: Callable[[list[Flowable]], Flowable] | None = None  # several pictures of one paragraph (a row of cards)
+    prepare: Callable[[str], str] | None = None  # the text before it is read, its lines kept
 
 
 def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
@@ -99,8 +102,8 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
     accent = HexColor(book.accent)
     factories = {name: partial(data_table, table, style, accent, kind=RulesTable) if isinstance(table, DataTable)
                  else table for name, table in book.tables.items()}
-    return keep_leads_with_tables(blocks(text, book.template, style,
-                                         replace(book.hooks, tables=factories, table_kind=RulesTable)))
+    hooks = Hooks(factories, book.pictures, book.icons, RulesTable, row=book.row, prepare=book.prepare)
+    return keep_leads_with_tables(blocks(text, book.template, style, hooks))
 
 
 def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:

@@ -25,7 +25,7 @@ from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, Paper, pt
 from printgen.core.problems import DefinitionError, MarkdownProblems, Problem, TextProblem
 from printgen.drawing.document import Document, Page
-from printgen.drawing.markdown import Hooks, NotPrintable, Picture
+from printgen.drawing.markdown import NotPrintable, Picture
 from printgen.games import Loaded
 from printgen.games.deck.drawn import DeckCard
 from printgen.games.deck.model import Deck
@@ -117,8 +117,9 @@ def joined_row(made: list[Flowable], dpi: float) -> Flowable:
     return Row(made, pt(2.0))
 
 
-def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: Icons, dpi: float) -> Hooks:
-    """The cards by name, the deck's icons, and pictures beside the definition, for its texts."""
+def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: Icons, dpi: float) -> dict[str, Any]:
+    """The cards by name, the deck's icons, and pictures beside the definition, for its texts: the
+    keys a Rulebook or Reference takes for what its Markdown may show."""
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
 
     def card(picture: Picture) -> Flowable:
@@ -140,8 +141,8 @@ def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: Icons, dpi: flo
         except (ValueError, OSError) as exc:
             raise NotPrintable(f"the picture {name.strip()}: {exc}") from None
 
-    return Hooks(pictures={"card": card, "": file}, icons=icons, table_kind=Hooks().table_kind,
-                 row=lambda made: joined_row(made, dpi), prepare=spaced_links)
+    return {"pictures": {"card": card, "": file}, "icons": icons, "row": lambda made: joined_row(made, dpi),
+            "prepare": spaced_links}
 
 
 class Icons:
@@ -235,7 +236,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
         book = Rulebook(title=defn.title, template=name, context=context, tables={},
                         settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
                         accent=defn.rules.accent, credit=defn.credit,
-                        hooks=deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt), dpi))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt), dpi))
         try:
             items = rulebook.story(book, rulebook.markdown(book, opts))
             column = rulebook.plan(items, book.settings, opts.paper).column_width
@@ -249,7 +250,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
                                      accent=defn.reference.accent)
         ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
                         credit=defn.credit,
-                        hooks=deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt), dpi))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt), dpi))
         try:
             column = reference.column_width(opts.paper, settings.columns)
             width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]
