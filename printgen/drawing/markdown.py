@@ -306,9 +306,8 @@ class Setter:
                 made.append(flowable)
         if not made:
             return []
-        if len(made) == 1:
-            return [self.tag(made[0])]
-        return [self.tag(self.hooks.row(made) if self.hooks.row else Row(made, pt(2.0)))]
+        row = self.hooks.row or (lambda items: Row(items, pt(2.0)))
+        return [self.tag(made[0] if len(made) == 1 else row(made))]
 
     def picture(self, picture: Picture) -> Flowable | None:
         self.pictures += 1
