@@ -265,6 +265,8 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
             problems += exc.problems
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))
+    for document in documents:  # the PDF's Author: who the definition credits, if anyone
+        document.author = defn.credit
     return documents
 
 
