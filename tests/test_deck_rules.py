@@ -242,3 +242,35 @@ def test_serve_shows_the_rules_documents_beside_the_cards(tmp_path):
     assert {"served.pdf", "served-reference.pdf"} <= set(shown)
     names = {f.name for f in files}
     assert "pages/served-rules-p1.png" in names and described["decks"][0]["faces"]
+
+
+def test_pictures_beside_the_definition_and_the_settings_of_a_text(tmp_path):
+    definition = new_deck(tmp_path, "pics")
+    folder = definition.parent
+    Image.new("RGB", (40, 20), (200, 30, 30)).save(folder / "banner.png")
+    (folder / "rules.md").write_text("# Pictures\n\nA coin drawn as vectors:\n\n![coin](coin.svg?width=20mm)\n\n"
+                                     "A banner from a PNG:\n\n![banner](banner.png?width=50mm)\n")
+    text = definition.read_text().replace("rules: rules.md ", "rules: {file: rules.md, columns: 1, text_size_pt: 10}")
+    definition.write_text(text)
+    built = printgen("build", str(definition), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    pdf = tmp_path / "output" / "pics" / "pics-rules.pdf"
+    with pdfplumber.open(pdf) as document:
+        page = document.pages[0]
+        words = page.extract_words(extra_attrs=["size"])
+        assert {round(w["size"], 1) for w in words if w["text"] in ("coin", "banner")} == {10.0}  # text_size_pt
+        banner = [image for image in page.images if abs((image["x1"] - image["x0"]) / MM - 50) < 0.2]
+        assert len(banner) == 1 and abs((banner[0]["bottom"] - banner[0]["top"]) / MM - 25) < 0.2
+        # the SVG coin is paths, 20 mm wide, not a picture
+        coin = [c for c in page.curves + page.rects if abs((c["x1"] - c["x0"]) / MM - 20 * 18 / 20) < 0.3]
+        assert coin, [(c["x1"] - c["x0"]) / MM for c in page.curves]
+
+
+def test_a_missing_rules_file_is_told_at_its_key(tmp_path):
+    definition = new_deck(tmp_path, "gone")
+    (definition.parent / "rules.md").unlink()
+    built = printgen("build", str(definition), cwd=tmp_path)
+    assert built.returncode == 2
+    line = next(n for n, text in enumerate(definition.read_text().splitlines(), start=1) if text.startswith("rules:"))
+    assert f"gone/gone.yaml:{line}: rules: expected a file, but gone/rules.md does not exist" in built.stderr, built.stderr
+    assert not (tmp_path / "output").exists()
