@@ -30,7 +30,7 @@ from printgen.games import Loaded
 from printgen.games.deck.drawn import DeckCard
 from printgen.games.deck.model import Deck
 from printgen.games.deck.rulesfields import ReferenceText, RulebookText
-from printgen.games.deck.shown import MAX_ROW, CardRow, ShownCard, card_title, find_card
+from printgen.games.deck.shown import CardRow, ShownCard, card_title, find_card
 from printgen.layout import reference, rulebook
 from printgen.layout.reference import Reference, ReferenceSettings, reference_documents
 from printgen.layout.rulebook import Rulebook, RulebookSettings, rulebook_document
@@ -109,11 +109,8 @@ def joined_row(made: list[Flowable], dpi: float) -> Flowable:
     """Card pictures in one paragraph as one row of cards; pictures of other kinds side by side."""
     from printgen.drawing.markdown import Row
 
-    if all(isinstance(item, CardRow) for item in made):
-        cards = [card for item in made for card in item.cards]
-        if len(cards) > MAX_ROW:
-            return Row(made, pt(2.0))
-        return CardRow(cards, dpi)
+    if all(isinstance(item, CardRow) for item in made):  # one line, or more when one would shrink them too far
+        return CardRow([card for item in made for card in item.cards], dpi)
     return Row(made, pt(2.0))
 
 

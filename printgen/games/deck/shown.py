@@ -26,8 +26,6 @@ OUTLINE_GAP = 0.6  # mm between a card's edge and the hairline round it: clear o
 OUTLINE = HexColor("#9a9a9a")
 CARD_GAP = 3.0  # mm between the cards of a row
 MIN_ROW_SCALE = 0.4  # a row smaller than this (of the cards' width) wraps onto another line instead
-MAX_ROW = 12  # cards in one row: a hand or a tableau, not the deck
-SIDES = ("face", "back")
 
 
 @dataclass(frozen=True)
@@ -184,18 +182,3 @@ class CardRow(Flowable):
                 draw_card(self.canv, card, x, top - h, self.dpi)
                 x += w + pt(CARD_GAP)
             top -= tallest + pt(CARD_GAP + 2 * OUTLINE_GAP)
-
-
-def card_row(cards: Sequence[DeckCard], asked: Sequence[tuple[str, str, float | None]],
-             dpi: float) -> CardRow:
-    """A row of the cards `asked` as (title or row, side, width mm or None); ValueError names the
-    first that cannot be shown."""
-    if len(asked) > MAX_ROW:
-        raise ValueError(f"a row shows at most {MAX_ROW} cards (got {len(asked)}); split it in two")
-    shown = []
-    for wanted, side, width in asked:
-        if side not in SIDES:
-            raise ValueError(f"expected #face or #back after the card's name (got #{side})")
-        shown.append(ShownCard(find_card(cards, wanted), side, width))
-    return CardRow(shown, dpi)
-
