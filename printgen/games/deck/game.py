@@ -239,6 +239,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     if defn.rules is not None or defn.reference is not None:  # its cards drawn on its pictures' pixels
         from printgen.games.deck.rulesdocs import rules_documents
 
+        # every row, whatever --rows chose, each drawn now so that a faulty card is told, never shown
         documents += rules_documents(defn, options, loaded, drawn_all(every), options.dpi or FACE_DPI)
     return documents
 
