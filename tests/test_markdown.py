@@ -269,3 +269,69 @@ def test_a_column_break_in_a_reference_card_starts_its_next_column(run_cli, tmp_
         words = {w["text"]: w for w in page.extract_words()}
     assert words["Left"]["x0"] < page.width / 2 < words["Right"]["x0"]
     assert abs(words["Left"]["top"] - words["Right"]["top"]) < 1  # both at the top of their columns
+
+
+def test_a_problem_inside_a_paragraph_names_its_own_line():
+    assert problems("# T\n\nOne line,\nthen <span>two</span>,\nthen :x: three.\n",
+                    Hooks(icons=lambda name: None)) == [
+        (4, "raw HTML (<span>) is not printed; write Markdown instead (**bold**, *italic*), or a backslash "
+            "before a < that should print"), (5, "no icon called 'x'")]
+
+
+LONG = """# {{ d.title }}
+
+*A longer house rulebook, to see how Markdown blocks travel between columns and pages.*
+
+{% for n in range(1, 13) %}
+## Part {{ n }}
+
+Each part opens with a paragraph of plain words long enough to wrap over several lines of a column,
+so that the blocks after it land at many different heights on the page as the parts go by.
+
+{% if n % 2 %}
+> **Example {{ n }}.** A box that must stay in one piece: its first line, then a second sentence
+> that wraps, and a third that closes the example off.
+
+{% else %}
+Totals for part {{ n }}:
+
+| Step | Who | Points |
+|------|-----|-------:|
+| Draw | both players | {{ n }} |
+| Play | the first player | {{ n * 2 }} |
+| Score | whoever won | {{ n * 3 }} |
+
+{% endif %}
+A closing paragraph for part {{ n }}, again of a few lines, before the next heading begins.
+{% endfor %}
+"""
+
+
+def test_example_boxes_and_short_tables_never_split_in_a_long_markdown_rulebook(tmp_path):
+    from typeset import body_size, column_blanks, size_shares
+
+    mine = tmp_path / "mine" / "fracas"
+    mine.mkdir(parents=True)
+    (mine / "rules.md.j2").write_text(LONG)
+    pdf_path = build(tmp_path / "out", "fracas", "--templates", str(tmp_path / "mine")) / "fracas" / "fracas.pdf"
+    boxes, rows, headings_at_foot = 0, 0, 0
+    with pdfplumber.open(pdf_path) as pdf:
+        assert len(pdf.pages) >= 2
+        for page in pdf.pages:
+            boxes += sum(1 for r in page.rects if r["non_stroking_color"] and len(r["non_stroking_color"]) == 3
+                         and all(abs(c - 0xf0 / 255) < 0.01 for c in r["non_stroking_color"]))
+            rows += sum(len(table.rows) for table in page.find_tables())
+            text = page.extract_text()
+            assert "<!--" not in text and "**" not in text
+    assert boxes == 6  # one ground per example: none broke across a column or a page
+    assert rows == 6 * 4  # every table whole, its head with its rows
+    assert body_size(pdf_path) >= 9 and len(size_shares(pdf_path)) <= 8
+    last = column_blanks(pdf_path)[-1]
+    assert len(last) == 2 and abs(last[0] - last[1]) <= 0.15, last  # the last page's columns end level
+
+
+def test_a_character_the_font_lacks_is_told_at_its_line():
+    found = problems("# T\n\nShalom: \u05e9\u05dc\u05d5\u05dd.\n\nA `\u2603` and &#0; here.\n")
+    assert [line for line, _ in found] == [3, 5]
+    assert "U+05E9 HEBREW LETTER SHIN" in found[0][1] and "empty box" in found[0][1]
+    assert "U+2603 SNOWMAN" in found[1][1]

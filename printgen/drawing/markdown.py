@@ -23,10 +23,11 @@ from reportlab.platypus.flowables import HRFlowable
 
 from printgen.core.paper import MM_PER_PT, pt
 from printgen.core.problems import MarkdownProblems, TextProblem
+from printgen.core.textcheck import FONT_NAME, describe, drawable
 from printgen.drawing import fonts
 from printgen.drawing.flow import ColumnBreak
-from printgen.drawing.story import (GRID_PAD, FitWidth, Item, Stack, Styles, TableFactory, escape, grid_table,
-                                    keep_headings_with_next, tagged)
+from printgen.drawing.story import (GRID_PAD, ExampleBox, FitWidth, Item, Row, Styles, TableFactory, escape,
+                                    grid_table, keep_headings_with_next, tagged)
 
 MAX_NESTING = 8  # lists and quotes inside each other, at the most; deeper is a located problem
 READ_NESTING = 100  # markdown-it skips what lies deeper than this, so MAX_NESTING is told first
@@ -34,7 +35,6 @@ MAX_LIST_DEPTH = 4  # levels of list inside list that printgen indents
 MAX_TABLE_CELLS = 2000  # cells in one Markdown table
 MAX_TABLE_COLUMNS = 12
 MAX_PICTURES = 200  # pictures in one document
-BOX_WHOLE_MM = 90.0  # an example box no taller than this never breaks (a third of a column)
 
 DIRECTIVE = re.compile(r"<!--(.*?)-->", re.S)
 TABLE = re.compile(r"^table\s*:\s*([\w.-]+)$")
@@ -129,14 +129,13 @@ class Setter:
         self.pictures = 0
         self.after_title = False  # italic paragraphs right under a `# title` are its subtitle
         self.html_lines: set[int] = set()  # lines whose raw HTML has been told
+        self.glyph_lines: set[int] = set()  # lines whose missing glyph has been told
         self.nesting = 0  # lists and quotes around the block being set
         self.indent = 0.0  # pt: where the words of the list item around the block being set begin
+        self.line = 1  # the line of the inline text being set
 
     def problem(self, line: int, snippet: str, message: str) -> None:
         self.problems.append(TextProblem(line, snippet, message))
-
-    def add(self, flowable: Flowable) -> None:
-        self.story.append(tagged(flowable, self.section))
 
     # -- blocks ------------------------------------------------------------------------------------
 
@@ -337,20 +336,21 @@ class Setter:
     def inline(self, node: SyntaxTreeNode, line: int, top: bool = False) -> str:
         """Paragraph markup for reportlab: text escaped, emphasis as <i>/<b>; `top` drops the node's
         own emphasis (a subtitle is italic already)."""
-        return "".join(self.marked(child, line) for child in node.children) if top or node.type == "inline" \
-            else self.marked(node, line)
+        self.line = line  # counted on at each line end, so a problem names its own line
+        return "".join(self.marked(child) for child in node.children) if top or node.type == "inline" \
+            else self.marked(node)
 
-    def marked(self, node: SyntaxTreeNode, line: int) -> str:
-        kind = node.type
-        inner = "".join(self.marked(child, line) for child in node.children) if node.children else ""
+    def marked(self, node: SyntaxTreeNode) -> str:
+        kind, line = node.type, self.line
+        inner = "".join(self.marked(child) for child in node.children) if node.children else ""
         if kind == "text":
             return self.text(node.content, line)
         if kind == "code_inline":
+            self.printable(node.content, line)
             return escape(node.content)
-        if kind == "softbreak":
-            return " "
-        if kind == "hardbreak":
-            return "<br/>"
+        if kind in ("softbreak", "hardbreak"):
+            self.line += 1
+            return " " if kind == "softbreak" else "<br/>"
         if kind == "em":
             return f"<i>{inner}</i>"
         if kind == "strong":
@@ -371,17 +371,32 @@ class Setter:
         return inner
 
     def text(self, words: str, line: int) -> str:
+        self.printable(words, line)
         if self.hooks.icons is None:
             return escape(words)
         out, at = [], 0
         for match in ICON.finditer(words):
-            made = self.hooks.icons(match.group(1))
+            try:
+                made = self.hooks.icons(match.group(1))
+            except NotPrintable as exc:
+                self.problem(line, match.group(0), str(exc))
+                continue
             if made is None:
                 self.problem(line, match.group(0), f"no icon called '{match.group(1)}'")
                 continue
             out += [escape(words[at:match.start()]), made]
             at = match.end()
         return "".join(out) + escape(words[at:])
+
+
+    def printable(self, words: str, line: int) -> None:
+        """A character the embedded font cannot draw would print as an empty box: told at its line."""
+        glyphs = drawable()
+        missing = next((char for char in words if ord(char) not in glyphs and not char.isspace()), None)
+        if missing is not None and line not in self.glyph_lines:
+            self.glyph_lines.add(line)
+            self.problem(line, missing, f"'{missing}' ({describe(missing)}) is not in the embedded font "
+                                        f"({FONT_NAME}), so it would print as an empty box; spell it another way")
 
 
 def raw_html(html: str) -> str:
@@ -417,9 +432,8 @@ class MarkdownTable:
             raise MarkdownProblems(source, text, [TextProblem(line, "|", (
                 f"the table is too wide for its column: its longest words need {sum(least) * MM_PER_PT:.0f} mm, "
                 f"the column is {width * MM_PER_PT:.0f} mm; shorten them, or give the table fewer columns"))])
-        if sum(natural) <= width:
-            spare = (width - sum(natural)) / columns
-            return [n + spare for n in natural]
+        if sum(natural) <= width:  # room to spare: each column grows with what it holds
+            return [n * width / sum(natural) for n in natural]
         # from each column's least width, share the rest in proportion to what it still wants
         spare, wants = width - sum(least), [n - low for n, low in zip(natural, least)]
         return [low + spare * want / sum(wants) for low, want in zip(least, wants)]
@@ -427,74 +441,3 @@ class MarkdownTable:
     def __call__(self, width_mm: float) -> Flowable:
         width = pt(width_mm)
         return grid_table(self.rows, self.widths(width), self.style, self.accent, self.kind, self.aligns)
-
-
-class ExampleBox(Flowable):
-    """A block quote: an example set apart on a pale ground with a bar in the accent colour; moves
-    on whole unless it is taller than BOX_WHOLE_MM."""
-
-    BAR = 1.6  # pt
-    PAD = 4.0  # pt
-    GROUND = HexColor("#f0f0f0")
-
-    def __init__(self, items: list[Flowable], accent: Color) -> None:
-        super().__init__()
-        self.items = items
-        self.accent = accent
-        self.inner = Stack(items)
-
-    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        inside = avail_width - self.BAR - 2 * self.PAD
-        _, height = self.inner.wrap(inside, avail_height)
-        self.width, self.height = avail_width, height + 2 * self.PAD
-        return self.width, self.height
-
-    def getSpaceBefore(self) -> float:  # noqa: N802 (reportlab's names)
-        return 2.0
-
-    def getSpaceAfter(self) -> float:  # noqa: N802
-        return 6.0
-
-    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
-        self.wrap(avail_width, avail_height)
-        if self.height <= pt(BOX_WHOLE_MM):
-            return []
-        parts = self.inner.split(avail_width - self.BAR - 2 * self.PAD, avail_height - 2 * self.PAD)
-        if len(parts) < 2:
-            return []
-        section = getattr(self, "section", "")
-        first = parts[0].items if isinstance(parts[0], Stack) else [parts[0]]
-        return [tagged(ExampleBox(first, self.accent), section), tagged(ExampleBox(parts[1:], self.accent), section)]
-
-    def draw(self) -> None:
-        canvas = self.canv
-        canvas.saveState()
-        canvas.setFillColor(self.GROUND)
-        canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
-        canvas.setFillColor(self.accent)
-        canvas.rect(0, 0, self.BAR, self.height, stroke=0, fill=1)
-        canvas.restoreState()
-        self.inner.drawOn(canvas, self.BAR + self.PAD, self.PAD)
-
-
-class Row(Flowable):
-    """Pictures side by side (a hand of cards), a gap between them, as wide as they are."""
-
-    def __init__(self, items: Sequence[Flowable], gap: float) -> None:
-        super().__init__()
-        self.items = list(items)
-        self.gap = gap
-        self.sizes: list[tuple[float, float]] = []
-
-    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.sizes = [item.wrap(avail_width, avail_height) for item in self.items]
-        self.width = sum(w for w, _ in self.sizes) + self.gap * (len(self.items) - 1)
-        self.height = max(h for _, h in self.sizes)
-        return self.width, self.height
-
-    def draw(self) -> None:
-        x = 0.0
-        for item, (w, h) in zip(self.items, self.sizes):
-            item.drawOn(self.canv, x, self.height - h)
-            x += w + self.gap
-

@@ -9,7 +9,7 @@ from reportlab.lib.colors import Color, HexColor, black, white
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
-from printgen.core.paper import MM_PER_PT
+from printgen.core.paper import MM_PER_PT, pt
 from printgen.drawing import fonts, style
 from printgen.drawing.flow import BREAKS
 
@@ -221,3 +221,77 @@ def tagged(flowable: Flowable, section: str) -> Flowable:
     """Remember a block's section, so an overflow error can name it."""
     flowable.section = section
     return flowable
+
+
+BOX_WHOLE_MM = 90.0  # an example box no taller than this never breaks (a third of a column)
+
+
+class ExampleBox(Flowable):
+    """A block quote: an example set apart on a pale ground with a bar in the accent colour; moves
+    on whole unless it is taller than BOX_WHOLE_MM."""
+
+    BAR = 1.6  # pt
+    PAD = 4.0  # pt
+    GROUND = HexColor("#f0f0f0")
+
+    def __init__(self, items: list[Flowable], accent: Color) -> None:
+        super().__init__()
+        self.items = items
+        self.accent = accent
+        self.inner = Stack(items)
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        inside = avail_width - self.BAR - 2 * self.PAD
+        _, height = self.inner.wrap(inside, avail_height)
+        self.width, self.height = avail_width, height + 2 * self.PAD
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:  # noqa: N802 (reportlab's names)
+        return 2.0
+
+    def getSpaceAfter(self) -> float:  # noqa: N802
+        return 6.0
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        self.wrap(avail_width, avail_height)
+        if self.height <= pt(BOX_WHOLE_MM):
+            return []
+        parts = self.inner.split(avail_width - self.BAR - 2 * self.PAD, avail_height - 2 * self.PAD)
+        if len(parts) < 2:
+            return []
+        section = getattr(self, "section", "")
+        first = parts[0].items if isinstance(parts[0], Stack) else [parts[0]]
+        return [tagged(ExampleBox(first, self.accent), section), tagged(ExampleBox(parts[1:], self.accent), section)]
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.saveState()
+        canvas.setFillColor(self.GROUND)
+        canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        canvas.setFillColor(self.accent)
+        canvas.rect(0, 0, self.BAR, self.height, stroke=0, fill=1)
+        canvas.restoreState()
+        self.inner.drawOn(canvas, self.BAR + self.PAD, self.PAD)
+
+
+class Row(Flowable):
+    """Pictures side by side (a hand of cards), a gap between them, as wide as they are."""
+
+    def __init__(self, items: Sequence[Flowable], gap: float) -> None:
+        super().__init__()
+        self.items = list(items)
+        self.gap = gap
+        self.sizes: list[tuple[float, float]] = []
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.sizes = [item.wrap(avail_width, avail_height) for item in self.items]
+        self.width = sum(w for w, _ in self.sizes) + self.gap * (len(self.items) - 1)
+        self.height = max(h for _, h in self.sizes)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        x = 0.0
+        for item, (w, h) in zip(self.items, self.sizes):
+            item.drawOn(self.canv, x, self.height - h)
+            x += w + self.gap
+
