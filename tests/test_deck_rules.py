@@ -167,6 +167,10 @@ def test_the_reference_sheet_and_cards_show_the_cards_and_the_icon(book):
         cards = shown_cards(pdf)
         assert cards and all(abs(c[3] - 40 * MM) < 0.2 for c in cards), cards  # ?width=40mm
     assert len(PdfReader(book / "mine-reference-cards.pdf").pages) == 2
+    sheet = book / "mine-reference.pdf"
+    assert body_size(sheet) == style.REFERENCE_PT
+    assert len([size for size, share in size_shares(sheet).items() if share >= 0.02]) <= 8
+    assert len(longest_body_line(sheet).text) <= 90
 
 
 def test_new_deck_writes_rules_and_a_reference_that_build(tmp_path):
@@ -249,7 +253,8 @@ def test_pictures_beside_the_definition_and_the_settings_of_a_text(tmp_path):
     folder = definition.parent
     Image.new("RGB", (40, 20), (200, 30, 30)).save(folder / "banner.png")
     (folder / "rules.md").write_text("# Pictures\n\nA coin drawn as vectors:\n\n![coin](coin.svg?width=20mm)\n\n"
-                                     "A banner from a PNG:\n\n![banner](banner.png?width=50mm)\n")
+                                     "A banner from a PNG:\n\n![banner](banner.png?width=50mm)\n\n"
+                                     + " ".join(f"![{n}](card:{n})" for n in (1, 2, 3, 4, 1, 2, 3, 4)) + "\n")
     text = definition.read_text().replace("rules: rules.md ", "rules: {file: rules.md, columns: 1, text_size_pt: 10}")
     definition.write_text(text)
     built = printgen("build", str(definition), cwd=tmp_path)
@@ -264,6 +269,10 @@ def test_pictures_beside_the_definition_and_the_settings_of_a_text(tmp_path):
         # the SVG coin is paths, 20 mm wide, not a picture
         coin = [c for c in page.curves + page.rects if abs((c["x1"] - c["x0"]) / MM - 20 * 18 / 20) < 0.3]
         assert coin, [(c["x1"] - c["x0"]) / MM for c in page.curves]
+    # eight cards in one paragraph: too small on one line of the 182 mm column, so two lines of four
+    cards = shown_cards(pdf)
+    assert len(cards) == 8 and len({round(top) for _, _, top, _, _ in cards}) == 2, cards
+    assert all(abs(w / CARD[0] - h / CARD[1]) < 0.05 and 0.4 * CARD[0] * MM <= w < CARD[0] * MM for _, _, _, w, h in cards)
 
 
 def test_a_missing_rules_file_is_told_at_its_key(tmp_path):
