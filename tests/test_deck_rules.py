@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -151,6 +152,12 @@ def test_no_heading_ends_a_column_and_nothing_read_together_breaks(book):
             feet[key] = line
     assert len(feet) == 8
     assert all(round(foot.size, 1) != heading for foot in feet.values()), feet  # type: ignore[attr-defined]
+    heads: dict[tuple[int, int], object] = {}  # each column's first line: no numbered list goes on in it
+    for line in set_lines:
+        key = (line.page, 0 if line.x0 < width / 2 else 1)
+        if line.bottom >= 12 and (key not in heads or line.bottom > heads[key].bottom):  # type: ignore[attr-defined]
+            heads[key] = line
+    assert not [h for h in heads.values() if re.match(r"\s*([2-9]|\d\d)\.\s", h.text)], heads  # type: ignore[attr-defined]
     _, tables = columns(pdf)
     assert broken_rows(tables) == []
     assert split_items(pdf, body_size(pdf), slice(None)) == []
