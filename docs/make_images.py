@@ -132,6 +132,18 @@ def deck_images(out: Path) -> None:
     save(render(out / "guides" / "star_lanes" / "star_lanes.pdf", 0, 160, (6, 6, 77, 102)), "deck-guides.png", 460)
 
 
+def found_words(pdf: Path, words: str) -> tuple[int, float, float]:
+    """The page and the top-left corner (mm from the page's top-left) of the first line holding `words`."""
+    import pdfplumber
+
+    with pdfplumber.open(pdf) as document:
+        for number, page in enumerate(document.pages):
+            for line in page.extract_text_lines():
+                if words in line["text"]:
+                    return number, line["x0"] / MM, line["top"] / MM
+    raise SystemExit(f"{pdf.name} does not say {words!r}")
+
+
 def rules_images(out: Path) -> None:
     """docs/rules-documents.md: the starter deck (`printgen new deck`) with the guide's rulebook and
     reference card (docs/examples/deck_rules), built with its cards."""
@@ -156,7 +168,8 @@ def rules_images(out: Path) -> None:
     both.paste(bottom, (0, top.height + 12))
     save(both, "rules-pages.png", 900)
     save(render(book, 0, 110, (12, 10, 200, 150)), "rules-first-page.png", 820)
-    save(render(book, 2, 110, (12, 161, 106, 220)), "rules-card-row.png", 420)
+    page, left, top = found_words(book, "A good opening hand")  # wherever the text puts it
+    save(render(book, page, 110, (left - 2, top - 3, left + 92, top + 60)), "rules-card-row.png", 420)
     save(render(out / "rules" / "mydeck" / "mydeck-reference.pdf", 0, 55), "rules-reference-sheet.png", 460)
 
 
