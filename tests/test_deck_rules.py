@@ -236,7 +236,8 @@ def test_a_rulebook_past_the_page_limit_is_told_and_nothing_written(tmp_path):
     rules = "# Long\n\n{% for i in range(60) %}\n## Part {{ i }}\n\n![a](card:1)\n\n{% endfor %}\n"
     _, built = broken_deck(tmp_path, rules)
     assert built.returncode == 2
-    assert "rules need more than 12 pages" in built.stderr and "bad.yaml:" in built.stderr
+    assert "rules need more than 12 pages" in built.stderr and "bad/bad.yaml:" in built.stderr
+    assert ": rules: " in built.stderr and "shorten rules.md" in built.stderr
     assert not (tmp_path / "output").exists()
 
 

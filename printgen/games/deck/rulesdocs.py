@@ -24,7 +24,7 @@ from printgen.art.library import ArtContext, resolve
 from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, Paper, pt
 from printgen.core.problems import DefinitionError, MarkdownProblems, Problem, TextProblem
-from printgen.drawing.document import Document, Page
+from printgen.drawing.document import Blame, Document, Page
 from printgen.drawing.markdown import NotPrintable, Picture
 from printgen.games import Loaded
 from printgen.games.deck.drawn import DeckCard
@@ -238,7 +238,11 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
             items = rulebook.story(book, rulebook.markdown(book, opts))
             column = rulebook.plan(items, book.settings, opts.paper).column_width
             problems += located(set_in(items, column), opts)
-            documents.append(rulebook_document(book, opts, f"{loaded.name}-rules.pdf"))
+            made = rulebook_document(book, opts, f"{loaded.name}-rules.pdf")
+            if made.overflow is not None:  # told at the definition's `rules:`, in words for a deck's text
+                made.overflow = Blame(("rules",), made.overflow.what, f"shorten {name} or show fewer cards at "
+                                      f"their own size (?width=), or set a smaller text_size_pt")
+            documents.append(made)
         except MarkdownProblems as exc:
             problems += located([exc], opts)
     if defn.reference is not None:
