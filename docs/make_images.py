@@ -1,6 +1,6 @@
 """Make the guides' pictures from real builds: run printgen, render its PDFs with pypdfium2, crop.
 
-Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guide's only,
+Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guides' only,
 `... pieces` for the piece-template pictures of the art guide)
 
 The before-and-after pictures of docs/print-quality.md need a build made by printgen as it was before
@@ -182,6 +182,47 @@ def fonts_images(out: Path) -> None:
     save(Image.open(out / "fonts" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-fonts-and-pictures.png", 375)
 
 
+def found_words(pdf: Path, words: str) -> tuple[int, float, float]:
+    """The page and the top-left corner (mm from the page's top-left) of the first line holding `words`."""
+    import pdfplumber
+
+    with pdfplumber.open(pdf) as document:
+        for number, page in enumerate(document.pages):
+            for line in page.extract_text_lines():
+                if words in line["text"]:
+                    return number, line["x0"] / MM, line["top"] / MM
+    raise SystemExit(f"{pdf.name} does not say {words!r}")
+
+
+def rules_images(out: Path) -> None:
+    """docs/rules-documents.md: the starter deck (`printgen new deck`) with the guide's rulebook and
+    reference card (docs/examples/deck_rules), built with its cards."""
+    import shutil
+
+    home = out / "rules-home"
+    home.mkdir()
+    before = Path.cwd()
+    os.chdir(home)
+    try:
+        printgen("new", "deck", "mydeck")
+    finally:
+        os.chdir(before)
+    for name in ("rules.md", "reference.md"):
+        shutil.copyfile(ROOT / "docs" / "examples" / "deck_rules" / name, home / "mydeck" / name)
+    printgen("build", home / "mydeck" / "mydeck.yaml", "--out", out / "rules")
+    book = out / "rules" / "mydeck" / "mydeck-rules.pdf"
+    pages = [render(book, n, 40) for n in range(4)]
+    top, bottom = side_by_side(pages[0], pages[1], 12), side_by_side(pages[2], pages[3], 12)
+    both = Image.new("RGB", (top.width, top.height + 12 + bottom.height), "white")
+    both.paste(top, (0, 0))
+    both.paste(bottom, (0, top.height + 12))
+    save(both, "rules-pages.png", 900)
+    save(render(book, 0, 110, (12, 10, 200, 150)), "rules-first-page.png", 820)
+    page, left, top = found_words(book, "A good opening hand")  # wherever the text puts it
+    save(render(book, page, 110, (left - 2, top - 3, left + 92, top + 60)), "rules-card-row.png", 420)
+    save(render(out / "rules" / "mydeck" / "mydeck-reference.pdf", 0, 55), "rules-reference-sheet.png", 460)
+
+
 def labelled(image: Image.Image, words: str) -> Image.Image:
     """The picture under a line of words, so a reader knows which side is which."""
     out = Image.new("RGB", (image.width, image.height + 28), "white")
@@ -339,6 +380,7 @@ def main() -> None:
             quality_images(Path(sys.argv[2]), out)
             return
         deck_images(out)
+        rules_images(out)
         if sys.argv[1:] == ["deck"]:
             return
         # print at home: the bundled games as they are (each built once, and shown as bundled below)

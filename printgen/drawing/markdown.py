@@ -80,6 +80,8 @@ class Hooks:
     pictures: Mapping[str, PictureMaker] = field(default_factory=dict)
     icons: Callable[[str], str | None] | None = None
     table_kind: type[Table] = Table
+    row: Callable[[list[Flowable]], Flowable] | None = None  # several pictures of one paragraph; else Row
+    prepare: Callable[[str], str] | None = None  # the text before it is read, its lines kept (a deck's card links)
 
 
 def parser() -> MarkdownIt:
@@ -92,6 +94,8 @@ def parser() -> MarkdownIt:
 def blocks(text: str, source: str, style: Styles, hooks: Hooks = Hooks()) -> list[Flowable]:
     """The flowables of Markdown `text` (`source` names it in problems); raises MarkdownProblems
     with every problem found, each at its line."""
+    if hooks.prepare is not None:
+        text = hooks.prepare(text)
     setter = Setter(style, hooks, source, text)
     setter.document(SyntaxTreeNode(parser().parse(text)))
     if setter.problems:
@@ -301,7 +305,8 @@ class Setter:
                 made.append(flowable)
         if not made:
             return []
-        return [self.tag(made[0] if len(made) == 1 else Row(made, pt(2.0)))]
+        row = self.hooks.row or (lambda items: Row(items, pt(2.0)))
+        return [self.tag(made[0] if len(made) == 1 else row(made))]
 
     def picture(self, picture: Picture) -> Flowable | None:
         self.pictures += 1

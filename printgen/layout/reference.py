@@ -7,7 +7,7 @@ problem located at its section's YAML key. Sheet and cards are two files because
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import takewhile
 from typing import Annotated, Any, Callable, Mapping, Sequence, Union
@@ -76,6 +76,8 @@ class Reference:
     sections: Mapping[str, Loc] = field(default_factory=dict)  # heading -> YAML key behind it
     pictures: Mapping[str, PictureMaker] = field(default_factory=dict)  # `![alt](scheme:...)` sources
     icons: Callable[[str], str | None] | None = None  # `:name:` -> paragraph markup (None: unknown)
+    row: Callable[[list[Flowable]], Flowable] | None = None  # several pictures of one paragraph (a row of cards)
+    prepare: Callable[[str], str] | None = None  # the text before it is read, its lines kept
 
     @property
     def sheet_name(self) -> str:
@@ -236,7 +238,8 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
         name: partial(data_table, table, style, accent) if isinstance(table, DataTable) else table
         for name, table in ref.tables.items()}
     text = render(ref.template, dict(ref.context), options.templates)
-    story = blocks(text, ref.template, style, Hooks(factories, ref.pictures, ref.icons))
+    story = blocks(text, ref.template, style, Hooks(factories, ref.pictures, ref.icons, row=ref.row,
+                                                    prepare=ref.prepare))
     result: list[list[Flowable]] = [[]]
     for item in story:
         if isinstance(item, PageBreak):

@@ -61,6 +61,8 @@ class Rulebook:
     key: str = ""  # a line every page's footer repeats: what the mark on printgen's rulings means
     pictures: Mapping[str, PictureMaker] = field(default_factory=dict)  # `![alt](scheme:...)` sources
     icons: Callable[[str], str | None] | None = None  # `:name:` -> paragraph markup (None: unknown)
+    row: Callable[[list[Flowable]], Flowable] | None = None  # several pictures of one paragraph (a row of cards)
+    prepare: Callable[[str], str] | None = None  # the text before it is read, its lines kept
 
 
 def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
@@ -100,17 +102,20 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
     accent = HexColor(book.accent)
     factories = {name: partial(data_table, table, style, accent, kind=RulesTable) if isinstance(table, DataTable)
                  else table for name, table in book.tables.items()}
-    return keep_leads_with_tables(blocks(text, book.template, style, Hooks(factories, book.pictures, book.icons, RulesTable)))
+    hooks = Hooks(factories, book.pictures, book.icons, RulesTable, row=book.row, prepare=book.prepare)
+    return keep_leads_with_tables(blocks(text, book.template, style, hooks))
 
 
 def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
-    """A sentence ending in a colon travels with the table after it, never alone at a column's foot."""
+    """A sentence ending in a colon travels with the table (or a picture marked `keeps_lead`) after it,
+    never alone at a column's foot."""
     result: list[Flowable] = []
     for item in items:
         lead = result[-1] if result else None
         parts = list(lead.items) if isinstance(lead, Stack) else [lead]
         last = parts[-1]
-        if isinstance(item, FitWidth) and isinstance(last, Paragraph) and last.text.rstrip().endswith(":"):
+        if (isinstance(item, FitWidth) or getattr(item, "keeps_lead", False)) and isinstance(last, Paragraph) \
+                and last.text.rstrip().endswith(":"):
             last.style = last.style.clone(f"{last.style.name}-lead", keepWithNext=1)
             result[-1] = tagged(Stack([*parts, item]), getattr(item, "section", ""))
         else:

@@ -253,7 +253,8 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
-    cards, part = selected(defn, build_cards(defn, loaded), options, loaded)
+    every = build_cards(defn, loaded)
+    cards, part = selected(defn, every, options, loaded)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     bleed = sheet_bleed(defn, options, paper, loaded)
@@ -289,6 +290,11 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     if options.pictures:
         documents.append(overview(defn.title, cards, part, f"{loaded.name}-overview.png"))
         documents += face_documents(defn, cards, options.dpi or FACE_DPI)
+    if defn.rules is not None or defn.reference is not None:  # its cards drawn on its pictures' pixels
+        from printgen.games.deck.rulesdocs import rules_documents
+
+        # every row, whatever --rows chose, each drawn now so that a faulty card is told, never shown
+        documents += rules_documents(defn, options, loaded, drawn_all(every), options.dpi or FACE_DPI)
     return documents
 
 
@@ -341,7 +347,9 @@ GAME = Game(
     title="Deck",
     makes=["deck.pdf: the cards imposed with cut marks, backs for duplex (or gutterfold, or fronts only)",
            "deck-overview.png: every card's face in one grid, to look over and share",
-           "svg/ and png/: every card's face and the back"],
+           "svg/ and png/: every card's face and the back",
+           "deck-rules.pdf, deck-reference.pdf and deck-reference-cards.pdf: from the Markdown files "
+           "`rules:` and `reference:` name"],
     model=Deck,
     build=build,
     checks=(check_elements, check_source, check_layouts, check_placing),

@@ -12,6 +12,7 @@ from printgen.art.library import FileName, FontFile
 from printgen.core.fields import Name, Strict
 from printgen.core.paper import MAX_BLEED_MM
 from printgen.core.source import Loc
+from printgen.games.deck.rulesfields import ReferenceText, RulebookText
 from printgen.games.header import Definition
 
 SIZES: dict[str, tuple[float, float]] = {  # width, height in mm, portrait
@@ -239,6 +240,11 @@ class Deck(Definition):
         "your own fonts by name: a TrueType file ('Title: fonts/title.ttf'), or a family of up to "
         "four ({regular: ..., bold: ..., italic: ..., bold_italic: ...}); a text element's font and "
         "an SVG template's font-family may name them"))] = Field(default_factory=dict)
+    rules: Annotated[Optional[RulebookText], Field(description=(
+        "a rulebook in Markdown beside the definition, such as rules.md: <name>-rules.pdf"))] = None
+    reference: Annotated[Optional[ReferenceText], Field(description=(
+        "a reference card in Markdown, such as reference.md, its two halves split by <!-- page break -->: "
+        "<name>-reference.pdf and <name>-reference-cards.pdf"))] = None
 
 
 OWN_KEYS = {
