@@ -19,7 +19,7 @@ from reportlab.platypus import Flowable
 from printgen.core.paper import MM_PER_PT, PT_PER_MM, pt
 from printgen.drawing import fonts
 from printgen.games.deck.drawn import DeckCard
-from printgen.layout.cards import slug
+from printgen.core.names import stem
 from printgen.output.cellpages import as_read
 
 OUTLINE_GAP = 0.6  # mm between a card's edge and the hairline round it: clear of its edge pixels
@@ -60,7 +60,7 @@ def find_card(cards: Sequence[DeckCard], wanted: str) -> DeckCard:
     text = " ".join(wanted.split())
     titles = [card_title(card) for card in cards]
     for match in (lambda t, c: t == text, lambda t, c: t.casefold() == text.casefold(),
-                  lambda t, c: c.name == slug(text, "")):
+                  lambda t, c: c.name == stem(text, "")):
         found = [card for title, card in zip(titles, cards) if match(title, card)]
         if found:
             return found[0]
