@@ -20,7 +20,7 @@ from printgen.games.deck.rows import Row
 from printgen.jinja.values import MAX_PROBLEMS, Expression, Place, is_template, render_values
 
 FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d",
-          "rotate")
+          "rotate", "opacity")
 Key = tuple[Any, ...]  # ("face", 3, "x"), ("face", 3, "points", 1, 0), ("back", "background"), ("name",);
 # before a row's layouts are known, a layout's prefix stands first: ("layouts.ship", 3, "x")
 FALSE = {"", "false", "0", "no", "none"}
@@ -66,7 +66,8 @@ def located(layouts: dict[str, Resolved], key: Key) -> tuple[Any, ...]:
     if layout is None:
         return key
     if isinstance(key[1], int):
-        return (*layout.elements[key[1]].where, *key[2:])
+        placed = layout.elements[key[1]]
+        return (*placed.where_of(key[2]), *key[3:]) if len(key) > 2 else placed.where
     if key[1] == "background":
         return layout.background_where
     if key[1] == "template":
@@ -104,7 +105,8 @@ class RowValues:
     def element_key(self, side: str, index: int) -> tuple[Any, ...]:
         """Which element (where it is written), and the text of its templated values: all that
         decides its drawing, whichever layout of whichever row draws it."""
-        return (self.sides[side].elements[index].where,
+        placed = self.sides[side].elements[index]
+        return (placed.where, placed.changes,
                 *((key, text) for key, text in self.rendered.items() if key[:2] == (side, index)))
 
     def shown(self, side: str, index: int) -> bool:
