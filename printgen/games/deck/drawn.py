@@ -12,11 +12,10 @@ from reportlab.graphics.shapes import Group
 
 from printgen.core.problems import Problem
 from printgen.core.source import SourceMap, dotted
-from printgen.games.deck.chosen import runs
 from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, paint
 from printgen.games.deck.rows import Row
 from printgen.games.deck.textbox import upright
-from printgen.games.deck.values import RowValues, located
+from printgen.games.deck.values import RowValues, located, rows_named
 
 RECENT = 64  # sides kept drawn: a sheet's cards with their copies, and the shared back, many times over
 SIDES = ("face", "back")
@@ -116,14 +115,6 @@ def rows_folded(problems: list[Problem]) -> list[Problem]:
         rows[key].append(int(said.group(1)))
     return [item if isinstance(item, Problem) else
             replace(first[item], message=f"{rows_named(rows[item])}: {item[1]}") for item in order]
-
-
-def rows_named(numbers: list[int]) -> str:
-    """'row 3', or 'rows 1-4, 7 and 9-12' (ranges of consecutive rows)."""
-    if len(numbers) == 1:
-        return f"row {numbers[0]}"
-    named = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs(sorted(numbers))]
-    return "rows " + (named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}")
 
 
 @dataclass(frozen=True)

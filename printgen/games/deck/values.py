@@ -8,15 +8,21 @@ svglib's time) refuses such a deck in seconds, at the row where it passes the bu
 """
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from jinja2 import TemplateSyntaxError, meta
 
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, dotted
+from printgen.games.deck.chosen import runs
 from printgen.games.deck.layouts import Resolved, choices, deck_layouts, prefix_of
 from printgen.games.deck.model import Deck, Element
 from printgen.games.deck.rows import Row
+from printgen.jinja.sandbox import BoundedSandbox
 from printgen.jinja.values import MAX_PROBLEMS, Expression, Place, is_template, render_values
 
 FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d",
@@ -180,6 +186,9 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, 
         return prefix not in layouts or any(side.prefix == prefix for side in sides[row].values())
 
     expressions = [where(key) for key in keys]
+    unknown = unknown_names(expressions, contexts, places, wanted)
+    if unknown:
+        raise DefinitionError(unknown)
     texts = render_values(expressions, contexts, places,
                           TemplateBudget(order, {prefix: file.path for prefix, file in files.items()}, folder),
                           wanted)
@@ -221,8 +230,11 @@ def chosen_layouts(defn: Deck, rows: list[Row], source: SourceMap, layouts: dict
     if not asked:
         return [fixed] * len(rows)
     lines = {side: source.line_of((f"{side}_layout",)) for side, _ in asked}
-    texts = render_values([Expression(text, source.file, lines[side], f"{side}_layout") for side, text in asked],
-                          contexts, places)
+    expressions = [Expression(text, source.file, lines[side], f"{side}_layout") for side, text in asked]
+    unknown = unknown_names(expressions, contexts, places)
+    if unknown:
+        raise DefinitionError(unknown)
+    texts = render_values(expressions, contexts, places)
     result: list[dict[str, Resolved]] = []
     problems: list[Problem] = []
     for row, values in zip(rows, texts):
@@ -239,3 +251,44 @@ def chosen_layouts(defn: Deck, rows: list[Row], source: SourceMap, layouts: dict
     if problems:
         raise DefinitionError(problems)
     return result
+
+
+CONTEXT = ("row", "number", "copies", "card")  # what every row's templates see besides its columns
+
+
+def unknown_names(expressions: list[Expression], contexts: list[dict[str, Any]], places: list[Place],
+                  wanted: Callable[[int, int], bool] = lambda row, index: True) -> list[Problem]:
+    """A name an expression uses that no row has (`{{ nmae }}`): told once, at the first row it
+    affects, naming those rows, the columns there are and the nearest; a name some rows have is
+    left to each row's render, where `is defined` may be asking for it."""
+    env = BoundedSandbox()
+    have = set(env.globals).union(*contexts) if contexts else set(env.globals)
+    columns = [name for name in dict.fromkeys(k for context in contexts for k in context) if name not in CONTEXT]
+    problems: list[Problem] = []
+    for index, where in enumerate(expressions):
+        try:
+            names = sorted(meta.find_undeclared_variables(env.parse(where.text)) - have)
+        except TemplateSyntaxError:  # told by render_values, at its line
+            continue
+        for name in names:
+            if re.search(rf"\b{re.escape(name)}\s+is\s+(?:not\s+)?(?:un)?defined\b", where.text):
+                continue
+            rows = [row for row in range(len(contexts)) if wanted(row, index)]
+            if not rows:
+                continue
+            first = places[rows[0]]
+            nearest = difflib.get_close_matches(name, [*columns, *CONTEXT], n=1, cutoff=0.6)
+            offset = where.text[:where.text.find(name)].count("\n") if name in where.text else 0
+            problems.append(Problem(first.file, first.line, "", (
+                f"{rows_named([row + 1 for row in rows])}: {where.path} ({where.file}:{where.line + offset}): "
+                f"'{name}' is not a column; the columns are {', '.join(columns) or 'none'} (and {', '.join(CONTEXT[:-1])} "
+                f"and {CONTEXT[-1]})" + (f"; did you mean '{nearest[0]}'?" if nearest else ""))))
+    return problems
+
+
+def rows_named(numbers: list[int]) -> str:
+    """'row 3', or 'rows 1-4, 7 and 9-12' (ranges of consecutive rows)."""
+    if len(numbers) == 1:
+        return f"row {numbers[0]}"
+    named = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs(sorted(numbers))]
+    return "rows " + (named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}")
