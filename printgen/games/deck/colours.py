@@ -1,4 +1,4 @@
-"""Colours a designer writes: a CSS name ('teal'), #rgb, #rrggbb, or #rrggbbaa with transparency.
+"""Colours a designer writes: a CSS name ('teal'), #rgb, #rrggbb, or #rgba and #rrggbbaa with transparency.
 
 The names are the CSS named colours, as Pillow's ImageColor lists them; transparency and an
 element's `opacity` become the colour's alpha, which the PDF writes as a real ExtGState alpha and
@@ -14,9 +14,9 @@ from reportlab.lib.colors import Color
 
 from printgen.jinja.values import is_template
 
-HEX = re.compile(r"#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})")
-WRITTEN = ("a CSS colour name such as 'teal', or #rgb, #rrggbb or #rrggbbaa ('#1f5f99', or '#1f5f9980' "
-           "half see-through), or 'none'")
+HEX = re.compile(r"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})")
+WRITTEN = ("a CSS colour name such as 'teal', or #rgb, #rrggbb, #rgba or #rrggbbaa ('#1f5f99', or "
+           "'#1f5f9980' half see-through), or 'none'")
 
 
 def colour(text: str, opacity: float = 1.0) -> Color | None:
@@ -29,7 +29,7 @@ def colour(text: str, opacity: float = 1.0) -> Color | None:
     if not isinstance(hex_text, str) or not HEX.fullmatch(hex_text):
         raise ValueError(not_a_colour(text))
     digits = hex_text[1:]
-    if len(digits) == 3:
+    if len(digits) in (3, 4):
         digits = "".join(d * 2 for d in digits)
     red, green, blue = (int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4))
     alpha = int(digits[6:8], 16) / 255 if len(digits) == 8 else 1.0
