@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from jinja2 import TemplateSyntaxError, meta
 
@@ -186,12 +187,11 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, 
         return prefix not in layouts or any(side.prefix == prefix for side in sides[row].values())
 
     expressions = [where(key) for key in keys]
-    unknown = unknown_names(expressions, contexts, places, wanted)
-    if unknown:
-        raise DefinitionError(unknown)
-    texts = render_values(expressions, contexts, places,
-                          TemplateBudget(order, {prefix: file.path for prefix, file in files.items()}, folder),
-                          wanted)
+    unknown, skipped = unknown_names(expressions, contexts, places, wanted)
+    with told_with(unknown):  # the other values still rendered, so their problems come in the same run
+        texts = render_values(expressions, contexts, places,
+                              TemplateBudget(order, {prefix: file.path for prefix, file in files.items()}, folder),
+                              lambda row, index: index not in skipped and wanted(row, index))
     return [RowValues(by_side(order, values, chosen, layouts), chosen)
             for values, chosen in zip(texts, sides)]
 
@@ -231,10 +231,9 @@ def chosen_layouts(defn: Deck, rows: list[Row], source: SourceMap, layouts: dict
         return [fixed] * len(rows)
     lines = {side: source.line_of((f"{side}_layout",)) for side, _ in asked}
     expressions = [Expression(text, source.file, lines[side], f"{side}_layout") for side, text in asked]
-    unknown = unknown_names(expressions, contexts, places)
-    if unknown:
-        raise DefinitionError(unknown)
-    texts = render_values(expressions, contexts, places)
+    unknown, skipped = unknown_names(expressions, contexts, places)
+    with told_with(unknown):
+        texts = render_values(expressions, contexts, places, wanted=lambda row, index: index not in skipped)
     result: list[dict[str, Resolved]] = []
     problems: list[Problem] = []
     for row, values in zip(rows, texts):
@@ -256,15 +255,28 @@ def chosen_layouts(defn: Deck, rows: list[Row], source: SourceMap, layouts: dict
 CONTEXT = ("row", "number", "copies", "card")  # what every row's templates see besides its columns
 
 
+@contextmanager
+def told_with(problems: list[Problem]) -> Iterator[None]:
+    """Raise `problems` after the block, together with any the block raises."""
+    try:
+        yield
+    except DefinitionError as exc:
+        raise DefinitionError(rows_folded(problems + exc.problems)) from None
+    if problems:
+        raise DefinitionError(problems)
+
+
 def unknown_names(expressions: list[Expression], contexts: list[dict[str, Any]], places: list[Place],
-                  wanted: Callable[[int, int], bool] = lambda row, index: True) -> list[Problem]:
+                  wanted: Callable[[int, int], bool] = lambda row, index: True) -> tuple[list[Problem], set[int]]:
     """A name an expression uses that no row has (`{{ nmae }}`): told once, at the first row it
     affects, naming those rows, the columns there are and the nearest; a name some rows have is
-    left to each row's render, where `is defined` may be asking for it."""
+    left to each row's render, where `is defined` may be asking for it. Also the expressions told,
+    which are then not rendered."""
     env = BoundedSandbox()
     have = set(env.globals).union(*contexts) if contexts else set(env.globals)
     columns = [name for name in dict.fromkeys(k for context in contexts for k in context) if name not in CONTEXT]
     problems: list[Problem] = []
+    skipped: set[int] = set()
     for index, where in enumerate(expressions):
         try:
             names = sorted(meta.find_undeclared_variables(env.parse(where.text)) - have)
@@ -283,7 +295,31 @@ def unknown_names(expressions: list[Expression], contexts: list[dict[str, Any]],
                 f"{rows_named([row + 1 for row in rows])}: {where.path} ({where.file}:{where.line + offset}): "
                 f"'{name}' is not a column; the columns are {', '.join(columns) or 'none'} (and {', '.join(CONTEXT[:-1])} "
                 f"and {CONTEXT[-1]})" + (f"; did you mean '{nearest[0]}'?" if nearest else ""))))
-    return problems
+            skipped.add(index)
+    return problems, skipped
+
+
+ROW_SAID = re.compile(r"row (\d+): (.*)", re.DOTALL)
+
+
+def rows_folded(problems: list[Problem]) -> list[Problem]:
+    """One problem for a fault that many rows share word for word (a mistake in the layout itself,
+    most likely), told at the first of them and naming them all, not once a row."""
+    rows: dict[tuple[str, str], list[int]] = {}
+    first: dict[tuple[str, str], Problem] = {}
+    order: list[Problem | tuple[str, str]] = []
+    for problem in problems:
+        said = ROW_SAID.fullmatch(problem.message)
+        if said is None:
+            order.append(problem)
+            continue
+        key = (problem.file, said.group(2))
+        if key not in rows:
+            rows[key], first[key] = [], problem
+            order.append(key)
+        rows[key].append(int(said.group(1)))
+    return [item if isinstance(item, Problem) else
+            replace(first[item], message=f"{rows_named(rows[item])}: {item[1]}") for item in order]
 
 
 def rows_named(numbers: list[int]) -> str:
