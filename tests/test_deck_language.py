@@ -338,3 +338,23 @@ def test_a_colour_or_length_a_template_makes_wrong_is_told_in_the_same_words_at_
     assert f"{rows}:2: row 1: face.layout[0].x ({deck}:{x}): expected a length: a number of millimetres, or a " \
            "number with its unit (mm, cm, in or pt), such as 12.5, '2.5in', '6.35cm', '18pt' or '4mm' " \
            "(got '1px')" in result.stderr.splitlines(), result.stderr
+
+
+def test_problems_of_every_stage_come_in_one_run(run_cli, tmp_path):
+    """A missing icon, a missing template, a misspelt column and an expression failing on every row:
+    each stage's problems are told together, a fault every row meets alike once."""
+    deck = made(tmp_path, MISTAKES.replace("face:\n", "icons:\n  gem: nothere.svg\nface:\n  template: gone.svg.j2\n")
+                .replace('fill: "{{ colour }}"', 'fill: "{{ colour.nothing }}"'), "name,cost,colour\nA,1,red\nB,2,red\n")
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    rows = deck.parent / "cards.csv"
+    assert result.stderr.splitlines() == [
+        f"{rows}:2: rows 1-2: face.layout[0].text ({deck}:{line_of(deck, 'nmae')}): 'nmae' is not a column; the "
+        "columns are name, cost, colour (and row, number, copies and card); did you mean 'name'?",
+        f"{rows}:2: rows 1-2: face.layout[1].fill ({deck}:{line_of(deck, 'nothing')}): template error: 'str object' "
+        "has no attribute 'nothing'",
+        f"{deck}:{line_of(deck, 'gem:')}: icons.gem: expected a file, but {deck.parent / 'nothere.svg'} does not exist",
+        f"{deck}:{line_of(deck, 'gone')}: face.template: expected a file, but {deck.parent / 'gone.svg.j2'} does not "
+        "exist",
+        "printgen: 4 problems found; nothing was written."], result.stderr
+    assert not (tmp_path / "out").exists()

@@ -14,7 +14,7 @@ from printgen.core.fields import Name, Strict
 from printgen.core.paper import MAX_BLEED_MM
 from printgen.core.source import Loc
 from printgen.games.deck.colours import WRITTEN, literal_colour, literal_opacity, opacity_outside
-from printgen.games.deck.units import literal_length
+from printgen.games.deck.units import literal_length, with_units
 from printgen.games.header import Definition
 
 SIZES: dict[str, tuple[float, float]] = {  # width, height in mm, portrait
@@ -29,6 +29,7 @@ Number = Annotated[Union[float, str], BeforeValidator(literal_length("mm")), Fie
     "expression such as '{{ 10 + cost }}'"))]
 Mm = BeforeValidator(literal_length("mm"))  # a float key in millimetres that also takes '2.5in'
 Pt = BeforeValidator(literal_length("pt"))  # a type size in points that also takes '4mm'
+Units = Field(json_schema_extra=lambda schema: with_units(schema))  # editors take '2.5in' too
 Paint = Annotated[str, AfterValidator(literal_colour), Field(max_length=400, description=(
     f"a colour: {WRITTEN}; or a Jinja expression giving one"))]
 Opacity = Annotated[Union[float, str], BeforeValidator(literal_opacity), Field(description=(
@@ -60,16 +61,16 @@ DEFAULT_BLEED = 2.0  # mm: enough for a cut or a duplex back a little off, as pr
 class CardSize(Strict):
     size: Annotated[Optional[Literal[tuple(SIZES)]], BeforeValidator(named_size), Field(  # type: ignore[valid-type]
         description=f"a usual size: {', '.join(SIZES)}; or give width and height")] = "poker"
-    width: Annotated[Optional[float], Mm, Field(gt=10, le=300, allow_inf_nan=False)] = None
-    height: Annotated[Optional[float], Mm, Field(gt=10, le=400, allow_inf_nan=False)] = None
-    corner_radius: Annotated[float, Mm, Field(ge=0, le=20, allow_inf_nan=False,
-                                          description="rounding of the cut guides' corners, mm")] = 3.0
-    bleed: Annotated[Optional[float], Mm, Field(ge=0, le=MAX_BLEED_MM, allow_inf_nan=False, description=(
+    width: Annotated[Optional[float], Field(gt=10, le=300, allow_inf_nan=False), Mm, Units] = None
+    height: Annotated[Optional[float], Field(gt=10, le=400, allow_inf_nan=False), Mm, Units] = None
+    corner_radius: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,
+                                          description="rounding of the cut guides' corners, mm"), Mm, Units] = 3.0
+    bleed: Annotated[Optional[float], Field(ge=0, le=MAX_BLEED_MM, allow_inf_nan=False, description=(
         "how far backgrounds run past the cut, mm; left out, 2 mm when a sheet holds as many "
-        "cards with it as without, else none and the cards stand edge to edge"))] = None
-    safe: Annotated[float, Mm, Field(ge=0, le=20, allow_inf_nan=False,
+        "cards with it as without, else none and the cards stand edge to edge")), Mm, Units] = None
+    safe: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,
                                  description="inset of the safe area inside the cut, mm; text "
-                                             "must stay inside it")] = 3.0
+                                             "must stay inside it"), Mm, Units] = 3.0
 
     @property
     def most_bleed(self) -> float:
@@ -88,12 +89,12 @@ class Clip(Strict):
 
     type: Annotated[Optional[Literal["card", "rect", "ellipse", "path"]], Field(
         description="card, rect, ellipse or path; left out, path when 'd' is given, else rect")] = None
-    x: Annotated[float, Mm, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
-    y: Annotated[float, Mm, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
-    width: Annotated[Optional[float], Mm, Field(gt=0, le=500, allow_inf_nan=False)] = None
-    height: Annotated[Optional[float], Mm, Field(gt=0, le=500, allow_inf_nan=False)] = None
-    radius: Annotated[float, Mm, Field(ge=0, le=100, allow_inf_nan=False, description="a rect's rounded "
-                                                                                  "corners, mm")] = 0.0
+    x: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False), Mm, Units] = 0.0
+    y: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False), Mm, Units] = 0.0
+    width: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False), Mm, Units] = None
+    height: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False), Mm, Units] = None
+    radius: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False, description="a rect's rounded "
+                                                                                  "corners, mm"), Mm, Units] = 0.0
     d: Annotated[Optional[str], Field(max_length=20_000, description="SVG path data in card mm")] = None
 
     @model_validator(mode="before")
@@ -128,17 +129,17 @@ class Element(Strict):
                                       "e.g. 'M 0 0 L 10 0 L 5 8 Z'")] = None
     fill: Optional[Paint] = None
     stroke: Optional[Paint] = None
-    stroke_width: Annotated[Union[float, str], Mm, Field(description=(
-        "the outline's width in mm or with a unit ('1pt'; 0: no outline), or a Jinja expression"))] = 0.3
+    stroke_width: Annotated[Union[float, str], Field(description=(
+        "the outline's width in mm or with a unit ('1pt'; 0: no outline), or a Jinja expression")), Mm, Units] = 0.3
     src: Optional[Annotated[str, Field(min_length=1, max_length=300)]] = None
     text: Optional[Text] = None
     font: Annotated[str, Field(min_length=1, max_length=300, description=(
         "regular, bold, italic or bold-italic (printgen's own sans), or a TrueType font file (.ttf) "
         "beside the definition"))] = "regular"
-    size: Annotated[float, Pt, Field(ge=7, le=72, allow_inf_nan=False, description=(
-        "text size in points, 7 at the least (or with a unit: '4mm')"))] = 10.0
-    min_size: Annotated[Optional[float], Pt, Field(ge=7, le=72, allow_inf_nan=False, description="shrink "
-                                               "text that does not fit down to this size, 7 pt at the least")] = None
+    size: Annotated[float, Field(ge=7, le=72, allow_inf_nan=False, description=(
+        "text size in points, 7 at the least (or with a unit: '4mm')")), Pt, Units] = 10.0
+    min_size: Annotated[Optional[float], Field(ge=7, le=72, allow_inf_nan=False, description="shrink "
+                                               "text that does not fit down to this size, 7 pt at the least"), Pt, Units] = None
     colour: Paint = "#000000"
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
@@ -200,7 +201,7 @@ class Sheet(Strict):
     paper: Literal["a4", "letter", "a3", "tabloid"] = "a4"
     orientation: Annotated[Literal["auto", "portrait", "landscape"], Field(
         description="auto: landscape only when it holds more cards on each sheet")] = "auto"
-    gap: Annotated[float, Mm, Field(ge=0, le=20, allow_inf_nan=False, description="mm between cards")] = 0.0
+    gap: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False, description="mm between cards"), Mm, Units] = 0.0
     layout: Annotated[Literal["duplex", "gutterfold", "fronts"], Field(
         description="duplex: backs on the reverse; gutterfold: each back beside its front, to fold; "
                     "fronts: faces only")] = "duplex"

@@ -44,3 +44,18 @@ def literal_length(unit: str) -> Any:
             return length(value, unit)
         return value  # a list or a mapping: pydantic says what it expected
     return convert
+
+
+WRITTEN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*(mm|cm|in|pt)\s*$"  # for editors: what `length` reads with a unit
+
+
+def with_units(schema: dict[str, Any]) -> None:
+    """A number's JSON schema that takes a length with its unit as well, so editors accept '2.5in'."""
+    unit = {"type": "string", "pattern": WRITTEN}
+    if "anyOf" in schema:
+        if not any(choice.get("type") == "string" for choice in schema["anyOf"]):
+            schema["anyOf"].append(unit)
+        return
+    number = {key: schema.pop(key) for key in ("type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+              if key in schema}
+    schema["anyOf"] = [number, unit]
