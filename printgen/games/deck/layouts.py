@@ -176,7 +176,7 @@ def changed(placed: Placed, keys: dict[str, Any], at: Loc, found: list[tuple[Loc
         if key not in Element.model_fields:
             wrong.append(((*at, key), f"unknown key; expected one of: {', '.join(known)}"))
         elif key in FIXED and value != getattr(placed.element, key):
-            wrong.append(((*at, key), f"'{key}' cannot be changed: {FIXED[key]} (got {value!r})"))
+            wrong.append(((*at, key), f"'{key}' cannot be changed: {FIXED[key]} (got {str(value)[:40]!r})"))
     if not keys:
         wrong.append((at, "expected the keys to change, such as {y: 8, colour: '#ffffff'}"))
     usable = {key: value for key, value in keys.items() if key in Element.model_fields and key not in FIXED}
