@@ -16,6 +16,7 @@ from pypdf import PdfReader
 MM = 72 / 25.4
 SVG = "{http://www.w3.org/2000/svg}"
 CARD_W, CARD_H = 63.5, 88.9
+SIZE = "expected a type size from 7 pt (the smallest that prints clearly) to 72 pt, such as 10, '12pt' or '4mm' (got 5)"
 
 TYPES = """\
 game: deck
@@ -111,7 +112,7 @@ def test_changes_that_are_wrong_are_told_together_each_at_its_line(run_cli, tmp_
     assert result.stderr.splitlines() == [
         f"{deck}:{title}: layouts.moved.change.title.colur: unknown key; expected one of: when, align, clip, "
         "colour, font, height, line_height, min_size, opacity, origin, rotate, size, text, valign, width, wrap, x, y",
-        f"{deck}:{title}: layouts.moved.change.title.size: expected a number of at least 7 (got 5)",
+        f"{deck}:{title}: layouts.moved.change.title.size: {SIZE}",
         f"{deck}:{band}: layouts.moved.change.band.fill: expected a colour: a CSS colour name such as 'teal', or "
         "#rgb, #rrggbb, #rgba or #rrggbbaa ('#1f5f99', or '#1f5f9980' half see-through), or 'none' (got 'navvy'); "
         "did you mean 'navy'?",
@@ -317,7 +318,7 @@ def test_a_bad_size_does_not_hide_bad_fills_and_lengths(run_cli, tmp_path):
         f"{deck}:5: card.size: expected a card size: poker, bridge, tarot, mini, square, euro, mini-euro, domino, "
         "business, jumbo, token; or leave size out and give width and height, such as width: 70 and height: "
         "'4.5in' (got 'pokr'); did you mean 'poker'?",
-        f"{deck}:{line_of(deck, 'size: 5')}: face.layout[0].size: expected a number of at least 7 (got 5)",
+        f"{deck}:{line_of(deck, 'size: 5')}: face.layout[0].size: {SIZE}",
         f"{deck}:{line_of(deck, 'y: 2 inch')}: face.layout[1].y: expected a length: a number of millimetres, or a "
         "number with its unit (mm, cm, in or pt), such as 12.5, '2.5in', '6.35cm', '18pt' or '4mm' (got '2 inch')",
         f"{deck}:{line_of(deck, 'redd')}: face.layout[1].fill: {colour} (got 'redd'); did you mean 'red'?",
@@ -344,7 +345,8 @@ def test_problems_of_every_stage_come_in_one_run(run_cli, tmp_path):
     """A missing icon, a missing template, a misspelt column and an expression failing on every row:
     each stage's problems are told together, a fault every row meets alike once."""
     deck = made(tmp_path, MISTAKES.replace("face:\n", "icons:\n  gem: nothere.svg\nface:\n  template: gone.svg.j2\n")
-                .replace('fill: "{{ colour }}"', 'fill: "{{ colour.nothing }}"'), "name,cost,colour\nA,1,red\nB,2,red\n")
+                .replace('fill: "{{ colour }}"', 'fill: "{{ colour.nothing }}"'),
+                "name,cost,colour\nA,1,red\nB,2,red\n")
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 2, result.output
     rows = deck.parent / "cards.csv"

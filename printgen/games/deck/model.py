@@ -14,7 +14,7 @@ from printgen.core.fields import Name, Strict
 from printgen.core.paper import MAX_BLEED_MM
 from printgen.core.source import Loc
 from printgen.games.deck.colours import WRITTEN, literal_colour, literal_opacity, opacity_outside
-from printgen.games.deck.units import literal_length, with_units
+from printgen.games.deck.units import literal_length, type_size, with_units
 from printgen.games.header import Definition
 
 SIZES: dict[str, tuple[float, float]] = {  # width, height in mm, portrait
@@ -28,7 +28,7 @@ Number = Annotated[Union[float, str], BeforeValidator(literal_length("mm")), Fie
     "a length: a number of millimetres, or with its unit ('2.5in', '6.35cm', '18pt', '4mm'), or a Jinja "
     "expression such as '{{ 10 + cost }}'"))]
 Mm = BeforeValidator(literal_length("mm"))  # a float key in millimetres that also takes '2.5in'
-Pt = BeforeValidator(literal_length("pt"))  # a type size in points that also takes '4mm'
+Pt = BeforeValidator(type_size)  # a type size in points, 7 to 72, that also takes '4mm'
 Units = Field(json_schema_extra=lambda schema: with_units(schema))  # editors take '2.5in' too
 Paint = Annotated[str, AfterValidator(literal_colour), Field(max_length=400, description=(
     f"a colour: {WRITTEN}; or a Jinja expression giving one"))]
@@ -138,8 +138,8 @@ class Element(Strict):
         "beside the definition"))] = "regular"
     size: Annotated[float, Field(ge=7, le=72, allow_inf_nan=False, description=(
         "text size in points, 7 at the least (or with a unit: '4mm')")), Pt, Units] = 10.0
-    min_size: Annotated[Optional[float], Field(ge=7, le=72, allow_inf_nan=False, description="shrink "
-                                               "text that does not fit down to this size, 7 pt at the least"), Pt, Units] = None
+    min_size: Annotated[Optional[float], Field(ge=7, le=72, allow_inf_nan=False, description=(
+        "shrink text that does not fit down to this size, 7 pt at the least")), Pt, Units] = None
     colour: Paint = "#000000"
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"

@@ -27,11 +27,27 @@ def length(value: Any, unit: str = "mm") -> float:
 
 
 def expected(value: Any, unit: str) -> str:
-    plain = "millimetres" if unit == "mm" else "points"
-    example = EXAMPLES if unit == "mm" else "10, '10pt' or '4mm'"
+    what, plain = ("a length", "millimetres") if unit == "mm" else ("a type size", "points")
+    example = EXAMPLES if unit == "mm" else "10, '12pt' or '4mm'"
     shown = str(value) if len(str(value)) <= 40 else str(value)[:37] + "..."
-    return (f"expected a length: a number of {plain}, or a number with its unit (mm, cm, in or pt), "
+    return (f"expected {what}: a number of {plain}, or a number with its unit (mm, cm, in or pt), "
             f"such as {example} (got {shown!r})")
+
+
+SMALLEST_PT, LARGEST_PT = 7.0, 72.0  # no glyph under 7 pt (the house's print rule); 72 pt is an inch
+
+
+def type_size(value: Any) -> Any:
+    """A pydantic before-validator for `size` and `min_size`: points, or a length with its unit;
+    outside 7-72 pt told in words, with an example."""
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return value
+    points = length(value, "pt")
+    if not SMALLEST_PT <= points <= LARGEST_PT:
+        shown = f"{value!r}, {points:.3g} pt" if isinstance(value, str) else f"{points:g}"
+        raise ValueError(f"expected a type size from {SMALLEST_PT:g} pt (the smallest that prints clearly) to "
+                         f"{LARGEST_PT:g} pt, such as 10, '12pt' or '4mm' (got {shown})")
+    return points
 
 
 def literal_length(unit: str) -> Any:

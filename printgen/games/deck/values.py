@@ -293,8 +293,9 @@ def unknown_names(expressions: list[Expression], contexts: list[dict[str, Any]],
             offset = where.text[:where.text.find(name)].count("\n") if name in where.text else 0
             problems.append(Problem(first.file, first.line, "", (
                 f"{rows_named([row + 1 for row in rows])}: {where.path} ({where.file}:{where.line + offset}): "
-                f"'{name}' is not a column; the columns are {', '.join(columns) or 'none'} (and {', '.join(CONTEXT[:-1])} "
-                f"and {CONTEXT[-1]})" + (f"; did you mean '{nearest[0]}'?" if nearest else ""))))
+                f"'{name}' is not a column; the columns are {', '.join(columns) or 'none'} "
+                f"(and {', '.join(CONTEXT[:-1])} and {CONTEXT[-1]})"
+                + (f"; did you mean '{nearest[0]}'?" if nearest else ""))))
             skipped.add(index)
     return problems, skipped
 
