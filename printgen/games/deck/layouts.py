@@ -120,7 +120,7 @@ def resolve(defn: Deck, name: str, chain: list[str], done: dict[str, Resolved], 
 
 
 def inherited(layout: Layout, at: Loc, parent: Optional[Resolved], found: list[tuple[Loc, str]]) -> list[Placed]:
-    """The parent's elements, less those removed, each replaced one in its place."""
+    """The parent's elements, less those removed, each replaced or changed one in its place."""
     if parent is None:
         for key in ("replace", "remove", "change"):
             if key in layout.model_fields_set and getattr(layout, key):

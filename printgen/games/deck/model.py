@@ -1,7 +1,8 @@
 """The deck definition: the card's size, where its rows come from, and how faces and backs look.
 
-Layout coordinates are millimetres from the top-left, y down, as a designer reads a ruler; values
-may be Jinja expressions over the row (printgen.games.deck.values)."""
+Layout coordinates are millimetres from the top-left, y down, as a designer reads a ruler, and may be
+written with another unit ('2.5in', printgen.games.deck.units); colours are checked as they are read
+(printgen.games.deck.colours); values may be Jinja expressions over the row (printgen.games.deck.values)."""
 from __future__ import annotations
 
 import difflib

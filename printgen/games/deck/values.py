@@ -290,7 +290,8 @@ def unknown_names(expressions: list[Expression], contexts: list[dict[str, Any]],
                 continue
             first = places[rows[0]]
             nearest = difflib.get_close_matches(name, [*columns, *CONTEXT], n=1, cutoff=0.6)
-            offset = where.text[:where.text.find(name)].count("\n") if name in where.text else 0
+            used = re.search(rf"\b{re.escape(name)}\b", where.text)
+            offset = where.text[:used.start()].count("\n") if used else 0
             problems.append(Problem(first.file, first.line, "", (
                 f"{rows_named([row + 1 for row in rows])}: {where.path} ({where.file}:{where.line + offset}): "
                 f"'{name}' is not a column; the columns are {', '.join(columns) or 'none'} "
