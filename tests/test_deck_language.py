@@ -124,6 +124,30 @@ def test_changes_that_are_wrong_are_told_together_each_at_its_line(run_cli, tmp_
     assert not (tmp_path / "out").exists()
 
 
+def test_a_change_is_inherited_changed_again_and_a_row_fault_told_at_the_change(run_cli, tmp_path):
+    deeper = TYPES + "  deeper:\n    extends: moved\n    change:\n      title: {x: 12, colour: \"{{ shade }}\"}\n"
+    deck = made(tmp_path, deeper, "type,title,shade\nmoved,Drifter,red\ndeeper,Diver,teal\n")
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:
+        page = pdf.pages[0]
+        corners = cards_of(page)
+        [diver] = [w for w in page.extract_words(extra_attrs=["size", "non_stroking_color"]) if w["text"] == "Diver"]
+    left, top = max((c for c in corners if c[0] <= diver["x0"] / MM + 0.01), key=lambda c: c[0])
+    # y and size from moved's change, x and colour from its own
+    assert diver["x0"] / MM - left == pytest.approx(12, abs=0.3)
+    assert diver["top"] / MM - top == pytest.approx(30, abs=0.6)
+    assert diver["size"] == pytest.approx(14, abs=0.01) and rgb(diver) == (0, 128, 128)
+    (deck.parent / "cards.csv").write_text("type,title,shade\ndeeper,Diver,tael\ndeeper,Dart,tael\n")
+    result = run_cli("build", deck, "--out", tmp_path / "again")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[0] == (
+        f"{deck.parent / 'cards.csv'}:2: rows 1-2: layouts.deeper.change.title.colour "
+        f"({deck}:{line_of(deck, 'x: 12')}): "
+        "expected a colour: a CSS colour name such as 'teal', or #rgb, #rrggbb, #rgba or #rrggbbaa ('#1f5f99', or "
+        "'#1f5f9980' half see-through), or 'none' (got 'tael'); did you mean 'teal'?"), result.stderr
+
+
 UNITS = """\
 game: deck
 title: Units
