@@ -115,8 +115,9 @@ def side_by_side(left: Image.Image, right: Image.Image, gap: int = 24) -> Image.
 
 
 def deck_images(out: Path) -> None:
-    """docs/decks.md: the bundled sample built duplex and gutterfold, and the Star Lanes example
-    (docs/examples/star_lanes): card types from named layouts, styled words, turns and clips."""
+    """docs/decks.md: the bundled sample built duplex and gutterfold, the Star Lanes example
+    (docs/examples/star_lanes): card types from named layouts, styled words, turns and clips; and
+    Sea Glass (docs/examples/sea_glass): lengths with units, named and see-through colours, change:."""
     printgen("build", "deck", "--out", out / "duplex")
     sheet = out / "duplex" / "deck" / "deck.pdf"
     save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
@@ -139,6 +140,12 @@ def deck_images(out: Path) -> None:
     save(row, "deck-styled-turned-clipped.png", 1100)
     printgen("build", example, "--guides", "--no-pictures", "--out", out / "guides")
     save(render(out / "guides" / "star_lanes" / "star_lanes.pdf", 0, 160, (6, 6, 77, 102)), "deck-guides.png", 460)
+    printgen("build", ROOT / "docs" / "examples" / "sea_glass" / "sea_glass.yaml", "--out", out / "glass")
+    pictures = out / "glass" / "sea_glass" / "png"
+    row = Image.open(pictures / "bottle-green.png").convert("RGB")
+    for name in ("amber", "cobalt", "back"):
+        row = side_by_side(row, Image.open(pictures / f"{name}.png").convert("RGB"), 16)
+    save(row, "deck-sea-glass.png", 1100)
     fonts_images(out)
 
 

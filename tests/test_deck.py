@@ -265,8 +265,10 @@ def test_a_broken_template_value_is_located_at_the_row(run_cli, deck, tmp_path):
     deck.write_text(deck.read_text().replace('text: "{{ cost }}"', 'text: "{{ price }}"'))
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 2
-    assert "cards.csv:2: row 1: face.layout[3].text (" in result.output, result.output
-    assert "'price' is undefined" in result.output
+    [told] = [line for line in result.stderr.splitlines() if "'price'" in line]
+    assert "cards.csv:2: rows 1-" in told and "face.layout[3].text (" in told, result.stderr
+    assert told.endswith("'price' is not a column; the columns are title, kind, cost, text (and row, number, "
+                         "copies and card)"), told
 
 
 def test_inline_rows_need_no_csv(run_cli, deck, tmp_path):
@@ -429,7 +431,7 @@ def test_an_svg_template_is_filled_in_for_every_row(run_cli, deck, tmp_path):
 @pytest.mark.parametrize("template,where,message", [
     ("<svg>\n{{ cost +\n</svg>", r"face\.svg\.j2:3: face\.template: ", "unexpected '<'"),
     (FACE_TEMPLATE.replace("{{ cost * 5 }}", "{{ nosuch }}"),
-     r"cards\.csv:2: row 1: face\.template \(\S*face\.svg\.j2:3\)", "'nosuch' is undefined"),
+     r"cards\.csv:2: rows 1-\d+: face\.template \(\S*face\.svg\.j2:3\)", "'nosuch' is not a column; the columns"),
     ("<p>{{ title }}</p>", r"cards\.csv:2: rows 1-8: face\.template ", "not SVG"),
 ])
 def test_svg_template_problems_are_located(run_cli, deck, tmp_path, template, where, message):

@@ -149,14 +149,18 @@ def loaded_icons(defn: Deck, loaded: Loaded, context: ArtContext) -> dict[str, A
 
 def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     """Every row's card, to be drawn when a sheet or a picture asks for it (drawn.Drawer)."""
-    rows = read_rows(defn, loaded.source, loaded.path.parent, loaded.allow_outside)
+    problems: list[Problem] = []  # each stage's, so that one run tells every problem it can
+    rows = gathered(problems, read_rows, defn, loaded.source, loaded.path.parent, loaded.allow_outside)
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
-    files = template_files(defn, loaded.source, context)
-    values = row_values(defn, rows, loaded.source, files, None if loaded.allow_outside else context.base.resolve())
+    files = gathered(problems, template_files, defn, loaded.source, context) or {}
+    icons = gathered(problems, loaded_icons, defn, loaded, context) or {}
+    gathered(problems, load_fonts, defn, loaded.source, context)
+    folder = None if loaded.allow_outside else context.base.resolve()
+    values = None if rows is None else gathered(problems, row_values, defn, rows, loaded.source, files, folder)
+    if problems or rows is None or values is None:
+        raise DefinitionError(list(dict.fromkeys(problems)))
     loaded.art.warnings.extend([w for w in never_shown(values, loaded.source) if w not in loaded.art.warnings])
     width, height = defn.card.dimensions
-    icons = loaded_icons(defn, loaded, context)
-    load_fonts(defn, loaded.source, context)
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
                   template_drawer(defn, files, context), partial(font_family, defn, context))
     drawer = Drawer(rows, values, layout, loaded.source)
@@ -180,6 +184,15 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
         back_row, back_name, given = backs[key]
         cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer, given))
     return cards
+
+
+def gathered(problems: list[Problem], stage: Callable[..., Any], *args: Any) -> Any:
+    """What `stage` gives, or None with its problems added to `problems`."""
+    try:
+        return stage(*args)
+    except DefinitionError as exc:
+        problems.extend(exc.problems)
+        return None
 
 
 def back_stem(label: str | None, card: str, more: bool, faces: set[str], stems: Stems) -> str:

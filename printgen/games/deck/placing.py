@@ -12,7 +12,7 @@ from reportlab.graphics.shapes import FILL_NON_ZERO, Group, Path, rotate, transl
 
 from printgen.core.source import Loc
 from printgen.drawing.picture import Matrix, compose, placed
-from printgen.games.deck.model import Clip, Deck, article, element_lists
+from printgen.games.deck.model import Clip, Deck, Element, article, element_lists
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.richtext import MarkupError, spans
 from printgen.games.deck.typefaces import faces_asked
@@ -107,21 +107,27 @@ def check_placing(defn: Deck) -> Iterable[tuple[Loc, str]]:
     told at their lines before any row is read (a templated text is read per row, faces.py)."""
     for at, elements in element_lists(defn):
         for i, element in elements:
-            clip = element.clip
-            if clip is not None:
-                kind = clip.type or ("path" if clip.d is not None else "rect")
-                wrong = sorted((clip.model_fields_set - {"type"}) - TAKES[kind])
-                if wrong:
-                    yield (*at, i, "clip", wrong[0]), f"{article(kind)} {kind} clip takes no '{wrong[0]}'"
-                if kind == "path":
-                    try:
-                        path_of(clip.d or "")
-                    except ValueError as exc:
-                        yield (*at, i, "clip", "d"), str(exc)
-                elif kind != "card" and (clip.width is None or clip.height is None):
-                    yield (*at, i, "clip"), f"{article(kind)} {kind} clip needs 'width' and 'height' in mm"
-            if element.type == "text" and element.text is not None and not is_template(element.text):
-                yield from text_markup(element.text, element.font, (*at, i), defn.fonts)
+            for key, message in placing_problems(element, defn.fonts):
+                yield (*at, i, *key), message
+
+
+def placing_problems(element: Element, fonts: Mapping[str, Any]) -> Iterable[tuple[Loc, str]]:
+    """One element's clip and written markup, each problem at its key within the element."""
+    clip = element.clip
+    if clip is not None:
+        kind = clip.type or ("path" if clip.d is not None else "rect")
+        wrong = sorted((clip.model_fields_set - {"type"}) - TAKES[kind])
+        if wrong:
+            yield ("clip", wrong[0]), f"{article(kind)} {kind} clip takes no '{wrong[0]}'"
+        if kind == "path":
+            try:
+                path_of(clip.d or "")
+            except ValueError as exc:
+                yield ("clip", "d"), str(exc)
+        elif kind != "card" and (clip.width is None or clip.height is None):
+            yield ("clip",), f"{article(kind)} {kind} clip needs 'width' and 'height' in mm"
+    if element.type == "text" and element.text is not None and not is_template(element.text):
+        yield from text_markup(element.text, element.font, (), fonts)
 
 
 def text_markup(text: str, font: str, where: tuple[Any, ...], given: Mapping[str, Any]) -> Iterable[tuple[Loc, str]]:

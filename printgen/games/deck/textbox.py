@@ -186,7 +186,8 @@ def draw(lines: list[Line], kind: Type, size_pt: float, box: Box, align: str, va
         def flush() -> None:
             if run.strip():
                 run_font, run_size = kind.at(run_style, size_pt)
-                colour = HexColor(run_style.colour) if run_style.colour else kind.colour
+                colour = kind.colour if not run_style.colour else \
+                    Color(*HexColor(run_style.colour).rgb(), kind.colour.alpha)  # the element's opacity kept
                 group.add(upright(String(0, 0, run, fontName=run_font, fontSize=run_size, fillColor=colour),
                                   run_x, baseline))
 
