@@ -13,13 +13,12 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from jinja2 import TemplateSyntaxError, meta
 
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, dotted
-from printgen.games.deck.chosen import runs
 from printgen.games.deck.layouts import Resolved, choices, deck_layouts, prefix_of
 from printgen.games.deck.model import Deck, Element
 from printgen.games.deck.rows import Row
@@ -32,6 +31,17 @@ Key = tuple[Any, ...]  # ("face", 3, "x"), ("face", 3, "points", 1, 0), ("back",
 # before a row's layouts are known, a layout's prefix stands first: ("layouts.ship", 3, "x")
 FALSE = {"", "false", "0", "no", "none"}
 MAX_DECK_SVG_ELEMENTS = 200_000  # in all distinct pictures of one build: about five minutes of svglib
+
+
+def runs(numbers: Iterable[int]) -> list[list[int]]:
+    """Consecutive numbers as [first, last]: 1, 2, 3, 7 -> [1, 3], [7, 7]."""
+    found: list[list[int]] = []
+    for n in numbers:
+        if found and n == found[-1][1] + 1:
+            found[-1][1] = n
+        else:
+            found.append([n, n])
+    return found
 
 
 def condition(text: str) -> str:
