@@ -17,12 +17,12 @@ from printgen.games.deck.misprints import missing_glyph, unknown_icon
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.placing import centre_of, corners, no_face, on_card, placed_element, turning
+from printgen.games.deck.reach import LIMIT, out_of_reach
 from printgen.games.deck.richtext import COLOUR, MarkupError, Style, spans
 from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, text_widths, upright
 from printgen.output.reuse import reusable
 
 FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
-LIMIT = 1000.0  # mm: no coordinate on a card is anywhere near this
 
 
 class Unfit(ValueError):
@@ -53,7 +53,7 @@ def number(value: Any, key: str, unit: str = "mm", limit: float = LIMIT, hint: s
         result = float(value)
     except (TypeError, ValueError):
         raise Unfit(key, f"expected a number of {unit}{hint} (got {str(value)!r})") from None
-    if not -limit <= result <= limit:
+    if out_of_reach(result, limit):
         raise Unfit(key, f"expected a number of {unit} between {-limit:g} and {limit:g} (got {value!r})")
     return result
 
