@@ -15,6 +15,7 @@ from printgen.games import Game, Loaded
 from printgen.games.deck.chosen import chosen_rows, guides
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
+from printgen.games.deck.budget import check_drawn, count_drawn
 from printgen.games.deck.layouts import check_layouts, deck_layouts
 from printgen.games.deck.misprints import never_shown
 from printgen.games.deck.model import Deck, check_elements, check_source, element_lists
@@ -124,6 +125,7 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     files = template_files(defn, loaded.source, context)
     values = row_values(defn, rows, loaded.source, files, None if loaded.allow_outside else context.base.resolve())
+    count_drawn(rows, values)
     loaded.art.warnings.extend([w for w in never_shown(values, loaded.source) if w not in loaded.art.warnings])
     width, height = defn.card.dimensions
     icons = loaded_icons(defn, loaded, context)
@@ -289,7 +291,7 @@ GAME = Game(
            "svg/ and png/: every card's face and the back"],
     model=Deck,
     build=build,
-    checks=(check_elements, check_source, check_layouts, check_placing),
+    checks=(check_elements, check_source, check_layouts, check_placing, check_drawn),
     pieces=pieces,
     bleed=True,
     cards=True,
