@@ -108,7 +108,7 @@ def test_a_build_draws_at_most_a_million_elements(tmp_path):
     deck(tmp_path, chain(5), "name\n" + "".join(f"c{i}\n" for i in range(rows)))
     with cpu_seconds() as took:
         lines = refused(printgen(tmp_path, "build", "deck.yaml", "--out", "out"), tmp_path)
-    assert lines == [f"cards.csv:{rows + 1}: row {rows:,}: the faces and backs of the rows up to this one draw "
+    assert lines == [f"cards.csv:{rows + 1}: row {rows}: the faces and backs of the rows up to this one draw "
                      f"{rows * per_row:,} elements; one build draws at most {MAX_BUILD_ELEMENTS:,} (about 0.1 ms "
                      "each): draw fewer elements on each card, or split the deck",
                      "printgen: 1 problem found; nothing was written."]
@@ -164,7 +164,7 @@ def test_halving_finds_the_size_trying_every_step_found():
 
 
 def test_long_texts_shrink_in_few_tries(tmp_path):
-    long = " ".join(["Deal three damage to every card in play, then draw two."] * 12)
+    long = " ".join(["Deal three damage to every card in play and then draw two."] * 12)
     deck(tmp_path, "face:\n  layout:\n    - {type: text, text: '{{ text }}', x: 5, y: 5, width: 53, height: 78, "
                    "size: 72, min_size: 7}\n",
          "name,text\n" + "".join(f"c{i},{long} {i}\n" for i in range(200)))
