@@ -198,3 +198,25 @@ def test_extends_depth_is_counted_whatever_the_order(tmp_path):
         said[order] = lines[0].split(": ", 1)[1]
     assert said["base first"] == said["base last"] == (
         f"layouts.l{MAX_DEPTH + 1}.extends: expected at most {MAX_DEPTH} layouts each extending the next")
+
+
+def test_a_path_past_reach_saved_while_serving_is_shown_and_the_server_goes_on(tmp_path):
+    from serving import Served, save, small_deck, stop_all_in_session
+
+    definition = small_deck(tmp_path / "potion")
+    server = Served(definition.parent, "potion.yaml", "--dpi", "40")
+    try:
+        first = server.wait(lambda s: s["version"] >= 1, "the first build")
+        text = definition.read_text()
+        anchor = "\n  layout:\n"  # the face's, the first
+        assert anchor in text
+        save(definition, text.replace(anchor, anchor + "    - {type: path, d: 'M 0 0 L 1e300 5 Z', fill: '#000000'}\n", 1))
+        state = server.wait(lambda s: s["problems"], "the problems of the saved definition")
+        assert state["problems"][0].endswith("'L 1e300 5' (command 2) takes the path to 1e+300 mm; expected every "
+                                             "point within 1000 mm of the card's corner"), state["problems"]
+        assert server.get("/state")[0] == 200  # still serving, the last good build kept
+        assert server.process.poll() is None and first["version"] >= 1
+        code, err = server.stop()
+        assert code == 130 and "internal error" not in err and "Traceback" not in err
+    finally:
+        stop_all_in_session(server.process)
