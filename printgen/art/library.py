@@ -212,7 +212,7 @@ def register_user_font(path: Path, data: bytes) -> str:
 class ArtLibrary:
     """The art one definition uses, by the name written in the YAML, plus warnings about it."""
 
-    images: dict[str, Art] = field(default_factory=dict)
+    images: dict[str, Art] = field(default_factory=dict)  # by the name written and by the file it resolves to
     fonts: dict[str, str] = field(default_factory=dict)  # YAML name -> registered font name
     warnings: list[str] = field(default_factory=list)
     templates: Path | None = None
@@ -225,6 +225,10 @@ class ArtLibrary:
         if kind is None:
             raise ValueError("expected a PNG, JPEG or SVG file (.png, .jpg, .jpeg or .svg)")
         path = resolve(value, context)
+        file = f"{kind}\0{path}"  # the same file under another spelling (./x.svg) is converted once
+        if file in self.images:
+            self.images[value] = self.images[file]
+            return self.images[value]
         data = read_art(path)
         if kind == "SVG":
             from printgen.art.svg import load_svg
@@ -233,7 +237,7 @@ class ArtLibrary:
             self.warnings += [w for w in art.warnings if w not in self.warnings]
         else:
             art = load_bitmap(path, data, kind)
-        self.images[value] = art
+        self.images[value] = self.images[file] = art
         return art
 
     def add_svg_text(self, path: Path, data: bytes, context: ArtContext, template: str | None = None,

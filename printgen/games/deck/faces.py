@@ -18,12 +18,12 @@ from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
 from printgen.games.deck.units import length
 from printgen.games.deck.placing import centre_of, corners, on_card, placed_element, turning
+from printgen.games.deck.reach import LIMIT, out_of_reach
 from printgen.games.deck.richtext import MarkupError, Style, spans
 from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, text_widths, upright
 from printgen.games.deck.typefaces import OWN_FACES, Family, NoFace, face_words, own_family
 from printgen.output.reuse import reusable
 
-LIMIT = 1000.0  # mm: no coordinate on a card is anywhere near this
 
 
 class Unfit(ValueError):
@@ -61,7 +61,7 @@ def number(value: Any, key: str, unit: str = "mm", limit: float = LIMIT, hint: s
             result = float(value)
         except (TypeError, ValueError):
             raise Unfit(key, f"expected a number of {unit}{hint} (got {str(value)!r})") from None
-    if not -limit <= result <= limit:
+    if out_of_reach(result, limit):
         raise Unfit(key, f"expected a number of {unit} between {-limit:g} and {limit:g} (got {value!r})")
     return result
 

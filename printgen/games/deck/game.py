@@ -17,6 +17,7 @@ from printgen.games import Game, Loaded, Validator
 from printgen.games.deck.chosen import chosen_rows, guides, matching
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
+from printgen.games.deck.budget import check_drawn, count_drawn
 from printgen.games.deck.layouts import check_layouts, deck_layouts
 from printgen.games.deck.misprints import never_shown
 from printgen.games.deck.model import Deck, check_elements, check_source, element_lists
@@ -159,6 +160,7 @@ def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     values = None if rows is None else gathered(problems, row_values, defn, rows, loaded.source, files, folder)
     if problems or rows is None or values is None:
         raise DefinitionError(list(dict.fromkeys(problems)))
+    count_drawn(rows, values)
     loaded.art.warnings.extend([w for w in never_shown(values, loaded.source) if w not in loaded.art.warnings])
     width, height = defn.card.dimensions
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
@@ -365,7 +367,7 @@ GAME = Game(
            "`rules:` and `reference:` name"],
     model=Deck,
     build=build,
-    checks=(check_elements, check_source, check_layouts, check_placing),
+    checks=(check_elements, check_source, check_layouts, check_placing, check_drawn),
     pieces=pieces,
     bleed=True,
     cards=True,

@@ -88,7 +88,10 @@ def resolve(defn: Deck, name: str, chain: list[str], done: dict[str, Resolved], 
             circle = chain[chain.index(layout.extends):] if layout.extends in chain else []
             path = " \u2192 ".join([*circle, name, layout.extends])
             wrong = f"layouts extend each other in a circle ({path}); one of them must extend none, or another layout"
-        elif len(chain) >= MAX_DEPTH:
+        elif depth(defn, name) > MAX_DEPTH:
+            if depth(defn, layout.extends) > MAX_DEPTH:  # told once, at the first layout past the limit
+                failed.add(name)
+                return None
             wrong = f"expected at most {MAX_DEPTH} layouts each extending the next"
         if wrong is not None:
             problems.append(((*at, "extends"), wrong))
@@ -117,6 +120,20 @@ def resolve(defn: Deck, name: str, chain: list[str], done: dict[str, Resolved], 
     done[name] = Resolved(prefix_of(name), name, background, background_where, template, template_where,
                           tuple(elements))
     return done[name]
+
+
+def depth(defn: Deck, name: str) -> int:
+    """How many layouts `name` extends, one through the next, counted on the definition's graph
+    whatever order the layouts are written in (at most 100 layouts, so the walk is short); -1 when
+    the walk meets a circle, which resolve() tells as one."""
+    seen = [name]
+    while True:
+        parent = defn.layouts[seen[-1]].extends
+        if parent is None or parent not in defn.layouts:
+            return len(seen) - 1
+        if parent in seen:
+            return -1
+        seen.append(parent)
 
 
 def inherited(layout: Layout, at: Loc, parent: Optional[Resolved], found: list[tuple[Loc, str]],
