@@ -46,7 +46,7 @@ class Picture:
 
 def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artifact], Any]]:
     """The work of `serve`'s worker: the PDFs and every page and piece drawn; its extra data names the
-    PDFs' page counts and the decks' faces, for printgen.cli.live."""
+    PDFs' page counts and the decks' faces, for printgen.cli.serve."""
     def work(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
         from printgen.output.writers import artifact
 
