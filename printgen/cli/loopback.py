@@ -56,9 +56,9 @@ def read_head(connection: socket.socket) -> bytes:
 
 class Handler(BaseHTTPRequestHandler):
     server: Loopback
-    server_version, sys_version = "printgen", ""
     error_content_type = "text/plain; charset=utf-8"
     error_message_format = "%(code)d %(message)s: %(explain)s\n"
+    default_request_version = "HTTP/1.0"  # what an error is answered in, also to a line unread
 
     def handle(self) -> None:
         try:
@@ -70,14 +70,13 @@ class Handler(BaseHTTPRequestHandler):
         self.connection.settimeout(ANSWER_SECONDS)  # sendall's whole answer, not each piece of it
         self.rfile.close()
         self.rfile = io.BytesIO(head[:MAX_HEAD_BYTES])
-        self.command, self.request_version, self.requestline = "", "HTTP/1.0", ""
+        self.command, self.request_version, self.requestline = "", self.default_request_version, ""
         if len(head) > MAX_HEAD_BYTES:
             return self.send_error(414 if b"\n" not in head[:MAX_HEAD_BYTES] else 431)
         self.raw_requestline = self.rfile.readline()
         if not self.parse_request():  # 400 and its kin, said by http.server
             return
-        if self.request_version == "HTTP/0.9":
-            self.request_version = "HTTP/1.0"
+        if len(self.requestline.split()) != 3:  # an HTTP/0.9 request: answered as HTTP/1.0
             return self.send_error(400, explain="not a request this server reads")
         self.reply(self.answer())
 
@@ -112,6 +111,9 @@ class Handler(BaseHTTPRequestHandler):
                             ("Referrer-Policy", "no-referrer")):
             self.send_header(name, value)
         super().end_headers()
+
+    def version_string(self) -> str:
+        return "printgen"
 
     def log_message(self, format: str, *args: Any) -> None:
         """Said nowhere: see the module's docstring."""
