@@ -506,7 +506,7 @@ def test_the_workers_pictures_are_put_on_disk_as_they_are_made(tmp_path):
     loaded = load(small_deck(tmp_path / "potion"))
     files, described = served_work(DPI)(loaded, BuildOptions(PAPERS["a4"]))
     pictures = [f for f in files if f.name.endswith(".png")]
-    assert len(pictures) == (sum(pdf["pages"] for pdf in described["pdfs"])
+    assert len(pictures) == (sum(len(pdf["pages"]) for pdf in described["pdfs"])
                              + sum(1 + len(deck["faces"]) for deck in described["decks"])) > 3
     assert all(f.spooled is not None and f.held == b"" for f in pictures)
     assert pictures[0].data.startswith(b"\x89PNG")

@@ -12,10 +12,9 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
-from itertools import count, takewhile
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote
+from urllib.parse import parse_qs
 
 import click
 
@@ -24,7 +23,7 @@ from printgen.cli.common import MAX_SHOWN, check_targets, paths_for, report
 from printgen.cli.engine import Builds, build_all, say_on_stderr, write_results
 from printgen.cli.loopback import TEXT, Loopback, Reply
 from printgen.cli.options import MAX_BACK_OFFSET_MM, FiniteRange, parse_offset
-from printgen.cli.pictures import Picture, back_name, face_name, page_name, served_work
+from printgen.cli.pictures import served_work
 from printgen.core.build import BuildOptions
 from printgen.core.config import saved_back_offset
 from printgen.core.paper import MAX_BLEED_MM, PAPERS, SHEET_PAPERS, Flip
@@ -204,43 +203,11 @@ class Live:
 
 
 def shown_games(built: Builds, folder: Path) -> list[tuple[dict[str, Any], dict[str, Path]]]:
-    """Each game as the page describes it, and its files by URL path. What is shown follows the
-    files' names (cli.pictures); the worker's description only lends the pieces' names and counts,
-    read so that nothing it holds can fail."""
-    games = []
-    for index, game in enumerate(built):
-        files = {f"/files/{index}/{name}": folder / game.name / name for name in game.files}
-
-        def picture(name: str) -> dict[str, Any]:
-            url = f"/files/{index}/{name}"
-            try:
-                shown = Picture.of(files[url].read_bytes())
-            except (KeyError, OSError, ValueError):  # not one of its files, or not a PNG: nothing shown
-                return {"src": "", "width": 0, "height": 0}
-            return {"src": f"{quote(url)}?v={shown.digest}", "width": shown.width, "height": shown.height}
-
-        def told(*keys: Any, kind: type = str) -> Any:  # a name or a count from the description, or a blank
-            value = game.extra
-            for key in keys:
-                fits = isinstance(value, dict) if isinstance(key, str) else isinstance(value, list) and key < len(value)
-                value = value[key] if fits else None
-            return value if isinstance(value, kind) and not isinstance(value, bool) else kind()
-
-        def made(names: Any) -> list[str]:
-            return list(takewhile(lambda name: name in game.files, names))
-
-        pdfs = [{"name": pdf, "href": quote(f"/files/{index}/{pdf}"),
-                 "pages": [picture(page) for page in made(page_name(pdf, n) for n in count(1))]}
-                for pdf in game.files if "/" not in pdf and pdf.endswith(".pdf")]
-        decks = [{"name": told("decks", deck, "name"), "back": picture(back_name(deck)),
-                  "faces": [{"name": told("decks", deck, "faces", face, "name"),
-                             "quantity": told("decks", deck, "faces", face, "quantity", kind=int),
-                             **picture(face_name(deck, face))} for face in range(len(made(
-                                 face_name(deck, n) for n in count())))]}
-                 for deck in range(len(made(back_name(n) for n in count())))]
-        games.append(({"title": game.title, "definition": display_name(game.path), "pdfs": pdfs,
-                       "decks": decks}, files))
-    return games
+    """Each game as the page describes it (its worker's description: cli.pictures), and its files
+    by URL path."""
+    return [({"title": game.title, "definition": display_name(game.path), "pdfs": [], "decks": [],
+              **(game.extra if isinstance(game.extra, dict) else {})},
+             {f"/files/{game.name}/{name}": folder / game.name / name for name in game.files}) for game in built]
 
 
 def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) -> int:
