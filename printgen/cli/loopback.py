@@ -131,13 +131,10 @@ class Loopback(ThreadingHTTPServer):
         super().__init__((HOST, port), Handler)  # SO_REUSEADDR, not SO_REUSEPORT: a port in use fails
         self.port: int = self.server_address[1]
         self.hosts = (f"{HOST}:{self.port}", f"localhost:{self.port}")
+        self.url = f"http://{HOST}:{self.port}/"
 
     def server_bind(self) -> None:  # HTTPServer's own looks the host's name up: not needed here
         socketserver.TCPServer.server_bind(self)
-
-    @property
-    def url(self) -> str:
-        return f"http://{HOST}:{self.port}/"
 
     def serving(self) -> threading.Thread:
         """Start answering in a thread of its own, which blocks Ctrl-C and SIGTERM, as its

@@ -20,7 +20,7 @@ import click
 
 from printgen.cli import options
 from printgen.cli.common import MAX_SHOWN, check_targets, paths_for, report
-from printgen.cli.engine import Builds, build_all, say_on_stderr, write_results
+from printgen.cli.engine import build_all, say_on_stderr, write_results
 from printgen.cli.loopback import TEXT, Loopback, Reply
 from printgen.cli.options import MAX_BACK_OFFSET_MM, FiniteRange, parse_offset
 from printgen.cli.pictures import served_work
@@ -64,7 +64,7 @@ def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
     """
     paths = paths_for(games)
     check_targets(paths, paper, None, None)
-    settings = Settings(paper.lower(), flip, back_offset, bleed, layout and layout.lower(), rows, guides, where)
+    settings = Settings(paper.lower(), flip, bleed, back_offset, layout and layout.lower(), rows, guides, where)
     serve(Live(paths, settings, template_dirs, allow_outside, float(dpi)), port, open_browser)
 
 
@@ -78,8 +78,8 @@ class Settings:
 
     paper: str = "a4"
     flip: Flip = "long"
-    back_offset: tuple[float, float] | None = None  # None: the offset saved for this flip, else 0,0
     bleed: float | None = None  # None: each definition's own
+    back_offset: tuple[float, float] | None = None  # None: the offset saved for this flip, else 0,0
     layout: str | None = None  # the command line's alone: a deck's layout, rows shown, card guides
     rows: tuple[int, ...] | None = None
     guides: bool = False
@@ -119,13 +119,12 @@ class Settings:
 
     def said(self) -> str:
         """The settings in a few words, as the command line would give them."""
-        words = [f"--paper {self.paper}", f"--flip {self.flip}"]
-        words += [f"--bleed {self.bleed:g}"] if self.bleed is not None else []
-        words += [f"--back-offset {self.back_offset[0]:g},{self.back_offset[1]:g}"] if self.back_offset else []
-        words += [f"--layout {self.layout}"] if self.layout else []
-        words += ["--rows " + ",".join(str(row) for row in self.rows)] if self.rows else []
-        words += ["--where " + shlex.quote(self.where)] if self.where else []
-        return " ".join(words + (["--guides"] if self.guides else []))
+        def word(value: Any) -> str:
+            return ",".join(map(word, value)) if isinstance(value, tuple) else f"{value:g}" \
+                if isinstance(value, float) else shlex.quote(str(value))
+
+        return " ".join(f"--{key.replace('_', '-')}" + ("" if value is True else f" {word(value)}")
+                        for key, value in asdict(self).items() if value not in (None, False))
 
 
 @dataclass(eq=False)
@@ -171,7 +170,10 @@ class Live:
                 watched = built.watched
                 write_results(built.settle(warn), Path(folder), lambda one: f"printgen: {one.title}: "
                               f"{len(one.files)} pictures and PDFs to show")
-                shown = shown_games(built, Path(folder))
+                files = {f"/files/{game.name}/{name}": Path(folder, game.name, name)
+                         for game in built for name in game.files}
+                games = [{"title": game.title, "definition": display_name(game.path), "pdfs": [], "decks": [],
+                          **(game.extra if isinstance(game.extra, dict) else {})} for game in built]  # cli.pictures
         except DefinitionError as exc:
             remove(folder)
             report(exc, then=" The page keeps the last pages that built.")
@@ -182,8 +184,7 @@ class Live:
             raise
         else:
             old, self.folder = self.folder, folder
-            self.files = {path: file for _, files in shown for path, file in files.items()}
-            self.games, self.problems = [game for game, _ in shown], []
+            self.files, self.games, self.problems = files, games, []
             self.status = f"built in {time.monotonic() - started:.1f} s"
             click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
             if old is not None:
@@ -200,14 +201,6 @@ class Live:
                 f"{v:g}" for v in back_offset) if back_offset else ""},
             "choices": {"paper": sorted(PAPERS), "flip": ["long", "short"], "max_bleed": MAX_BLEED_MM,
                         "max_back_offset": MAX_BACK_OFFSET_MM}}, ensure_ascii=True).encode()
-
-
-def shown_games(built: Builds, folder: Path) -> list[tuple[dict[str, Any], dict[str, Path]]]:
-    """Each game as the page describes it (its worker's description: cli.pictures), and its files
-    by URL path."""
-    return [({"title": game.title, "definition": display_name(game.path), "pdfs": [], "decks": [],
-              **(game.extra if isinstance(game.extra, dict) else {})},
-             {f"/files/{game.name}/{name}": folder / game.name / name for name in game.files}) for game in built]
 
 
 def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) -> int:
