@@ -130,8 +130,8 @@ def test_a_broken_save_is_shown_located_over_the_last_pictures_and_the_fix_redra
     broken = served.wait(lambda s: s["problems"], "the problem of a broken definition")
     line = next(n for n, text in enumerate(good.splitlines(), start=1) if text.startswith("  size: poker"))
     (problem,) = broken["problems"]
-    assert problem.startswith(f"potion.yaml:{line}: card.size: expected 'poker', ")
-    assert problem.endswith("(got 'pokr')")
+    assert problem.startswith(f"potion.yaml:{line}: card.size: expected a card size: poker, ")
+    assert problem.endswith("(got 'pokr'); did you mean 'poker'?")
     assert broken["games"] == before["games"]  # the last good pictures, still served
     assert ImageChops.difference(png(served, pages(broken)[0]["src"]), old).getbbox() is None
     assert "potion.yaml:" in served.stderr()
@@ -180,7 +180,7 @@ def test_in_a_browser_the_page_renders_and_follows_saves_without_reloading(serve
         save(definition, good.replace("  size: poker ", "  size: pokr  "))
         problems = browser.wait_for(PROBLEMS, "the problem of a broken definition")
         line = next(n for n, text in enumerate(good.splitlines(), start=1) if text.startswith("  size: poker"))
-        assert len(problems) == 1 and re.match(rf"potion\.yaml:{line}: card\.size: expected 'poker', ", problems[0])
+        assert len(problems) == 1 and re.match(rf"potion\.yaml:{line}: card\.size: expected a card size: poker, ", problems[0])
         assert browser.run(PICTURES) == [{**p, "kept": "yes"} for p in shown]  # the last good pictures stay
         screenshot = browser.screenshot()
         viewport = browser.run("return [window.innerWidth, window.innerHeight];")
@@ -342,16 +342,24 @@ def echo(path: str, query: str) -> Reply:
 
 
 def exchange(server: Loopback, request: bytes) -> bytes:
-    """Send a request, let the server answer it in this thread, and read the answer."""
+    """Send a request and read the answer the server's threads give."""
     with socket.create_connection(("127.0.0.1", server.port)) as client:
         client.sendall(request)
-        server.serve_for(0.3)
         client.settimeout(5)
         return b"".join(iter(lambda: client.recv(65536), b""))
 
 
+def until(done, seconds: float = 5.0) -> bool:
+    """Whether `done()` came true within `seconds` (a limit for a server that never does; nothing is timed)."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return done()
+
+
 def test_a_silent_connection_does_not_hold_up_the_others():
     server = Loopback(echo)
+    server.serving()
     try:
         assert server.socket.getsockname()[0] == "127.0.0.1"
         silent = socket.create_connection(("127.0.0.1", server.port))  # as a browser's spare one
@@ -365,16 +373,23 @@ def test_a_silent_connection_does_not_hold_up_the_others():
 
 def test_an_idle_connection_is_closed_and_the_oldest_beyond_the_limit(monkeypatch):
     monkeypatch.setattr(loopback, "MAX_CONNECTIONS", 2)
-    monkeypatch.setattr(loopback, "IDLE_SECONDS", 0.0)
     server = Loopback(echo)
+    server.serving()
     try:
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+        held[0].settimeout(5)
+        assert held[0].recv(10) == b""  # the oldest beyond the limit, closed by the server unanswered
+        assert until(lambda: len(server.held) == 2)
+        for connection in held:
+            connection.close()
+        assert until(lambda: server.held == [])
+        monkeypatch.setattr(loopback, "IDLE_SECONDS", 0.0)
         idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
-        server.serve_for(0.2)
-        assert server.waiting == {}
         for connection in idle:
             connection.settimeout(5)
             assert connection.recv(10) == b""  # closed by the server, unanswered
             connection.close()
+        assert until(lambda: server.held == [])
     finally:
         server.shut()
 
@@ -382,12 +397,12 @@ def test_an_idle_connection_is_closed_and_the_oldest_beyond_the_limit(monkeypatc
 def test_a_request_sent_a_byte_at_a_time_has_its_time_in_all(monkeypatch):
     monkeypatch.setattr(loopback, "REQUEST_SECONDS", 0.2)
     server = Loopback(echo)
+    server.serving()
     try:
         slow = socket.create_connection(("127.0.0.1", server.port))
         slow.sendall(b"GET /slow HTTP/1.1\r\n")  # and the rest never comes
         quick = socket.create_connection(("127.0.0.1", server.port))
         quick.sendall(f"GET /quick HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
-        server.serve_for(0.5)
         for connection in (slow, quick):
             connection.settimeout(5)
         assert slow.recv(100) == b""  # given up on, unanswered
@@ -407,8 +422,7 @@ def test_a_port_in_use_is_a_usage_error(run_cli):
 
 
 def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
-    from printgen.cli.live import Live, Settings
-    from printgen.cli.serve import serve
+    from printgen.cli.serve import Live, Settings, serve
 
     opened: list[str] = []
     monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
@@ -492,7 +506,7 @@ def test_the_workers_pictures_are_put_on_disk_as_they_are_made(tmp_path):
     loaded = load(small_deck(tmp_path / "potion"))
     files, described = served_work(DPI)(loaded, BuildOptions(PAPERS["a4"]))
     pictures = [f for f in files if f.name.endswith(".png")]
-    assert len(pictures) == (sum(pdf["pages"] for pdf in described["pdfs"])
+    assert len(pictures) == (sum(len(pdf["pages"]) for pdf in described["pdfs"])
                              + sum(1 + len(deck["faces"]) for deck in described["decks"])) > 3
     assert all(f.spooled is not None and f.held == b"" for f in pictures)
     assert pictures[0].data.startswith(b"\x89PNG")

@@ -1,20 +1,21 @@
-"""The web server behind `printgen serve`: 127.0.0.1 only, GET only, one request at a time.
+"""The web server behind `printgen serve`, on the standard library's threaded HTTP server: 127.0.0.1
+only, GET only, one request per connection, each connection's thread bounded in time and bytes.
 
-It runs in printgen's one thread, between the watch loop's looks at the files, because a fork (each
-build's worker) is only safe from a process with one thread. A selector and per-connection
-deadlines keep any client from holding that thread (docs/live-preview.md).
+Its threads never write to stderr (a build's worker forked meanwhile would inherit that lock held)
+and never take Ctrl-C, which stays with the main thread (docs/ARCHITECTURE.md).
 """
 from __future__ import annotations
 
-import http.client
 import io
-import selectors
+import signal
 import socket
+import socketserver
+import threading
 import time
-from dataclasses import dataclass, field, replace
-from email.utils import formatdate
-from http import HTTPStatus
-from typing import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
 HOST = "127.0.0.1"
@@ -23,6 +24,7 @@ IDLE_SECONDS = 10.0  # a connection that sends nothing for this long is closed
 REQUEST_SECONDS = 2.0  # to send the whole request once its first byte came
 ANSWER_SECONDS = 10.0  # to take the whole answer (a big PDF over loop-back takes milliseconds)
 MAX_CONNECTIONS = 32  # held at once; the oldest is closed beyond that
+TEXT = "text/plain; charset=utf-8"
 
 
 @dataclass(frozen=True)
@@ -38,138 +40,132 @@ class Reply:
 Respond = Callable[[str, str], Reply]  # (the unquoted path, the raw query) -> the answer
 
 
-def error(status: int, explain: str = "") -> Reply:
-    phrase = HTTPStatus(status).phrase
-    return Reply(status, "text/plain; charset=utf-8", f"{status} {phrase}: {explain or phrase}\n".encode())
+def read_head(connection: socket.socket) -> bytes:
+    """The request line and headers, cut after MAX_HEAD_BYTES; TimeoutError for a client silent for
+    IDLE_SECONDS or still sending REQUEST_SECONDS after its first byte, however it dribbles."""
+    head, deadline = b"", 0.0
+    connection.settimeout(IDLE_SECONDS)
+    while len(head) <= MAX_HEAD_BYTES and b"\r\n\r\n" not in head and b"\n\n" not in head:
+        chunk = connection.recv(MAX_HEAD_BYTES + 1 - len(head))
+        if not chunk:
+            return b""
+        deadline, head = deadline or time.monotonic() + REQUEST_SECONDS, head + chunk
+        connection.settimeout(max(deadline - time.monotonic(), 0.001))
+    return head
 
 
-def answer(head: bytes, cut: bool, hosts: tuple[str, ...], respond: Respond) -> bytes:
-    """The whole answer, status line and headers and body, to a request `head` (cut at
-    MAX_HEAD_BYTES if `cut`) for a server known as one of `hosts`."""
-    line, ended, rest = head.partition(b"\n")
-    words = line.decode("latin-1").split()
-    origins = tuple(f"http://{host}" for host in hosts)
-    try:
-        headers = http.client.parse_headers(io.BytesIO(rest))
-    except (http.client.HTTPException, ValueError):
-        headers = None
-    if cut and not ended:
-        reply = error(414)
-    elif len(words) != 3 or not words[2].startswith("HTTP/") or headers is None:
-        reply = error(400, "not a request this server reads")
-    elif cut:
-        reply = error(431)
-    elif words[0] != "GET":
-        reply = replace(error(405, "only GET is answered"), headers={"Allow": "GET"})
-    elif headers.get("Host", "") not in hosts:
-        # a page from elsewhere reaching 127.0.0.1 through a name it controls (DNS rebinding)
-        reply = error(403, "answered only as " + " or ".join(hosts))
-    elif (headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none")
-          or headers.get("Origin", origins[0]) not in origins
-          or not headers.get("Referer", origins[0] + "/").startswith(tuple(o + "/" for o in origins))):
-        # another site's page making the browser ask; a typed or bookmarked address sends none of these
-        reply = error(403, "answered only to its own page")
-    elif not words[1].startswith("/"):
-        reply = error(404)
-    else:
-        parts = urlsplit(words[1])
-        reply = respond(unquote(parts.path, errors="replace"), parts.query)
-    fields = {"Server": "printgen", "Date": formatdate(usegmt=True), "Content-Type": reply.content_type,
-              "Content-Length": str(len(reply.body)), "Cache-Control": "no-store",
-              "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Connection": "close",
-              **reply.headers}
-    return "".join([f"HTTP/1.0 {reply.status} {HTTPStatus(reply.status).phrase}\r\n",
-                    *(f"{name}: {value}\r\n" for name, value in fields.items()), "\r\n"]).encode() + reply.body
+class Handler(BaseHTTPRequestHandler):
+    server: Loopback
+    error_content_type = "text/plain; charset=utf-8"
+    error_message_format = "%(code)d %(message)s: %(explain)s\n"
+    default_request_version = "HTTP/1.0"  # what an error is answered in, also to a line unread
+
+    def handle(self) -> None:
+        try:
+            head = read_head(self.connection)
+        except OSError:  # too slow, or gone: closed unanswered
+            return
+        if not head:
+            return
+        self.connection.settimeout(ANSWER_SECONDS)  # sendall's whole answer, not each piece of it
+        self.rfile.close()
+        self.rfile = io.BytesIO(head[:MAX_HEAD_BYTES])
+        self.command, self.request_version, self.requestline = "", self.default_request_version, ""
+        if len(head) > MAX_HEAD_BYTES:
+            return self.send_error(414 if b"\n" not in head[:MAX_HEAD_BYTES] else 431)
+        self.raw_requestline = self.rfile.readline()
+        if not self.parse_request():  # 400 and its kin, said by http.server
+            return
+        if len(self.requestline.split()) != 3:  # an HTTP/0.9 request: answered as HTTP/1.0
+            return self.send_error(400, explain="not a request this server reads")
+        self.reply(self.answer())
+
+    def answer(self) -> Reply:
+        hosts = self.server.hosts
+        origins = tuple(f"http://{host}" for host in hosts)
+        if self.command != "GET":
+            return Reply(405, TEXT, b"405: only GET is answered\n", {"Allow": "GET"})
+        if self.headers.get("Host", "") not in hosts:
+            # a page from elsewhere reaching 127.0.0.1 through a name it controls (DNS rebinding)
+            return Reply(403, TEXT, f"403: answered only as {' or '.join(hosts)}\n".encode())
+        if (self.headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none")
+                or self.headers.get("Origin", origins[0]) not in origins
+                or not self.headers.get("Referer", origins[0] + "/").startswith(tuple(o + "/" for o in origins))):
+            # another site's page making the browser ask; a typed or bookmarked address sends none of these
+            return Reply(403, TEXT, b"403: answered only to its own page\n")
+        if not self.path.startswith("/"):
+            return Reply(404, TEXT, b"404\n")
+        parts = urlsplit(self.path)
+        return self.server.respond(unquote(parts.path, errors="replace"), parts.query)
+
+    def reply(self, reply: Reply) -> None:
+        self.send_response(reply.status)
+        for name, value in {"Content-Type": reply.content_type, "Content-Length": str(len(reply.body)),
+                            "Connection": "close", **reply.headers}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(reply.body)
+
+    def end_headers(self) -> None:
+        for name, value in (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+                            ("Referrer-Policy", "no-referrer")):
+            self.send_header(name, value)
+        super().end_headers()
+
+    def version_string(self) -> str:
+        return "printgen"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Said nowhere: see the module's docstring."""
 
 
-@dataclass
-class Connection:
-    """One client's connection: what it sent so far, what is left to send it, and until when."""
+class Loopback(ThreadingHTTPServer):
+    """A listening socket on 127.0.0.1, answering in a thread per connection while `serving`."""
 
-    deadline: float  # closed, unanswered or half-answered, once this time passes
-    head: bytes = b""
-    answer: memoryview | None = None  # once the request is whole
-
-
-class Loopback:
-    """A listening socket on 127.0.0.1 and its connections, served only when the watch loop sleeps."""
+    daemon_threads, block_on_close = True, False
 
     def __init__(self, respond: Respond, port: int = 0) -> None:
         self.respond = respond
-        self.socket = socket.create_server((HOST, port))  # no SO_REUSEPORT: a port in use fails
-        self.socket.setblocking(False)
-        self.port: int = self.socket.getsockname()[1]
+        self.held: list[socket.socket] = []  # the connections open, oldest first
+        self.lock = threading.Lock()
+        super().__init__((HOST, port), Handler)  # SO_REUSEADDR, not SO_REUSEPORT: a port in use fails
+        self.port: int = self.server_address[1]
         self.hosts = (f"{HOST}:{self.port}", f"localhost:{self.port}")
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.socket, selectors.EVENT_READ)
-        self.waiting: dict[socket.socket, Connection] = {}  # in the order accepted
+        self.url = f"http://{HOST}:{self.port}/"
 
-    @property
-    def url(self) -> str:
-        return f"http://{HOST}:{self.port}/"
+    def server_bind(self) -> None:  # HTTPServer's own looks the host's name up: not needed here
+        socketserver.TCPServer.server_bind(self)
 
-    def serve_for(self, seconds: float, until: Callable[[], bool] = lambda: False) -> None:
-        """Answer requests for `seconds`, or until `until()` says to stop sooner."""
-        deadline = time.monotonic() + seconds
-        while not until():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return
-            for key, _ in self.selector.select(min(left, 0.25)):
-                if key.fileobj is self.socket:
-                    self.accept()
-                elif key.fileobj in self.waiting:
-                    self.step(key.fileobj)
-            now = time.monotonic()
-            for connection, state in list(self.waiting.items()):
-                if now > state.deadline:
-                    self.close(connection)
-
-    def accept(self) -> None:
-        while True:
-            try:
-                connection, _ = self.socket.accept()
-            except OSError:  # none left to take, out of file descriptors, reset before taken
-                return
-            connection.setblocking(False)
-            self.waiting[connection] = Connection(time.monotonic() + IDLE_SECONDS)
-            self.selector.register(connection, selectors.EVENT_READ)
-            if len(self.waiting) > MAX_CONNECTIONS:
-                self.close(next(iter(self.waiting)))
-
-    def step(self, connection: socket.socket) -> None:
-        """Read what the client sent, or send what it can take; never waits."""
-        state = self.waiting[connection]
+    def serving(self) -> threading.Thread:
+        """Start answering in a thread of its own, which blocks Ctrl-C and SIGTERM, as its
+        connections' threads inherit; the main thread takes them."""
+        thread = threading.Thread(target=self.serve_forever, args=(0.1,), daemon=True)
+        mask = getattr(signal, "pthread_sigmask", None)
+        held = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if mask else None
         try:
-            if state.answer is None:
-                chunk = connection.recv(MAX_HEAD_BYTES + 1 - len(state.head))
-                if not chunk:
-                    return self.close(connection)
-                if not state.head:
-                    state.deadline = time.monotonic() + REQUEST_SECONDS
-                state.head += chunk
-                cut = len(state.head) > MAX_HEAD_BYTES
-                if cut or b"\r\n\r\n" in state.head or b"\n\n" in state.head:
-                    state.answer = memoryview(answer(state.head[:MAX_HEAD_BYTES], cut, self.hosts, self.respond))
-                    state.deadline = time.monotonic() + ANSWER_SECONDS
-                    self.selector.modify(connection, selectors.EVENT_WRITE)
-            else:
-                state.answer = state.answer[connection.send(state.answer):]
-            if state.answer is not None and not state.answer:
-                connection.shutdown(socket.SHUT_WR)
-                self.close(connection)
-        except (BlockingIOError, InterruptedError):
-            pass
-        except OSError:  # the client went away: its loss alone
-            self.close(connection)
+            thread.start()
+        finally:
+            if mask:
+                mask(signal.SIG_SETMASK, held)
+        return thread
 
-    def close(self, connection: socket.socket) -> None:
-        self.selector.unregister(connection)
-        del self.waiting[connection]
-        connection.close()
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.lock:
+            self.held.append(request)
+            if len(self.held) > MAX_CONNECTIONS:
+                with suppress(OSError):  # its thread reads the end and closes it
+                    self.held.pop(0).shutdown(socket.SHUT_RDWR)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self.lock:
+            if request in self.held:
+                self.held.remove(request)
+        super().shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away is its loss alone; nothing is said (see the module's docstring)."""
 
     def shut(self) -> None:
-        for connection in list(self.waiting):
-            self.close(connection)
-        self.selector.close()
-        self.socket.close()
+        self.shutdown()
+        self.server_close()

@@ -45,30 +45,40 @@ class Picture:
 
 
 def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artifact], Any]]:
-    """The work of `serve`'s worker: the PDFs and every page and piece drawn; its extra data names the
-    PDFs' page counts and the decks' faces, for printgen.cli.live."""
+    """The work of `serve`'s worker: the PDFs and every page and piece drawn; its extra data is the
+    page's description of the game (printgen.cli.serve): each PDF's link and pages, each deck's back
+    and faces, each picture by its address under /files/NAME/ (with a digest of its PNG) and size."""
     def work(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
+        from urllib.parse import quote
+
         from printgen.output.writers import artifact
 
         spool = Spool()
-        kept = partial(artifact, spool=spool)
+
+        def shown(name: str, png: Held) -> dict[str, Any]:  # kept as a file, described for the page
+            files.append(artifact(name, png, spool))
+            picture = Picture.of(files[-1].data)
+            return {"src": f"{href(name)}?v={picture.digest}", "width": picture.width, "height": picture.height}
+
+        def href(name: str) -> str:
+            return quote(f"/files/{loaded.name}/{name}")
+
         # the page shows the PDFs and the pieces below, not the build's own picture of each card
         files = [a for a in loaded.build(replace(options, pictures=False)) if a.name.endswith(".pdf")]
-        described: dict[str, Any] = {"pdfs": [], "decks": []}
-        for pdf, pngs in zip(list(files), page_pictures(files, dpi, spool.keep)):
-            described["pdfs"].append({"name": pdf.name, "pages": len(pngs)})
-            files += [kept(page_name(pdf.name, n), png) for n, png in enumerate(pngs, start=1)]
+        pdfs = [{"name": pdf.name, "href": href(pdf.name), "pages": [
+            shown(page_name(pdf.name, n), png) for n, png in enumerate(pngs, start=1)]}
+            for pdf, pngs in zip(list(files), page_pictures(files, dpi, spool.keep))]
         cards = []
         if loaded.game.pieces is not None:
             from printgen.drawing.checks import unchecked_shapes
 
             with unchecked_shapes():  # as a build draws
                 cards = loaded.game.pieces(loaded, options)
-        for number, (name, back, faces) in enumerate(piece_decks(cards, spool.keep)):
-            described["decks"].append({"name": name, "faces": [{"name": n, "quantity": q} for n, q, _ in faces]})
-            files += [kept(back_name(number), back)]
-            files += [kept(face_name(number, i), png) for i, (_, _, png) in enumerate(faces)]
-        return files, described
+        decks = [{"name": name, "back": shown(back_name(number), back),
+                  "faces": [{"name": n, "quantity": q, **shown(face_name(number, i), png)}
+                            for i, (n, q, png) in enumerate(faces)]}
+                 for number, (name, back, faces) in enumerate(piece_decks(cards, spool.keep))]
+        return files, {"pdfs": pdfs, "decks": decks}
     return work
 
 

@@ -1,25 +1,38 @@
 """`printgen serve`: a browser page of every page and piece the games build, redrawn after every save.
 
-`build --watch`'s loop (printgen.cli.watch), with the server (printgen.cli.loopback) answering
-between two looks at the files; the page's state is printgen.cli.live.
+`build --watch`'s loop (printgen.cli.watch) builds through printgen.cli.engine, as `build` does, into
+a fresh private folder, then swaps which folder is served; the server (printgen.cli.loopback) answers
+meanwhile from a table of URL paths to that folder's files, so nothing else on disk is ever served.
 """
 from __future__ import annotations
 
-from functools import lru_cache, partial
+import json
+import shlex
+import threading
+import time
+from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+from urllib.parse import parse_qs
 
 import click
 
 from printgen.cli import options
-from printgen.cli.common import check_targets, paths_for
-from printgen.core.paper import Flip
-
-if TYPE_CHECKING:
-    from printgen.cli.live import Live
-    from printgen.cli.loopback import Reply
+from printgen.cli.common import MAX_SHOWN, check_targets, paths_for, report
+from printgen.cli.engine import build_all, say_on_stderr, write_results
+from printgen.cli.loopback import TEXT, Loopback, Reply
+from printgen.cli.options import MAX_BACK_OFFSET_MM, FiniteRange, parse_offset
+from printgen.cli.pictures import served_work
+from printgen.core.build import BuildOptions
+from printgen.core.config import saved_back_offset
+from printgen.core.paper import MAX_BLEED_MM, PAPERS, SHEET_PAPERS, Flip
+from printgen.core.problems import DefinitionError, display_name
+from printgen.core.spool import private_folder, remove
 
 JSON = "application/json"
+MEDIA = {".png": "image/png", ".pdf": "application/pdf"}
+MAX_QUERY_FIELDS = 8
 
 
 @click.command("serve")
@@ -49,26 +62,158 @@ def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
     in the page as file:line: key: message, over the last pages that built. With no GAME, every
     bundled game is shown. Nothing is written to disk: use `printgen build` for the files.
     """
-    from printgen.cli.live import Live, Settings
-
     paths = paths_for(games)
     check_targets(paths, paper, None, None)
-    settings = Settings(paper.lower(), flip, back_offset, bleed, layout and layout.lower(), rows, guides, where)
-    live = Live(paths, settings, template_dirs, allow_outside, float(dpi))
-    serve(live, port, open_browser)
+    settings = Settings(paper.lower(), flip, bleed, back_offset, layout and layout.lower(), rows, guides, where)
+    serve(Live(paths, settings, template_dirs, allow_outside, float(dpi)), port, open_browser)
+
+
+class SettingRefused(ValueError):
+    """A value the page sent that a build cannot take; its message says what would do."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The build options the page offers, and those only the command line gives."""
+
+    paper: str = "a4"
+    flip: Flip = "long"
+    bleed: float | None = None  # None: each definition's own
+    back_offset: tuple[float, float] | None = None  # None: the offset saved for this flip, else 0,0
+    layout: str | None = None  # the command line's alone: a deck's layout, rows shown, card guides
+    rows: tuple[int, ...] | None = None
+    guides: bool = False
+    where: str | None = None
+
+    def options(self, templates: tuple[Path, ...]) -> BuildOptions:
+        offset = self.back_offset or saved_back_offset(self.flip) or (0.0, 0.0)
+        return BuildOptions(SHEET_PAPERS[self.paper], self.flip, offset, templates, self.bleed,
+                            layout=self.layout, rows=self.rows, guides=self.guides, where=self.where)
+
+    def updated(self, query: str) -> Settings:
+        """These settings with the page's changes (`paper=letter&bleed=`); SettingRefused for a bad value."""
+        try:
+            asked = {k: v[-1].strip() for k, v in parse_qs(query, keep_blank_values=True,
+                                                           max_num_fields=MAX_QUERY_FIELDS).items()}
+        except ValueError:
+            raise SettingRefused("too many settings at once")
+        changes: dict[str, Any] = {}
+        for key, value in asked.items():
+            if value.lower() in {"paper": PAPERS, "flip": ("long", "short")}.get(key, ()):
+                changes[key] = value.lower()
+            elif key == "bleed":
+                try:
+                    changes[key] = FiniteRange(0, MAX_BLEED_MM).convert(value, None, None) if value else None
+                except click.BadParameter:
+                    raise SettingRefused(f"bleed: expected a number of mm from 0 to {MAX_BLEED_MM:g}, or nothing "
+                                         f"for each definition's own (got {value[:40]!r})") from None
+            elif key == "back_offset":
+                try:
+                    changes[key] = parse_offset(None, None, value) if value else None
+                except click.BadParameter as exc:
+                    raise SettingRefused(f"back offset: {exc.message}") from None
+            else:
+                raise SettingRefused(f"{key}: expected paper ({' or '.join(sorted(PAPERS))}), flip (long or "
+                                     f"short), bleed or back_offset (got {value[:40]!r})")
+        return replace(self, **changes)
+
+    def said(self) -> str:
+        """The settings in a few words, as the command line would give them."""
+        def word(value: Any) -> str:
+            return ",".join(map(word, value)) if isinstance(value, tuple) else f"{value:g}" \
+                if isinstance(value, float) else shlex.quote(str(value))
+
+        return " ".join(f"--{key.replace('_', '-')}" + ("" if value is True else f" {word(value)}")
+                        for key, value in asdict(self).items() if value not in (None, False))
+
+
+@dataclass(eq=False)
+class Live:
+    """The page's state and the served table: changed by the watch loop's thread alone, and
+    replaced whole (each a single assignment), so a request's thread reads one build or the next."""
+
+    paths: list[Path]
+    settings: Settings
+    templates: tuple[Path, ...] = ()
+    allow_outside: bool = False
+    dpi: float = 72.0
+    files: dict[str, Path] = field(default_factory=dict)  # URL path -> a file in `folder`
+    folder: str | None = None  # the last good build's files
+    games: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    version: int = 0  # goes up after every build, good or not; the page redraws when it does
+    status: str = "building"
+    asked: threading.Event = field(default_factory=threading.Event)  # the page changed a setting
+
+    def change(self, query: str) -> None:
+        """Take the page's new settings (SettingRefused if one is wrong) and ask for a rebuild now."""
+        self.settings = self.settings.updated(query)
+        self.asked.set()
+
+    def rebuild(self, changed: list[Path]) -> set[Path] | None:
+        """Build every game, as `build` does, into a new folder; serve it if all built, else keep the
+        last one and show the problems. Returns the files to watch next."""
+        if self.asked.is_set() and not changed:
+            click.echo(f"printgen: the page changed the settings ({self.settings.said()}); rebuilding", err=True)
+        self.asked.clear()
+        started, warnings, watched = time.monotonic(), list[str](), None
+        folder = private_folder("printgen-serve-")
+
+        def warn(text: str) -> None:
+            warnings.append(text)
+            say_on_stderr(text)
+
+        try:
+            with build_all(self.paths, self.settings.options(self.templates), self.allow_outside,
+                           served_work(self.dpi), watching=True) as built:
+                watched = built.watched
+                write_results(built.settle(warn), Path(folder), lambda one: f"printgen: {one.title}: "
+                              f"{len(one.files)} pictures and PDFs to show")
+                files = {f"/files/{game.name}/{name}": Path(folder, game.name, name)
+                         for game in built for name in game.files}
+                games = [{"title": game.title, "definition": display_name(game.path), "pdfs": [], "decks": [],
+                          **(game.extra if isinstance(game.extra, dict) else {})} for game in built]  # cli.pictures
+        except DefinitionError as exc:
+            remove(folder)
+            report(exc, then=" The page keeps the last pages that built.")
+            self.problems = exc.report().splitlines()[:MAX_SHOWN]
+            self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
+        except BaseException:
+            remove(folder)
+            raise
+        else:
+            old, self.folder = self.folder, folder
+            self.files, self.games, self.problems = files, games, []
+            self.status = f"built in {time.monotonic() - started:.1f} s"
+            click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
+            if old is not None:
+                remove(old)
+        self.warnings = warnings
+        self.version += 1
+        return watched
+
+    def state_json(self) -> bytes:
+        back_offset = self.settings.back_offset
+        return json.dumps({
+            "version": self.version, "status": self.status, "problems": self.problems, "warnings": self.warnings,
+            "games": self.games, "settings": {**asdict(self.settings), "back_offset": ",".join(
+                f"{v:g}" for v in back_offset) if back_offset else ""},
+            "choices": {"paper": sorted(PAPERS), "flip": ["long", "short"], "max_bleed": MAX_BLEED_MM,
+                        "max_back_offset": MAX_BACK_OFFSET_MM}}, ensure_ascii=True).encode()
 
 
 def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) -> int:
     """Listen, build, and rebuild after every change until Ctrl-C; returns the number of rebuilds.
     `loop`: test settings for printgen.cli.watch.watch."""
-    from printgen.cli.loopback import Loopback
     from printgen.cli.watch import follow
 
     try:
-        server = Loopback(partial(respond, live), port)
+        server = Loopback(partial(respond, live, page()), port)
     except OSError as exc:
         raise click.BadParameter(f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); leave --port out "
                                  "to take a free port", param_hint="--port")
+    server.serving()
     try:
         click.echo(f"printgen: serving at {server.url} (this computer only; Ctrl-C stops)")
         if open_browser:
@@ -76,39 +221,35 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
 
             if not webbrowser.open(server.url):
                 click.echo(f"printgen: found no web browser to open; open {server.url} yourself", err=True)
-        return follow(live.paths, live.rebuild, "printgen: stopped serving.", asked=lambda: live.pending,
-                      sleep=lambda seconds: server.serve_for(seconds, until=lambda: live.pending), **loop)
+        return follow(live.paths, live.rebuild, "printgen: stopped serving.", asked=live.asked.is_set,
+                      **{"sleep": live.asked.wait, **loop})
     finally:
         server.shut()
-        live.kept.__exit__()  # the last build's folders
+        if live.folder is not None:
+            remove(live.folder)
 
 
-def respond(live: Live, path: str, query: str) -> Reply:
-    """The answer to GET `path`: the page, its state, a settings change, or a file from the table
-    (looked up as it is, never turned into a file name)."""
-    import json
-
-    from printgen.cli.live import SettingRefused
-    from printgen.cli.loopback import Reply
-
+def respond(live: Live, shown: tuple[bytes, str], path: str, query: str) -> Reply:
+    """The answer to GET `path`: the page `shown` (its HTML, its policy), its state, a settings change,
+    or a file from the table (looked up as it is, never turned into a file name)."""
     if path == "/":
-        html, policy = page()
+        html, policy = shown
         return Reply(200, "text/html; charset=utf-8", html, {"Content-Security-Policy": policy})
-    if path == "/state":
-        return Reply(200, JSON, live.state_json())
     if path == "/set":
         try:
             live.change(query)
         except SettingRefused as exc:
             return Reply(400, JSON, json.dumps({"error": str(exc)}).encode())
+    if path in ("/state", "/set"):
         return Reply(200, JSON, live.state_json())
-    found = live.file(path)
-    if found is None:
-        return Reply(404, "text/plain; charset=utf-8", b"404 not one of the files this page shows\n")
-    return Reply(200, *found)
+    file = live.files.get(path)
+    try:
+        return Reply(200, MEDIA.get(file.suffix, "application/octet-stream"), file.read_bytes()) if file else \
+            Reply(404, TEXT, b"404 not one of the files this page shows\n")
+    except OSError:  # replaced by a newer build as it was asked for: the page asks for that one next
+        return Reply(404, TEXT, b"404 no longer served; a newer build is\n")
 
 
-@lru_cache(maxsize=1)
 def page() -> tuple[bytes, str]:
     """The page, and a Content-Security-Policy that lets only its own script and style run."""
     import base64
