@@ -340,17 +340,6 @@ def rows_folded(problems: list[Problem]) -> list[Problem]:
             replace(first[item], message=f"{rows_named(rows[item])}: {item[1]}") for item in order]
 
 
-def runs(numbers: Iterable[int]) -> list[list[int]]:
-    """Consecutive numbers as [first, last]: 1, 2, 3, 7 -> [1, 3], [7, 7]."""
-    found: list[list[int]] = []
-    for n in numbers:
-        if found and n == found[-1][1] + 1:
-            found[-1][1] = n
-        else:
-            found.append([n, n])
-    return found
-
-
 def rows_named(numbers: list[int]) -> str:
     """'row 3', or 'rows 1-4, 7 and 9-12' (ranges of consecutive rows)."""
     if len(numbers) == 1:
