@@ -71,8 +71,10 @@ def png_of(image: Any) -> bytes:
 
 
 def rendered(page: Any, scale: float) -> Any:
-    """One pypdfium2 page as an RGB Pillow image at `scale` pixels a point."""
-    return page.render(scale=scale, may_draw_forms=False).to_pil().convert("RGB")
+    """One pypdfium2 page as an RGB Pillow image at `scale` pixels a point (drawn in RGB order, so
+    Pillow takes pdfium's pixels as they are)."""
+    image = page.render(scale=scale, may_draw_forms=False, rev_byteorder=True).to_pil()
+    return image if image.mode == "RGB" else image.convert("RGB")
 
 
 def sheet_png(pdf: bytes, columns: int, rows: int, px: tuple[int, int]) -> bytes:
