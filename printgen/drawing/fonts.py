@@ -22,9 +22,13 @@ SVG_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 
 
 def register() -> None:
-    """Register the embedded faces with reportlab, once a process (its registry remembers them)."""
-    if REGULAR in pdfmetrics.getRegisteredFontNames():
+    """Register the embedded faces with reportlab, once a process (its registry remembers them; a
+    lookup there, as every measured text asks, is as quick as a cache)."""
+    try:
+        pdfmetrics.getFont(REGULAR)
         return
+    except KeyError:
+        pass
     for name, filename in FACE_FILES.items():
         # no ASCII forced into every first subset: printgen's PDFs always have a /ToUnicode map
         font = TTFont(name, str(font_dir() / filename), asciiReadable=False)
