@@ -120,3 +120,17 @@ def test_the_adapter_says_why_for_each_use() -> None:
                 for n in ast.walk(node))
             if touches:
                 assert ast.get_docstring(node), f"libadapter.{node.name} uses a private name without a reason"
+
+
+def test_pdfium_only_through_pypdfium2s_objects() -> None:
+    """No raw pdfium calls (`pypdfium2.raw`) and no ctypes outside core.bounded, which asks libc's
+    prctl that a worker dies with its parent (the standard library has no call for it)."""
+    found = []
+    for path in modules():
+        relative = path.relative_to(PACKAGE).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [f"{relative}: {name}" for name in names
+                      if name.startswith("pypdfium2.raw") or (name == "ctypes" and relative != "core/bounded.py")]
+    assert found == []
