@@ -99,10 +99,10 @@ def test_a_picture_drawn_alone_is_shrunk_alike_and_its_pdf_holds_the_shrunk_art(
     assert image_sizes(write_pdf(card)) == {(800, 720)}
     from printgen.output.png import write_pngs
 
-    together = write_pngs([doc for doc in documents if doc.kind == "png"])[0]
+    together = write_pngs([doc for doc in documents if doc.kind == "png" and doc.name.startswith("png/")])[0]
     with Image.open(io.BytesIO(together)) as batched, Image.open(io.BytesIO(write(card))) as single:
         difference = ImageChops.difference(batched.convert("RGB"), single.convert("RGB"))
-    assert max(high for _, high in difference.getextrema()) <= 1
+    assert max(high for _, high in difference.getextrema()) == 0  # each card a page of its own size
 
 
 @pytest.mark.parametrize("scale, resampled", [(4.0, True), (1.1, False)])

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 
 from pdfmeasure import CUT_DASH, segments
 from printgen.layout.cards import Card
-from printgen.output.export import TTS_PER_SHEET, tts
+from printgen.layout.export import TTS_PER_SHEET, tts
 from printgen.output.png import png_from_pdf
 
 MM = 72 / 25.4
@@ -211,7 +211,7 @@ def test_every_cell_of_a_tts_sheet_is_the_piece_drawn_alone(dpi):
     from printgen.core.build import BuildOptions
     from printgen.core.paper import PAPERS
     from printgen.games import bundled_definition, load
-    from printgen.output.export import SheetGrid, card_pixels, grid_png
+    from printgen.layout.export import SheetGrid, card_pixels, grid_png
 
     loaded = load(bundled_definition("omiga"))
     faces = [card.piece.front(0.0) for card in loaded.game.pieces(loaded, BuildOptions(PAPERS["a4"]))[:36]]
@@ -286,7 +286,7 @@ def test_a_card_filled_to_its_edge_keeps_every_pixel_of_its_cell(size, dpi):
     from reportlab.lib import colors
     from PIL import ImageDraw
 
-    from printgen.output.export import SheetGrid, card_pixels, grid_png
+    from printgen.layout.export import SheetGrid, card_pixels, grid_png
 
     width, height = size
     px = card_pixels(width, height, dpi)

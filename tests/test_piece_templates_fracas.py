@@ -69,7 +69,7 @@ def test_copied_token_and_mat_templates_changed_in_colour_and_shape_print_the_ch
     from printgen.core.build import BuildOptions
     from printgen.core.paper import PAPERS
     from printgen.games import load
-    from printgen.output.export import print_shop
+    from printgen.layout.export import print_shop
 
     loaded = load(definition)
     assert loaded.game.pieces is not None

@@ -24,7 +24,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from printgen.art.loaded import Art, digest, first_line
 from printgen.core.problems import display_name
-from printgen.drawing.fonts import USER_FAMILIES
+from printgen.drawing.fonts import USER_PREFIX, css_family, user_family
 
 MAX_ART_BYTES = 30 * 1024 * 1024  # far above any card art; refuses a mistaken multi-GB file early
 MAX_PIXELS = 60_000_000  # a full A4 page at 600 dpi is 35 Mpx; refused before decoding, not after
@@ -77,8 +77,9 @@ def loaded_fonts(model: Any) -> dict[str, str]:
 
     def walk(value: Any) -> None:
         loaded = getattr(value, "loaded", None)
-        if isinstance(value, str) and isinstance(loaded, str) and loaded in USER_FAMILIES:
-            found[loaded] = USER_FAMILIES[loaded]
+        family = user_family(loaded) if isinstance(value, str) and isinstance(loaded, str) else None
+        if family is not None:
+            found[str(loaded)] = family
         elif isinstance(value, (list, tuple)):
             for item in value:
                 walk(item)
@@ -184,8 +185,8 @@ def register_user_font(path: Path, data: bytes) -> str:
     (`Title-Regular-1f2e3d4c5b6a`), which no other font can carry. Every character it can print is
     test-embedded now, so a glyph damaged beyond ASCII is told here, at the font's key."""
     tag = hashlib.sha256(data).hexdigest()[:12]
-    name = f"PG-User-{tag}"
-    if name not in USER_FAMILIES:
+    name = f"{USER_PREFIX}{tag}"
+    if name not in pdfmetrics.getRegisteredFontNames():
         from printgen.art.measure import measure_font
         from printgen.core.fontfiles import printable
 
@@ -199,12 +200,9 @@ def register_user_font(path: Path, data: bytes) -> str:
             raise
         except Exception as exc:  # noqa: BLE001 - a damaged font fails in many ways; say so, located
             raise ValueError(f"{path.name} is not a TrueType font printgen can embed ({first_line(exc)})")
-        pdfmetrics.registerFont(font)
-        family = getattr(font.face, "familyName", b"") or b""
-        family = family.decode("latin-1") if isinstance(family, bytes) else str(family)
-        # the name goes into SVG as CSS: control characters would break the XML, quotes the CSS
-        family = "".join(c for c in family if c.isprintable() and c not in "'\"\\;<>&")
-        USER_FAMILIES[name] = family or "".join(c for c in path.stem if c.isalnum()) or "user font"
+        if not css_family(getattr(font.face, "familyName", b"")):
+            font.face.familyName = ("".join(c for c in path.stem if c.isalnum()) or "user font").encode()
+        pdfmetrics.registerFont(font)  # fonts.user_family reads the family from here
     return name
 
 

@@ -18,7 +18,8 @@ from typing import Any
 from reportlab.graphics.shapes import DirectDraw
 
 from printgen.drawing import fonts
-from printgen.drawing.formresources import form_resources
+from printgen.drawing.libadapter import (canvas_of, current_transform, draw_nested, form_resources, in_form,
+                                          reader_pixels)
 from printgen.drawing.numbers import num
 
 RESAMPLE_FROM = 1.25  # larger by less than this: left to the rasteriser, as cheap either way
@@ -76,9 +77,9 @@ class ArtShape(DirectDraw):
     def drawDirectly(self, renderer: Any) -> None:
         """Define the art's form once per PDF, then place it; a PDF to be rasterised draws a large
         bitmap from a copy resampled to the pixels it covers."""
-        canvas, art = renderer._canvas, self.art
+        canvas, art = canvas_of(renderer), self.art
         name = art.form_name
-        if art.drawing is None and getattr(canvas, "_printgen_raster_dpi", None):
+        if art.drawing is None and getattr(canvas, "raster_dpi", None):
             name = resampled_form(canvas, renderer, self) or name
         if not canvas.hasForm(name):
             define_form(canvas, art)
@@ -112,16 +113,11 @@ def define_form(canvas: Any, art: Art) -> None:
         canvas.drawImage(art.reader, 0, 0, 1, 1, mask="auto")
         canvas.endForm()
     else:
-        from reportlab.graphics import renderPDF
-
         canvas.beginForm(art.form_name, 0, 0, art.drawing.width, art.drawing.height)
         # renderPDF starts every drawing in its initial font: svglib leaves Helvetica there, which the
         # form would name (never embedded) though no glyph of the drawing uses it
         art.drawing.initialFontName = fonts.REGULAR
-        outer = getattr(canvas, "_drawing", None)  # we are inside the page's own renderPDF.draw,
-        renderPDF.draw(art.drawing, canvas, 0, 0)  # which this nested draw would otherwise undo
-        if outer is not None:
-            canvas._drawing = outer
+        draw_nested(art.drawing, canvas)  # we are inside the page's own renderPDF.draw
         canvas.endForm(Resources=form_resources(canvas))
 
 
@@ -132,10 +128,10 @@ def first_line(exc: BaseException) -> str:
 
 def resampled_form(canvas: Any, renderer: Any, shape: Any) -> str | None:
     """A form of `shape`'s bitmap resampled to the pixels it covers, or None to draw it as it is."""
-    if canvas._formData is not None:  # inside a form, where the scale is unknown
+    if in_form(canvas):  # inside a form, where the scale is unknown
         return None
-    a, b, c, d, _, _ = renderer._tracker.getState()["ctm"]  # local units to points
-    per_point = canvas._printgen_raster_dpi / 72
+    a, b, c, d, _, _ = current_transform(renderer)  # local units to points
+    per_point = canvas.raster_dpi / 72
     covered = (math.ceil(shape.width * math.hypot(a, b) * per_point),
                math.ceil(shape.height * math.hypot(c, d) * per_point))
     if min(covered) < 1:
@@ -175,7 +171,7 @@ def resampled_reader(shape: Any, size: tuple[int, int]) -> Any:
 
 def decoded(art: Any) -> Any:
     """The reader's pixels, or a JPEG's decoded again (proven within budget when it was loaded)."""
-    held = getattr(art.reader, "_image", None)
+    held = reader_pixels(art.reader)
     if art.kind != "JPEG" and held is not None:
         return held
     from PIL import Image

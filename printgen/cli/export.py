@@ -71,7 +71,7 @@ def exported_work(loaded: Loaded, build_options: BuildOptions, print_shop: bool,
                                f"export works for {', '.join(with_pieces)}. Nothing was written."}
     from printgen.core.spool import Spool
     from printgen.drawing.checks import unchecked_shapes
-    from printgen.output import export  # the drawing and rasterising code, for this command only
+    from printgen.layout import export  # the drawing and rasterising code, for this command only
     from printgen.output.writers import SPOOL_AFTER
 
     with unchecked_shapes():  # as a build draws, so a program using printgen gets the same pieces

@@ -19,7 +19,6 @@ import sys
 import time
 from contextlib import suppress
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable
 
 from printgen.core.problems import DefinitionError, Problem
@@ -147,9 +146,8 @@ def held_stderr() -> io.StringIO | None:
         return sys.stderr
 
 
-@lru_cache(maxsize=1)
 def find_prctl() -> Any:
-    """libc's prctl, looked up once; None where there is none."""
+    """libc's prctl (a lookup in the loaded libc, once a fork); None where there is none."""
     if sys.platform != "linux":
         return None
     try:

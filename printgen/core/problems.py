@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 
@@ -51,16 +50,10 @@ class DefinitionError(Exception):
 
 def display_name(path: Path) -> str:
     """The path as the user should see it: relative to the working directory when possible."""
-    return _shown_as(str(path), os.getcwd())
-
-
-@lru_cache(maxsize=4096)
-def _shown_as(path: str, cwd: str) -> str:
-    """display_name, cached: resolving costs a system call per folder, for each of many SVGs."""
     try:
-        return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
+        return str(Path(path).resolve().relative_to(Path(os.getcwd()).resolve()))
     except ValueError:
-        return path
+        return str(path)
 
 
 @dataclass(frozen=True)

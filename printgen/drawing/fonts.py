@@ -8,7 +8,6 @@ character map, is kept; no reader draws from this table, so what prints is uncha
 from __future__ import annotations
 
 import struct
-from functools import cache
 
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
@@ -22,8 +21,14 @@ __all__ = ["BOLD", "BOLD_ITALIC", "ITALIC", "MIN_PT", "REGULAR", "descent", "reg
 SVG_FAMILY = "'Bitstream Vera Sans', 'DejaVu Sans', Verdana, sans-serif"
 
 
-@cache
 def register() -> None:
+    """Register the embedded faces with reportlab, once a process (its registry remembers them; a
+    lookup there, as every measured text asks, is as quick as a cache)."""
+    try:
+        pdfmetrics.getFont(REGULAR)
+        return
+    except KeyError:
+        pass
     for name, filename in FACE_FILES.items():
         # no ASCII forced into every first subset: printgen's PDFs always have a /ToUnicode map
         font = TTFont(name, str(font_dir() / filename), asciiReadable=False)
@@ -33,13 +38,27 @@ def register() -> None:
         addMapping(REGULAR, bold, italic, name)
 
 
-USER_FAMILIES: dict[str, str] = {}  # a user font's registered name -> family (art.library fills it)
+USER_PREFIX = "PG-User-"  # a user's font registers as this and a digest of its file (art.library)
+
+
+def user_family(font: str) -> str | None:
+    """The family name an SVG asks for a user's font by, None for any other font: read from
+    reportlab's own registry (process-wide, where art.library registers the font), made safe as CSS."""
+    if not font.startswith(USER_PREFIX) or font not in pdfmetrics.getRegisteredFontNames():
+        return None
+    return css_family(getattr(pdfmetrics.getFont(font).face, "familyName", b"")) or "user font"
+
+
+def css_family(family: bytes | str | None) -> str:
+    """A font's family name as it may stand in SVG's CSS: control characters would break the XML,
+    quotes the CSS."""
+    text = (family or b"").decode("latin-1") if isinstance(family, (bytes, type(None))) else str(family)
+    return "".join(c for c in text if c.isprintable() and c not in "'\"\\;<>&")
 
 
 def svg_family(font: str) -> str:
-    if font in USER_FAMILIES:
-        return f"'{USER_FAMILIES[font]}', {SVG_FAMILY}"
-    return SVG_FAMILY
+    family = user_family(font)
+    return SVG_FAMILY if family is None else f"'{family}', {SVG_FAMILY}"
 
 
 def text_width(text: str, font: str, size: float) -> float:

@@ -10,7 +10,7 @@ import inspect
 import os
 import re
 from pathlib import Path
-from functools import lru_cache, wraps
+from functools import wraps
 from string import Formatter
 from typing import Any, Callable, Iterable, Iterator
 
@@ -43,10 +43,8 @@ FILTER_COUNTS = {"center": ("width",), "indent": ("width",), "batch": ("linecoun
 CONTEXT_PARAMETERS = ("environment", "env", "eval_ctx", "context")
 
 
-@lru_cache(maxsize=512)
 def user_signature(function: Callable[..., Any]) -> inspect.Signature | None:
-    """A filter's parameters as a template passes them, without Jinja's environment or context;
-    cached, as every sandbox wraps the same filters."""
+    """A filter's parameters as a template passes them, without Jinja's environment or context."""
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):

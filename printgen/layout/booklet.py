@@ -24,7 +24,7 @@ from printgen.core.paper import MM_PER_PT, PT_PER_MM, SAFE_MARGIN_MM, Flip, Pape
 from printgen.drawing import fonts, style
 from printgen.drawing.document import Document, Page, TextOverflow
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
-from printgen.drawing.formresources import form_resources, needs_own_resources
+from printgen.drawing.libadapter import canvas_of, form_resources, keeping_drawing, needs_own_resources
 from printgen.drawing.picture import FOLD, Matrix, guide, placed, text
 from printgen.layout.rulebook import MARGIN, Rulebook, rulebook_document
 from printgen.layout.sheet import Duplex
@@ -116,11 +116,9 @@ class PlacedPage(DirectDraw):
         return PlacedPage(self.book, self.index)
 
     def drawDirectly(self, renderer: Any) -> None:
-        canvas = renderer._canvas
-        outer = getattr(canvas, "_drawing", None)  # we are inside the sheet's own renderPDF.draw,
-        self.book.define(canvas)  # which a drawing in the text (a figure) would otherwise undo
-        if outer is not None:
-            canvas._drawing = outer
+        canvas = canvas_of(renderer)
+        with keeping_drawing(canvas):  # we are inside the sheet's own renderPDF.draw, which a
+            self.book.define(canvas)  # drawing in the text (a figure) would otherwise undo
         canvas.saveState()
         canvas.scale(MM_PER_PT, MM_PER_PT)  # the form is in points, the sheet's shapes in mm
         canvas.doForm(self.book.names[self.index])

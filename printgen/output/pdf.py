@@ -5,10 +5,8 @@ rules text moves from the front of a sheet to its back without the game knowing 
 from __future__ import annotations
 
 import io
-from contextlib import contextmanager
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
-from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing, Group
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
@@ -17,6 +15,7 @@ from reportlab.platypus import Flowable, PageBreak
 
 from printgen.drawing import fonts
 from printgen.drawing.document import Document, Page, TextOverflow
+from printgen.drawing.libadapter import ascii85_now, binary_streams, last_page
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.core.paper import PT_PER_MM, Paper, pt
 
@@ -40,17 +39,15 @@ def write_pdf(doc: Document, raster_dpi: float | None = None) -> bytes:
     raise overflow
 
 
-@contextmanager
-def binary_streams() -> Iterator[None]:
-    """Pages and forms encoded as compressed bytes without reportlab's ASCII85 layer (7-bit only, a
-    quarter bigger). Only while they are encoded: a picture drawn inline joins the page's operators,
-    which reportlab joins as text, so while drawing it must stay ASCII85."""
-    before = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = before
+class PrintCanvas(Canvas):
+    """reportlab's canvas, carrying what printgen's own shapes read while it draws them: the
+    resolution a PDF drawn only to be rasterised gets (art.loaded), and this document's shared forms
+    by content (output.reuse)."""
+
+    def __init__(self, *args: Any, raster_dpi: float | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.raster_dpi = raster_dpi
+        self.printgen_forms: dict[str, str] = {}
 
 
 def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable],
@@ -61,9 +58,9 @@ def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable],
     paper = doc.paper
     fonts.register()
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1,
-                    pageCompression=1, initialFontName=fonts.REGULAR, initialFontSize=10)
-    canvas._printgen_raster_dpi = raster_dpi
+    canvas = PrintCanvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1,
+                         pageCompression=1, initialFontName=fonts.REGULAR, initialFontSize=10,
+                         raster_dpi=raster_dpi)
     canvas.setTitle(doc.title)
     canvas.setSubject(doc.subject)
     canvas.setAuthor(doc.author)  # the game's designer (Loaded.build); printgen is the Creator
@@ -99,14 +96,14 @@ def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable],
 def encode_page_now(canvas: Canvas) -> None:
     """Compress the page just finished now, exactly as reportlab would when the PDF is saved (the
     same bytes), rather than hold its operators as text: some 20 KB a sheet of a large deck."""
-    page = canvas._doc.Pages.pages[-1]
+    page = last_page(canvas)
     if page.Contents or not page.stream or page.Override_default_compilation:
         return
     stream = PDFStream()
     stream.__Comment__ = "page stream"
     content, names = page.stream, list[PDFName]()
     if page.compression:
-        for encoding in reversed([PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]):
+        for encoding in reversed([PDFBase85Encode, PDFZCompress] if ascii85_now() else [PDFZCompress]):
             content = encoding.encode(content)
             names.insert(0, PDFName(encoding.pdfname))
         stream.dictionary["Filter"] = PDFArray(names)

@@ -39,9 +39,9 @@ def write_pngs_stored(docs: list[Document], store: Callable[[bytes], Held]) -> l
 
 def pictures(docs: list[Document], cells: Cells, store: Callable[[bytes], Held],
              before: Callable[[int], object] = lambda index: None) -> list[Held]:
-    """A page of cells' pictures (at most `cells.per_page`) as PNGs, drawn as one PDF page so art they
-    share is decoded once (printgen.output.cellpages), each with the pixels its own document would
-    have. `before(i)` runs just before docs[i] is drawn (a caller writes there what is drawn from
+    """A job's pictures (at most `cells.per_page`) as PNGs, drawn as the pages of one PDF so art and
+    fonts they share are stored once (printgen.output.cellpages), each with the pixels its own
+    document would have. `before(i)` runs just before docs[i] is drawn (a caller writes there what is drawn from
     the same shapes, while they are kept)."""
     from printgen.output.cellpages import cell_pages, rasterise_cells
 
@@ -50,7 +50,7 @@ def pictures(docs: list[Document], cells: Cells, store: Callable[[bytes], Held],
             before(index)
             yield doc
 
-    pdf = render_pdf(replace(docs[0], paper=cells.paper), cell_pages(each(), cells), [], raster_dpi=cells.dpi)
+    pdf = render_pdf(replace(docs[0], paper=cells.card_paper), cell_pages(each(), cells), [], raster_dpi=cells.dpi)
     return rasterise_cells(pdf, cells, len(docs), store)
 
 

@@ -9,13 +9,11 @@ import hashlib
 from functools import lru_cache
 from typing import Any
 
-from reportlab.graphics.renderbase import StateTracker
-from reportlab.graphics.renderPDF import _PDFRenderer
 from reportlab.graphics.shapes import DirectDraw, Group
 from reportlab.lib.colors import Color
 
 from printgen.drawing import fonts
-from printgen.drawing.formresources import form_resources, needs_own_resources
+from printgen.drawing.libadapter import canvas_of, draw_with_fresh_renderer, form_resources, needs_own_resources
 
 
 class Reused(DirectDraw):
@@ -32,11 +30,11 @@ class Reused(DirectDraw):
         return Reused(self.group, self.key)
 
     def drawDirectly(self, renderer: Any) -> None:
-        canvas = getattr(renderer, "_canvas", None)
-        if canvas is None or not hasattr(canvas, "beginForm"):  # not a PDF: draw it as a group
+        canvas = canvas_of(renderer)
+        names = getattr(canvas, "printgen_forms", None)  # this document's forms by key (PrintCanvas)
+        if names is None:  # not printgen's PDF writer (SVG, a measuring canvas): draw it as a group
             renderer.drawNode(self.group)
             return
-        names = canvas.__dict__.setdefault("_printgen_forms", {})  # this document's forms by key
         if self.key not in names:
             names[self.key] = f"PGForm{len(names) + 1}"
             define(canvas, self.group, names[self.key])
@@ -48,7 +46,7 @@ class Reused(DirectDraw):
         return self.group
 
 
-class _Defaults:
+class Defaults:
     """What a fresh renderer assumes before the form's first shape (never Helvetica)."""
 
     initialFontName = fonts.REGULAR
@@ -70,12 +68,7 @@ def define(canvas: Any, group: Group, name: str) -> None:
 def draw_in_form(canvas: Any, group: Group) -> None:
     """Draw `group` with a fresh renderer of its own: a page's renderer may be midway through
     drawing the shape that asked for the form."""
-    renderer = _PDFRenderer()
-    renderer._canvas, renderer._tracker = canvas, StateTracker(defaultObj=_Defaults)
-    try:
-        renderer.drawNode(group)
-    finally:
-        del renderer._canvas, renderer._tracker
+    draw_with_fresh_renderer(canvas, group, Defaults)
 
 
 def widest_stroke(shape: Any) -> float:

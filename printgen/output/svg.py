@@ -13,6 +13,7 @@ from reportlab.lib.colors import Color
 
 from printgen.drawing import fonts
 from printgen.drawing.document import Document
+from printgen.drawing.libadapter import PATH_STEPS
 from printgen.drawing.numbers import num
 
 XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
@@ -172,7 +173,7 @@ def picture_href(source: Any) -> str:
 
 def path_data(path: rl.Path) -> str:
     points = iter(zip(path.points[::2], path.points[1::2]))
-    steps = {rl._MOVETO: ("M", 1), rl._LINETO: ("L", 1), rl._CURVETO: ("C", 3), rl._CLOSEPATH: ("Z", 0)}
+    steps = PATH_STEPS
     return " ".join(letter + " ".join(f"{num(x)} {num(y)}" for x, y in (next(points) for _ in range(count)))
                     for letter, count in (steps[op] for op in path.operators if op in steps))
 

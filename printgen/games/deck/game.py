@@ -109,10 +109,10 @@ def template_drawer(defn: Deck, files: dict[str, TemplateFile], context: ArtCont
     drawn in printgen's sans, with a warning at the template's line."""
     from printgen.art.library import loaded_fonts
     from printgen.art.svg import embedded_fonts
-    from printgen.drawing.fonts import USER_FAMILIES
+    from printgen.drawing.fonts import user_family
 
     families = {name: named_faces(given) for name, given in defn.fonts.items()}
-    inside = {**loaded_fonts(defn), **{font: USER_FAMILIES[font] for font in context.library.fonts.values()}}
+    inside = {**loaded_fonts(defn), **{font: user_family(font) or "user font" for font in context.library.fonts.values()}}
 
     def draw(side: str, data: bytes) -> Any:
         file = files[side]

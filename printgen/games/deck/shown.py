@@ -8,19 +8,21 @@ from __future__ import annotations
 
 import difflib
 import math
+import struct
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import _CLOSEPATH, _LINETO, _MOVETO, Drawing, Group, Path
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.platypus import Flowable
 
 from printgen.core.paper import MM_PER_PT, PT_PER_MM, pt
 from printgen.drawing import fonts
 from printgen.games.deck.drawn import DeckCard
 from printgen.core.names import stem
-from printgen.output.cellpages import as_read
+from printgen.drawing.libadapter import page_height
 
 OUTLINE_GAP = 0.6  # mm between a card's edge and the hairline round it: clear of its edge pixels
 OUTLINE = HexColor("#9a9a9a")
@@ -87,6 +89,12 @@ def card_shape(shown: ShownCard, outline: bool = True) -> Group:
     return group
 
 
+def as_read(points: float) -> float:
+    """A page size in points as pdfium reads it from a PDF reportlab wrote: the number as written,
+    held as a 32-bit float."""
+    return float(struct.unpack("f", struct.pack("f", float(fp_str(points))))[0])
+
+
 def snapped(canvas: Any, x: float, top: float, dpi: float) -> tuple[float, float]:
     """How far (pt) to move a picture whose top-left is at (x, top) on the canvas so that its corner
     falls on a pixel of the page rendered at `dpi`, as pdfium places a page's pixels."""
@@ -97,7 +105,7 @@ def snapped(canvas: Any, x: float, top: float, dpi: float) -> tuple[float, float
     except ValueError:  # a canvas that does not track its matrix: no grid to land on
         return 0.0, 0.0
     scale = dpi / 72
-    height = as_read(canvas._pagesize[1])
+    height = as_read(page_height(canvas))
     column, row = ax * scale, (height - atop) * scale
     return (round(column) - column) / scale, -(round(row) - row) / scale
 

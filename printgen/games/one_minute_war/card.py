@@ -63,7 +63,7 @@ def art_in(drawn: Group, ident: str, image: Art | None, box: tuple[float, float,
 
 def family(font: str) -> str:
     """The font-family a template names for a registered font (a user's by its own family)."""
-    return fonts.USER_FAMILIES.get(font, "Bitstream Vera Sans")
+    return fonts.user_family(font) or "Bitstream Vera Sans"
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import partial
 from typing import Callable
 
 from printgen.core.parallel import on_cores
@@ -72,21 +72,15 @@ def play_war(table: Table, players: tuple[Player, Player], rng: random.Random, m
 def one_war(rules: Rules, shares: dict[int, Fraction], names: tuple[str, str], seed: int,
             max_rounds: int, game: int = 0) -> Result:
     """How war `game` of a seeded match ended, played again exactly as the run played it."""
-    table = table_for(rules, tuple(sorted(shares.items())))
-    war, ended = play_war(table, (Player(names[0]), Player(names[1])),
+    war, ended = play_war(Table(rules, dict(shares)), (Player(names[0]), Player(names[1])),
                           game_rng(seed, names[0], names[1], game), max_rounds, Tally())
     return result(war, ended)
 
 
-@lru_cache(maxsize=4)
-def table_for(rules: Rules, shares: tuple[tuple[int, Fraction], ...]) -> Table:
-    """One Table per soldier table in a process, so batches reuse rounds already worked out."""
-    return Table(rules, dict(shares))
-
-
-def play_range(rules: Rules, shares: dict[int, Fraction], names: tuple[str, str], seed: int,
-               max_rounds: int, first: int, last: int) -> Tally:
-    table = table_for(rules, tuple(sorted(shares.items())))
+def play_range(table: Table, names: tuple[str, str], seed: int, max_rounds: int, first: int,
+               last: int) -> Tally:
+    """Wars `first` to `last` of a match; `table` is shared by every batch of a run (in this process,
+    or inherited by the helper that plays them), so batches reuse rounds already worked out."""
     players = (Player(names[0]), Player(names[1]))
     tally = Tally()
     for game in range(first, last):
@@ -99,7 +93,8 @@ def simulate(rules: Rules, shares: dict[int, Fraction], matches: list[tuple[str,
              workers: int | None = None) -> list[Tally]:
     """`games` seeded wars per match, in batches on every core; `progress(n)` hears of each batch."""
     batches = [(m, a, min(a + BATCH, games)) for m in range(len(matches)) for a in range(0, games, BATCH)]
-    jobs = [partial(play_range, rules, shares, matches[m], seed, max_rounds, a, b) for m, a, b in batches]
+    table = Table(rules, dict(shares))
+    jobs = [partial(play_range, table, matches[m], seed, max_rounds, a, b) for m, a, b in batches]
 
     def finished(index: int, _: Tally) -> None:
         if progress:

@@ -22,7 +22,7 @@ from printgen.core.paper import Paper
 from printgen.drawing.picture import placed
 from printgen.core.progress import progress
 from printgen.drawing.document import Document, Page
-from printgen.output.cellpages import Cells, in_cell, sheet_png
+from printgen.output.cellpages import sheet_png
 from printgen.output.pdf import write_pdf
 from printgen.output.writers import artifact, write
 
@@ -149,10 +149,10 @@ def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float
     """Drawings left to right, top row first, each in its own whole-pixel cell, with the pixels of its
     card drawn alone (output.cellpages)."""
     w, h = size_mm
-    cells = Cells(w, h, px[0] / w * 25.4, grid.columns, grid.rows)
-    page = Page([in_cell(Page([drawing]), cells, i) for i, drawing in enumerate(drawings)])
-    pdf = write_pdf(Document("sheet.pdf", cells.paper, [page], "Tabletop Simulator deck sheet"), raster_dpi=cells.dpi)
-    return sheet_png(pdf, cells, px)
+    pages = [Page([drawing]) for drawing in drawings]
+    pdf = write_pdf(Document("sheet.pdf", Paper("card", w, h), pages, "Tabletop Simulator deck sheet"),
+                    raster_dpi=px[0] / w * 25.4)
+    return sheet_png(pdf, grid.columns, grid.rows, px)
 
 
 def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | None = None) -> list[Artifact]:
