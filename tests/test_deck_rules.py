@@ -5,6 +5,7 @@ its true size is compared pixel by pixel with the deck's own PNG of it, and the 
 of tests/test_house_style.py hold."""
 from __future__ import annotations
 
+import ctypes
 import io
 import math
 import os
@@ -25,7 +26,6 @@ from pypdf import PdfReader
 from keeping import broken_rows, columns, split_items
 from printgen.drawing import style
 from printgen.games.deck.shown import OUTLINE_GAP
-from printgen.output.cellpages import RowBitmap
 from typeset import body_size, column_blanks, lines, longest_body_line, size_shares
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,19 +62,26 @@ def book(tmp_path_factory) -> Path:
 
 
 def exact_page(pdf: Path, index: int, dpi: float) -> np.ndarray:
-    """A page rendered at exactly `dpi` (a matrix of dpi/72: pdfium's plain render fits the page to
-    whole pixels, a scale a hair off dpi/72 on A4), as the deck's PNGs are rendered."""
+    """A page rendered at exactly `dpi` (a matrix of dpi/72), as the deck's PNGs are (a card's page
+    is a whole number of pixels at its dpi). pypdfium2's render() fits a page to whole pixels, a
+    scale a hair off dpi/72 on A4, so the page is drawn through pdfium's own matrix call here."""
     document = pdfium.PdfDocument(pdf.read_bytes())
     page = document[index]
     scale = dpi / 72
-    bitmap = RowBitmap(math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale))
+    width, height = math.ceil(page.get_width() * scale), math.ceil(page.get_height() * scale)
+    bitmap = pdfium_c.FPDFBitmap_Create(width, height, 0)
     try:
-        png = bitmap.draw(page, pdfium_c.FS_MATRIX(scale, 0, 0, scale, 0, 0))
+        pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
+        matrix, clip = pdfium_c.FS_MATRIX(scale, 0, 0, scale, 0, 0), pdfium_c.FS_RECTF(0, 0, width, height)
+        pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page.raw, ctypes.byref(matrix), ctypes.byref(clip), 0)
+        stride = pdfium_c.FPDFBitmap_GetStride(bitmap)
+        data = ctypes.string_at(pdfium_c.FPDFBitmap_GetBuffer(bitmap), stride * height)
+        image = Image.frombuffer("RGB", (width, height), data, "raw", "BGRX", stride, 1)
+        return np.asarray(image).astype(int)
     finally:
-        bitmap.close()
+        pdfium_c.FPDFBitmap_Destroy(bitmap)
         page.close()
         document.close()
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
 
 
 def shown_cards(pdf: Path) -> list[tuple[int, float, float, float, float]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import _CLOSEPATH, _LINETO, _MOVETO, Drawing, Group, Path
+from reportlab.graphics.shapes import Drawing, Group, Path
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.platypus import Flowable
@@ -74,18 +74,27 @@ def find_card(cards: Sequence[DeckCard], wanted: str) -> DeckCard:
     raise ValueError(f"no card is called {text!r} and it is no row number from 1 to {len(cards)}{hint}")
 
 
+def outline_path(corners: list[tuple[float, float]], **style: Any) -> Path:
+    """A closed path through `corners`, built by Path's public moveTo/lineTo/closePath."""
+    path = Path(**style)
+    path.moveTo(*corners[0])
+    for x, y in corners[1:]:
+        path.lineTo(x, y)
+    path.closePath()
+    return path
+
+
 def card_shape(shown: ShownCard, outline: bool = True) -> Group:
     """The side clipped to the card, as its PNG is, with a hairline round it a little outside (the
     same gap and line at any size the card is shown)."""
     width, height = shown.card.width, shown.card.height
-    edge = Path([0, 0, width, 0, width, height, 0, height], [_MOVETO, _LINETO, _LINETO, _LINETO, _CLOSEPATH],
-                isClipPath=1, strokeColor=None, fillColor=None)
+    edge = outline_path([(0, 0), (width, 0), (width, height), (0, height)], isClipPath=1, strokeColor=None,
+                        fillColor=None)
     group = Group(Group(edge, shown.group()))
     if outline:
         g = OUTLINE_GAP / shown.scale  # the group is drawn at `scale`
-        group.add(Path([-g, -g, width + g, -g, width + g, height + g, -g, height + g],
-                       [_MOVETO, _LINETO, _LINETO, _LINETO, _CLOSEPATH], strokeColor=OUTLINE,
-                       strokeWidth=0.2 / shown.scale, fillColor=None))
+        group.add(outline_path([(-g, -g), (width + g, -g), (width + g, height + g), (-g, height + g)],
+                               strokeColor=OUTLINE, strokeWidth=0.2 / shown.scale, fillColor=None))
     return group
 
 
