@@ -65,6 +65,11 @@ def test_the_solid_palette_still_floods_the_black_deck(omiga):
     with pdfplumber.open(omiga["solid"]) as pdf:
         dark = [c for n in TILE_PAGES for a, c in fills(pdf.pages[n]) if a > LARGE_MM2 and lightness(c) < 20]
     assert len(dark) >= 36 * 2, len(dark)  # each black face and back at least once
+    with pdfplumber.open(omiga["solid"]) as pdf:  # and bleeds it 2 mm past the block's cuts, on the backs too
+        for n in (6, 7):
+            bled = [r for r in pdf.pages[n].rects if r.get("fill") and lightness(hexed(r["non_stroking_color"])) < 20
+                    and abs((r["x1"] - r["x0"]) / MM - (TILE + 4)) < 0.01]
+            assert len(bled) == 24, (n, len(bled))
 
 
 def band_colours(page) -> set[str]:
@@ -136,7 +141,7 @@ def test_deck_sheet_captions_are_grey_and_footer_sized(tmp_path):
 @pytest.fixture(scope="module")
 def fracas(tmp_path_factory) -> dict[str, Path]:
     return {palette: build(tmp_path_factory.mktemp(f"fracas-{palette}"), "fracas",
-                           ("  columns: 4\n", f"  columns: 4\n  palette: {palette}\n")) / "fracas-tokens.pdf"
+                           ("  palette: standard ", f"  palette: {palette} ")) / "fracas-tokens.pdf"
             for palette in ("standard", "solid")}
 
 
