@@ -182,7 +182,9 @@ def test_one_minute_war_card_title_and_mark_in_the_accent(tmp_path):
         title = [w for w in words_in(page) if w["text"] in ("ONE", "MINUTE", "WAR")]
         marks = [c for c in page.curves if c.get("stroke") and hexed(c["stroking_color"]) == accent
                  and abs((c["x1"] - c["x0"]) / MM - 10.0) < 0.8]
+        logo = [w for w in words_in(pdf.pages[1]) if w["text"] in ("ONE", "MINUTE", "WAR") and w["size"] > 12]
     assert len(title) == 3 and {hexed(w["non_stroking_color"]) for w in title} == {accent}
+    assert len(logo) == 3 and {hexed(w["non_stroking_color"]) for w in logo} == {accent}  # the body's back
     assert len(marks) == 2  # a stopwatch each side of the title
     ys = {round((c["top"] + c["bottom"]) / 2, 1) for c in marks} | {round((title[0]["top"] + title[0]["bottom"]) / 2, 1)}
     assert max(ys) - min(ys) < 3 * MM  # on the title's line

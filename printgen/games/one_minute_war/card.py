@@ -158,12 +158,12 @@ class WarCard:
         near, far = self.defn.sides
         image, box = self.body_art(side)
         data: dict[str, Any] = {"side": side, "body": {"width": w, "height": b},
+                                "accent": hex_of(colour(self.defn.reference.accent)),
                                 "art": None if image is None else dict(zip(("x", "y", "width", "height"), box))}
         if side == "front":
             title = self.defn.title.upper()
             data["title"] = {"text": title, "x": w / 2, "y": b / 2 + font_mm(TITLE_PT) * 0.35,
                              "size": font_mm(TITLE_PT), "font": family(self.title_font)}
-            data["accent"] = hex_of(colour(self.defn.reference.accent))
             # the game's mark, a stopwatch each side of the title, when both fit clear of the edges
             reach = fonts.text_width(title, self.title_font, font_mm(TITLE_PT)) / 2 + MARK_GAP + MARK_R
             fits = w / 2 - reach - MARK_R >= ART_INSET and image is None
