@@ -211,6 +211,7 @@ INK_BEFORE_AFTER = [
     ("quality-ink-omiga-sheet-3.png", "omiga/omiga.pdf", 6, 45, None),
     ("quality-ink-fracas-tokens.png", "fracas/fracas-tokens.pdf", 0, 45, None),
     ("quality-ink-one_minute_war-card.png", "one_minute_war/one_minute_war.pdf", 0, 110, (87, 5, 205, 101)),
+    ("quality-ink-one_minute_war-card-back.png", "one_minute_war/one_minute_war.pdf", 1, 110, (3, 5, 122, 101)),
     ("quality-ink-deck-caption.png", "deck/deck.pdf", 0, 150, (40, 280, 170, 297)),
 ]
 
