@@ -1,8 +1,9 @@
 """printgen against the floor and the peer: run by hand, never as a test.
 
     pip install -e '.[bench]'          # decksmith, the peer
-    python benchmarks/run.py           # prints the table and rewrites docs/performance.md
+    python benchmarks/run.py           # prints the table and writes performance.md in benchmarks/results/
     python benchmarks/run.py --runs 3 --no-write
+    python benchmarks/run.py --out /tmp/perf.md                      # the report written there instead
     python benchmarks/run.py --before /tmp/old --before-label "commit abc1234"   # a column for older code
                                        # (/tmp/old from: git archive abc1234 | tar -x -C /tmp/old)
 
@@ -31,6 +32,7 @@ from targets import Target, check_targets
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 DECKSMITH = HERE / "decksmith"
+RESULTS = HERE / "results"  # reports of runs: ignored by git, so a run never edits the tracked docs
 PEER_SIZE = ("--width", "42", "--height", "42", "--gap", "0", "--margins", "9.5", "9.5")
 
 
@@ -259,7 +261,7 @@ def document(rows: list[tuple[str, ...]], head: tuple[str, ...], stages: list[tu
 Measured on {date.today().isoformat()} by `python benchmarks/run.py`: whole-process medians of {runs} runs
 after one warm-up, each run in a fresh folder with no user settings and printgen's bytecode cached
 (as after an install); peak memory is the largest resident set of any run (a forked helper's
-included). The figures and the targets are rewritten by every run; the notes after them are kept
+included). The figures and the targets are written anew by every run; the notes after them are kept
 in `benchmarks/notes.md`.
 {compared}
 ## Machine
@@ -290,9 +292,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="runs per whole-process figure (median)")
     parser.add_argument("--tree", type=Path, help="measure the printgen package in this folder instead")
     parser.add_argument("--before", type=Path, help="also measure this older tree, for a before column")
-    parser.add_argument("--before-label", help="what to call it in docs/performance.md")
+    parser.add_argument("--before-label", help="what to call it in the report")
     parser.add_argument("--quick", action="store_true", help="fewer simulated games")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/performance.md")
+    parser.add_argument("--no-write", action="store_true", help="print only; write no report")
+    parser.add_argument("--out", type=Path, default=RESULTS / "performance.md",
+                        help="where to write the report (default: performance.md in benchmarks/results/, which git "
+                             "ignores; docs/performance.md is edited by hand from such reports)")
     args = parser.parse_args()
     start_load = load_average()
     with tempfile.TemporaryDirectory(prefix="printgen-bench-") as scratch:
@@ -309,11 +314,12 @@ def main() -> None:
     print()
     print(table(("target", "measured", "limit", "result"), [t.row() for t in targets]))
     if not args.no_write:
-        out = REPO / "docs" / "performance.md"
+        out = args.out.resolve()
+        out.parent.mkdir(parents=True, exist_ok=True)
         label = (args.before_label or f"the tree in {args.before}") if args.before else None
         out.write_text(document(rows, head, now.stages, targets, args.runs, (start_load, load_average()),
                                 label), encoding="utf-8")
-        print(f"\nwrote {out.relative_to(REPO)}")
+        print(f"\nwrote {out}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Make the guides' pictures from real builds: run printgen, render its PDFs with pypdfium2, crop.
 
-Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guide's only,
+Run from the repository root:  python docs/make_images.py   (or `... deck` for the deck guides' only,
 `... pieces` for the piece-template pictures of the art guide)
 
 The before-and-after pictures of docs/print-quality.md need a build made by printgen as it was before
@@ -122,12 +122,16 @@ def side_by_side(left: Image.Image, right: Image.Image, gap: int = 24) -> Image.
 
 
 def deck_images(out: Path) -> None:
-    """docs/decks.md: the bundled sample built duplex and gutterfold, and the Star Lanes example
-    (docs/examples/star_lanes): card types from named layouts, styled words, turns and clips."""
+    """docs/decks.md: the bundled sample built duplex and gutterfold, the Star Lanes example
+    (docs/examples/star_lanes): card types from named layouts, styled words, turns and clips; and
+    Sea Glass (docs/examples/sea_glass): lengths with units, named and see-through colours, change:."""
     printgen("build", "deck", "--out", out / "duplex")
     sheet = out / "duplex" / "deck" / "deck.pdf"
     save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
     save(Image.open(out / "duplex" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
+    save(Image.open(out / "duplex" / "deck" / "deck-overview.png").convert("RGB"), "deck-overview.png", 880)
+    printgen("build", "deck", "--where", 'kind == "fire" or cost >= 4', "--out", out / "where")
+    save(Image.open(out / "where" / "deck" / "deck-overview.png").convert("RGB"), "deck-where.png", 880)
     printgen("build", "deck", "--layout", "gutterfold", "--no-pictures", "--out", out / "fold")
     save(render(out / "fold" / "deck" / "deck.pdf", 0, 65), "deck-gutterfold.png", 536)
     example = ROOT / "docs" / "examples" / "star_lanes" / "star_lanes.yaml"
@@ -143,6 +147,94 @@ def deck_images(out: Path) -> None:
     save(row, "deck-styled-turned-clipped.png", 1100)
     printgen("build", example, "--guides", "--no-pictures", "--out", out / "guides")
     save(render(out / "guides" / "star_lanes" / "star_lanes.pdf", 0, 160, (6, 6, 77, 102)), "deck-guides.png", 460)
+    printgen("build", ROOT / "docs" / "examples" / "sea_glass" / "sea_glass.yaml", "--out", out / "glass")
+    pictures = out / "glass" / "sea_glass" / "png"
+    row = Image.open(pictures / "bottle-green.png").convert("RGB")
+    for name in ("amber", "cobalt", "back"):
+        row = side_by_side(row, Image.open(pictures / f"{name}.png").convert("RGB"), 16)
+    save(row, "deck-sea-glass.png", 1100)
+    fonts_images(out)
+
+
+FONTS_TEMPLATE = """<svg xmlns="http://www.w3.org/2000/svg" width="{{ card.width }}mm" height="{{ card.height }}mm"
+     viewBox="0 0 {{ card.width }} {{ card.height }}">
+  <image href="{{ kind }}.svg" x="11.75" y="18" width="40" height="40"/>
+  <image href="{{ kind }}.svg" x="3" y="18" width="8" height="40" preserveAspectRatio="xMidYMin slice"/>
+  <text x="31.75" y="64" font-size="5" font-family="Display" font-weight="bold" text-anchor="middle">{{ kind | upper }}</text>
+</svg>
+"""
+FONTS_ELEMENT = """    - type: text
+      text: "Set in <b>Body</b>, the deck's <i>own</i> family"
+      font: Body
+      x: 5
+      y: 67
+      width: 53.5
+      height: 5
+      size: 8
+"""
+
+
+def fonts_images(out: Path) -> None:
+    """docs/decks.md: a face whose template places pictures as SVG says and sets its text in a
+    family under `fonts:`, beside a text element whose styled words use that family's faces."""
+    import reportlab
+    import shutil
+
+    folder = out / "fonts-deck"
+    shutil.copytree(ROOT / "card_defs", folder, ignore=shutil.ignore_patterns("*.py", "__pycache__", "starters"))
+    vera = Path(reportlab.__file__).parent / "fonts"
+    for face, file in (("", "body"), ("Bd", "body-bold"), ("It", "body-italic"), ("BI", "display")):
+        shutil.copy(vera / f"Vera{face}.ttf", folder / f"{file}.ttf")
+    (folder / "face.svg.j2").write_text(FONTS_TEMPLATE)
+    deck = folder / "deck.yaml"
+    text = deck.read_text()
+    start, end = text.index("\nface:\n"), text.index("\nback:\n")
+    face = "\nface:\n  template: face.svg.j2\n  background: '#ffffff'\n  layout:\n" + FONTS_ELEMENT.rstrip("\n")
+    deck.write_text(text[:start] + face + text[end:] + "fonts:\n  Body: {regular: body.ttf, bold: body-bold.ttf, "
+                    "italic: body-italic.ttf}\n  Display: {regular: body.ttf, bold: display.ttf}\n")
+    printgen("build", deck, "--rows", "1", "--out", out / "fonts")
+    save(Image.open(out / "fonts" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-fonts-and-pictures.png", 375)
+
+
+def found_words(pdf: Path, words: str) -> tuple[int, float, float]:
+    """The page and the top-left corner (mm from the page's top-left) of the first line holding `words`."""
+    import pdfplumber
+
+    with pdfplumber.open(pdf) as document:
+        for number, page in enumerate(document.pages):
+            for line in page.extract_text_lines():
+                if words in line["text"]:
+                    return number, line["x0"] / MM, line["top"] / MM
+    raise SystemExit(f"{pdf.name} does not say {words!r}")
+
+
+def rules_images(out: Path) -> None:
+    """docs/rules-documents.md: the starter deck (`printgen new deck`) with the guide's rulebook and
+    reference card (docs/examples/deck_rules), built with its cards."""
+    import shutil
+
+    home = out / "rules-home"
+    home.mkdir()
+    before = Path.cwd()
+    os.chdir(home)
+    try:
+        printgen("new", "deck", "mydeck")
+    finally:
+        os.chdir(before)
+    for name in ("rules.md", "reference.md"):
+        shutil.copyfile(ROOT / "docs" / "examples" / "deck_rules" / name, home / "mydeck" / name)
+    printgen("build", home / "mydeck" / "mydeck.yaml", "--out", out / "rules")
+    book = out / "rules" / "mydeck" / "mydeck-rules.pdf"
+    pages = [render(book, n, 40) for n in range(4)]
+    top, bottom = side_by_side(pages[0], pages[1], 12), side_by_side(pages[2], pages[3], 12)
+    both = Image.new("RGB", (top.width, top.height + 12 + bottom.height), "white")
+    both.paste(top, (0, 0))
+    both.paste(bottom, (0, top.height + 12))
+    save(both, "rules-pages.png", 900)
+    save(render(book, 0, 110, (12, 10, 200, 150)), "rules-first-page.png", 820)
+    page, left, top = found_words(book, "A good opening hand")  # wherever the text puts it
+    save(render(book, page, 110, (left - 2, top - 3, left + 92, top + 60)), "rules-card-row.png", 420)
+    save(render(out / "rules" / "mydeck" / "mydeck-reference.pdf", 0, 55), "rules-reference-sheet.png", 460)
 
 
 def labelled(image: Image.Image, words: str) -> Image.Image:
@@ -326,6 +418,7 @@ def main() -> None:
             quality_images(Path(sys.argv[2]), out)
             return
         deck_images(out)
+        rules_images(out)
         if sys.argv[1:] == ["deck"]:
             return
         # print at home: the bundled games as they are (each built once, and shown as bundled below)

@@ -162,6 +162,69 @@ def with_rows(rows: list[str], extra: str = "", folder_named: str = "") -> Calla
     return make
 
 
+def workbook(folder: Path, name: str, part: str = "", text: str = "", cells: dict[str, str] | None = None,
+             dimension: str = "") -> None:
+    """A deck reading cards.xlsx: two rows written by openpyxl, `cells` set (a formula is saved, as
+    openpyxl saves it, without its result), then `part` of the file replaced by `text` and the
+    sheet's size header said to be `dimension`."""
+    import io
+    import re
+    import zipfile
+
+    import openpyxl
+
+    (folder / f"{name}.yaml").write_text(DECK.format(title="Workbook Deck").replace("cards.csv", "cards.xlsx"))
+    book = openpyxl.Workbook()
+    book.active.title = "Cards"
+    for row in (["title", "cost"], ["Ruby", 1], ["Jade", 2]):
+        book.active.append(row)
+    for ref, value in (cells or {}).items():
+        book.active[ref] = value
+    written = io.BytesIO()
+    book.save(written)
+    with zipfile.ZipFile(written) as source, zipfile.ZipFile(folder / "cards.xlsx", "w", zipfile.ZIP_DEFLATED) as out:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == "xl/worksheets/sheet1.xml" and dimension:
+                data = re.sub(rb'<dimension ref="[^"]*"', f'<dimension ref="{dimension}"'.encode(), data)
+            out.writestr(item.filename, text.encode() if item.filename == part else data)
+        if part and part not in source.namelist():
+            out.writestr(part, text.encode())
+
+
+def styles_expand(folder: Path, name: str) -> None:
+    """A 300 KB workbook whose styles part unpacks to 2 million cell formats (openpyxl: 1.9 GiB)."""
+    head = '<?xml version="1.0"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+    formats = '<xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>' * 500_000
+    workbook(folder, name, "xl/styles.xml", f'{head}<cellXfs count="500000">{formats}</cellXfs></styleSheet>')
+
+
+def shared_strings(folder: Path, name: str) -> None:
+    """A workbook of 1.5 million shared strings in 60 KB (openpyxl: some 30 s and 700 MiB)."""
+    head = '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+    workbook(folder, name, "xl/sharedStrings.xml", head + "<si><t>a</t></si>" * 1_500_000 + "</sst>")
+
+
+def wide_row(folder: Path, name: str) -> None:
+    """A 30 KB workbook whose second row holds 1.2 million empty cells (openpyxl parses each one)."""
+    workbook(folder, name, cells={"A2": "Ruby"})
+    import zipfile
+
+    with zipfile.ZipFile(folder / "cards.xlsx") as source:
+        parts = {item.filename: source.read(item) for item in source.infolist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    second = sheet.index("</row>", sheet.index('<row r="2"'))
+    parts["xl/worksheets/sheet1.xml"] = (sheet[:second] + "<c/>" * 1_200_000 + sheet[second:]).encode()
+    with zipfile.ZipFile(folder / "cards.xlsx", "w", zipfile.ZIP_DEFLATED) as out:
+        for part, data in parts.items():
+            out.writestr(part, data)
+
+
+def far_below(folder: Path, name: str) -> None:
+    """A card at row 45,000 of a sheet whose size header says it has 3 rows (it was lost unread)."""
+    workbook(folder, name, cells={"A45000": "Opal", "B45000": "3"}, dimension="A1:B3")
+
+
 CASES: dict[str, Callable[[Path, str], None]] = {
     "deck_icon_missing": with_rows(["Ruby,1"], "icons:\n  gem: gem.svg\n"),
     "deck_icon_folder": with_rows(["Ruby,1"], "icons:\n  gem: gem.svg\n", folder_named="gem.svg"),
@@ -173,6 +236,11 @@ CASES: dict[str, Callable[[Path, str], None]] = {
     "deck_icon_outside": icon_outside,
     "deck_icon_fifo": icon_fifo,
     "deck_data_fifo": data_fifo,
+    "deck_xlsx_styles_expand_to_gigabytes": styles_expand,
+    "deck_xlsx_1500000_shared_strings": shared_strings,
+    "deck_xlsx_row_45000_under_a_3_row_header": far_below,
+    "deck_xlsx_row_of_1200000_cells": wide_row,
+    "deck_xlsx_formula_without_result": lambda folder, name: workbook(folder, name, cells={"B3": "=B2+1"}),
     "replay_move_5000_digits": record("# a war\n" + "4 " + "9" * 5000 + "\n"),
     "replay_word_500000_characters": record("4 " + "x" * 500_000 + "\n"),
     "out_game_folder_is_a_link": linked_output("{name}"),

@@ -2,6 +2,7 @@
 draw, every art error located in the YAML, and templates from a definition's own folder."""
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 from pathlib import Path
@@ -145,9 +146,10 @@ def test_logo_font_is_used_for_the_title_and_the_logo(run_cli, copy_definition, 
         logo = [c for c in chars_mm(pdf.pages[1]) if c["x0"] < A4_W - card_x and c["y0"] > card_y
                 and round(c["size"]) in (7, 16)]
     assert "".join(c["text"] for c in title).replace(" ", "") == "ONEMINUTEWAR"
-    assert {c["font"].split("+")[-1] for c in title} == {"BitstreamVeraSans-Roman"}
+    own = f"BitstreamVeraSans-Roman-{hashlib.sha256((tmp_path / 'display.ttf').read_bytes()).hexdigest()[:12]}"
+    assert {c["font"].split("+")[-1] for c in title} == {own}  # its own name and hash: no other font's
     assert len(logo) >= 11 * len("ONEMINUTEWAR")  # ten tabs and the card's back
-    assert {c["font"].split("+")[-1] for c in logo} == {"BitstreamVeraSans-Roman"}
+    assert {c["font"].split("+")[-1] for c in logo} == {own}
 
 
 def omiga_with_back_art(copy_definition, tmp_path: Path, svg: str) -> Path:
@@ -273,7 +275,7 @@ def war_with_templates(copy_definition, tmp_path: Path, rules: str) -> Path:
     yaml = copy_definition("one_minute_war")
     mine = tmp_path / "my_templates" / "one_minute_war"
     mine.mkdir(parents=True)
-    (mine / "rules.txt.j2").write_text(rules)
+    (mine / "rules.md.j2").write_text(rules)
     yaml.write_text(yaml.read_text() + "templates: my_templates/\n")
     return yaml
 
@@ -287,7 +289,7 @@ def test_definition_templates_are_used_and_cli_templates_come_first(run_cli, cop
         assert {"by", "the", "campfire"} <= words, words
     first = tmp_path / "first" / "one_minute_war"
     first.mkdir(parents=True)
-    (first / "rules.txt.j2").write_text("# Command line wins\n\nEven shorter.\n")
+    (first / "rules.md.j2").write_text("# Command line wins\n\nEven shorter.\n")
     result = run_cli("build", yaml, "--templates", tmp_path / "first", "--out", tmp_path / "o2")
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "o2" / "one_minute_war" / "one_minute_war.pdf") as pdf:
@@ -306,7 +308,7 @@ def test_template_errors_name_the_template_file_and_line(run_cli, copy_definitio
     yaml = war_with_templates(copy_definition, tmp_path, rules)
     result = run_cli("build", yaml, "--out", tmp_path / "o")
     assert result.exit_code == 2, result.output
-    assert re.search(rf"my_templates/one_minute_war/rules\.txt\.j2:{line}: {message}", result.output), result.output
+    assert re.search(rf"my_templates/one_minute_war/rules\.md\.j2:{line}: {message}", result.output), result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "o").exists()
 
@@ -322,7 +324,7 @@ def test_a_missing_template_folder_is_located(run_cli, copy_definition, tmp_path
 
 
 def test_svg_and_xml_templates_escape_what_they_insert(tmp_path):
-    assert all(autoescape(name) for name in ("a.svg.j2", "a.xml.j2", "a.txt.j2", "a.svg", "other.j2"))
+    assert all(autoescape(name) for name in ("a.svg.j2", "a.xml.j2", "a.txt.j2", "a.md.j2", "a.svg", "other.j2"))
     (tmp_path / "card.svg.j2").write_text('<text>{{ name }}</text>\n')
     out = render("card.svg.j2", {"name": 'Fish & "Chips" <b>'}, [tmp_path])
     assert out == "<text>Fish &amp; &#34;Chips&#34; &lt;b&gt;</text>\n"
@@ -423,6 +425,7 @@ def test_svg_text_in_a_family_found_only_on_this_machine_is_drawn_in_the_embedde
     assert result.exit_code == 0, result.output
     warned = [line for line in result.stderr.splitlines() if "font-family" in line]
     assert len(warned) == 1 and "'DejaVu Sans'" in warned[0] and "Bitstream Vera Sans" in warned[0], result.stderr
+    assert re.search(r"\.svg:3: warning: font-family 'DejaVu Sans' is not available", warned[0]), warned  # its line
     with pdfplumber.open(tmp_path / "o" / "omiga" / "omiga.pdf") as pdf:
         quokka = "".join(c["text"] for page in pdf.pages for c in page.chars if "Vera" in c["fontname"])
         others = {c["fontname"] for page in pdf.pages for c in page.chars if "Vera" not in c["fontname"]}

@@ -91,7 +91,7 @@ def template_symlink(folder: Path, name: str) -> None:
     secret.write_text("a private file\n")
     target = folder / f"{name}.templates" / "one_minute_war"
     target.mkdir(parents=True)
-    (target / "rules.txt.j2").symlink_to(secret)
+    (target / "rules.md.j2").symlink_to(secret)
 
 
 def art_symlink(folder: Path, name: str) -> None:
@@ -120,10 +120,10 @@ def unknown_table(game: str):
     game does not have (found by the build, after the template has rendered)."""
     def make(folder: Path, name: str) -> None:
         (folder / f"{name}.yaml").write_bytes(bundled_definition(game).read_bytes())
-        target = folder / f"{name}.templates" / game / "rules.txt.j2"
+        target = folder / f"{name}.templates" / game / "rules.md.j2"
         target.parent.mkdir(parents=True)
-        bundled = templates_folder() / game / "rules.txt.j2"
-        target.write_text(bundled.read_text() + "\n@table nosuch\n")
+        bundled = templates_folder() / game / "rules.md.j2"
+        target.write_text(bundled.read_text() + "\n<!-- table: nosuch -->\n")
     return make
 
 

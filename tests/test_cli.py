@@ -36,7 +36,7 @@ def test_list_names_each_game_and_what_it_builds(run_cli):
 def test_user_template_folder_is_searched_first(run_cli, tmp_path):
     mine = tmp_path / "mine" / "one_minute_war"
     mine.mkdir(parents=True)
-    (mine / "rules.txt.j2").write_text("# {{ d.title }} house rules\n\nPlay fast & {{ near.name }} goes first.\n")
+    (mine / "rules.md.j2").write_text("# {{ d.title }} house rules\n\nPlay fast & {{ near.name }} goes first.\n")
     result = run_cli("build", "one_minute_war", "--templates", tmp_path / "mine", "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
@@ -50,17 +50,17 @@ def test_user_template_folder_is_searched_first(run_cli, tmp_path):
 def test_template_error_names_template_file_and_line(run_cli, tmp_path):
     mine = tmp_path / "mine" / "one_minute_war"
     mine.mkdir(parents=True)
-    (mine / "rules.txt.j2").write_text("# Title\n\n{% if d.title %}\nunclosed\n")
+    (mine / "rules.md.j2").write_text("# Title\n\n{% if d.title %}\nunclosed\n")
     result = run_cli("build", "one_minute_war", "--templates", tmp_path / "mine", "--out", tmp_path / "o")
     assert result.exit_code == 2
-    assert re.search(r"rules\.txt\.j2:\d+: template error", result.output), result.output
+    assert re.search(r"rules\.md\.j2:\d+: template error", result.output), result.output
     assert not (tmp_path / "o").exists()
 
 
 def test_template_cannot_reach_python_internals(run_cli, tmp_path):
     mine = tmp_path / "mine" / "one_minute_war"
     mine.mkdir(parents=True)
-    (mine / "rules.txt.j2").write_text("# T\n\n{{ d.__class__.__mro__[1].__subclasses__() }}\n")
+    (mine / "rules.md.j2").write_text("# T\n\n{{ d.__class__.__mro__[1].__subclasses__() }}\n")
     result = run_cli("build", "one_minute_war", "--templates", tmp_path / "mine", "--out", tmp_path / "o")
     assert result.exit_code == 2
     assert "template error" in result.output and "unsafe" in result.output

@@ -32,7 +32,7 @@ def test_a_template_is_parsed_once_for_every_render_with_the_same_folders(compil
     render.environment().get_template(FACE)
     render.environment().get_template(FACE)
     assert compiled == [FACE]
-    assert render.environment(inline_values=True) is not render.environment()
+    assert render.environment(markdown_values=True) is not render.environment()
 
 
 def test_a_kept_template_renders_as_a_fresh_sandbox_renders(compiled):

@@ -47,8 +47,10 @@ def bands(page) -> list[tuple[float, float, float, float]]:
 
 
 def caption(page) -> str:
-    """The page's caption: the text in the bottom margin."""
-    return "".join(c["text"] for c in page.chars if (float(page.height) - c["bottom"]) / MM < 9)
+    """The page's caption: the text in the bottom margin (or the top margin, where the back of a
+    sheet turned over top to bottom has it, behind the front's)."""
+    height = float(page.height)
+    return "".join(c["text"] for c in page.chars if min(height - c["bottom"], c["top"]) / MM < 9)
 
 
 def texts(pdf_path: Path) -> list[str]:

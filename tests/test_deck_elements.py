@@ -319,7 +319,8 @@ def test_a_turn_or_origin_a_template_makes_wrong_is_located_at_the_row(run_cli, 
             f"expected a number of degrees, clockwise (got 'Ember Tonic')") in result.stderr, result.stderr
     # the two fire potions share the fault word for word: told once, naming both rows
     assert (f"cards.csv:2: rows 1 and 6: face.layout[9].origin ({deck}:{line_of(deck, 'origin: [')}): expected "
-            f"a number of mm (got 'fire')") in result.stderr, result.stderr
+            f"a length: a number of millimetres, or a number with its unit (mm, cm, in or pt), such as 12.5, "
+            f"'2.5in', '6.35cm', '18pt' or '4mm' (got 'fire')") in result.stderr, result.stderr
 
 
 def test_the_schema_editors_read_takes_the_new_keys(run_cli, deck):

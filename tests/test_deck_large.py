@@ -57,7 +57,7 @@ def test_a_spooled_build_writes_the_bytes_of_one_held_in_memory(run_cli, big_dec
     held = run_cli("build", big_deck, "--out", tmp_path / "held")
     assert held.exit_code == 0, held.output
     written = files_of(tmp_path / "spooled" / "deck")
-    assert len(written) == 1 + 2 * (ROWS + 1)
+    assert len(written) == 2 + 2 * (ROWS + 1)  # the PDF, the overview, and an SVG and a PNG of each card and the back
     assert written == files_of(tmp_path / "held" / "deck")
 
 

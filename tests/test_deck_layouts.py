@@ -250,7 +250,7 @@ def test_the_starter_deck_names_its_file_and_draws_two_types_from_one_layout(run
     folder = tmp_path / "my deck"
     result = run_cli("new", "deck", folder)
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in folder.iterdir()) == ["cards.csv", "my deck.yaml"]
+    assert sorted(p.name for p in folder.iterdir()) == ["cards.csv", "coin.svg", "my deck.yaml", "reference.md", "rules.md"]
     text = (folder / "my deck.yaml").read_text()
     assert text.splitlines()[2].startswith("# my deck.yaml: a starter deck") and \
         "printgen build 'my deck.yaml'" in text and "deck.yaml" not in text.replace("my deck.yaml", "")

@@ -29,7 +29,7 @@ def alone(definition: Path, dpi: int) -> dict[str, bytes]:
     """Every card picture drawn and rasterised as a document of its own: one page, one card."""
     loaded = load(definition)
     documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"], dpi=dpi), loaded)
-    return {doc.name: write(doc) for doc in documents if doc.kind == "png"}
+    return {doc.name: write(doc) for doc in documents if doc.kind == "png" and doc.name.startswith("png/")}
 
 
 def built(run_cli, definition: Path, out: Path, *args: str) -> dict[str, bytes]:

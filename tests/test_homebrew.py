@@ -56,8 +56,8 @@ def test_new_with_templates_copies_them_and_the_copy_uses_them(run_cli, tmp_path
     folder = tmp_path / "mine"
     result = run_cli("new", "one_minute_war", folder, "--templates")
     assert result.exit_code == 0, result.output
-    rules = folder / "templates" / "one_minute_war" / "rules.txt.j2"
-    assert rules.exists() and (folder / "templates" / "one_minute_war" / "reference.txt.j2").exists()
+    rules = folder / "templates" / "one_minute_war" / "rules.md.j2"
+    assert rules.exists() and (folder / "templates" / "one_minute_war" / "reference.md.j2").exists()
     assert re.search(r"^templates: templates/$", (folder / "mine.yaml").read_text(), re.M)
     rules.write_text(rules.read_text() + "\nHouse rule: {{ near.name }} plays at the kitchen table.\n")
     built = run_cli("build", folder / "mine.yaml", "--out", tmp_path / "o")

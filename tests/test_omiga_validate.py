@@ -92,7 +92,7 @@ def test_duplicates_can_be_a_warning(run_cli, tmp_path):
 
 @pytest.mark.parametrize("text,expected", [
     ("game: omiga\ntitle: [unclosed\n", "invalid YAML"),
-    ("game: fracas\n", "game: validate checks the sets of one_minute_war, omiga; this is a Fracas definition"),
+    ("game: fracas\n", "game: validate checks the sets of one_minute_war, omiga, deck; this is a Fracas definition"),
 ])
 def test_unreadable_definitions_exit_2(run_cli, tmp_path, text, expected):
     path = tmp_path / "bad.yaml"

@@ -201,7 +201,7 @@ def test_validate_names_the_games_it_checks(run_cli, tmp_path):
     path.write_text("title: no game here\n")
     result = run_cli("validate", path)
     assert result.exit_code == 2
-    assert "bad.yaml:1: game: validate checks the sets of one_minute_war, omiga; expected one of them " \
+    assert "bad.yaml:1: game: validate checks the sets of one_minute_war, omiga, deck; expected one of them " \
            "(got nothing)" in result.stderr
 
 

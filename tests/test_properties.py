@@ -375,14 +375,14 @@ def test_random_templates_render_or_give_a_located_error(source):
     from printgen.jinja.render import render
 
     with tempfile.TemporaryDirectory() as folder:
-        target = Path(folder) / "one_minute_war" / "rules.txt.j2"
+        target = Path(folder) / "one_minute_war" / "rules.md.j2"
         target.parent.mkdir()
         target.write_text(source)
         with cpu_seconds() as took:
             try:
-                text = render("one_minute_war/rules.txt.j2", {"d": WAR}, [Path(folder)])
+                text = render("one_minute_war/rules.md.j2", {"d": WAR}, [Path(folder)])
             except DefinitionError as error:
-                assert error.problems and "rules.txt.j2" in error.problems[0].file
+                assert error.problems and "rules.md.j2" in error.problems[0].file
             else:
                 assert isinstance(text, str) and len(text) <= 200_000 and "<img" not in text
         assert took.seconds < 10

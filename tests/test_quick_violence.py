@@ -286,7 +286,7 @@ def test_larger_text_takes_more_rules_pages_and_the_measuring_page_stays_last(ru
 def test_measuring_text_too_long_for_its_box_is_located(run_cli, tmp_path):
     mine = tmp_path / "mine" / "quick_violence"
     mine.mkdir(parents=True)
-    (mine / "measuring.txt.j2").write_text("# Measuring page\n\n" + "Print at Actual size. " * 200 + "\n")
+    (mine / "measuring.md.j2").write_text("# Measuring page\n\n" + "Print at Actual size. " * 200 + "\n")
     result = run_cli("build", "quick_violence", "--templates", tmp_path / "mine", "--out", tmp_path / "o")
     assert result.exit_code == 2
     assert re.search(r"quick_violence\.yaml:\d+: text_size_pt: the measuring page's text does not fit "

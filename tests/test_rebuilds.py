@@ -114,7 +114,7 @@ def test_a_text_asking_for_an_unknown_table_still_lets_the_drawn_warnings_throug
     own = templates_folder() / "omiga"
     (folder / "tile-face.svg.j2").write_text((own / "tile-face.svg.j2").read_text()
                                              .replace('id="semicircle-', 'id="semi-'))
-    (folder / "rules.txt.j2").write_text((own / "rules.txt.j2").read_text() + "\n@table nope\n")
+    (folder / "rules.md.j2").write_text((own / "rules.md.j2").read_text() + "\n<!-- table: nope -->\n")
     loaded = load(bundled_definition("omiga"))
     with pytest.raises(DefinitionError, match="unknown table 'nope'"):
         loaded.build(BuildOptions(PAPERS["a4"], templates=(tmp_path / "templates",)))
@@ -130,8 +130,8 @@ def test_a_broken_back_template_is_told_before_an_unknown_table(tmp_path, monkey
     failing = '{% if title == "Omiga again" %}{{ 1/0 }}{% endif %}'
     (folder / "tile-back.svg.j2").write_text((own / "tile-back.svg.j2").read_text()
                                              .replace("<svg ", f'<svg data-x="{failing}" ', 1))
-    (folder / "rules.txt.j2").write_text((own / "rules.txt.j2").read_text() +
-                                         '\n{% if d.title == "Omiga again" %}\n@table nope\n{% endif %}\n')
+    (folder / "rules.md.j2").write_text((own / "rules.md.j2").read_text() +
+                                         '\n{% if d.title == "Omiga again" %}\n<!-- table: nope -->\n{% endif %}\n')
     path = tmp_path / "omiga.yaml"
     shutil.copyfile(bundled_definition("omiga"), path)
     options = BuildOptions(PAPERS["a4"], templates=(tmp_path / "templates",))

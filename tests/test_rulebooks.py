@@ -246,16 +246,16 @@ def test_a_short_list_is_never_broken_between_pages(all_games_built, paper):
 
 
 def test_a_rulebook_with_a_page_break_of_its_own_still_ends_in_level_columns(run_cli, tmp_path):
-    """A designer's `@newpage` in a copied rules template: the pages after it fill as before, and
+    """A designer's `<!-- page break -->` in a copied rules template: the pages after it fill as before, and
     the last page's two columns still end level (the break was once put back after the page it
     ended, which left the last page as one long column and an empty one)."""
     from typeset import column_blanks
 
     assert run_cli("new", "fracas", tmp_path / "mine", "--templates").exit_code == 0
-    rules = tmp_path / "mine" / "templates" / "fracas" / "rules.txt.j2"
+    rules = tmp_path / "mine" / "templates" / "fracas" / "rules.md.j2"
     text = rules.read_text()
     assert text.count("\n## Setting up\n") == 1
-    rules.write_text(text.replace("\n## Setting up\n", "\n@newpage\n## Setting up\n"))
+    rules.write_text(text.replace("\n## Setting up\n", "\n<!-- page break -->\n\n## Setting up\n"))
     blanks = column_blanks(build(tmp_path / "out", str(tmp_path / "mine" / "mine.yaml")) / "mine" / "mine.pdf")
     assert len(blanks) >= 3 and blanks[0][1] > 0.5  # the first page ends where the designer broke it
     last = blanks[-1]

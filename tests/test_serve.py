@@ -91,16 +91,16 @@ def test_the_page_shows_every_page_and_piece_and_links_the_pdf(served):
         assert picture.convert("L").getextrema()[0] < 80  # drawn, not blank
 
 
-def test_layout_rows_and_guides_from_the_command_line_serve_what_build_builds(tmp_path, run_cli):
-    """A designer checking two rows with guides on, one side only, sees in the page the PDF that
-    `printgen build` makes with the same options, not the whole deck."""
+def test_layout_rows_where_and_guides_from_the_command_line_serve_what_build_builds(tmp_path, run_cli):
+    """A designer checking the ice cards of two rows with guides on, one side only, sees in the page
+    the PDF that `printgen build` makes with the same options, not the whole deck."""
     definition = small_deck(tmp_path / "potion")
-    server = Served(definition.parent, "potion.yaml", "--dpi", "40", "--rows", "2", "--layout", "fronts",
-                    "--guides")
+    server = Served(definition.parent, "potion.yaml", "--dpi", "40", "--rows", "1-2", "--where", 'kind == "ice"',
+                    "--layout", "fronts", "--guides")
     try:
         state = server.wait(lambda s: s["version"] >= 1, "the first build")
-        assert {key: state["settings"][key] for key in ("layout", "rows", "guides")} == \
-            {"layout": "fronts", "rows": [2], "guides": True}
+        assert {key: state["settings"][key] for key in ("layout", "rows", "where", "guides")} == \
+            {"layout": "fronts", "rows": [1, 2], "where": 'kind == "ice"', "guides": True}
         (game,) = state["games"]
         assert [face["name"] for face in game["decks"][0]["faces"]] == ["frost-draught"]
         status, _, served_pdf = server.get(game["pdfs"][0]["href"])
@@ -109,12 +109,13 @@ def test_layout_rows_and_guides_from_the_command_line_serve_what_build_builds(tm
         stop_all_in_session(server.process)
     built = {}
     for guides in (("--guides",), ()):
-        result = run_cli("build", definition, "--out", tmp_path / "out", "--no-pictures", "--rows", "2",
-                         "--layout", "fronts", *guides)
+        result = run_cli("build", definition, "--out", tmp_path / "out", "--no-pictures", "--rows", "1-2",
+                         "--where", 'kind == "ice"', "--layout", "fronts", *guides)
         assert result.exit_code == 0, result.output
         built[bool(guides)] = (tmp_path / "out" / "potion" / "potion.pdf").read_bytes()
     assert served_pdf == built[True] != built[False]
     assert len(PdfReader(io.BytesIO(served_pdf)).pages) == 1  # fronts: no page of backs
+    assert "(rows 2 of 2, where kind == \"ice\")" in PdfReader(io.BytesIO(served_pdf)).pages[0].extract_text()
 
 
 def test_a_broken_save_is_shown_located_over_the_last_pictures_and_the_fix_redraws_what_changed(served):
@@ -219,7 +220,7 @@ def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
     assert status == 200
     after = served.wait(lambda s: s["version"] > before["version"], "a rebuild for new settings")
     assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": 6.0,
-                                 "layout": None, "rows": None, "guides": False}
+                                 "layout": None, "rows": None, "guides": False, "where": None}
     # 6 mm of bleed leaves room for 4 of the 5 cards on a sheet: two sheets, and a warning in the page
     assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX] * 4
     # and the corner mark of potions costing 4 or more is on none of these two rows' cards

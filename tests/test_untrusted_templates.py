@@ -4,9 +4,9 @@
   lists, texts, numbers, booleans, None): no model, no loaded art, no callable.
 * A render runs in a child process the kernel limits: a template that outgrows the budget is a
   located error within seconds, and printgen itself is not the process that ran out.
-* A value from the YAML cannot introduce markup: a line break folds to a space, and a value that
-  starts with `#`, `-`, `%` or `@` prints that character instead of making a heading, a bullet, a
-  subtitle or a page break.
+* A value from the YAML cannot introduce Markdown: a line break folds to a space, and every
+  punctuation mark in it is backslash-escaped, so `#`, `-`, `*`, `|`, `<`, `[` or `!` print as typed
+  instead of making a heading, a bullet, emphasis, a table, HTML, a link or a picture.
 """
 from __future__ import annotations
 
@@ -82,14 +82,14 @@ def test_a_template_outgrowing_the_memory_budget_is_stopped_where_it_grows(tmp_p
     folder = tmp_path / "templates" / "armies"
     folder.mkdir(parents=True)
     items = ", ".join("big.upper()" for _ in range(2400))
-    (folder / "reference.txt.j2").write_text("# A\n{% set big = 'Ab' * 99000 %}\n"
+    (folder / "reference.md.j2").write_text("# A\n{% set big = 'Ab' * 99000 %}\n"
                                              f"{{% set many = [{items}] %}}\n{{{{ many|length }}}}\n")
     monkeypatch.chdir(tmp_path)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with cpu_seconds() as took:
         result = CliRunner().invoke(cli, ["build", "armies", "--templates", "templates", "--out", "out"])
     assert result.exit_code == 2
-    assert result.stderr.startswith("templates/armies/reference.txt.j2:3: template error: the template "
+    assert result.stderr.startswith("templates/armies/reference.md.j2:3: template error: the template "
                                     "needed more than 256 MiB of memory")
     assert took.seconds < 5
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before  # KiB
@@ -118,10 +118,12 @@ def pages_and_text(pdf_path: Path) -> tuple[int, str, list[float]]:
 
 
 @pytest.mark.parametrize("credit", [
-    '"Ransom\\n# Hacked\\n@newpage\\n- a bullet"',   # line breaks that would start markup
-    '"@newpage"',                                    # a command, alone on its line in a template
+    '"Ransom\\n# Hacked\\n<!-- page break -->\\n- a bullet"',  # line breaks that would start Markdown blocks
+    '"<!-- page break -->"',                         # a directive, alone on its line in a template
     '"# A heading"',                                 # a heading marker at the start of the value
-    '"%% a subtitle\\n## two"',                     # a subtitle marker, then a section
+    '"*a subtitle*\\n## two"',                       # emphasis, then a section
+    '"<b>bold</b> [a link](http://192.0.2.1/x) ![p](card:x)"',  # raw HTML, a link, a picture
+    '"| a | b |\\n|---|---|"',                       # a table
 ])
 def test_a_value_never_introduces_markup(credit, tmp_path):
     plain_pdf = build_war(tmp_path / "plain", {})
@@ -131,8 +133,9 @@ def test_a_value_never_introduces_markup(credit, tmp_path):
     tricky_pages, text, tricky_sizes = pages_and_text(tricky)
     assert tricky_pages == pages  # no page break was added
     assert tricky_sizes == sizes  # no new heading or title size appeared
-    for marker in ("@newpage", "# Hacked", "# A heading", "%% a subtitle"):
-        if marker.split()[-1] in credit:
+    for marker in ("<!-- page break -->", "# Hacked", "# A heading", "*a subtitle*", "<b>bold</b>",
+                   "[a link](http://192.0.2.1/x)", "![p](card:x)", "| a | b |"):
+        if marker in credit:
             assert marker in " ".join(text.split()), marker  # printed as typed, on one line
 
 

@@ -35,12 +35,12 @@ def test_watched_files_cover_definition_art_and_both_template_folders(copy_defin
     definition.write_text(text)
     mine = tmp_path / "mine" / "omiga"
     mine.mkdir(parents=True)
-    (mine / "rules.txt.j2").write_text("# Rules\n")
+    (mine / "rules.md.j2").write_text("# Rules\n")
     files = watching.watched([definition], [tmp_path / "mine"])
     assert definition.resolve() in files
     assert (tmp_path / "art" / "white-back.png").resolve() in files
-    assert (mine / "rules.txt.j2").resolve() in files
-    assert (bundled_dir() / "omiga" / "rules.txt.j2").resolve() in files
+    assert (mine / "rules.md.j2").resolve() in files
+    assert (bundled_dir() / "omiga" / "rules.md.j2").resolve() in files
     # a broken definition is still watched itself, so fixing it triggers a build
     definition.write_text("game: [omiga\n")
     assert definition.resolve() in watching.watched([definition])

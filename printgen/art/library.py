@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import struct
 import warnings
 from dataclasses import dataclass, field
@@ -175,15 +176,25 @@ def readable_bitmap(shown: str, data: bytes, kind: str) -> Any:
 
 
 def register_user_font(path: Path, data: bytes) -> str:
-    """Register a user's TrueType font under a name taken from its content; ValueError if unusable."""
-    name = f"PG-User-{hashlib.sha256(data).hexdigest()[:12]}"
+    """Register a user's TrueType font under a name taken from its content; ValueError if unusable.
+
+    The PDF names a font by the PostScript name inside the file, and reportlab shares one embedded
+    font among fonts of one name, so a user's font could stand in for printgen's own face or
+    another user font. Each is therefore embedded under its own name with its content's hash added
+    (`Title-Regular-1f2e3d4c5b6a`), which no other font can carry. Every character it can print is
+    test-embedded now, so a glyph damaged beyond ASCII is told here, at the font's key."""
+    tag = hashlib.sha256(data).hexdigest()[:12]
+    name = f"PG-User-{tag}"
     if name not in USER_FAMILIES:
         from printgen.art.measure import measure_font
+        from printgen.core.fontfiles import printable
 
         measure_font(path, data)  # tables and character maps, before any reader walks them
         try:
             font = TTFont(name, io.BytesIO(data), asciiReadable=False)  # subsets as for Vera
-            font.face.makeSubset(list(range(32, 127)))  # a font that cannot be subset fails here, not in a PDF
+            own = re.sub(rb"[^A-Za-z0-9-]", b"", bytes(getattr(font.face, "name", b"") or b""))[:40]
+            font.face.name = (own or b"UserFont") + b"-" + tag.encode("ascii")
+            font.face.makeSubset(sorted(printable(font.face)))  # a font that cannot be subset fails here, not in a PDF
         except (MemoryError, RecursionError):
             raise
         except Exception as exc:  # noqa: BLE001 - a damaged font fails in many ways; say so, located
@@ -201,7 +212,7 @@ def register_user_font(path: Path, data: bytes) -> str:
 class ArtLibrary:
     """The art one definition uses, by the name written in the YAML, plus warnings about it."""
 
-    images: dict[str, Art] = field(default_factory=dict)
+    images: dict[str, Art] = field(default_factory=dict)  # by the name written and by the file it resolves to
     fonts: dict[str, str] = field(default_factory=dict)  # YAML name -> registered font name
     warnings: list[str] = field(default_factory=list)
     templates: Path | None = None
@@ -214,6 +225,10 @@ class ArtLibrary:
         if kind is None:
             raise ValueError("expected a PNG, JPEG or SVG file (.png, .jpg, .jpeg or .svg)")
         path = resolve(value, context)
+        file = f"{kind}\0{path}"  # the same file under another spelling (./x.svg) is converted once
+        if file in self.images:
+            self.images[value] = self.images[file]
+            return self.images[value]
         data = read_art(path)
         if kind == "SVG":
             from printgen.art.svg import load_svg
@@ -222,18 +237,22 @@ class ArtLibrary:
             self.warnings += [w for w in art.warnings if w not in self.warnings]
         else:
             art = load_bitmap(path, data, kind)
-        self.images[value] = art
+        self.images[value] = self.images[file] = art
         return art
 
-    def add_svg_text(self, path: Path, data: bytes, context: ArtContext) -> Art:
-        """An SVG rendered from the template at `path`, converted once per (bytes, template), as its
-        links are found from the template's folder."""
+    def add_svg_text(self, path: Path, data: bytes, context: ArtContext, template: str | None = None,
+                     font_map: Any = None) -> Art:
+        """An SVG rendered from the template at `path` (its source `template`), converted once per
+        (bytes, template), as its links are found from the template's folder; what it cannot draw
+        as asked is warned at the template's lines."""
         key = (digest(data), path)
         art = self.svg_texts.get(key)
         if art is None:
             from printgen.art.svg import load_svg
 
-            art = load_svg(path, data, None if context.allow_outside else context.base.resolve())
+            art = load_svg(path, data, None if context.allow_outside else context.base.resolve(), font_map, template)
+            if template is not None:
+                self.warnings += [w for w in art.warnings if w not in self.warnings]
             kept = sum(a.elements for a in self.svg_texts.values())
             while self.svg_texts and kept + art.elements > KEPT_SVG_ELEMENTS:  # the oldest go first
                 kept -= self.svg_texts.pop(next(iter(self.svg_texts))).elements

@@ -20,6 +20,7 @@ from printgen.core.problems import DefinitionError
 @options.paper
 @options.layout
 @options.rows
+@options.where
 @options.name
 @options.guides
 @options.booklet
@@ -35,15 +36,16 @@ from printgen.core.problems import DefinitionError
               help="Resolution of the PNG pictures of single pieces: each deck card and back (default "
                    "150), the Omiga contact sheet (default 80).")
 @click.option("--pictures/--no-pictures", default=True,
-              help="With --no-pictures, a deck's build writes its sheets (the PDF) without an SVG and "
-                   "a PNG of every card: a deck of a thousand cards builds several times sooner.")
+              help="With --no-pictures, a deck's build writes its sheets (the PDF) without its overview "
+                   "picture and an SVG and a PNG of every card: a deck of a thousand cards builds several "
+                   "times sooner.")
 @click.option("--watch", is_flag=True,
               help="Keep running: rebuild whenever the definition, its art or a template changes "
                    "(Ctrl-C stops).")
 def build_command(games: tuple[str, ...], paper: str, layout: str | None, rows: tuple[int, ...] | None,
-                  name: str | None, guides: bool, booklet: bool, flip: Flip, back_offset: tuple[float, float] | None,
-                  out_dir: Path, template_dirs: tuple[Path, ...], allow_outside: bool,
-                  bleed: float | None, dpi: int | None, pictures: bool, watch: bool) -> None:
+                  where: str | None, name: str | None, guides: bool, booklet: bool, flip: Flip,
+                  back_offset: tuple[float, float] | None, out_dir: Path, template_dirs: tuple[Path, ...],
+                  allow_outside: bool, bleed: float | None, dpi: int | None, pictures: bool, watch: bool) -> None:
     """Build GAME (a bundled game id or a definition .yaml); with no GAME, build them all.
 
     Output goes to OUT/<game>/, the main PDF as <game>.pdf (OUT/NAME/NAME.pdf with --name). Nothing
@@ -53,8 +55,8 @@ def build_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
     check_targets(paths, paper, name, out_dir)
     build_options = BuildOptions(SHEET_PAPERS[paper.lower()], flip, back_offset_for(back_offset, flip),
                                  template_dirs, bleed, dpi, pictures, paper_given=options.typed("paper"),
-                                 layout=layout and layout.lower(), rows=rows, guides=guides, name=name,
-                                 booklet=booklet)
+                                 layout=layout and layout.lower(), rows=rows, where=where, guides=guides,
+                                 name=name, booklet=booklet)
     if watch:
         watch_builds(paths, build_options, out_dir, allow_outside)
         return

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from printgen.core.bundled import bundled_definition, game_ids
-from printgen.core.problems import DefinitionError, display_name
+from printgen.core.problems import DefinitionError, display_name, shown
 
 if TYPE_CHECKING:  # imported when used, in a worker
     from printgen.games import Game
@@ -65,6 +65,7 @@ def check_targets(paths: list[Path], paper: str, name: str | None, out_dir: Path
     several games, and two definitions that would write one folder of `out_dir` (the second over the first)."""
     from printgen.core.paper import PAPERS
     from printgen.core.build import output_name
+    from printgen.core.names import unwritable
 
     if paper.lower() not in PAPERS:
         for path in paths:
@@ -75,6 +76,12 @@ def check_targets(paths: list[Path], paper: str, name: str | None, out_dir: Path
     if name is not None and len(paths) > 1:
         raise click.UsageError(f"--name {name}: names the output of one GAME, but {len(paths)} are built; "
                                "build them one at a time")
+    if name is None:
+        for path in paths:
+            wrong = unwritable(output_name(path))
+            if wrong is not None:
+                raise click.UsageError(f"{shown(display_name(path))}: the output folder and its files are named "
+                                       f"after this file, but {wrong}; rename the file, or give --name NAME")
     if name is None and out_dir is not None:
         seen: dict[str, Path] = {}
         for path in paths:

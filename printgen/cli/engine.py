@@ -155,7 +155,7 @@ def not_applied(loaded: Loaded, options: BuildOptions) -> list[str]:
                         "booklet; --booklet was left out")
     if not loaded.game.cards:
         given = [flag for flag, on in (("--layout", options.layout), ("--rows", options.rows),
-                                       ("--guides", options.guides)) if on]
+                                       ("--where", options.where), ("--guides", options.guides)) if on]
         warnings += [f"printgen: {flag}: {loaded.title} has no sheets of cards from rows of data; {flag} "
                      "applies to decks only and was left out" for flag in given]
     return warnings

@@ -17,6 +17,8 @@ def list_command() -> None:
         if game.pieces is not None:
             click.echo(f"    printgen export {game.id} --print-shop | --tts: its pieces one by one")
         if game.validator is not None:
-            click.echo(f"    printgen validate {game.id}: checks that a version of it can be played and is fair")
+            checks = ("every card drawn as a build draws it, every problem and warning told, nothing written"
+                      if game.cards else "checks that a version of it can be played and is fair")
+            click.echo(f"    printgen validate {game.id}: {checks}")
         if game.replayer is not None:
             click.echo(f"    printgen replay {game.id} RECORD: replays a recorded game round by round")

@@ -7,6 +7,7 @@ good build; a request can only name an entry of it, so nothing else on disk is e
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -46,11 +47,12 @@ class Settings:
     layout: str | None = None
     rows: tuple[int, ...] | None = None
     guides: bool = False
+    where: str | None = None
 
     def options(self, templates: tuple[Path, ...]) -> BuildOptions:
         offset = self.back_offset or saved_back_offset(self.flip) or (0.0, 0.0)
         return BuildOptions(SHEET_PAPERS[self.paper], self.flip, offset, templates, self.bleed,
-                            layout=self.layout, rows=self.rows, guides=self.guides)
+                            layout=self.layout, rows=self.rows, guides=self.guides, where=self.where)
 
     def updated(self, query: str) -> "Settings":
         """These settings with the page's changes (`paper=letter&bleed=`); SettingRefused for a bad value."""
@@ -212,6 +214,7 @@ class Live:
         words += [f"--back-offset {chosen.back_offset[0]:g},{chosen.back_offset[1]:g}"] if chosen.back_offset else []
         words += [f"--layout {chosen.layout}"] if chosen.layout else []
         words += ["--rows " + ",".join(str(row) for row in chosen.rows)] if chosen.rows else []
+        words += ["--where " + shlex.quote(chosen.where)] if chosen.where else []
         words += ["--guides"] if chosen.guides else []
         return " ".join(words)
 

@@ -47,8 +47,8 @@ COMMANDS: dict[str, Entry] = {
                     "Write the JSON Schema of GAME's definitions (of every game's, without GAME)."),
     "serve": Entry("printgen.cli.serve", "serve_command", "Show GAME's pages and pieces in your browser, "
                    "rebuilt whenever a file they come from is saved."),
-    "validate": Entry("printgen.cli.validate", "validate_command", "Check a tile set or a soldier table "
-                      "(a bundled game id or a definition .yaml) and report every problem."),
+    "validate": Entry("printgen.cli.validate", "validate_command", "Check a tile set, a soldier table or "
+                      "a deck (a bundled game id or a definition .yaml) and report every problem."),
 }
 
 

@@ -13,7 +13,7 @@ from printgen.core.paper import MAX_BLEED_MM, SHEET_PAPERS
 MAX_BACK_OFFSET_MM = 20.0
 MOST_ROWS = 20_000  # a deck's most rows (printgen.games.deck.rows.MAX_ROWS), so --rows 1-99999999 is refused here
 ROWS_SPEC = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,59}$")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,59}")  # the whole name (fullmatch): no newline after it
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -69,9 +69,38 @@ def parse_rows(ctx: click.Context | None, param: click.Parameter | None,
     return tuple(sorted(chosen))
 
 
+MAX_WHERE = 400  # characters, as an element's `when:`
+
+
+def parse_where(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
+    """A condition over a row, as an element's `when:` takes it ('type == "hero"'), read by the
+    deck's own template sandbox now, so a mistyped one stops the command before any work."""
+    if value is None:
+        return None
+    from jinja2 import TemplateSyntaxError
+
+    from printgen.core.textcheck import problem_with
+    from printgen.games.deck.values import condition
+    from printgen.jinja.sandbox import BoundedSandbox
+
+    example = "such as 'type == \"hero\"' or 'cost > 2 and type != \"spell\"'"
+    if not value.strip() or len(value) > MAX_WHERE:
+        raise click.BadParameter(f"expected a condition over a row's columns of 1 to {MAX_WHERE} characters, "
+                                 f"{example} (got {len(value)} characters)")
+    unprintable = problem_with(value)
+    if unprintable:
+        raise click.BadParameter(f"{value!r}: {unprintable}")
+    try:
+        BoundedSandbox().parse(condition(value))
+    except TemplateSyntaxError as exc:
+        raise click.BadParameter(f"{value!r} is not a condition printgen can read ({exc.message}); expected "
+                                 f"a condition over a row's columns, as an element's `when:` takes, {example}")
+    return value
+
+
 def parse_name(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
     """A folder and file stem: letters, digits, '.', '_' and '-', so it names one folder inside --out."""
-    if value is not None and (not NAME.match(value) or value.endswith(".")):
+    if value is not None and (not NAME.fullmatch(value) or value.endswith(".")):
         raise click.BadParameter(f"expected a name of letters, digits, '.', '_' and '-', starting with a "
                                  f"letter or digit, at most 60 characters, such as potions-v2 (got {value!r})")
     return value
@@ -89,6 +118,10 @@ layout = click.option("--layout", type=click.Choice(["duplex", "gutterfold", "fr
 rows = click.option("--rows", default=None, callback=parse_rows, metavar="ROWS",
                     help="Build only these data rows of a deck, counted from 1 below the header: 5-8 or "
                          "1,3,10-12. Each page's caption says which rows it holds.")
+where = click.option("--where", default=None, callback=parse_where, metavar="CONDITION",
+                     help="Build only a deck's rows for which CONDITION holds, written as an element's "
+                          "`when:`: 'type == \"hero\"' or 'cost > 2'. With --rows, only those rows of "
+                          "the ones named. Each page's caption says which rows it holds.")
 guides = click.option("--guides", is_flag=True,
                       help="Draw each card's trim (magenta), safe area (cyan, dashed) and bleed (orange) "
                            "as thin lines over the art, for checking a layout; never for the final print.")

@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from printgen.core.bounded import BadReport, Inside, problems_of
+from printgen.core.names import unwritable
 from printgen.core.problems import Problem
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 FILES, SCRATCH = "files", "scratch"  # in a worker's folder: the file it hands back, its own temporaries
 MAX_FILES = 200_000  # a deck of 20,000 rows makes some 40,000 files
 MAX_TEXT = 100_000  # characters in a name, a title or a warning
+MAX_PART = 255  # characters in one part of a file's name: what file systems hold
 
 
 @dataclass
@@ -41,11 +43,13 @@ class Built:
 
 
 def safe_name(name: Any) -> bool:
-    """A relative POSIX path of plain parts (no `..`, no `.`, no empty part, no backslash or NUL)."""
+    """A relative POSIX path of plain parts (no `..`, no `.`, no empty part, no backslash or NUL),
+    each a name printgen writes (core.names: no control, bidi or zero-width character, not too long)."""
     if not isinstance(name, str) or not name or len(name) > 4096 or "\\" in name or "\0" in name:
         return False
     parts = PurePosixPath(name).parts
-    return not name.startswith("/") and "/".join(parts) == name and all(p not in (".", "..") for p in parts)
+    return not name.startswith("/") and "/".join(parts) == name and all(
+        p not in (".", "..") and unwritable(p, MAX_PART) is None for p in parts)
 
 
 def scratch_in(folder: str) -> None:

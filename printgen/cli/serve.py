@@ -27,6 +27,7 @@ JSON = "application/json"
 @options.paper
 @options.layout
 @options.rows
+@options.where
 @options.guides
 @options.flip
 @options.back_offset
@@ -39,9 +40,9 @@ JSON = "application/json"
 @click.option("--dpi", type=click.IntRange(20, 300), default=72, show_default=True,
               help="Resolution of the page pictures (150 to read small print).")
 def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: tuple[int, ...] | None,
-                  guides: bool, flip: Flip, back_offset: tuple[float, float] | None, bleed: float | None,
-                  template_dirs: tuple[Path, ...], allow_outside: bool, port: int, open_browser: bool,
-                  dpi: int) -> None:
+                  where: str | None, guides: bool, flip: Flip, back_offset: tuple[float, float] | None,
+                  bleed: float | None, template_dirs: tuple[Path, ...], allow_outside: bool, port: int,
+                  open_browser: bool, dpi: int) -> None:
     """Show GAME's pages and pieces in your browser, rebuilt whenever a file they come from is saved.
 
     Serves one page at http://127.0.0.1:PORT/ (this computer only) until Ctrl-C. A mistake is shown
@@ -52,7 +53,7 @@ def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
 
     paths = paths_for(games)
     check_targets(paths, paper, None, None)
-    settings = Settings(paper.lower(), flip, back_offset, bleed, layout and layout.lower(), rows, guides)
+    settings = Settings(paper.lower(), flip, back_offset, bleed, layout and layout.lower(), rows, guides, where)
     live = Live(paths, settings, template_dirs, allow_outside, float(dpi))
     serve(live, port, open_browser)
 

@@ -1,4 +1,4 @@
-"""`printgen validate`: check that a set plays, for every game with a validator."""
+"""`printgen validate`: check that a set plays, or that a deck builds, for every game with a validator."""
 from __future__ import annotations
 
 import json
@@ -41,10 +41,12 @@ VALIDATE_BUDGET = replace(BUILD_BUDGET, what="the validation")
 @options.allow_outside
 def validate_command(target: str, games: int | None, seed: int | None, as_json: bool, show: bool,
                      thorough: bool, out_dir: Path, allow_outside: bool) -> None:
-    """Check a tile set or a soldier table (a bundled game id or a definition .yaml) and report
-    every problem.
+    """Check a tile set, a soldier table or a deck (a bundled game id or a definition .yaml) and
+    report every problem.
 
-    Exit status: 0 valid, 1 the set has problems, 2 the definition cannot be read.
+    Exit status: 0 valid, 1 the set has problems (for a deck: problems a build would refuse), 2 the
+    definition cannot be read. A deck is built in memory, as `printgen build --no-pictures` builds
+    it, and nothing is written.
 
     The whole check runs in one bounded worker (printgen.core.bounded), as a build does.
     """
@@ -108,6 +110,9 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
         answer["problems"] = [p.as_list() for p in exc.problems]
         return answer
     extra: dict[str, Any] = {}
+    if show and not getattr(tv, "SHOWS", True):
+        answer["usage"] = f"--show: a {game.title.lower()} has no board to show; `printgen build` draws its cards"
+        return answer
     if thorough:
         if not getattr(tv, "THOROUGH", False):
             answer["usage"] = f"--thorough: {game.title}'s validator has no exhaustive search"

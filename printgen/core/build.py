@@ -22,6 +22,7 @@ class BuildOptions:
     paper_given: bool = False  # `--paper` was typed, so it overrides the paper a definition names
     layout: str | None = None  # `--layout`: duplex, gutterfold or fronts, over a deck's sheet.layout
     rows: tuple[int, ...] | None = None  # `--rows`: the 1-based data rows to build, in order
+    where: str | None = None  # `--where`: a condition over a deck's row, as `when:` takes, to build only those
     guides: bool = False  # `--guides`: trim, safe-area and bleed outlines on every card
     name: str | None = None  # `--name`: the output folder and file stem, over the definition's file name
     booklet: bool = False  # `--booklet`: the rulebook also as an A5 (half-Letter) booklet, as `booklet: true` asks

@@ -63,9 +63,19 @@ def _shown_as(path: str, cwd: str) -> str:
         return path
 
 
-class UnknownTable(ValueError):
-    """The text asks for a table the game does not have; `template` locates the problem."""
+@dataclass(frozen=True)
+class TextProblem:
+    """A problem in a rules text, at its 1-based line after Jinja; `snippet`: the words at fault."""
 
-    def __init__(self, name: str, known: list[str], template: str) -> None:
-        super().__init__(f"the text asks for an unknown table '{name}' (known: {', '.join(known)})")
-        self.name, self.template = name, template
+    line: int
+    snippet: str
+    message: str
+
+
+class MarkdownProblems(ValueError):
+    """Every problem of one Markdown text (`text`, made by template `source`), told at once once the
+    template's own lines are known (printgen.games places them)."""
+
+    def __init__(self, source: str, text: str, problems: list[TextProblem]) -> None:
+        super().__init__("; ".join(f"{source}:{p.line}: {p.message}" for p in problems))
+        self.source, self.text, self.problems = source, text, problems

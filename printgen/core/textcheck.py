@@ -9,7 +9,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Iterator
 
-from printgen.core.fontfiles import FACE_FILES, font_dir
+from printgen.core.fontfiles import FACE_FILES, font_dir, printable
 from printgen.core.problems import Problem
 from printgen.core.source import Loc, SourceMap
 
@@ -19,12 +19,20 @@ WHITESPACE_OK = {"\n", "\t"}  # printed as a space: paragraphs and single-line t
 
 @lru_cache(maxsize=1)
 def drawable() -> frozenset[int]:
-    """Code points every face of the embedded font can draw (the four Vera files share one map)."""
+    """Code points every face of the embedded font draws (the four Vera files share one map)."""
     from reportlab.pdfbase.ttfonts import TTFontFile
 
-    maps = [set(TTFontFile(str(font_dir() / name)).charToGlyph) for name in FACE_FILES.values()]
-    common = set.intersection(*maps)
+    common = frozenset.intersection(*(printable(TTFontFile(str(font_dir() / name))) for name in FACE_FILES.values()))
     return frozenset(c for c in common if c >= 0x20 and unicodedata.category(chr(c)) not in ("Cn", "Co"))
+
+
+@lru_cache(maxsize=64)
+def drawable_in(font: str) -> frozenset[int]:
+    """Code points the registered font `font` draws with a real glyph (fontfiles.printable), read
+    once per font: a deck asks it of every text of every row."""
+    from reportlab.pdfbase import pdfmetrics
+
+    return printable(pdfmetrics.getFont(font).face)
 
 
 def describe(char: str) -> str:
@@ -60,9 +68,7 @@ def problem_with(text: str, font_known: bool = True) -> str | None:
 
 def missing_in_font(text: str, font: str) -> str | None:
     """Why the registered font `font` cannot draw `text` (a user's own font, say), or None."""
-    from reportlab.pdfbase import pdfmetrics
-
-    glyphs = pdfmetrics.getFont(font).face.charToGlyph
+    glyphs = drawable_in(font)
     for index, char in enumerate(text):
         if char not in WHITESPACE_OK and char != " " and ord(char) not in glyphs:
             return f"character {index + 1} ({char!r}, {describe(char)}) is not in that font"

@@ -143,6 +143,8 @@ def explain(err: Mapping[str, Any], model: type[BaseModel], loc: Loc) -> str:
         return f"{message} (got {shorten(got)}); YAML 1.2 reads yes, no, on and off as text"
     if kind == "string_type" and not isinstance(got, (str, dict, list)):
         return f"{message} (got {shorten(got)}); YAML reads that as a value, so put it in quotes"
+    if kind == "value_error" and "(got " in message:  # a check that quotes the value itself, with a hint after
+        return message
     return f"{message} (got {shorten(got)})"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -250,9 +251,10 @@ def first_line(text: Any) -> str:
 
 
 def utf8_text(raw: bytes, shown: str, advice: str) -> str:
-    """The bytes as text, or a DefinitionError at the line of the first byte that is not UTF-8."""
+    """The bytes as text in Unicode's composed form (NFC: `e` and a combining accent typed apart are
+    `é`, as fonts draw it), or a DefinitionError at the line of the first byte that is not UTF-8."""
     try:
-        return raw.decode("utf-8")
+        return unicodedata.normalize("NFC", raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
         raise DefinitionError([Problem(shown, line, "", f"byte 0x{raw[exc.start]:02X} is not UTF-8 text; "

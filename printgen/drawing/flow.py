@@ -8,6 +8,17 @@ from reportlab.platypus import Flowable, Frame, PageBreak
 from printgen.core.paper import pt
 
 
+class ColumnBreak(Flowable):
+    """The designer's column break: the text after it starts the next column (or the next page
+    after a page's last column); at the top of a column it does nothing."""
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return 0.0, 0.0
+
+
+BREAKS = (PageBreak, ColumnBreak)  # a heading never travels with one of these
+
+
 def frame_at(x: float, y: float, w: float, h: float) -> Frame:
     """A frame at a box given in mm, without reportlab's default padding."""
     return Frame(pt(x), pt(y), pt(w), pt(h), leftPadding=0, rightPadding=0, topPadding=0,
@@ -16,17 +27,23 @@ def frame_at(x: float, y: float, w: float, h: float) -> Frame:
 
 def pour(frame: Frame, items: list[Flowable], canvas: Canvas, breaks: bool) -> None:
     """Fill `frame` from the front of `items`, leaving the rest; with `breaks`, the first block that
-    does not fit whole is split where it allows."""
-    if not breaks:
-        frame.addFromList(items, canvas)
-        return
+    does not fit whole is split where it allows. A column break ends the frame once it holds text;
+    without `breaks`, a block too big for the empty frame raises reportlab's LayoutError."""
+    placed = False
     while items:
-        if frame.add(items[0], canvas, trySplit=1):
+        if isinstance(items[0], ColumnBreak):
             del items[0]
+            if placed:
+                return
             continue
-        parts = frame.split(items[0], canvas)
-        if len(parts) >= 2 and frame.add(parts[0], canvas, trySplit=1):
-            items[:1] = parts[1:]
+        if frame.add(items[0], canvas, trySplit=int(breaks)):
+            del items[0]
+            placed = True
+            continue
+        if breaks:
+            parts = frame.split(items[0], canvas)
+            if len(parts) >= 2 and frame.add(parts[0], canvas, trySplit=1):
+                items[:1] = parts[1:]
         return
 
 

@@ -1,20 +1,22 @@
-"""Turn printgen's small text markup (rendered by Jinja) into reportlab flowables.
-
-`# Title`, `%% subtitle`, `## Section`, `- bullet`, `@table NAME`, `@newpage`, blank-line paragraphs;
-inline <b> and <i> as in reportlab.
-"""
+"""The blocks rules text is set in: the house type scale, tables, list items and the blocks that
+keep a heading with its text (printgen.drawing.markdown makes them from Markdown)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from reportlab.lib.colors import HexColor, black
+from reportlab.lib.colors import Color, HexColor, black, white
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
-from printgen.core.paper import MM_PER_PT
-from printgen.core.problems import UnknownTable
+from printgen.core.paper import MM_PER_PT, pt
 from printgen.drawing import fonts, style
+from printgen.drawing.flow import BREAKS
+
+
+def escape(value: str) -> str:
+    """Text as reportlab's paragraph markup prints it: `<`, `>` and `&` as typed."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class Styles:
     heading: ParagraphStyle
     title: ParagraphStyle
     subtitle: ParagraphStyle
+    subheading: ParagraphStyle  # a third-level heading: body size, bold, in the accent
 
 
 def styles(size: float = style.RULES_PT, accent: str | None = None, title: float = style.RULES_TITLE) -> Styles:
@@ -44,6 +47,8 @@ def styles(size: float = style.RULES_PT, accent: str | None = None, title: float
         title=ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=size * title,
                              leading=size * (title + 0.2), spaceAfter=size * 0.2, textColor=ink),
         subtitle=ParagraphStyle("subtitle", parent=body, fontName=fonts.ITALIC, spaceAfter=size * 0.6),
+        subheading=ParagraphStyle("subheading", parent=body, fontName=fonts.BOLD, spaceBefore=size * 0.4,
+                                  spaceAfter=size * 0.15, keepWithNext=1, textColor=ink),
     )
 
 
@@ -62,6 +67,34 @@ def ruled_style(pad_x: float | None = None, extra: Sequence[tuple] = ()) -> Tabl
     commands += [("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
     return table_style(commands + list(extra))
 
+
+def grid_table(rows: Sequence[Sequence[str]], widths: Sequence[float], style: Styles, accent: Color,
+               kind: type[Table] = Table, aligns: Sequence[str] = ()) -> Table:
+    """printgen's fully ruled table, so the eye (and pdfplumber) finds each row: `rows` of paragraph
+    markup, the first its head in white on `accent`; `widths` in points; `kind` may split its own way."""
+    cell = style.body.clone("ref-cell", spaceAfter=0, leading=style.body.fontSize * 1.15)
+    head = cell.clone("ref-head", fontName=fonts.BOLD, textColor=white)
+    cells = {align: cell.clone(f"ref-cell-{align}", alignment=ALIGN[align]) for align in ALIGN} | {"left": cell}
+    heads = {align: head.clone(f"ref-head-{align}", alignment=ALIGN[align]) for align in ALIGN} | {"left": head}
+
+    def paragraph(value: str, column: int, styles: dict[str, ParagraphStyle]) -> Paragraph:
+        return Paragraph(value, styles[aligns[column] if column < len(aligns) else "left"])
+
+    body = [[paragraph(value, i, heads if r == 0 else cells) for i, value in enumerate(row)]
+            for r, row in enumerate(rows)]
+    result = kind(body, colWidths=list(widths), repeatRows=1)
+    result.setStyle(table_style([
+        ("BACKGROUND", (0, 0), (-1, 0), accent),
+        ("GRID", (0, 0), (-1, -1), 0.4, HexColor("#9a9a9a")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2.5), ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.4), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
+    ]))
+    return result
+
+
+ALIGN = {"left": 0, "center": 1, "right": 2}  # reportlab's paragraph alignments
+GRID_PAD = 5.0  # pt: a grid cell's padding, left and right together
 
 TableFactory = Callable[[float], Flowable]  # given the frame width in mm
 
@@ -90,44 +123,6 @@ class FitWidth(Flowable):
         return [tagged(part, section) for part in content.split(avail_width, avail_height)]
 
 
-def build_story(markup: str, tables: dict[str, TableFactory], style: Styles,
-                template: str = "") -> list[Flowable]:
-    story: list[Flowable] = []
-    section = ""
-    paragraph: list[str] = []
-
-    def flush() -> None:
-        if paragraph:
-            words = " ".join(paragraph)
-            kind = Item if words.startswith("<b>") else Paragraph  # a numbered step, a question
-            story.append(tagged(kind(words, style.body), section))
-            paragraph.clear()
-
-    for raw in markup.splitlines():
-        line = raw.strip()
-        if line and line != "@newpage" and not line.startswith(("## ", "# ", "%% ", "- ", "@table ")):
-            paragraph.append(line)
-            continue
-        flush()
-        if line.startswith(("## ", "# ")):
-            section = line.split(" ", 1)[1].strip()
-            story.append(tagged(Paragraph(section, style.heading if line[1] == "#" else style.title), section))
-        elif line.startswith("%% "):
-            story.append(tagged(Paragraph(line[3:], style.subtitle), section))
-        elif line.startswith("- "):
-            story.append(tagged(Item(line[2:], style.bullet, bulletText="\u2022"), section))
-        elif line == "@newpage":
-            story.append(PageBreak())
-        elif line.startswith("@table "):
-            name = line[len("@table "):].strip()
-            if name not in tables:
-                raise UnknownTable(name, sorted(tables), template)
-            story.append(tagged(FitWidth(tables[name]), section))
-            story.append(Spacer(1, style.body.spaceAfter))
-    flush()
-    return keep_headings_with_next(story)
-
-
 ITEM_LINES = 14  # an item (bullet, run-in step or question) up to this many lines never breaks
 
 
@@ -154,12 +149,12 @@ def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
         while after < len(story) and style_of(story[after], "name") == "bullet":
             after += 1
         bullets = after - i - 1
-        ends = after == len(story) or style_of(story[after], "keepWithNext") or isinstance(story[after], PageBreak)
+        ends = after == len(story) or style_of(story[after], "keepWithNext") or isinstance(story[after], BREAKS)
         keep = style_of(item, "keepWithNext")
         if keep and 1 < bullets <= SHORT_LIST and ends:
             result.append(tagged(Stack(story[i:after], whole=True), item.section))
             i = after
-        elif keep and i + 1 < len(story) and not isinstance(story[i + 1], PageBreak):
+        elif keep and i + 1 < len(story) and not isinstance(story[i + 1], BREAKS):
             result.append(tagged(Stack([item, story[i + 1]]), item.section))
             i += 2
         else:
@@ -226,3 +221,77 @@ def tagged(flowable: Flowable, section: str) -> Flowable:
     """Remember a block's section, so an overflow error can name it."""
     flowable.section = section
     return flowable
+
+
+BOX_WHOLE_MM = 90.0  # an example box no taller than this never breaks (a third of a column)
+
+
+class ExampleBox(Flowable):
+    """A block quote: an example set apart on a pale ground with a bar in the accent colour; moves
+    on whole unless it is taller than BOX_WHOLE_MM."""
+
+    BAR = 1.6  # pt
+    PAD = 4.0  # pt
+    GROUND = HexColor("#f0f0f0")
+
+    def __init__(self, items: list[Flowable], accent: Color) -> None:
+        super().__init__()
+        self.items = items
+        self.accent = accent
+        self.inner = Stack(items)
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        inside = avail_width - self.BAR - 2 * self.PAD
+        _, height = self.inner.wrap(inside, avail_height)
+        self.width, self.height = avail_width, height + 2 * self.PAD
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:  # noqa: N802 (reportlab's names)
+        return 2.0
+
+    def getSpaceAfter(self) -> float:  # noqa: N802
+        return 6.0
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        self.wrap(avail_width, avail_height)
+        if self.height <= pt(BOX_WHOLE_MM):
+            return []
+        parts = self.inner.split(avail_width - self.BAR - 2 * self.PAD, avail_height - 2 * self.PAD)
+        if len(parts) < 2:
+            return []
+        section = getattr(self, "section", "")
+        first = parts[0].items if isinstance(parts[0], Stack) else [parts[0]]
+        return [tagged(ExampleBox(first, self.accent), section), tagged(ExampleBox(parts[1:], self.accent), section)]
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.saveState()
+        canvas.setFillColor(self.GROUND)
+        canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        canvas.setFillColor(self.accent)
+        canvas.rect(0, 0, self.BAR, self.height, stroke=0, fill=1)
+        canvas.restoreState()
+        self.inner.drawOn(canvas, self.BAR + self.PAD, self.PAD)
+
+
+class Row(Flowable):
+    """Pictures side by side (a hand of cards), a gap between them, as wide as they are."""
+
+    def __init__(self, items: Sequence[Flowable], gap: float) -> None:
+        super().__init__()
+        self.items = list(items)
+        self.gap = gap
+        self.sizes: list[tuple[float, float]] = []
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.sizes = [item.wrap(avail_width, avail_height) for item in self.items]
+        self.width = sum(w for w, _ in self.sizes) + self.gap * (len(self.items) - 1)
+        self.height = max(h for _, h in self.sizes)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        x = 0.0
+        for item, (w, h) in zip(self.items, self.sizes):
+            item.drawOn(self.canv, x, self.height - h)
+            x += w + self.gap
+

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from printgen.core.build import Artifact, BuildOptions, output_name  # output_name: for the commands too
 from printgen.core.bundled import GAME_MODULES, bundled_definition, game_ids  # the registry's names too
-from printgen.core.problems import DefinitionError, Problem, UnknownTable
+from printgen.core.problems import DefinitionError, MarkdownProblems, Problem
 from printgen.core.source import Loc, SourceMap
 from printgen.core.validation import shorten, validate
 from printgen.core.yamlread import read_yaml
@@ -117,11 +117,12 @@ class Loaded:
                 for document in documents:  # every document of a game names its designer, if any
                     document.author = document.author or str(getattr(self.definition, "designer", ""))
                 return write_all(documents, self.source)
-        except UnknownTable as exc:  # the one place a game's text asking for a missing table is placed
-            from printgen.jinja.render import template_file
+        except MarkdownProblems as exc:  # the one place a rules text's problems are placed in its template
+            from printgen.jinja.render import source_line
 
-            file, line = template_file(exc.template, list(options.templates), f"@table {exc.name}")
-            raise DefinitionError([Problem(file, line, "", f"template error: {exc}")]) from None
+            folders = list(options.templates)
+            raise DefinitionError([Problem(*source_line(exc.source, folders, exc.text, p.line, p.snippet), "",
+                                           p.message) for p in exc.problems]) from None
 
 
 def load(path: Path, allow_outside: bool = False, checks: bool = True) -> Loaded:

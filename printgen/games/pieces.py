@@ -6,6 +6,7 @@ problem is a located DefinitionError; what svglib leaves out and wrong sizes are
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
@@ -14,7 +15,6 @@ from reportlab.graphics.shapes import Drawing, Group, mmult
 
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
-from printgen.drawing.markup import line_of
 from printgen.jinja.plaindata import plain
 
 PIECE_SECONDS = 0.05  # s each piece adds to a batch's time limit (a tile face: ~3 ms to render and convert)
@@ -77,6 +77,8 @@ class PieceTemplates:
 
     def where(self, name: str, snippet: str = "") -> tuple[str, int]:
         """The template's file as messages show it, and the line holding `snippet` (else 1)."""
+        from printgen.jinja.render import line_of  # Jinja is imported only once a template is drawn
+
         path, text = self.source(name)
         return shown_name(path), line_of(text, snippet) if snippet else 1
 
@@ -112,7 +114,7 @@ class PieceTemplates:
     def convert(self, name: str, wanted: list[Wanted]) -> list[Drawn]:
         """Template `name` rendered per piece; each distinct SVG measured and converted once."""
         from printgen.art.measure import measure_svg
-        from printgen.art.svg import embedded_fonts, scan
+        from printgen.art.svg import embedded_fonts, missing_in_user_font, scan
         from printgen.art.svgbatch import BatchConverter
         from printgen.art.svgtree import parse
         from printgen.jinja.render import render_each
@@ -132,6 +134,9 @@ class PieceTemplates:
                 tree = parse(path, data)
                 measure_svg(tree, path, path.parent)
                 drawing = converter.convert(data, tree)
+                missing = missing_in_user_font(drawing, getattr(converter.font_map, "labels", {}))
+                if missing is not None:  # text set in the definition's own font, which lacks a glyph
+                    raise ValueError(missing)
             except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
                 raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
                                                f"the SVG it made: {exc}")]) from None
@@ -142,6 +147,8 @@ class PieceTemplates:
     def take(self, name: str, wanted: list[Wanted], made: list[Drawn]) -> None:
         """Place each wanted piece of template `name`, warning once for what drawing them noticed:
         what svglib leaves out at the line of the template naming the feature, then svglib's notes."""
+        from printgen.jinja.render import line_of
+
         findings: dict[str, str] = {}
         notes: dict[str, None] = {}
         for drawn in made:
@@ -154,7 +161,9 @@ class PieceTemplates:
             line = line_of(text, "<" + feature) if "<" + feature in text else line_of(text, feature)
             self.warn(f"{shown}:{line}: warning: {feature}: {what}")
         for message in notes:
-            self.warn(f"{shown}: warning: svglib: {message}")
+            family = FAMILY_NOTE.match(message)  # art.svg.replaced_notes: told at the line naming it
+            self.warn(f"{shown}:{line_of(text, family.group(1))}: warning: {message}" if family
+                      else f"{shown}: warning: svglib: {message}")
         for item, drawn in zip(wanted, made):
             self.check_size(name, drawn.drawing, item.piece)
             self.drawn[item.key] = placed_at(drawn.drawing, item.piece.width, item.piece.height)
@@ -170,6 +179,9 @@ class PieceTemplates:
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+
+FAMILY_NOTE = re.compile(r"font-family '([^'\n]+)' ")
 
 
 def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:

@@ -1,10 +1,11 @@
 """Jinja templates for printed text, searched in the user's folders before the bundled ones.
 
 Templates may come from strangers, so they run in the bounded sandbox and every inserted value is
-escaped (`.txt` makes paragraph markup, `.svg` XML); any failure becomes a `file:line` problem.
+escaped (`.md` for Markdown, `.svg` for XML); any failure becomes a `file:line` problem.
 """
 from __future__ import annotations
 
+import difflib
 import re
 import signal
 import sys
@@ -19,7 +20,6 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from printgen.core.bundled import templates_folder
-from printgen.drawing.markup import line_of, markup_problem
 from printgen.jinja.plaindata import plain
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.jinja.sandbox import MAX_RENDER_BYTES, BoundedSandbox, ConfinedLoader
@@ -35,34 +35,31 @@ def autoescape(name: str | None) -> bool:
     return True
 
 
-def environment(user_dirs: Iterable[Path] = (), inline_values: bool = False) -> SandboxedEnvironment:
+def environment(user_dirs: Iterable[Path] = (), markdown_values: bool = False) -> SandboxedEnvironment:
     """The sandbox, one per folders and switch so Jinja's cache parses each template once;
-    `inline_values` keeps each inserted value inside its line of printgen's markup (see `inline`)."""
-    return sandbox(tuple(str(p) for p in user_dirs), inline_values)
+    `markdown_values` makes each inserted value plain words in Markdown (see `markdown_value`)."""
+    return sandbox(tuple(str(p) for p in user_dirs), markdown_values)
 
 
 @lru_cache(maxsize=8)
-def sandbox(user_dirs: tuple[str, ...], inline_values: bool) -> SandboxedEnvironment:
+def sandbox(user_dirs: tuple[str, ...], markdown_values: bool) -> SandboxedEnvironment:
     search = [*user_dirs, str(bundled_dir())]
     return BoundedSandbox(loader=ConfinedLoader(search, (str(bundled_dir()),)), autoescape=autoescape,
                           undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                          keep_trailing_newline=True, **({"finalize": inline} if inline_values else {}))
+                          keep_trailing_newline=True, **({"finalize": markdown_value} if markdown_values else {}))
 
 
-# Line breaks of every kind str.splitlines knows: any of them would end a line of printgen's markup.
+# Line breaks of every kind str.splitlines knows: any of them could start a new Markdown block.
 LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
-# Characters that start a markup line, and references that print the same without starting one.
-MARKERS = {"#": "&#35;", "%": "&#37;", "-": "&#45;", "@": "&#64;"}
+PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation mark, which Markdown may read
 
 
-def inline(value: Any) -> Markup:
-    """A value escaped, on one line and without a leading marker, so it can never introduce markup
-    (a credit holding a line break and '@newpage', a name starting with '# ')."""
-    text = LINE_BREAKS.sub(" ", str(value if isinstance(value, Markup) else escape(value)))
-    body = text.lstrip()
-    if body[:1] in MARKERS:
-        text = text[:len(text) - len(body)] + MARKERS[body[0]] + body[1:]
-    return Markup(text)
+def markdown_value(value: Any) -> Markup:
+    """A value as plain words in Markdown: on one line, every punctuation mark backslash-escaped, so a
+    name or credit can never start a heading, list, table, emphasis, link, picture or HTML
+    (a credit holding a line break and '# Hacked', a name written '*Ransom*')."""
+    text = value.unescape() if isinstance(value, Markup) else str(value)
+    return Markup(PUNCTUATION.sub(r"\\\1", LINE_BREAKS.sub(" ", text)))
 
 
 TEMPLATE_SECONDS = 4.0  # one render's time limit; a batch of renders gets a little more for each
@@ -79,7 +76,7 @@ def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[P
                 labels: Sequence[str] = (), common: dict[str, Any] | None = None) -> list[str]:
     """Render `name` for every context (over `common`), each with fresh budgets, the batch stopping
     at SOFT_DEADLINE of `seconds`; a failure names the piece (`labels[i]`) it was rendered for."""
-    env = environment(user_dirs, inline_values=kind_of(name) == "txt")
+    env = environment(user_dirs, markdown_values=kind_of(name) == "md")
     texts: list[str] = []
     with soft_deadline(seconds * SOFT_DEADLINE, seconds):
         for index, context in enumerate(contexts):
@@ -87,8 +84,6 @@ def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[P
             with located(env, name, label):
                 env.fresh()  # type: ignore[attr-defined]  # BoundedSandbox's per-render budgets
                 text = env.get_template(name).render({**(common or {}), **context})  # compiled once
-                if kind_of(name) == "txt":  # paragraph markup: only harmless tags may reach reportlab
-                    check_markup(env, name, text)  # inside the deadline's reach, so it is located too
             texts.append(text)
     return texts
 
@@ -153,19 +148,61 @@ def template_file(name: str, user_dirs: list[Path], snippet: str = "") -> tuple[
     return display_name(Path(str(filename))), line_of(source, snippet) if snippet else 1
 
 
+def line_of(source: str, snippet: str) -> int:
+    """The 1-based line of the template source where `snippet` (or its first tag) appears, else 1."""
+    for probe in (snippet, (TAG.search(snippet) or re.search("", snippet)).group(0)):  # type: ignore[union-attr]
+        if probe:
+            index = source.find(probe)
+            if index >= 0:
+                return source.count("\n", 0, index) + 1
+    return 1
+
+
+TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][\w:.-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
+
+
+def source_line(name: str, user_dirs: list[Path], rendered: str, line: int, snippet: str = "") -> tuple[str, int]:
+    """Where line `line` of `rendered` (template `name`'s output) was written: the template's file
+    and line, found by lining the output up with the source (Jinja keeps no such map)."""
+    file, _ = template_file(name, user_dirs)
+    env = environment(user_dirs)
+    try:
+        source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001 - then the rendered line is the best we have
+        return file, line
+    return file, aligned_line(source, rendered, line, snippet)
+
+
+def aligned_line(source: str, rendered: str, line: int, snippet: str = "") -> int:
+    """The source line that made `rendered`'s line `line` (1-based): the same line where the two
+    match; inside a stretch the template changed, the line there that holds `snippet`, else the one
+    most like the rendered line."""
+    ours, theirs = source.splitlines(), rendered.splitlines()
+    literal = re.sub(r"\{#.*?#\}|\{%.*?%\}", lambda m: "\n" * m.group().count("\n"), source, flags=re.S)
+    words = [re.sub(r"\{\{.*?\}\}", "", text) for text in literal.split("\n")]  # what a line prints as written
+    target = line - 1
+    matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if not j1 <= target < max(j2, j1 + 1) or (j1 == j2 and tag != "equal"):
+            continue
+        if tag == "equal":
+            return i1 + (target - j1) + 1
+        wanted = theirs[target] if target < len(theirs) else ""
+        lines = [i for i in range(i1, max(i2, i1 + 1)) if i < len(ours)]
+        hits = [i for i in lines if snippet and snippet.strip() in ours[i]]
+        if hits or lines:
+            return (hits or sorted(lines, key=lambda i: -likeness(words[i] if i < len(words) else "", wanted)))[0] + 1
+        return min(i1, max(len(ours) - 1, 0)) + 1
+    return min(line, max(len(ours), 1))
+
+
+def likeness(words: str, rendered: str) -> float:
+    """How much of a source line's own words a rendered line holds (0 for a line that prints nothing)."""
+    return difflib.SequenceMatcher(None, words, rendered, autojunk=False).ratio() if words.strip() else -1.0
+
+
 def kind_of(name: str) -> str:
     return name.lower().removesuffix(".j2").removesuffix(".jinja").rsplit(".", 1)[-1]
-
-
-def check_markup(env: Any, name: str, text: str) -> None:
-    """A located template error for markup reportlab must not see (printgen.drawing.markup says why)."""
-    found = markup_problem(text)
-    if found is None:
-        return
-    snippet, reason = found
-    source, filename, _ = env.loader.get_source(env, name)
-    raise DefinitionError([Problem(display_name(Path(filename)), line_of(source, snippet), "",
-                                   f"template error: {reason}")])
 
 
 def searched(folders: list[str]) -> str:

@@ -74,6 +74,8 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
     out: list[list[str]] = []
     kept = KeptTexts()
     rendered: list[dict[str, str]] = [{} for _ in expressions]  # by the values the expression names
+    failed: list[dict[str, str]] = [{} for _ in expressions]  # what failed, by the same values
+    repeats: list[Problem] = []  # rows meeting a failure told already: not counted against MAX_PROBLEMS
     with soft_deadline(seconds * 0.85, seconds):
         for row, (context, place) in enumerate(zip(contexts, places)):
             context, values = plain(context), []
@@ -83,6 +85,8 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
                     continue
                 key = json.dumps([context.get(name) for name in names], default=str)
                 if key in rendered[index]:
+                    if key in failed[index]:  # the same values fail alike: told at this row too
+                        repeats.append(Problem(place.file, place.line, "", f"{place.label}: {failed[index][key]}"))
                     values.append(rendered[index][key])
                     continue
                 env.fresh()
@@ -94,10 +98,10 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
                 except Exception as exc:  # noqa: BLE001 - a user's expression may fail in any way
                     text = ""
                     line = where.line + string_line() - 1
-                    problems.append(Problem(place.file, place.line, "", f"{place.label}: {where.path} "
-                                            f"({where.file}:{line}): template error: {describe(exc)}"))
+                    failed[index][key] = f"{where.path} ({where.file}:{line}): template error: {describe(exc)}"
+                    problems.append(Problem(place.file, place.line, "", f"{place.label}: {failed[index][key]}"))
                     if len(problems) == MAX_PROBLEMS:  # the rest would repeat these: stop rendering
-                        raise DefinitionError(problems)
+                        raise DefinitionError(problems + repeats)
                 new = text not in kept.texts
                 refused = kept.refusal(text) or (check(index, text) if new and text else None)
                 if refused:  # it would repeat on every row, or the rows together are too much: stop now
@@ -106,7 +110,7 @@ def render_values(expressions: Sequence[Expression], contexts: Sequence[dict[str
                 values.append(rendered[index].setdefault(key, kept.one(text)))
             out.append(values)
     if problems:
-        raise DefinitionError(problems)
+        raise DefinitionError(problems + repeats)
     return out
 
 

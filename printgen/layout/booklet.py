@@ -27,6 +27,7 @@ from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing.formresources import form_resources, needs_own_resources
 from printgen.drawing.picture import FOLD, Matrix, guide, placed, text
 from printgen.layout.rulebook import MARGIN, Rulebook, rulebook_document
+from printgen.layout.sheet import Duplex
 from printgen.output.reuse import draw_in_form
 
 HALF_NAMES = {"A4": "A5", "US Letter": "half Letter"}
@@ -63,9 +64,9 @@ def signature_order(count: int) -> list[Sides]:
 
 
 def back_turn(sheet: Paper, flip: Flip) -> Matrix:
-    """Where a back drawn as seen turned over on the short edge prints for `flip`: as it is, or turned
-    180 degrees for a long-edge flip (a landscape sheet's long edge is its top)."""
-    return (1, 0, 0, 1, 0, 0) if flip == "short" else (-1, 0, 0, -1, sheet.width, sheet.height)
+    """Where a back drawn as seen turned over side to side prints for `flip`: as it is, or turned
+    180 degrees when the sheet turns over top to bottom (the duplex rule of every sheet)."""
+    return (1, 0, 0, 1, 0, 0) if Duplex(sheet, flip).side_to_side else (-1, 0, 0, -1, sheet.width, sheet.height)
 
 
 @dataclass

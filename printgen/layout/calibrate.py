@@ -51,14 +51,14 @@ def label(value: float) -> str:
     return "0" if abs(value) < 1e-9 else f"{value:+g}"
 
 
-def front_frame(flip: Flip) -> tuple[int, int]:
+def front_frame(duplex: Duplex) -> tuple[int, int]:
     """How a shift of the back (x right, y up as the back is viewed) looks from the front."""
-    return (-1, 1) if flip == "long" else (1, -1)
+    return (-1, 1) if duplex.side_to_side else (1, -1)
 
 
-def x_staircase(layout: Layout, flip: Flip, offset: float) -> Group:
+def x_staircase(layout: Layout, duplex: Duplex, offset: float) -> Group:
     """Bar v stands where the back line lands if `--back-offset` v is right: cx + sx * (offset - v)."""
-    sx, _ = front_frame(flip)
+    sx, _ = front_frame(duplex)
     cx, cy = layout.x_gauge
     readings = values(offset)
     group = Group()
@@ -77,9 +77,9 @@ def x_staircase(layout: Layout, flip: Flip, offset: float) -> Group:
     return group
 
 
-def y_staircase(layout: Layout, flip: Flip, offset: float) -> Group:
+def y_staircase(layout: Layout, duplex: Duplex, offset: float) -> Group:
     """Bars for the y reading, a column per value, labels turned to read upwards."""
-    _, sy = front_frame(flip)
+    _, sy = front_frame(duplex)
     cx, cy = layout.y_gauge
     readings = values(offset)
     group = Group()
@@ -135,13 +135,14 @@ def back_marks(layout: Layout) -> Group:
                          strokeWidth=0))
 
 
-def instructions(paper: Paper, flip: Flip, offset: tuple[float, float]) -> Group:
+def instructions(duplex: Duplex, offset: tuple[float, float]) -> Group:
+    paper, flip = duplex.paper, duplex.flip
     top = paper.height - 16
     printed = f"{label(offset[0])},{label(offset[1])}" if any(offset) else "0,0 (none)"
     group = Group(text(15, top, "printgen duplex calibration", 15, fonts.BOLD),
-                  text(15, top - 6, f"{paper.name}, turned on the {flip} edge, back offset {printed}", 8))
+                  text(15, top - 6, f'{paper.name}, "{duplex.dialog}", back offset {printed}', 8))
     steps = [
-        "1. Print both pages on one sheet, double-sided, at Actual size (100 %) with no scaling.",
+        f'1. Print both pages on one sheet at Actual size (100 %), no scaling, choosing "{duplex.dialog}".',
         "2. Hold the sheet up to a window or a lamp, front towards you, and look through it.",
         "3. Flip check: the dark arrow must point up inside the outlined arrow.",
         "4. On each staircase, find the one short bar that lies exactly on the long line from the back.",
@@ -189,8 +190,8 @@ def calibration_pdf(paper: Paper, flip: Flip, offset: tuple[float, float] = (0.0
     """The two-page test sheet, its back drawn through `Duplex` with `offset` as a build's would be."""
     layout = Layout((42.0, paper.height / 2 - 8), (paper.width / 2 + 8, 42.0), (paper.width / 2, paper.height / 2))
     duplex = Duplex(paper, flip, offset)
-    front = Page(shapes=[instructions(paper, flip, offset), x_staircase(layout, flip, offset[0]),
-                         y_staircase(layout, flip, offset[1]), flip_check(layout, flip),
+    front = Page(shapes=[instructions(duplex, offset), x_staircase(layout, duplex, offset[0]),
+                         y_staircase(layout, duplex, offset[1]), flip_check(layout, flip),
                          answer_box(paper, layout), scale_bar(paper)])
     back = duplex.back_page()  # carries `offset`, as a real build's back page does
     back.shapes += [placed(back_marks(layout), duplex.mirror()), back_text(duplex)]

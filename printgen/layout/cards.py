@@ -5,7 +5,6 @@ Print shops and Tabletop Simulator want same-size pieces, not imposed sheets; `G
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from printgen.layout.imposition import Piece
@@ -33,8 +32,3 @@ def decks(cards: list[Card]) -> dict[str, list[Card]]:
         grouped.setdefault(card.deck, []).append(card)
     return grouped
 
-
-def slug(value: str, fallback: str) -> str:
-    """A safe file-name part from a user's name for something ('Red Army' -> 'red-army')."""
-    cleaned = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
-    return cleaned or fallback

@@ -193,11 +193,17 @@ def finished(front: Page, back: Page, boxes: Sequence[Box], duplex: Duplex, blee
     back.shapes.append(placed(marks, duplex.mirror()))
     if captions:
         front.shapes.append((write or caption_text)(captions[0], duplex.paper))
-        back.shapes.append((write or caption_text)(captions[1], duplex.paper))
+        # the back's caption lies behind the front's, in the room kept clear of marks for it: at the
+        # top of the back page when the sheet turns over top to bottom (a side caption is symmetric)
+        back.shapes.append(write(captions[1], duplex.paper) if write else
+                           caption_text(captions[1], duplex.paper, at_top=not duplex.side_to_side))
     return ImposedSheet(front, back, list(boxes))
 
 
-def caption_text(value: str, paper: Paper) -> Group:
-    """The caption centred at the paper's foot, in the house footer's size and grey."""
+def caption_text(value: str, paper: Paper, at_top: bool = False) -> Group:
+    """A line of small print centred in the caption's room at the foot of the page (or its head), in
+    the house footer's size and grey."""
     baseline = SAFE_MARGIN_MM + fonts.descent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
+    if at_top:
+        baseline += paper.height - 2 * SAFE_MARGIN_MM - CAPTION_ROOM
     return Group(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle", fill=CAPTION_GREY))

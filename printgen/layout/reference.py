@@ -1,13 +1,13 @@
 """Reference sheets: a game's quick rules on one page, or as two half-page cards with cut marks.
 
-A game supplies a `Reference` (template, context, tables, settings); everything before `@newpage`
-fills the top half, the rest the bottom. Text is never shrunk: a half that overflows becomes a
+A game supplies a `Reference` (a Markdown template, context, tables, settings); everything before
+`<!-- page break -->` fills the top half, the rest the bottom. Text is never shrunk: a half that overflows becomes a
 problem located at its section's YAML key. Sheet and cards are two files because duplex is per PDF.
 """
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import takewhile
 from typing import Annotated, Any, Callable, Mapping, Sequence, Union
@@ -24,12 +24,13 @@ from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document, Located, Page
 from printgen.core.source import Loc
 from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
-from printgen.drawing.markup import escape
 from printgen.drawing.picture import CUT, guide, rect, text
-from printgen.core.problems import DefinitionError, Problem
+from printgen.core.problems import MarkdownProblems, TextProblem
 from printgen.layout.sheet import Duplex
 from printgen.drawing.columns import least_fitting, reckoned_height
-from printgen.drawing.story import Stack, Styles, build_story, styles, table_style, tagged
+from printgen.drawing.flow import ColumnBreak, pour
+from printgen.drawing.markdown import Hooks, PictureMaker, blocks
+from printgen.drawing.story import Stack, Styles, escape, grid_table, styles, tagged
 from printgen.jinja.render import render
 
 INSET = 8.0  # mm between a half's text and the paper edge or the cut line (5 mm safe margin + slack)
@@ -66,13 +67,17 @@ Figure = Callable[[float], Flowable]  # column width in mm -> a flowable that fi
 @dataclass(frozen=True)
 class Reference:
     title: str  # the game's title; the sheet is called "<title> reference sheet" in errors
-    template: str  # e.g. "fracas/reference.txt.j2", looked up through the user's template folders
+    template: str  # e.g. "fracas/reference.md.j2", looked up through the user's template folders
     context: Mapping[str, Any]
     tables: Mapping[str, Union[DataTable, Figure]]
     settings: ReferenceSettings
     settings_loc: Loc = ("reference",)  # where `settings` sits in the YAML
     credit: str = ""  # who made the game, in the footer
     sections: Mapping[str, Loc] = field(default_factory=dict)  # heading -> YAML key behind it
+    pictures: Mapping[str, PictureMaker] = field(default_factory=dict)  # `![alt](scheme:...)` sources
+    icons: Callable[[str], str | None] | None = None  # `:name:` -> paragraph markup (None: unknown)
+    row: Callable[[list[Flowable]], Flowable] | None = None  # several pictures of one paragraph (a row of cards)
+    prepare: Callable[[str], str] | None = None  # the text before it is read, its lines kept
 
     @property
     def sheet_name(self) -> str:
@@ -91,26 +96,16 @@ def reference_styles(settings: ReferenceSettings) -> Styles:
         heading=base.heading.clone("ref-heading", spaceBefore=size * 0.6, spaceAfter=size * 0.25),
         title=base.title.clone("title", spaceAfter=size * 0.1),
         subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2),
+        subheading=base.subheading.clone("ref-subheading", spaceBefore=size * 0.3),
     )
 
 
 def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float,
                kind: type[Table] = Table) -> Table:
-    """A fully ruled table, so the eye (and pdfplumber) finds each row; `kind` may split its own way."""
-    cell = style.body.clone("ref-cell", spaceAfter=0, leading=style.body.fontSize * 1.15)
-    head = cell.clone("ref-head", fontName=fonts.BOLD, textColor=white)
-    rows = [[Paragraph(escape(h), head) for h in table.header]]
-    rows += [[Paragraph(escape(value), cell) for value in row] for row in table.rows]
+    """A fully ruled table of the definition's values, printed as typed; `kind` may split its own way."""
     total = sum(table.widths)
-    result = kind(rows, colWidths=[pt(width_mm) * w / total for w in table.widths], repeatRows=1)
-    result.setStyle(table_style([
-        ("BACKGROUND", (0, 0), (-1, 0), accent),
-        ("GRID", (0, 0), (-1, -1), 0.4, HexColor("#9a9a9a")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 2.5), ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.4), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
-    ]))
-    return result
+    rows = [[escape(h) for h in table.header]] + [[escape(value) for value in row] for row in table.rows]
+    return grid_table(rows, [pt(width_mm) * w / total for w in table.widths], style, accent, kind)
 
 
 def is_head(item: Flowable) -> bool:
@@ -161,7 +156,7 @@ class Half(Flowable):
         frame = Frame(x, y, self.column_width, height, leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0, showBoundary=0)
         try:
-            frame.addFromList(pending, canvas)  # whole blocks: a table or paragraph never breaks here
+            pour(frame, pending, canvas, False)  # whole blocks: a table or paragraph never breaks here
         except LayoutError:  # a block taller than a whole column: it stays in `pending`
             pass
 
@@ -188,7 +183,10 @@ def keep_sections_whole(items: list[Flowable], width: float, height: float) -> l
     current = object()
     for item in items:
         section = getattr(item, "section", None)
-        if groups and (section is None or section == current):
+        if isinstance(item, ColumnBreak):  # the designer's break stands alone, between blocks
+            groups.append([item])
+            current = object()
+        elif groups and not isinstance(groups[-1][0], ColumnBreak) and (section is None or section == current):
             groups[-1].append(item)
         else:
             groups.append([item])
@@ -233,14 +231,15 @@ def column_width(paper: Paper, columns: int) -> float:
 
 
 def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
-    """Render the template and split its story at `@newpage` into the two halves."""
+    """Render the template and split its story at its page break into the two halves."""
     style = reference_styles(ref.settings)
     accent = HexColor(ref.settings.accent)
     factories: dict[str, Callable[[float], Flowable]] = {
         name: partial(data_table, table, style, accent) if isinstance(table, DataTable) else table
         for name, table in ref.tables.items()}
-    markup = render(ref.template, dict(ref.context), options.templates)
-    story = build_story(markup, factories, style, ref.template)
+    text = render(ref.template, dict(ref.context), options.templates)
+    story = blocks(text, ref.template, style, Hooks(factories, ref.pictures, ref.icons, row=ref.row,
+                                                    prepare=ref.prepare))
     result: list[list[Flowable]] = [[]]
     for item in story:
         if isinstance(item, PageBreak):
@@ -248,8 +247,11 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
         else:
             result[-1].append(item)
     if len(result) != 2:
-        raise DefinitionError([Problem(ref.template, 1, "", f"a reference template needs exactly one "
-                                       f"@newpage between its two halves (found {len(result) - 1})")])
+        breaks = [getattr(item, "line", 1) for item in story if isinstance(item, PageBreak)]
+        raise MarkdownProblems(ref.template, text, [TextProblem(
+            breaks[1] if len(breaks) > 1 else len(text.splitlines()), "page break" if breaks else "",
+            f"a reference text needs exactly one <!-- page break --> between its two halves, the card's "
+            f"front and back (found {len(breaks)})")])
     return result
 
 
@@ -289,12 +291,12 @@ def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document
     paper = options.paper
     duplex = Duplex(paper, options.flip, options.back_offset)
     boxes = half_boxes(paper)
-    front = Page(shapes=[cut_line(paper, f"Print both sides at actual size, turning on the {options.flip} "
-                                         f"edge; cut here"), ref_footer(ref, paper, 1, 2)], frames=boxes)
+    front = Page(shapes=[cut_line(paper, f'Print at actual size, choosing "{duplex.dialog}"; cut here'),
+                         ref_footer(ref, paper, 1, 2)], frames=boxes)
     back = duplex.back_page()  # the printer's back offset moves everything on it
     # the line is mirrored with the back; its label, centred, is drawn unmirrored so it reads
     back.shapes = [Group(cut_line(paper, None), transform=duplex.mirror()),
-                   cut_label(paper, f"The cards' backs, turned on the {options.flip} edge; cut here"),
+                   cut_label(paper, f"The cards' backs, printed with \"{duplex.dialog}\"; cut here"),
                    ref_footer(ref, paper, 2, 2)]
     back.frames = [duplex.back_box(box) for box in boxes]
     copies = parts(ref, options), parts(ref, options)  # fresh flowables for each copy

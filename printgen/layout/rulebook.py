@@ -1,4 +1,4 @@
-"""Rulebooks: a game's full rules as a booklet of pages in columns, from a Jinja template.
+"""Rulebooks: a game's full rules as a booklet of pages in columns, from a Markdown Jinja template.
 
 Where a reference sheet squeezes the rules onto a page, a rulebook has room to teach them. The
 template also gets `flip` and `paper`; its title band spans the first page, and the page count
@@ -7,11 +7,11 @@ grows from an estimate while the text overflows, up to MAX_PAGES.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import takewhile
 from math import ceil
-from typing import Annotated, Any, Mapping, Union
+from typing import Annotated, Any, Callable, Mapping, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.lib.colors import HexColor
@@ -25,7 +25,8 @@ from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing import style
 from printgen.drawing.picture import rect, text
-from printgen.drawing.story import FitWidth, Stack, Styles, build_story, styles, tagged
+from printgen.drawing.markdown import Hooks, PictureMaker, blocks
+from printgen.drawing.story import FitWidth, Stack, Styles, styles, tagged
 from printgen.jinja.render import render
 from printgen.layout.reference import DataTable, Figure, data_table, is_head
 
@@ -50,7 +51,7 @@ class RulebookSettings(BaseModel):
 @dataclass(frozen=True)
 class Rulebook:
     title: str  # the game's title
-    template: str  # e.g. "fracas/rules.txt.j2", looked up through the user's template folders
+    template: str  # e.g. "fracas/rules.md.j2", looked up through the user's template folders
     context: Mapping[str, Any]
     tables: Mapping[str, Union[DataTable, Figure]]
     settings: RulebookSettings
@@ -58,6 +59,10 @@ class Rulebook:
     credit: str = ""  # who made the game, in every page's footer
     settings_loc: Loc = ("rules",)  # where `settings` sits in the YAML
     key: str = ""  # a line every page's footer repeats: what the mark on printgen's rulings means
+    pictures: Mapping[str, PictureMaker] = field(default_factory=dict)  # `![alt](scheme:...)` sources
+    icons: Callable[[str], str | None] | None = None  # `:name:` -> paragraph markup (None: unknown)
+    row: Callable[[list[Flowable]], Flowable] | None = None  # several pictures of one paragraph (a row of cards)
+    prepare: Callable[[str], str] | None = None  # the text before it is read, its lines kept
 
 
 def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
@@ -86,7 +91,7 @@ class RulesTable(Table):
         return parts
 
 
-def markup(book: Rulebook, options: BuildOptions) -> str:
+def markdown(book: Rulebook, options: BuildOptions) -> str:
     """Rendered once per build; flowables are made afresh for each layout pass."""
     context = {**book.context, "flip": options.flip, "paper": options.paper.name}
     return render(book.template, context, options.templates)
@@ -97,17 +102,20 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
     accent = HexColor(book.accent)
     factories = {name: partial(data_table, table, style, accent, kind=RulesTable) if isinstance(table, DataTable)
                  else table for name, table in book.tables.items()}
-    return keep_leads_with_tables(build_story(text, factories, style, book.template))
+    hooks = Hooks(factories, book.pictures, book.icons, RulesTable, row=book.row, prepare=book.prepare)
+    return keep_leads_with_tables(blocks(text, book.template, style, hooks))
 
 
 def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
-    """A sentence ending in a colon travels with the table after it, never alone at a column's foot."""
+    """A sentence ending in a colon travels with the table (or a picture marked `keeps_lead`) after it,
+    never alone at a column's foot."""
     result: list[Flowable] = []
     for item in items:
         lead = result[-1] if result else None
         parts = list(lead.items) if isinstance(lead, Stack) else [lead]
         last = parts[-1]
-        if isinstance(item, FitWidth) and isinstance(last, Paragraph) and last.text.rstrip().endswith(":"):
+        if (isinstance(item, FitWidth) or getattr(item, "keeps_lead", False)) and isinstance(last, Paragraph) \
+                and last.text.rstrip().endswith(":"):
             last.style = last.style.clone(f"{last.style.name}-lead", keepWithNext=1)
             result[-1] = tagged(Stack([*parts, item]), getattr(item, "section", ""))
         else:
@@ -239,7 +247,7 @@ def estimate(items: list[Flowable], layout: Layout) -> int:
 def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: Paper | None = None) -> Document:
     """The rulebook on the build's paper, or on `paper`: a booklet's half-size page."""
     sheets, paper = paper is None, paper or options.paper
-    text = markup(book, options)
+    text = markdown(book, options)
     items = story(book, text)
     layout = plan(items, book.settings, paper)
     try:

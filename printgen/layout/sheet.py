@@ -1,8 +1,11 @@
 """Sheets: where components go on paper, and what lands behind them in a duplex print.
 
-A component draws in its own mm box, its `back()` as turned about its vertical axis; the sheet
-places both, turning backs 180 degrees for a short-edge flip, and the back offset moves the whole
-back page.
+A printer turns the paper over on its long or short edge. A portrait page's long edges are its
+sides, a landscape page's are its top and bottom, so the flip and the page's orientation together
+say whether the sheet turns over side to side (the back of x is W - x) or top to bottom (the back
+of y is H - y, upside down). A component draws in its own mm box, its `back()` as turned about its
+vertical axis; the sheet places both, turning backs 180 degrees when the sheet turns top to
+bottom, and the back offset moves the whole back page as the back page is viewed.
 """
 from __future__ import annotations
 
@@ -31,22 +34,35 @@ class Component(Protocol):
 
 @dataclass(frozen=True)
 class Duplex:
-    """How the back of a sheet lines up with its front."""
+    """How the back of a sheet lines up with its front, for the paper's flip edge and the page's
+    orientation (`paper` as the page is drawn: wider than tall is landscape)."""
 
     paper: Paper
     flip: Flip = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
 
+    @classmethod
+    def folded(cls, paper: Paper) -> "Duplex":
+        """A sheet folded about its vertical middle (gutterfold): cards turn over side to side
+        whichever way the page is turned."""
+        return cls(paper, "short" if landscape(paper) else "long")
+
+    @property
+    def side_to_side(self) -> bool:
+        """True when the sheet turns over about the page's vertical axis: a long-edge flip of a
+        portrait page, a short-edge flip of a landscape one."""
+        return (self.flip == "long") != landscape(self.paper)
+
     def mirror(self) -> Matrix:
         """Front-page point -> the back-page point printed behind it (before the back offset)."""
-        if self.flip == "long":
+        if self.side_to_side:
             return (-1, 0, 0, 1, self.paper.width, 0)
         return (1, 0, 0, -1, 0, self.paper.height)
 
     def back_placement(self, box: Box) -> Matrix:
         """Transform for a component's back() so it lies behind the front placed at `box`."""
         x, y, w, h = box
-        if self.flip == "long":
+        if self.side_to_side:
             return translate(self.paper.width - x - w, y)
         return compose(translate(x + w, self.paper.height - y), rotate(180))
 
@@ -57,9 +73,23 @@ class Duplex:
     def back_box(self, box: Box) -> Box:
         """Where the area `box` of the front falls on the back page (before the offset)."""
         x, y, w, h = box
-        if self.flip == "long":
+        if self.side_to_side:
             return (self.paper.width - x - w, y, w, h)
         return (x, self.paper.height - y - h, w, h)
+
+    @property
+    def dialog(self) -> str:
+        """What to choose in a print dialog, in its words; the edge is the paper's, as dialogs mean it."""
+        return f"Print on both sides, flip on {self.flip} edge"
+
+    @property
+    def turn(self) -> str:
+        """How the sheet turns over, seen on this page: what the dialog's choice means here."""
+        return "side to side" if self.side_to_side else "top to bottom"
+
+
+def landscape(paper: Paper) -> bool:
+    return paper.width > paper.height
 
 
 @dataclass

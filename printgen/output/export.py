@@ -14,8 +14,9 @@ from typing import Callable, NamedTuple
 
 from reportlab.graphics.shapes import Group, translate
 
-from printgen.layout.cards import Card, decks, slug
+from printgen.layout.cards import Card, decks
 from printgen.core.build import Artifact
+from printgen.core.names import Stems, stem
 from printgen.core.spool import Held, Spool, in_memory
 from printgen.core.paper import Paper
 from printgen.drawing.picture import placed
@@ -56,12 +57,14 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
 
     rows: list[dict[str, object]] = []
     wanted: list[ShopFile] = []
-    faces = {card.name for card in cards}
+    stems = Stems()  # print-shop/ holds faces and backs: one name space, faces first
+    files = {id(card): f"{stems.take(card.name)}.pdf" for card in cards}  # each a file stem already
+    faces = set(files.values())
     for deck, members in decks(cards).items():
-        stem = back_stem(slug(deck, 'deck'), 'back-{}')
-        back_file = f"{stem if stem not in faces else 'back-' + stem}.pdf"  # never a face's file
+        back = back_stem(stem(deck, "deck"), "back-{}")
+        back_file = f"{stems.take(back, *([f'back-{back}'] if f'{back}.pdf' in faces else []))}.pdf"
         for card in members:
-            name = f"{card.name}.pdf"
+            name = files[id(card)]
             wanted.append(ShopFile(name, card, "face", f"{title} {card.name} (face)"))
             rows.append(manifest_row(name, card, "face", bleed, card.quantity, back_file))
         first = members[0]
@@ -77,10 +80,10 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
     return out
 
 
-def back_stem(stem: str, pattern: str) -> str:
+def back_stem(deck: str, pattern: str) -> str:
     """A back's file stem: the deck's own when it already says back ('fire-back'), so a deck
     named after its back (a deck's back.name) is not called back twice; else `pattern` of it."""
-    return stem if "back" in stem.split("-") else pattern.format(stem)
+    return deck if "back" in deck.split("-") else pattern.format(deck)
 
 
 class ShopFile(NamedTuple):
@@ -159,6 +162,7 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | No
     store = spool.keep if spool else in_memory
     out: list[Artifact] = []
     described = []
+    named, stems = Stems(), Stems()  # each deck's own stem; tts/'s files, every deck's, one name space
     with progress(sum(c.quantity for c in cards), "Drawing Tabletop Simulator sheets", SECONDS_PER_TTS_CARD) as bar:
         for deck, members in decks(cards).items():
             first = members[0]
@@ -166,7 +170,7 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | No
             px = card_pixels(*size, dpi)
             back = first.piece.back(0.0)
             faces = [card for card in members for _ in range(card.quantity)]
-            stem = slug(deck, "deck")
+            own = named.take(stem(deck, "deck"))
             sheets = []
             for s in range(math.ceil(len(faces) / TTS_PER_SHEET)):
                 batch = faces[s * TTS_PER_SHEET:(s + 1) * TTS_PER_SHEET]
@@ -174,12 +178,12 @@ def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | No
                 drawings = [card.piece.front(0.0) for card in batch]
                 if grid.columns * grid.rows > len(batch):
                     drawings += [Group()] * (grid.columns * grid.rows - len(batch) - 1) + [back]
-                name = f"{stem}-{s + 1}.png"
+                name = f"{stems.take(f'{own}-{s + 1}')}.png"
                 out.append(artifact(f"{TTS}/{name}", store(grid_png(drawings, grid, size, px)), spool))
                 sheets.append({"file": name, "columns": grid.columns, "rows": grid.rows, "count": grid.count,
                                "cards": [card.name for card in batch]})
                 bar.update(len(batch))
-            back_name = f"{back_stem(stem, '{}-back')}.png"
+            back_name = f"{stems.take(back_stem(own, '{}-back'))}.png"
             out.append(artifact(f"{TTS}/{back_name}", store(grid_png([back], SheetGrid(1, 1, 1), size, px)), spool))
             described.append({"deck": deck, "kind": first.kind, "card_mm": list(size), "card_px": list(px),
                               "back": back_name, "sheets": sheets})

@@ -34,6 +34,8 @@ def style_attrs(shape: Any, fill: bool = True) -> dict[str, str]:
     if stroke is not None and width:
         attrs["stroke"] = paint(stroke)
         attrs["stroke-width"] = num(width)
+        if getattr(stroke, "alpha", 1) < 1:
+            attrs["stroke-opacity"] = num(stroke.alpha)
         dash = getattr(shape, "strokeDashArray", None)
         if dash:
             # (phase, pattern) exactly where renderPDF reads it so; a one-value pattern is a pattern
@@ -137,6 +139,8 @@ class SvgWriter:
         anchor = {"start": "start", "middle": "middle", "end": "end"}.get(shape.textAnchor, "start")
         attrs = {"font-family": fonts.svg_family(shape.fontName), "font-size": num(shape.fontSize),
                  "text-anchor": anchor, "fill": paint(shape.fillColor)}
+        if getattr(shape.fillColor, "alpha", 1) < 1:
+            attrs["fill-opacity"] = num(shape.fillColor.alpha)
         if fonts.is_bold(shape.fontName):
             attrs["font-weight"] = "bold"
         if fonts.is_italic(shape.fontName):

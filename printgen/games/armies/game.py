@@ -111,7 +111,7 @@ def example(defn: Armies) -> dict[str, Any]:
 def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
     """The full rules: the template gets the definition, the card counts and the worked example."""
     army_cards = 4 * len(defn.stamina)
-    return Rulebook(title=defn.title, template="armies/rules.txt.j2",
+    return Rulebook(title=defn.title, template="armies/rules.md.j2",
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
                              "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent,
@@ -125,7 +125,7 @@ SECTIONS = {"Stamina": ("stamina",), "Fighting cards": ("results",), "A round": 
 
 def reference(defn: Armies, figures: PositionFigures) -> Reference:
     """The reference sheet's template, tables, figure and settings, all drawn from the definition."""
-    return Reference(title=defn.title, template="armies/reference.txt.j2", context={"d": defn},
+    return Reference(title=defn.title, template="armies/reference.md.j2", context={"d": defn},
                      tables=tables(defn, "reference", figures), settings=defn.reference, sections=SECTIONS,
                      credit=defn.credit)
 

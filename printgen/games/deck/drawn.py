@@ -3,20 +3,18 @@
 Problems are kept by row and side the first time a side is drawn, so they are told in row order."""
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.graphics.shapes import Group
 
 from printgen.core.problems import Problem
 from printgen.core.source import SourceMap, dotted
-from printgen.games.deck.chosen import runs
 from printgen.games.deck.faces import DrawnSide, Side, Unfit, draw_element, paint
 from printgen.games.deck.rows import Row
 from printgen.games.deck.textbox import upright
-from printgen.games.deck.values import RowValues, located
+from printgen.games.deck.values import RowValues, located, rows_folded
 
 RECENT = 64  # sides kept drawn: a sheet's cards with their copies, and the shared back, many times over
 SIDES = ("face", "back")
@@ -93,37 +91,6 @@ class Drawer:
     def found(self) -> list[Problem]:
         """The problems met so far, in row order, each once."""
         return rows_folded(list(dict.fromkeys(p for key in sorted(self.problems) for p in self.problems[key])))
-
-
-ROW_SAID = re.compile(r"row (\d+): (.*)", re.DOTALL)
-
-
-def rows_folded(problems: list[Problem]) -> list[Problem]:
-    """One problem for a fault that many rows share word for word (a mistake in the layout itself,
-    most likely), told at the first of them and naming them all, not once a row."""
-    rows: dict[tuple[str, str], list[int]] = {}
-    first: dict[tuple[str, str], Problem] = {}
-    order: list[Problem | tuple[str, str]] = []
-    for problem in problems:
-        said = ROW_SAID.fullmatch(problem.message)
-        if said is None:
-            order.append(problem)
-            continue
-        key = (problem.file, said.group(2))
-        if key not in rows:
-            rows[key], first[key] = [], problem
-            order.append(key)
-        rows[key].append(int(said.group(1)))
-    return [item if isinstance(item, Problem) else
-            replace(first[item], message=f"{rows_named(rows[item])}: {item[1]}") for item in order]
-
-
-def rows_named(numbers: list[int]) -> str:
-    """'row 3', or 'rows 1-4, 7 and 9-12' (ranges of consecutive rows)."""
-    if len(numbers) == 1:
-        return f"row {numbers[0]}"
-    named = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs(sorted(numbers))]
-    return "rows " + (named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}")
 
 
 @dataclass(frozen=True)

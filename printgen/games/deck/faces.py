@@ -8,21 +8,22 @@ from functools import partial
 from typing import Any, Callable, Mapping
 
 from reportlab.graphics.shapes import Ellipse, Group, Path, PolyLine, Polygon
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import Color
 
-from printgen.drawing import fonts
 from printgen.drawing.fonts import MIN_PT
 from printgen.drawing.picture import Matrix, rect
 from printgen.games.deck.misprints import missing_glyph, unknown_icon
+from printgen.games.deck.colours import colour, opacity
 from printgen.games.deck.model import Element, negative_stroke
 from printgen.games.deck.paths import path_of
-from printgen.games.deck.placing import centre_of, corners, no_face, on_card, placed_element, turning
-from printgen.games.deck.richtext import COLOUR, MarkupError, Style, spans
+from printgen.games.deck.units import length
+from printgen.games.deck.placing import centre_of, corners, on_card, placed_element, turning
+from printgen.games.deck.reach import LIMIT, out_of_reach
+from printgen.games.deck.richtext import MarkupError, Style, spans
 from printgen.games.deck.textbox import Box, TextWidths, Type, draw, fit, text_widths, upright
+from printgen.games.deck.typefaces import OWN_FACES, Family, NoFace, face_words, own_family
 from printgen.output.reuse import reusable
 
-FONTS = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC, "bold-italic": fonts.BOLD_ITALIC}
-LIMIT = 1000.0  # mm: no coordinate on a card is anywhere near this
 
 
 class Unfit(ValueError):
@@ -43,34 +44,49 @@ class Side:
     icons: Mapping[str, Any]
     image: Callable[[str], Any]  # file name -> loaded Art (or ValueError)
     template: Callable[[str, bytes], Any]  # a rendered SVG -> Art (or ValueError)
-    font: Callable[[str], str]  # a .ttf file name -> its registered font (or ValueError)
+    font: Callable[[str], Family]  # a .ttf file or a name under fonts: -> its faces (or ValueError)
     widths: TextWidths = field(default_factory=text_widths)  # every card's text measured through it
 
 
 def number(value: Any, key: str, unit: str = "mm", limit: float = LIMIT, hint: str = "") -> float:
-    """`value` read as a number from -`limit` to `limit`; Unfit at `key` says what was expected."""
-    try:
-        result = float(value)
-    except (TypeError, ValueError):
-        raise Unfit(key, f"expected a number of {unit}{hint} (got {str(value)!r})") from None
-    if not -limit <= result <= limit:
+    """`value` read as a number from -`limit` to `limit` (a length in mm may carry its unit,
+    '2.5in'); Unfit at `key` says what was expected."""
+    if unit == "mm":
+        try:
+            result = length(value)
+        except ValueError as exc:
+            raise Unfit(key, str(exc)) from None
+    else:
+        try:
+            result = float(value)
+        except (TypeError, ValueError):
+            raise Unfit(key, f"expected a number of {unit}{hint} (got {str(value)!r})") from None
+    if out_of_reach(result, limit):
         raise Unfit(key, f"expected a number of {unit} between {-limit:g} and {limit:g} (got {value!r})")
     return result
 
 
-def paint(value: Any, key: str) -> Color | None:
-    text = "" if value is None else str(value).strip()
-    if text in ("", "none"):
-        return None
-    if not COLOUR.match(text):
-        raise Unfit(key, f"expected a colour as #rrggbb or 'none' (got {text!r})")
-    return HexColor(text)
+def paint(value: Any, key: str, opacity: float = 1.0) -> Color | None:
+    """The colour `value` names, its alpha times the element's `opacity`; None for 'none'."""
+    try:
+        return colour("" if value is None else str(value), opacity)
+    except ValueError as exc:
+        raise Unfit(key, str(exc)) from None
+
+
+def opaque(value: Any) -> float:
+    """An element's opacity for this row, 0 to 1."""
+    try:
+        return opacity(value)
+    except ValueError as exc:
+        raise Unfit("opacity", str(exc)) from None
 
 
 def draw_element(el: Element, v: Callable[[str], Any], side: Side) -> Any:
     """One element with the row's values (`v(key)`), in card coordinates, y down, turned and
     clipped as it asks (printgen.games.deck.placing)."""
-    stroke, width = paint(v("stroke"), "stroke"), number(v("stroke_width"), "stroke_width")
+    alpha = 1.0 if el.type == "image" else opaque(v("opacity"))
+    stroke, width = paint(v("stroke"), "stroke", alpha), number(v("stroke_width"), "stroke_width")
     if width < 0:
         raise Unfit("stroke_width", negative_stroke(width))
     if width == 0:  # a PDF line of width 0 is the thinnest the printer can make, not none
@@ -83,8 +99,8 @@ def draw_element(el: Element, v: Callable[[str], Any], side: Side) -> Any:
     angle = number(v("rotate"), "rotate", "degrees", 3600, ", clockwise")
     if el.type == "text" and box is not None:
         matrix = turning(angle, *origin(v, (box.x + box.width / 2, box.y + box.height / 2)))
-        return placed_element(text_element(el, v, side, box, matrix), matrix, el.clip)
-    shape = shape_of(el, v, side, box, stroke, width)
+        return placed_element(text_element(el, v, side, box, matrix, alpha), matrix, el.clip)
+    shape = shape_of(el, v, side, box, stroke, width, alpha)
     middle = (box.x + box.width / 2, box.y + box.height / 2) if box else centre_of(shape.getBounds())
     return placed_element(shape, turning(angle, *origin(v, middle)), el.clip)
 
@@ -99,26 +115,26 @@ def origin(v: Callable[[str], Any], middle: tuple[float, float]) -> tuple[float,
 
 
 def shape_of(el: Element, v: Callable[[str], Any], side: Side, box: Box | None, stroke: Color | None,
-             width: float) -> Any:
-    """Any element but text, unturned."""
+             width: float, alpha: float = 1.0) -> Any:
+    """Any element but text, unturned; `alpha` scales its fill's and stroke's."""
     if el.type == "rect" and box:
-        return rect(box.x, box.y, box.width, box.height, fill=paint(v("fill"), "fill"), stroke=stroke,
+        return rect(box.x, box.y, box.width, box.height, fill=paint(v("fill"), "fill", alpha), stroke=stroke,
                     stroke_width=width, radius=min(number(v("radius"), "radius"), box.width / 2, box.height / 2))
     if el.type == "ellipse" and box:
         return Ellipse(box.x + box.width / 2, box.y + box.height / 2, box.width / 2, box.height / 2,
-                       fillColor=paint(v("fill"), "fill"), strokeColor=stroke, strokeWidth=width)
+                       fillColor=paint(v("fill"), "fill", alpha), strokeColor=stroke, strokeWidth=width)
     if el.type in ("line", "polygon"):
         points = [number(c, "points") for point in (v("points") or []) for c in point]
         if el.type == "line":
             return PolyLine(points, strokeColor=stroke, strokeWidth=width, strokeLineCap=1)
-        return Polygon(points, fillColor=paint(v("fill"), "fill"), strokeColor=stroke, strokeWidth=width)
+        return Polygon(points, fillColor=paint(v("fill"), "fill", alpha), strokeColor=stroke, strokeWidth=width)
     if el.type == "path":
         x, y = number(v("x"), "x"), number(v("y"), "y")
         try:
             shape: Path = path_of(str(v("d")), x, y)
         except ValueError as exc:
             raise Unfit("d", str(exc)) from None
-        shape.fillColor, shape.strokeColor, shape.strokeWidth = paint(v("fill"), "fill"), stroke, width
+        shape.fillColor, shape.strokeColor, shape.strokeWidth = paint(v("fill"), "fill", alpha), stroke, width
         return shape
     assert box is not None  # an image: the kinds with a box were read above
     try:
@@ -128,7 +144,8 @@ def shape_of(el: Element, v: Callable[[str], Any], side: Side, box: Box | None, 
     return upright(art.shape(0, 0, box.width, box.height), box.x, box.y + box.height)
 
 
-def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, matrix: Matrix | None = None) -> Group:
+def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, matrix: Matrix | None = None,
+                 alpha: float = 1.0) -> Group:
     """A text box, every corner of it (turned by `matrix`) inside the safe area."""
     low, high = side.safe - 1e-6, (side.width - side.safe + 1e-6, side.height - side.safe + 1e-6)
     if not all(low <= cx <= high[0] and low <= cy <= high[1]
@@ -138,15 +155,19 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, mat
                     f"{box.height:g} mm){turned} leaves the safe area, {side.safe:g} mm inside the cut; "
                     f"move it in or make it smaller")
     try:
-        font = FONTS[el.font] if el.font in FONTS else side.font(el.font)
+        family = own_family(el.font) if el.font in OWN_FACES else side.font(el.font)
     except ValueError as exc:
         raise Unfit("font", str(exc)) from None
     least = el.min_size or el.size
     value = "" if v("text") is None else str(v("text"))
-    kind = Type(partial(face, el.font, font), el.size, paint(v("colour"), "colour") or HexColor("#000000"))
+    kind = Type(partial(face, family), el.size, paint(v("colour"), "colour", alpha) or Color(0, 0, 0, alpha))
     try:
-        shown = "".join(span.text for span in spans(value))  # what prints: the words, not the tags
-        misprint = unknown_icon(shown, side.icons) or missing_glyph(shown, side.icons, font, el.font)
+        found_spans = spans(value)
+        shown = "".join(span.text for span in found_spans)  # what prints: the words, not the tags
+        misprint = unknown_icon(shown, side.icons)
+        for span in found_spans:  # each word asked of the face it prints in
+            misprint = misprint or missing_glyph(span.text, side.icons, face(family, span.style),
+                                                 face_label(el.font, family, span.style))
         if misprint:
             raise Unfit("text", misprint)
         found = fit(value, side.icons, kind, least, box, el.wrap, el.line_height, side.widths)
@@ -166,20 +187,17 @@ def text_element(el: Element, v: Callable[[str], Any], side: Side, box: Box, mat
     return draw(lines, kind, size, box, el.align, el.valign, el.line_height, side.widths)
 
 
-class NoFace(ValueError):
-    """Bold or italic asked of a font file, which is one face."""
-
-
-def face(style_name: str, font: str, style: Style) -> str:
-    """The registered font a span prints in: printgen's own faces combine bold and italic with the
-    element's font; a .ttf file has no other face to give."""
-    if not (style.bold or style.italic):
+def face_label(font: str, family: Family, style: Style) -> str:
+    """The font as a message names it: `Body (bold face)` for a face of a family under fonts:."""
+    wanted = (family.base[0] or style.bold, family.base[1] or style.italic)
+    if font.lower().endswith(".ttf") or wanted == (False, False):
         return font
-    if style_name not in FONTS:
-        raise NoFace(no_face(style_name, "bold" if style.bold else "italic"))
-    bold = style.bold or style_name in ("bold", "bold-italic")
-    italic = style.italic or style_name in ("italic", "bold-italic")
-    return FONTS[("bold-italic" if italic else "bold") if bold else ("italic" if italic else "regular")]
+    return f"{font} ({face_words(wanted)[0]} face)"
+
+
+def face(family: Family, style: Style) -> str:
+    """The registered font a span prints in: bold and italic combine with the element's own face."""
+    return family.face(style.bold, style.italic)
 
 
 @dataclass

@@ -3,26 +3,32 @@ with an SVG and a PNG of every card's face (and of each back) for checking art a
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable, Iterator
+from importlib import import_module
+from typing import Any, Callable, Iterator, cast
 
 from printgen.art.library import ArtContext
 from printgen.core.build import BuildOptions
+from printgen.core.names import Stems, stem, unwritable
 from printgen.core.paper import SHEET_PAPERS, Flip, Paper
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, Page
-from printgen.games import Game, Loaded
-from printgen.games.deck.chosen import chosen_rows, guides
+from printgen.games import Game, Loaded, Validator
+from printgen.games.deck.chosen import chosen_rows, guides, matching
 from printgen.games.deck.drawn import DeckCard, Drawer
 from printgen.games.deck.faces import Side
+from printgen.games.deck.budget import check_drawn, count_drawn
 from printgen.games.deck.layouts import check_layouts, deck_layouts
 from printgen.games.deck.misprints import never_shown
 from printgen.games.deck.model import Deck, check_elements, check_source, element_lists
+from printgen.games.deck.overview import overview
 from printgen.games.deck.placing import check_placing
 from printgen.games.deck.rows import Row, read_beside, read_rows
 from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
+from printgen.games.deck.typefaces import Family, named_faces
 from printgen.games.deck.values import RowValues, TemplateFile, row_values
-from printgen.layout.cards import Card, slug
+from printgen.jinja.values import MAX_PROBLEMS, is_template
+from printgen.layout.cards import Card
 from printgen.layout.imposition import per_sheet
 from printgen.layout.sheet import Duplex
 
@@ -55,15 +61,13 @@ def bleed_fit(defn: Deck, options: BuildOptions, paper: Paper) -> tuple[float, i
     return given, per_sheet(area, width, height, given, defn.sheet.gap), most
 
 
-def names(rows: list[Row], values: list[RowValues]) -> list[str]:
-    """A file name for each card: the `name` template, else the first column, made unique."""
-    used: dict[str, int] = {}
+def names(rows: list[Row], values: list[RowValues], stems: Stems) -> list[str]:
+    """Each card's file stem, taken from `stems` in row order: the `name` template, else the first
+    column, else `card-<row>`; a stem an earlier card holds gets `-2`, `-3` (core/names.py)."""
     result = []
     for row, value in zip(rows, values):
         given = value.rendered.get(("name",)) or next((str(v) for v in row.values.values() if v), "")
-        stem = slug(given, f"card-{row.index + 1:03}")[:60]
-        used[stem] = used.get(stem, 0) + 1
-        result.append(stem if used[stem] == 1 else f"{stem}-{used[stem]}")
+        result.append(stems.take(stem(given, f"card-{row.index + 1:03}")))
     return result
 
 
@@ -91,12 +95,38 @@ def template_files(defn: Deck, source: SourceMap, context: ArtContext) -> dict[s
     return files
 
 
+def font_family(defn: Deck, context: ArtContext, name: str) -> Family:
+    """The faces of a text element's `font` other than printgen's own: a family under `fonts:`,
+    else a .ttf file, one face (ValueError when it cannot be used)."""
+    if name in defn.fonts:
+        return Family(name, named_faces(defn.fonts[name]))
+    return Family(name, {(False, False): context.library.add_font(name, context)})
+
+
+def template_drawer(defn: Deck, files: dict[str, TemplateFile], context: ArtContext) -> Callable[[str, bytes], Any]:
+    """A side's rendered SVG template -> its picture, its font-family names looked up among the
+    deck's `fonts:` (then the family names inside its font files); one that is neither is
+    drawn in printgen's sans, with a warning at the template's line."""
+    from printgen.art.library import loaded_fonts
+    from printgen.art.svg import embedded_fonts
+    from printgen.drawing.fonts import USER_FAMILIES
+
+    families = {name: named_faces(given) for name, given in defn.fonts.items()}
+    inside = {**loaded_fonts(defn), **{font: USER_FAMILIES[font] for font in context.library.fonts.values()}}
+
+    def draw(side: str, data: bytes) -> Any:
+        file = files[side]
+        font_map = embedded_fonts(inside, told=True, families=families)
+        return context.library.add_svg_text(file.path, data, context, file.text, font_map)
+    return draw
+
+
 def load_fonts(defn: Deck, source: SourceMap, context: ArtContext) -> None:
     """Every font the layouts name, loaded once, so a bad one is told once rather than every row."""
     problems = []
     for at, elements in element_lists(defn):
         for i, element in elements:
-            if element.type == "text" and element.font.lower().endswith(".ttf"):
+            if element.type == "text" and element.font.lower().endswith(".ttf") and element.font not in defn.fonts:
                 try:
                     context.library.add_font(element.font, context)
                 except ValueError as exc:
@@ -120,46 +150,77 @@ def loaded_icons(defn: Deck, loaded: Loaded, context: ArtContext) -> dict[str, A
 
 def build_cards(defn: Deck, loaded: Loaded) -> list[DeckCard]:
     """Every row's card, to be drawn when a sheet or a picture asks for it (drawn.Drawer)."""
-    rows = read_rows(defn, loaded.source, loaded.path.parent, loaded.allow_outside)
+    problems: list[Problem] = []  # each stage's, so that one run tells every problem it can
+    rows = gathered(problems, read_rows, defn, loaded.source, loaded.path.parent, loaded.allow_outside)
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
-    files = template_files(defn, loaded.source, context)
-    values = row_values(defn, rows, loaded.source, files, None if loaded.allow_outside else context.base.resolve())
+    files = gathered(problems, template_files, defn, loaded.source, context) or {}
+    icons = gathered(problems, loaded_icons, defn, loaded, context) or {}
+    gathered(problems, load_fonts, defn, loaded.source, context)
+    folder = None if loaded.allow_outside else context.base.resolve()
+    values = None if rows is None else gathered(problems, row_values, defn, rows, loaded.source, files, folder)
+    if problems or rows is None or values is None:
+        raise DefinitionError(list(dict.fromkeys(problems)))
+    count_drawn(rows, values)
     loaded.art.warnings.extend([w for w in never_shown(values, loaded.source) if w not in loaded.art.warnings])
     width, height = defn.card.dimensions
-    icons = loaded_icons(defn, loaded, context)
-    load_fonts(defn, loaded.source, context)
     layout = Side(width, height, defn.card.safe, icons, lambda name: loaded.art.add_image(name, context),
-                  lambda side, data: loaded.art.add_svg_text(files[side].path, data, context),
-                  lambda name: loaded.art.add_font(name, context))
+                  template_drawer(defn, files, context), partial(font_family, defn, context))
     drawer = Drawer(rows, values, layout, loaded.source)
     cards = []
-    card_names = names(rows, values)
+    stems = Stems()  # svg/ and png/ hold faces and backs: one name space, faces first
+    card_names = names(rows, values, stems)
     backs: dict[tuple[Any, ...], tuple[int, str, str]] = {}
-    used = set(card_names)  # file stems taken: the cards', then each named back's
-    for i, (row, value, name) in enumerate(zip(rows, values, card_names)):
+    faces = set(card_names)
+    labels = [back_label(defn, row, value) for row, value in zip(rows, values)]
+    firsts: dict[str, Row] = {}  # each name told once, at the first row that makes it
+    for row, label in zip(rows, labels):
+        firsts.setdefault(label or "", row)
+    unwritten = [p for label, row in firsts.items() if (p := label_problem(defn, row, label, loaded.source))]
+    if unwritten:
+        raise DefinitionError(unwritten[:MAX_PROBLEMS])
+    for i, (row, value, name, label) in enumerate(zip(rows, values, card_names, labels)):
         # every row renders the same keys in the same order, so its values and name tell backs apart
-        label = back_label(defn, row, value)
         key = (tuple((k, v) for k, v in value.rendered.items() if k[0] == "back"), label)
         if key not in backs:
-            stem = ("back" if not backs else f"back-{name}") if label is None else \
-                unused(label, set(card_names), used)
-            used.add(stem)
-            backs[key] = (i, stem, label or "")
+            backs[key] = (i, back_stem(label, name, bool(backs), faces, stems), label or "")
         back_row, back_name, given = backs[key]
         cards.append(DeckCard(name, width, height, i, back_row, back_name, row.copies, drawer, given))
     return cards
 
 
-def unused(label: str, cards: set[str], used: set[str]) -> str:
-    """A named back's file stem: the name slugged, `back-` before it if a card has that name, and
-    `-2`, `-3` after it when backs that differ come out with one name."""
-    stem = slug(label, "back")[:60]
-    stem = f"back-{stem}" if stem in cards else stem
-    n, found = 1, stem
-    while found in used:
-        n += 1
-        found = f"{stem}-{n}"
-    return found
+def gathered(problems: list[Problem], stage: Callable[..., Any], *args: Any) -> Any:
+    """What `stage` gives, or None with its problems added to `problems`."""
+    try:
+        return stage(*args)
+    except DefinitionError as exc:
+        problems.extend(exc.problems)
+        return None
+
+
+def back_stem(label: str | None, card: str, more: bool, faces: set[str], stems: Stems) -> str:
+    """A back's file stem: back.name made plain (`back-<it>` if a face has it), else `back` for the
+    first back and `back-<first card>` for the others; then `-2`, `-3` if still taken."""
+    if label is None:
+        return stems.take(f"back-{card}" if more else "back")
+    wanted = stem(label, "back")
+    return stems.take(wanted, *([f"back-{wanted}"] if wanted in faces else []))
+
+
+def label_problem(defn: Deck, row: Row, label: str, source: SourceMap) -> Problem | None:
+    """Why a back's name cannot be written as typed in manifest.csv and decks.json, at the key that
+    made it: the row's cell for a column, the row and `back.name` for an expression, else the key."""
+    why = unwritable(label)
+    if why is None:
+        return None
+    why = f"the back's name {label[:40]!r}{'...' if len(label) > 40 else ''}: {why}; " + (
+        "shorten it" if why.startswith("it has") else "remove it")
+    given = defn.back.name
+    if given is None:  # the name of the layout back_layout chose
+        return source.problem(("back_layout",), why)
+    if is_template(given):
+        return Problem(row.file, row.line, "", f"row {row.index + 1}: back.name "
+                       f"({source.file}:{source.line_of(('back', 'name'))}): {why}")
+    return row.problem(given, why) if given in row.values else source.problem(("back", "name"), why)
 
 
 def back_label(defn: Deck, row: Row, value: RowValues) -> str | None:
@@ -173,6 +234,12 @@ def back_label(defn: Deck, row: Row, value: RowValues) -> str | None:
     if given in row.values:
         return "" if row.values[given] is None else str(row.values[given])
     return given
+
+
+def selected(defn: Deck, cards: list[DeckCard], options: BuildOptions, loaded: Loaded) -> tuple[list[DeckCard], str]:
+    """The cards `--rows` and `--where` choose, and what the captions say of them ('' for all)."""
+    matched = matching(defn, cards[0].drawer.rows, options.where, loaded.source) if options.where and cards else None
+    return chosen_rows(cards, options.rows, loaded.source, options.where, matched)
 
 
 def drawn_all(cards: list[DeckCard]) -> list[DeckCard]:
@@ -201,30 +268,32 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
-    cards, part = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)
+    every = build_cards(defn, loaded)
+    cards, part = selected(defn, every, options, loaded)
     pieces = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     bleed = sheet_bleed(defn, options, paper, loaded)
     lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
     title = f"{defn.title} ({part})" if part else defn.title
+    said = title.replace("{", "{{").replace("}", "}}")  # the captions are formatted with each sheet's number
     marks = partial(guides, bleed=bleed, safe=defn.card.safe) if options.guides else None
     proof = " Guides drawn: build without --guides to print." if options.guides else ""
     flip: Flip | None = None
     sheets: Callable[[], Iterator[Page]]
     layout = options.layout or defn.sheet.layout
     if layout == "gutterfold":
-        caption = (f"{title}, sheet {{sheet}} of {{count}}. Print one-sided at actual size, cut round "
+        caption = (f"{said}, sheet {{sheet}} of {{count}}. Print one-sided at actual size, cut round "
                    f"each pair, fold along the dotted line.{proof}")
         sheets = partial(gutterfold_sheets, pieces, paper, bleed, caption, lines, defn.sheet.gap, marks)
     else:
         fronts = layout == "fronts"
+        duplex = Duplex(paper, options.flip, options.back_offset)
         how = ("Print one-sided at actual size." if fronts else
-               f"Print both sides at actual size, turning on the {options.flip} edge.") + proof
-        captions = {"front": f"{title}, sheet {{sheet}} of {{count}}, faces. {how}",
-                    "back": f"{title}, sheet {{sheet}} of {{count}}, backs: the reverse of the faces, "
-                            f"turned on the {options.flip} edge.{proof}"}
-        sheets = partial(duplex_sheets, pieces, Duplex(paper, options.flip, options.back_offset), bleed,
-                         captions, lines, fronts, defn.sheet.gap, marks)
+               f'Print at actual size, choosing "{duplex.dialog}".') + proof
+        captions = {"front": f"{said}, sheet {{sheet}} of {{count}}, faces. {how}",
+                    "back": f'{said}, sheet {{sheet}} of {{count}}, backs, printed with "{duplex.dialog}": '
+                            f"the sheet turns over {duplex.turn}.{proof}"}
+        sheets = partial(duplex_sheets, pieces, duplex, bleed, captions, lines, fronts, defn.sheet.gap, marks)
         flip = None if fronts else options.flip
     try:
         sheets()  # the cards checked against the paper now; no sheet is drawn yet
@@ -234,7 +303,13 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     documents = [Document(f"{loaded.name}.pdf", paper, [], f"{title} \u2013 cards",
                           "Print at actual size (100 %)", flip, draw=partial(told, sheets, cards[:1], unplaced))]
     if options.pictures:
+        documents.append(overview(defn.title, cards, part, f"{loaded.name}-overview.png"))
         documents += face_documents(defn, cards, options.dpi or FACE_DPI)
+    if defn.rules is not None or defn.reference is not None:  # its cards drawn on its pictures' pixels
+        from printgen.games.deck.rulesdocs import rules_documents
+
+        # every row, whatever --rows chose, each drawn now so that a faulty card is told, never shown
+        documents += rules_documents(defn, options, loaded, drawn_all(every), options.dpi or FACE_DPI)
     return documents
 
 
@@ -278,7 +353,7 @@ def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
             return card.back_label
         return defn.title if card.back_name == "back" else f"{defn.title} {card.back_name}"
 
-    cards, _ = chosen_rows(build_cards(defn, loaded), options.rows, loaded.source)
+    cards, _ = selected(defn, build_cards(defn, loaded), options, loaded)
     return [Card(card.name, "card", deck(card), card, card.copies) for card in drawn_all(cards)]
 
 
@@ -286,12 +361,16 @@ GAME = Game(
     id="deck",
     title="Deck",
     makes=["deck.pdf: the cards imposed with cut marks, backs for duplex (or gutterfold, or fronts only)",
-           "svg/ and png/: every card's face and the back"],
+           "deck-overview.png: every card's face in one grid, to look over and share",
+           "svg/ and png/: every card's face and the back",
+           "deck-rules.pdf, deck-reference.pdf and deck-reference-cards.pdf: from the Markdown files "
+           "`rules:` and `reference:` name"],
     model=Deck,
     build=build,
-    checks=(check_elements, check_source, check_layouts, check_placing),
+    checks=(check_elements, check_source, check_layouts, check_placing, check_drawn),
     pieces=pieces,
     bleed=True,
     cards=True,
     papers=tuple(SHEET_PAPERS),
+    validator=lambda: cast(Validator, import_module("printgen.games.deck.validator")),
 )

@@ -5,10 +5,14 @@ in the definition, so a problem with an inherited element is told where the desi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Mapping, Optional
+
+from pydantic import ValidationError
 
 from printgen.core.source import dotted
-from printgen.games.deck.model import Deck, Element, Face, Layout
+from printgen.core.validation import explain
+from printgen.games.deck.model import OWN_KEYS, Deck, Element, Face, Layout, element_problems
+from printgen.games.deck.placing import placing_problems
 from printgen.jinja.values import is_template
 
 Loc = tuple[Any, ...]  # where in the definition: ("layouts", "ship", "layout", 2)
@@ -17,10 +21,19 @@ MAX_DEPTH = 20  # layouts extending layouts: more is a mistake, not a design
 
 @dataclass(frozen=True)
 class Placed:
-    """An element of a resolved layout and where it is written: ("layouts", "base", "layout", 2)."""
+    """An element of a resolved layout and where it is written: ("layouts", "base", "layout", 2);
+    `changes`: each `change:` made to it on the way, where it is written and the keys it gave."""
 
     element: Element
     where: Loc
+    changes: tuple[tuple[Loc, frozenset[str]], ...] = ()
+
+    def where_of(self, key: str) -> Loc:
+        """Where the element's `key` is written: the last change giving it, else the element."""
+        for at, keys in reversed(self.changes):
+            if key in keys:
+                return (*at, key)
+        return (*self.where, key)
 
 
 @dataclass(frozen=True)
@@ -75,7 +88,10 @@ def resolve(defn: Deck, name: str, chain: list[str], done: dict[str, Resolved], 
             circle = chain[chain.index(layout.extends):] if layout.extends in chain else []
             path = " \u2192 ".join([*circle, name, layout.extends])
             wrong = f"layouts extend each other in a circle ({path}); one of them must extend none, or another layout"
-        elif len(chain) >= MAX_DEPTH:
+        elif depth(defn, name) > MAX_DEPTH:
+            if depth(defn, layout.extends) > MAX_DEPTH:  # told once, at the first layout past the limit
+                failed.add(name)
+                return None
             wrong = f"expected at most {MAX_DEPTH} layouts each extending the next"
         if wrong is not None:
             problems.append(((*at, "extends"), wrong))
@@ -87,7 +103,7 @@ def resolve(defn: Deck, name: str, chain: list[str], done: dict[str, Resolved], 
     if name in failed:  # told as part of a circle while its parents were resolved
         return None
     found: list[tuple[Loc, str]] = []
-    elements = inherited(layout, at, parent, found)
+    elements = inherited(layout, at, parent, found, defn.fonts)
     elements += [Placed(el, (*at, "layout", i)) for i, el in enumerate(layout.layout)]
     found += repeated_ids(elements)
     if found:
@@ -106,10 +122,25 @@ def resolve(defn: Deck, name: str, chain: list[str], done: dict[str, Resolved], 
     return done[name]
 
 
-def inherited(layout: Layout, at: Loc, parent: Optional[Resolved], found: list[tuple[Loc, str]]) -> list[Placed]:
-    """The parent's elements, less those removed, each replaced one in its place."""
+def depth(defn: Deck, name: str) -> int:
+    """How many layouts `name` extends, one through the next, counted on the definition's graph
+    whatever order the layouts are written in (at most 100 layouts, so the walk is short); -1 when
+    the walk meets a circle, which resolve() tells as one."""
+    seen = [name]
+    while True:
+        parent = defn.layouts[seen[-1]].extends
+        if parent is None or parent not in defn.layouts:
+            return len(seen) - 1
+        if parent in seen:
+            return -1
+        seen.append(parent)
+
+
+def inherited(layout: Layout, at: Loc, parent: Optional[Resolved], found: list[tuple[Loc, str]],
+              fonts: Mapping[str, Any]) -> list[Placed]:
+    """The parent's elements, less those removed, each replaced or changed one in its place."""
     if parent is None:
-        for key in ("replace", "remove"):
+        for key in ("replace", "remove", "change"):
             if key in layout.model_fields_set and getattr(layout, key):
                 found.append(((*at, key), f"'{key}' changes the elements of the layout this one extends, "
                                           "and it extends none: expected 'extends: <layout>' beside it"))
@@ -129,6 +160,13 @@ def inherited(layout: Layout, at: Loc, parent: Optional[Resolved], found: list[t
         elif element.id is not None and element.id != key:
             found.append(((*at, "replace", key, "id"), f"a replacing element keeps the id it replaces "
                                                        f"('{key}'); leave 'id' out (got {element.id!r})"))
+    for key, keys in layout.change.items():
+        if key not in ids:
+            found.append(((*at, "change", key), f"expected the id of an element of layout "
+                                                f"'{parent.name}': {known} (got {key!r})"))
+        elif key in layout.replace or key in layout.remove:
+            found.append(((*at, "change", key), f"'{key}' is also {'replaced' if key in layout.replace else 'removed'}"
+                                                "; expected one of them"))
     result = []
     for placed in parent.elements:
         own = placed.element.id
@@ -138,8 +176,53 @@ def inherited(layout: Layout, at: Loc, parent: Optional[Resolved], found: list[t
             element = layout.replace[own]
             placed = Placed(element if element.id == own else element.model_copy(update={"id": own}),
                             (*at, "replace", own))
+        elif own is not None and own in layout.change:
+            placed = changed(placed, layout.change[own], (*at, "change", own), found, fonts) or placed
         result.append(placed)
     return result
+
+
+FIXED = {"type": "to draw another kind of element, replace it", "id": "it keeps the id it has"}
+
+
+def changed(placed: Placed, keys: dict[str, Any], at: Loc, found: list[tuple[Loc, str]],
+            fonts: Mapping[str, Any]) -> Optional[Placed]:
+    """The inherited element with `keys` changed, checked as a whole as any element written out is;
+    None, with every problem in `found` (each at its key), when a key or the element it makes is wrong."""
+    known = ["when", *sorted(OWN_KEYS[placed.element.type])]
+    wrong: list[tuple[Loc, str]] = []
+    for key, value in keys.items():
+        if key not in Element.model_fields:
+            wrong.append(((*at, key), f"unknown key; expected one of: {', '.join(known)}"))
+        elif key in FIXED and value != getattr(placed.element, key):
+            wrong.append(((*at, key), f"'{key}' cannot be changed: {FIXED[key]} (got {str(value)[:40]!r})"))
+    if not keys:
+        wrong.append((at, "expected the keys to change, such as {y: 8, colour: '#ffffff'}"))
+    usable = {key: value for key, value in keys.items() if key in Element.model_fields and key not in FIXED}
+    element, errors = merged(placed.element, usable)
+    for err in errors:
+        loc = tuple(err["loc"])
+        wrong.append(((*at, *loc), explain(err, Element, loc)))
+        usable.pop(loc[0], None)
+    if errors:  # the other keys still checked, so no problem waits for a rerun
+        element, _ = merged(placed.element, usable)
+    if element is not None:
+        wrong += [((*at, *key), message) for key, message in (*element_problems(element, fonts), *placing_problems(element, fonts))
+                  if key and key[0] in usable]  # what the parent wrote is told where it wrote it
+    if wrong:
+        found.extend(wrong)
+        return None
+    assert element is not None
+    return Placed(element, placed.where, (*placed.changes, (at, frozenset(keys))))
+
+
+def merged(element: Element, keys: dict[str, Any]) -> tuple[Optional[Element], list[Any]]:
+    """`element` with `keys` given instead of its own, validated whole; or None and pydantic's errors."""
+    given = {**element.model_dump(exclude_unset=True), "type": element.type, **keys}
+    try:
+        return Element.model_validate(given), []
+    except ValidationError as exc:
+        return None, exc.errors(include_url=False)
 
 
 def repeated_ids(elements: Iterable[Placed]) -> list[tuple[Loc, str]]:

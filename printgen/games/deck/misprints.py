@@ -7,7 +7,7 @@ import re
 from typing import Any, Mapping
 
 from printgen.core.source import SourceMap, dotted
-from printgen.core.textcheck import FONT_NAME, WHITESPACE_OK, describe
+from printgen.core.textcheck import FONT_NAME, WHITESPACE_OK, describe, drawable_in
 from printgen.drawing import fonts
 from printgen.games.deck.textbox import ICON
 from printgen.games.deck.values import RowValues
@@ -29,10 +29,8 @@ def unknown_icon(text: str, icons: Mapping[str, Any]) -> str | None:
 
 def missing_glyph(text: str, icons: Mapping[str, Any], font: str, font_file: str) -> str | None:
     """Why `font` (registered; `font_file` as the definition names it) cannot draw the text, or None."""
-    from reportlab.pdfbase import pdfmetrics
-
     fonts.register()  # a card may be checked before anything has measured text
-    glyphs = pdfmetrics.getFont(font).face.charToGlyph
+    glyphs = drawable_in(font)
     shown = ICON.sub(lambda m: " " if m.group(1) in icons else m.group(0), text)
     char = next((c for c in shown if c not in WHITESPACE_OK and c != " " and ord(c) not in glyphs), None)
     if char is None:

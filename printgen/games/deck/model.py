@@ -1,17 +1,22 @@
 """The deck definition: the card's size, where its rows come from, and how faces and backs look.
 
-Layout coordinates are millimetres from the top-left, y down, as a designer reads a ruler; values
-may be Jinja expressions over the row (printgen.games.deck.values)."""
+Layout coordinates are millimetres from the top-left, y down, as a designer reads a ruler, and may be
+written with another unit ('2.5in', printgen.games.deck.units); colours are checked as they are read
+(printgen.games.deck.colours); values may be Jinja expressions over the row (printgen.games.deck.values)."""
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterable, Literal, Optional, Union
+import difflib
+from typing import Annotated, Any, Iterable, Literal, Mapping, Optional, Union
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
-from printgen.art.library import FileName
+from printgen.art.library import FileName, FontFile
 from printgen.core.fields import Name, Strict
 from printgen.core.paper import MAX_BLEED_MM
 from printgen.core.source import Loc
+from printgen.games.deck.rulesfields import ReferenceText, RulebookText
+from printgen.games.deck.colours import WRITTEN, literal_colour, literal_opacity, opacity_outside
+from printgen.games.deck.units import literal_length, type_size, with_units
 from printgen.games.header import Definition
 
 SIZES: dict[str, tuple[float, float]] = {  # width, height in mm, portrait
@@ -21,10 +26,16 @@ SIZES: dict[str, tuple[float, float]] = {  # width, height in mm, portrait
 }
 FONT_STYLES = ("regular", "bold", "italic", "bold-italic")
 
-Number = Annotated[Union[float, str], Field(description="a number of millimetres, or a Jinja expression "
-                                                        "such as '{{ 10 + cost }}'")]
-Paint = Annotated[str, Field(max_length=400, description="a colour as #rrggbb, 'none', or a Jinja "
-                                                         "expression giving one")]
+Number = Annotated[Union[float, str], BeforeValidator(literal_length("mm")), Field(description=(
+    "a length: a number of millimetres, or with its unit ('2.5in', '6.35cm', '18pt', '4mm'), or a Jinja "
+    "expression such as '{{ 10 + cost }}'"))]
+Mm = BeforeValidator(literal_length("mm"))  # a float key in millimetres that also takes '2.5in'
+Pt = BeforeValidator(type_size)  # a type size in points, 7 to 72, that also takes '4mm'
+Units = Field(json_schema_extra=lambda schema: with_units(schema))  # editors take '2.5in' too
+Paint = Annotated[str, AfterValidator(literal_colour), Field(max_length=400, description=(
+    f"a colour: {WRITTEN}; or a Jinja expression giving one"))]
+Opacity = Annotated[Union[float, str], BeforeValidator(literal_opacity), Field(description=(
+    "how opaque the element is, from 0 (not drawn) to 1 (solid), as 0.5 or '50%', or a Jinja expression"))]
 Text = Annotated[str, Field(max_length=4000)]
 ElementId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z_][A-Za-z0-9_-]*$",
                                  description="letters, digits, _ and -, such as 'title' or 'cost-badge'")]
@@ -36,22 +47,32 @@ Column = Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z_][
                                           "digit, so templates can say {{ name }}")]
 
 
+def named_size(value: Any) -> Any:
+    """A card size not among SIZES told in words, with the nearest name; other values are pydantic's."""
+    if isinstance(value, str) and value not in SIZES:
+        nearest = difflib.get_close_matches(value.lower(), list(SIZES), n=1, cutoff=0.6)
+        hint = f"; did you mean '{nearest[0]}'?" if nearest else ""
+        raise ValueError(f"expected a card size: {', '.join(SIZES)}; or leave size out and give width and height, "
+                         f"such as width: 70 and height: '4.5in' (got {value[:40]!r}){hint}")
+    return value
+
+
 DEFAULT_BLEED = 2.0  # mm: enough for a cut or a duplex back a little off, as print shops ask
 
 
 class CardSize(Strict):
-    size: Annotated[Optional[Literal[tuple(SIZES)]], Field(  # type: ignore[valid-type]
+    size: Annotated[Optional[Literal[tuple(SIZES)]], BeforeValidator(named_size), Field(  # type: ignore[valid-type]
         description=f"a usual size: {', '.join(SIZES)}; or give width and height")] = "poker"
-    width: Annotated[Optional[float], Field(gt=10, le=300, allow_inf_nan=False)] = None
-    height: Annotated[Optional[float], Field(gt=10, le=400, allow_inf_nan=False)] = None
+    width: Annotated[Optional[float], Field(gt=10, le=300, allow_inf_nan=False), Mm, Units] = None
+    height: Annotated[Optional[float], Field(gt=10, le=400, allow_inf_nan=False), Mm, Units] = None
     corner_radius: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,
-                                          description="rounding of the cut guides' corners, mm")] = 3.0
+                                          description="rounding of the cut guides' corners, mm"), Mm, Units] = 3.0
     bleed: Annotated[Optional[float], Field(ge=0, le=MAX_BLEED_MM, allow_inf_nan=False, description=(
         "how far backgrounds run past the cut, mm; left out, 2 mm when a sheet holds as many "
-        "cards with it as without, else none and the cards stand edge to edge"))] = None
+        "cards with it as without, else none and the cards stand edge to edge")), Mm, Units] = None
     safe: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False,
                                  description="inset of the safe area inside the cut, mm; text "
-                                             "must stay inside it")] = 3.0
+                                             "must stay inside it"), Mm, Units] = 3.0
 
     @property
     def most_bleed(self) -> float:
@@ -70,12 +91,12 @@ class Clip(Strict):
 
     type: Annotated[Optional[Literal["card", "rect", "ellipse", "path"]], Field(
         description="card, rect, ellipse or path; left out, path when 'd' is given, else rect")] = None
-    x: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
-    y: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False)] = 0.0
-    width: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False)] = None
-    height: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False)] = None
+    x: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False), Mm, Units] = 0.0
+    y: Annotated[float, Field(ge=-100, le=500, allow_inf_nan=False), Mm, Units] = 0.0
+    width: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False), Mm, Units] = None
+    height: Annotated[Optional[float], Field(gt=0, le=500, allow_inf_nan=False), Mm, Units] = None
     radius: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False, description="a rect's rounded "
-                                                                                  "corners, mm")] = 0.0
+                                                                                  "corners, mm"), Mm, Units] = 0.0
     d: Annotated[Optional[str], Field(max_length=20_000, description="SVG path data in card mm")] = None
 
     @model_validator(mode="before")
@@ -110,22 +131,23 @@ class Element(Strict):
                                       "e.g. 'M 0 0 L 10 0 L 5 8 Z'")] = None
     fill: Optional[Paint] = None
     stroke: Optional[Paint] = None
-    stroke_width: Annotated[Union[float, str], Field(description="the outline's width in mm (0: no "
-                                                                 "outline), or a Jinja expression")] = 0.3
+    stroke_width: Annotated[Union[float, str], Field(description=(
+        "the outline's width in mm or with a unit ('1pt'; 0: no outline), or a Jinja expression")), Mm, Units] = 0.3
     src: Optional[Annotated[str, Field(min_length=1, max_length=300)]] = None
     text: Optional[Text] = None
     font: Annotated[str, Field(min_length=1, max_length=300, description=(
         "regular, bold, italic or bold-italic (printgen's own sans), or a TrueType font file (.ttf) "
         "beside the definition"))] = "regular"
-    size: Annotated[float, Field(ge=7, le=72, allow_inf_nan=False, description="text size in points, "
-                                                                                "7 at the least")] = 10.0
-    min_size: Annotated[Optional[float], Field(ge=7, le=72, allow_inf_nan=False, description="shrink "
-                                               "text that does not fit down to this size, 7 pt at the least")] = None
+    size: Annotated[float, Field(ge=7, le=72, allow_inf_nan=False, description=(
+        "text size in points, 7 at the least (or with a unit: '4mm')")), Pt, Units] = 10.0
+    min_size: Annotated[Optional[float], Field(ge=7, le=72, allow_inf_nan=False, description=(
+        "shrink text that does not fit down to this size, 7 pt at the least")), Pt, Units] = None
     colour: Paint = "#000000"
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     wrap: bool = True
     line_height: Annotated[float, Field(ge=0.8, le=3)] = 1.2
+    opacity: Opacity = 1.0
     rotate: Annotated[Union[float, str], Field(description=(
         "degrees the element turns, clockwise as seen on the card (negative: anticlockwise), "
         "or a Jinja expression"))] = 0.0
@@ -169,15 +191,39 @@ class Layout(Strict):
                                            "those inherited")] = Field(default_factory=list)
     replace: Annotated[dict[ElementId, Element], Field(max_length=200, description=(
         "inherited elements by id, each drawn instead of it, in its place"))] = Field(default_factory=dict)
+    change: Annotated[dict[ElementId, dict[Annotated[str, Field(max_length=40)], Any]], Field(
+        max_length=200, description=("inherited elements by id, each with the keys given here changed, such "
+                                     "as {title: {y: 8, colour: '#ffffff'}}; the rest as inherited"))] = \
+        Field(default_factory=dict)
     remove: Annotated[list[ElementId], Field(max_length=200, description="ids of inherited elements "
                                              "not to draw")] = Field(default_factory=list)
+
+
+FontName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z][A-Za-z0-9 _-]*$",
+                                description="a name for the font, as a text element's font and an SVG "
+                                            "template's font-family give it: letters, digits, spaces, _ and -")]
+
+
+class FontFaces(Strict):
+    """One font family: a TrueType file per face; <b> and <i> in a text set in it use them."""
+
+    regular: FontFile
+    bold: FontFile = None
+    italic: FontFile = None
+    bold_italic: FontFile = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def one_file(cls, value: Any) -> Any:
+        """`Title: title.ttf` is a family of one face, `{regular: title.ttf}`."""
+        return {"regular": value} if isinstance(value, str) else value
 
 
 class Sheet(Strict):
     paper: Literal["a4", "letter", "a3", "tabloid"] = "a4"
     orientation: Annotated[Literal["auto", "portrait", "landscape"], Field(
         description="auto: landscape only when it holds more cards on each sheet")] = "auto"
-    gap: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False, description="mm between cards")] = 0.0
+    gap: Annotated[float, Field(ge=0, le=20, allow_inf_nan=False, description="mm between cards"), Mm, Units] = 0.0
     layout: Annotated[Literal["duplex", "gutterfold", "fronts"], Field(
         description="duplex: backs on the reverse; gutterfold: each back beside its front, to fold; "
                     "fronts: faces only")] = "duplex"
@@ -215,6 +261,15 @@ class Deck(Definition):
         "instead of 'back': the name of a layout in 'layouts', or a Jinja expression giving one "
         "for each row"))] = None
     sheet: Sheet = Field(default_factory=Sheet)
+    fonts: Annotated[dict[FontName, FontFaces], Field(max_length=20, description=(
+        "your own fonts by name: a TrueType file ('Title: fonts/title.ttf'), or a family of up to "
+        "four ({regular: ..., bold: ..., italic: ..., bold_italic: ...}); a text element's font and "
+        "an SVG template's font-family may name them"))] = Field(default_factory=dict)
+    rules: Annotated[Optional[RulebookText], Field(description=(
+        "a rulebook in Markdown beside the definition, such as rules.md: <name>-rules.pdf"))] = None
+    reference: Annotated[Optional[ReferenceText], Field(description=(
+        "a reference card in Markdown, such as reference.md, its two halves split by <!-- page break -->: "
+        "<name>-reference.pdf and <name>-reference-cards.pdf"))] = None
 
 
 OWN_KEYS = {
@@ -228,7 +283,7 @@ OWN_KEYS = {
              "valign", "wrap", "line_height"},
 }
 PLACED = {"rotate", "origin", "clip"}  # every kind turns and clips (printgen.games.deck.placing)
-OWN_KEYS = {kind: keys | PLACED for kind, keys in OWN_KEYS.items()}
+OWN_KEYS = {kind: keys | PLACED | ({"opacity"} if kind != "image" else set()) for kind, keys in OWN_KEYS.items()}
 NEEDED = {"rect": ("width", "height"), "ellipse": ("width", "height"), "line": ("points",),
           "polygon": ("points",), "path": ("d",), "image": ("src", "width", "height"),
           "text": ("text", "width", "height")}
@@ -249,22 +304,35 @@ def check_elements(defn: Deck) -> Iterable[tuple[Loc, str]]:
     """Each element's keys fit its type: a key another type uses is a mistake, a needed one missing."""
     for at, elements in element_lists(defn):
         for i, element in elements:
-            given = element.model_fields_set - {"type", "when", "id"}
-            for key in sorted(given - OWN_KEYS[element.type]):
-                yield (*at, i, key), (f"{article(element.type)} {element.type} takes no '{key}'; it takes "
-                                                 f"{', '.join(sorted(OWN_KEYS[element.type]))}")
-            for key in NEEDED[element.type]:
-                if getattr(element, key) is None:
-                    yield (*at, i), f"{article(element.type)} {element.type} needs '{key}'"
-            if element.font not in FONT_STYLES and not element.font.lower().endswith(".ttf"):
-                yield (*at, i, "font"), (f"expected {', '.join(FONT_STYLES)} or a TrueType font "
-                                                    f"file such as 'fonts/title.ttf' (got {element.font!r})")
-            if isinstance(element.stroke_width, float) and element.stroke_width < 0:
-                yield (*at, i, "stroke_width"), negative_stroke(element.stroke_width)
-            if element.type in ("line", "polygon") and element.points is not None:
-                least = 2 if element.type == "line" else 3
-                if len(element.points) < least:
-                    yield (*at, i, "points"), f"a {element.type} needs at least {least} points"
+            for key, message in element_problems(element, defn.fonts):
+                yield (*at, i, *key), message
+    for name in defn.fonts:
+        if name in FONT_STYLES:
+            yield ("fonts", name), f"'{name}' is printgen's own face; give your font another name"
+
+
+def element_problems(element: Element, fonts: Mapping[str, Any]) -> Iterable[tuple[Loc, str]]:
+    """What is wrong with one element as a whole, each at its key (() for the element itself);
+    `fonts` are the deck's own, by name."""
+    given = element.model_fields_set - {"type", "when", "id"}
+    for key in sorted(given - OWN_KEYS[element.type]):
+        yield (key,), (f"{article(element.type)} {element.type} takes no '{key}'; it takes "
+                       f"{', '.join(sorted(OWN_KEYS[element.type]))}")
+    for key in NEEDED[element.type]:
+        if getattr(element, key) is None:
+            yield (), f"{article(element.type)} {element.type} needs '{key}'"
+    if element.font not in FONT_STYLES and not element.font.lower().endswith(".ttf") and element.font not in fonts:
+        named = f", a font under fonts: ({', '.join(fonts)})" if fonts else ""
+        yield ("font",), (f"expected {', '.join(FONT_STYLES)}{named} or a TrueType font "
+                          f"file such as 'fonts/title.ttf' (got {element.font!r})")
+    if isinstance(element.stroke_width, float) and element.stroke_width < 0:
+        yield ("stroke_width",), negative_stroke(element.stroke_width)
+    if isinstance(element.opacity, float) and not 0 <= element.opacity <= 1:
+        yield ("opacity",), opacity_outside(element.opacity)
+    if element.type in ("line", "polygon") and element.points is not None:
+        least = 2 if element.type == "line" else 3
+        if len(element.points) < least:
+            yield ("points",), f"a {element.type} needs at least {least} points"
 
 
 def negative_stroke(width: float) -> str:

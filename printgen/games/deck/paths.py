@@ -1,11 +1,14 @@
 """SVG path data (`d`) for a deck's `path` element, read into a reportlab Path in millimetres.
 
-S, T and A are refused with a hint, since C draws the same curves."""
+S, T and A are refused with a hint, since C draws the same curves. Every point the path reaches,
+relative moves added up, is held to the deck's reach (printgen.games.deck.reach)."""
 from __future__ import annotations
 
 import re
 
 from reportlab.graphics.shapes import Path
+
+from printgen.games.deck.reach import LIMIT, out_of_reach
 
 TOKEN = re.compile(r"[A-Za-z]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}
@@ -41,6 +44,10 @@ def path_of(d: str, x0: float = 0.0, y0: float = 0.0) -> Path:
         if command.islower():  # relative: from the current point
             offsets = {"H": [x], "V": [y]}.get(upper, [x, y] * (need // 2))
             values = [v + o for v, o in zip(values, offsets)]
+        far = next((v for v in values if out_of_reach(v)), None)
+        if far is not None:
+            raise ValueError(f"'{command} {' '.join(args)}' (command {count}) takes the path to {far:g} mm; "
+                             f"expected every point within {LIMIT:g} mm of the card's corner")
         if upper == "Z":
             path.closePath()
             x, y = start_x, start_y

@@ -6,15 +6,16 @@ with the element, so what it keeps out is where the designer measured it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from reportlab.graphics.shapes import FILL_NON_ZERO, Group, Path, rotate, translate
 
 from printgen.core.source import Loc
 from printgen.drawing.picture import Matrix, compose, placed
-from printgen.games.deck.model import Clip, Deck, article, element_lists
+from printgen.games.deck.model import Clip, Deck, Element, article, element_lists
 from printgen.games.deck.paths import path_of
-from printgen.games.deck.richtext import MarkupError, spans, wants_face
+from printgen.games.deck.richtext import MarkupError, spans
+from printgen.games.deck.typefaces import faces_asked
 from printgen.jinja.values import is_template
 
 TAKES = {"card": set(), "rect": {"x", "y", "width", "height", "radius"}, "ellipse": {"x", "y", "width", "height"},
@@ -106,40 +107,38 @@ def check_placing(defn: Deck) -> Iterable[tuple[Loc, str]]:
     told at their lines before any row is read (a templated text is read per row, faces.py)."""
     for at, elements in element_lists(defn):
         for i, element in elements:
-            clip = element.clip
-            if clip is not None:
-                kind = clip.type or ("path" if clip.d is not None else "rect")
-                wrong = sorted((clip.model_fields_set - {"type"}) - TAKES[kind])
-                if wrong:
-                    yield (*at, i, "clip", wrong[0]), f"{article(kind)} {kind} clip takes no '{wrong[0]}'"
-                if kind == "path":
-                    try:
-                        path_of(clip.d or "")
-                    except ValueError as exc:
-                        yield (*at, i, "clip", "d"), str(exc)
-                elif kind != "card" and (clip.width is None or clip.height is None):
-                    yield (*at, i, "clip"), f"{article(kind)} {kind} clip needs 'width' and 'height' in mm"
-            if element.type == "text" and element.text is not None and not is_template(element.text):
-                yield from text_markup(element.text, element.font, (*at, i))
+            for key, message in placing_problems(element, defn.fonts):
+                yield (*at, i, *key), message
 
 
-def text_markup(text: str, font: str, where: tuple[Any, ...]) -> Iterable[tuple[Loc, str]]:
+def placing_problems(element: Element, fonts: Mapping[str, Any]) -> Iterable[tuple[Loc, str]]:
+    """One element's clip and written markup, each problem at its key within the element."""
+    clip = element.clip
+    if clip is not None:
+        kind = clip.type or ("path" if clip.d is not None else "rect")
+        wrong = sorted((clip.model_fields_set - {"type"}) - TAKES[kind])
+        if wrong:
+            yield ("clip", wrong[0]), f"{article(kind)} {kind} clip takes no '{wrong[0]}'"
+        if kind == "path":
+            try:
+                path_of(clip.d or "")
+            except ValueError as exc:
+                yield ("clip", "d"), str(exc)
+        elif kind != "card" and (clip.width is None or clip.height is None):
+            yield ("clip",), f"{article(kind)} {kind} clip needs 'width' and 'height' in mm"
+    if element.type == "text" and element.text is not None and not is_template(element.text):
+        yield from text_markup(element.text, element.font, (), fonts)
+
+
+def text_markup(text: str, font: str, where: tuple[Any, ...], given: Mapping[str, Any]) -> Iterable[tuple[Loc, str]]:
     try:
         found = spans(text)
     except MarkupError as exc:
         yield (*where, "text"), str(exc)
         return
-    face = wants_face(found) if font.lower().endswith(".ttf") else None
-    if face:
-        yield (*where, "font"), no_face(font, face)
-
-
-def no_face(font: str, face: str) -> str:
-    """Why styled text cannot print in a single TrueType file."""
-    tag = "<b>" if face == "bold" else "<i>"
-    return (f"the text asks for {face} ({tag}), and {font} is one TrueType file with no {face} face; "
-            f"use printgen's own faces (font: regular), or give the {face} words a text element of "
-            f"their own with a {face} .ttf")
+    missing = faces_asked({(s.style.bold, s.style.italic) for s in found}, font, given)
+    if missing:
+        yield (*where, "font"), missing
 
 
 def centre_of(bounds: tuple[float, float, float, float]) -> tuple[float, float]:

@@ -109,11 +109,3 @@ def styled(style: Style, name: str, attributes: str, at: int) -> Style:
         else:
             raise MarkupError(f"the <font> at character {at} takes color and size, not {key}")
     return style
-
-
-def wants_face(found: list[Span]) -> str | None:
-    """'bold' or 'italic' when a span asks for one, for a font file that has no such face."""
-    for span in found:
-        if span.style.bold or span.style.italic:
-            return "bold" if span.style.bold else "italic"
-    return None

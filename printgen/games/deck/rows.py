@@ -1,25 +1,28 @@
 """A deck's rows, from a CSV, TSV or .xlsx file or inline, each with where it was written so a bad
 value is told at its CSV line and column, or at its spreadsheet cell (`cards.xlsx:Ships!C4`).
 
-An Excel workbook is held to the limits a CSV is held to. An .xlsx is a zip of XML: the sizes its
-members say they unpack to are checked before openpyxl reads one, and a sheet is refused by its
-dimension before its rows are read, so a small file cannot make printgen unpack or walk a huge one."""
+An Excel workbook is held to the limits a CSV is held to. An .xlsx is a zip of XML: its parts are
+measured before openpyxl reads one (xlsx.py), and a sheet's rows are counted as they are read (and
+refused early by a size header that says too many), so a small file cannot make printgen unpack or
+walk a huge one."""
 from __future__ import annotations
 
 import csv
 import datetime
 import io
+import unicodedata
 import warnings
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from printgen.art.library import ArtContext, resolve
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, dotted
 from printgen.core.textcheck import problem_with
 from printgen.games.deck.model import Deck
+from printgen.games.deck.xlsx import check_zip
+from printgen.jinja.values import MAX_PROBLEMS
 
 MAX_CSV_BYTES = 16 * 1024 * 1024
 MAX_ROWS = 20_000
@@ -27,8 +30,6 @@ MAX_COLUMNS = 100
 MAX_CELL = 4_000
 MAX_COPIES = 1_000
 MAX_CARDS = 20_000  # cards in all, copies counted: 20,000 rows of 1,000 copies would be 20 million
-MAX_UNPACKED = 128 * 1024 * 1024  # the members together, unpacked: a 16 MiB CSV's cells with room for the XML
-MAX_MEMBERS = 1_000
 MAX_SHEET_ROWS = 40_000  # rows the sheet spans, blank ones counted: twice a deck's most rows
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 YES, NO = {"yes", "y", "true", "1", "x"}, {"no", "n", "false", "0", ""}
@@ -158,90 +159,150 @@ def cell_text(value: Any) -> str:
         return value.date().isoformat() if value.time() == datetime.time() else value.isoformat(sep=" ")
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
-    return str(value)
-
-
-def check_zip(data: bytes, file: str) -> None:
-    """Refuse a workbook whose members would unpack past MAX_UNPACKED, before any is unpacked
-    (zipfile stops a member at the size it declares, so the declared sizes bound the work)."""
-    try:
-        members = zipfile.ZipFile(io.BytesIO(data)).infolist()
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise DefinitionError([Problem(file, 1, "", f"cannot read this file as an Excel workbook (.xlsx): "
-                                       f"{exc}; save it from your spreadsheet as .xlsx or as CSV")])
-    if len(members) > MAX_MEMBERS:
-        raise DefinitionError([Problem(file, 1, "", f"the workbook holds {len(members):,} files; an .xlsx "
-                                       f"of card data holds far fewer than {MAX_MEMBERS:,}")])
-    unpacked = sum(member.file_size for member in members)
-    if unpacked > MAX_UNPACKED:
-        raise DefinitionError([Problem(file, 1, "", f"the workbook unpacks to {unpacked / 2**20:,.0f} MiB; "
-                                       f"a deck's data may unpack to at most {MAX_UNPACKED // 2**20} MiB")])
+    return unicodedata.normalize("NFC", str(value))  # `é` however it was typed, as a CSV's
 
 
 def workbook_rows(data: bytes, file: str, sheet: str | None) -> tuple[list[str], list[tuple[int, list[str]]], str]:
     """The header, each non-blank row as (sheet row number, texts), and the sheet's name, within a
     CSV's limits (its most bytes as the most characters in all, so a workbook holds no more text than
-    a CSV may). DefinitionError names the cell at fault."""
+    a CSV may). Read once with formulas as written: only a sheet holding formulas is read again for
+    their saved results. DefinitionError names the cell at fault."""
     check_zip(data, file)
-    from openpyxl import load_workbook  # here: only a deck with .xlsx data needs it
-    from openpyxl.utils.cell import get_column_letter
-
+    book = open_book(data, file, formulas=True)
     try:
-        with warnings.catch_warnings():  # openpyxl's remarks on styles it ignores are not the user's business
-            warnings.simplefilter("ignore")
-            book = load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
-    except Exception as exc:  # noqa: BLE001 - a broken workbook fails in openpyxl in many ways
-        raise DefinitionError([Problem(file, 1, "", f"cannot read this file as an Excel workbook (.xlsx) "
-                                       f"({type(exc).__name__}: {exc}); save it again as .xlsx, or as CSV")])
-    try:
-        names = book.sheetnames
-        if sheet is not None and sheet not in names:
-            raise DefinitionError([Problem(file, 1, "", f"no sheet named '{sheet}'; the workbook's sheets are "
-                                           f"{', '.join(repr(n) for n in names)}")])
-        chosen = book[sheet] if sheet is not None else book.worksheets[0]
+        chosen = chosen_sheet(book, file, sheet)
         title = chosen.title
-        spans = chosen.max_row  # from the sheet's <dimension>, read before any row
-        if isinstance(spans, int) and spans > MAX_SHEET_ROWS:
-            raise DefinitionError([Problem(file, 1, "", f"the sheet '{title}' spans {spans:,} rows; a deck may "
-                                           f"have at most {MAX_ROWS:,} rows (and the sheet at most "
-                                           f"{MAX_SHEET_ROWS:,}, blank ones counted): delete the rows below the data")])
-        place = sheet_ref(title)
-        found: list[tuple[int, list[str]]] = []
-        header: list[str] = []
-        held = 0
         try:
-            rows = chosen.iter_rows(max_row=MAX_SHEET_ROWS, max_col=MAX_COLUMNS + 1, values_only=True)
-            for number, values in enumerate(rows, start=1):
-                texts = [cell_text(v) for v in values]
-                long = next((i for i, t in enumerate(texts) if len(t) > MAX_CELL), None)
-                if long is not None:
-                    named = f"column '{header[long]}': " if long < len(header) else ""
-                    raise DefinitionError([Problem(file, number, "", f"{named}a value may have at most "
-                                                   f"{MAX_CELL:,} characters",
-                                                   place=f"{place}!{get_column_letter(long + 1)}{number}")])
-                held += sum(len(t) for t in texts)
-                if held > MAX_CSV_BYTES:
-                    raise DefinitionError([Problem(file, number, "", f"the cells up to this row hold more than "
-                                                   f"{MAX_CSV_BYTES // 2**20} MiB of text, the most a deck's data "
-                                                   f"may hold", place=f"{place}!{number}:{number}")])
-                while texts and not texts[-1].strip():
-                    texts.pop()
-                if number == 1:
-                    header = texts
-                elif texts:
-                    if len(found) == MAX_ROWS:
-                        raise DefinitionError([Problem(file, number, "", f"more than {MAX_ROWS:,} rows; a deck "
-                                                       f"may have at most {MAX_ROWS:,}",
-                                                       place=f"{place}!{number}:{number}")])
-                    found.append((number, texts))
+            header, found, formulas = sheet_texts(chosen.iter_rows(max_row=MAX_SHEET_ROWS + 1, max_col=MAX_COLUMNS + 1,
+                                                                   values_only=True), file, sheet_ref(title))
         except DefinitionError:
             raise
         except Exception as exc:  # noqa: BLE001 - a sheet's XML can be broken in many ways
             raise DefinitionError([Problem(file, 1, "", f"cannot read the sheet '{title}' ({type(exc).__name__}: "
                                            f"{exc}); save the workbook again as .xlsx, or as CSV")])
-        return header, found, title
     finally:
         book.close()
+    if formulas:
+        saved_results(data, file, title, found, formulas)
+    return header, found, title
+
+
+def open_book(data: bytes, file: str, formulas: bool) -> Any:
+    """The workbook read-only, its cells as written (`formulas`) or as last saved (each formula's result)."""
+    from openpyxl import load_workbook  # here: only a deck with .xlsx data needs it
+
+    try:
+        with warnings.catch_warnings():  # openpyxl's remarks on styles it ignores are not the user's business
+            warnings.simplefilter("ignore")
+            return load_workbook(io.BytesIO(data), read_only=True, data_only=not formulas, keep_links=False)
+    except Exception as exc:  # noqa: BLE001 - a broken workbook fails in openpyxl in many ways
+        raise DefinitionError([Problem(file, 1, "", f"cannot read this file as an Excel workbook (.xlsx) "
+                                       f"({type(exc).__name__}: {exc}); save it again as .xlsx, or as CSV")])
+
+
+def chosen_sheet(book: Any, file: str, sheet: str | None) -> Any:
+    """The sheet `data` names (else the first), refused when its size header spans too many rows."""
+    names = book.sheetnames
+    if sheet is not None and sheet not in names:
+        raise DefinitionError([Problem(file, 1, "", f"no sheet named '{sheet}'; the workbook's sheets are "
+                                       f"{', '.join(repr(n) for n in names)}")])
+    chosen = book[sheet] if sheet is not None else book.worksheets[0]
+    spans = chosen.max_row  # from the sheet's <dimension>, read before any row; rows are counted too
+    if isinstance(spans, int) and spans > MAX_SHEET_ROWS:
+        raise DefinitionError([Problem(file, 1, "", f"the sheet '{chosen.title}' spans {spans:,} rows; a deck may "
+                                       f"have at most {MAX_ROWS:,} rows (and the sheet at most "
+                                       f"{MAX_SHEET_ROWS:,}, blank ones counted): delete the rows below the data")])
+    return chosen
+
+
+def sheet_texts(rows: Iterator[tuple[Any, ...]], file: str, place: str) -> tuple[
+        list[str], list[tuple[int, list[str]]], dict[tuple[int, int], str]]:
+    """The header, the non-blank rows' texts and each formula cell's formula by (row, column), the
+    rows counted as they are read (never taken from the sheet's size header)."""
+    from openpyxl.utils.cell import get_column_letter  # openpyxl is loaded: the workbook was read
+
+    found: list[tuple[int, list[str]]] = []
+    header: list[str] = []
+    formulas: dict[tuple[int, int], str] = {}
+    held = 0
+    for number, values in enumerate(rows, start=1):
+        if number > MAX_SHEET_ROWS:
+            raise DefinitionError([Problem(file, number, "", f"the sheet has rows past row {MAX_SHEET_ROWS:,}; "
+                                           f"a deck may have at most {MAX_ROWS:,} rows (and the sheet at most "
+                                           f"{MAX_SHEET_ROWS:,}, blank ones counted): delete the rows below the data",
+                                           place=f"{place}!{number}:{number}")])
+        if values.count(None) == len(values):
+            continue  # a blank row (many, where a sheet's rows skip ahead): no card, nothing held
+        texts = [cell_text(v) for v in values]
+        for column, value in enumerate(values):
+            if is_formula(value):
+                formulas[(number, column)] = texts[column] = formula_text(value)
+        long = next((i for i, t in enumerate(texts) if len(t) > MAX_CELL), None)
+        if long is not None:
+            named = f"column '{header[long]}': " if long < len(header) else ""
+            raise DefinitionError([Problem(file, number, "", f"{named}a value may have at most "
+                                           f"{MAX_CELL:,} characters",
+                                           place=f"{place}!{get_column_letter(long + 1)}{number}")])
+        held += sum(len(t) for t in texts)
+        if held > MAX_CSV_BYTES:
+            raise DefinitionError([Problem(file, number, "", f"the cells up to this row hold more than "
+                                           f"{MAX_CSV_BYTES // 2**20} MiB of text, the most a deck's data "
+                                           f"may hold", place=f"{place}!{number}:{number}")])
+        while texts and not texts[-1].strip():
+            texts.pop()
+        if number == 1:
+            header = texts
+        elif texts:
+            if len(found) == MAX_ROWS:
+                raise DefinitionError([Problem(file, number, "", f"more than {MAX_ROWS:,} rows; a deck "
+                                               f"may have at most {MAX_ROWS:,}",
+                                               place=f"{place}!{number}:{number}")])
+            found.append((number, texts))
+    return header, found, formulas
+
+
+def is_formula(value: Any) -> bool:
+    """A cell read with formulas as written: `=B3*2`, or an array or data-table formula."""
+    return (isinstance(value, str) and value.startswith("=")) or hasattr(value, "ref")
+
+
+def formula_text(value: Any) -> str:
+    return value if isinstance(value, str) else str(getattr(value, "text", "") or "=")
+
+
+def saved_results(data: bytes, file: str, title: str, found: list[tuple[int, list[str]]],
+                  formulas: dict[tuple[int, int], str]) -> None:
+    """Each formula cell's text replaced by the result the workbook saved with it; a formula with
+    none (as scripts such as openpyxl write them) is a problem at its cell, never a blank."""
+    from openpyxl.utils.cell import get_column_letter
+
+    place = sheet_ref(title)
+    book = open_book(data, file, formulas=False)
+    texts = dict(found)
+    problems: list[Problem] = []
+    try:
+        last = max(number for number, _ in formulas)
+        rows = book[title].iter_rows(max_row=last, max_col=MAX_COLUMNS + 1, values_only=True)
+        for number, values in enumerate(rows, start=1):
+            for column, value in enumerate(values):
+                if (number, column) not in formulas:
+                    continue
+                cell = f"{place}!{get_column_letter(column + 1)}{number}"
+                if value is None and len(problems) < MAX_PROBLEMS:
+                    problems.append(Problem(file, number, "", f"a formula with no saved value "
+                                            f"({formulas[number, column][:40]}); open and save the workbook in "
+                                            f"a spreadsheet program, which saves each formula's result, or type "
+                                            f"the value in its place", place=cell))
+                elif value is not None and number in texts and column < len(texts[number]):
+                    text = cell_text(value)
+                    if len(text) > MAX_CELL:
+                        problems.append(Problem(file, number, "", f"a formula's result may have at most "
+                                                f"{MAX_CELL:,} characters", place=cell))
+                    texts[number][column] = text
+    finally:
+        book.close()
+    if problems:
+        raise DefinitionError(problems)
 
 
 def sheet_rows(data: bytes, file: str, sheet: str | None) -> list[tuple[Any, ...]]:
@@ -262,10 +323,10 @@ def sheet_rows(data: bytes, file: str, sheet: str | None) -> list[tuple[Any, ...
 
 def csv_rows(data: bytes, file: str, source: SourceMap, delimiter: str = ",") -> list[tuple[Any, ...]]:
     """(index, {column: text}, file, line, ()) for each CSV record; the line is where it starts."""
+    kind = "CSV" if delimiter == "," else "TSV"
     try:
-        text = data.decode("utf-8-sig")
+        text = unicodedata.normalize("NFC", data.decode("utf-8-sig"))  # `é` however it was typed
     except UnicodeDecodeError as exc:
-        kind = "CSV" if delimiter == "," else "TSV"
         raise DefinitionError([source.problem(("data",), f"expected a UTF-8 file, but byte {exc.start} "
                                               f"is not UTF-8; save the {kind} as UTF-8")])
     reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
@@ -290,7 +351,7 @@ def csv_rows(data: bytes, file: str, source: SourceMap, delimiter: str = ",") ->
                                                f"{MAX_CELL:,} characters")])
             found.append((len(found), dict(zip(columns, record)), file, line, ()))
     except csv.Error as exc:
-        raise DefinitionError([Problem(file, reader.line_num or 1, "", f"cannot read this CSV line: {exc}")])
+        raise DefinitionError([Problem(file, reader.line_num or 1, "", f"cannot read this {kind} line: {exc}")])
     return found
 
 

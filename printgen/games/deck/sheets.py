@@ -72,7 +72,7 @@ def gutterfold_sheets(pieces: Sequence[Piece], paper: Paper, bleed: float, capti
 
 def gutterfold_pages(pieces: Sequence[Piece], paper: Paper, bleed: float, caption: str,
                      lines: float | None, grid: Grid, guides: Guides | None = None) -> Iterator[Page]:
-    fold = Duplex(paper, "long")  # folding about the middle turns a card over like a long-edge flip
+    fold = Duplex.folded(paper)  # folding about the middle turns each card over side to side
     slots = grid.boxes()
     count = math.ceil(len(pieces) / grid.per_page)
     forms = Forms()

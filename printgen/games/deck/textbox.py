@@ -154,18 +154,43 @@ def baselines(lines: list[Line], size: float, line_height: float) -> tuple[list[
 
 def fit(text: str, icons: Mapping[str, Any], kind: Type, least_pt: float, box: Box,
         wrap: bool, line_height: float, measure: TextWidths) -> tuple[float, list[Line]] | None:
-    """The largest size down to `least_pt` at which the text fits, with its lines; else None. Styled
-    sizes shrink with the rest, never under MIN_PT; MarkupError for markup that cannot be read."""
+    """The largest size down to `least_pt`, in steps of STEP, at which the text fits, with its lines;
+    else None. Styled sizes shrink with the rest, never under MIN_PT; MarkupError for markup that
+    cannot be read. Text that fits at one size fits at every smaller one (widths and heights scale
+    with the size, and greedy wrapping into a relatively wider box never adds lines), so the sizes
+    are searched by halving: some 8 tries for long text rather than 130."""
     paragraphs = tokens(text, icons)
     smallest = min((t.style.size for p in paragraphs for w in p for t in w if t.style.size), default=kind.size)
+    sizes: list[float] = []
     size = kind.size
     while size >= least_pt - 1e-9 and smallest * size / kind.size >= fonts.MIN_PT - 1e-9:
+        sizes.append(size)
+        size = round(size - STEP, 2)
+
+    def fitted(size: float) -> list[Line] | None:
         lines = lines_at(paragraphs, kind, size, box.width, wrap, measure)
         tall = baselines(lines, font_mm(size), line_height)[1]
         if max((line.width for line in lines), default=0.0) <= box.width + 1e-6 and tall <= box.height + 1e-6:
-            return size, lines
-        size = round(size - STEP, 2)
-    return None
+            return lines
+        return None
+
+    if not sizes:
+        return None
+    found = fitted(sizes[0])
+    if found is not None:
+        return sizes[0], found
+    found = fitted(sizes[-1])
+    if found is None:
+        return None
+    low, high = 0, len(sizes) - 1  # sizes[low] does not fit, sizes[high] does
+    while high - low > 1:
+        middle = (low + high) // 2
+        lines = fitted(sizes[middle])
+        if lines is None:
+            low = middle
+        else:
+            high, found = middle, lines
+    return sizes[high], found
 
 
 def draw(lines: list[Line], kind: Type, size_pt: float, box: Box, align: str, valign: str,
@@ -186,7 +211,8 @@ def draw(lines: list[Line], kind: Type, size_pt: float, box: Box, align: str, va
         def flush() -> None:
             if run.strip():
                 run_font, run_size = kind.at(run_style, size_pt)
-                colour = HexColor(run_style.colour) if run_style.colour else kind.colour
+                colour = kind.colour if not run_style.colour else \
+                    Color(*HexColor(run_style.colour).rgb(), kind.colour.alpha)  # the element's opacity kept
                 group.add(upright(String(0, 0, run, fontName=run_font, fontSize=run_size, fillColor=colour),
                                   run_x, baseline))
 

@@ -8,23 +8,40 @@ svglib's time) refuses such a deck in seconds, at the row where it passes the bu
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import difflib
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
+
+from jinja2 import TemplateSyntaxError, meta
 
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.source import SourceMap, dotted
 from printgen.games.deck.layouts import Resolved, choices, deck_layouts, prefix_of
 from printgen.games.deck.model import Deck, Element
 from printgen.games.deck.rows import Row
+from printgen.jinja.sandbox import BoundedSandbox
 from printgen.jinja.values import MAX_PROBLEMS, Expression, Place, is_template, render_values
 
 FIELDS = ("x", "y", "width", "height", "radius", "fill", "stroke", "stroke_width", "src", "text", "colour", "d",
-          "rotate")
+          "rotate", "opacity")
 Key = tuple[Any, ...]  # ("face", 3, "x"), ("face", 3, "points", 1, 0), ("back", "background"), ("name",);
 # before a row's layouts are known, a layout's prefix stands first: ("layouts.ship", 3, "x")
 FALSE = {"", "false", "0", "no", "none"}
 MAX_DECK_SVG_ELEMENTS = 200_000  # in all distinct pictures of one build: about five minutes of svglib
+
+
+def runs(numbers: Iterable[int]) -> list[list[int]]:
+    """Consecutive numbers as [first, last]: 1, 2, 3, 7 -> [1, 3], [7, 7]."""
+    found: list[list[int]] = []
+    for n in numbers:
+        if found and n == found[-1][1] + 1:
+            found[-1][1] = n
+        else:
+            found.append([n, n])
+    return found
 
 
 def condition(text: str) -> str:
@@ -66,7 +83,8 @@ def located(layouts: dict[str, Resolved], key: Key) -> tuple[Any, ...]:
     if layout is None:
         return key
     if isinstance(key[1], int):
-        return (*layout.elements[key[1]].where, *key[2:])
+        placed = layout.elements[key[1]]
+        return (*placed.where_of(key[2]), *key[3:]) if len(key) > 2 else placed.where
     if key[1] == "background":
         return layout.background_where
     if key[1] == "template":
@@ -104,7 +122,8 @@ class RowValues:
     def element_key(self, side: str, index: int) -> tuple[Any, ...]:
         """Which element (where it is written), and the text of its templated values: all that
         decides its drawing, whichever layout of whichever row draws it."""
-        return (self.sides[side].elements[index].where,
+        placed = self.sides[side].elements[index]
+        return (placed.where, placed.changes,
                 *((key, text) for key, text in self.rendered.items() if key[:2] == (side, index)))
 
     def shown(self, side: str, index: int) -> bool:
@@ -151,6 +170,15 @@ class TemplateBudget:
         return None
 
 
+def row_contexts(defn: Deck, rows: list[Row]) -> list[dict[str, Any]]:
+    """What a row's templates and conditions (`when:`, `--where`) see: its columns by name, `row`,
+    `number`, `copies` and the card's size."""
+    width, height = defn.card.dimensions
+    card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
+    return [{"card": card, "row": dict(row.values), "number": row.index + 1, "copies": row.copies, **row.values}
+            for row in rows]
+
+
 def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, TemplateFile],
                folder: Path | None) -> list[RowValues]:
     """Each row's values: its templates rendered (all rows in one batch), the rest literal; the
@@ -158,10 +186,7 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, 
     Each row renders only the values of the layouts it draws."""
     layouts = deck_layouts(defn)
     keys = templated(defn, files, layouts)
-    width, height = defn.card.dimensions
-    card = {"width": width, "height": height, "safe": defn.card.safe, "bleed": defn.card.most_bleed}
-    contexts = [{"card": card, "row": dict(row.values), "number": row.index + 1, "copies": row.copies, **row.values}
-                for row in rows]
+    contexts = row_contexts(defn, rows)
     places = [Place(row.file, row.line, f"row {row.index + 1}") for row in rows]
     sides = chosen_layouts(defn, rows, source, layouts, contexts, places)
 
@@ -178,9 +203,11 @@ def row_values(defn: Deck, rows: list[Row], source: SourceMap, files: dict[str, 
         return prefix not in layouts or any(side.prefix == prefix for side in sides[row].values())
 
     expressions = [where(key) for key in keys]
-    texts = render_values(expressions, contexts, places,
-                          TemplateBudget(order, {prefix: file.path for prefix, file in files.items()}, folder),
-                          wanted)
+    unknown, skipped = unknown_names(expressions, contexts, places, wanted)
+    with told_with(unknown):  # the other values still rendered, so their problems come in the same run
+        texts = render_values(expressions, contexts, places,
+                              TemplateBudget(order, {prefix: file.path for prefix, file in files.items()}, folder),
+                              lambda row, index: index not in skipped and wanted(row, index))
     return [RowValues(by_side(order, values, chosen, layouts), chosen)
             for values, chosen in zip(texts, sides)]
 
@@ -219,8 +246,10 @@ def chosen_layouts(defn: Deck, rows: list[Row], source: SourceMap, layouts: dict
     if not asked:
         return [fixed] * len(rows)
     lines = {side: source.line_of((f"{side}_layout",)) for side, _ in asked}
-    texts = render_values([Expression(text, source.file, lines[side], f"{side}_layout") for side, text in asked],
-                          contexts, places)
+    expressions = [Expression(text, source.file, lines[side], f"{side}_layout") for side, text in asked]
+    unknown, skipped = unknown_names(expressions, contexts, places)
+    with told_with(unknown):
+        texts = render_values(expressions, contexts, places, wanted=lambda row, index: index not in skipped)
     result: list[dict[str, Resolved]] = []
     problems: list[Problem] = []
     for row, values in zip(rows, texts):
@@ -237,3 +266,83 @@ def chosen_layouts(defn: Deck, rows: list[Row], source: SourceMap, layouts: dict
     if problems:
         raise DefinitionError(problems)
     return result
+
+
+CONTEXT = ("row", "number", "copies", "card")  # what every row's templates see besides its columns
+
+
+@contextmanager
+def told_with(problems: list[Problem]) -> Iterator[None]:
+    """Raise `problems` after the block, together with any the block raises."""
+    try:
+        yield
+    except DefinitionError as exc:
+        raise DefinitionError(rows_folded(problems + exc.problems)) from None
+    if problems:
+        raise DefinitionError(problems)
+
+
+def unknown_names(expressions: list[Expression], contexts: list[dict[str, Any]], places: list[Place],
+                  wanted: Callable[[int, int], bool] = lambda row, index: True) -> tuple[list[Problem], set[int]]:
+    """A name an expression uses that no row has (`{{ nmae }}`): told once, at the first row it
+    affects, naming those rows, the columns there are and the nearest; a name some rows have is
+    left to each row's render, where `is defined` may be asking for it. Also the expressions told,
+    which are then not rendered."""
+    env = BoundedSandbox()
+    have = set(env.globals).union(*contexts) if contexts else set(env.globals)
+    columns = [name for name in dict.fromkeys(k for context in contexts for k in context) if name not in CONTEXT]
+    problems: list[Problem] = []
+    skipped: set[int] = set()
+    for index, where in enumerate(expressions):
+        try:
+            names = sorted(meta.find_undeclared_variables(env.parse(where.text)) - have)
+        except TemplateSyntaxError:  # told by render_values, at its line
+            continue
+        for name in names:
+            if re.search(rf"\b{re.escape(name)}\s+is\s+(?:not\s+)?(?:un)?defined\b", where.text):
+                continue
+            rows = [row for row in range(len(contexts)) if wanted(row, index)]
+            if not rows:
+                continue
+            first = places[rows[0]]
+            nearest = difflib.get_close_matches(name, [*columns, *CONTEXT], n=1, cutoff=0.6)
+            used = re.search(rf"\b{re.escape(name)}\b", where.text)
+            offset = where.text[:used.start()].count("\n") if used else 0
+            problems.append(Problem(first.file, first.line, "", (
+                f"{rows_named([row + 1 for row in rows])}: {where.path} ({where.file}:{where.line + offset}): "
+                f"'{name}' is not a column; the columns are {', '.join(columns) or 'none'} "
+                f"(and {', '.join(CONTEXT[:-1])} and {CONTEXT[-1]})"
+                + (f"; did you mean '{nearest[0]}'?" if nearest else ""))))
+            skipped.add(index)
+    return problems, skipped
+
+
+ROW_SAID = re.compile(r"row (\d+): (.*)", re.DOTALL)
+
+
+def rows_folded(problems: list[Problem]) -> list[Problem]:
+    """One problem for a fault that many rows share word for word (a mistake in the layout itself,
+    most likely), told at the first of them and naming them all, not once a row."""
+    rows: dict[tuple[str, str], list[int]] = {}
+    first: dict[tuple[str, str], Problem] = {}
+    order: list[Problem | tuple[str, str]] = []
+    for problem in problems:
+        said = ROW_SAID.fullmatch(problem.message)
+        if said is None:
+            order.append(problem)
+            continue
+        key = (problem.file, said.group(2))
+        if key not in rows:
+            rows[key], first[key] = [], problem
+            order.append(key)
+        rows[key].append(int(said.group(1)))
+    return [item if isinstance(item, Problem) else
+            replace(first[item], message=f"{rows_named(rows[item])}: {item[1]}") for item in order]
+
+
+def rows_named(numbers: list[int]) -> str:
+    """'row 3', or 'rows 1-4, 7 and 9-12' (ranges of consecutive rows)."""
+    if len(numbers) == 1:
+        return f"row {numbers[0]}"
+    named = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs(sorted(numbers))]
+    return "rows " + (named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}")

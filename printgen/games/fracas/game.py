@@ -12,7 +12,8 @@ from reportlab.graphics.shapes import Group
 from printgen.art.library import template_folders
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document
-from printgen.layout.cards import Card, slug
+from printgen.core.names import stem
+from printgen.layout.cards import Card
 from printgen.layout.reference import DataTable, Reference, reference_documents
 from printgen.layout.booklet import rulebook_booklet
 from printgen.layout.rulebook import Rulebook, rulebook_document
@@ -48,7 +49,7 @@ def suits(player: Player) -> list[str]:
 def rulebook(defn: Fracas, stem: str) -> Rulebook:
     """The full rules: the template gets the definition, each player's suits and the file names."""
     first, second = defn.players
-    return Rulebook(title=defn.title, template="fracas/rules.txt.j2",
+    return Rulebook(title=defn.title, template="fracas/rules.md.j2",
                     context={"d": defn, "suits_a": suits(first), "suits_b": suits(second),
                              "tokens_file": f"{stem}-tokens.pdf", "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent,
@@ -59,7 +60,7 @@ def reference(defn: Fracas) -> Reference:
     """The reference sheet's template, data tables and settings, all drawn from the definition."""
     sections = dict(SECTIONS)
     sections[f"A turn, in {len(defn.turn)} steps"] = ("turn",)
-    return Reference(title=defn.title, template="fracas/reference.txt.j2", context={"d": defn},
+    return Reference(title=defn.title, template="fracas/reference.md.j2", context={"d": defn},
                      tables=tables(defn), settings=defn.reference, sections=sections,
                      credit=defn.credit)
 
@@ -116,7 +117,7 @@ def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
     """The tokens one by one for `printgen export`, from the templates a build would use: one face
     per player, `life` copies of each; each player's tokens share their back."""
     defn: Fracas = loaded.definition
-    names = [f"token-{slug(player.name, f'player{i + 1}')}" for i, player in enumerate(defn.players)]
+    names = [f"token-{stem(player.name, f'player{i + 1}')}" for i, player in enumerate(defn.players)]
     if len(set(names)) < len(names):  # 'Red!' and 'Red?' would share a file name
         names = [f"{name}-{i + 1}" for i, name in enumerate(names)]
     art = piece_art(defn, [*options.templates, *template_folders(defn.templates)])

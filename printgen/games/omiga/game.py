@@ -18,11 +18,11 @@ from printgen.layout.cards import Card
 from printgen.layout.reference import DataTable, Reference, reference_documents
 from printgen.layout.shared_cuts import impose_shared
 from printgen.core.paper import PT_PER_MM, Paper, pt
-from printgen.drawing.markup import escape
 from printgen.drawing.picture import placed, rect, text, turned
 from printgen.core.problems import DefinitionError
 from printgen.layout.sheet import Duplex
-from printgen.drawing.story import Styles, build_story, ruled_style, styles
+from printgen.drawing.markdown import Hooks, blocks
+from printgen.drawing.story import Styles, escape, ruled_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, Grow, Page
@@ -116,7 +116,7 @@ def example_drawing(defn: Omiga, art: TileArt, width: float) -> Drawing:
     return drawing
 
 
-RULES_TEMPLATE = "omiga/rules.txt.j2"
+RULES_TEMPLATE = "omiga/rules.md.j2"
 
 
 def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str, Any]:
@@ -134,10 +134,10 @@ def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str,
 
 def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float):
     style = styles(defn.text_size_pt, defn.reference.accent)
-    markup = render(RULES_TEMPLATE, rules_context(defn, options, art), options.templates)
+    text = render(RULES_TEMPLATE, rules_context(defn, options, art), options.templates)
     tables = {"reference": lambda w: reference_table(defn, style, w),
               "example": lambda w: example_drawing(defn, art, w)}
-    return build_story(markup, tables, style, "omiga/rules.txt.j2")
+    return blocks(text, RULES_TEMPLATE, style, Hooks(tables))
 
 
 def rules_columns(paper: Paper) -> list[tuple[float, float, float, float]]:
@@ -212,9 +212,9 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
 
     def caption(sheet: int, count: int, side: str) -> str:
         if side == "front":
-            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces. Print both sides at "
-                    f"actual size, turning on the {options.flip} edge.")
-        return f"{defn.title} tiles, sheet {sheet + 1} of {count}, backs."
+            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces. Print at actual size, "
+                    f'choosing "{duplex.dialog}".')
+        return f'{defn.title} tiles, sheet {sheet + 1} of {count}, backs, printed with "{duplex.dialog}".'
 
     frames = rules_columns(paper)
 
@@ -266,7 +266,7 @@ def joins_table(defn: Omiga) -> DataTable:
 
 def reference(defn: Omiga, art: TileArt) -> Reference:
     """The reference card: where a tile may go and what joins on the front, start and end behind."""
-    return Reference(title=defn.title, template="omiga/reference.txt.j2",
+    return Reference(title=defn.title, template="omiga/reference.md.j2",
                      context={"d": defn, "white_count": len(defn.decks.white.tiles),
                               "black_count": len(defn.decks.black.tiles)},
                      tables={"joins": joins_table(defn), "example": lambda w: example_drawing(defn, art, w)},

@@ -12,12 +12,12 @@ from printgen.drawing import fonts
 from printgen.drawing.columns import cut_to, level_height
 from printgen.drawing import style as house
 from printgen.core.paper import pt
-from printgen.drawing.markup import escape
 from printgen.drawing.picture import placed
 from printgen.core.problems import DefinitionError
 from printgen.layout.reference import DataTable, Reference, reference_documents, reference_styles
 from printgen.layout.sheet import Duplex, DuplexSheet, frames_around, line_legend
-from printgen.drawing.story import Styles, build_story, ruled_style, styles, table_style
+from printgen.drawing.markdown import Hooks, blocks
+from printgen.drawing.story import Styles, escape, ruled_style, styles, table_style
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper
@@ -35,6 +35,7 @@ NARROW_TABLE = 120.0  # mm: a match-up table narrower than this is set with numb
 FOOT = 12.0  # mm: the text's lowest line stays above the running footer
 
 
+RULES_TEMPLATE = "one_minute_war/rules.md.j2"
 SOLDIER_HEADER = ("No.", "Soldier", "Defeats", "Ability")
 
 
@@ -140,7 +141,7 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     legend_y = y - LEGEND_HEIGHT + 1.5
     sheet.front.shapes.append(line_legend(x, legend_y))
     back_x, back_y, _, _ = duplex.back_box(box)
-    sheet.back.shapes.append(line_legend(back_x, back_y - LEGEND_HEIGHT + 1.5 if options.flip == "long"
+    sheet.back.shapes.append(line_legend(back_x, back_y - LEGEND_HEIGHT + 1.5 if duplex.side_to_side
                                          else back_y + card.height + 2.5))
 
     # the text keeps clear of the footer at the foot; a frame as wide as the page is set in two columns
@@ -148,7 +149,7 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     keep_clear = (x, y - LEGEND_HEIGHT, card.width, card.height + LEGEND_HEIGHT)
     sheet.front.frames = [c for f in frames_around(area, keep_clear, GAP) for c in house.split_wide(f)]
     bx, by, bw, bh = duplex.back_box(keep_clear)
-    card_at_foot = by < FOOT  # turned on the short edge, the card's back lies at the foot of page 2
+    card_at_foot = by < FOOT  # turned top to bottom, the card's back lies at the foot of page 2
     if card_at_foot:  # the footer moves beside it, in two lines, and the text keeps clear of both
         area = (area[0], FOOT + house.FOOTER_LEADING, area[2], area[3] - house.FOOTER_LEADING)
     sheet.back.frames = [c for f in frames_around(area, (bx, by, bw, bh), GAP) for c in house.split_wide(f)]
@@ -162,20 +163,20 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
         side.shapes.append(footer)
 
     style = styles(defn.text_size_pt, defn.reference.accent)
-    markup = render("one_minute_war/rules.txt.j2", {"d": defn, "soldiers": card.soldiers(),
+    text = render(RULES_TEMPLATE, {"d": defn, "soldiers": card.soldiers(),
                                                     "near": defn.sides[0], "far": defn.sides[1],
                                                     "flip": options.flip, "tips": tips(defn)},
                     options.templates)
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
-    story = build_story(markup, tables, style, "one_minute_war/rules.txt.j2")
+    story = blocks(text, RULES_TEMPLATE, style, Hooks(tables))
     # the back's two side-by-side columns end level (above the card's back when it lies at the foot;
     # a frame beside the card stays whole, and columns that cannot take the rest stay whole too)
     back = sheet.back.frames
     sides = [i for i in range(len(back) - 1) if (back[i][1], back[i][3]) == (back[i + 1][1], back[i + 1][3])]
     if sides:
         i = sides[-1]
-        height = level_height(lambda: build_story(markup, tables, style, "one_minute_war/rules.txt.j2"),
+        height = level_height(lambda: blocks(text, RULES_TEMPLATE, style, Hooks(tables)),
                               [sheet.front.frames, back[:i]], back[i:i + 2])
         sheet.back.frames = [*back[:i], *cut_to(back[i:i + 2], height), *back[i + 2:]]
     sheet_doc = Document(f"{loaded.name}.pdf", paper, [sheet.front, sheet.back],
@@ -196,7 +197,7 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
 def reference(defn: OneMinuteWar) -> Reference:
     table = DataTable(SOLDIER_HEADER, soldier_rows(defn), (0.1, 0.22, 0.33, 0.35))
     reviver = next((s for s in defn.soldiers if s.revives), None)
-    return Reference(title=defn.title, template="one_minute_war/reference.txt.j2",
+    return Reference(title=defn.title, template="one_minute_war/reference.md.j2",
                      context={"d": defn, "r": defn.restrictions, "reviver": reviver, "tips": tips(defn)},
                      tables={"soldiers": table,
                              "matchups": lambda width: matchup_table(defn, reference_styles(defn.reference), width)},

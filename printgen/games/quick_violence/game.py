@@ -15,11 +15,11 @@ from printgen.drawing import fonts
 from printgen.drawing import style as house
 from printgen.core.source import SourceMap
 from printgen.core.paper import MM_PER_PT, Paper, pt
-from printgen.drawing.markup import escape
 from printgen.core.problems import DefinitionError
 from printgen.layout.reference import (DataTable, Reference, data_table, reference_documents,
                                        reference_styles)
-from printgen.drawing.story import Styles, build_story, ruled_style, styles
+from printgen.drawing.markdown import Hooks, blocks
+from printgen.drawing.story import Styles, escape, ruled_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.drawing.columns import cut_to, level_height
@@ -185,18 +185,18 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
 
     @cache
-    def markup(template: str) -> str:  # rendered once, not per trial
+    def markdown(template: str) -> str:  # rendered once, not per trial
         return render(f"{TEMPLATES}/{template}", context(defn, paper), options.templates)
 
     def story_of(template: str, style: Styles) -> list[Flowable]:  # fresh flowables for every attempt
         tables = {"fighters": lambda width: fighter_table(defn, paper, style, loaded.source, width)}
-        return build_story(markup(template), tables, style, f"{TEMPLATES}/{template}")
+        return blocks(markdown(template), f"{TEMPLATES}/{template}", style, Hooks(tables))
 
     def rules() -> list[Flowable]:
-        return story_of("rules.txt.j2", style)
+        return story_of("rules.md.j2", style)
 
     def story() -> list[Flowable]:
-        return rules() + [PageBreak()] + story_of("measuring.txt.j2", measuring_style)
+        return rules() + [PageBreak()] + story_of("measuring.md.j2", measuring_style)
 
     last = Page(shapes=page.shapes(labels), frames=[page.text_box()])
     advice = "lower text_size_pt or shorten the template"
@@ -254,7 +254,7 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
                              "table; use a shorter word or a smaller reference.text_size_pt")
         return data_table(table, style, HexColor(settings.accent), width)
 
-    return Reference(title=defn.title, template=f"{TEMPLATES}/reference.txt.j2",
+    return Reference(title=defn.title, template=f"{TEMPLATES}/reference.md.j2",
                      context=context(defn, paper), tables={"fighters": fighters}, settings=settings, credit=defn.credit,
                      sections={"Fighters": ("fighters",), "The arrows": ("labels",)})
 

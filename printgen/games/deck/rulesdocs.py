@@ -1,0 +1,325 @@
+"""A deck's own rulebook and reference card, from Markdown files beside its definition, set as the
+bundled games' are (printgen.layout.rulebook, printgen.layout.reference), with the deck's cards,
+icons and pictures in them:
+
+- `![Mossback Toad](<card:Mossback Toad>)` or `![Mossback Toad](card:mossback-toad)` (the card's
+  file name), `#back` for its back, `?width=40mm` for a size other than its own; several card
+  pictures in one paragraph are a row (a hand, a tableau);
+- `:name:` an icon of the deck's `icons:`;
+- `![map](map.svg)` a picture beside the definition (SVG drawn as vectors, PNG, JPEG).
+"""
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import IO, Any, Sequence
+from urllib.parse import unquote
+
+from reportlab.platypus import Flowable
+
+from printgen.art.library import ArtContext, resolve
+from printgen.core.build import BuildOptions
+from printgen.core.paper import MM_PER_PT, Paper, pt
+from printgen.core.problems import DefinitionError, MarkdownProblems, Problem, TextProblem
+from printgen.drawing.document import Blame, Document, Page
+from printgen.drawing.markdown import NotPrintable, Picture
+from printgen.games import Loaded
+from printgen.games.deck.drawn import DeckCard
+from printgen.games.deck.model import Deck
+from printgen.games.deck.rulesfields import ReferenceText, RulebookText
+from printgen.games.deck.shown import CardRow, ShownCard, card_title, find_card
+from printgen.layout import reference, rulebook
+from printgen.layout.reference import Reference, ReferenceSettings, reference_documents
+from printgen.layout.rulebook import Rulebook, RulebookSettings, rulebook_document
+
+CARD_LINK = re.compile(r"(\]\()(card:[^()<>\n]*\s[^()<>\n]*?)(\))", re.I)  # a card's name with spaces
+WIDTH = re.compile(r"^(\d+(?:\.\d+)?)\s*mm$")
+MIN_WIDTH, MAX_WIDTH = 10.0, 300.0  # mm a picture or card may be asked to be
+ICON_DPI = 600  # an icon is set in the text as a picture this sharp
+ICON_EM = 1.0  # an icon's height, of the body size
+
+
+def spaced_links(text: str) -> str:
+    """`](card:Mossback Toad)` as CommonMark reads a destination with spaces, `](<card:Mossback Toad>)`,
+    so the name can be written as it prints; other viewers show the line as text."""
+    return CARD_LINK.sub(lambda m: f"{m.group(1)}<{m.group(2).strip()}>{m.group(3)}", text)
+
+
+def asked(target: str) -> tuple[str, str, float | None]:
+    """`Mossback Toad#back?width=40mm` (in either order) as (name, side, width mm or None)."""
+    text = unquote(target)
+    width: float | None = None
+    side = "face"
+    name = re.split(r"[#?]", text, maxsplit=1)[0]
+    for kind, value in re.findall(r"([#?])([^#?]*)", text[len(name):]):
+        if kind == "#":
+            side = value.strip().lower()
+        else:
+            width = width_of(value)
+    return name.strip(), side, width
+
+
+def width_of(query: str) -> float:
+    key, _, value = query.partition("=")
+    found = WIDTH.match(value.strip())
+    if key.strip() != "width" or found is None:
+        raise NotPrintable(f"expected ?width= and a size in mm, such as ?width=40mm (got ?{query})")
+    width = float(found.group(1))
+    if not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise NotPrintable(f"expected a width from {MIN_WIDTH:g} to {MAX_WIDTH:g} mm (got {width:g} mm)")
+    return width
+
+
+class PictureBlock(Flowable):
+    """A picture beside the definition, as wide as asked or as the column, centred; never broken."""
+
+    keeps_lead = True  # a sentence ending in a colon before it travels with it (layout.rulebook)
+
+    def __init__(self, art: Any, width: float | None) -> None:
+        super().__init__()
+        self.art = art
+        self.asked = width
+        self.shown = (0.0, 0.0)  # mm, known once wrapped
+        self.spaceBefore = self.spaceAfter = pt(2.0)
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        nw, nh = self.art.natural
+        width = min(avail_width * MM_PER_PT, self.asked or avail_width * MM_PER_PT)
+        self.shown = (width, width * nh / nw)
+        self.width, self.height = avail_width, pt(self.shown[1])
+        return self.width, self.height
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        return []
+
+    def draw(self) -> None:
+        from printgen.output.pdf import draw_shapes
+
+        width, height = self.shown
+        self.canv.saveState()
+        self.canv.translate((self.width - pt(width)) / 2, 0)
+        draw_shapes(self.canv, [self.art.shape(0, 0, width, height)], Paper("picture", width, height))
+        self.canv.restoreState()
+
+
+def joined_row(made: list[Flowable], dpi: float) -> Flowable:
+    """Card pictures in one paragraph as one row of cards; pictures of other kinds side by side."""
+    from printgen.drawing.markdown import Row
+
+    if all(isinstance(item, CardRow) for item in made):  # one line, or more when one would shrink them too far
+        return CardRow([card for item in made for card in item.cards], dpi)
+    return Row(made, pt(2.0))
+
+
+def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: Icons, dpi: float) -> dict[str, Any]:
+    """The cards by name, the deck's icons, and pictures beside the definition, for its texts: the
+    keys a Rulebook or Reference takes for what its Markdown may show."""
+    context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
+
+    def card(picture: Picture) -> Flowable:
+        name, side, width = asked(picture.target)
+        if side not in ("face", "back"):
+            raise NotPrintable(f"expected #back (or #face) after the card's name (got #{side})")
+        try:
+            return CardRow([ShownCard(find_card(cards, name), side, width)], dpi)
+        except ValueError as exc:
+            raise NotPrintable(str(exc)) from None
+
+    def file(picture: Picture) -> Flowable:
+        target = unquote(picture.target)
+        name = re.split(r"[?#]", target, maxsplit=1)[0]
+        query = target[len(name) + 1:] if target[len(name):].startswith("?") else ""
+        width = width_of(query) if query else None
+        try:
+            return PictureBlock(loaded.art.add_image(name.strip(), context), width)
+        except (ValueError, OSError) as exc:
+            raise NotPrintable(f"the picture {name.strip()}: {exc}") from None
+
+    return {"pictures": {"card": card, "": file}, "icons": icons, "row": lambda made: joined_row(made, dpi),
+            "prepare": spaced_links}
+
+
+class Icons:
+    """The deck's icons as paragraph markup, each a picture made once at ICON_DPI, one em high.
+    reportlab's paragraphs take pictures only from files, so each is an unnamed temporary file
+    (gone when closed, or when the process ends however it ends), read through /proc/self/fd;
+    elsewhere a private temporary folder, removed when printgen stops."""
+
+    def __init__(self) -> None:
+        self.markup: dict[str, str] = {}
+        self.files: list[IO[bytes]] = []  # kept open while the documents are written
+        self.folder: Path | None = None
+
+    def __call__(self, name: str) -> str | None:
+        return self.markup.get(name)
+
+    def path_for(self, png: bytes) -> str:
+        if sys.platform == "linux":
+            handle = tempfile.TemporaryFile()
+            handle.write(png)
+            handle.flush()
+            self.files.append(handle)
+            return f"/proc/self/fd/{handle.fileno()}"
+        if self.folder is None:
+            from printgen.core.spool import private_folder
+
+            self.folder = Path(private_folder("printgen-icons-"))
+        path = self.folder / f"icon-{len(self.markup)}.png"
+        path.write_bytes(png)
+        return str(path)
+
+
+def deck_icons(defn: Deck, loaded: Loaded, size_pt: float) -> Icons:
+    """Each of the deck's icons drawn once, as tall as the text is large."""
+    from printgen.output.png import write_png
+
+    icons = Icons()
+    context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
+    height = size_pt * ICON_EM * MM_PER_PT
+    for name, file in sorted(defn.icons.items()):
+        art = loaded.art.add_image(file, context)  # already loaded by the cards: any fault is told there
+        nw, nh = art.natural
+        width = height * nw / nh
+        png = write_png(Document("icon.png", Paper("icon", width, height), [Page([art.shape(0, 0, width, height)])],
+                                 name, dpi=ICON_DPI))
+        icons.markup[name] = (f'<img src="{icons.path_for(png)}" width="{pt(width):.2f}" height="{pt(height):.2f}" '
+                              f'valign="{-0.18 * pt(height):.2f}"/>')
+    return icons
+
+
+def context_of(defn: Deck, cards: Sequence[DeckCard], stem: str) -> dict[str, Any]:
+    """What Jinja in a rules text sees: the definition as plain data (`deck`), each card's row with
+    its `title` and `copies` as `cards` ({{ cards | length }}, {% for card in cards %}), and the
+    names of the files the build writes (`deck_file`, `rules_file`, `reference_file`)."""
+    rows = []
+    for card in cards:
+        row = dict(card.drawer.rows[card.index].values)
+        rows.append({**row, "title": row.get("title", card_title(card)), "copies": card.copies})
+    return {"deck": defn.model_dump(mode="json", exclude={"rows"}), "title": defn.title, "credit": defn.credit,
+            "cards": rows, "deck_file": f"{stem}.pdf", "rules_file": f"{stem}-rules.pdf",
+            "reference_file": f"{stem}-reference-cards.pdf"}
+
+
+def text_options(text: RulebookText | ReferenceText, loaded: Loaded, options: BuildOptions) -> tuple[str, BuildOptions]:
+    """The text's template name and the options whose template folders find it first: its own folder."""
+    context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
+    path = resolve(text.file, context)
+    return path.name, replace(options, templates=(path.parent, *options.templates))
+
+
+def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Sequence[DeckCard],
+                    dpi: float) -> list[Document]:
+    """<name>-rules.pdf and <name>-reference.pdf with -reference-cards.pdf, as the definition asks.
+    Every problem of both texts is found first (read, then set in its columns) and told at once, each
+    at its line of the Markdown file; nothing is written while one stands."""
+    problems: list[Problem] = []
+    found: dict[str, tuple[str, BuildOptions]] = {}
+    for key, text in (("rules", defn.rules), ("reference", defn.reference)):
+        if text is None:
+            continue
+        try:
+            found[key] = text_options(text, loaded, options)
+        except (ValueError, OSError) as exc:
+            problems.append(loaded.source.problem((key,), str(exc)))
+    if problems:
+        raise DefinitionError(problems)
+    context = context_of(defn, cards, loaded.name)
+    documents: list[Document] = []
+    if defn.rules is not None:
+        name, opts = found["rules"]
+        book = Rulebook(title=defn.title, template=name, context=context, tables={},
+                        settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
+                        accent=defn.rules.accent, credit=defn.credit,
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt), dpi))
+        try:
+            items = rulebook.story(book, rulebook.markdown(book, opts))
+            column = rulebook.plan(items, book.settings, opts.paper).column_width
+            problems += located(set_in(items, column), opts)
+            made = rulebook_document(book, opts, f"{loaded.name}-rules.pdf")
+            if made.overflow is not None:  # told at the definition's `rules:`, in words for a deck's text
+                made.overflow = Blame(("rules",), made.overflow.what, f"shorten {name} or show fewer cards at "
+                                      f"their own size (?width=), or set a smaller text_size_pt")
+            documents.append(made)
+        except MarkdownProblems as exc:
+            problems += located([exc], opts)
+    if defn.reference is not None:
+        name, opts = found["reference"]
+        settings = ReferenceSettings(text_size_pt=defn.reference.text_size_pt, columns=defn.reference.columns,
+                                     accent=defn.reference.accent)
+        ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
+                        credit=defn.credit,
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt), dpi))
+        try:
+            column = reference.column_width(opts.paper, settings.columns)
+            width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]
+            problems += located(width_problems, opts)
+            sheets = reference_documents(ref, opts, loaded.name)
+            if not width_problems:
+                problems += located(overflowing(sheets[0], name, context, opts), opts)
+            documents += sheets
+        except MarkdownProblems as exc:
+            problems += located([exc], opts)
+        except DefinitionError as exc:  # a reference without its one page break
+            problems += exc.problems
+    if problems:
+        raise DefinitionError(list(dict.fromkeys(problems)))
+    for document in documents:  # the PDF's Author: who the definition credits, if anyone
+        document.author = defn.credit
+    return documents
+
+
+def set_in(items: list[Flowable], column: float) -> list[MarkdownProblems]:
+    """Each block set at the column's width (mm), so a table too wide for it is found now."""
+    found = []
+    for item in items:
+        try:
+            item.wrap(pt(column), pt(1000))
+        except MarkdownProblems as exc:
+            found.append(exc)
+    return found
+
+
+def located(found: Sequence[MarkdownProblems], options: BuildOptions) -> list[Problem]:
+    """Each problem at the line of the Markdown file (not its rendered text) that made it."""
+    from printgen.jinja.render import source_line
+
+    folders = list(options.templates)
+    return [Problem(*source_line(exc.source, folders, exc.text, p.line, p.snippet), "", p.message)
+            for exc in found for p in exc.problems]
+
+
+def overflowing(sheet: Document, template: str, context: dict[str, Any], options: BuildOptions) -> list[MarkdownProblems]:
+    """The reference sheet set on a page now: a section left over in a half is told at its heading."""
+    from printgen.jinja.render import render
+    from printgen.output.pdf import write_pdf
+
+    write_pdf(sheet)
+    halves = sheet.after() if sheet.after is not None else []
+    if not halves:
+        return []
+    text = render(template, context, options.templates)  # as the layout rendered it
+    return [MarkdownProblems(template, text, [TextProblem(heading_line(text, message), section_of(message),
+                                                          overflow_words(message))]) for _, message in halves]
+
+
+def overflow_words(message: str) -> str:
+    """The layout's message, advising what a deck's reference text can change."""
+    return re.sub(r"lower reference\.text_size_pt \(now [^)]*\)", "set reference.text_size_pt lower (9 pt at "
+                  "the least), or give it fewer columns", message)
+
+
+def section_of(message: str) -> str:
+    found = re.search(r"section '([^']*)'", message)
+    return found.group(1) if found else ""
+
+
+def heading_line(text: str, message: str) -> int:
+    """The line of the heading the message names, 1 when it cannot be found."""
+    section = section_of(message)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith("#") and section and section in line:
+            return number
+    return 1
