@@ -17,6 +17,13 @@ The pieces section of docs/print-quality.md (issue 35) compares with commit a23b
     PYTHONPATH=. python -m printgen.cli.main build deck --paper letter --out /tmp/b35/letter
     cd - && python docs/make_images.py pieces-quality /tmp/b35
 
+The ink section (issue 43) compares the component sheets with commit 5134be2 the same way:
+
+    git archive 5134be2 | tar -x -C /tmp/before43
+    cd /tmp/before43 && PYTHONPATH=. python -m printgen.cli.main build omiga fracas one_minute_war \
+        deck --out /tmp/before43-out
+    cd - && python docs/make_images.py ink-quality /tmp/before43-out
+
 The house-style section compares every rules and reference page with commit e15dac4 (main before
 issue 35's style work was merged), built on A4 in a folder of its own the same way:
 
@@ -289,6 +296,26 @@ def style_quality_images(before: Path, after: Path) -> None:
             save(side_by_side(left, right), f"quality-style-{game}-{kind}.png")
 
 
+# issue 43, ink and the house style on component sheets: (picture, file under out/, page, dpi, crop)
+INK_BEFORE_AFTER = [
+    ("quality-ink-omiga-sheet-2.png", "omiga/omiga.pdf", 4, 45, None),
+    ("quality-ink-omiga-sheet-2-backs.png", "omiga/omiga.pdf", 5, 45, None),
+    ("quality-ink-omiga-sheet-3.png", "omiga/omiga.pdf", 6, 45, None),
+    ("quality-ink-fracas-tokens.png", "fracas/fracas-tokens.pdf", 0, 45, None),
+    ("quality-ink-one_minute_war-card.png", "one_minute_war/one_minute_war.pdf", 0, 110, (87, 5, 205, 101)),
+    ("quality-ink-one_minute_war-card-back.png", "one_minute_war/one_minute_war.pdf", 1, 110, (3, 5, 122, 101)),
+    ("quality-ink-deck-caption.png", "deck/deck.pdf", 0, 150, (40, 280, 170, 297)),
+]
+
+
+def ink_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, issue 43: light component sheets in the house style, before and after."""
+    for name, pdf, page, dpi, box in INK_BEFORE_AFTER:
+        left = labelled(render(before / pdf, page, dpi, box), "before")
+        right = labelled(render(after / pdf, page, dpi, box), "after")
+        save(side_by_side(left, right), name, 1200)
+
+
 def low_ink_images(out: Path, bundled_out: Path) -> None:
     """docs/print-at-home.md: the Omiga tile sheet with both decks, as bundled (already built into
     `bundled_out`) and with `low_ink: true`."""
@@ -381,6 +408,10 @@ def main() -> None:
         if sys.argv[1:2] == ["style-quality"]:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
             style_quality_images(Path(sys.argv[2]), out)
+            return
+        if sys.argv[1:2] == ["ink-quality"]:
+            printgen("build", "omiga", "fracas", "one_minute_war", "deck", "--out", out)
+            ink_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)

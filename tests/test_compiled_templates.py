@@ -45,7 +45,8 @@ def test_a_kept_template_renders_as_a_fresh_sandbox_renders(compiled):
     fresh = render.sandbox.__wrapped__((), False).get_template("omiga/tile-back.svg.j2")
     assert kept is not fresh
     data = {**context, **{"tile": {"deck": "white", "width": 42, "height": 42, "bleed": 0},
-                          "look": {"back": "#000000", "ink": "#ffffff"}, "plain": False, "marker": "WHITE DECK",
+                          "look": {"back": "#000000", "ink": "#ffffff", "hatch": None}, "hatch": None,
+                          "plain": False, "marker": "WHITE DECK",
                           "box": {"x": 0, "y": 0, "width": 42, "height": 42},
                           "emblem": {"cx": 21, "cy": 21, "ring": 14, "inner": 12, "line": 0.7,
                                      "inner_line": 0.25, "text_y": 22, "size": 3}}}

@@ -351,5 +351,6 @@ def test_solid_colour_runs_its_bleed_past_every_cut_and_fold_it_meets(built):
                 if reach < wanted[piece.kind] - 1e-3:
                     short.append((sheet.name, sheet.number, piece.kind, piece.box, side, round(reach, 2)))
     assert short == [], short[:10]
-    assert set(least) == {("Omiga tile", "front"), ("Omiga tile", "back"), ("One Minute War tab", "back"),
-                          ("Fracas life token", "front")}, least
+    # Fracas's tokens and Omiga's backs print white by default (issue 43): no solid area meets their
+    # cuts; `tokens.palette: solid` tints bleed (tests/test_component_ink.py), as Omiga's solid backs do
+    assert set(least) == {("Omiga tile", "front"), ("One Minute War tab", "back")}, least

@@ -178,9 +178,25 @@ def test_72_faces_each_with_a_semicircle_on_both_edges(a4):
     assert faces == 72
 
 
-GREY = colour_key((0.690196, 0.690196, 0.690196))  # #b0b0b0: the black deck's face and back
-FACE = {(1.0, 1.0, 1.0): "white", GREY: "black"}
-BACK = {(1.0, 1.0, 1.0): "white", GREY: "black"}
+def hexed(value) -> str:
+    return "#" + "".join(f"{round(float(v) * 255):02x}" for v in value) if value and len(value) == 3 else ""
+
+
+def deck_of(page, box: dict, back: bool) -> str:
+    """Which deck a tile (its box) is, by its marks in the standard palette: the form bands' fill on a
+    face (light grey white, near-black black), the emblem's ring on a back (grey white, dark black)."""
+    height = float(page.height)
+    x0, y0 = box["x"] * MM, height - (box["y"] + TILE) * MM
+    wanted = {"#8f8f8f": "white", "#3a3a3a": "black"} if back else {"#a6a6a6": "white", "#3a3a3a": "black"}
+    found = set()
+    for shape in page.curves + page.rects:
+        if not (x0 < (shape["x0"] + shape["x1"]) / 2 < x0 + TILE * MM and y0 < (shape["top"] + shape["bottom"]) / 2 < y0 + TILE * MM):
+            continue
+        paint = hexed(shape.get("stroking_color") if back else shape.get("non_stroking_color"))
+        if paint in wanted and (shape.get("stroke") if back else shape.get("fill")):
+            found.add(wanted[paint])
+    assert len(found) == 1, (box, found)
+    return found.pop()
 
 
 @pytest.mark.parametrize("flip,offset", [("long", (0.0, 0.0)), ("short", (0.0, 0.0)),
@@ -192,7 +208,7 @@ def test_backs_lie_behind_their_faces(run_cli, tmp_path, flip, offset):
         for sheet in range(3):
             front, back = pdf.pages[2 + 2 * sheet], pdf.pages[3 + 2 * sheet]
             faces = filled_rects(front, TILE)
-            backs = {(round(b["x"], 2), round(b["y"], 2)): BACK[b["fill"]] for b in filled_rects(back, TILE)}
+            backs = {(round(b["x"], 2), round(b["y"], 2)): deck_of(back, b, True) for b in filled_rects(back, TILE)}
             assert len(faces) == len(backs) == 24
             for face in faces:
                 if flip == "long":
@@ -200,8 +216,8 @@ def test_backs_lie_behind_their_faces(run_cli, tmp_path, flip, offset):
                 else:
                     x, y = face["x"], 297 - face["y"] - TILE
                 key = (round(x + offset[0], 2), round(y + offset[1], 2))
-                assert backs.get(key) == FACE[face["fill"]], (face, key)
-                decks.append(FACE[face["fill"]])
+                assert backs.get(key) == deck_of(front, face, False), (face, key)
+                decks.append(deck_of(front, face, False))
             # the back's cut marks are the front's, mirrored the same way (a registration check)
             fx, fy = cut_lines(front)
             bx, by = cut_lines(back)
@@ -263,10 +279,10 @@ def test_cut_marks_in_the_margins_cut_lines_on_every_edge_and_bleed_round_each_d
                 assert len(ys) == 8 and gaps[0] == round(2 * bleed, 2) and gaps[1:] == [TILE] * 6
             else:
                 assert len(ys) == 7 and gaps == [TILE] * 6
-    with pdfplumber.open(pdf_in(folder)) as pdf:  # the grey backs of the black deck bleed too
+    with pdfplumber.open(pdf_in(folder)) as pdf:  # the backs of both decks bleed too
         back = pdf.pages[5]
-        grey = [r for r in filled_rects(back, TILE + 2 * bleed) if r["fill"] == GREY] if bleed else []
-        assert len(grey) == (12 if bleed else 0)
+        bled = filled_rects(back, TILE + 2 * bleed) if bleed else []
+        assert len(bled) == (24 if bleed else 0)
         if bleed:
             assert back.bbox and float(back.bleedbox[0]) < float(back.trimbox[0])
 
@@ -411,9 +427,16 @@ def test_colours_that_carry_meaning_differ_by_25_in_lightness_and_carry_a_symbol
                  if c.get("fill") and abs((c["x1"] - c["x0"]) / MM - RADIUS) < 0.05
                  and abs((c["bottom"] - c["top"]) / MM - 2 * RADIUS) < 0.05}
         faces = {f["fill"] for f in filled_rects(page, TILE)}
-    assert len(semis) == 2 and len(faces) == 2
-    for pair in (sorted(semis), sorted(faces)):
-        assert abs(lightness_of(pair[0]) - lightness_of(pair[1])) >= 25, pair
+        bands = {colour_key(c["non_stroking_color"]) for c in page.curves  # the form bands' polygons
+                 if c.get("fill") and TILE - 0.1 < (c["x1"] - c["x0"]) / MM < TILE + 4.1
+                 and (c["bottom"] - c["top"]) / MM < 12}
+    assert len(semis) == 2
+    semis_pair = sorted(semis)
+    assert abs(lightness_of(semis_pair[0]) - lightness_of(semis_pair[1])) >= 25, semis_pair
+    # the decks differ where they are told apart: the solid palette's faces, the light palettes' bands
+    told = [sorted(kind) for kind in (faces, bands) if len(kind) == 2]
+    assert told and any(abs(lightness_of(a) - lightness_of(b)) >= 25 for a, b in told), (faces, bands)
+    assert (len(faces), len(bands)) == ((2, 1) if palette == "solid" else (1, 2)), (faces, bands)
     root = ET.parse(folder / "svg" / "white-14.svg").getroot()  # green | pink: two different marks
     ns = f"{{{SVG_NS['svg']}}}"
     marks = [c for c in root.iter(f"{ns}circle")] + [p for p in root.iter(f"{ns}path")
@@ -423,7 +446,8 @@ def test_colours_that_carry_meaning_differ_by_25_in_lightness_and_carry_a_symbol
 
 def test_default_ink_is_light_enough_for_a_home_inkjet(a4, tmp_path):
     """The default palette darkens under a fifth of each tile page, measured as the mean darkness of
-    the rendered pages, and little more than half as much as the solid palette (0.18 and 0.32)."""
+    the rendered pages, and little more than half as much as the solid palette (0.135 and 0.32 at
+    this coarse 20 dpi, where the black deck's hatch blurs to grey; 0.088 and 0.32 at 100 dpi)."""
     import pypdfium2 as pdfium
 
     def darkness(path: Path) -> float:

@@ -42,7 +42,7 @@ def width_mm(curve) -> float:
 def test_copied_token_and_mat_templates_changed_in_colour_and_shape_print_the_change(run_cli, fracas, tmp_path):
     # cream tokens with a diamond where the ring was; a green oval mat instead of the rounded box
     face = fracas / "token-face.svg.j2"
-    edit(face, 'fill="{{ player.tint }}"', 'fill="#fdf0d5"')
+    edit(face, 'fill="{{ player.background }}"', 'fill="#fdf0d5"')
     edit(face, '<circle cx="{{ ring.cx }}" cy="{{ ring.cy }}" r="{{ ring.r }}"',
          '<polygon points="{{ ring.cx }},{{ ring.cy - ring.r }} {{ ring.cx + ring.r }},{{ ring.cy }} '
          '{{ ring.cx }},{{ ring.cy + ring.r }} {{ ring.cx - ring.r }},{{ ring.cy }}"')

@@ -24,9 +24,9 @@ def build(path: Path) -> dict[str, bytes]:
     ("- {left: green, right: green, top: diagonal, bottom: diagonal}",
      "- {left: pink, right: green, top: diagonal, bottom: diagonal}"),  # one tile
     ('green: {fill: "#1f7a44", label: green, symbol: dot}\n      pink: {fill: "#f4a3c7", label: pink, '
-     'symbol: ring}\n    white: {face: "#ffffff", band: "#6f6f6f"',
+     'symbol: ring}\n    white: {face: "#ffffff", band: "#a6a6a6"',
      'green: {fill: "#1f7a45", label: green, symbol: dot}\n      pink: {fill: "#f4a3c7", label: pink, '
-     'symbol: ring}\n    white: {face: "#ffffff", band: "#6f6f6f"'),  # a colour of the palette in use
+     'symbol: ring}\n    white: {face: "#ffffff", band: "#a6a6a6"'),  # a colour of the palette in use
     ("text_size_pt: 9\n", "text_size_pt: 9.5\n"),  # the reference text
 ])
 def test_an_edit_shows_in_a_rebuild_as_in_a_fresh_build(tmp_path, monkeypatch, old, new):

@@ -10,10 +10,12 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterator, Protocol, Sequence
 
 from reportlab.graphics.shapes import Group, translate
+from reportlab.lib.colors import HexColor
 
 from printgen.core.paper import SAFE_MARGIN_MM, Paper, font_mm
 from printgen.drawing import fonts
 from printgen.drawing.picture import CUT, LineStyle, guide, placed, text
+from printgen.drawing.style import FOOTER_GREY, SMALL_PT
 from printgen.layout.sheet import Box, Duplex
 from printgen.drawing.document import Page
 from printgen.output.reuse import Forms, Reused, reusable
@@ -21,7 +23,8 @@ from printgen.output.reuse import Forms, Reused, reusable
 MARK_LENGTH = 3.0  # mm: one dash of the cut style, so a mark prints as one solid stroke
 MARK_GAP = 1.5  # mm kept clear between a mark and the art (bleed included)
 EDGE = SAFE_MARGIN_MM + MARK_LENGTH + MARK_GAP  # least distance from the paper edge to the art
-CAPTION_PT = fonts.MIN_PT
+CAPTION_PT = SMALL_PT  # a sheet's caption is set as a rulebook's footer: small, grey, centred
+CAPTION_GREY = HexColor(FOOTER_GREY)
 CAPTION_ROOM = 4.0  # mm the caption needs between the paper's safe margin and the cut marks
 
 
@@ -198,8 +201,9 @@ def finished(front: Page, back: Page, boxes: Sequence[Box], duplex: Duplex, blee
 
 
 def caption_text(value: str, paper: Paper, at_top: bool = False) -> Group:
-    """A line of small print centred in the caption's room at the foot of the page (or its head)."""
+    """A line of small print centred in the caption's room at the foot of the page (or its head), in
+    the house footer's size and grey."""
     baseline = SAFE_MARGIN_MM + fonts.descent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
     if at_top:
         baseline += paper.height - 2 * SAFE_MARGIN_MM - CAPTION_ROOM
-    return Group(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle"))
+    return Group(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle", fill=CAPTION_GREY))

@@ -18,7 +18,7 @@ from printgen.core.paper import SAFE_MARGIN_MM, Paper, font_mm
 from printgen.drawing import fonts
 from printgen.drawing.document import Page
 from printgen.drawing.picture import CUT, LineStyle, guide, placed, text
-from printgen.layout.imposition import (CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, Caption,
+from printgen.layout.imposition import (CAPTION_GREY, CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, Caption,
                                         ImposedSheet, Piece, cut_marks, finished, same_size, too_big)
 from printgen.layout.sheet import Box, Duplex
 from printgen.output.reuse import Forms, reusable
@@ -127,7 +127,7 @@ def trim_lines(boxes: Sequence[Box]) -> Group:
 def side_caption(value: str, paper: Paper) -> Group:
     """The caption turned to read upwards along the left margin, its foot on the safe margin."""
     baseline = SAFE_MARGIN_MM + fonts.ascent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
-    return Group(text(0, 0, value, CAPTION_PT, anchor="middle"), transform=(0, 1, -1, 0, baseline, paper.height / 2))
+    return Group(text(0, 0, value, CAPTION_PT, anchor="middle", fill=CAPTION_GREY), transform=(0, 1, -1, 0, baseline, paper.height / 2))
 
 
 def impose_shared(pieces: Sequence[Piece], duplex: Duplex, bleed: float, kind: Kind,

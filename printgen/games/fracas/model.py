@@ -42,6 +42,9 @@ class Tokens(Strict):
 
     size: Annotated[float, Field(ge=12, le=40, allow_inf_nan=False, description="token side, mm")] = 22
     columns: Annotated[int, Field(ge=1, le=8, description="tokens across each player's block")] = 4
+    palette: Annotated[Literal["standard", "solid"], Field(
+        description="standard: white tokens, the colour in their rings and words; "
+                    "solid: each player's block on a tint of their colour")] = "standard"
 
 
 class Fracas(WithRulebook):

@@ -41,20 +41,27 @@ def token_box(size: float, bleed: Edges) -> dict[str, float]:
     return {"x": -left, "y": -top, "width": size + left + right, "height": size + top + bottom}
 
 
-def player_data(player: Player) -> dict[str, Any]:
+TINT = 0.8  # the solid palette's background: the player's colour mixed this far towards white
+
+
+def player_data(player: Player, index: int, palette: str) -> dict[str, Any]:
+    """The player's colours; the background white but in the solid palette, and the second player's
+    ring doubled, so the tokens are told apart in black and white too, not by colour alone."""
     ink = colour(player.colour)
-    return {"name": player.name, "colour": hex_of(ink), "tint": hex_of(tint(ink, 0.8))}
+    return {"name": player.name, "colour": hex_of(ink), "tint": hex_of(tint(ink, TINT)),
+            "background": hex_of(tint(ink, TINT)) if palette == "solid" else "#ffffff", "index": index}
 
 
-def face_data(player: Player, size: float, bleed: Edges) -> dict[str, Any]:
+def face_data(player: Player, index: int, palette: str, size: float, bleed: Edges) -> dict[str, Any]:
     """A token's face: a ring with the value 1 (or token_image) above the owner's name."""
     centre = size / 2 - 2.0  # y down: the ring sits 2 mm above the token's middle
     value = font_mm(size * 0.72)  # the 1 is 0.72 pt for every mm of the token
     name = font_mm(NAME_PT)
     has_art = art_of(player.token_image) is not None
     return {"token": {"size": size, "pad": TOKEN_PAD}, "box": token_box(size, bleed),
-            "player": player_data(player),
-            "ring": {"cx": size / 2, "cy": centre, "r": size * 0.32, "line": 0.6},
+            "player": player_data(player, index, palette),
+            "ring": {"cx": size / 2, "cy": centre, "r": size * 0.32, "line": 0.6,
+                     "inner": size * 0.32 - 1.1 if index == 1 else None},
             "value": {"text": "1", "x": size / 2, "y": centre + value * 0.36, "size": value},
             "name": {"text": player.name, "x": size / 2,
                      "y": size - TOKEN_PAD - fonts.descent(fonts.BOLD, name), "size": name},
@@ -62,13 +69,13 @@ def face_data(player: Player, size: float, bleed: Edges) -> dict[str, Any]:
                     "height": size - TOKEN_ART_BOTTOM - TOKEN_PAD} if has_art else None}
 
 
-def back_data(player: Player, size: float, bleed: float) -> dict[str, Any]:
+def back_data(player: Player, index: int, palette: str, size: float, bleed: float) -> dict[str, Any]:
     """A token's back shows its owner's name, so a token face down still shows whose it is; a
     long name is set smaller, never below NAME_PT, at which the checks make every name fit."""
     wide = fonts.text_width(player.name, fonts.BOLD, font_mm(BACK_NAME_PT))
     point = max(NAME_PT, min(BACK_NAME_PT, BACK_NAME_PT * (size - 2 * TOKEN_PAD) / wide)) if wide else BACK_NAME_PT
     return {"token": {"size": size, "pad": TOKEN_PAD}, "box": token_box(size, (bleed,) * 4),
-            "player": player_data(player),
+            "player": player_data(player, index, palette),
             "name": {"text": player.name, "x": size / 2, "y": size / 2 + 1.2, "size": font_mm(point)}}
 
 
@@ -104,10 +111,13 @@ class PieceArt:
         if kind == "pot":
             width, height = rest
             return POT, Piece(pot_data(width, height, self.defn.reference.accent), width, height, "the pot mat")
-        player = self.defn.players[rest[0]]
+        index, palette = rest[0], self.defn.tokens.palette
+        player = self.defn.players[index]
         if kind == "face":
-            return TOKEN_FACE, Piece(face_data(player, s, rest[1]), s, s, f"{player.name}'s life token (face)")
-        return TOKEN_BACK, Piece(back_data(player, s, rest[1]), s, s, f"{player.name}'s life token (back)")
+            return TOKEN_FACE, Piece(face_data(player, index, palette, s, rest[1]), s, s,
+                                     f"{player.name}'s life token (face)")
+        return TOKEN_BACK, Piece(back_data(player, index, palette, s, rest[1]), s, s,
+                                 f"{player.name}'s life token (back)")
 
     def prepare(self, keys: Sequence[Key]) -> None:
         """Draw every piece of `keys` not drawn yet, all in one batch."""

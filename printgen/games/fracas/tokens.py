@@ -11,6 +11,7 @@ from typing import Any
 from reportlab.graphics.shapes import Group, translate
 
 from printgen.drawing import fonts
+from printgen.drawing import style as house
 from printgen.core.paper import Paper, font_mm
 from printgen.drawing.picture import CUT, colour, guide, placed, text
 from printgen.drawing.document import Located, Page
@@ -23,6 +24,8 @@ OVERSHOOT = 3.0  # mm the cut lines run past the block, so each cut is easy to s
 BLEED = 2.0  # mm of colour past the outer cut lines, as for every other piece
 HEADER = 24.0  # mm from the top margin to the top of the blocks (title, note, block labels)
 POT_MIN = 40.0  # mm: below this much free height the pot mat is left out
+FOOT = house.FOOTER_Y + 6.0  # mm from the paper's foot kept for the running footer
+TITLE_PT = house.REFERENCE_TITLE * house.REFERENCE_PT  # the reference sheet's title size
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,7 @@ def cut_lines(layout: TokenLayout, x: float) -> list[tuple[float, float, float, 
 def pot_box(layout: TokenLayout) -> tuple[float, float, float, float] | None:
     """Where the pot mat goes in the room under the tokens (x, y, w, h); None when too little."""
     top = layout.top - layout.block_height - OVERSHOOT - 8
-    height = min(top - MARGIN, 90.0)
+    height = min(top - FOOT, 90.0)
     if height < POT_MIN:
         return None
     width = 2 * layout.block_width + BLOCK_GAP
@@ -144,10 +147,13 @@ def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float) -
     art.prepare(sheet_pieces(defn, layout, bleed))
     shapes = Group()
     title_y = paper.height - MARGIN - 6
-    shapes.add(text(MARGIN, title_y, f"{defn.title}: life tokens", 16, fonts.BOLD))
-    shapes.add(text(paper.width - MARGIN, title_y, defn.credit_line, 8.5, anchor="end"))  # who made it
+    # the house style: the title in the game's accent, who made the game in the grey footer
+    shapes.add(text(MARGIN, title_y, f"{defn.title}: life tokens", TITLE_PT, fonts.BOLD,
+                    fill=colour(defn.reference.accent)))
     shapes.add(text(MARGIN, title_y - 7, "Print single-sided at actual size, on card if you can. "
                     "Cut along the dashed lines; each token is one life point.", 8.5))
+    shapes.add(house.running_footer(paper, " \u00b7 ".join(filter(None, (defn.title, "life tokens",
+                                                                       defn.credit or defn.credit_line)))))
     for i in range(len(defn.players)):
         shapes.add(block(art, i, layout, layout.block_x(i), bleed))
     mat = pot_box(layout)

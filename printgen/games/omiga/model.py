@@ -39,6 +39,7 @@ class DeckLook(Strict):
     back: HexColour
     back_ink: HexColour
     outline: Optional[HexColour] = None  # a line around each semicircle, for light fills
+    hatch: Optional[HexColour] = None  # thin diagonal lines across face and back: a pattern, not a flood
 
 
 class Palette(Strict):
@@ -151,7 +152,7 @@ class Omiga(WithReference):
         palette = self.palettes[self.palette]
         if not self.low_ink:
             return palette
-        plain = {"face": "#ffffff", "back": "#ffffff"}
+        plain = {"face": "#ffffff", "back": "#ffffff", "hatch": None}
         return palette.model_copy(update={"white": palette.white.model_copy(update=plain),
                                           "black": palette.black.model_copy(update=plain)})
 
@@ -217,8 +218,19 @@ def lightness_warnings(defn: Omiga) -> Iterable[tuple[Loc, str]]:
                        f"{palette.colours[b].fill} has lightness {lb:.0f} and {a} has {la:.0f}; "
                        f"colours closer than {MIN_DIFFERENCE:.0f} print alike in black and white, so "
                        f"make one lighter or darker")
-    white, black = lightness(palette.white.face), lightness(palette.black.face)
-    if abs(white - black) < MIN_DIFFERENCE:
-        yield (("palettes", defn.palette, "black", "face"),
-               f"{palette.black.face} has lightness {black:.0f} and the white deck's face {white:.0f}; "
-               f"the decks should differ by at least {MIN_DIFFERENCE:.0f}")
+    yield from deck_differences(defn.palette, palette.white, palette.black)
+
+
+def deck_differences(name: str, white: DeckLook, black: DeckLook) -> Iterable[tuple[Loc, str]]:
+    """The decks must differ in lightness where they are told apart: on the faces, the face or the
+    form bands (the standard palette prints both faces light and the black deck's bands dark); on
+    the backs, the back or its emblem."""
+    for parts, what in ((("face", "band"), "faces or form bands"), (("back", "back_ink"), "backs or back emblems")):
+        steps = {part: abs(lightness(getattr(white, part)) - lightness(getattr(black, part))) for part in parts}
+        if max(steps.values()) < MIN_DIFFERENCE:
+            part = parts[1]
+            yield (("palettes", name, "black", part),
+                   f"{getattr(black, part)} has lightness {lightness(getattr(black, part)):.0f} and the white "
+                   f"deck's {part} {lightness(getattr(white, part)):.0f} (their {parts[0]}s differ by "
+                   f"{steps[parts[0]]:.0f}); the decks' {what} should differ by at least {MIN_DIFFERENCE:.0f}, "
+                   f"or the decks print alike in black and white")

@@ -23,6 +23,8 @@ ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the rad
 NUMBER_PT = fonts.MIN_PT  # the tile number: small, but no smaller than any printed text
 OUTLINE_MM = 0.35  # the line around a semicircle, when the palette asks for one
 BAND_LINE_MM = 0.6  # low ink: the outline of a white deck's band, bold enough to read as a form
+HATCH_PITCH = 2.1  # mm between hatch lines, near enough: the pitch divides the tile's width and height
+HATCH_LINE_MM = 0.3  # thin and light: a pattern that tells a deck at a glance, not a flood of ink
 
 
 def arc(path: Path, cx: float, cy: float, r: float, start: float, end: float) -> None:
@@ -63,6 +65,29 @@ def profile(form: Form, card: TileGeometry) -> list[tuple[float, float]]:
     else:
         inner = []
     return [(0.0, 0.0)] + inner + [(w, 0.0)]
+
+
+def hatch_pitch(w: float, h: float) -> float:
+    """Near HATCH_PITCH, dividing both sides when they share a measure, else the width alone."""
+    common = math.gcd(round(w * 100), round(h * 100)) / 100
+    pitch = common / max(1, round(common / HATCH_PITCH))
+    return pitch if 0.75 * HATCH_PITCH <= pitch <= 1.5 * HATCH_PITCH else w / max(1, round(w / HATCH_PITCH))
+
+
+def hatch_d(w: float, h: float, bleed: float) -> str:
+    """Lines at 45 degrees (x + y constant, y down) across the tile and its bleed, as SVG path data.
+    The pitch divides width and height, so the lines run on across butted tiles, and a tile turned
+    180 degrees shows the same lines."""
+    pitch, lo, right, bottom = hatch_pitch(w, h), -bleed, w + bleed, h + bleed
+    parts = []
+    k = math.floor(2 * lo / pitch) + 1
+    while k * pitch < right + bottom:
+        c = k * pitch
+        x1, x2 = max(lo, c - bottom), min(right, c - lo)  # where x + y = c enters and leaves the box
+        if x2 > x1 + 1e-6:
+            parts.append(f"M{num(x1)} {num(c - x1)}L{num(x2)} {num(c - x2)}")
+        k += 1
+    return " ".join(parts)
 
 
 # -- what the tile templates are given: plain data, millimetres, y down from the top-left corner ---
@@ -133,7 +158,9 @@ def face_data(defn: Omiga, deck: str, index: int, tile: Tile, bleed: float, numb
             "look": {"face": look.face, "ink": look.ink, "outline": look.outline, "outline_width": OUTLINE_MM,
                      # low ink: the white deck's bands are only outlined, the black deck's stay solid
                      "band": look.face if outlined else look.band,
-                     "band_line": look.band if outlined else None, "band_line_width": BAND_LINE_MM},
+                     "band_line": look.band if outlined else None, "band_line_width": BAND_LINE_MM,
+                     "hatch": look.hatch, "hatch_width": HATCH_LINE_MM},
+            "hatch": hatch_d(w, h, bleed) if look.hatch else None,
             "box": {"x": -bleed, "y": -bleed, "width": w + 2 * bleed, "height": h + 2 * bleed},
             "semicircles": semicircles, "forms": forms, "number": number if numbered else None}
 
@@ -143,7 +170,8 @@ def back_data(defn: Omiga, deck: str, bleed: float) -> dict[str, Any]:
     look, w, h = getattr(defn.looks(), deck), defn.card.width, defn.card.height
     ring = min(w, h) * 0.34
     return {"tile": {"deck": deck, "width": w, "height": h, "bleed": bleed},
-            "look": {"back": look.back, "ink": look.back_ink},
+            "look": {"back": look.back, "ink": look.back_ink, "hatch": look.hatch, "hatch_width": HATCH_LINE_MM},
+            "hatch": hatch_d(w, h, bleed) if look.hatch else None,
             "plain": defn.low_ink, "marker": f"{deck.upper()} DECK",  # low ink: the deck's name only
             "box": {"x": -bleed, "y": -bleed, "width": w + 2 * bleed, "height": h + 2 * bleed},
             "title": defn.title,

@@ -51,6 +51,9 @@ class TabRows:
 
 
 ART_INSET = 3.0  # mm kept clear around art on the card's body
+TITLE_PT = 14.0
+MARK_R = 5.0  # mm: the radius of the stopwatch drawn each side of the title on the card's front
+MARK_GAP = 4.0  # mm between the title and each stopwatch
 LABEL_CLEAR = 5.5  # mm above and below body art on the front, where the side labels sit
 
 
@@ -155,10 +158,19 @@ class WarCard:
         near, far = self.defn.sides
         image, box = self.body_art(side)
         data: dict[str, Any] = {"side": side, "body": {"width": w, "height": b},
+                                "accent": hex_of(colour(self.defn.reference.accent)),
                                 "art": None if image is None else dict(zip(("x", "y", "width", "height"), box))}
         if side == "front":
-            data["title"] = {"text": self.defn.title.upper(), "x": w / 2, "y": b / 2 + font_mm(14) * 0.35,
-                             "size": font_mm(14), "font": family(self.title_font)}
+            title = self.defn.title.upper()
+            data["title"] = {"text": title, "x": w / 2, "y": b / 2 + font_mm(TITLE_PT) * 0.35,
+                             "size": font_mm(TITLE_PT), "font": family(self.title_font)}
+            # the game's mark, a stopwatch each side of the title, when both fit clear of the edges
+            reach = fonts.text_width(title, self.title_font, font_mm(TITLE_PT)) / 2 + MARK_GAP + MARK_R
+            fits = w / 2 - reach - MARK_R >= ART_INSET and image is None
+            data["mark"] = {"r": MARK_R, "cy": b / 2, "xs": [w / 2 - reach, w / 2 + reach], "line": 0.7,
+                            "tint": hex_of(tint(colour(self.defn.reference.accent), 0.65)),
+                            "face": MARK_R - 1.1, "minute": [0.866 * (MARK_R - 1.1), -0.5 * (MARK_R - 1.1)]} \
+                if fits else None
             data["near"] = {"label": f"{near.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
             data["far"] = {"label": f"{far.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
         else:
