@@ -26,8 +26,9 @@ from printgen.core.problems import MarkdownProblems, TextProblem
 from printgen.core.textcheck import FONT_NAME, describe, drawable
 from printgen.drawing import fonts
 from printgen.drawing.flow import ColumnBreak
-from printgen.drawing.story import (GRID_PAD, ExampleBox, FitWidth, Item, Row, Styles, TableFactory, escape,
-                                    grid_table, keep_headings_with_next, tagged)
+from printgen.drawing.story import (GRID_PAD, SHORT_ITEMS, ExampleBox, FitWidth, Item, Row, Styles, TableFactory, escape,
+                                    KeptList, bind_numbers, grid_table, keep_headings_with_next,
+                                    keep_leads_with_blocks, tagged, with_masthead, words_of)
 
 MAX_NESTING = 8  # lists and quotes inside each other, at the most; deeper is a located problem
 READ_NESTING = 100  # markdown-it skips what lies deeper than this, so MAX_NESTING is told first
@@ -96,7 +97,7 @@ def blocks(text: str, source: str, style: Styles, hooks: Hooks = Hooks()) -> lis
     setter.document(SyntaxTreeNode(parser().parse(text)))
     if setter.problems:
         raise MarkdownProblems(source, text, setter.problems)
-    return keep_headings_with_next(setter.story)
+    return keep_leads_with_blocks(keep_headings_with_next(with_masthead(setter.story)))
 
 
 def plain_text(node: SyntaxTreeNode) -> str:
@@ -214,9 +215,12 @@ class Setter:
                                   leftIndent=self.indent + bullet.bulletIndent + step)
         outer, self.indent = self.indent, bullet.leftIndent
         try:
-            return self.items(node, depth, bullet, number)
+            made = self.items(node, depth, bullet, number)
         finally:
             self.indent = outer
+        if depth == 0 and 1 < len(node.children) <= SHORT_ITEMS and made:  # a short list moves on whole
+            return [self.tag(KeptList(made))]
+        return made
 
     def items(self, node: SyntaxTreeNode, depth: int, bullet: ParagraphStyle, number: int) -> list[Flowable]:
         result: list[Flowable] = []
@@ -332,8 +336,8 @@ class Setter:
         """Paragraph markup for reportlab: text escaped, emphasis as <i>/<b>; `top` drops the node's
         own emphasis (a subtitle is italic already)."""
         self.line = line  # counted on at each line end, so a problem names its own line
-        return "".join(self.marked(child) for child in node.children) if top or node.type == "inline" \
-            else self.marked(node)
+        return bind_numbers("".join(self.marked(child) for child in node.children) if top or node.type == "inline"
+                            else self.marked(node))
 
     def marked(self, node: SyntaxTreeNode) -> str:
         kind, line = node.type, self.line
@@ -418,7 +422,7 @@ class MarkdownTable:
         size = self.style.body.fontSize
         columns = len(self.aligns)
         least = [GRID_PAD + max((stringWidth(word, fonts.BOLD, size) for row in self.plain
-                                 for word in (row[i] if i < len(row) else "").split()), default=size)
+                                 for word in words_of(row[i] if i < len(row) else "")), default=size)
                  for i in range(columns)]
         natural = [GRID_PAD + max((stringWidth(row[i] if i < len(row) else "", fonts.BOLD, size)
                                    for row in self.plain), default=size) for i in range(columns)]
