@@ -39,6 +39,7 @@ MAX_PICTURES = 200  # pictures in one document
 
 DIRECTIVE = re.compile(r"<!--(.*?)-->", re.S)
 TABLE = re.compile(r"^table\s*:\s*([\w.-]+)$")
+OWN_NUMBER = re.compile(r"^<b>(\d{1,2}[.)])</b>[ \u00a0]+")  # a bullet item led by its own bold number
 ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
 
 
@@ -107,6 +108,18 @@ def plain_text(node: SyntaxTreeNode) -> str:
     if node.type in ("softbreak", "hardbreak"):
         return " "
     return "".join(plain_text(child) for child in node.children)
+
+
+def own_numbers(node: SyntaxTreeNode) -> str:
+    """The widest bold number leading an item of a bullet list (`- **1.** ...`), '' when none does."""
+    marks = []
+    for item in node.children:
+        paragraph = item.children[0] if item.children else None
+        inline = paragraph.children[0] if paragraph is not None and paragraph.type == "paragraph" else None
+        lead = inline.children[0] if inline is not None and inline.children else None
+        if lead is not None and lead.type == "strong" and re.fullmatch(r"\d{1,2}[.)]", plain_text(lead)):
+            marks.append(plain_text(lead))
+    return max(marks, key=len, default="")
 
 
 def first_line(node: SyntaxTreeNode) -> int:
@@ -207,7 +220,7 @@ class Setter:
             return []
         size, bullet = self.style.body.fontSize, self.style.bullet
         number = int(node.attrs.get("start", 1) or 1) if node.type == "ordered_list" else 0
-        last = f"{number + len(node.children) - 1}." if node.type == "ordered_list" else ""
+        last = f"{number + len(node.children) - 1}." if node.type == "ordered_list" else own_numbers(node)
         # the marks hang from the text's edge around them; the words line up past the widest mark
         step = max(bullet.leftIndent - bullet.bulletIndent, stringWidth(last + " ", bullet.fontName, size))
         if depth or last:
@@ -230,6 +243,9 @@ class Setter:
             for child in item.children:
                 if child.type == "paragraph" and first:
                     words = self.inline(child.children[0], first_line(child))
+                    own = OWN_NUMBER.match(words) if node.type == "bullet_list" else None
+                    if own:  # "- **1.** ...": a step numbered by its own words, set as a numbered list sets it
+                        mark, words = own.group(1), words[own.end():]
                     result.append(self.tag(Item(words, bullet, bulletText=mark)))
                 elif child.type == "paragraph":
                     result.append(self.tag(Item(self.inline(child.children[0], first_line(child)), bullet)))

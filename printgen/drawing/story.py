@@ -270,7 +270,7 @@ def keep_leads_with_blocks(items: list[Flowable]) -> list[Flowable]:
     result: list[Flowable] = []
     for item in items:
         lead = result[-1] if result else None
-        parts = list(lead.items) if isinstance(lead, Stack) and not isinstance(lead, KeptList) else [lead]
+        parts = list(lead.items) if isinstance(lead, Stack) and not isinstance(lead, (KeptList, Masthead)) else [lead]
         last = parts[-1]
         if isinstance(item, (FitWidth, KeptList)) and isinstance(last, Paragraph) \
                 and last.text.rstrip().endswith(":"):
@@ -285,31 +285,31 @@ RULE_MM = 0.6  # the title block's rule, in the accent
 RULE_GAP_MM = 1.5  # between the title block's last line and its rule
 
 
-class Masthead(Flowable):
+class Masthead(Stack):
     """The house title block, the same in every rulebook and reference: the title and its italic
     subtitle, no wider than a comfortable line, over a rule in the accent as wide as the frame (the
-    page's text width where the page gives it a band of its own)."""
+    page's text width where the page gives it a band of its own). Never split."""
 
     def __init__(self, heads: list[Flowable], accent: Color) -> None:
-        super().__init__()
-        self.heads = heads
+        super().__init__(heads, whole=True)
         self.accent = accent
-        self.inner = Stack(heads)
-        self.inner_height = 0.0
+        self.words_height = 0.0
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        _, self.inner_height = self.inner.wrap(min(avail_width, pt(style.HEAD_MEASURE)), avail_height)
-        self.width, self.height = avail_width, self.inner_height + pt(RULE_GAP_MM + RULE_MM)
+        _, self.words_height = super().wrap(min(avail_width, pt(style.HEAD_MEASURE)), avail_height)
+        self.width, self.height = avail_width, self.words_height + pt(RULE_GAP_MM + RULE_MM)
         return self.width, self.height
 
     def getSpaceAfter(self) -> float:  # noqa: N802 (reportlab's names)
         return pt(2.5)
 
-    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
-        return []
-
     def draw(self) -> None:
-        self.inner.drawOn(self.canv, 0, self.height - self.inner_height)
+        y = self.height
+        for k, (item, (_, h)) in enumerate(zip(self.items, self.sizes)):
+            if k:
+                y -= max(self.items[k - 1].getSpaceAfter(), item.getSpaceBefore())
+            y -= h
+            item.drawOn(self.canv, 0, y)
         self.canv.saveState()
         self.canv.setFillColor(self.accent)
         self.canv.rect(0, 0, self.width, pt(RULE_MM), stroke=0, fill=1)
@@ -317,15 +317,23 @@ class Masthead(Flowable):
 
 
 def with_masthead(story: list[Flowable]) -> list[Flowable]:
-    """The story with its opening title and subtitle paragraphs as one Masthead."""
-    count = 0
-    while count < len(story) and style_of(story[count], "name") in ("title", "subtitle"):
-        count += 1
-    if not count or style_of(story[0], "name") != "title":
-        return story
-    colour = style_of(story[0], "textColor")
-    accent = colour if isinstance(colour, Color) else black
-    return [tagged(Masthead(story[:count], accent), getattr(story[0], "section", ""))] + story[count:]
+    """The story with each title and the subtitles right under it (a reference's two halves have
+    one each) as one Masthead."""
+    result: list[Flowable] = []
+    i = 0
+    while i < len(story):
+        if style_of(story[i], "name") != "title":
+            result.append(story[i])
+            i += 1
+            continue
+        end = i + 1
+        while end < len(story) and style_of(story[end], "name") == "subtitle":
+            end += 1
+        colour = style_of(story[i], "textColor")
+        accent = colour if isinstance(colour, Color) else black
+        result.append(tagged(Masthead(story[i:end], accent), getattr(story[i], "section", "")))
+        i = end
+    return result
 
 
 def tagged(flowable: Flowable, section: str) -> Flowable:
