@@ -88,7 +88,7 @@ def reckoned_height(items: list[Flowable], width: float, full: float, columns: i
     return high + 0.01
 
 
-BAND_GAP = 3.5  # mm between a first page's title block (its rule) and the columns under it
+BAND_GAP = 5.0  # mm between a first page's title block (its rule) and the columns under it
 
 
 def under_masthead(first: Flowable, columns: list[Box]) -> list[Box]:

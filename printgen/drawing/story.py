@@ -249,17 +249,16 @@ class Stack(Flowable):
             item.drawOn(self.canv, 0, y)
 
 
-SHORT_ITEMS = 6  # a list of no more than this many items never breaks between columns or pages...
-KEPT_MM = 110.0  # ...unless it is taller than this, too much to leave blank at a column's foot
+SHORT_ITEMS = 6  # a list of no more than this many items moves on whole...
+HOLE_MM = 60.0  # ...as does a short table, unless that leaves more than this blank: a quarter of a column
 
 
 class KeptList(Stack):
-    """A short list: moves on whole, as a publisher keeps a few steps or choices in one place; a
-    list too tall to be worth a blank column foot breaks between its items like any other."""
+    """A short list: moves on whole, as a publisher keeps a few steps or choices in one place,
+    unless that would leave more than HOLE_MM of the column blank; then it breaks between items."""
 
     def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
-        self.wrap(avail_width, avail_height)
-        if self.height <= pt(KEPT_MM):
+        if avail_height <= pt(HOLE_MM):
             return []
         return super().split(avail_width, avail_height)
 

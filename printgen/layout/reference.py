@@ -255,15 +255,13 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
 
 def cut_line(paper: Paper, label: str, words: bool = True) -> Group:
     """The dashed line across the middle, broken for `label` (printed unless not `words`): each
-    half starts with a whole dash at the label and ends on one at the safe margin, so no stub of a
-    dash is left beside the words or at the paper's edge."""
+    half runs from the safe margin towards the words and stops on a whole dash short of them, so
+    no stub of a dash is left beside the words."""
     y, middle = paper.height / 2, paper.width / 2
-    half_gap = label_width(label) / 2 + 1.0
-    period = sum(CUT.dash) if CUT.dash else 1.0
-    run = middle - half_gap - SAFE
-    run = max(0.0, run - (run + CUT.dash[1]) % period) if CUT.dash else run
-    group = Group(guide(middle - half_gap, y, middle - half_gap - run, y, CUT),
-                  guide(middle + half_gap, y, middle + half_gap + run, y, CUT))
+    room = middle - label_width(label) / 2 - 1.0 - SAFE
+    run = max(0.0, room - (room + CUT.dash[1]) % sum(CUT.dash)) if CUT.dash else room
+    group = Group(guide(SAFE, y, SAFE + run, y, CUT),
+                  guide(paper.width - SAFE, y, paper.width - SAFE - run, y, CUT))
     if words:
         group.add(cut_label(paper, label))
     return group

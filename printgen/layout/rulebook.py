@@ -22,17 +22,17 @@ from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper, pt
 from printgen.core.source import Loc
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
+from printgen.drawing.columns import BAND_GAP
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing import style
 from printgen.drawing.picture import rect, text
 from printgen.drawing.markdown import Hooks, PictureMaker, blocks
-from printgen.drawing.story import Stack, Styles, keep_leads_with_blocks, styles
+from printgen.drawing.story import HOLE_MM, Stack, Styles, keep_leads_with_blocks, styles
 from printgen.jinja.render import render
 from printgen.layout.reference import DataTable, Figure, data_table, is_head
 
 MARGIN = style.MARGIN
 GUTTER = style.GUTTER
-BAND_GAP = 3.5  # mm between the first page's title block (its rule) and its columns
 MAX_PAGES = 12
 BALANCE_STEP = 2.0  # mm: the last page's columns grow by this until its text fits them
 LEVEL_TRIES = 16  # and then by up to this many steps more, to end them level
@@ -71,17 +71,16 @@ def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
                    subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2))
 
 
-SHORT_TABLE = 8  # rows under the head: a table no longer than this never breaks...
-SHORT_TABLE_MM = 150.0  # ...unless it is taller than this, more than half a column, too much to leave blank
+SHORT_TABLE = 8  # rows under the head: a table no longer than this moves on whole (see story.HOLE_MM)
 
 
 class RulesTable(Table):
     """Breaks only between rows, never inside one, and repeats its head row after the break; a
-    short table moves on whole, as a publisher keeps a small table in one piece."""
+    short table moves on whole, as a publisher keeps a small table in one piece, unless that would
+    leave more than HOLE_MM of its column blank."""
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803 (reportlab's names)
-        _, height = self.wrap(availWidth, availHeight)
-        if len(self._cellvalues) - self.repeatRows <= SHORT_TABLE and height <= pt(SHORT_TABLE_MM):
+        if len(self._cellvalues) - self.repeatRows <= SHORT_TABLE and availHeight <= pt(HOLE_MM):
             return []
         parts = super().split(availWidth, availHeight)  # by rows only: a Table's default
         if len(parts) == 2 and len(parts[0]._cellvalues) <= self.repeatRows + 1:
