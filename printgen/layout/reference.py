@@ -14,7 +14,7 @@ from typing import Annotated, Any, Callable, Mapping, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.graphics.shapes import Group
-from reportlab.lib.colors import Color, HexColor, white
+from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, PageBreak, Paragraph, Table
 from reportlab.platypus.doctemplate import LayoutError
@@ -24,7 +24,7 @@ from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document, Located, Page
 from printgen.core.source import Loc
 from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
-from printgen.drawing.picture import CUT, guide, rect, text
+from printgen.drawing.picture import CUT, guide, text
 from printgen.core.problems import MarkdownProblems, TextProblem
 from printgen.layout.sheet import Duplex
 from printgen.drawing.columns import least_fitting, reckoned_height

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Callable, Mapping, Union
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
+from reportlab.platypus import Flowable, PageBreak, Table
 
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper, pt
@@ -25,7 +25,6 @@ from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.drawing.columns import BAND_GAP
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing import style
-from printgen.drawing.picture import rect, text
 from printgen.drawing.markdown import Hooks, PictureMaker, blocks
 from printgen.drawing.story import HOLE_MM, Stack, Styles, keep_leads_with_blocks, styles
 from printgen.jinja.render import render
