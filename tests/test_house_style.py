@@ -260,3 +260,25 @@ def test_one_table_style_filled_head_in_the_accent(all_games_built, paper):
                     text = page.extract_text() or ""
                     assert "\\" not in text, (path.name, "a backslash printed")
     assert seen == set(GAMES), seen
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_cut_line_leaves_no_stub_of_a_dash_beside_its_words(all_games_built, paper):
+    """Issue 43: the white ground under a reference's cut-line words starts where a dash ends and
+    ends where the next begins (the dashes run 3 mm on, 1.5 mm off from the 5 mm safe margin)."""
+    on, off, safe = 3.0, 1.5, 5.0
+    for game in GAMES:
+        for path in references(all_games_built[paper], game):
+            with pdfplumber.open(path) as pdf:
+                for page in pdf.pages:
+                    middle = float(page.height) / 2
+                    words = [c for c in page.chars if abs((c["top"] + c["bottom"]) / 2 - middle) < 2 * MM]
+                    grounds = [r for r in page.rects if rgb(r["non_stroking_color"]) == (1.0, 1.0, 1.0)
+                               and abs((r["top"] + r["bottom"]) / 2 - middle) < 1 * MM]
+                    assert words and len(grounds) == 1, path.name
+                    x0, x1 = grounds[0]["x0"] / MM, grounds[0]["x1"] / MM
+                    assert x0 <= min(c["x0"] for c in words) / MM and max(c["x1"] for c in words) / MM <= x1
+                    width = float(page.width) / MM  # a back's line is turned over: its dashes start at the right
+                    phases = [((x0 - safe - on) / (on + off), (x1 - safe) / (on + off)),
+                              ((width - safe - x1 - on) / (on + off), (width - safe - x0) / (on + off))]
+                    assert any(all(abs(v - round(v)) < 0.01 for v in phase) for phase in phases), (path.name, x0, x1)

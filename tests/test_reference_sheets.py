@@ -164,11 +164,11 @@ def test_cards_cut_in_the_middle_and_backs_line_up(tmp_path, built, paper, flip)
     moved = pdfs(build(tmp_path / "m", "armies", "--paper", paper, "--flip", flip, "--back-offset", "1.5,-0.5"),
                  "armies")["-reference-cards"]
     with pdfplumber.open(plain) as a, pdfplumber.open(moved) as b:
-        for page in a.pages:  # one straight cut across the middle, on both sides, broken for its words
-            left, right = sorted(cut_lines(page), key=lambda s: min(s.x1, s.x2))
-            assert abs(left.y1 - height / 2) < 0.01 and abs(right.y1 - height / 2) < 0.01
-            assert abs(min(left.x1, left.x2) - SAFE) < 0.01 and abs(max(right.x1, right.x2) - (width - SAFE)) < 0.01
-        back_cut = min(cut_lines(b.pages[1]), key=lambda s: min(s.x1, s.x2))
+        for page in a.pages:  # one straight cut across the middle, on both sides
+            (line,) = cut_lines(page)
+            assert abs(line.y1 - height / 2) < 0.01
+            assert abs(min(line.x1, line.x2) - SAFE) < 0.01 and abs(max(line.x1, line.x2) - (width - SAFE)) < 0.01
+        (back_cut,) = cut_lines(b.pages[1])
         assert abs(back_cut.y1 - (height / 2 - 0.5)) < 0.01
         assert abs(min(back_cut.x1, back_cut.x2) - (SAFE + 1.5)) < 0.01
         # each half of the front has the card's front; behind it, the card's back, moved by the offset

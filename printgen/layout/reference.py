@@ -7,6 +7,7 @@ problem located at its section's YAML key. Sheet and cards are two files because
 from __future__ import annotations
 
 import io
+from math import ceil, floor
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import takewhile
@@ -14,7 +15,7 @@ from typing import Annotated, Any, Callable, Mapping, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.graphics.shapes import Group
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, PageBreak, Paragraph, Table
 from reportlab.platypus.doctemplate import LayoutError
@@ -24,7 +25,7 @@ from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document, Located, Page
 from printgen.core.source import Loc
 from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
-from printgen.drawing.picture import CUT, guide, text
+from printgen.drawing.picture import CUT, guide, rect, text
 from printgen.core.problems import MarkdownProblems, TextProblem
 from printgen.layout.sheet import Duplex
 from printgen.drawing.columns import least_fitting, reckoned_height
@@ -254,14 +255,16 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
 
 
 def cut_line(paper: Paper, label: str, words: bool = True) -> Group:
-    """The dashed line across the middle, broken for `label` (printed unless not `words`): each
-    half runs from the safe margin towards the words and stops on a whole dash short of them, so
-    no stub of a dash is left beside the words."""
+    """The dashed line across the middle, on a white ground where `label` sits (its words printed
+    unless not `words`). The ground starts where a dash ends and ends where one begins, so no stub
+    of a dash is left beside the words."""
     y, middle = paper.height / 2, paper.width / 2
-    room = middle - label_width(label) / 2 - 1.0 - SAFE
-    run = max(0.0, room - (room + CUT.dash[1]) % sum(CUT.dash)) if CUT.dash else room
-    group = Group(guide(SAFE, y, SAFE + run, y, CUT),
-                  guide(paper.width - SAFE, y, paper.width - SAFE - run, y, CUT))
+    left, right = middle - label_width(label) / 2, middle + label_width(label) / 2
+    if CUT.dash:
+        period, dash = sum(CUT.dash), CUT.dash[0]
+        left = SAFE + floor((left - SAFE - dash) / period) * period + dash  # the end of a dash
+        right = SAFE + ceil((right - SAFE) / period) * period  # the start of one
+    group = Group(guide(SAFE, y, paper.width - SAFE, y, CUT), rect(left, y - 2, right - left, 4, fill=white))
     if words:
         group.add(cut_label(paper, label))
     return group
@@ -272,7 +275,7 @@ def label_width(label: str) -> float:
 
 
 def cut_label(paper: Paper, label: str) -> Group:
-    """Small print centred on the cut line, in the gap the line leaves for it."""
+    """Small print centred on the cut line, on the white ground `cut_line` lays for it."""
     y, x, size = paper.height / 2, paper.width / 2, style.SMALL_PT
     return Group(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
 
