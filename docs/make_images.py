@@ -31,6 +31,13 @@ issue 35's style work was merged), built on A4 in a folder of its own the same w
     cd /tmp/before-style && PYTHONPATH=. python -m printgen.cli.main build fracas armies omiga \
         one_minute_war quick_violence --out /tmp/before-style-out
     cd - && python docs/make_images.py style-quality /tmp/before-style-out
+The one-house-style section (issue 43) compares with main as it was before that work (commit
+df0de5d), built on A4 and on Letter into a4/ and letter/ of one folder:
+
+    git archive df0de5d | tar -x -C /tmp/before43
+    cd /tmp/before43 && for p in a4 letter; do PYTHONPATH=. python -m printgen.cli.main build fracas \
+        armies omiga one_minute_war quick_violence --paper $p --out /tmp/b43/$p; done
+    cd - && python docs/make_images.py house-quality /tmp/b43
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
@@ -316,6 +323,27 @@ def ink_quality_images(before: Path, after: Path) -> None:
         save(side_by_side(left, right), name, 1200)
 
 
+# issue 43, one house style: the pages the title block, the table style, the type scale and
+# keep-together changed, (paper, game, file suffix, page, picture name)
+HOUSE_PAGES = [("a4", "fracas", "", 0, "fracas-rules-1"), ("a4", "fracas", "", 1, "fracas-rules-2"),
+               ("a4", "armies", "", 0, "armies-rules-1"), ("a4", "omiga", "", 0, "omiga-rules-1"),
+               ("a4", "one_minute_war", "", 0, "one_minute_war-rules-1"),
+               ("a4", "quick_violence", "", 0, "quick_violence-rules-1"),
+               *(("a4", game, "-reference", 0, f"{game}-reference")
+                 for game in ("fracas", "omiga", "one_minute_war", "quick_violence")),
+               ("letter", "fracas", "", 1, "fracas-rules-2-letter"), ("letter", "omiga", "", 0, "omiga-rules-1-letter")]
+
+
+def house_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, one house style (issue 43): each changed page at 80 dpi, as it was
+    (`before`/a4 and `before`/letter) and as it is."""
+    for paper, game, suffix, page, name in HOUSE_PAGES:
+        pdf = Path(paper) / game / f"{game}{suffix}.pdf"
+        left = labelled(render(before / pdf, page, 80), "before")
+        right = labelled(render(after / pdf, page, 80), "after")
+        save(side_by_side(left, right), f"quality-house-{name}.png")
+
+
 def low_ink_images(out: Path, bundled_out: Path) -> None:
     """docs/print-at-home.md: the Omiga tile sheet with both decks, as bundled (already built into
     `bundled_out`) and with `low_ink: true`."""
@@ -412,6 +440,12 @@ def main() -> None:
         if sys.argv[1:2] == ["ink-quality"]:
             printgen("build", "omiga", "fracas", "one_minute_war", "deck", "--out", out)
             ink_quality_images(Path(sys.argv[2]), out)
+            return
+        if sys.argv[1:2] == ["house-quality"]:
+            for paper in ("a4", "letter"):
+                printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--paper", paper,
+                         "--out", out / paper)
+            house_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)

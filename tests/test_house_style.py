@@ -5,6 +5,8 @@ page, headings in each game's own accent, and a running footer on every page."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import pdfplumber
@@ -14,6 +16,7 @@ from ruamel.yaml import YAML
 from printgen.drawing import style
 from printgen.drawing.style import lightness
 from printgen.games import bundled_definition
+from pdfmeasure import MM
 from typeset import body_size, column_blanks, half_blanks, longest_body_line, pages_of, size_shares
 
 PAPERS = ("a4", "letter")
@@ -120,7 +123,7 @@ def test_each_game_has_its_own_accent_distinct_in_grey(all_games_built):
         assert accents[game] == style.ACCENTS[game]
         # and the rulebook's headings print in it
         red, green, blue = (int(accents[game][i:i + 2], 16) / 255 for i in (1, 3, 5))
-        heading = style.RULES_PT * style.HEADING
+        heading = style.HEADING_PT
         first = pages_of(rules(all_games_built["a4"], game))[0]
         inks = {tuple(round(v, 2) for v in c["non_stroking_color"]) for c in first.chars if abs(c["size"] - heading) < 0.05}
         assert (round(red, 2), round(green, 2), round(blue, 2)) in inks, (game, inks)
@@ -128,3 +131,154 @@ def test_each_game_has_its_own_accent_distinct_in_grey(all_games_built):
     assert len(set(accents.values())) == len(GAMES)
     assert all(b - a >= 5 for a, b in zip(values, values[1:])), values
     assert values[-1] <= 50  # dark enough under a table head's white words
+
+
+# -- issue 43: one house style ----------------------------------------------------------------------
+
+MAX_TYPE_SIZES = 8  # across every rules and reference document of the five games
+RARE = 0.001  # a size carrying less than this share of all their glyphs is a picture's label
+
+
+def documents(folder: Path, game: str) -> list[tuple[Path, slice]]:
+    """Each rules and reference PDF of `game`, with the pages of it that are set text."""
+    book = rules(folder, game)
+    return [(book, rules_pages(book)), *((path, slice(None)) for path in references(folder, game))]
+
+
+def glyph_sizes(folder: Path) -> Counter:
+    counts: Counter = Counter()
+    for game in GAMES:
+        for path, pages in documents(folder, game):
+            for page in pages_of(path)[pages]:
+                counts.update(round(c["size"], 1) for c in page.chars if c["text"].strip())
+    return counts
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_at_most_eight_text_sizes_across_rules_and_references(all_games_built, paper):
+    counts = glyph_sizes(all_games_built[paper])
+    total = sum(counts.values())
+    sizes = sorted(size for size, n in counts.items() if n >= RARE * total)
+    assert len(sizes) <= MAX_TYPE_SIZES, sizes
+    assert len(style.TYPE_SCALE) <= MAX_TYPE_SIZES
+    for game in GAMES:  # the set text of a reference is the house scale and nothing else
+        for path in references(all_games_built[paper], game):
+            shares = Counter(round(c["size"], 1) for page in pages_of(path) for c in page.chars if c["text"].strip())
+            assert {size for size, n in shares.items() if n >= 20} <= set(style.TYPE_SCALE), (path.name, shares)
+
+
+def rgb(colour) -> tuple[float, ...]:
+    values = tuple(colour or (0,))
+    return tuple(round(v, 2) for v in (values * 3 if len(values) == 1 else values))
+
+
+def accent_rgb(game: str) -> tuple[float, ...]:
+    value = style.ACCENTS[game]
+    return tuple(round(int(value[i:i + 2], 16) / 255, 2) for i in (1, 3, 5))
+
+
+@dataclass(frozen=True)
+class TitleBlock:
+    x0: float  # mm: the title's left edge
+    body_x0: float  # mm: the left edge of the text under it
+    rule_x0: float  # mm
+    rule_height: float  # mm
+    rule_width: float  # mm
+    words_width: float  # mm: the widest line of the title block
+    gap: float  # mm from the title block's last line to its rule
+
+
+def title_blocks(path: Path, game: str) -> list[TitleBlock]:
+    """Each title on page 1 (a reference sheet has one in each half) and the rule under it."""
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        chars = [c for c in page.chars if c["text"].strip() and c["upright"]]
+        titles: dict[float, list[dict]] = {}
+        for c in chars:
+            if abs(c["size"] - style.TITLE_PT) < 0.05:
+                assert rgb(c["non_stroking_color"]) == accent_rgb(game), (path.name, c["text"])
+                titles.setdefault(round(c["bottom"]), []).append(c)
+        found = []
+        for bottom, line in sorted(titles.items()):
+            x0 = min(c["x0"] for c in line)
+            rules_under = sorted((r for r in page.rects if rgb(r["non_stroking_color"]) == accent_rgb(game)
+                                  and r["top"] > bottom and abs(r["x0"] - x0) < 2 * MM and r["height"] < 1 * MM),
+                                 key=lambda r: r["top"])
+            assert rules_under, (path.name, "no rule under the title")
+            rule = rules_under[0]
+            block = [c for c in chars if bottom - style.TITLE_PT <= c["top"] and c["bottom"] <= rule["top"]
+                     and abs(c["x0"] - x0) < rule["width"]]
+            under = [c for c in chars if rule["bottom"] < c["top"] < rule["bottom"] + 30 * MM]
+            found.append(TitleBlock(x0 / MM, min(c["x0"] for c in under) / MM, rule["x0"] / MM, rule["height"] / MM,
+                                    rule["width"] / MM, (max(c["x1"] for c in block) - x0) / MM,
+                                    (rule["top"] - max(c["bottom"] for c in block)) / MM))
+        return found
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_one_title_block_in_every_rulebook_and_reference(all_games_built, paper):
+    """The title at the scale's title size in the accent, at the text's left edge, over a rule in
+    the accent as thick in every document, at least as wide as the block's words, the same distance
+    under them; the two halves of a reference sheet each open with one."""
+    gaps, thicknesses = [], []
+    for game in GAMES:
+        for path in (rules(all_games_built[paper], game), references(all_games_built[paper], game)[0]):
+            blocks = title_blocks(path, game)
+            assert len(blocks) == (2 if "reference" in path.name else 1), (path.name, blocks)
+            for block in blocks:
+                assert abs(block.x0 - block.body_x0) < 1.0, (path.name, block)  # the text's left edge
+                assert abs(block.rule_x0 - block.x0) < 1.0, (path.name, block)
+                assert block.rule_width >= block.words_width - 0.5, (path.name, block)
+                gaps.append(block.gap)
+                thicknesses.append(round(block.rule_height, 2))
+    assert len(set(thicknesses)) == 1, thicknesses
+    assert max(gaps) - min(gaps) < 1.0, gaps
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_one_table_style_filled_head_in_the_accent(all_games_built, paper):
+    """Every table of set text, in every game: its head row's words white and bold on a fill in
+    the game's accent, its cells ruled (pdfplumber finds it by its lines)."""
+    seen = set()
+    for game in GAMES:
+        for path, pages in documents(all_games_built[paper], game):
+            body = body_size(path)
+            with pdfplumber.open(path) as pdf:
+                for page in pdf.pages[pages]:
+                    for table in page.find_tables():
+                        head = page.crop(table.rows[0].bbox).chars
+                        words = [c for c in head if c["text"].strip()]
+                        if not words or any(round(c["size"], 1) not in (body, style.dense(body)) for c in words):
+                            continue  # a picture's boxes (a card, tiles), not a table of text
+                        seen.add(game)
+                        assert all(rgb(c["non_stroking_color"]) == (1.0, 1.0, 1.0) for c in words), path.name
+                        assert all("Bold" in c["fontname"] for c in words), path.name
+                        x0, top, x1, bottom = table.rows[0].bbox
+                        assert any(rgb(r["non_stroking_color"]) == accent_rgb(game) and r["x0"] <= x0 + 1
+                                   and r["x1"] >= x1 - 1 and r["top"] <= top + 1 and r["bottom"] >= bottom - 1
+                                   for r in page.rects), (path.name, "head not filled in the accent")
+                    text = page.extract_text() or ""
+                    assert "\\" not in text, (path.name, "a backslash printed")
+    assert seen == set(GAMES), seen
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_cut_line_leaves_no_stub_of_a_dash_beside_its_words(all_games_built, paper):
+    """Issue 43: the white ground under a reference's cut-line words starts where a dash ends and
+    ends where the next begins (the dashes run 3 mm on, 1.5 mm off from the 5 mm safe margin)."""
+    on, off, safe = 3.0, 1.5, 5.0
+    for game in GAMES:
+        for path in references(all_games_built[paper], game):
+            with pdfplumber.open(path) as pdf:
+                for page in pdf.pages:
+                    middle = float(page.height) / 2
+                    words = [c for c in page.chars if abs((c["top"] + c["bottom"]) / 2 - middle) < 2 * MM]
+                    grounds = [r for r in page.rects if rgb(r["non_stroking_color"]) == (1.0, 1.0, 1.0)
+                               and abs((r["top"] + r["bottom"]) / 2 - middle) < 1 * MM]
+                    assert words and len(grounds) == 1, path.name
+                    x0, x1 = grounds[0]["x0"] / MM, grounds[0]["x1"] / MM
+                    assert x0 <= min(c["x0"] for c in words) / MM and max(c["x1"] for c in words) / MM <= x1
+                    width = float(page.width) / MM  # a back's line is turned over: its dashes start at the right
+                    phases = [((x0 - safe - on) / (on + off), (x1 - safe) / (on + off)),
+                              ((width - safe - x1 - on) / (on + off), (width - safe - x0) / (on + off))]
+                    assert any(all(abs(v - round(v)) < 0.01 for v in phase) for phase in phases), (path.name, x0, x1)

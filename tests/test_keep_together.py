@@ -8,7 +8,9 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from keeping import Row, broken_rows, columns, item_start, split_items
+import keeping
+
+from keeping import Row, broken_rows, columns, item_start, split_items, split_lists, split_tables
 from typeset import body_size
 
 PAPERS = ("a4", "letter")
@@ -38,6 +40,45 @@ def test_no_table_row_item_step_or_question_breaks(all_games_built, game, paper)
         assert sum(len(rows) for rows in found) > 20, path.name  # the text was read
         assert broken_rows(tables) == [], path.name
         assert split_items(path, body_size(path), pages) == [], path.name
+
+
+SHORT_TABLE = 8  # rows under the head (issue 43): such a table never prints in two parts
+SHORT_LIST = 6  # items: such a list never breaks between columns or pages
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_no_short_table_or_short_list_splits(all_games_built, game, paper):
+    """Issue 43: a table of up to 8 rows, or a list of up to 6 items, stays in one column; read as a
+    table part repeating the head of the part before it in another column, or a column whose foot
+    is a list's items and the next column's top more of them."""
+    for path in documents(all_games_built[paper], game):
+        with pdfplumber.open(path) as pdf:
+            pages = rules_pages(path.name, len(pdf.pages))
+        assert split_tables(path, SHORT_TABLE, pages) == [], path.name
+        assert split_lists(path, SHORT_LIST, pages) == [], path.name
+
+
+def test_the_detectors_find_a_split_table_and_a_split_list():
+    part = {"page": 0, "top": 10.0, "bottom": 50.0}
+    head = ["Step", "What you do"]
+    before = keeping.TablePart(side=0, rows=[head, ["1", "a"], ["2", "b"]], **part)
+    after = keeping.TablePart(side=1, rows=[head, ["3", "c"]], **part)
+    assert keeping.item_run([Row(14.0, 700.0, "Actions, in any mix:", False, 9.5),
+                             Row(14.7, 712.0, "\u2022 Move: one leap", False, 9.5),
+                             Row(18.0, 724.0, "along its arrow.", False, 9.5)], from_end=True) == 1
+    assert keeping.item_run([Row(14.7, 60.0, "\u2022 Attack: one enemy", False, 9.5),
+                             Row(14.7, 72.0, "\u2022 Defend: first", False, 9.5),
+                             Row(14.0, 84.0, "Actions not used are lost.", False, 9.5)], from_end=False) == 2
+    assert keeping.item_run([Row(14.7, 700.0, "\u2022 Move", False, 9.5),
+                             Row(14.0, 712.0, "A paragraph after the list.", False, 9.5)], from_end=True) == 0
+    original = keeping.table_parts
+    try:
+        keeping.table_parts = lambda path, pages=slice(None): [before, after]  # type: ignore[assignment]
+        assert keeping.split_tables(Path("x.pdf"), SHORT_TABLE) == [head]
+        assert keeping.split_tables(Path("x.pdf"), 2) == []  # a long table may break
+    finally:
+        keeping.table_parts = original
 
 
 @pytest.mark.parametrize("paper", PAPERS)

@@ -58,7 +58,10 @@ def tables_in(pdf: Path, pages: list[int] | None = None) -> list[list[list[str]]
     with pdfplumber.open(pdf) as doc:
         for i, page in enumerate(doc.pages):
             if pages is None or i in pages:
-                tables = sorted(page.find_tables(), key=lambda t: (t.bbox[0] > page.width / 2, t.bbox[1]))
+                # lines snapped only when they nearly meet: a picture's edges a few points below a
+                # table's foot, beside it in the other column, must not move its last rule
+                tables = sorted(page.find_tables({"snap_tolerance": 1}),
+                                key=lambda t: (t.bbox[0] > page.width / 2, t.bbox[1]))
                 found += [[[norm(c) for c in row] for row in t.extract()] for t in tables]
     return found
 

@@ -12,13 +12,14 @@ import pypdf
 import pytest
 
 from building import build, edited
+from printgen.drawing import style
 from pdfmeasure import CUT_DASH, MM, reading_text, segments
 
 PAPERS = ("a4", "letter")
 GAMES = ("fracas", "armies")
 FOOTER_MM = 12.0  # the page footer sits below this; body text sits above the 14 mm margin
 MAX_FOOT_MM = 70.0  # the 14 mm margin and at most a quarter of a column left blank (issue 35)
-HEADING_PT = 9.5 * 1.2  # rules.text_size_pt in both definitions, and a heading's size over it
+HEADING_PT = style.HEADING_PT  # the house heading size
 SECTIONS = {
     "fracas": ["What you need", "Setting up", "Who goes first", "The cards", "Your turn",
                "Attacking", "Settling a skirmish", "The end of a game", "Winning the match",

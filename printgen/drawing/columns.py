@@ -12,6 +12,7 @@ from reportlab.platypus import Flowable, PageBreak
 
 from printgen.core.paper import MM_PER_PT, pt
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
+from printgen.drawing.story import Masthead
 
 Box = tuple[float, float, float, float]  # x, y, w, h in mm
 TOLERANCE = 0.5  # mm: how close to the least height the search goes
@@ -85,3 +86,17 @@ def reckoned_height(items: list[Flowable], width: float, full: float, columns: i
         middle = (low + high) / 2
         low, high = (middle, high) if columns_needed(middle) > columns else (low, middle)
     return high + 0.01
+
+
+BAND_GAP = 5.0  # mm between a first page's title block (its rule) and the columns under it
+
+
+def under_masthead(first: Flowable, columns: list[Box]) -> list[Box]:
+    """A first page's frames: when the story opens with the house title block, a band across all
+    the `columns` for it, and the columns shortened under it; else the columns as they are."""
+    if not isinstance(first, Masthead) or not columns:
+        return columns
+    x, top = columns[0][0], columns[0][1] + columns[0][3]
+    width = columns[-1][0] + columns[-1][2] - x
+    height = first.wrap(pt(width), pt(top))[1] * MM_PER_PT + 0.5  # a hair of room, less than any block after it
+    return [(x, top - height, width, height)] + [(cx, cy, cw, ch - height - BAND_GAP) for cx, cy, cw, ch in columns]

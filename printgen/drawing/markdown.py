@@ -26,8 +26,9 @@ from printgen.core.problems import MarkdownProblems, TextProblem
 from printgen.core.textcheck import FONT_NAME, describe, drawable
 from printgen.drawing import fonts
 from printgen.drawing.flow import ColumnBreak
-from printgen.drawing.story import (GRID_PAD, ExampleBox, FitWidth, Item, Row, Styles, TableFactory, escape,
-                                    grid_table, keep_headings_with_next, tagged)
+from printgen.drawing.story import (GRID_PAD, SHORT_ITEMS, ExampleBox, FitWidth, Item, Row, Styles, TableFactory, escape,
+                                    KeptList, bind_numbers, grid_table, keep_headings_with_next,
+                                    keep_leads_with_blocks, tagged, with_masthead, words_of)
 
 MAX_NESTING = 8  # lists and quotes inside each other, at the most; deeper is a located problem
 READ_NESTING = 100  # markdown-it skips what lies deeper than this, so MAX_NESTING is told first
@@ -38,6 +39,7 @@ MAX_PICTURES = 200  # pictures in one document
 
 DIRECTIVE = re.compile(r"<!--(.*?)-->", re.S)
 TABLE = re.compile(r"^table\s*:\s*([\w.-]+)$")
+OWN_NUMBER = re.compile(r"^<b>(\d{1,2}[.)])</b>[ \u00a0]+")  # a bullet item led by its own bold number
 ICON = re.compile(r":([a-z0-9][a-z0-9_-]*):")
 
 
@@ -100,7 +102,7 @@ def blocks(text: str, source: str, style: Styles, hooks: Hooks = Hooks()) -> lis
     setter.document(SyntaxTreeNode(parser().parse(text)))
     if setter.problems:
         raise MarkdownProblems(source, text, setter.problems)
-    return keep_headings_with_next(setter.story)
+    return keep_leads_with_blocks(keep_headings_with_next(with_masthead(setter.story)))
 
 
 def plain_text(node: SyntaxTreeNode) -> str:
@@ -110,6 +112,18 @@ def plain_text(node: SyntaxTreeNode) -> str:
     if node.type in ("softbreak", "hardbreak"):
         return " "
     return "".join(plain_text(child) for child in node.children)
+
+
+def own_numbers(node: SyntaxTreeNode) -> str:
+    """The widest bold number leading an item of a bullet list (`- **1.** ...`), '' when none does."""
+    marks = []
+    for item in node.children:
+        paragraph = item.children[0] if item.children else None
+        inline = paragraph.children[0] if paragraph is not None and paragraph.type == "paragraph" else None
+        lead = inline.children[0] if inline is not None and inline.children else None
+        if lead is not None and lead.type == "strong" and re.fullmatch(r"\d{1,2}[.)]", plain_text(lead)):
+            marks.append(plain_text(lead))
+    return max(marks, key=len, default="")
 
 
 def first_line(node: SyntaxTreeNode) -> int:
@@ -210,7 +224,7 @@ class Setter:
             return []
         size, bullet = self.style.body.fontSize, self.style.bullet
         number = int(node.attrs.get("start", 1) or 1) if node.type == "ordered_list" else 0
-        last = f"{number + len(node.children) - 1}." if node.type == "ordered_list" else ""
+        last = f"{number + len(node.children) - 1}." if node.type == "ordered_list" else own_numbers(node)
         # the marks hang from the text's edge around them; the words line up past the widest mark
         step = max(bullet.leftIndent - bullet.bulletIndent, stringWidth(last + " ", bullet.fontName, size))
         if depth or last:
@@ -218,9 +232,12 @@ class Setter:
                                   leftIndent=self.indent + bullet.bulletIndent + step)
         outer, self.indent = self.indent, bullet.leftIndent
         try:
-            return self.items(node, depth, bullet, number)
+            made = self.items(node, depth, bullet, number)
         finally:
             self.indent = outer
+        if depth == 0 and 1 < len(node.children) <= SHORT_ITEMS and made:  # a short list moves on whole
+            return [self.tag(KeptList(made))]
+        return made
 
     def items(self, node: SyntaxTreeNode, depth: int, bullet: ParagraphStyle, number: int) -> list[Flowable]:
         result: list[Flowable] = []
@@ -230,6 +247,9 @@ class Setter:
             for child in item.children:
                 if child.type == "paragraph" and first:
                     words = self.inline(child.children[0], first_line(child))
+                    own = OWN_NUMBER.match(words) if node.type == "bullet_list" else None
+                    if own:  # "- **1.** ...": a step numbered by its own words, set as a numbered list sets it
+                        mark, words = own.group(1), words[own.end():]
                     result.append(self.tag(Item(words, bullet, bulletText=mark)))
                 elif child.type == "paragraph":
                     result.append(self.tag(Item(self.inline(child.children[0], first_line(child)), bullet)))
@@ -337,8 +357,8 @@ class Setter:
         """Paragraph markup for reportlab: text escaped, emphasis as <i>/<b>; `top` drops the node's
         own emphasis (a subtitle is italic already)."""
         self.line = line  # counted on at each line end, so a problem names its own line
-        return "".join(self.marked(child) for child in node.children) if top or node.type == "inline" \
-            else self.marked(node)
+        return bind_numbers("".join(self.marked(child) for child in node.children) if top or node.type == "inline"
+                            else self.marked(node))
 
     def marked(self, node: SyntaxTreeNode) -> str:
         kind, line = node.type, self.line
@@ -423,7 +443,7 @@ class MarkdownTable:
         size = self.style.body.fontSize
         columns = len(self.aligns)
         least = [GRID_PAD + max((stringWidth(word, fonts.BOLD, size) for row in self.plain
-                                 for word in (row[i] if i < len(row) else "").split()), default=size)
+                                 for word in words_of(row[i] if i < len(row) else "")), default=size)
                  for i in range(columns)]
         natural = [GRID_PAD + max((stringWidth(row[i] if i < len(row) else "", fonts.BOLD, size)
                                    for row in self.plain), default=size) for i in range(columns)]

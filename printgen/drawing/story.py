@@ -2,6 +2,7 @@
 keep a heading with its text (printgen.drawing.markdown makes them from Markdown)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -14,9 +15,26 @@ from printgen.drawing import fonts, style
 from printgen.drawing.flow import BREAKS
 
 
+NBSP = "\u00a0"
+# a space after a number or a ruling's dagger, before a word (markup tags between them skipped)
+BOUND_SPACE = re.compile(r"(?<=[0-9\u2020]) (?=(?:<[^<>]*>)*[^\s<])")
+
+
+def bind_numbers(markup: str) -> str:
+    """No line break between a number and its unit or name ("210 mm", "4 Archer"), nor after a
+    ruling's dagger: the space there becomes a non-breaking one, as a typesetter sets it."""
+    return BOUND_SPACE.sub(NBSP, markup)
+
+
 def escape(value: str) -> str:
-    """Text as reportlab's paragraph markup prints it: `<`, `>` and `&` as typed."""
-    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text as reportlab's paragraph markup prints it: `<`, `>` and `&` as typed, a number bound
+    to the word after it."""
+    return bind_numbers(value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def words_of(text: str) -> list[str]:
+    """The pieces a line may break between: split at ordinary spaces, never at a bound one."""
+    return [word for word in re.split(r"[ \t\r\n]+", bind_numbers(text)) if word]
 
 
 @dataclass(frozen=True)
@@ -29,23 +47,25 @@ class Styles:
     subheading: ParagraphStyle  # a third-level heading: body size, bold, in the accent
 
 
-def styles(size: float = style.RULES_PT, accent: str | None = None, title: float = style.RULES_TITLE) -> Styles:
-    """The house type scale (printgen.drawing.style) around a body `size`; headings and the title in
-    `accent` when given."""
+def styles(size: float = style.RULES_PT, accent: str | None = None, default: float = style.RULES_PT) -> Styles:
+    """The house type scale (printgen.drawing.style) around a body `size`, for a document whose
+    house body size is `default` (rulebook or reference): headings and the title at the scale's
+    sizes, in `accent` when given."""
     fonts.register()
     ink = HexColor(accent) if accent else black
-    body = ParagraphStyle("body", fontName=fonts.REGULAR, bulletFontName=fonts.REGULAR,
+    heading, title = style.scaled(style.HEADING_PT, size, default), style.scaled(style.TITLE_PT, size, default)
+    body = ParagraphStyle("body", fontName=fonts.REGULAR, bulletFontName=fonts.REGULAR, bulletFontSize=size,
                           fontSize=size, leading=size * 1.22,
                           spaceAfter=size * 0.35, allowWidows=0, allowOrphans=0)
     return Styles(
         body=body,
         bullet=ParagraphStyle("bullet", parent=body, leftIndent=size * 1.1, bulletIndent=size * 0.2,
                               spaceAfter=size * 0.2),
-        heading=ParagraphStyle("heading", parent=body, fontName=fonts.BOLD, fontSize=size * style.HEADING,
-                               leading=size * 1.45, spaceBefore=size * 0.5, spaceAfter=size * 0.2,
+        heading=ParagraphStyle("heading", parent=body, fontName=fonts.BOLD, fontSize=heading,
+                               leading=heading * 1.2, spaceBefore=size * 0.5, spaceAfter=size * 0.2,
                                keepWithNext=1, textColor=ink),
-        title=ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=size * title,
-                             leading=size * (title + 0.2), spaceAfter=size * 0.2, textColor=ink),
+        title=ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=title,
+                             leading=title * 1.1, spaceAfter=size * 0.2, textColor=ink),
         subtitle=ParagraphStyle("subtitle", parent=body, fontName=fonts.ITALIC, spaceAfter=size * 0.6),
         subheading=ParagraphStyle("subheading", parent=body, fontName=fonts.BOLD, spaceBefore=size * 0.4,
                                   spaceAfter=size * 0.15, keepWithNext=1, textColor=ink),
@@ -57,23 +77,41 @@ def table_style(commands: list[tuple]) -> TableStyle:
     return TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR)] + commands)
 
 
-def ruled_style(pad_x: float | None = None, extra: Sequence[tuple] = ()) -> TableStyle:
-    """printgen's one look for a table in rules text; `pad_x`: side padding in points."""
-    commands: list[tuple] = [("LINEBELOW", (0, 0), (-1, 0), 0.8, black),
-                             ("LINEBELOW", (0, 1), (-1, -1), 0.25, HexColor("#999999")),
-                             ("VALIGN", (0, 0), (-1, -1), "TOP")]
-    if pad_x is not None:
-        commands += [("LEFTPADDING", (0, 0), (-1, -1), pad_x), ("RIGHTPADDING", (0, 0), (-1, -1), pad_x)]
-    commands += [("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
-    return table_style(commands + list(extra))
+def accent_of(style: Styles) -> Color:
+    """The colour a document's headings print in: its tables' heads are filled with it."""
+    colour = style.heading.textColor
+    return colour if isinstance(colour, Color) else black
+
+
+RULE_GREY = HexColor("#9a9a9a")  # a table's grid lines
+
+
+def grid_style(accent: Color, pad_x: float = 2.5, extra: Sequence[tuple] = ()) -> TableStyle:
+    """printgen's one look for a table in rules and reference text, as a published rulebook sets
+    one: the head row filled in the game's accent (its words white and bold), every cell ruled in
+    light grey so the eye follows a row across a narrow column; `pad_x`: side padding in points."""
+    return table_style([
+        ("BACKGROUND", (0, 0), (-1, 0), accent),
+        ("GRID", (0, 0), (-1, -1), 0.4, RULE_GREY),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), pad_x), ("RIGHTPADDING", (0, 0), (-1, -1), pad_x),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.4), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
+        *extra])
+
+
+def cell_styles(style: Styles, size: float | None = None) -> tuple[ParagraphStyle, ParagraphStyle]:
+    """A table's cell and head-cell paragraph styles (the head white and bold, for the accent
+    fill), at the body size or at `size` pt."""
+    size = size or style.body.fontSize
+    cell = style.body.clone("cell", spaceAfter=0, fontSize=size, leading=size * 1.15)
+    return cell, cell.clone("head", fontName=fonts.BOLD, textColor=white)
 
 
 def grid_table(rows: Sequence[Sequence[str]], widths: Sequence[float], style: Styles, accent: Color,
                kind: type[Table] = Table, aligns: Sequence[str] = ()) -> Table:
     """printgen's fully ruled table, so the eye (and pdfplumber) finds each row: `rows` of paragraph
     markup, the first its head in white on `accent`; `widths` in points; `kind` may split its own way."""
-    cell = style.body.clone("ref-cell", spaceAfter=0, leading=style.body.fontSize * 1.15)
-    head = cell.clone("ref-head", fontName=fonts.BOLD, textColor=white)
+    cell, head = cell_styles(style)
     cells = {align: cell.clone(f"ref-cell-{align}", alignment=ALIGN[align]) for align in ALIGN} | {"left": cell}
     heads = {align: head.clone(f"ref-head-{align}", alignment=ALIGN[align]) for align in ALIGN} | {"left": head}
 
@@ -83,13 +121,7 @@ def grid_table(rows: Sequence[Sequence[str]], widths: Sequence[float], style: St
     body = [[paragraph(value, i, heads if r == 0 else cells) for i, value in enumerate(row)]
             for r, row in enumerate(rows)]
     result = kind(body, colWidths=list(widths), repeatRows=1)
-    result.setStyle(table_style([
-        ("BACKGROUND", (0, 0), (-1, 0), accent),
-        ("GRID", (0, 0), (-1, -1), 0.4, HexColor("#9a9a9a")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 2.5), ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.4), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
-    ]))
+    result.setStyle(grid_style(accent))
     return result
 
 
@@ -215,6 +247,92 @@ class Stack(Flowable):
                 y -= max(self.items[k - 1].getSpaceAfter(), item.getSpaceBefore())
             y -= h
             item.drawOn(self.canv, 0, y)
+
+
+SHORT_ITEMS = 6  # a list of no more than this many items moves on whole...
+HOLE_MM = 60.0  # ...as does a short table, unless that leaves more than this blank: a quarter of a column
+
+
+class KeptList(Stack):
+    """A short list: moves on whole, as a publisher keeps a few steps or choices in one place,
+    unless that would leave more than HOLE_MM of the column blank; then it breaks between items."""
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        if avail_height <= pt(HOLE_MM):
+            return []
+        return super().split(avail_width, avail_height)
+
+
+def keep_leads_with_blocks(items: list[Flowable]) -> list[Flowable]:
+    """A sentence ending in a colon travels with the table, short list or picture (a flowable marked
+    `keeps_lead`, such as a deck's card) after it, never alone at a column's foot."""
+    result: list[Flowable] = []
+    for item in items:
+        lead = result[-1] if result else None
+        parts = list(lead.items) if isinstance(lead, Stack) and not isinstance(lead, (KeptList, Masthead)) else [lead]
+        last = parts[-1]
+        if (isinstance(item, (FitWidth, KeptList)) or getattr(item, "keeps_lead", False)) and isinstance(last, Paragraph) \
+                and last.text.rstrip().endswith(":"):
+            last.style = last.style.clone(f"{last.style.name}-lead", keepWithNext=1)
+            result[-1] = tagged(Stack([*parts, item]), getattr(item, "section", ""))
+        else:
+            result.append(item)
+    return result
+
+
+RULE_MM = 0.6  # the title block's rule, in the accent
+RULE_GAP_MM = 1.5  # between the title block's last line and its rule
+
+
+class Masthead(Stack):
+    """The house title block, the same in every rulebook and reference: the title and its italic
+    subtitle, no wider than a comfortable line, over a rule in the accent as wide as the frame (the
+    page's text width where the page gives it a band of its own). Never split."""
+
+    def __init__(self, heads: list[Flowable], accent: Color) -> None:
+        super().__init__(heads, whole=True)
+        self.accent = accent
+        self.words_height = 0.0
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        _, self.words_height = super().wrap(min(avail_width, pt(style.HEAD_MEASURE)), avail_height)
+        self.width, self.height = avail_width, self.words_height + pt(RULE_GAP_MM + RULE_MM)
+        return self.width, self.height
+
+    def getSpaceAfter(self) -> float:  # noqa: N802 (reportlab's names)
+        return pt(2.5)
+
+    def draw(self) -> None:
+        y = self.height
+        for k, (item, (_, h)) in enumerate(zip(self.items, self.sizes)):
+            if k:
+                y -= max(self.items[k - 1].getSpaceAfter(), item.getSpaceBefore())
+            y -= h
+            item.drawOn(self.canv, 0, y)
+        self.canv.saveState()
+        self.canv.setFillColor(self.accent)
+        self.canv.rect(0, 0, self.width, pt(RULE_MM), stroke=0, fill=1)
+        self.canv.restoreState()
+
+
+def with_masthead(story: list[Flowable]) -> list[Flowable]:
+    """The story with each title and the subtitles right under it (a reference's two halves have
+    one each) as one Masthead."""
+    result: list[Flowable] = []
+    i = 0
+    while i < len(story):
+        if style_of(story[i], "name") != "title":
+            result.append(story[i])
+            i += 1
+            continue
+        end = i + 1
+        while end < len(story) and style_of(story[end], "name") == "subtitle":
+            end += 1
+        colour = style_of(story[i], "textColor")
+        accent = colour if isinstance(colour, Color) else black
+        result.append(tagged(Masthead(story[i:end], accent), getattr(story[i], "section", "")))
+        i = end
+    return result
 
 
 def tagged(flowable: Flowable, section: str) -> Flowable:

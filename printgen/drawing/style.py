@@ -18,12 +18,28 @@ from printgen.drawing.picture import text
 
 RULES_PT = 9.5  # the body size of every rulebook
 REFERENCE_PT = 9.0  # the body size of every reference sheet (denser, read at the table)
-SMALL_PT = 7.5  # footers, captions and the credit line; 7 pt stays the floor for labels on pieces
+SMALL_PT = 7.5  # footers, captions, the cut line's words and the credit line; 7 pt stays the floor for pieces
+DENSE_PT = 8.5  # a table of many narrow columns (a match-up grid), where body type would not fit
+HEADING_PT = 11.5  # every section heading, rulebook or reference
+TITLE_PT = 20.0  # every document's title
 
-# the type scale, as multiples of the body size: a document prints these sizes and no others
-HEADING = 1.2
-RULES_TITLE = 2.6
-REFERENCE_TITLE = 2.2
+# the type scale: a rules or reference document prints these sizes and no others (at the default
+# body sizes); a designer's own text_size_pt scales headings and title with it, so the steps keep
+# their proportions
+TYPE_SCALE = (SMALL_PT, DENSE_PT, REFERENCE_PT, RULES_PT, HEADING_PT, TITLE_PT)
+
+
+def scaled(size_pt: float, body: float, default_body: float) -> float:
+    """A step of the type scale for a document whose body is `body` pt where the house sets
+    `default_body`: the house size itself at the default, in proportion otherwise."""
+    return size_pt if abs(body - default_body) < 1e-9 else round(size_pt * body / default_body, 1)
+
+
+def dense(body: float) -> float:
+    """The size of a dense table's type in a document whose body is `body` pt: DENSE_PT at either
+    house body size, nine tenths of a designer's own."""
+    return DENSE_PT if body in (RULES_PT, REFERENCE_PT) else round(body * 0.9, 1)
+
 
 MARGIN = 14.0  # mm from the paper edge to a rulebook's text, on every side
 GUTTER = 7.0  # mm between columns

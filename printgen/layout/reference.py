@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field, replace
+from math import ceil, floor
 from functools import partial
 from itertools import takewhile
 from typing import Annotated, Any, Callable, Mapping, Sequence, Union
@@ -30,12 +31,12 @@ from printgen.layout.sheet import Duplex
 from printgen.drawing.columns import least_fitting, reckoned_height
 from printgen.drawing.flow import ColumnBreak, pour
 from printgen.drawing.markdown import Hooks, PictureMaker, blocks
-from printgen.drawing.story import Stack, Styles, escape, grid_table, styles, tagged
+from printgen.drawing.story import Masthead, Stack, Styles, escape, grid_table, styles, tagged
 from printgen.jinja.render import render
 
 INSET = 8.0  # mm between a half's text and the paper edge or the cut line (5 mm safe margin + slack)
 COLUMN_GAP = 6.0  # mm between columns
-HEAD_GAP = 1.5  # mm between a half's title block and its columns
+HEAD_GAP = 3.0  # mm between a half's title block (its rule) and its columns
 HALVES = ("top half", "bottom half")
 SAFE = 5.0  # mm: guides stop at the printer's safe margin
 
@@ -89,7 +90,7 @@ class Reference:
 def reference_styles(settings: ReferenceSettings) -> Styles:
     """The house styles, tightened for a dense sheet, with headings in the accent colour."""
     size = settings.text_size_pt
-    base = styles(size, settings.accent, style.REFERENCE_TITLE)
+    base = styles(size, settings.accent, style.REFERENCE_PT)
     return Styles(
         body=base.body.clone("ref-body", spaceAfter=size * 0.3),
         bullet=base.bullet.clone("ref-bullet", spaceAfter=size * 0.15),
@@ -109,7 +110,8 @@ def data_table(table: DataTable, style: Styles, accent: Color, width_mm: float,
 
 
 def is_head(item: Flowable) -> bool:
-    return isinstance(item, Paragraph) and item.style.name in ("title", "subtitle")
+    """The title block (or, in a story made without one, a title or subtitle paragraph)."""
+    return isinstance(item, Masthead) or (isinstance(item, Paragraph) and item.style.name in ("title", "subtitle"))
 
 
 class Half(Flowable):
@@ -132,8 +134,8 @@ class Half(Flowable):
     def draw(self) -> None:
         top = self.height
         if self.head:
-            block = Stack(self.head)  # no wider than a comfortable line
-            _, h = block.wrap(min(self.width, pt(style.HEAD_MEASURE)), self.height)
+            block = Stack(self.head)  # the title block: its words no wider than a comfortable line
+            _, h = block.wrap(self.width, self.height)
             if h > self.height:
                 self.leftover = self.head + self.body
                 return
@@ -255,20 +257,30 @@ def parts(ref: Reference, options: BuildOptions) -> list[list[Flowable]]:
     return result
 
 
-def cut_line(paper: Paper, label: str | None) -> Group:
-    y = paper.height / 2
-    group = Group(guide(SAFE, y, paper.width - SAFE, y, CUT))
-    if label:
+def cut_line(paper: Paper, label: str, words: bool = True) -> Group:
+    """The dashed line across the middle, on a white ground where `label` sits (its words printed
+    unless not `words`). The ground starts where a dash ends and ends where one begins, so no stub
+    of a dash is left beside the words."""
+    y, middle = paper.height / 2, paper.width / 2
+    left, right = middle - label_width(label) / 2, middle + label_width(label) / 2
+    if CUT.dash:
+        period, dash = sum(CUT.dash), CUT.dash[0]
+        left = SAFE + floor((left - SAFE - dash) / period) * period + dash  # the end of a dash
+        right = SAFE + ceil((right - SAFE) / period) * period  # the start of one
+    group = Group(guide(SAFE, y, paper.width - SAFE, y, CUT), rect(left, y - 2, right - left, 4, fill=white))
+    if words:
         group.add(cut_label(paper, label))
     return group
 
 
+def label_width(label: str) -> float:
+    return fonts.text_width(label, fonts.ITALIC, font_mm(style.SMALL_PT)) + 4
+
+
 def cut_label(paper: Paper, label: str) -> Group:
-    """Small print on a white ground, centred on the cut line."""
-    y, x, size = paper.height / 2, paper.width / 2, fonts.MIN_PT
-    width = fonts.text_width(label, fonts.ITALIC, font_mm(size)) + 4
-    return Group(rect(x - width / 2, y - 2, width, 4, fill=white),
-                 text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
+    """Small print centred on the cut line, on the white ground `cut_line` lays for it."""
+    y, x, size = paper.height / 2, paper.width / 2, style.SMALL_PT
+    return Group(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
 
 
 def ref_footer(ref: Reference, paper: Paper, page: int, count: int) -> Group:
@@ -295,8 +307,8 @@ def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document
                          ref_footer(ref, paper, 1, 2)], frames=boxes)
     back = duplex.back_page()  # the printer's back offset moves everything on it
     # the line is mirrored with the back; its label, centred, is drawn unmirrored so it reads
-    back.shapes = [Group(cut_line(paper, None), transform=duplex.mirror()),
-                   cut_label(paper, f"The cards' backs, printed with \"{duplex.dialog}\"; cut here"),
+    label = f"The cards' backs, printed with \"{duplex.dialog}\"; cut here"
+    back.shapes = [Group(cut_line(paper, label, words=False), transform=duplex.mirror()), cut_label(paper, label),
                    ref_footer(ref, paper, 2, 2)]
     back.frames = [duplex.back_box(box) for box in boxes]
     copies = parts(ref, options), parts(ref, options)  # fresh flowables for each copy

@@ -16,23 +16,22 @@ from typing import Annotated, Any, Callable, Mapping, Union
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
+from reportlab.platypus import Flowable, PageBreak, Table
 
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper, pt
 from printgen.core.source import Loc
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
+from printgen.drawing.columns import BAND_GAP
 from printgen.drawing.flow import frame_at, pour, take_until_page_break
 from printgen.drawing import style
-from printgen.drawing.picture import rect, text
 from printgen.drawing.markdown import Hooks, PictureMaker, blocks
-from printgen.drawing.story import FitWidth, Stack, Styles, styles, tagged
+from printgen.drawing.story import HOLE_MM, Stack, Styles, keep_leads_with_blocks, styles
 from printgen.jinja.render import render
 from printgen.layout.reference import DataTable, Figure, data_table, is_head
 
 MARGIN = style.MARGIN
 GUTTER = style.GUTTER
-BAND_GAP = 5.0  # mm between the first page's title band and its columns (a rule sits in it)
 MAX_PAGES = 12
 BALANCE_STEP = 2.0  # mm: the last page's columns grow by this until its text fits them
 LEVEL_TRIES = 16  # and then by up to this many steps more, to end them level
@@ -73,17 +72,16 @@ def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
                    subtitle=base.subtitle.clone("subtitle", spaceAfter=size * 0.2))
 
 
-SHORT_TABLE = 6  # rows under the head: a table no longer than this never breaks...
-SHORT_TABLE_MM = 90.0  # ...unless it is taller than this, a third of a column, too much to leave blank
+SHORT_TABLE = 8  # rows under the head: a table no longer than this moves on whole (see story.HOLE_MM)
 
 
 class RulesTable(Table):
     """Breaks only between rows, never inside one, and repeats its head row after the break; a
-    short table moves on whole, as a publisher keeps a small table in one piece."""
+    short table moves on whole, as a publisher keeps a small table in one piece, unless that would
+    leave more than HOLE_MM of its column blank."""
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803 (reportlab's names)
-        _, height = self.wrap(availWidth, availHeight)
-        if len(self._cellvalues) - self.repeatRows <= SHORT_TABLE and height <= pt(SHORT_TABLE_MM):
+        if len(self._cellvalues) - self.repeatRows <= SHORT_TABLE and availHeight <= pt(HOLE_MM):
             return []
         parts = super().split(availWidth, availHeight)  # by rows only: a Table's default
         if len(parts) == 2 and len(parts[0]._cellvalues) <= self.repeatRows + 1:
@@ -106,21 +104,7 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
     return keep_leads_with_tables(blocks(text, book.template, style, hooks))
 
 
-def keep_leads_with_tables(items: list[Flowable]) -> list[Flowable]:
-    """A sentence ending in a colon travels with the table (or a picture marked `keeps_lead`) after it,
-    never alone at a column's foot."""
-    result: list[Flowable] = []
-    for item in items:
-        lead = result[-1] if result else None
-        parts = list(lead.items) if isinstance(lead, Stack) else [lead]
-        last = parts[-1]
-        if (isinstance(item, FitWidth) or getattr(item, "keeps_lead", False)) and isinstance(last, Paragraph) \
-                and last.text.rstrip().endswith(":"):
-            last.style = last.style.clone(f"{last.style.name}-lead", keepWithNext=1)
-            result[-1] = tagged(Stack([*parts, item]), getattr(item, "section", ""))
-        else:
-            result.append(item)
-    return result
+keep_leads_with_tables = keep_leads_with_blocks  # the name this module gave it first
 
 
 @dataclass(frozen=True)
@@ -157,14 +141,15 @@ def plan(items: list[Flowable], settings: RulebookSettings, paper: Paper) -> Lay
     heads = list(takewhile(is_head, items))
     band = 0.0
     if heads:
-        _, height = Stack(heads).wrap(pt(band_width(paper)), pt(paper.height))
+        _, height = Stack(heads).wrap(pt(band_width(paper)), pt(paper.height))  # a Masthead limits its measure
         band = height / pt(1) + 0.5  # a hair of room, far less than any heading after it needs
     return Layout(paper, settings.columns, band)
 
 
 def band_width(paper: Paper) -> float:
-    """The title band's measure: the text width, but no wider than a comfortable line."""
-    return min(paper.width - 2 * MARGIN, style.HEAD_MEASURE)
+    """The title band's width: the text width (the title block keeps its lines to a comfortable
+    measure, and rules its foot across the whole width)."""
+    return paper.width - 2 * MARGIN
 
 
 def pages(book: Rulebook, layout: Layout, count: int, sheets: bool = True) -> list[Page]:
@@ -180,8 +165,6 @@ def pages(book: Rulebook, layout: Layout, count: int, sheets: bool = True) -> li
         if n == 1 and layout.band:
             top = layout.body_top
             page.frames.append((MARGIN, top - layout.band, band_width(layout.paper), layout.band))
-            rule_y = top - layout.band - BAND_GAP / 2
-            page.shapes.append(rect(MARGIN, rule_y - 0.3, layout.width, 0.6, fill=HexColor(book.accent)))
         page.frames += layout.column_frames(layout.first_top if n == 1 else layout.body_top)
         result.append(page)
     return result

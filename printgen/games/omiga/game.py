@@ -13,7 +13,7 @@ from reportlab.platypus import Flowable, Paragraph, Table
 from printgen.art.library import template_folders
 from printgen.drawing import fonts
 from printgen.drawing import style as house
-from printgen.drawing.columns import cut_to, level_height
+from printgen.drawing.columns import cut_to, level_height, under_masthead
 from printgen.layout.cards import Card
 from printgen.layout.reference import DataTable, Reference, reference_documents
 from printgen.layout.shared_cuts import impose_shared
@@ -22,7 +22,7 @@ from printgen.drawing.picture import placed, rect, text, turned
 from printgen.core.problems import DefinitionError
 from printgen.layout.sheet import Duplex
 from printgen.drawing.markdown import Hooks, blocks
-from printgen.drawing.story import Styles, escape, ruled_style, styles
+from printgen.drawing.story import Styles, accent_of, cell_styles, escape, grid_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, Grow, Page
@@ -64,8 +64,7 @@ def edge_kinds(defn: Omiga) -> tuple[list[tuple[Colour, str]], list[tuple[str, s
 
 def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
     """The palette's colours and symbols, each row with a swatch cell, and each form's fits."""
-    cell = style.body.clone("refcell", spaceAfter=0)
-    head = cell.clone("refhead", fontName=fonts.BOLD)
+    cell, head = cell_styles(style)
     colours, forms = edge_kinds(defn)
     rows = [["", Paragraph("Edge", head), Paragraph("Kind", head), Paragraph("Joins", head)]]
     swatches = []
@@ -79,7 +78,7 @@ def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
     swatch = 3.0  # mm
     rest = pt(width - swatch)
     table = Table(rows, colWidths=[pt(swatch)] + [rest * f for f in (0.24, 0.36, 0.40)])
-    table.setStyle(ruled_style(extra=swatches))
+    table.setStyle(grid_style(accent_of(style), extra=swatches))
     return table
 
 
@@ -227,10 +226,11 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
         sheets = impose_shared(tiles, duplex, bleed, lambda tile: cast(OmigaTile, tile).deck, caption)
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
-    last = cut_to(frames, level_height(fresh, [frames], frames))  # the second page's columns end level
+    first = under_masthead(story[0], frames) if story else frames  # the title block across the page
+    last = cut_to(frames, level_height(fresh, [first], frames))  # the second page's columns end level
     rules = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, 2, defn.credit))],
                   frames=box)  # one sheet: tiles start on a new one
-             for n, box in ((1, frames), (2, last))]
+             for n, box in ((1, first), (2, last))]
     pages = rules + [page for sheet in sheets for page in (sheet.front, sheet.back)]
     return Document(f"{loaded.name}.pdf", paper, pages, f"{defn.title} \u2013 rules and tiles",
                     "Print the whole file double-sided at actual size", options.flip, story,

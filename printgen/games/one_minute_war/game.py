@@ -17,7 +17,7 @@ from printgen.core.problems import DefinitionError
 from printgen.layout.reference import DataTable, Reference, reference_documents, reference_styles
 from printgen.layout.sheet import Duplex, DuplexSheet, frames_around, line_legend
 from printgen.drawing.markdown import Hooks, blocks
-from printgen.drawing.story import Styles, escape, ruled_style, styles, table_style
+from printgen.drawing.story import Styles, accent_of, cell_styles, escape, grid_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper
@@ -48,13 +48,12 @@ def soldier_rows(defn: OneMinuteWar) -> list[tuple[str, str, str, str]]:
 
 def soldier_table(defn: OneMinuteWar, style: Styles, width: float):
     """The ability table, generated from the soldier list so the text and tabs always agree."""
-    cell = style.body.clone("cell", spaceAfter=0)
-    head = style.body.clone("head", fontName=fonts.BOLD, spaceAfter=0)
+    cell, head = cell_styles(style)
     rows = [[Paragraph(h, head) for h in SOLDIER_HEADER]]
     rows += [[Paragraph(escape(value), cell) for value in row] for row in soldier_rows(defn)]
     widths = [0.09, 0.21, 0.32, 0.38]
     table = Table(rows, colWidths=[pt(width) * f for f in widths], repeatRows=1)
-    table.setStyle(ruled_style(pad_x=2))
+    table.setStyle(grid_style(accent_of(style), pad_x=2))
     return table
 
 
@@ -96,14 +95,15 @@ def tips(defn: OneMinuteWar) -> Tips:
 def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
     """Every pairing at a glance: row = your soldier, column = the one he meets."""
     order = sorted(defn.soldiers, key=lambda s: s.number)
-    cell = style.body.clone("mcell", spaceAfter=0, fontSize=style.body.fontSize * 0.9, alignment=1)
-    head = cell.clone("mhead", fontName=fonts.BOLD)
+    plain, white_head = cell_styles(style, house.dense(style.body.fontSize))
+    cell, head = plain.clone("mcell", alignment=1), white_head.clone("mhead", alignment=1)
+    side = cell.clone("mside", fontName=fonts.BOLD)  # the row heads, on white
     narrow = width < NARROW_TABLE  # in a column, the heads name the soldiers by number alone
-    rows = [[Paragraph("yours \\ theirs", head)]
+    rows = [[Paragraph("yours v. theirs", head)]
             + [Paragraph(str(s.number) if narrow else f"{s.number} {escape(s.name)}", head) for s in order]]
     shading = []
     for r, mine in enumerate(order, start=1):
-        row = [Paragraph(f"{mine.number} {escape(mine.name)}", head)]
+        row = [Paragraph(f"{mine.number} {escape(mine.name)}", side)]
         for c, theirs in enumerate(order, start=1):
             result = outcome(mine, theirs)
             if mine.revives:
@@ -117,12 +117,9 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
     pad = 2 if narrow else 6  # points each side of a cell's text
     widths = [pt(width) * first] + [pt(width) * (1 - first) / len(order)] * len(order)
     table = Table(rows, colWidths=widths)
-    table.setStyle(table_style([
-        ("GRID", (0, 0), (-1, -1), 0.25, HexColor("#999999")),
+    table.setStyle(grid_style(accent_of(style), pad, [
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-        ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
-    ] + shading))
+        ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2), *shading]))
     return table
 
 

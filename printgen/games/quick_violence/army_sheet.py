@@ -8,6 +8,7 @@ from reportlab.graphics.shapes import Group, Line, Rect
 from reportlab.lib.colors import HexColor, black
 
 from printgen.drawing import fonts
+from printgen.drawing import style as house
 from printgen.core.paper import font_mm
 from printgen.drawing.picture import text, wrap
 from printgen.games.quick_violence.model import QuickViolence
@@ -16,7 +17,7 @@ Box = tuple[float, float, float, float]  # x, y, w, h in mm
 
 HEADING_PT = 10
 NOTE_PT = 7.5
-SMALL_PT = 7
+SMALL_PT = house.SMALL_PT  # the house small size, as the footer under it
 ROW = 7.0  # mm a line: room to write a name by hand
 MIN_ROWS = 2  # the least worth printing, so a page never ends in over 40 mm of blank
 BOX = 3.2  # a hit box's side

@@ -19,10 +19,10 @@ from printgen.core.problems import DefinitionError
 from printgen.layout.reference import (DataTable, Reference, data_table, reference_documents,
                                        reference_styles)
 from printgen.drawing.markdown import Hooks, blocks
-from printgen.drawing.story import Styles, escape, ruled_style, styles
+from printgen.drawing.story import Styles, accent_of, cell_styles, escape, grid_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
-from printgen.drawing.columns import cut_to, level_height
+from printgen.drawing.columns import cut_to, level_height, under_masthead
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
 from printgen.games import Game, Loaded
 from printgen.games.quick_violence.model import (PRINTGEN_RANGE_MM, SIZES, Dimension, QuickViolence,
@@ -127,8 +127,8 @@ def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: Sour
                   width: float) -> Table:
     """The fighter sizes as columns, so the table reads in a narrow column; a word too wide for
     its cell is an error, since it would be broken."""
-    cell = style.body.clone("qv-cell", spaceAfter=0, fontSize=style.body.fontSize * 0.95)
-    head = cell.clone("qv-head", fontName=fonts.BOLD)
+    cell, head = cell_styles(style)
+    side = cell.clone("qv-side", fontName=fonts.BOLD)  # the row names, on white
     room = min(pt(width) * s - 2 * CELL_PAD for s in BOOK_SHARES[1:])
     problems = [source.problem(("labels", dim), f"'{label}' is wider than its {room * MM_PER_PT:.1f} mm cell in "
                                "the fighter table; use a shorter word or a smaller text_size_pt")
@@ -137,9 +137,9 @@ def fighter_table(defn: QuickViolence, paper: Paper, style: Styles, source: Sour
         raise DefinitionError(problems)
     rows: list[list[Flowable]] = [[Paragraph("", head)] + [Paragraph(s.capitalize(), head) for s in SIZES]]
     for name, *values in fighter_rows(defn, paper, lambda label, mm: f"<b>{escape(label)}</b><br/>{mm} mm"):
-        rows.append([Paragraph(name, head)] + [Paragraph(value, cell) for value in values])
+        rows.append([Paragraph(name, side)] + [Paragraph(value, cell) for value in values])
     table = Table(rows, colWidths=[pt(width) * s for s in BOOK_SHARES])
-    table.setStyle(ruled_style(pad_x=CELL_PAD))
+    table.setStyle(grid_style(accent_of(style), pad_x=CELL_PAD))
     return table
 
 
@@ -165,12 +165,18 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
     """`count` pages of two columns; on the last, the columns end level as high as the rules allow
     and the army sheets fill the foot (no page but the measuring page ends in blank paper)."""
     full = columns(paper)
-    height = level_height(rules, [full] * (count - 1), full)
+    story = rules()
+    first = under_masthead(story[0], full) if story else full  # the title block across the first page
+    title, lone = first[:len(first) - len(full)], first[len(first) - len(full):]
+    before = ([first] + [full] * (count - 2)) if count > 1 else []
+    last = full if count > 1 else lone
+    height = level_height(rules, before, last)
     pages = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, count + 1,
                                                                          defn.credit))], frames=full)
              for n in range(1, count + 1)]
-    pages[-1].frames = cut_to(full, height)
-    _, _, _, room = full[0]
+    pages[0].frames = first
+    pages[-1].frames = (title if count == 1 else []) + cut_to(last, height)
+    room = last[0][3]
     band = (MARGIN, MARGIN, paper.width - 2 * MARGIN, room - height - SHEETS_GAP)
     if band[3] >= sheets_needed(defn, band[2]):
         pages[-1].shapes.append(army_sheets(defn, band, full))
@@ -182,7 +188,7 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
     """The rules in two columns, then the measuring page; the writer grows the rules as needed.
     `booklet`: the rules as a booklet instead, the measuring page after it on its own sheet."""
     paper, style = options.paper, styles(defn.text_size_pt, defn.reference.accent)
-    measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT))
+    measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT), default=house.REFERENCE_PT)
 
     @cache
     def markdown(template: str) -> str:  # rendered once, not per trial
