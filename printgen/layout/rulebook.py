@@ -101,10 +101,9 @@ def story(book: Rulebook, text: str) -> list[Flowable]:
     factories = {name: partial(data_table, table, style, accent, kind=RulesTable) if isinstance(table, DataTable)
                  else table for name, table in book.tables.items()}
     hooks = Hooks(factories, book.pictures, book.icons, RulesTable, row=book.row, prepare=book.prepare)
-    return keep_leads_with_tables(blocks(text, book.template, style, hooks))
+    return keep_leads_with_blocks(blocks(text, book.template, style, hooks))
 
 
-keep_leads_with_tables = keep_leads_with_blocks  # the name this module gave it first
 
 
 @dataclass(frozen=True)

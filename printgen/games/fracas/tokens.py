@@ -25,7 +25,7 @@ BLEED = 2.0  # mm of colour past the outer cut lines, as for every other piece
 HEADER = 24.0  # mm from the top margin to the top of the blocks (title, note, block labels)
 POT_MIN = 40.0  # mm: below this much free height the pot mat is left out
 FOOT = house.FOOTER_Y + 6.0  # mm from the paper's foot kept for the running footer
-TITLE_PT = house.REFERENCE_TITLE * house.REFERENCE_PT  # the reference sheet's title size
+TITLE_PT = house.TITLE_PT  # a component sheet titled as every rulebook and reference is
 
 
 @dataclass(frozen=True)
