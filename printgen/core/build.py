@@ -30,19 +30,19 @@ class BuildOptions:
 
 @dataclass(frozen=True)
 class Artifact:
-    """One output file, relative to the game's output folder: its bytes, or where they lie in a spool
-    folder (printgen.core.spool), which `spool` keeps alive while the artifact is."""
+    """One output file, relative to the game's output folder: its bytes, or the file and size it was
+    kept as on disk once made (printgen.core.staging), which `spool` keeps alive while the artifact is."""
 
     name: str
     held: bytes
-    spooled: tuple[str, int, int] | None = None
+    spooled: tuple[str, int] | None = None
     spool: Any = field(default=None, compare=False, repr=False)
 
     @property
     def data(self) -> bytes:
         if self.spooled is None:
             return self.held
-        from printgen.core.spool import read
+        from printgen.core.staging import read
 
         return read(self.spooled)
 
