@@ -119,7 +119,7 @@ MAX_MUTABLE_CONTAINERS = 8
 KEPT_CONTAINERS = {  # "module:NAME": why it must be module-level
     "printgen.core.bounded:LIVE": "the workers and helpers running, ended by Ctrl-C/SIGTERM (launch.clean_up)",
     "printgen.core.atomic:TEMPORARIES": "temporary files not yet renamed, removed by Ctrl-C/SIGTERM",
-    "printgen.core.spool:FOLDERS": "private temporary folders (spool, a worker's files), removed by Ctrl-C/SIGTERM",
+    "printgen.core.staging:FOLDERS": "private folders (a build's staging folder, files kept as made), removed by Ctrl-C/SIGTERM",
     "printgen.drawing.fonts:USER_FAMILIES": "a user's fonts as reportlab registers them (its own registry is "
                                             "process-wide): the family name an SVG names for each",
 }

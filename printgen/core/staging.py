@@ -69,7 +69,7 @@ def place(artifacts: list[Artifact], folder: str) -> list[list[Any]]:
         target = os.path.join(out, artifact.name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if artifact.spooled is None:
-            with open(target, "xb") as handle:
+            with os.fdopen(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o600), "wb") as handle:
                 size = handle.write(artifact.held)
         else:
             source, size = artifact.spooled
