@@ -42,9 +42,9 @@ class Artifact:
     def data(self) -> bytes:
         if self.spooled is None:
             return self.held
-        from printgen.core.staging import read
-
-        return read(self.spooled)
+        path, size = self.spooled
+        with open(path, "rb") as kept:
+            return kept.read(size)
 
 
 def output_name(path: Path) -> str:

@@ -48,12 +48,6 @@ class Staging:
         return path, len(data)
 
 
-def read(where: Kept) -> bytes:
-    path, size = where
-    with open(path, "rb") as handle:
-        return handle.read(size)
-
-
 def in_memory(data: bytes) -> Held:
     """The `keep` of a build small enough to hold: the bytes themselves."""
     return data

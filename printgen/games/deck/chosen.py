@@ -15,7 +15,7 @@ from printgen.core.source import SourceMap
 from printgen.drawing.picture import rect
 from printgen.games.deck.model import Deck
 from printgen.games.deck.rows import Row
-from printgen.games.deck.values import FALSE, condition, row_contexts
+from printgen.games.deck.values import FALSE, condition, row_contexts, runs
 from printgen.jinja.values import Expression, Place, render_values
 from printgen.layout.sheet import Box
 
@@ -25,17 +25,6 @@ TRIM = Color(0.9, 0.0, 0.6)  # magenta: where the card is cut
 SAFE = Color(0.0, 0.6, 0.85)  # cyan, dashed: text and anything that matters stays inside
 BLEED = Color(1.0, 0.5, 0.0)  # orange: how far backgrounds must run past the cut
 SAFE_DASH = [1.5, 1.0]
-
-
-def runs(numbers: Iterable[int]) -> list[list[int]]:
-    """Consecutive numbers as [first, last]: 1, 2, 3, 7 -> [1, 3], [7, 7]."""
-    found: list[list[int]] = []
-    for n in numbers:
-        if found and n == found[-1][1] + 1:
-            found[-1][1] = n
-        else:
-            found.append([n, n])
-    return found
 
 
 def spans(rows: Sequence[int]) -> str:

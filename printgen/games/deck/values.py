@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from jinja2 import TemplateSyntaxError, meta
 
@@ -329,11 +329,20 @@ def rows_folded(problems: list[Problem]) -> list[Problem]:
             replace(first[item], message=f"{rows_named(rows[item])}: {item[1]}") for item in order]
 
 
+def runs(numbers: Iterable[int]) -> list[list[int]]:
+    """Consecutive numbers as [first, last]: 1, 2, 3, 7 -> [1, 3], [7, 7]."""
+    found: list[list[int]] = []
+    for n in numbers:
+        if found and n == found[-1][1] + 1:
+            found[-1][1] = n
+        else:
+            found.append([n, n])
+    return found
+
+
 def rows_named(numbers: list[int]) -> str:
     """'row 3', or 'rows 1-4, 7 and 9-12' (ranges of consecutive rows)."""
     if len(numbers) == 1:
         return f"row {numbers[0]}"
-    from printgen.games.deck.chosen import runs  # chosen imports this module: here, not at the top
-
     named = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs(sorted(numbers))]
     return "rows " + (named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}")
