@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import replace
-from typing import Any, Iterable, Sequence, TypeVar
+from typing import Any, Sequence, TypeVar
 
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import Color
