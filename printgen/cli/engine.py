@@ -19,6 +19,7 @@ from printgen.core.bounded import MiB, Budget, BudgetExceeded, run_bounded
 from printgen.core.build import Artifact, BuildOptions
 from printgen.core.config import config_path, saved_back_offset
 from printgen.core.paper import Flip
+from printgen.core.plain import plain
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.progress import progress
 from printgen.core.staging import place, private_folder, remove
@@ -132,7 +133,8 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
                 loaded = replace(loaded, name=options.name)
             report["name"], report["title"] = loaded.name, loaded.title
             report["warnings"] += not_applied(loaded, options)
-            artifacts, report["extra"] = work(loaded, options)
+            artifacts, extra = work(loaded, options)
+            report["extra"] = plain(extra)  # JSON data whether or not the work ran in a worker
         if any(not safe_name(artifact.name) for artifact in artifacts):
             wrong = next(artifact.name for artifact in artifacts if not safe_name(artifact.name))
             raise ValueError(f"a file name printgen made is not a plain relative name: {wrong!r}")

@@ -20,11 +20,12 @@ from printgen.cli.common import MAX_SHOWN, report
 from printgen.cli.engine import Builds, build_all, say_on_stderr
 from printgen.cli.report import Built
 from printgen.cli.options import MAX_BACK_OFFSET_MM, FiniteRange, parse_offset
-from printgen.cli.pictures import Picture, back_name, face_name, page_name, served_work
+from printgen.cli.pictures import Picture, Served, back_name, face_name, page_name, served_work
 from printgen.core.bounded import BadReport
 from printgen.core.build import BuildOptions
 from printgen.core.config import saved_back_offset
 from printgen.core.paper import MAX_BLEED_MM, PAPERS, SHEET_PAPERS, Flip
+from printgen.core.plain import as_kind
 from printgen.core.problems import DefinitionError, display_name
 
 MAX_QUERY_FIELDS = 8
@@ -88,14 +89,6 @@ def offset_of(value: str) -> tuple[float, float] | None:
         return parse_offset(None, None, value)
     except click.BadParameter as exc:
         raise SettingRefused(f"back offset: {exc.message}")
-
-
-def checked(item: Any, key: str, kind: type) -> Any:
-    """`item[key]`, if `item` is a mapping and the value of the kind expected (never a bool for int)."""
-    value = item.get(key) if isinstance(item, dict) else None
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise BadReport(f"serve: the worker's description has no {key} of the right kind")
-    return value
 
 
 def path_of(game: int, name: str) -> str:
@@ -189,20 +182,15 @@ class Live:
                 raise BadReport(f"serve: the worker's {name!r} is not a PNG picture") from None
             return {"src": f"{href}?v={shown.digest}", "width": shown.width, "height": shown.height}
 
-        if not (isinstance(extra, dict) and isinstance(extra.get("pdfs"), list)
-                and isinstance(extra.get("decks"), list)):
-            raise BadReport("serve: the worker did not describe its pages and pieces")
-        described = []
-        for pdf in extra["pdfs"]:
-            name, count = checked(pdf, "name", str), checked(pdf, "pages", int)
-            described.append({"name": name, "href": served(name, PDF),
-                              "pages": [picture(page_name(name, n)) for n in range(1, count + 1)]})
-        decks = []
-        for number, deck in enumerate(extra["decks"]):
-            faces = checked(deck, "faces", list)
-            decks.append({"name": checked(deck, "name", str), "back": picture(back_name(number)),
-                          "faces": [{"name": checked(face, "name", str), "quantity": checked(face, "quantity", int),
-                                     **picture(face_name(number, i))} for i, face in enumerate(faces)]})
+        try:
+            said: Served = as_kind(extra, Served)
+        except ValueError:
+            raise BadReport("serve: the worker did not describe its pages and pieces") from None
+        described = [{"name": pdf.name, "href": served(pdf.name, PDF),
+                      "pages": [picture(page_name(pdf.name, n)) for n in range(1, pdf.pages + 1)]} for pdf in said.pdfs]
+        decks = [{"name": deck.name, "back": picture(back_name(number)),
+                  "faces": [{"name": face.name, "quantity": face.quantity, **picture(face_name(number, i))}
+                            for i, face in enumerate(deck.faces)]} for number, deck in enumerate(said.decks)]
         return {"title": built.title, "definition": display_name(built.path), "pdfs": described,
                 "decks": decks}, files
 

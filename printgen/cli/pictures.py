@@ -44,9 +44,36 @@ class Picture:
         return hashlib.sha256(self.png).hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class ServedPdf:
+    name: str
+    pages: int
+
+
+@dataclass(frozen=True)
+class ServedFace:
+    name: str
+    quantity: int
+
+
+@dataclass(frozen=True)
+class ServedDeck:
+    name: str
+    faces: list[ServedFace]
+
+
+@dataclass(frozen=True)
+class Served:
+    """What `serve`'s worker says it drew, besides its files: checked on arrival as this kind
+    (printgen.core.plain.as_kind), as every answer from a child is."""
+
+    pdfs: list[ServedPdf]
+    decks: list[ServedDeck]
+
+
 def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artifact], Any]]:
-    """The work of `serve`'s worker: the PDFs and every page and piece drawn; its extra data names the
-    PDFs' page counts and the decks' faces, for printgen.cli.live."""
+    """The work of `serve`'s worker: the PDFs and every page and piece drawn; its extra data (a
+    `Served`) names the PDFs' page counts and the decks' faces, for printgen.cli.live."""
     def work(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], Any]:
         from printgen.output.writers import artifact
 
@@ -54,9 +81,9 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
         kept = partial(artifact, spool=spool)
         # the page shows the PDFs and the pieces below, not the build's own picture of each card
         files = [a for a in loaded.build(replace(options, pictures=False)) if a.name.endswith(".pdf")]
-        described: dict[str, Any] = {"pdfs": [], "decks": []}
+        described = Served([], [])
         for pdf, pngs in zip(list(files), page_pictures(files, dpi, spool.keep)):
-            described["pdfs"].append({"name": pdf.name, "pages": len(pngs)})
+            described.pdfs.append(ServedPdf(pdf.name, len(pngs)))
             files += [kept(page_name(pdf.name, n), png) for n, png in enumerate(pngs, start=1)]
         cards = []
         if loaded.game.pieces is not None:
@@ -65,7 +92,7 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
             with unchecked_shapes():  # as a build draws
                 cards = loaded.game.pieces(loaded, options)
         for number, (name, back, faces) in enumerate(piece_decks(cards, spool.keep)):
-            described["decks"].append({"name": name, "faces": [{"name": n, "quantity": q} for n, q, _ in faces]})
+            described.decks.append(ServedDeck(name, [ServedFace(n, q) for n, q, _ in faces]))
             files += [kept(back_name(number), back)]
             files += [kept(face_name(number, i), png) for i, (_, _, png) in enumerate(faces)]
         return files, described
