@@ -135,8 +135,8 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
             report["warnings"] += not_applied(loaded, options)
             artifacts, extra = work(loaded, options)
             report["extra"] = plain(extra)  # JSON data whether or not the work ran in a worker
-        if any(not safe_name(artifact.name) for artifact in artifacts):
-            wrong = next(artifact.name for artifact in artifacts if not safe_name(artifact.name))
+        wrong = next((artifact.name for artifact in artifacts if not safe_name(artifact.name)), None)
+        if wrong is not None:
             raise ValueError(f"a file name printgen made is not a plain relative name: {wrong!r}")
         report["files"] = place(artifacts, folder)
     except DefinitionError as exc:  # warnings found before the problems are still worth telling
