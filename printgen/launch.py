@@ -46,7 +46,7 @@ def main() -> None:
 def clean_up() -> None:
     """End every child process and remove every temporary file still recorded (only modules
     already imported are asked: an interrupt during imports has started neither)."""
-    for module, clean in (("bounded", "stop_children"), ("atomic", "remove_temporaries"), ("spool", "remove_all")):
+    for module, clean in (("bounded", "stop_children"), ("atomic", "remove_temporaries"), ("staging", "remove_all")):
         if f"printgen.core.{module}" in sys.modules:
             getattr(sys.modules[f"printgen.core.{module}"], clean)()
 

@@ -2,8 +2,9 @@
 into one folder at once do not corrupt each other.
 
 The builds run as real `printgen` processes. A small wrapper in the child pauses it at an exact
-moment (half-way through writing the Nth file, or just before the Nth rename) and tells the test,
-which then kills it with SIGKILL, the one signal no program can clean up after. Nothing in printgen
+moment (half-way through writing the Nth file, in its worker's staging folder inside the output
+folder, or just before the Nth rename into place) and tells the test, which then kills it with
+SIGKILL, the one signal no program can clean up after (its worker dies with it). Nothing in printgen
 itself knows about this.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ import tempfile
 import printgen.core.atomic as atomic
 
 marker, mode, at, out = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), os.path.abspath(sys.argv[4])
-real_replace, real_fdopen, real_new_file = os.replace, os.fdopen, tempfile.mkstemp
+real_replace, real_fdopen, real_new_file, real_open = os.replace, os.fdopen, tempfile.mkstemp, os.open
 ours, seen = set(), {"write": 0, "rename": 0}
 
 def pause():
@@ -43,6 +44,12 @@ def new_file(*args, **kwargs):
     if os.path.abspath(name).startswith(out):
         ours.add(fd)
     return fd, name
+
+def open_file(path, flags, *args, **kwargs):
+    fd = real_open(path, flags, *args, **kwargs)
+    if flags & os.O_CREAT and os.path.abspath(path).startswith(out):
+        ours.add(fd)
+    return fd
 
 class Writer:
     def __init__(self, handle): self.handle = handle
@@ -77,7 +84,7 @@ def replace(src, dst, *args, **kwargs):
                 log.write(f"{os.getpid()}\n")
     return real_replace(src, dst, *args, **kwargs)
 
-tempfile.mkstemp, os.fdopen, os.replace = new_file, fdopen, replace
+tempfile.mkstemp, os.fdopen, os.replace, os.open = new_file, fdopen, replace, open_file
 from printgen.cli.main import main
 sys.argv = ["printgen"] + sys.argv[5:]
 main()
@@ -157,8 +164,8 @@ def test_a_build_killed_mid_way_leaves_every_file_whole(versions, tmp_path, mode
         if name.endswith(".pdf"):
             assert data.rstrip().endswith(b"%%EOF"), f"truncated PDF under a final name: {name}"
     if mode == "write":
-        leftovers = [name for name in after if hidden(name)]
-        assert leftovers and all(name.endswith(".tmp") for name in leftovers)  # the half-written file
+        leftovers = [name for name in after if hidden(name)]  # the half-written file, in the worker's staging folder
+        assert leftovers and all(name.startswith(".printgen-build-") for name in leftovers)
 
     rebuilt = build(out, *new)  # the next build replaces everything, leftovers or not
     assert {n: d for n, d in rebuilt.items() if not hidden(n) and not n.startswith("keep/")} == new_files

@@ -1,6 +1,7 @@
-"""Decks too large to hold in memory: every file is kept in a private spool folder once made and
-each sheet and picture is drawn only while it is written. Read back: the files are the bytes an
-in-memory build writes, and a problem found late still leaves nothing behind (the pictures' pixels:
+"""Decks too large to hold in memory: every file is kept on disk once made, in the build's private
+staging folder next to the output, and renamed into place (its bytes written once); each sheet and
+picture is drawn only while it is written. Read back: the files are the bytes an in-memory build
+writes, and a problem found late still leaves nothing behind (the pictures' pixels:
 test_deck_pictures.py)."""
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def big_deck(tmp_path) -> Path:
 
 @pytest.fixture
 def private_tmp(tmp_path, monkeypatch) -> Path:
-    """Where spool folders go during the test, so that one left behind is seen."""
+    """Where temporary folders go during the test, so that one left behind is seen."""
     folder = tmp_path / "tmp"
     folder.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
@@ -48,11 +49,16 @@ def files_of(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_a_spooled_build_writes_the_bytes_of_one_held_in_memory(run_cli, big_deck, tmp_path, private_tmp,
-                                                                 monkeypatch):
+def staging_left(tmp_path: Path) -> list[Path]:
+    """Staging folders (printgen.core.staging) left beside the outputs below `tmp_path`."""
+    return list(tmp_path.glob(".printgen-*")) + list(tmp_path.glob("*/.printgen-*"))
+
+
+def test_a_kept_build_writes_the_bytes_of_one_held_in_memory(run_cli, big_deck, tmp_path, private_tmp,
+                                                             monkeypatch):
     spooled = run_cli("build", big_deck, "--out", tmp_path / "spooled")
     assert spooled.exit_code == 0, spooled.output
-    assert list(private_tmp.iterdir()) == []  # the spool folder is gone once the files are written
+    assert list(private_tmp.iterdir()) == [] and staging_left(tmp_path) == []  # gone once the files are in place
     monkeypatch.setattr(writers, "SPOOL_AFTER", 10**9)
     held = run_cli("build", big_deck, "--out", tmp_path / "held")
     assert held.exit_code == 0, held.output
@@ -74,7 +80,7 @@ def test_a_problem_only_drawing_finds_late_in_a_large_deck_writes_nothing(run_cl
     assert result.output.count("the text does not fit") == 1
     assert "Traceback" not in result.output
     assert not (tmp_path / "out").exists()
-    assert list(private_tmp.iterdir()) == []
+    assert list(private_tmp.iterdir()) == [] and staging_left(tmp_path) == []
 
 
 def test_no_pictures_writes_the_same_sheets_and_no_card_pictures(run_cli, tmp_path):
@@ -85,20 +91,20 @@ def test_no_pictures_writes_the_same_sheets_and_no_card_pictures(run_cli, tmp_pa
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="stops a build with SIGTERM")
-def test_a_build_stopped_while_it_spools_leaves_no_spool_folder(big_deck, tmp_path):
+def test_a_build_stopped_while_it_keeps_files_leaves_no_staging_folder(big_deck, tmp_path):
     spools = tmp_path / "spools"
     spools.mkdir()
     build = subprocess.Popen([sys.executable, "-m", "printgen.launch", "build", str(big_deck), "--out",
                               str(tmp_path / "out")], env=dict(os.environ, TMPDIR=str(spools)),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    # the build's worker spools inside its temporary folder (printgen.cli.report.scratch_in)
-    while not list(spools.glob("*/scratch/*/*")) and build.poll() is None and time.monotonic() < deadline:
+    # the build's worker keeps files in its staging folder beside --out (printgen.cli.report.scratch_in)
+    while not list(tmp_path.glob(".printgen-*/scratch/*/*")) and build.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert build.poll() is None, "the build ended before it spooled anything"
+    assert build.poll() is None, "the build ended before it kept anything"
     build.send_signal(signal.SIGTERM)
     _, err = build.communicate(timeout=30)
     assert build.returncode == 143, err
     assert "Traceback" not in err
-    assert list(spools.iterdir()) == []
+    assert list(spools.iterdir()) == [] and staging_left(tmp_path) == []
     assert not (tmp_path / "out").exists()

@@ -496,7 +496,7 @@ def test_a_picture_that_is_not_a_png_is_refused():
 
 def test_the_workers_pictures_are_put_on_disk_as_they_are_made(tmp_path):
     """serve's worker holds no more than a build does: each page and piece picture goes to the
-    build's spool folder as it is made (and the server reads them from the worker's folder when
+    build's staging folder as it is made (and the server reads them from the worker's folder when
     asked), so a deck that builds within the worker's memory also serves within it."""
     from printgen.cli.pictures import served_work
     from printgen.core.build import BuildOptions

@@ -119,7 +119,7 @@ MAX_MUTABLE_CONTAINERS = 6  # with the caches: tests/test_module_state.py
 KEPT_CONTAINERS = {  # "module:NAME": why it must be module-level
     "printgen.core.bounded:LIVE": "the workers and helpers running, ended by Ctrl-C/SIGTERM (launch.clean_up)",
     "printgen.core.atomic:TEMPORARIES": "temporary files not yet renamed, removed by Ctrl-C/SIGTERM",
-    "printgen.core.spool:FOLDERS": "private temporary folders (spool, a worker's files), removed by Ctrl-C/SIGTERM",
+    "printgen.core.staging:FOLDERS": "private folders (a build's staging folder, files kept as made), removed by Ctrl-C/SIGTERM",
 }
 PENDING_CONTAINERS: set[str] = set()  # none left: the simplify issue removed every cache
 CONTAINER_CALLS = {"dict", "list", "set", "OrderedDict", "defaultdict", "deque", "WeakValueDictionary",

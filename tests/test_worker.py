@@ -3,6 +3,7 @@
 exit 2; the worker's report is plain JSON, checked on arrival, and anything else is refused unread."""
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from printgen.cli import engine, report
-from printgen.core import bounded
+from printgen.core import bounded, staging
 from printgen.core.bounded import BadReport, Budget, MiB
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,10 +68,10 @@ def test_problems_come_back_from_the_worker_located_with_exit_2(run_cli, copy_de
 def slow_build(self, options):
     import time
 
-    from printgen.core.spool import Spool
+    from printgen.core.staging import Staging
 
-    spool = Spool()  # a large build's temporary files, left as they are when the worker is killed
-    spool.keep(b"half a build")
+    kept = Staging()  # a large build's files kept as made, left as they are when the worker is killed
+    kept.keep(b"half a build")
     time.sleep(30)
     return []
 
@@ -98,7 +99,8 @@ def test_a_worker_past_its_budget_is_a_clear_exit_2(run_cli, copy_definition, tm
     assert result.exit_code == 2, result.output
     assert f"fracas.yaml:1: {said}" in result.stderr and "nothing was written" in result.stderr
     assert not (tmp_path / "o").exists() and not bounded.LIVE
-    assert list(temporary.iterdir()) == []  # the worker's folder went, with what it held
+    assert list(temporary.iterdir()) == []
+    assert list(tmp_path.glob(".printgen-*")) == []  # the worker's staging folder went, with what it held
 
 
 class Forged:
@@ -109,7 +111,7 @@ class Forged:
 
 
 def forging_worker(payload: bytes):
-    def worker(job, budget, write):
+    def worker(jobs, budget, write):
         with os.fdopen(write, "wb") as out:
             out.write(payload)
         os._exit(0)
@@ -123,9 +125,11 @@ def forging_worker(payload: bytes):
     b'{"problems": [["f", "1", "k", "m"]]}',
     b'{"bug": ["not", "text"]}',
     b'["ok", 1]',
+    b'{"ok": 1}\n{"ok": 2}\n',
+    b'{"ok": 1}',
 ])
 def test_an_answer_that_is_not_a_workers_json_is_refused_unread(monkeypatch, payload):
-    monkeypatch.setattr(bounded, "worker", forging_worker(payload))
+    monkeypatch.setattr(bounded, "child", forging_worker(payload))
     with pytest.raises(BadReport):
         bounded.run_bounded(lambda: 1, Budget(5, 64 * MiB, "the job"))
     assert not bounded.LIVE
@@ -158,10 +162,20 @@ def a_report(**changes):
     return {**base, **changes}
 
 
-def test_a_report_of_the_right_shape_gives_each_file_where_it_lies(tmp_path):
+def staged(folder: Path, files: dict[str, bytes]) -> str:
+    """A staging folder as a worker leaves it: each finished file under its name in FILES."""
+    for name, data in files.items():
+        (folder / staging.FILES / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / staging.FILES / name).write_bytes(data)
+    return str(folder)
+
+
+def test_a_report_of_the_right_shape_gives_each_file_and_its_size(tmp_path):
+    folder = staged(tmp_path, {"g.pdf": b"%PDF", "svg/a.svg": b"", "png/a.png": b"PNG"})
     built = report.checked(a_report(files=[["g.pdf", 4], ["svg/a.svg", 0], ["png/a.png", 3]]),
-                           tmp_path / "g.yaml", str(tmp_path))
-    assert built.files == {"g.pdf": (0, 4), "svg/a.svg": (4, 0), "png/a.png": (4, 3)}
+                           tmp_path / "g.yaml", folder)
+    assert built.files == {"g.pdf": 4, "svg/a.svg": 0, "png/a.png": 3}
+    assert built.data("g.pdf") == b"%PDF" and built.place("png/a.png") == tmp_path / staging.FILES / "png/a.png"
 
 
 @pytest.mark.parametrize("forged", [
@@ -183,66 +197,73 @@ def test_a_report_of_the_right_shape_gives_each_file_where_it_lies(tmp_path):
 ])
 def test_a_report_of_the_wrong_shape_is_refused(tmp_path, forged):
     with pytest.raises(BadReport):
-        report.checked(forged, tmp_path / "g.yaml", str(tmp_path))
+        report.checked(forged, tmp_path / "g.yaml", staged(tmp_path, {"g.pdf": b"%PDF"}))
 
 
-def test_the_files_are_read_only_from_a_plain_file_inside_the_temporary_folder(tmp_path):
-    folder = tmp_path / "handed"
-    folder.mkdir()
-    (folder / report.FILES).write_bytes(b"%PDF<svg/>")
-    assert report.read_handed(str(folder), 0, 4) == b"%PDF"
-    assert report.read_handed(str(folder), 4, 6) == b"<svg/>"
-    with pytest.raises(BadReport):  # more than the file holds
-        report.read_handed(str(folder), 4, 7)
+@pytest.mark.parametrize("plant", ["link", "linked folder", "hard link", "folder", "size", "missing"])
+def test_a_file_is_taken_only_as_a_plain_file_of_its_size_reached_through_no_link(tmp_path, plant):
+    """The parent renames a staged file into place only once it is seen to be what the report says:
+    a link (to the file or on the way), a second name of another file, a folder, another size or
+    nothing at all is refused before anything is read or moved."""
     (tmp_path / "secret").write_text("not printgen's")
-    (folder / report.FILES).unlink()
-    (folder / report.FILES).symlink_to(tmp_path / "secret")
-    with pytest.raises(OSError):
-        report.read_handed(str(folder), 0, 3)
-    (folder / report.FILES).unlink()
-    (folder / report.FILES).mkdir()
-    with pytest.raises((BadReport, OSError)):
-        report.read_handed(str(folder), 0, 0)
+    folder = tmp_path / "staging"
+    staged(folder, {"g.pdf": b"%PDF"})
+    files = folder / staging.FILES
+    if plant == "link":
+        (files / "svg").mkdir()
+        (files / "svg" / "a.svg").symlink_to(tmp_path / "secret")
+    elif plant == "linked folder":
+        (tmp_path / "elsewhere").mkdir()
+        (tmp_path / "elsewhere" / "a.svg").write_text("not printgen's")
+        (files / "svg").symlink_to(tmp_path / "elsewhere")
+    elif plant == "hard link":
+        (files / "svg").mkdir()
+        os.link(tmp_path / "secret", files / "svg" / "a.svg")
+    elif plant == "folder":
+        (files / "svg" / "a.svg").mkdir(parents=True)
+    elif plant in ("size", "missing"):
+        staged(folder, {"svg/a.svg": b"<svg/>"} if plant == "size" else {})
+    with pytest.raises(BadReport):
+        report.checked(a_report(files=[["g.pdf", 4], ["svg/a.svg", 14]]), tmp_path / "g.yaml", str(folder))
+    assert report.checked(a_report(), tmp_path / "g.yaml", str(folder)).data("g.pdf") == b"%PDF"
 
 
 # -- helpers' results: plain data, never a pickle ------------------------------------------------------
 
-def test_a_helpers_result_comes_back_as_plain_data_with_its_kinds():
-    from dataclasses import dataclass
-
-    from printgen.core import plaincode
+def test_a_helpers_result_comes_back_as_plain_data_of_the_kind_asked_for():
+    from printgen.core import plain
     from printgen.core.problems import Problem
 
-    @dataclass
-    class Count:
-        games: int
-        wins: list[int]
-
-    value = [(b"\x89PNG", ("spool", 0, 4)), {1: 2, "a": None}, Count(3, [1, 2]), Problem("f", 1, "k", "m"), 1.5]
-    data = plaincode.encode(value)
-    assert plaincode.decode(data, (Count, Problem)) == value
+    value = [(b"\x89PNG", ("kept", 4)), {1: 2, 3: None}, Tallied(3, [1, 2]), Problem("f", 1, "k", "m"), 1.5]
+    kind = tuple[tuple[bytes, tuple[str, int]], dict[int, int | None], Tallied, Problem, float]
+    data = json.loads(json.dumps(plain.plain(value)))
+    assert plain.as_kind(data, kind) == tuple(value)
     with pytest.raises(ValueError):  # a record the receiver did not ask for is refused, not built
-        plaincode.decode(data, (Problem,))
+        plain.as_kind(data, tuple[tuple[bytes, tuple[str, int]], dict[int, int], Problem, Problem, float])
     with pytest.raises(TypeError):
-        plaincode.encode(object())
+        plain.plain(object())
 
 
-@pytest.mark.parametrize("forged", [pickle.dumps(Forged()), b'{"c":[["__reduce__",1]]}\n', b'{"b":9}\nabc'])
-def test_a_helpers_forged_answer_is_refused_and_the_job_runs_here(forged):
-    from printgen.core import parallel
+@pytest.mark.parametrize("forged", [{"games": 1, "wins": [1], "__class__": "os.system"}, {"games": "1", "wins": []},
+                                    {"games": 1}, ["games", 1]])
+def test_a_helpers_forged_answer_is_refused(forged):
+    from printgen.core import plain
 
-    assert parallel.decoded(forged) == (False, None)
+    with pytest.raises(ValueError):
+        plain.as_kind(forged, Tallied)
 
 
-def test_helpers_results_keep_the_kinds_their_functions_declare():
-    """A simulation's batches come back as the tallies their function returns, over two helpers."""
+def test_helpers_results_come_back_as_the_kind_the_caller_names():
+    """A simulation's batches come back as the tallies their caller asks for, over two helpers,
+    each a bounded child as the build's worker is."""
     from functools import partial
 
     from printgen.core import parallel
 
-    results = parallel.on_cores([partial(tallied, n) for n in range(4)], workers=2)
+    results = parallel.on_cores([partial(tallied, n) for n in range(4)], workers=2, kind=Tallied)
     assert results == [Tallied(n, [n, n]) for n in range(4)]
-    assert parallel.declared_kinds([partial(tallied, 1)]) == (Tallied,)
+    assert parallel.on_cores([partial(tallied, n) for n in range(2)], workers=2) == [
+        {"games": n, "wins": [n, n]} for n in range(2)] or not parallel.can_fork()
 
 
 from dataclasses import dataclass  # noqa: E402 - the record of the test above, at module level for its hints

@@ -60,7 +60,7 @@ def build_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
     if watch:
         watch_builds(paths, build_options, out_dir, allow_outside)
         return
-    with build_games(paths, build_options, allow_outside) as built:
+    with build_games(paths, build_options, allow_outside, near=out_dir) as built:
         write_results(built, out_dir)
 
 
@@ -72,7 +72,7 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
 
     def rebuild(changed: list[Path]) -> set[Path]:
         started = time.monotonic()
-        with build_all(paths, build_options, allow_outside, watching=True) as built:
+        with build_all(paths, build_options, allow_outside, watching=True, near=out_dir) as built:
             try:
                 built.settle()
                 write_results(built, out_dir)

@@ -1,25 +1,28 @@
 """The work behind `build`, `preview`, `export` and `serve`: each definition built in a bounded
-worker of its own (printgen.core.bounded), which hands its files back in a private folder and one
-JSON report (printgen.cli.report); this process never loads a definition. Files, not bytes on the
-pipe, so a huge deck is never held in this process's memory.
+worker of its own (printgen.core.bounded), which leaves its finished files in a private staging
+folder next to the output and sends one JSON report (printgen.cli.report); this process never
+loads a definition, checks each file, and renames it into place: a huge deck is never held in this
+process's memory, and its bytes are written once.
 """
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
-from printgen.cli.report import Built, checked, hand_over, scratch_in
+from printgen.cli.report import Built, checked, safe_name, scratch_in
 from printgen.core.atomic import write_all
 from printgen.core.bounded import MiB, Budget, BudgetExceeded, run_bounded
 from printgen.core.build import Artifact, BuildOptions
 from printgen.core.config import config_path, saved_back_offset
 from printgen.core.paper import Flip
+from printgen.core.plain import plain
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.progress import progress
-from printgen.core.spool import private_folder, remove
+from printgen.core.staging import place, private_folder, remove
 
 if TYPE_CHECKING:  # loaded only in the worker
     from printgen.games import Loaded
@@ -42,7 +45,7 @@ def whole_build(loaded: Loaded, options: BuildOptions) -> tuple[list[Artifact], 
 
 
 class Builds(list[Built]):
-    """Every definition's build; used as a context manager, which removes the temporary folders."""
+    """Every definition's build; used as a context manager, which removes the staging folders."""
 
     def __enter__(self) -> "Builds":
         return self
@@ -53,17 +56,16 @@ class Builds(list[Built]):
 
     def settle(self, warn: Callable[[str], None] = say_on_stderr) -> "Builds":
         """Say every warning, then raise one DefinitionError with every definition's problems (the
-        temporary folders removed then); these builds if there are none."""
-        try:
+        staging folders removed then); these builds if there are none."""
+        with ExitStack() as on_failure:
+            on_failure.enter_context(self)
             for built in self:
                 for warning in built.warnings:  # art that cannot print exactly as drawn, a sheet that holds fewer
                     warn(warning)
             problems = [problem for built in self for problem in built.problems]
             if problems:
                 raise DefinitionError(problems)
-        except BaseException:
-            self.__exit__()
-            raise
+            on_failure.pop_all()  # the caller's `with` removes them once written
         return self
 
     @property
@@ -72,48 +74,48 @@ class Builds(list[Built]):
 
 
 def build_all(paths: list[Path], options: BuildOptions, allow_outside: bool = False,
-              work: Work = whole_build, watching: bool = False) -> Builds:
+              work: Work = whole_build, watching: bool = False, near: Path | None = None) -> Builds:
     """Build each definition in a worker of its own; `Builds.settle` raises the problems.
-    `watching`: each worker also lists the files its build read."""
-    builds = Builds()
-    try:
+    `watching`: each worker also lists the files its build read. `near`: the output folder, beside
+    which the files wait (in the temporary folder without it)."""
+    with ExitStack() as on_failure:
+        builds = on_failure.enter_context(Builds())
         with progress(len(paths), "Building", SECONDS_PER_GAME) as bar:
             for path in paths:
-                builds.append(build_one(path, options, allow_outside, work, watching))
+                builds.append(build_one(path, options, allow_outside, work, watching, near))
                 bar.update(1)
-    except BaseException:
-        builds.__exit__()
-        raise
+        on_failure.pop_all()  # the caller's `with` removes them
     return builds
 
 
 def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = False,
-                work: Work = whole_build, warn: Callable[[str], None] = say_on_stderr) -> Builds:
-    """`build_all`, its warnings said and its problems raised (the temporary folders removed then)."""
-    return build_all(paths, options, allow_outside, work).settle(warn)
+                work: Work = whole_build, warn: Callable[[str], None] = say_on_stderr,
+                near: Path | None = None) -> Builds:
+    """`build_all`, its warnings said and its problems raised (the staging folders removed then)."""
+    return build_all(paths, options, allow_outside, work, near=near).settle(warn)
 
 
 def build_one(path: Path, options: BuildOptions, allow_outside: bool, work: Work = whole_build,
-              watching: bool = False) -> Built:
+              watching: bool = False, near: Path | None = None) -> Built:
     """One definition built by a worker under BUILD_BUDGET; a broken budget is a problem at line 1."""
-    folder = private_folder("printgen-build-")
-    try:
+    folder = private_folder("printgen-build-", near)
+    with ExitStack() as on_failure:
+        on_failure.callback(remove, folder)
         try:
             report = run_bounded(lambda: in_worker(path, options, allow_outside, work, folder, watching),
                                  BUILD_BUDGET)
+            built = checked(report, path, folder)
         except (BudgetExceeded, DefinitionError) as exc:  # the latter raised outside the job's own catch
             problems = list(exc.problems) if isinstance(exc, DefinitionError) else [
                 Problem(display_name(path), 1, "", str(exc))]
-            return Built(path, "", "", {}, [], problems, [path.resolve()], None, folder)
-        return checked(report, path, folder)
-    except BaseException:
-        remove(folder)
-        raise
+            built = Built(path, "", "", {}, [], problems, [path.resolve()], None, folder)
+        on_failure.pop_all()  # the `Builds` it joins removes the folder
+    return built
 
 
 def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work, folder: str,
               watching: bool) -> dict[str, Any]:
-    """In the worker: load, build, write the files into `folder`; the report as plain data. Drawn
+    """In the worker: load, build, leave the files in `folder`; the report as plain data. Drawn
     with reportlab's shape checks off, as the `printgen` command draws, whatever the process that
     asked did (a program using printgen, or the tests): svglib's art comes out in other bytes with
     them on."""
@@ -131,8 +133,12 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
                 loaded = replace(loaded, name=options.name)
             report["name"], report["title"] = loaded.name, loaded.title
             report["warnings"] += not_applied(loaded, options)
-            artifacts, report["extra"] = work(loaded, options)
-        report["files"] = hand_over(artifacts, folder)
+            artifacts, extra = work(loaded, options)
+            report["extra"] = plain(extra)  # JSON data whether or not the work ran in a worker
+        wrong = next((artifact.name for artifact in artifacts if not safe_name(artifact.name)), None)
+        if wrong is not None:
+            raise ValueError(f"a file name printgen made is not a plain relative name: {wrong!r}")
+        report["files"] = place(artifacts, folder)
     except DefinitionError as exc:  # warnings found before the problems are still worth telling
         report["problems"] = [p.as_list() for p in exc.problems]
     if loaded is not None:
@@ -162,13 +168,14 @@ def not_applied(loaded: Loaded, options: BuildOptions) -> list[str]:
 
 
 def write_results(builds: list[Built], out_dir: Path, describe: Callable[[Built], str] | None = None) -> None:
-    """Write every file atomically, one wait for the disk for all, then say per game where they went."""
+    """Put every file in place atomically (renamed from its staging folder, each checked first), one
+    wait for the disk for all, then say per game where they went."""
     total = sum(len(built.files) for built in builds)
     with progress(total, "Writing", SECONDS_PER_FILE) as bar:
-        def files() -> Iterator[tuple[Path, bytes]]:
+        def files() -> Iterator[tuple[Path, Path]]:
             for built in builds:
                 for name in built.files:
-                    yield out_dir / built.name / name, built.data(name)
+                    yield out_dir / built.name / name, built.place(name)
                     bar.update(1)
         write_all(files(), inside=out_dir)
     for built in builds:

@@ -48,7 +48,7 @@ def export_command(games: tuple[str, ...], print_shop: bool, tts: bool, bleed: f
     check_targets(paths, "a4", name, out_dir)
     build_options = BuildOptions(PAPERS["a4"], templates=template_dirs, pictures=False, rows=rows, name=name)
     work = partial(exported_work, print_shop=print_shop, tts=tts, bleed=bleed, dpi=dpi)
-    with build_games(paths, build_options, allow_outside, work) as built:
+    with build_games(paths, build_options, allow_outside, work, near=out_dir) as built:
         for game in built:
             if game.extra is not None:  # a game without separate pieces: its worker said which have them
                 refused = game.extra.get("refused") if isinstance(game.extra, dict) else None
@@ -69,14 +69,14 @@ def exported_work(loaded: Loaded, build_options: BuildOptions, print_shop: bool,
         with_pieces = [g.id for g in registry().values() if g.pieces is not None]
         return [], {"refused": f"printgen: {loaded.title} has no separate cards, tiles or tokens to export; "
                                f"export works for {', '.join(with_pieces)}. Nothing was written."}
-    from printgen.core.spool import Spool
+    from printgen.core.staging import Staging
     from printgen.drawing.checks import unchecked_shapes
     from printgen.layout import export  # the drawing and rasterising code, for this command only
     from printgen.output.writers import SPOOL_AFTER
 
     with unchecked_shapes():  # as a build draws, so a program using printgen gets the same pieces
         cards = loaded.game.pieces(loaded, build_options)
-        spool = Spool() if len(cards) > SPOOL_AFTER else None  # thousands of files: not all held in memory
+        spool = Staging() if len(cards) > SPOOL_AFTER else None  # thousands of files: not all held in memory
         files = export.print_shop(loaded.title, cards, bleed, spool) if print_shop else []
         return files + (export.tts(loaded.name, cards, dpi, spool) if tts else []), None
 

@@ -1,6 +1,6 @@
 """The pictures `printgen serve` shows: every page of every PDF, and each piece's face and back.
 
-Pages are rasterised from the real PDFs, so the page shows what prints; each picture is spooled to
+Pages are rasterised from the real PDFs, so the page shows what prints; each picture is kept on
 disk as it is made, so a deck that builds also serves under the same memory bound.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 from printgen.core.build import Artifact, BuildOptions
-from printgen.core.spool import Held, Spool, in_memory
+from printgen.core.staging import Held, Staging, in_memory
 
 if TYPE_CHECKING:
     from printgen.games import Loaded
@@ -53,7 +53,7 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
 
         from printgen.output.writers import artifact
 
-        spool = Spool()
+        spool = Staging()
 
         def shown(name: str, png: Held) -> dict[str, Any]:  # kept as a file, described for the page
             files.append(artifact(name, png, spool))
@@ -93,7 +93,8 @@ def page_pictures(pdfs: list[Artifact], dpi: float, store: Store = in_memory, la
             for index, (pdf, count) in enumerate(zip(pdfs, counts)) for start in range(0, count, PAGES_PER_JOB)]
     drawn: list[list[Held]] = [[] for _ in pdfs]
     with progress(sum(counts) if label else 0, label, SECONDS_PER_PAGE_AT_100_DPI * (dpi / 100) ** 2) as bar:
-        for (index, _), pngs in zip(jobs, on_cores([job for _, job in jobs], lambda _, pngs: bar.update(len(pngs)))):
+        for (index, _), pngs in zip(jobs, on_cores([job for _, job in jobs], lambda _, pngs: bar.update(len(pngs)),
+                                                         kind=list[Held])):
             drawn[index] += pngs
     return drawn
 

@@ -40,7 +40,7 @@ def preview_command(games: tuple[str, ...], paper: str, flip: Flip, out_dir: Pat
     build_options = BuildOptions(SHEET_PAPERS[paper], flip, (0.0, 0.0), template_dirs,
                                  paper_given=options.typed("paper"))
     work = partial(previewed, dpi=dpi)
-    with build_games(paths, build_options, allow_outside, work) as built:
+    with build_games(paths, build_options, allow_outside, work, near=out_dir) as built:
         write_results(built, out_dir, describe=lambda game: "\n".join(
             str(out_dir / game.name / name) for name in game.files))
 
@@ -48,10 +48,10 @@ def preview_command(games: tuple[str, ...], paper: str, flip: Flip, out_dir: Pat
 def previewed(loaded: Loaded, build_options: BuildOptions, dpi: float) -> tuple[list[Artifact], Any]:
     """In the worker: a PNG of every page of the game's PDFs (its only files), drawn as `serve` draws them."""
     from printgen.cli.pictures import page_pictures
-    from printgen.core.spool import Spool
+    from printgen.core.staging import Staging
     from printgen.output.writers import artifact
 
-    spool = Spool()
+    spool = Staging()
     pdfs = [a for a in loaded.build(build_options) if a.name.endswith(".pdf")]
     return [artifact(preview_name(pdf.name, n, len(pngs)), png, spool)
             for pdf, pngs in zip(pdfs, page_pictures(pdfs, dpi, spool.keep, "Rendering previews"))

@@ -1,24 +1,20 @@
-"""What a build's worker hands back (its files one after another in the file `files` in its folder,
-one JSON report of name, title, files and sizes, warnings, problems, watch and extra), and the checks
-it passes on arrival: plain data only, never unpickled, and files read only from inside the folder.
+"""What a build's worker hands back (its files under their names in its staging folder, one JSON
+report of name, title, files and sizes, warnings, problems, watch and extra), and the checks it
+passes on arrival: plain data only, never unpickled, and each file checked before it is used
+(printgen.core.staging.checked_file).
 """
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass, field
-from itertools import accumulate
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from printgen.core.bounded import BadReport, Inside, problems_of
 from printgen.core.names import unwritable
 from printgen.core.problems import Problem
+from printgen.core.staging import SCRATCH, checked_file
 
-if TYPE_CHECKING:
-    from printgen.core.build import Artifact
-
-FILES, SCRATCH = "files", "scratch"  # in a worker's folder: the file it hands back, its own temporaries
 MAX_FILES = 200_000  # a deck of 20,000 rows makes some 40,000 files
 MAX_TEXT = 100_000  # characters in a name, a title or a warning
 MAX_PART = 255  # characters in one part of a file's name: what file systems hold
@@ -31,15 +27,19 @@ class Built:
     path: Path
     name: str
     title: str
-    files: dict[str, tuple[int, int]]  # each file's name: where its bytes start in FILES, how many
+    files: dict[str, int]  # each file's name under `folder`'s FILES: its size
     warnings: list[str]
     problems: list[Problem]
     watch: list[Path]
     extra: Any
     folder: str = field(repr=False)
 
+    def place(self, name: str) -> Path:
+        """Where the finished file `name` lies, checked (BadReport if it is not what was reported)."""
+        return Path(handed_file(self.folder, name, self.files[name]))
+
     def data(self, name: str) -> bytes:
-        return read_handed(self.folder, *self.files[name])
+        return self.place(name).read_bytes()
 
 
 def safe_name(name: Any) -> bool:
@@ -61,34 +61,22 @@ def scratch_in(folder: str) -> None:
         tempfile.tempdir = os.path.join(folder, SCRATCH)
 
 
-def hand_over(artifacts: list[Artifact], folder: str) -> list[list[Any]]:
-    """In the worker: the artifacts' bytes one after another in `folder`'s file FILES (on ext4 a file
-    apiece took 0.1 to 1 ms to make and as long again to remove); each [name, size], in order."""
-    wrong = next((artifact.name for artifact in artifacts if not safe_name(artifact.name)), None)
-    if wrong is not None:
-        raise ValueError(f"a file name printgen made is not a plain relative name: {wrong!r}")
-    with open(os.path.join(folder, FILES), "wb") as out:
-        return [[artifact.name, out.write(artifact.data)] for artifact in artifacts]
+def handed_file(folder: str, name: str, size: int) -> str:
+    try:
+        return checked_file(folder, name, size)
+    except (OSError, ValueError):
+        raise BadReport(f"the worker's file {name!r} is not a plain file of the size its report says") from None
 
 
-def read_handed(folder: str, start: int, size: int) -> bytes:
-    """`size` bytes from `start` of the file the worker left in `folder`: a plain file, not a link."""
-    with os.fdopen(os.open(os.path.join(folder, FILES), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as handle:
-        handle.seek(start)
-        data = handle.read(size) if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else None
-    if data is None or len(data) != size:
-        raise BadReport("the worker's file is not a plain file, or holds less than its report says")
-    return data
-
-
-def handed(value: Any, what: str = "the build") -> dict[str, tuple[int, int]]:
-    """A worker's files ([name, size] each, in order) by name, with where each starts in FILES."""
+def handed(value: Any, folder: str, what: str = "the build") -> dict[str, int]:
+    """A worker's files ([name, size] each, in order) by name, each checked in `folder`."""
     fine = isinstance(value, list) and len(value) <= MAX_FILES and all(
         isinstance(f, list) and len(f) == 2 and safe_name(f[0]) and type(f[1]) is int and f[1] >= 0 for f in value)
-    pairs: list[tuple[str, int]] = value if fine else []
-    files = {name: (start, size) for (name, size), start in zip(pairs, accumulate((s for _, s in pairs), initial=0))}
+    files: dict[str, int] = dict(value) if fine else {}
     if not fine or len(files) != len(value):
         raise BadReport(f"{what}'s report: the files are not plain relative names, each once, with their sizes")
+    for name, size in files.items():
+        handed_file(folder, name, size)
     return files
 
 
@@ -110,7 +98,7 @@ def checked(report: Any, path: Path, folder: str) -> Built:
     if not isinstance(report, dict) or set(report) != keys:
         raise BadReport("the build's report does not hold what a build's worker sends")
     name, title = text(report["name"], "the name"), text(report["title"], "the title")
-    files = handed(report["files"])
+    files = handed(report["files"], folder)
     problems = problems_of(report["problems"])
     if (files or not problems) and (not safe_name(name) or "/" in name):
         raise BadReport("the build's report names no folder of its own for its files")

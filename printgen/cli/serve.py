@@ -28,7 +28,7 @@ from printgen.core.build import BuildOptions
 from printgen.core.config import saved_back_offset
 from printgen.core.paper import MAX_BLEED_MM, PAPERS, SHEET_PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
-from printgen.core.spool import private_folder, remove
+from printgen.core.staging import private_folder, remove
 
 JSON = "application/json"
 MEDIA = {".png": "image/png", ".pdf": "application/pdf"}

@@ -12,11 +12,11 @@ import click
 from printgen.cli import options
 from printgen.cli.common import EXIT_INVALID, game_of, resolve
 from printgen.cli.engine import BUILD_BUDGET
-from printgen.cli.report import hand_over, handed, read_handed, scratch_in
-from printgen.core.atomic import write_bytes
+from printgen.cli.report import handed, scratch_in
+from printgen.core.atomic import write_all
 from printgen.core.bounded import BadReport, BudgetExceeded, problems_of, run_bounded
 from printgen.core.build import Artifact
-from printgen.core.spool import private_folder, remove
+from printgen.core.staging import checked_file, place, private_folder, remove
 from printgen.core.problems import DefinitionError, Problem, display_name
 from printgen.core.progress import progress
 from printgen.core.validation import shorten
@@ -51,22 +51,22 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
     The whole check runs in one bounded worker (printgen.core.bounded), as a build does.
     """
     path = resolve(target)
-    folder = private_folder("printgen-validate-")
+    folder = private_folder("printgen-validate-", out_dir if show else None)
     try:
         try:
             answer = run_bounded(lambda: validated(path, games, seed, as_json, show, thorough, allow_outside,
                                                    folder), VALIDATE_BUDGET)
         except BudgetExceeded as exc:
             raise DefinitionError([Problem(display_name(path), 1, "", str(exc))]) from None
-        output, problems, usage, valid, files = checked(answer)
+        output, problems, usage, valid, files = checked(answer, folder)
         if usage:
             raise click.UsageError(usage)
         if output:
             click.echo(output)
         if problems:
             raise DefinitionError(problems)
-        for name, (start, size) in files.items():
-            write_bytes(out_dir / output_name(path) / name, read_handed(folder, start, size), inside=out_dir)
+        for name, size in files.items():
+            write_all([(out_dir / output_name(path) / name, Path(checked_file(folder, name, size)))], inside=out_dir)
             click.echo(f"wrote {out_dir / output_name(path) / name}", err=True)
         if show and not files:
             click.echo("--show: no board drawn; fix the structure problems first", err=True)
@@ -75,9 +75,10 @@ def validate_command(target: str, games: int | None, seed: int | None, as_json: 
     sys.exit(0 if valid else EXIT_INVALID)
 
 
-def checked(answer: Any) -> tuple[str, list[Problem], str, bool, dict[str, tuple[int, int]]]:
-    """The worker's answer (`validated`), once each part has its kind; BadReport otherwise."""
-    files = handed(answer.get("files") if isinstance(answer, dict) else None, "validate")
+def checked(answer: Any, folder: str) -> tuple[str, list[Problem], str, bool, dict[str, int]]:
+    """The worker's answer (`validated`), once each part has its kind and each file is checked in
+    `folder`; BadReport otherwise."""
+    files = handed(answer.get("files") if isinstance(answer, dict) else None, folder, "validate")
     if not (isinstance(answer, dict) and set(answer) == {"output", "problems", "usage", "valid", "files"}
             and isinstance(answer["output"], str) and isinstance(answer["usage"], str)
             and isinstance(answer["valid"], bool) and not any("/" in name for name in files)):
@@ -125,8 +126,8 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
     if show:
         from printgen.output.writers import write
 
-        answer["files"] = hand_over([Artifact(doc.name, write(doc)) for doc in tv.show_documents(verdict, seed)],
-                                    folder)
+        answer["files"] = place([Artifact(doc.name, write(doc)) for doc in tv.show_documents(verdict, seed)],
+                                folder)
     return answer
 
 

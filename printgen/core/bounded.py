@@ -2,9 +2,12 @@
 the sandbox's own checks count what they foresee, but a filter on a huge list or a decoder's worst
 case could still run for minutes or take gigabytes. The worker has a memory bound the kernel enforces
 (RLIMIT_AS: what it shares with printgen plus the budget), a CPU-time bound and a wall-clock deadline
-after which printgen kills it; it dies with printgen. Its one way back is one JSON message: never a
-pickle, so nothing it sends can name code. Inside a worker, or with no fork (not POSIX, or
-PRINTGEN_NO_SANDBOX_PROCESS=1: SECURITY.md), `run_bounded` runs its job here.
+after which printgen kills it; it dies with printgen. `Child` is the one way printgen runs work
+apart: the build's worker (`run_apart`, `run_bounded`) and the helpers a worker forks on other cores
+(printgen.core.parallel) alike. Its one way back is a line of JSON a job (printgen.core.plain):
+never a pickle, so nothing it sends can name code; files go in a folder (printgen.core.staging).
+Inside a worker, or with no fork (not POSIX, or PRINTGEN_NO_SANDBOX_PROCESS=1: SECURITY.md),
+`run_apart` runs its job here.
 """
 from __future__ import annotations
 
@@ -19,12 +22,13 @@ import sys
 import time
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
+from printgen.core.plain import plain
 from printgen.core.problems import DefinitionError, Problem
 
 MiB = 1024 * 1024
-MAX_MESSAGE = 128 * MiB  # the most a worker may send back on its pipe (files go in a folder)
+MAX_MESSAGE = 128 * MiB  # the most one answer may hold (files go in a folder)
 LIVE: set[int] = set()  # pids of workers and helpers running now; `stop_children` ends them
 MAX_SAID = 1 * MiB  # the end of what a worker said on a stderr held in memory
 
@@ -56,28 +60,117 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and os.environ.get("PRINTGEN_NO_SANDBOX_PROCESS") != "1"
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """How one job in a child ended, as checked on arrival: `kind` "ok" (`value` is its JSON result),
+    "problems" (`value`: the located problems), "value" or "bug" (`value`: the message), "memory",
+    "time" (the wall-clock backstop) or "cpu"."""
+
+    kind: str
+    value: Any = None
+
+
+class Child:
+    """A forked child, under `budget`, that runs `jobs` in turn and sends one line of JSON for each
+    (printgen.core.plain, never a pickle); `outcomes` reads them as they come."""
+
+    def __init__(self, jobs: Sequence[Callable[[], Any]], budget: Budget) -> None:
+        self.budget = budget
+        self.deadline = time.monotonic() + budget.seconds
+        self.pending = bytearray()
+        self.received = 0
+        self.expected = len(jobs)
+        read, write = os.pipe()
+        try:
+            self.pid = fork_child()
+        except OSError:
+            os.close(read)
+            os.close(write)
+            raise
+        if self.pid == 0:  # the child: never returns
+            os.close(read)
+            child(jobs, budget, write)
+        os.close(write)
+        LIVE.add(self.pid)
+        self.fd: int | None = read
+
+    def take(self, data: bytes) -> list[Outcome]:
+        """The outcomes whole in what has arrived so far (`data` empty: the pipe closed)."""
+        self.pending += data
+        lines = self.pending.split(b"\n")
+        self.pending = lines.pop()
+        if self.received + len(lines) > self.expected or len(self.pending) > MAX_MESSAGE:
+            raise BadReport(f"{self.budget.what}: the child sent more than its jobs' answers")
+        self.received += len(lines)
+        return [outcome_of(bytes(line), self.budget) for line in lines]
+
+    def read(self) -> list[Outcome]:
+        """Every outcome until the child closes its pipe or its time is up (then a "time" outcome)."""
+        assert self.fd is not None
+        found: list[Outcome] = []
+        while True:
+            if not select.select([self.fd], [], [], max(self.deadline - time.monotonic(), 0.0))[0]:
+                return [*found, Outcome("time")]
+            data = os.read(self.fd, 1 << 20)
+            if not data:
+                if self.pending:
+                    raise BadReport(f"{self.budget.what}: the worker's answer is not lines of JSON; refused unread")
+                return found
+            found += self.take(data)
+
+    def stop(self) -> int:
+        """Close the pipe, kill the child if it still runs, wait for it; its wait status."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        return finish(self.pid)
+
+
+def run_apart(job: Callable[[], Any], budget: Budget) -> Outcome:
+    """`job()` run in one bounded child (printgen.core.bounded's limits), and how it ended. Inside a
+    worker already, or with no fork, it runs here and its exceptions pass through."""
+    if Inside.worker or not can_fork():
+        return Outcome("ok", job())
+    worker = Child([job], budget)
+    try:
+        found = worker.read()
+    finally:
+        status = worker.stop()
+    if found and found[-1].kind == "time":
+        return found[-1]
+    if not found:  # died without a word
+        cpu = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU
+        return Outcome("cpu" if cpu else "memory")
+    return found[0]
+
+
 def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
     """`job()`'s result (JSON data), computed in a worker under `budget` (here if this is
     a worker already, or there is no fork). A job's `ValueError` or `DefinitionError` comes back as
     itself; a broken budget is a `BudgetExceeded`; anything else is printgen's bug (RuntimeError)."""
     if Inside.worker or not can_fork():
         return job()
-    read, write = os.pipe()
-    pid = fork_child()
-    if pid == 0:  # the worker: never returns
-        os.close(read)
-        worker(job, budget, write)
-    os.close(write)
-    LIVE.add(pid)
-    try:
-        payload, timed_out = collect(read, time.monotonic() + budget.seconds)
-    finally:
-        os.close(read)
-        status = finish(pid)
-    if timed_out:
+    return result_of(run_apart(job, budget), budget)
+
+
+def result_of(outcome: Outcome, budget: Budget) -> Any:
+    """An outcome's value, or the exception it stands for."""
+    if outcome.kind == "ok":
+        return outcome.value
+    if outcome.kind == "problems":
+        raise DefinitionError(outcome.value)
+    if outcome.kind == "value":
+        raise ValueError(outcome.value)
+    if outcome.kind == "bug":
+        raise RuntimeError(f"while running {budget.what} in a worker: {outcome.value}")
+    if outcome.kind == "time":
         raise BudgetExceeded(f"{budget.what} took more than {budget.seconds:g} s, the most "
                              f"printgen allows; make it simpler")
-    return decode(payload, status, budget)
+    if outcome.kind == "cpu":
+        raise BudgetExceeded(f"{budget.what} used more than {budget.seconds:g} s of processor "
+                             f"time, the most printgen allows; make it simpler")
+    raise BudgetExceeded(f"{budget.what} needed more than {budget.memory // MiB} MiB of memory, the most "
+                         f"printgen allows; make it smaller")
 
 
 def fork_child() -> int:
@@ -101,38 +194,47 @@ def fork_child() -> int:
     return pid
 
 
-def worker(job: Callable[[], Any], budget: Budget, write: int) -> None:
-    """Set the limits, run the job, send one message, and leave without running exit handlers."""
+def child(jobs: Sequence[Callable[[], Any]], budget: Budget, write: int) -> None:
+    """Set the limits, run each job and send a line for it, and leave without running exit handlers."""
     code = 0
     try:
         Inside.worker = True
         limit(budget)
         said = held_stderr()
-        try:
-            message: dict[str, Any] = {"ok": job()}
-        except MemoryError:
-            message = {"memory": True}
-        except RecursionError:
-            message = {"value": f"{budget.what} nests too deeply to be read"}
-        except DefinitionError as exc:
-            message = {"problems": [p.as_list() for p in exc.problems]}
-        except ValueError as exc:
-            message = {"value": str(exc)}
-        except Exception as exc:  # noqa: BLE001 - printgen's bug; the parent reports it as such
-            message = {"bug": f"{type(exc).__name__}: {exc}"}
-        if said is not None:
-            message["said"] = said.getvalue()[-MAX_SAID:]
-        try:
-            data = json.dumps(message, ensure_ascii=False, allow_nan=False).encode("utf-8")
-        except (ValueError, TypeError, MemoryError) as exc:
-            data = json.dumps({"bug": f"unsendable result: {type(exc).__name__}"}).encode()
-        sys.stderr.flush()
         with os.fdopen(write, "wb") as out:
-            out.write(data)
+            for job in jobs:
+                message = answer(job, budget)
+                if said is not None:
+                    message["said"] = said.getvalue()[-MAX_SAID:]
+                    said.seek(0)
+                    said.truncate()
+                try:
+                    data = json.dumps(message, ensure_ascii=True, allow_nan=False).encode()
+                except (ValueError, TypeError, MemoryError) as exc:
+                    data = json.dumps({"bug": f"unsendable result: {type(exc).__name__}"}).encode()
+                sys.stderr.flush()
+                out.write(data + b"\n")
+                out.flush()
     except BaseException:  # noqa: BLE001 - nothing may escape a forked child
         code = 1
     finally:
         os._exit(code)
+
+
+def answer(job: Callable[[], Any], budget: Budget) -> dict[str, Any]:
+    """The message that tells how `job()` ended, its result as plain data."""
+    try:
+        return {"ok": plain(job())}
+    except MemoryError:
+        return {"memory": True}
+    except RecursionError:
+        return {"value": f"{budget.what} nests too deeply to be read"}
+    except DefinitionError as exc:
+        return {"problems": [p.as_list() for p in exc.problems]}
+    except ValueError as exc:
+        return {"value": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - printgen's bug; the parent reports it as such
+        return {"bug": f"{type(exc).__name__}: {exc}"}
 
 
 def held_stderr() -> io.StringIO | None:
@@ -181,20 +283,6 @@ def limit(budget: Budget) -> None:
     cap(resource.RLIMIT_CPU, math.ceil(budget.seconds) + 1)
 
 
-def collect(fd: int, deadline: float) -> tuple[bytes, bool]:
-    """Everything the worker sends until it closes the pipe; (b"", True) if the deadline passed."""
-    data = bytearray()
-    while True:
-        if not select.select([fd], [], [], max(deadline - time.monotonic(), 0.0))[0]:
-            return b"", True
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return bytes(data), False
-        data += chunk
-        if len(data) > MAX_MESSAGE:
-            return b"", False
-
-
 def finish(pid: int) -> int:
     """Kill the worker if it still runs, wait for it, and return its wait status."""
     with suppress(ProcessLookupError):
@@ -207,18 +295,11 @@ def finish(pid: int) -> int:
     return status
 
 
-def decode(payload: bytes, status: int, budget: Budget) -> Any:
-    """The worker's message as a result or the error it stands for; anything but JSON (a pickle, say)
-    is refused unread."""
-    memory = (f"{budget.what} needed more than {budget.memory // MiB} MiB of memory, the most "
-              f"printgen allows; make it smaller")
-    if not payload:
-        if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
-            raise BudgetExceeded(f"{budget.what} used more than {budget.seconds:g} s of processor "
-                                 f"time, the most printgen allows; make it simpler")
-        raise BudgetExceeded(memory)  # died without a word: the kernel refused it memory
+def outcome_of(line: bytes, budget: Budget) -> Outcome:
+    """The one check of a child's line: JSON of one of the messages a child sends, or BadReport
+    (anything else, a pickle say, is refused unread)."""
     try:
-        message = json.loads(payload.decode("utf-8"))
+        message = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise BadReport(f"{budget.what}: the worker's answer is not JSON; refused unread") from None
     if not isinstance(message, dict) or len(message) - ("said" in message) != 1:
@@ -227,16 +308,15 @@ def decode(payload: bytes, status: int, budget: Budget) -> Any:
     if not isinstance(said, str):
         raise BadReport(f"{budget.what}: what the worker said is not text")
     sys.stderr.write(said)
-    if "ok" in message:
-        return message["ok"]
-    if message.get("memory") is True:
-        raise BudgetExceeded(memory)
-    if "problems" in message:
-        raise DefinitionError(problems_of(message["problems"], budget.what))
-    if isinstance(message.get("value"), str):
-        raise ValueError(message["value"])
-    if isinstance(message.get("bug"), str):
-        raise RuntimeError(f"while running {budget.what} in a worker: {message['bug']}")
+    (kind, value), = message.items()
+    if kind == "ok":
+        return Outcome("ok", value)
+    if kind == "memory" and value is True:
+        return Outcome("memory")
+    if kind == "problems":
+        return Outcome("problems", problems_of(value, budget.what))
+    if kind in ("value", "bug") and isinstance(value, str):
+        return Outcome(kind, value)
     raise BadReport(f"{budget.what}: the worker's answer is not one of the messages a worker sends")
 
 

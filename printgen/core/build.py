@@ -30,21 +30,21 @@ class BuildOptions:
 
 @dataclass(frozen=True)
 class Artifact:
-    """One output file, relative to the game's output folder: its bytes, or where they lie in a spool
-    folder (printgen.core.spool), which `spool` keeps alive while the artifact is."""
+    """One output file, relative to the game's output folder: its bytes, or the file and size it was
+    kept as on disk once made (printgen.core.staging), which `spool` keeps alive while the artifact is."""
 
     name: str
     held: bytes
-    spooled: tuple[str, int, int] | None = None
+    spooled: tuple[str, int] | None = None
     spool: Any = field(default=None, compare=False, repr=False)
 
     @property
     def data(self) -> bytes:
         if self.spooled is None:
             return self.held
-        from printgen.core.spool import read
-
-        return read(self.spooled)
+        path, size = self.spooled
+        with open(path, "rb") as kept:
+            return kept.read(size)
 
 
 def output_name(path: Path) -> str:

@@ -17,7 +17,7 @@ from reportlab.graphics.shapes import Group, translate
 from printgen.layout.cards import Card, decks
 from printgen.core.build import Artifact
 from printgen.core.names import Stems, stem
-from printgen.core.spool import Held, Spool, in_memory
+from printgen.core.staging import Held, Staging, in_memory
 from printgen.core.paper import Paper
 from printgen.drawing.picture import placed
 from printgen.core.progress import progress
@@ -50,7 +50,7 @@ def single_pdf(drawing: Group, width: float, height: float, bleed: float, title:
 
 
 def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
-               spool: Spool | None = None) -> list[Artifact]:
+               spool: Staging | None = None) -> list[Artifact]:
     """A PDF per face, a PDF per deck back, and manifest.csv listing size, bleed and quantity; the
     PDFs made in runs on every core (each embeds its own fonts, most of what one costs)."""
     from printgen.core.parallel import on_cores
@@ -73,7 +73,7 @@ def print_shop(title: str, cards: list[Card], bleed: float = PRINT_SHOP_BLEED,
     runs = [wanted[start:start + PRINT_SHOP_RUN] for start in range(0, len(wanted), PRINT_SHOP_RUN)]
     with progress(len(wanted), "Writing print-shop files", SECONDS_PER_PRINT_FILE) as bar:
         made = on_cores([partial(piece_pdfs, run, bleed, spool.keep if spool else in_memory) for run in runs],
-                        lambda _, pdfs: bar.update(len(pdfs)))
+                        lambda _, pdfs: bar.update(len(pdfs)), kind=list[Held])
     out = [artifact(f"{PRINT_SHOP}/{item.file}", pdf, spool)
            for run, pdfs in zip(runs, made) for item, pdf in zip(run, pdfs)]
     out.append(Artifact(f"{PRINT_SHOP}/manifest.csv", manifest_csv(rows)))
@@ -155,7 +155,7 @@ def grid_png(drawings: list[Group], grid: SheetGrid, size_mm: tuple[float, float
     return sheet_png(pdf, grid.columns, grid.rows, px)
 
 
-def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Spool | None = None) -> list[Artifact]:
+def tts(game_id: str, cards: list[Card], dpi: float = TTS_DPI, spool: Staging | None = None) -> list[Artifact]:
     """Per deck: face sheets (`<deck>-1.png`, ...) and `<deck>-back.png`; `decks.json` describes them.
     A card of quantity 20 appears 20 times; a sheet's spare last cell shows the back, which TTS uses
     as the hidden-card picture."""

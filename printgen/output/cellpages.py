@@ -12,7 +12,7 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
 
 from printgen.core.paper import MM_PER_PT, Paper, pt
-from printgen.core.spool import Held
+from printgen.core.staging import Held
 from printgen.drawing.document import Document, Page
 
 CELLS_PER_PAGE = 50  # pictures in one PDF, which is also one job for a core: its shared art decoded once a job

@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from printgen.core.spool import Held, in_memory
+from printgen.core.staging import Held, in_memory
 from printgen.drawing.document import Document
 from printgen.output.pdf import render_pdf, write_pdf
 
@@ -34,7 +34,7 @@ def write_pngs_stored(docs: list[Document], store: Callable[[bytes], Held]) -> l
     cells = Cells.of(docs[0].paper.width, docs[0].paper.height, docs[0].dpi, len(docs))
     jobs = [partial(pictures, docs[start:start + cells.per_page], cells, store)
             for start in range(0, len(docs), cells.per_page)]
-    return [png for run in on_cores(jobs) for png in run]
+    return [png for run in on_cores(jobs, kind=list[Held]) for png in run]
 
 
 def pictures(docs: list[Document], cells: Cells, store: Callable[[bytes], Held],

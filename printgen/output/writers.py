@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from printgen.core.build import Artifact
 from printgen.core.parallel import on_cores
 from printgen.core.problems import DefinitionError, Problem
-from printgen.core.spool import Held, Spool, in_memory
+from printgen.core.staging import Held, Staging, in_memory
 from printgen.core.source import SourceMap
 from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflow
 from printgen.output.pdf import write_pdf
@@ -23,14 +23,14 @@ if TYPE_CHECKING:
     from printgen.output.cellpages import Cells
 
 WRITERS: dict[str, Callable[[Document], bytes]] = {"pdf": write_pdf, "svg": write_svg, "png": write_png}
-SPOOL_AFTER = 300  # documents: a build that makes more stores each file on disk once it is made
+SPOOL_AFTER = 300  # documents: a build that makes more keeps each file on disk once it is made
 Store = Callable[[bytes], Held]
 
 
 @dataclass(frozen=True)
 class Written:
-    """A document's bytes (in memory, or where a spool folder stores them) and the problems its
-    layout met; sent back from a helper as plain data (the kind `run_written` declares)."""
+    """A document's bytes (in memory, or the file it was kept in) and the problems its layout met;
+    sent back from a helper as plain data (`on_cores(..., kind=list[Written])`)."""
 
     data: Held
     problems: list[Problem]
@@ -71,10 +71,9 @@ def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
 
 def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
     """Every document as an artifact, in order; one DefinitionError holding every document's
-    problems. A build of more than SPOOL_AFTER documents (a deck of hundreds of cards) puts each file
-    in a private spool folder once made (printgen.core.spool), so its memory does not grow with the
-    number of cards."""
-    spool = Spool() if len(documents) > SPOOL_AFTER else None
+    problems. A build of more than SPOOL_AFTER documents (a deck of hundreds of cards) keeps each file
+    on disk once made (printgen.core.staging), so its memory does not grow with the number of cards."""
+    spool = Staging() if len(documents) > SPOOL_AFTER else None
     store: Store = spool.keep if spool is not None else in_memory
     results = written_all(documents, source, store)
     artifacts: list[Artifact] = []
@@ -122,7 +121,7 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
     runs = [run for run in runs if run]
     jobs = [partial(run_written, run, members, cells, source, store) for run in runs]
     mine = lambda: results.update((id(doc), written_stored(doc, source, store)) for doc in here)  # noqa: E731
-    for run, written_run in zip(runs, on_cores(jobs, meanwhile=mine)):
+    for run, written_run in zip(runs, on_cores(jobs, meanwhile=mine, kind=list[Written])):
         results.update(zip(map(id, run), written_run))
     return [results[id(doc)] for doc in documents]
 
@@ -153,5 +152,5 @@ def run_written(run: list[Document], members: set[int], cells: Cells | None, sou
     return [others[id(doc)] if id(doc) in others else Written(next(pngs), []) for doc in run]
 
 
-def artifact(name: str, data: Held, spool: Spool | None) -> Artifact:
+def artifact(name: str, data: Held, spool: Staging | None) -> Artifact:
     return Artifact(name, b"", data, spool) if isinstance(data, tuple) else Artifact(name, data)

@@ -164,7 +164,7 @@ class Icons:
             self.files.append(handle)
             return f"/proc/self/fd/{handle.fileno()}"
         if self.folder is None:
-            from printgen.core.spool import private_folder
+            from printgen.core.staging import private_folder
 
             self.folder = Path(private_folder("printgen-icons-"))
         path = self.folder / f"icon-{len(self.markup)}.png"

@@ -233,6 +233,6 @@ def simulate(cs: Compiled, columns: int, rows: int, games: int, seed: int,
             progress(batches[index][1] - batches[index][0])
 
     total = empty_tally(cs)
-    for tally in on_cores(jobs, finished, workers if games >= PARALLEL_FROM else 1):
+    for tally in on_cores(jobs, finished, workers if games >= PARALLEL_FROM else 1, kind=Tally):
         total.add(tally)
     return total

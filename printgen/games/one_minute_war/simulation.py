@@ -102,6 +102,6 @@ def simulate(rules: Rules, shares: dict[int, Fraction], matches: list[tuple[str,
 
     totals = [Tally() for _ in matches]
     parallel = workers if games * len(matches) >= PARALLEL_FROM else 1
-    for (m, _, _), tally in zip(batches, on_cores(jobs, finished, parallel)):
+    for (m, _, _), tally in zip(batches, on_cores(jobs, finished, parallel, kind=Tally)):
         totals[m].add(tally)
     return totals
