@@ -384,3 +384,23 @@ def test_problems_of_every_stage_come_in_one_run(run_cli, tmp_path):
         "exist",
         "printgen: 4 problems found; nothing was written."], result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_colour_name_is_read_after_pillow_has_read_it_too(run_cli, deck, tmp_path):
+    """Pillow's name table keeps an (r, g, b) in place of '#rrggbb' once its own getrgb has read the
+    name (a picture made with Image.new(..., 'white') in the same process): the deck still reads it."""
+    import pdfplumber
+    from PIL import ImageColor
+
+    ImageColor.getrgb("teal")
+    text = deck.read_text()
+    assert "colour:" in text  # the first text element's colour, written as a name
+    first = text.index("colour:")
+    end = text.index("\n", first)
+    deck.write_text(text[:first] + "colour: teal" + text[end:])
+    result = run_cli("build", deck, "--out", tmp_path / "out", "--no-pictures")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "out" / deck.stem / f"{deck.stem}.pdf") as pdf:
+        colours = {tuple(round(c, 3) for c in ch["non_stroking_color"]) for ch in pdf.pages[0].chars
+                   if ch.get("non_stroking_color") and len(ch["non_stroking_color"]) == 3}
+    assert (0.0, 0.502, 0.502) in colours

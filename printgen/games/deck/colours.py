@@ -25,8 +25,8 @@ def colour(text: str, opacity: float = 1.0) -> Color | None:
     text = text.strip()
     if text.lower() in ("", "none"):
         return None
-    hex_text = ImageColor.colormap.get(text.lower(), text)
-    if not isinstance(hex_text, str) or not HEX.fullmatch(hex_text):
+    hex_text = named(text.lower()) or text
+    if not HEX.fullmatch(hex_text):
         raise ValueError(not_a_colour(text))
     digits = hex_text[1:]
     if len(digits) in (3, 4):
@@ -34,6 +34,15 @@ def colour(text: str, opacity: float = 1.0) -> Color | None:
     red, green, blue = (int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4))
     alpha = int(digits[6:8], 16) / 255 if len(digits) == 8 else 1.0
     return Color(red, green, blue, alpha * opacity)
+
+
+def named(name: str) -> str | None:
+    """The #rrggbb of a CSS colour name, None for any other text. Pillow's table holds '#rrggbb'
+    until its own getrgb() has read a name, and the (r, g, b) it found from then on."""
+    found = ImageColor.colormap.get(name)
+    if isinstance(found, tuple):
+        return "#" + "".join(f"{channel:02x}" for channel in found[:3])
+    return found if isinstance(found, str) else None
 
 
 def not_a_colour(text: str) -> str:
