@@ -130,8 +130,8 @@ def test_a_broken_save_is_shown_located_over_the_last_pictures_and_the_fix_redra
     broken = served.wait(lambda s: s["problems"], "the problem of a broken definition")
     line = next(n for n, text in enumerate(good.splitlines(), start=1) if text.startswith("  size: poker"))
     (problem,) = broken["problems"]
-    assert problem.startswith(f"potion.yaml:{line}: card.size: expected 'poker', ")
-    assert problem.endswith("(got 'pokr')")
+    assert problem.startswith(f"potion.yaml:{line}: card.size: expected a card size: poker, ")
+    assert problem.endswith("(got 'pokr'); did you mean 'poker'?")
     assert broken["games"] == before["games"]  # the last good pictures, still served
     assert ImageChops.difference(png(served, pages(broken)[0]["src"]), old).getbbox() is None
     assert "potion.yaml:" in served.stderr()
@@ -180,7 +180,7 @@ def test_in_a_browser_the_page_renders_and_follows_saves_without_reloading(serve
         save(definition, good.replace("  size: poker ", "  size: pokr  "))
         problems = browser.wait_for(PROBLEMS, "the problem of a broken definition")
         line = next(n for n, text in enumerate(good.splitlines(), start=1) if text.startswith("  size: poker"))
-        assert len(problems) == 1 and re.match(rf"potion\.yaml:{line}: card\.size: expected 'poker', ", problems[0])
+        assert len(problems) == 1 and re.match(rf"potion\.yaml:{line}: card\.size: expected a card size: poker, ", problems[0])
         assert browser.run(PICTURES) == [{**p, "kept": "yes"} for p in shown]  # the last good pictures stay
         screenshot = browser.screenshot()
         viewport = browser.run("return [window.innerWidth, window.innerHeight];")
@@ -224,7 +224,7 @@ def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
     # 6 mm of bleed leaves room for 4 of the 5 cards on a sheet: two sheets, and a warning in the page
     assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX] * 4
     # and the corner mark of potions costing 4 or more is on none of these two rows' cards
-    assert after["warnings"] == [f"potion.yaml:{line_of(served.folder / 'potion.yaml', 'cost >= 4')}: "
+    assert after["warnings"] == [f"potion.yaml:{line_of(served.folder / 'potion.yaml', 'when: cost >= 4')}: "
                                  "face.layout[8].when: no row makes 'cost >= 4' true, so this polygon is on no "
                                  "card; check the values it compares against the rows'",
                                  "printgen: --bleed 6 fits 4 cards on each US Letter sheet, where 6 fit "
