@@ -137,6 +137,9 @@ def deck_images(out: Path) -> None:
     save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
     save(Image.open(out / "duplex" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
     save(Image.open(out / "duplex" / "deck" / "deck-overview.png").convert("RGB"), "deck-overview.png", 880)
+    book, card = out / "duplex" / "deck" / "deck-rules.pdf", out / "duplex" / "deck" / "deck-reference.pdf"
+    save(side_by_side(side_by_side(render(book, 0, 60), render(book, 1, 60)), render(card, 0, 60)),
+         "deck-sample-rules.png", 1280)
     printgen("build", "deck", "--where", 'kind == "fire" or cost >= 4', "--out", out / "where")
     save(Image.open(out / "where" / "deck" / "deck-overview.png").convert("RGB"), "deck-where.png", 880)
     printgen("build", "deck", "--layout", "gutterfold", "--no-pictures", "--out", out / "fold")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 from pathlib import Path
@@ -96,10 +97,20 @@ def all_games_built(tmp_path_factory) -> dict[str, Path]:
     return {paper: made[f"all-{paper}"] for paper in ("a4", "letter")}
 
 
+def cards_only(definition: Path) -> Path:
+    """The sample deck without its rulebook and reference card (its `rules:` and `reference:` keys),
+    for tests that change its rows or layout: the texts name its eight potions and list every row,
+    so they would stop a deck of other rows. tests/test_sample_deck.py builds them as bundled."""
+    text = definition.read_text()
+    text = re.sub(r"^(rules|reference):.*\n(?:  .*\n)*", "", text, flags=re.M)
+    definition.write_text(text)
+    return definition
+
+
 @pytest.fixture
 def deck(tmp_path) -> Path:
     """The bundled sample deck (definition, CSV, pictures, back template) copied where a test may
-    edit it; a test file with a deck of its own defines its own `deck`."""
+    edit it, its cards only (cards_only); a test file with a deck of its own defines its own `deck`."""
     folder = tmp_path / "mine"
     shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    return folder / "deck.yaml"
+    return cards_only(folder / "deck.yaml")

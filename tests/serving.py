@@ -23,14 +23,17 @@ LAUNCH = "import sys\nfrom printgen.launch import main\nsys.argv[0] = 'printgen'
 
 def small_deck(folder: Path) -> Path:
     """The bundled Potion Shop deck, cut to its first two rows (five cards: one sheet, two pages),
-    copied into `folder` as potion.yaml with its CSV, icon, pictures and back template."""
+    copied into `folder` as potion.yaml with its CSV, icons, pictures and back template, without
+    its rulebook and reference card (which name all eight potions)."""
     bundled = bundled_definition("deck").parent
     folder.mkdir(parents=True, exist_ok=True)
     for name in ("flask.svg", "fire.svg", "ice.svg", "earth.svg", "air.svg", "back.svg.j2"):
         shutil.copyfile(bundled / name, folder / name)
+    shutil.copytree(bundled / "potions", folder / "potions", dirs_exist_ok=True)
     rows = (bundled / "cards.csv").read_text().splitlines()
     (folder / "cards.csv").write_text("\n".join(rows[:3]) + "\n")
-    shutil.copyfile(bundled / "deck.yaml", folder / "potion.yaml")
+    text = (bundled / "deck.yaml").read_text()
+    (folder / "potion.yaml").write_text(re.sub(r"^(rules|reference):.*\n(?:  .*\n)*", "", text, flags=re.M))
     return folder / "potion.yaml"
 
 

@@ -249,7 +249,7 @@ def test_an_icon_that_cannot_be_used_is_located_at_its_line(run_cli, deck, tmp_p
 def test_text_that_cannot_fit_names_the_csv_row_and_the_layout_line(run_cli, deck, tmp_path):
     csv_path = deck.parent / "cards.csv"
     lines = csv_path.read_text().splitlines()
-    lines[2] = lines[2].replace("Freeze a rival card until your next turn.", "Freeze a rival card. " * 30)
+    lines[2] = lines[2].replace("Turn one market card sideways: until your next turn, nobody else may take it.", "Freeze a rival card. " * 30)
     csv_path.write_text("\n".join(lines) + "\n")
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 2
@@ -267,8 +267,8 @@ def test_a_broken_template_value_is_located_at_the_row(run_cli, deck, tmp_path):
     assert result.exit_code == 2
     [told] = [line for line in result.stderr.splitlines() if "'price'" in line]
     assert "cards.csv:2: rows 1-" in told and "face.layout[3].text (" in told, result.stderr
-    assert told.endswith("'price' is not a column; the columns are title, kind, cost, text (and row, number, "
-                         "copies and card)"), told
+    assert told.endswith("'price' is not a column; the columns are title, kind, cost, text, picture (and row, "
+                         "number, copies and card); did you mean 'picture'?"), told
 
 
 def test_inline_rows_need_no_csv(run_cli, deck, tmp_path):
@@ -461,11 +461,11 @@ def test_the_sample_deck_builds_and_shows_every_element_kind(run_cli, deck, tmp_
     build(run_cli, deck, tmp_path / "out")
     with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:
         assert sum(len(rects(page, BAND_W)) for page in pdf.pages[0::2]) == 18
-        # the back's template drew its lattice: small diamonds in its colour on every back
+        # the back's template drew its border of bubbles: small rings in its colour on every back
         back = pdf.pages[1]
-        lattice = [c for c in back.curves if c.get("non_stroking_color") and
-                   tuple(round(v * 255) for v in c["non_stroking_color"]) == (0xc9, 0xd5, 0xe0)]
-        assert len(lattice) > 100
+        bubbles = [c for c in back.curves if c.get("stroking_color") and
+                   tuple(round(v * 255) for v in c["stroking_color"]) == (0xdd, 0xcd, 0xb3)]
+        assert len(bubbles) > 100
 
 
 def test_watch_and_schema_cover_decks(run_cli, deck):
@@ -489,7 +489,7 @@ def test_a_text_box_may_use_a_font_file_of_its_own(run_cli, deck, tmp_path):
     deck.write_text(text.replace('      size: 12\n      min_size: 8\n      font: bold', '      size: 12\n      min_size: 8\n      font: title.ttf', 1))
     folder = build(run_cli, deck, tmp_path / "out")
     with pdfplumber.open(folder / "deck.pdf") as pdf:
-        titles = [c for c in pdf.pages[0].chars if c["text"] == "E" and c["size"] > 8]
+        titles = [c for c in pdf.pages[0].chars if c["text"] == "E" and c["size"] > 10.5]  # 12 pt, not the 10 pt text
         # embedded under its own PostScript name and its content's hash, so it can stand for no other font
         assert titles and all(re.fullmatch(r"AAAAAA\+BitstreamVeraSans-Oblique-[0-9a-f]{12}", c["fontname"])
                               for c in titles), \

@@ -131,7 +131,7 @@ def refused(run_cli, deck: Path, out: Path) -> list[str]:
 
 
 def test_a_character_the_font_lacks_is_refused_in_a_csv_cell(run_cli, deck, tmp_path):
-    edit(deck.parent / "cards.csv", "Deal 2 damage", "Deal 2 \u2605 damage")
+    edit(deck.parent / "cards.csv", "Each rival discards", "Each rival \u2605 discards")
     lines = refused(run_cli, deck, tmp_path / "out")
     line = line_of(deck, 'text: "{{ text }}"')  # asked of the font the rules text is printed in
     assert lines == [f"cards.csv:2: row 1: face.layout[6].text (deck.yaml:{line}): '\u2605' (U+2605 BLACK STAR) "
@@ -164,12 +164,13 @@ def test_a_character_a_users_font_lacks_is_refused(run_cli, deck, tmp_path):
 
 
 def test_an_unknown_icon_is_refused_at_its_row_and_a_time_still_prints(run_cli, deck, tmp_path):
-    edit(deck.parent / "cards.csv", "Freeze a rival card", "Freeze :gem: a rival card")
+    edit(deck.parent / "cards.csv", "Turn one market card", "Turn :gem: one market card")
     lines = refused(run_cli, deck, tmp_path / "out")
     assert lines == [f"cards.csv:3: row 2: face.layout[6].text (deck.yaml:{line_of(deck, '{{ text }}')}): :gem: is "
-                     "not an icon, so it would print as the text ':gem:'; the icons are :flask: (under "
+                     "not an icon, so it would print as the text ':gem:'; the icons are :flask:, :fire:, :ice:, :earth:, "
+                     ":air: (under "
                      "'icons:'); add it there, or correct the name"]
-    edit(deck.parent / "cards.csv", "Freeze :gem: a rival card", "Freeze at 10:30 or 10:30:45 a rival card")
+    edit(deck.parent / "cards.csv", "Turn :gem: one market card", "Turn at 10:30 or 10:30:45 one market card")
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:

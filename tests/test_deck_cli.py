@@ -266,12 +266,12 @@ def test_an_xlsx_cell_problem_is_told_at_its_cell(run_cli, deck, tmp_path):
     rows = typed(sample_rows(deck))
     rows[3][2] = "x"  # sheet row 4, column C: cost
     rows[5][2] = 3.5  # a whole number column refuses 3.5 (and took 2.0 in the other rows)
-    rows[2][4] = "lots"  # copies
+    rows[2][5] = "lots"  # copies (after text and picture)
     write_xlsx(deck.parent / "cards.xlsx", rows)
     result = run_cli("build", with_data(deck, "cards.xlsx#Ships"), "--out", tmp_path / "o")
     assert result.exit_code == 2
     lines = [line.split("/mine/")[-1] for line in result.output.splitlines() if "cards.xlsx:" in line]
-    assert lines == ["cards.xlsx:Ships!E3: column 'copies': expected a whole number (got 'lots')",
+    assert lines == ["cards.xlsx:Ships!F3: column 'copies': expected a whole number (got 'lots')",
                      "cards.xlsx:Ships!C4: column 'cost': expected a whole number (got 'x')",
                      "cards.xlsx:Ships!C6: column 'cost': expected a whole number (got '3.5')"], result.output
     assert "Traceback" not in result.output and not (tmp_path / "o").exists()
@@ -363,7 +363,7 @@ def test_tsv_problems_and_unread_spreadsheet_formats_are_located(run_cli, deck, 
         csv.writer(f, delimiter="\t").writerows(rows)
     result = run_cli("build", with_data(deck, "cards.tsv"), "--out", tmp_path / "o")
     assert result.exit_code == 2
-    assert "cards.tsv:3: 6 values but the header names 5 columns; quote values holding a tab" in result.output
+    assert "cards.tsv:3: 7 values but the header names 6 columns; quote values holding a tab" in result.output
     (deck.parent / "cards.xls").write_bytes(b"\xd0\xcf\x11\xe0")
     deck.write_text(deck.read_text().replace("data: cards.tsv", "data: cards.xls"))
     result = run_cli("build", deck, "--out", tmp_path / "o")

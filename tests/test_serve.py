@@ -126,7 +126,7 @@ def test_a_broken_save_is_shown_located_over_the_last_pictures_and_the_fix_redra
     before = served.state()
     old = png(served, pages(before)[0]["src"])
     save(definition, good.replace("  size: poker ", "  size: pokr  "))
-    save(csv, csv.read_text().replace("Deal 2 damage", "Deal 3 damage"))  # saved while broken
+    save(csv, csv.read_text().replace("Each rival discards a card", "Each rival discards 3 cards"))  # saved while broken
     broken = served.wait(lambda s: s["problems"], "the problem of a broken definition")
     line = next(n for n, text in enumerate(good.splitlines(), start=1) if text.startswith("  size: poker"))
     (problem,) = broken["problems"]
@@ -187,7 +187,7 @@ def test_in_a_browser_the_page_renders_and_follows_saves_without_reloading(serve
         box = browser.run("""const r = document.querySelector(".problems").getBoundingClientRect();
             return [r.left, r.top, r.height];""")
 
-        save(csv, re.sub(r"Deal (\d+) damage", lambda m: f"Deal {int(m[1]) + 1} damage", csv.read_text()))
+        save(csv, re.sub(r"Each rival discards a card", "Each rival discards 2 cards", csv.read_text()))
         save(definition, good)
         browser.wait_for(f"""return document.querySelector(".problems") === null
             && document.images[0].getAttribute("src") !== {shown[0]["src"]!r}
@@ -224,7 +224,7 @@ def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
     # 6 mm of bleed leaves room for 4 of the 5 cards on a sheet: two sheets, and a warning in the page
     assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX] * 4
     # and the corner mark of potions costing 4 or more is on none of these two rows' cards
-    assert after["warnings"] == [f"potion.yaml:{line_of(served.folder / 'potion.yaml', 'cost >= 4')}: "
+    assert after["warnings"] == [f"potion.yaml:{line_of(served.folder / 'potion.yaml', 'when: cost >= 4')}: "
                                  "face.layout[8].when: no row makes 'cost >= 4' true, so this polygon is on no "
                                  "card; check the values it compares against the rows'",
                                  "printgen: --bleed 6 fits 4 cards on each US Letter sheet, where 6 fit "

@@ -288,8 +288,9 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     else:
         fronts = layout == "fronts"
         duplex = Duplex(paper, options.flip, options.back_offset)
+        cut = " Cut along the dashed lines." if lines is not None else " Cut from mark to mark."
         how = ("Print one-sided at actual size." if fronts else
-               f'Print at actual size, choosing "{duplex.dialog}".') + proof
+               f'Print at actual size, choosing "{duplex.dialog}".') + cut + proof
         captions = {"front": f"{said}, sheet {{sheet}} of {{count}}, faces. {how}",
                     "back": f'{said}, sheet {{sheet}} of {{count}}, backs, printed with "{duplex.dialog}": '
                             f"the sheet turns over {duplex.turn}.{proof}"}

@@ -89,7 +89,8 @@ def check_set(loaded: Loaded, source: SourceMap, games: int | None = None, seed:
         else:
             from printgen.output.png import page_count
 
-            report.pages = sum(page_count(a.data) for a in artifacts if a.name.endswith(".pdf"))
+            # the sheets only: the first PDF; a rulebook and a reference card come after it
+            report.pages = next((page_count(a.data) for a in artifacts if a.name.endswith(".pdf")), 0)
     report.warnings = list(dict.fromkeys(loaded.art.warnings))
     return report
 
