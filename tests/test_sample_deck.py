@@ -32,6 +32,7 @@ def test_the_sample_deck_ships_a_rulebook_and_a_reference_that_explain_its_cards
         for mark in ("Red star", "price", "draw the top card of the deck"):  # every symbol on a card explained
             assert mark.lower() in text.lower(), mark
         assert "Buy" in text and "Sell" in text
+        assert "Potion Shop \u00b7" in text and "\u00b7 version 1.0 \u00b7 A small market game" in text  # footer
     with pdfplumber.open(folder / "deck-rules.pdf") as pdf:
         assert len(pdf.pages) == 2
         sizes = [c["size"] for page in pdf.pages for c in page.chars]

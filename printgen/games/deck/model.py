@@ -265,6 +265,8 @@ class Deck(Definition):
         "your own fonts by name: a TrueType file ('Title: fonts/title.ttf'), or a family of up to "
         "four ({regular: ..., bold: ..., italic: ..., bold_italic: ...}); a text element's font and "
         "an SVG template's font-family may name them"))] = Field(default_factory=dict)
+    version: Annotated[str, Field(max_length=40, description=(
+        "the game's version or edition, such as 1.2: the rules documents' footers print it"))] = ""
     rules: Annotated[Optional[RulebookText], Field(description=(
         "a rulebook in Markdown beside the definition, such as rules.md: <name>-rules.pdf"))] = None
     reference: Annotated[Optional[ReferenceText], Field(description=(

@@ -190,6 +190,11 @@ def deck_icons(defn: Deck, loaded: Loaded, size_pt: float) -> Icons:
     return icons
 
 
+def footer_credit(defn: Deck) -> str:
+    """What a rules document's footer says after its page number: the game's version, then its credit."""
+    return " \u00b7 ".join(part for part in (f"version {defn.version}" if defn.version else "", defn.credit) if part)
+
+
 def context_of(defn: Deck, cards: Sequence[DeckCard], stem: str) -> dict[str, Any]:
     """What Jinja in a rules text sees: the definition as plain data (`deck`), each card's row with
     its `title` and `copies` as `cards` ({{ cards | length }}, {% for card in cards %}), and the
@@ -232,7 +237,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
         name, opts = found["rules"]
         book = Rulebook(title=defn.title, template=name, context=context, tables={},
                         settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
-                        accent=defn.rules.accent, credit=defn.credit,
+                        accent=defn.rules.accent, credit=footer_credit(defn),
                         **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt), dpi))
         try:
             items = rulebook.story(book, rulebook.markdown(book, opts))
@@ -250,7 +255,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
         settings = ReferenceSettings(text_size_pt=defn.reference.text_size_pt, columns=defn.reference.columns,
                                      accent=defn.reference.accent)
         ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
-                        credit=defn.credit,
+                        credit=footer_credit(defn),
                         **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt), dpi))
         try:
             column = reference.column_width(opts.paper, settings.columns)
