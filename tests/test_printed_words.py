@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pdfplumber
+import pypdf
 import pytest
 
 from printgen.games.header import RULING_KEY, RULING_MARK
@@ -23,9 +24,16 @@ TOOL_TALK = re.compile(r"printgen|\bYAML\b|\.ya?ml\b|\bvalidate\b|\bbuild again\
                        r"|source rules|the source\b|name their author|\bdefinition\b", re.IGNORECASE)
 
 
-def pages_text(path: Path) -> list[str]:
+def pages_lines(path: Path) -> list[str]:
+    """Each page's text as printed lines, read by position (pdfplumber)."""
     with pdfplumber.open(path) as pdf:
         return [page.extract_text() or "" for page in pdf.pages]
+
+
+def pages_text(path: Path) -> list[str]:
+    """Each page's text in the order it was drawn (pypdf follows the content stream): a paragraph
+    reads whole even on a two-column page, where a reading by position interleaves the columns."""
+    return [page.extract_text() or "" for page in pypdf.PdfReader(path).pages]
 
 
 def flat(text: str) -> str:
@@ -48,7 +56,7 @@ def test_the_key_names_no_tool():
 def test_no_document_talks_about_the_tool(all_games_built, game, paper):
     """No printed line names printgen, YAML, a file of it or a command."""
     talk = [(path.name, n, line) for path in documents(all_games_built[paper], game)
-            for n, text in enumerate(pages_text(path), start=1) for line in text.splitlines()
+            for n, text in enumerate(pages_lines(path), start=1) for line in text.splitlines()
             if TOOL_TALK.search(line)]
     assert talk == []
 
