@@ -38,6 +38,10 @@ df0de5d), built on A4 and on Letter into a4/ and letter/ of one folder:
     cd /tmp/before43 && for p in a4 letter; do PYTHONPATH=. python -m printgen.cli.main build fracas \
         armies omiga one_minute_war quick_violence --paper $p --out /tmp/b43/$p; done
     cd - && python docs/make_images.py house-quality /tmp/b43
+
+The words section (issue 43) compares the pages whose words changed with commit df0de5d the same
+way: build the five games there into /tmp/before-words, then
+`python docs/make_images.py words-quality /tmp/before-words`.
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
@@ -347,6 +351,25 @@ def house_quality_images(before: Path, after: Path) -> None:
         save(side_by_side(left, right), f"quality-house-{name}.png")
 
 
+# issue 43, the words: each page whose words changed (no tool talk, rulings marked, fuller pages),
+# (game, file suffix, pages), before and after, as `style_quality_images` shows them
+WORDS_PAGES = [("fracas", "", (0, 2)), ("armies", "", (1,)), ("omiga", "", (1,)), ("one_minute_war", "", (1,)),
+               ("quick_violence", "", (1, 2)),
+               *((game, "-reference", (0,)) for game in ("fracas", "armies", "omiga", "one_minute_war",
+                                                          "quick_violence"))]
+
+
+def words_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, the words: each changed page at 80 dpi, as it was and as it is."""
+    for game, suffix, pages in WORDS_PAGES:
+        pdf = Path(game) / f"{game}{suffix}.pdf"
+        for page in pages:
+            left = labelled(render(before / pdf, page, 80), "before")
+            right = labelled(render(after / pdf, page, 80), "after")
+            kind = "reference" if suffix else f"rules-{page + 1}"
+            save(side_by_side(left, right), f"quality-words-{game}-{kind}.png")
+
+
 def low_ink_images(out: Path, bundled_out: Path) -> None:
     """docs/print-at-home.md: the Omiga tile sheet with both decks, as bundled (already built into
     `bundled_out`) and with `low_ink: true`."""
@@ -449,6 +472,9 @@ def main() -> None:
                 printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--paper", paper,
                          "--out", out / paper)
             house_quality_images(Path(sys.argv[2]), out)
+        if sys.argv[1:2] == ["words-quality"]:
+            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
+            words_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)

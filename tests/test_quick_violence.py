@@ -235,7 +235,7 @@ def test_changing_the_range_in_the_yaml_changes_the_arrow(run_cli, copy_definiti
         level = level_text(page)
     assert red.length == pytest.approx(120.5, abs=0.01)
     assert "REACH 120.5 mm" in words
-    assert "The original rules give it no length; this book chose 120.5 mm (printgen's choice is 150)." in level
+    assert "The original rules give it no length; this edition sets it at 120.5 mm. †" in level
 
 
 def test_a_range_that_does_not_fit_a4_is_located_but_fits_letter(run_cli, copy_definition, tmp_path):
@@ -415,12 +415,13 @@ def test_fit_to_page_is_said_to_shrink_the_printed_lengths_but_not_the_moves(bui
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_the_150_mm_range_is_printed_as_printgens_choice(built, paper):
+def test_the_150_mm_range_is_printed_as_the_editions_choice(built, paper):
     with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
         rules = " ".join(column_text(p) for p in pdf.pages[:-1])
         measuring = level_text(pdf.pages[-1])
-    assert "The original rules give it no length; 150 mm is printgen's choice." in measuring
-    assert "(The original rules leave the range open; 150 mm is printgen's choice.)" in rules
+    assert "The original rules give it no length; this edition sets it at 150 mm. †" in measuring
+    assert "The original rules give the red arrow no length; this edition makes it 150 mm. †" in rules
+    assert "printgen" not in measuring + rules  # a ruling, marked as the edition's (issue 43)
     assert PRINTGEN_RANGE_MM == 150.0
     assert "range_mm: 150\n" in bundled_definition("quick_violence").read_text()
 

@@ -26,7 +26,8 @@ class Definition(Strict):
 
 
 RULING_MARK = "\u2020"  # a dagger: in every face of the embedded font, and never part of a seed's rules
-RULING_KEY = f"{RULING_MARK} printgen's reading of a point the source rules leave out or leave unclear."
+# Worded as a publisher marks an edition's clarifications: a player holds a game, not a tool's output.
+RULING_KEY = f"{RULING_MARK} A clarification of this edition: the original rules leave this point open."
 
 
 class WithReference(Definition):
@@ -39,21 +40,23 @@ class WithReference(Definition):
                                    "designer; empty when they name nobody")] = ""
     publisher: Annotated[str, Field(max_length=80, description="the publisher the source rules name, "
                                     "with its year; empty when they name none")] = ""
+    credited_as: Annotated[str, Field(max_length=40, description="the words before the designer's name, "
+                                      "in the source's own terms: 'Game design:' or 'Contributed by'")] = "Game design:"
     reference: ReferenceSettings = Field(default_factory=ReferenceSettings)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def credit_line(self) -> str:
         """Who made the game, as every document of it prints it."""
-        if not self.designer:
-            return "The source rules do not name their author."
-        made = f"Game design: {self.designer}."
+        if not self.designer:  # nothing to print: a player needs no note that the source names nobody
+            return ""
+        made = f"{self.credited_as} {self.designer}."
         return f"{made} Published by {self.publisher}." if self.publisher else made
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def ruling_key(self) -> str:
-        """The one line each document prints to explain the mark on printgen's own rulings."""
+        """The one line each document prints, once, to explain the mark on the edition's clarifications."""
         return RULING_KEY
 
 

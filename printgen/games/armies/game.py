@@ -115,7 +115,7 @@ def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
                              "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent,
-                    key=defn.ruling_key, credit=defn.credit)
+                    credit=defn.credit)  # the rulings key is printed once, under the title
 
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).

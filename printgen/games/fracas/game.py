@@ -53,7 +53,7 @@ def rulebook(defn: Fracas, stem: str) -> Rulebook:
                     context={"d": defn, "suits_a": suits(first), "suits_b": suits(second),
                              "tokens_file": f"{stem}-tokens.pdf", "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent,
-                    key=defn.ruling_key, credit=defn.credit)
+                    credit=defn.credit)  # the rulings key is printed once, under the title
 
 
 def reference(defn: Fracas) -> Reference:

@@ -118,13 +118,18 @@ def example_drawing(defn: Omiga, art: TileArt, width: float) -> Drawing:
 RULES_TEMPLATE = "omiga/rules.md.j2"
 
 
-def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str, Any]:
+def example_words(defn: Omiga, art: TileArt) -> str:
+    """The tiles of the example drawing, named as the rules and the reference card print them."""
     found = example_pair(defn, art)
-    example = "none in this set"
-    if found:
-        low, right, up = found
-        example = (f"{tile_name(low.deck, low.index)} with {tile_name(right.deck, right.index)} on its "
-                   f"right and {tile_name(up.deck, up.index)} (turned, as black sees it) above")
+    if not found:
+        return "none in this set"
+    low, right, up = found
+    return (f"{tile_name(low.deck, low.index)} with {tile_name(right.deck, right.index)} on its "
+            f"right and {tile_name(up.deck, up.index)} (turned, as black sees it) above")
+
+
+def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str, Any]:
+    example = example_words(defn, art)
     symbols = any(c.symbol != "none" for c in defn.looks().colours.values())
     return {"d": defn, "flip": options.flip, "fit_words": fit_words(defn), "symbols": symbols,
             "white_count": len(defn.decks.white.tiles), "black_count": len(defn.decks.black.tiles),
@@ -268,7 +273,7 @@ def reference(defn: Omiga, art: TileArt) -> Reference:
     """The reference card: where a tile may go and what joins on the front, start and end behind."""
     return Reference(title=defn.title, template="omiga/reference.md.j2",
                      context={"d": defn, "white_count": len(defn.decks.white.tiles),
-                              "black_count": len(defn.decks.black.tiles)},
+                              "black_count": len(defn.decks.black.tiles), "example": example_words(defn, art)},
                      tables={"joins": joins_table(defn), "example": lambda w: example_drawing(defn, art, w)},
                      settings=defn.reference, credit=defn.credit,
                      sections={"What joins": ("colours",)})

@@ -71,6 +71,11 @@ def users(defn: QuickViolence) -> dict[str, list[str]]:
 
 def example_armies(defn: QuickViolence, limit: int = 3) -> list[str]:
     """A few armies that spend the whole budget, from the most fighters to the fewest."""
+    return [", ".join(f"{k} {size}" for k, size in zip(n, SIZES) if k) for n in full_armies(defn, limit)]
+
+
+def full_armies(defn: QuickViolence, limit: int = 3) -> list[tuple[int, int, int]]:
+    """How many small, medium and large fighters in a few armies that spend the whole budget."""
     (c0, c1, c2) = (f.cost for _, f in defn.fighters.by_size())
     budget = defn.army_budget
     exact = [(a, b, (budget - a * c0 - b * c1) // c2)
@@ -80,7 +85,34 @@ def example_armies(defn: QuickViolence, limit: int = 3) -> list[str]:
     if len(exact) > limit:  # keep the extremes and the most varied army in between
         varied = max(exact[1:-1], key=lambda n: (sum(1 for k in n if k), -abs(sum(n) - sum(exact[0]) / 2)))
         exact = [exact[0], varied, exact[-1]]
-    return [", ".join(f"{k} {size}" for k, size in zip(n, SIZES) if k) for n in exact]
+    return exact
+
+
+def hit_chance(attacker: int, target: int) -> float:
+    """The chance that an attacker with bonus `attacker` out-rolls a target with bonus `target`, D6 each."""
+    sides = range(1, 7)
+    return sum(a + attacker > t + target for a in sides for t in sides) / 36
+
+
+def odds_table(defn: QuickViolence) -> DataTable:
+    """Key numbers for the table: the chance of a hit, by the target's bonus (rows) and the
+    attacker's (columns): 0 when not defending, else its size's bonus."""
+    bonuses = sorted({0, *(f.defence for _, f in defn.fighters.by_size())})
+    name = {0: "+0"} | {f.defence: f"+{f.defence}" for _, f in defn.fighters.by_size()}
+    rows = [[name[t], *(f"{round(100 * hit_chance(a, t))} %" for a in bonuses)] for t in bonuses]
+    head = ("Target", *(name[a] for a in bonuses))
+    first = 0.2
+    return DataTable(head, rows, (first, *((1 - first) / len(bonuses),) * len(bonuses)))
+
+
+def armies_table(defn: QuickViolence) -> DataTable:
+    """A few armies that spend every point, with what their size means in play."""
+    rows = []
+    for counts in full_armies(defn):
+        n = sum(counts)
+        army = ", ".join(f"{k} {size}" for k, size in zip(counts, SIZES) if k)
+        rows.append([army, str(n), str(half_up(n)), f"the {ordinal(half_up(n))} loss"])
+    return DataTable(("Army", "Fighters", "Per turn", "Beaten at"), rows, (0.36, 0.2, 0.18, 0.26))
 
 
 def half_up(count: int) -> int:
@@ -113,6 +145,7 @@ def context(defn: QuickViolence, paper: Paper) -> dict:
         "arrow": {size: f"{defn.labels.of(f.move)} ({number(length[f.move])} mm)"
                   for size, f in defn.fighters.by_size()},
         "example_side": 4, "example_activations": half_up(4),
+        "reach": [(size, number(f.actions * length[f.move])) for size, f in defn.fighters.by_size()],
     }
 
 
@@ -261,7 +294,8 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
         return data_table(table, style, HexColor(settings.accent), width)
 
     return Reference(title=defn.title, template=f"{TEMPLATES}/reference.md.j2",
-                     context=context(defn, paper), tables={"fighters": fighters}, settings=settings, credit=defn.credit,
+                     context=context(defn, paper), settings=settings, credit=defn.credit,
+                     tables={"fighters": fighters, "odds": odds_table(defn), "armies": armies_table(defn)},
                      sections={"Fighters": ("fighters",), "The arrows": ("labels",)})
 
 

@@ -1,0 +1,129 @@
+"""The words of the five bundled games' printed documents as a publisher would print them (issue 43):
+no tool talk, one key for the edition's clarifications, full reference halves, and the Fracas tie
+settled. Every test reads the real PDFs of the session's shared builds (A4 and Letter)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+
+from printgen.games.header import RULING_KEY, RULING_MARK
+from typeset import half_blanks
+
+GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
+PAPERS = ("a4", "letter")
+MAX_HALF_BLANK = 0.25  # of a reference half's text box, at the foot of either column
+CARD_FRONTS = 2  # a cards file holds two half-page cards: each front carries the key once
+
+# What a player holding the game does not need: the tool, its files and commands, and notes about
+# the source text itself (those go to the docs).
+TOOL_TALK = re.compile(r"printgen|\bYAML\b|\.ya?ml\b|\bvalidate\b|\bbuild again\b|--paper|--booklet"
+                       r"|source rules|the source\b|name their author|\bdefinition\b", re.IGNORECASE)
+
+
+def pages_lines(path: Path) -> list[str]:
+    """Each page's text as printed lines, read by position (pdfplumber)."""
+    with pdfplumber.open(path) as pdf:
+        return [page.extract_text() or "" for page in pdf.pages]
+
+
+def pages_text(path: Path) -> list[str]:
+    """Each page's text in the order it was drawn (pypdf follows the content stream): a paragraph
+    reads whole even on a two-column page, where a reading by position interleaves the columns."""
+    return [page.extract_text() or "" for page in pypdf.PdfReader(path).pages]
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def documents(folder: Path, game: str) -> list[Path]:
+    found = sorted((folder / game).glob("*.pdf"))
+    assert {p.name for p in found} >= {f"{game}.pdf", f"{game}-reference.pdf", f"{game}-reference-cards.pdf"}
+    return found
+
+
+def test_the_key_names_no_tool():
+    assert RULING_KEY.startswith(RULING_MARK) and not TOOL_TALK.search(RULING_KEY)
+    assert "clarification" in RULING_KEY
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_no_document_talks_about_the_tool(all_games_built, game, paper):
+    """No printed line names printgen, YAML, a file of it or a command."""
+    talk = [(path.name, n, line) for path in documents(all_games_built[paper], game)
+            for n, text in enumerate(pages_lines(path), start=1) for line in text.splitlines()
+            if TOOL_TALK.search(line)]
+    assert talk == []
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rulings_key_is_printed_once_per_document(all_games_built, game, paper):
+    """Every document with a ruling mark explains it once: the rulebook and the sheet once, the cards
+    file once on each card's front; a document without a mark prints no key."""
+    key = flat(RULING_KEY)
+    for path in documents(all_games_built[paper], game):
+        pages = [flat(text) for text in pages_text(path)]
+        keys = [text.count(key) for text in pages]
+        marks = sum(text.count(RULING_MARK) for text in pages) - sum(keys)
+        if path.name.endswith("-reference-cards.pdf"):
+            assert keys[0] == CARD_FRONTS and sum(keys) == CARD_FRONTS and marks > 0, (path.name, keys)
+        elif marks:
+            assert sum(keys) == 1, (path.name, keys)
+        else:
+            assert sum(keys) == 0, (path.name, keys)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_reference_halves_are_full(all_games_built, game, paper):
+    """Each half of the reference sheet and of the cards: neither column more than a quarter blank."""
+    folder = all_games_built[paper] / game
+    for path in (folder / f"{game}-reference.pdf", folder / f"{game}-reference-cards.pdf"):
+        for page in half_blanks(path):
+            for half in page:
+                assert half and max(half) <= MAX_HALF_BLANK, (path.name, page)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_fracas_settles_an_equal_token_ending_as_a_ruling(all_games_built, paper):
+    """Both decks are empty when a game ends, so "more cards left" can never break a tie: the
+    rulebook and the reference settle it as a marked ruling (a draw, the pot split)."""
+    folder = all_games_built[paper] / "fracas"
+    book = flat(" ".join(pages_text(folder / "fracas.pdf")))
+    at = book.index("calls it a draw")
+    assert "split the pot evenly" in book[at:at + 200] and RULING_MARK in book[at:at + 200]
+    assert "more cards left to draw" in book[:at]  # the seed's own tie-break, and why it cannot apply
+    for name in ("fracas-reference.pdf", "fracas-reference-cards.pdf"):
+        sheet = flat(" ".join(pages_text(folder / name)))
+        at = sheet.index("Level on tokens: a draw")
+        assert RULING_MARK in sheet[at:at + 80], name
+        assert "more cards left in their deck" not in sheet, name
+        assert "Each card blocks once a turn" in sheet, name  # the block rule, on the reference too
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_fracas_example_is_true(all_games_built, paper):
+    """Turn 4: a General may block the second 7; blocking saves 7 tokens at the cost of the General."""
+    book = flat(" ".join(pages_text(all_games_built[paper] / "fracas" / "fracas.pdf")))
+    assert "lost for nothing" not in book
+    turn = book[book.index("Turn 4."):]
+    assert "a General loses every skirmish" in turn and "no tokens would be lost" in turn
+    assert "keeps all 20 tokens" in turn
+
+
+@pytest.mark.parametrize("game, words", [
+    ("fracas", "The original rules have no title; this edition calls the game Fracas."),
+    ("armies", "The original rules have no title; this edition calls the game Armies."),
+    ("quick_violence", "The original rules are headed Very Quick Violence."),
+    ("fracas", "Contributed by Dan Shahin."),
+])
+def test_names_and_credits_in_the_seeds_terms(all_games_built, game, words):
+    book = flat(" ".join(pages_text(all_games_built["a4"] / game / f"{game}.pdf")))
+    assert book.count(words) == 1
+    assert "Game design: Dan Shahin" not in book
