@@ -472,6 +472,7 @@ def main() -> None:
                 printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--paper", paper,
                          "--out", out / paper)
             house_quality_images(Path(sys.argv[2]), out)
+            return
         if sys.argv[1:2] == ["words-quality"]:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
             words_quality_images(Path(sys.argv[2]), out)
