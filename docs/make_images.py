@@ -299,15 +299,17 @@ STYLE_PAGES = [("fracas", "", (0, 1, 2)), ("armies", "", (0, 1)), ("omiga", "", 
                                                           "quick_violence"))]
 
 
-def style_quality_images(before: Path, after: Path) -> None:
-    """docs/print-quality.md, the house style: each page at 80 dpi, as it was and as it is."""
-    for game, suffix, pages in STYLE_PAGES:
+def style_quality_images(before: Path, after: Path, pages: list[tuple[str, str, tuple[int, ...]]] = STYLE_PAGES,
+                         prefix: str = "style") -> None:
+    """docs/print-quality.md, the house style (and the words, with WORDS_PAGES): each page at
+    80 dpi, as it was and as it is."""
+    for game, suffix, numbers in pages:
         pdf = Path(game) / f"{game}{suffix}.pdf"
-        for page in pages:
+        for page in numbers:
             left = labelled(render(before / pdf, page, 80), "before")
             right = labelled(render(after / pdf, page, 80), "after")
             kind = "reference" if suffix else f"rules-{page + 1}"
-            save(side_by_side(left, right), f"quality-style-{game}-{kind}.png")
+            save(side_by_side(left, right), f"quality-{prefix}-{game}-{kind}.png")
 
 
 # issue 43, ink and the house style on component sheets: (picture, file under out/, page, dpi, crop)
@@ -357,17 +359,6 @@ WORDS_PAGES = [("fracas", "", (0, 2)), ("armies", "", (1,)), ("omiga", "", (1,))
                ("quick_violence", "", (1, 2)),
                *((game, "-reference", (0,)) for game in ("fracas", "armies", "omiga", "one_minute_war",
                                                           "quick_violence"))]
-
-
-def words_quality_images(before: Path, after: Path) -> None:
-    """docs/print-quality.md, the words: each changed page at 80 dpi, as it was and as it is."""
-    for game, suffix, pages in WORDS_PAGES:
-        pdf = Path(game) / f"{game}{suffix}.pdf"
-        for page in pages:
-            left = labelled(render(before / pdf, page, 80), "before")
-            right = labelled(render(after / pdf, page, 80), "after")
-            kind = "reference" if suffix else f"rules-{page + 1}"
-            save(side_by_side(left, right), f"quality-words-{game}-{kind}.png")
 
 
 def low_ink_images(out: Path, bundled_out: Path) -> None:
@@ -475,7 +466,7 @@ def main() -> None:
             return
         if sys.argv[1:2] == ["words-quality"]:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
-            words_quality_images(Path(sys.argv[2]), out)
+            style_quality_images(Path(sys.argv[2]), out, WORDS_PAGES, "words")
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)

@@ -303,12 +303,7 @@ class Masthead(Stack):
         return pt(2.5)
 
     def draw(self) -> None:
-        y = self.height
-        for k, (item, (_, h)) in enumerate(zip(self.items, self.sizes)):
-            if k:
-                y -= max(self.items[k - 1].getSpaceAfter(), item.getSpaceBefore())
-            y -= h
-            item.drawOn(self.canv, 0, y)
+        super().draw()  # the words from the top down, as a Stack draws them
         self.canv.saveState()
         self.canv.setFillColor(self.accent)
         self.canv.rect(0, 0, self.width, pt(RULE_MM), stroke=0, fill=1)
