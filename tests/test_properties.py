@@ -15,6 +15,7 @@ import io
 import math
 import os
 import re
+import shutil
 import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -199,8 +200,10 @@ def exercise(game: str, text: str, paper: str, flip: str) -> str:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{game}.yaml"
         path.write_text(text)
-        for beside in bundled_definition(game).parent.glob("*.*"):  # a deck's CSV, pictures, templates
-            if beside.suffix in (".csv", ".svg", ".png", ".j2"):
+        for beside in bundled_definition(game).parent.iterdir():  # a deck's CSV, pictures, templates, texts
+            if beside.is_dir():  # such as the sample deck's potions/ pictures
+                shutil.copytree(beside, Path(folder) / beside.name)
+            elif beside.suffix in (".csv", ".svg", ".png", ".j2", ".md"):
                 (Path(folder) / beside.name).write_bytes(beside.read_bytes())
         try:
             loaded = load(path)

@@ -44,6 +44,8 @@ def pdf_chars(path: Path) -> list[str]:
 
 def test_markup_characters_in_names_print_as_typed(tmp_path):
     out = build_war(tmp_path, {"    name: Princess": "    name: '<b>&Q\"'",
+                               # the Spearman's ability names her, and must stay true (issue 43)
+                               "Defeats Priest and Princess": "'Defeats Priest and <b>&Q\"'",
                                "  text: One Minute War": "  text: 'A&B <i>'"})
     assert '<b>&Q"' in pdf_text(out / "war.pdf")
     assert '<b>&Q"' in pdf_text(out / "war-reference.pdf")
@@ -54,11 +56,17 @@ def test_markup_characters_in_names_print_as_typed(tmp_path):
 
 def test_yes_and_no_are_names_in_yaml_1_2(tmp_path):
     out = build_war(tmp_path, {"  - name: Red": "  - name: yes", "  - name: Blue": "  - name: no"})
-    text = " ".join(pdf_text(out / "war.pdf").split())
+    # read in the order the words are set: the card now stands beside the first column, so a
+    # half-page crop would run its tabs into the setup sentence
+    with pdfplumber.open(out / "war.pdf") as pdf:
+        text = " ".join(word["text"] for page in pdf.pages
+                        for word in page.extract_words(use_text_flow=True))
     assert "yes side" in text and "yes commands the 5 soldiers" in text and "nearer to them, no " in text
 
 
 def test_line_breaks_and_tabs_in_names_print_as_spaces(tmp_path):
-    out = build_war(tmp_path, {"    name: Princess": '    name: "Prin\\tce\\nss"'})
+    out = build_war(tmp_path, {"    name: Princess": '    name: "Prin\\tce\\nss"',
+                               # the Spearman's ability names her, and must stay true (issue 43)
+                               "Defeats Priest and Princess": '"Defeats Priest and Prin\\tce\\nss"'})
     assert "\x00" not in pdf_chars(out / "war.pdf")  # the glyph an unknown character is drawn with
     assert "Prin ce ss" in pdf_text(out / "war.pdf")

@@ -54,13 +54,17 @@ def test_every_context_handed_to_jinja_is_plain_data(game, tmp_path, monkeypatch
     monkeypatch.setattr(jinja2.environment.Template, "render", recording)
     result = CliRunner().invoke(cli, ["build", game, "--out", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    assert {(name or game).split("/")[0] for name, _ in seen} == {game}  # a deck's values have no name
+    # a bundled game's templates are named game/..., a deck's values have no name, and the sample
+    # deck's rulebook and reference card are Markdown files beside it, named as they are
+    texts = {"deck-rules.md", "deck-reference.md"} if game == "deck" else set()
+    assert {(name or game).split("/")[0] for name, _ in seen} == {game} | texts
     assert seen  # the rules or reference text, or a deck's templated values
     for name, context in seen:
         assert walk(context) == [], name
         assert is_plain(context)
-        if name is not None:
-            assert type(context["d"]) is dict and context["d"]["title"]  # the definition, as data
+        if name is not None:  # the definition, as data: `d` for a bundled game, `deck` for a deck's texts
+            definition = context["deck" if name in texts else "d"]
+            assert type(definition) is dict and definition["title"]
 
 
 def test_plain_refuses_what_is_not_data():

@@ -330,6 +330,15 @@ def document(ref: Reference, pages: list[Page], story: list[Flowable], halves: l
                     label=f"the {ref.sheet_name} ({paper.name})", after=leftovers)
 
 
+def cut_short(sheet: Document) -> Located:
+    """The halves of a reference document that its text overflows, found by laying it out now (a
+    game asks this to place the problems in its own Markdown, before the build writes the file)."""
+    from printgen.output.pdf import write_pdf
+
+    write_pdf(sheet)
+    return sheet.after() if sheet.after is not None else []
+
+
 def reference_documents(ref: Reference, options: BuildOptions, stem: str) -> list[Document]:
     """`<stem>-reference.pdf` (the one-page sheet) and `<stem>-reference-cards.pdf` (duplex cards)."""
     return [sheet_document(ref, options, f"{stem}-reference.pdf"),

@@ -14,7 +14,7 @@ from printgen.art.library import FileName, FontFile
 from printgen.core.fields import Name, Strict
 from printgen.core.paper import MAX_BLEED_MM
 from printgen.core.source import Loc
-from printgen.games.deck.rulesfields import ReferenceText, RulebookText
+from printgen.games.deck.rulesfields import ReferenceText, RulebookText, file_alone_too
 from printgen.games.deck.colours import WRITTEN, literal_colour, literal_opacity, opacity_outside
 from printgen.games.deck.units import literal_length, type_size, with_units
 from printgen.games.header import Definition
@@ -268,10 +268,12 @@ class Deck(Definition):
     version: Annotated[str, Field(max_length=40, description=(
         "the game's version or edition, such as 1.2: the rules documents' footers print it"))] = ""
     rules: Annotated[Optional[RulebookText], Field(description=(
-        "a rulebook in Markdown beside the definition, such as rules.md: <name>-rules.pdf"))] = None
+        "a rulebook in Markdown beside the definition, such as rules.md: <name>-rules.pdf"),
+        json_schema_extra=file_alone_too)] = None
     reference: Annotated[Optional[ReferenceText], Field(description=(
         "a reference card in Markdown, such as reference.md, its two halves split by <!-- page break -->: "
-        "<name>-reference.pdf and <name>-reference-cards.pdf"))] = None
+        "<name>-reference.pdf and <name>-reference-cards.pdf"),
+        json_schema_extra=file_alone_too)] = None
 
 
 OWN_KEYS = {

@@ -18,12 +18,15 @@ from pathlib import Path
 from typing import IO, Any, Sequence
 from urllib.parse import unquote
 
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing, Group
 from reportlab.platypus import Flowable
 
 from printgen.art.library import ArtContext, resolve
 from printgen.core.build import BuildOptions
-from printgen.core.paper import MM_PER_PT, Paper, pt
+from printgen.core.paper import MM_PER_PT, PT_PER_MM, Paper, pt
 from printgen.core.problems import DefinitionError, MarkdownProblems, Problem, TextProblem
+from printgen.drawing import fonts
 from printgen.drawing.document import Blame, Document, Page
 from printgen.drawing.markdown import NotPrintable, Picture
 from printgen.games import Loaded
@@ -32,7 +35,8 @@ from printgen.games.deck.model import Deck
 from printgen.games.deck.rulesfields import ReferenceText, RulebookText
 from printgen.games.deck.shown import CardRow, ShownCard, card_title, find_card
 from printgen.layout import reference, rulebook
-from printgen.layout.reference import Reference, ReferenceSettings, reference_documents
+from printgen.layout.icons import icon_png
+from printgen.layout.reference import Reference, cut_short, ReferenceSettings, reference_documents
 from printgen.layout.rulebook import Rulebook, RulebookSettings, rulebook_document
 
 CARD_LINK = re.compile(r"(\]\()(card:[^()<>\n]*\s[^()<>\n]*?)(\))", re.I)  # a card's name with spaces
@@ -96,12 +100,13 @@ class PictureBlock(Flowable):
         return []
 
     def draw(self) -> None:
-        from printgen.output.pdf import draw_shapes
-
         width, height = self.shown
+        drawing = Drawing(pt(width), pt(height))
+        drawing.initialFontName = fonts.REGULAR  # renderPDF would otherwise select Helvetica
+        drawing.add(Group(self.art.shape(0, 0, width, height), transform=(PT_PER_MM, 0, 0, PT_PER_MM, 0, 0)))
         self.canv.saveState()
         self.canv.translate((self.width - pt(width)) / 2, 0)
-        draw_shapes(self.canv, [self.art.shape(0, 0, width, height)], Paper("picture", width, height))
+        renderPDF.draw(drawing, self.canv, 0, 0)
         self.canv.restoreState()
 
 
@@ -174,8 +179,6 @@ class Icons:
 
 def deck_icons(defn: Deck, loaded: Loaded, size_pt: float) -> Icons:
     """Each of the deck's icons drawn once, as tall as the text is large."""
-    from printgen.output.png import write_png
-
     icons = Icons()
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     height = size_pt * ICON_EM * MM_PER_PT
@@ -183,8 +186,7 @@ def deck_icons(defn: Deck, loaded: Loaded, size_pt: float) -> Icons:
         art = loaded.art.add_image(file, context)  # already loaded by the cards: any fault is told there
         nw, nh = art.natural
         width = height * nw / nh
-        png = write_png(Document("icon.png", Paper("icon", width, height), [Page([art.shape(0, 0, width, height)])],
-                                 name, dpi=ICON_DPI))
+        png = icon_png(art.shape(0, 0, width, height), width, height, name, ICON_DPI)
         icons.markup[name] = (f'<img src="{icons.path_for(png)}" width="{pt(width):.2f}" height="{pt(height):.2f}" '
                               f'valign="{-0.18 * pt(height):.2f}"/>')
     return icons
@@ -299,10 +301,7 @@ def located(found: Sequence[MarkdownProblems], options: BuildOptions) -> list[Pr
 def overflowing(sheet: Document, template: str, context: dict[str, Any], options: BuildOptions) -> list[MarkdownProblems]:
     """The reference sheet set on a page now: a section left over in a half is told at its heading."""
     from printgen.jinja.render import render
-    from printgen.output.pdf import write_pdf
-
-    write_pdf(sheet)
-    halves = sheet.after() if sheet.after is not None else []
+    halves = cut_short(sheet)
     if not halves:
         return []
     text = render(template, context, options.templates)  # as the layout rendered it

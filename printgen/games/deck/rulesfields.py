@@ -28,6 +28,13 @@ class RulesText(Strict):
         return {"file": value} if isinstance(value, str) else value
 
 
+def file_alone_too(schema: dict[str, Any]) -> None:
+    """The key's JSON schema takes a plain file name as well as the mapping, as the model does, so
+    editors accept `rules: rules.md`."""
+    schema["anyOf"].insert(0, {"type": "string", "minLength": 1, "maxLength": 300,
+                               "description": "a Markdown file beside the definition, such as rules.md"})
+
+
 class RulebookText(RulesText):
     text_size_pt: Annotated[float, Field(ge=9, le=12, allow_inf_nan=False,
                                          description="body text size in points")] = style.RULES_PT

@@ -342,8 +342,6 @@ def rows_folded(problems: list[Problem]) -> list[Problem]:
 
 def rows_named(numbers: list[int]) -> str:
     """'row 3', or 'rows 1-4, 7 and 9-12' (ranges of consecutive rows)."""
-    from printgen.games.deck.chosen import runs  # chosen imports this module
-
     if len(numbers) == 1:
         return f"row {numbers[0]}"
     named = [f"{a:,}" if a == b else f"{a:,}-{b:,}" for a, b in runs(sorted(numbers))]

@@ -22,11 +22,15 @@ EXCEPT = re.compile(r"\b(but|except|save|apart from|other than)\b")
 
 
 def named_in(text: str, defn: OneMinuteWar) -> set[int]:
-    """The soldiers a text names, by name (a whole word, any case) or by number."""
+    """The soldiers a text names, by name (a whole word, any case) or by number.
+
+    A name stands alone where no letter or digit touches it; lookarounds rather than `\\b`, so a
+    name that begins or ends with a sign (`<b>&Q"`) is found too."""
     numbers = {s.number for s in defn.soldiers}
     found = {int(n) for n in NUMBER.findall(text) if int(n) in numbers}
     lowered = text.lower()
-    return found | {s.number for s in defn.soldiers if re.search(rf"\b{re.escape(s.name.lower())}\b", lowered)}
+    return found | {s.number for s in defn.soldiers
+                    if re.search(rf"(?<!\w){re.escape(s.name.lower())}(?!\w)", lowered)}
 
 
 def claimed(soldier: Soldier, defn: OneMinuteWar) -> set[int] | None:
