@@ -387,5 +387,6 @@ def test_random_templates_render_or_give_a_located_error(source):
             except DefinitionError as error:
                 assert error.problems and "rules.md.j2" in error.problems[0].file
             else:
-                assert isinstance(text, str) and len(text) <= 200_000 and "<img" not in text
+                assert isinstance(text, str) and len(text) <= 200_000
+                assert not re.search(r"(?<!\\)<img", text)  # a value's tag prints as text: escaped, never HTML
         assert took.seconds < 10

@@ -25,7 +25,7 @@ import pytest
 from PIL import Image, ImageChops
 from pypdf import PdfReader
 
-from browser import MISSING, Browser
+from browser import MISSING, START_SECONDS, Browser
 from building import line_of
 from serving import Served, raw_request, save, small_deck, stop_all_in_session
 from printgen.cli import loopback
@@ -191,7 +191,8 @@ def test_in_a_browser_the_page_renders_and_follows_saves_without_reloading(serve
         save(definition, good)
         browser.wait_for(f"""return document.querySelector(".problems") === null
             && document.images[0].getAttribute("src") !== {shown[0]["src"]!r}
-            && [...document.images].every(img => img.complete && img.naturalWidth > 0);""", "the redrawn page")
+            && [...document.images].every(img => img.complete && img.naturalWidth > 0);""", "the redrawn page",
+                         seconds=3 * START_SECONDS)  # two saves, two builds: slow while the whole suite runs
         assert browser.run("return window.samePage === true;"), "the page was reloaded"
         now = browser.run(PICTURES)
         assert [p["kept"] for p in now] == ["yes"] * len(shown), now  # the same elements, new pictures
