@@ -123,7 +123,8 @@ def test_every_symbol_on_a_card_is_drawn_beside_its_meaning(built):
 def test_tinted_cards_bleed_into_gutters_with_a_dashed_cut_line_round_each(built):
     """Each card's colour runs past its own cut line by the sheet's bleed, so two cards of different
     colours meet only in the gutter between their cuts; a dashed outline marks every cut, even
-    between two cards of one colour, and the caption says how to print and cut."""
+    between two cards of one colour, and the caption says how to print and cut. The cut lines do the
+    work of marks, so the margins carry none (that is what leaves room for bleed on a full sheet)."""
     with pdfplumber.open(built / "deck.pdf") as pdf:
         page = pdf.pages[0]
         trim, bleed_box = page.page_obj.attrs["TrimBox"], page.page_obj.attrs["BleedBox"]
@@ -146,6 +147,9 @@ def test_tinted_cards_bleed_into_gutters_with_a_dashed_cut_line_round_each(built
                     overlap_x = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
                     overlap_y = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
                     assert overlap_x <= 0.05 or overlap_y <= 0.05
+        for dashed in [o for o in page.lines + page.curves if o.get("dash") and o["dash"][0]]:  # no margin marks
+            assert any(t["x0"] <= dashed["x0"] and dashed["x1"] <= t["x1"] and t["top"] <= dashed["top"]
+                       and dashed["bottom"] <= t["bottom"] for t in tints), dashed["pts"][:2]
         caption = page.extract_text().splitlines()[-1]
         assert 'Print at actual size, choosing "Print on both sides, flip on long edge".' in caption
         assert caption.endswith("Cut along the dashed lines.")
