@@ -382,8 +382,8 @@ def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cl
                 lowest_card = min(y for _, y in rects(page, BAND_W)) - (CARD_H - 14)  # mm, y up
                 assert float(page.height) / MM - min(c["top"] for c in captions(page)) / MM < lowest_card - 2
         xs = sorted({x for x, _ in rects(pdf.pages[0], BAND_W)})
-        assert len(xs) == 4  # bleed left out gives way: 3 cards a row with 2 mm of it, 4 with none
-        assert xs[1] - xs[0] == pytest.approx(CARD_W + 3, abs=0.01)  # the card and the gap
+        assert len(xs) == 4  # cut lines leave the margins free of marks: 4 cards a row with 2 mm of bleed
+        assert xs[1] - xs[0] == pytest.approx(CARD_W + 3 + 2 * 2, abs=0.01)  # the card, the gap and the bleed
 
 
 def test_gutterfold_fold_line_stops_above_the_caption(run_cli, deck, tmp_path):
@@ -509,7 +509,15 @@ def card_pitch(page) -> tuple[int, float]:
 
 
 def test_bleed_left_out_gives_way_to_nine_poker_cards_on_a4(run_cli, deck, tmp_path):
+    """Cut lines round every card (the sample's `cut: lines`) keep the margins free of marks, so
+    nine cards keep 1.5 mm of bleed each; with marks in the margins, nine fit only edge to edge."""
     deck.write_text(deck.read_text().replace("orientation: auto", "orientation: portrait"))  # turned, 8 fit
+    folder = build(run_cli, deck, tmp_path / "lines")
+    with pdfplumber.open(folder / "deck.pdf") as pdf:
+        assert card_pitch(pdf.pages[0]) == (9, pytest.approx(CARD_W + 3, abs=0.01))  # 1.5 mm each side
+    first = PdfReader(folder / "deck.pdf").pages[0]
+    assert float(first.trimbox.left - first.bleedbox.left) / MM == pytest.approx(1.5, abs=0.01)
+    deck.write_text(deck.read_text().replace("cut: lines", "cut: marks"))
     folder = build(run_cli, deck, tmp_path / "auto")
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         assert card_pitch(pdf.pages[0]) == (9, pytest.approx(CARD_W, abs=0.01))  # edge to edge
@@ -524,6 +532,7 @@ def test_bleed_left_out_gives_way_to_nine_poker_cards_on_a4(run_cli, deck, tmp_p
 
 def test_bleed_written_in_the_definition_is_kept_with_a_located_warning(run_cli, deck, tmp_path):
     text = deck.read_text().replace("orientation: auto", "orientation: portrait")  # turned, 8 fit
+    text = text.replace("cut: lines", "cut: marks")  # marks in the margins: 2 mm of bleed leaves 4
     deck.write_text(text.replace("  # bleed: 2 ", "  bleed: 2   "))
     line = 1 + deck.read_text().splitlines().index(next(l for l in deck.read_text().splitlines()
                                                          if l.startswith("  bleed: 2")))

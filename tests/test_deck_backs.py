@@ -168,7 +168,7 @@ def test_an_unknown_icon_is_refused_at_its_row_and_a_time_still_prints(run_cli, 
     lines = refused(run_cli, deck, tmp_path / "out")
     assert lines == [f"cards.csv:3: row 2: face.layout[6].text (deck.yaml:{line_of(deck, '{{ text }}')}): :gem: is "
                      "not an icon, so it would print as the text ':gem:'; the icons are :flask:, :fire:, :ice:, :earth:, "
-                     ":air: (under "
+                     ":air:, :star:, :price: (under "
                      "'icons:'); add it there, or correct the name"]
     edit(deck.parent / "cards.csv", "Turn :gem: one market card", "Turn at 10:30 or 10:30:45 one market card")
     result = run_cli("build", deck, "--out", tmp_path / "out")
@@ -183,8 +183,8 @@ def test_a_when_no_row_makes_true_is_warned_at_its_line(run_cli, deck, tmp_path)
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert (f"deck.yaml:{line_of(deck, 'Shp')}: face.layout[8].when: no row makes \"kind == 'Shp'\" true, so "
-            "this polygon is on no card") in result.stderr, result.stderr
-    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:  # the warning is true: no corner mark
+            "this image is on no card") in result.stderr, result.stderr
+    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:  # the warning is true: no rare star
         marks = [c for page in pdf.pages[0::2] for c in page.curves
                  if rgb(c.get("non_stroking_color")) == (0.690196, 0.227451, 0.180392)]
     assert marks == []

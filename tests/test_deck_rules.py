@@ -204,6 +204,33 @@ def test_new_deck_writes_rules_and_a_reference_that_build(tmp_path):
     assert (out / "starter-reference.pdf").is_file() and (out / "starter-reference-cards.pdf").is_file()
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_starters_reference_lists_what_fits_and_says_where_the_rest_is(tmp_path, paper):
+    """A designer who adds many rows still gets a reference card: it lists as many cards as its
+    columns hold, says in print where the others are, and the build warns at the template's line;
+    the rulebook lists them all. The four-row starter lists all four, with no warning."""
+    definition = new_deck(tmp_path, "many")
+    built = printgen("build", str(definition), "--paper", paper, "--no-pictures", cwd=tmp_path)
+    assert built.returncode == 0 and "warning" not in built.stderr and "reference.md" not in built.stderr
+    data = definition.parent / "cards.csv"
+    titles = [f"Spell number {n}" for n in range(1, 61)]
+    with data.open("a", encoding="utf-8") as f:
+        f.writelines(f"spell,{title},{n % 5},,Draw a card.,1\n" for n, title in enumerate(titles))
+    built = printgen("build", str(definition), "--paper", paper, "--no-pictures", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    template = (definition.parent / "reference.md").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(template, start=1) if "<!-- warning:" in text)
+    told = [text for text in built.stderr.splitlines() if text.startswith(f"many/reference.md:{line}: ")]
+    assert told and "lists 40 of the deck's 64 cards" in told[0] and "rulebook" in told[0], built.stderr
+    out = tmp_path / "output" / "many"
+    with pdfplumber.open(out / "many-reference.pdf") as document:
+        text = document.pages[0].extract_text()
+    assert "Spell number 36" in text and "Spell number 37" not in text
+    assert "And 24 more: the rulebook, many-rules.pdf, lists all 64." in " ".join(text.split())
+    rules = " ".join(page.extract_text() for page in pdfplumber.open(out / "many-rules.pdf").pages)
+    assert all(title in rules for title in titles)
+
+
 def broken_deck(tmp_path: Path, rules: str, reference: str | None = None) -> tuple[Path, subprocess.CompletedProcess[str]]:
     definition = new_deck(tmp_path, "bad")
     (definition.parent / "rules.md").write_text(rules)

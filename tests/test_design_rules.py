@@ -155,6 +155,30 @@ def imposed_cells(page, kind: str) -> list[Piece]:
             for c, d in zip(ys, ys[1:]) if abs(d - c - h) < 0.01]
 
 
+def deck_cells(page) -> list[Piece]:
+    """A deck sheet's cards: on a sheet of faces, each card's dashed cut line drawn round it (such a
+    sheet keeps no marks in its margins); on a sheet of backs, which carries no cut lines, each
+    card's background, the page's bleed (BleedBox outside TrimBox) in from its edges."""
+    height = float(page.height)
+    outlines = [c for c in page.curves if tuple(float(v) for v in (c.get("dash") or ([], 0))[0]) == CUT_DASH
+                and c["width"] > 20 * MM]
+    if not outlines:
+        return imposed_cells(page, "deck card") if segments(page, CUT_DASH) else backs_of(page)
+    return [Piece("deck card", (c["x0"] / MM, (height - c["bottom"]) / MM, c["x1"] / MM, (height - c["top"]) / MM),
+                  "lrbt") for c in outlines]
+
+
+def backs_of(page) -> list[Piece]:
+    height = float(page.height)
+    trim, bled = page.page_obj.attrs.get("TrimBox"), page.page_obj.attrs.get("BleedBox")
+    bleed = (float(trim[0]) - float(bled[0])) / MM if trim and bled else 0.0
+    filled = [r for r in page.rects if r.get("fill")]
+    biggest = max(r["width"] * r["height"] for r in filled)
+    return [Piece("deck card", (r["x0"] / MM + bleed, (height - r["bottom"]) / MM + bleed,
+                                r["x1"] / MM - bleed, (height - r["top"]) / MM - bleed), "lrbt")
+            for r in filled if abs(r["width"] * r["height"] - biggest) < 1]
+
+
 def grid_cells(page, kind: str) -> list[Piece]:
     """Cells of a grid of full dashed cut lines that a line bounds on every side (Fracas's tokens:
     the last row may be short, and the two blocks stand apart)."""
@@ -197,7 +221,7 @@ def reference_halves(page) -> list[Piece]:
 # what the bundled games cut out, and how many pieces each page of them holds
 CUT_OUT: dict[str, tuple[Callable[[Any], list[Piece]], int | None]] = {
     "omiga.pdf": (lambda page: imposed_cells(page, "Omiga tile"), 24),
-    "deck.pdf": (lambda page: imposed_cells(page, "deck card"), None),  # 9 on A4, 6 on Letter
+    "deck.pdf": (deck_cells, None),  # 9 on A4, 8 on Letter
     "fracas-tokens.pdf": (lambda page: grid_cells(page, "Fracas life token"), 40),
     "one_minute_war.pdf": (war_card, 11),
 }

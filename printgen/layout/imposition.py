@@ -1,7 +1,8 @@
 """Imposition: same-size pieces (tiles, cards, counters) in a grid on the paper, fronts and backs.
 
 Backs are registered for duplex by `Duplex`. Cut marks stand in the margins only, so no line crosses
-the art; with bleed, pieces sit 2 x bleed apart.
+the art; with bleed, pieces sit 2 x bleed apart. A sheet whose every piece has its own cut line drawn
+round it needs no marks: its pieces may then come to the printer's safe margin (`marks=False`).
 """
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ class Piece(Protocol):
 
 @dataclass(frozen=True)
 class Grid:
-    """A centred grid of trim boxes `gap` mm apart (besides bleed), above a `foot` kept for a caption."""
+    """A centred grid of trim boxes `gap` mm apart (besides bleed), above a `foot` kept for a caption;
+    `marks` False when no cut marks stand in the margins (every piece's cut is drawn round it)."""
 
     paper: Paper
     width: float
@@ -51,6 +53,12 @@ class Grid:
     bleed: float = 0.0
     gap: float = 0.0
     foot: float = 0.0
+    marks: bool = True
+
+    @property
+    def edge(self) -> float:
+        """Least distance (mm) from the paper's edge to the art, bleed included."""
+        return EDGE if self.marks else SAFE_MARGIN_MM
 
     @property
     def pitch(self) -> tuple[float, float]:
@@ -58,11 +66,11 @@ class Grid:
 
     @property
     def columns(self) -> int:
-        return fit(self.paper.width + self.gap, self.pitch[0])
+        return fit(self.paper.width + self.gap, self.pitch[0], self.edge)
 
     @property
     def rows(self) -> int:
-        return fit(self.paper.height - self.foot + self.gap, self.pitch[1])
+        return fit(self.paper.height - self.foot + self.gap, self.pitch[1], self.edge)
 
     @property
     def per_page(self) -> int:
@@ -76,7 +84,8 @@ class Grid:
 
     def with_caption(self) -> "Grid":
         """This grid, or the grid above a caption's room when one would not fit below it."""
-        fits = self.origin()[1] - self.bleed - MARK_GAP - MARK_LENGTH >= SAFE_MARGIN_MM + CAPTION_ROOM - 1e-9
+        marks = MARK_GAP + MARK_LENGTH if self.marks else 0.0
+        fits = self.origin()[1] - self.bleed - marks >= SAFE_MARGIN_MM + CAPTION_ROOM - 1e-9
         return self if fits else replace(self, foot=CAPTION_ROOM)
 
     def boxes(self) -> list[Box]:
@@ -87,13 +96,13 @@ class Grid:
                 for r in range(self.rows) for c in range(self.columns)]
 
 
-def per_sheet(paper: Paper, width: float, height: float, bleed: float, gap: float = 0.0) -> int:
+def per_sheet(paper: Paper, width: float, height: float, bleed: float, gap: float = 0.0, marks: bool = True) -> int:
     """How many pieces one side of the paper holds, caption included (as `impose_lazily` lays them out)."""
-    return Grid(paper, width, height, bleed, gap).with_caption().per_page
+    return Grid(paper, width, height, bleed, gap, marks=marks).with_caption().per_page
 
 
-def fit(length: float, pitch: float) -> int:
-    return max(0, math.floor((length - 2 * EDGE) / pitch + 1e-9))
+def fit(length: float, pitch: float, edge: float = EDGE) -> int:
+    return max(0, math.floor((length - 2 * edge) / pitch + 1e-9))
 
 
 def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float, style: LineStyle = CUT) -> Group:
@@ -137,24 +146,25 @@ Caption = Callable[[int, int, str], str]  # (sheet index, sheet count, "front" o
 
 
 def impose_lazily(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
-                  caption: Caption | None = None, gap: float = 0.0) -> Iterator[ImposedSheet]:
+                  caption: Caption | None = None, gap: float = 0.0, marks: bool = True) -> Iterator[ImposedSheet]:
     """Lay `pieces` out on as many sheets as needed, each drawn when asked for, so a huge deck holds
-    one sheet at a time; ValueError if none fits the paper."""
+    one sheet at a time; ValueError if none fits the paper. Without `marks`, the caller draws each
+    piece's cut, and the margins hold no marks."""
     if not pieces:
         return iter(())
     first = pieces[0]
-    grid = Grid(duplex.paper, first.width, first.height, bleed, gap)
+    grid = Grid(duplex.paper, first.width, first.height, bleed, gap, marks=marks)
     if caption:
         grid = grid.with_caption()
     if grid.per_page == 0:
-        raise too_big(first, bleed, duplex.paper)
+        raise too_big(first, bleed, duplex.paper, grid.edge)
     same_size(pieces)
     return sheets_on(pieces, duplex, bleed, caption, grid)
 
 
-def too_big(piece: Piece, bleed: float, paper: Paper) -> ValueError:
+def too_big(piece: Piece, bleed: float, paper: Paper, edge: float = EDGE) -> ValueError:
     return ValueError(f"a {piece.width:g} x {piece.height:g} mm piece with {bleed:g} mm bleed does not "
-                      f"fit on {paper.name} paper inside {EDGE:g} mm margins")
+                      f"fit on {paper.name} paper inside {edge:g} mm margins")
 
 
 def same_size(pieces: Sequence[Piece]) -> None:
@@ -168,7 +178,7 @@ def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Ca
     slots = grid.boxes()
     count = math.ceil(len(pieces) / grid.per_page)
     backs = Forms()
-    marks_for: dict[int, Reused] = {}  # by the number of pieces on the sheet: every full sheet's are alike
+    marks_for: dict[int, Reused | None] = {}  # by the number of pieces on the sheet: every full sheet's are alike
     for s in range(count):
         batch = pieces[s * grid.per_page:(s + 1) * grid.per_page]
         boxes = slots[:len(batch)]
@@ -177,20 +187,21 @@ def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Ca
             front.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
             back.shapes.append(placed(backs(piece.back(bleed)), duplex.back_placement(box)))
         if len(boxes) not in marks_for:  # one PDF form for like sheets
-            marks_for[len(boxes)] = reusable(cut_marks(boxes, duplex.paper, bleed))
+            marks_for[len(boxes)] = reusable(cut_marks(boxes, duplex.paper, bleed)) if grid.marks else None
         yield finished(front, back, boxes, duplex, bleed, marks_for[len(boxes)],
                        (caption(s, count, "front"), caption(s, count, "back")) if caption else None)
 
 
-def finished(front: Page, back: Page, boxes: Sequence[Box], duplex: Duplex, bleed: float, marks: Reused,
+def finished(front: Page, back: Page, boxes: Sequence[Box], duplex: Duplex, bleed: float, marks: Reused | None,
              captions: tuple[str, str] | None, write: Callable[[str, Paper], Group] | None = None) -> ImposedSheet:
     """A sheet with its page boxes, its cut marks on both sides and its captions (`write`, or
     caption_text, draws them)."""
     if bleed > 0:  # a print shop (or a viewer) finds the cut area and the bleed from these
         front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
         back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
-    front.shapes.append(marks)
-    back.shapes.append(placed(marks, duplex.mirror()))
+    if marks is not None:  # None: every piece's cut is drawn round it, and no marks stand in the margins
+        front.shapes.append(marks)
+        back.shapes.append(placed(marks, duplex.mirror()))
     if captions:
         front.shapes.append((write or caption_text)(captions[0], duplex.paper))
         # the back's caption lies behind the front's, in the room kept clear of marks for it: at the

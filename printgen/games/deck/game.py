@@ -49,16 +49,23 @@ def paper_of(defn: Deck, options: BuildOptions) -> Paper:
 
 
 def bleed_fit(defn: Deck, options: BuildOptions, paper: Paper) -> tuple[float, int, int]:
-    """The bleed the build gives cards on `paper` (the one given, else 2 mm if free, else none, as
-    home printers expect), the cards one side holds with it, and the most it holds without bleed."""
+    """The bleed the build gives cards on `paper` (the one given, else 2 mm if free, else the most of
+    1.5 or 1 mm that is, else none, as home printers expect), the cards one side holds with it, and
+    the most it holds without bleed. Cut lines round every card leave the margins free of marks
+    (duplex and fronts), which is what makes room for bleed on a full sheet."""
     width, height = defn.card.dimensions
-    area = fold_half(paper) if (options.layout or defn.sheet.layout) == "gutterfold" else paper
-    most = per_sheet(area, width, height, 0.0, defn.sheet.gap)
+    layout = options.layout or defn.sheet.layout
+    area = fold_half(paper) if layout == "gutterfold" else paper
+    marks = defn.sheet.cut == "marks" or layout == "gutterfold"
+    most = per_sheet(area, width, height, 0.0, defn.sheet.gap, marks)
     given = options.bleed if options.bleed is not None else defn.card.bleed
     if given is None:
-        bled = per_sheet(area, width, height, defn.card.most_bleed, defn.sheet.gap)
-        given = defn.card.most_bleed if bled == most else 0.0
-    return given, per_sheet(area, width, height, given, defn.sheet.gap), most
+        tried = [defn.card.most_bleed] + [b for b in SMALLER_BLEEDS if b < defn.card.most_bleed]
+        given = next((b for b in tried if per_sheet(area, width, height, b, defn.sheet.gap, marks) == most), 0.0)
+    return given, per_sheet(area, width, height, given, defn.sheet.gap, marks), most
+
+
+SMALLER_BLEEDS = (1.5, 1.0)  # mm tried, in turn, when the usual bleed would cost a card
 
 
 def names(rows: list[Row], values: list[RowValues], stems: Stems) -> list[str]:

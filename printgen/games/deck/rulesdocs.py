@@ -52,6 +52,30 @@ def spaced_links(text: str) -> str:
     return CARD_LINK.sub(lambda m: f"{m.group(1)}<{m.group(2).strip()}>{m.group(3)}", text)
 
 
+WARNING = re.compile(r"^[ \t]*<!--[ \t]*warning:[ \t]*(.*?)[ \t]*-->[ \t]*$", re.I | re.M)
+
+
+class Notes:
+    """The `<!-- warning: ... -->` comments a rules text's template wrote (Jinja decides, from the
+    deck's rows, when to write one), each to be told at its line as the build's warning; the reader
+    skips them as it skips every comment."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[str, int, str], None] = {}  # (rendered text, line, words), in order
+
+    def __call__(self, text: str) -> str:
+        for match in WARNING.finditer(text):
+            self.found[(text, text.count("\n", 0, match.start()) + 1, match.group(1))] = None
+        return spaced_links(text)
+
+    def told(self, template: str, options: BuildOptions) -> list[str]:
+        from printgen.jinja.render import source_line
+
+        said = [Problem(*source_line(template, list(options.templates), text, line, "warning:"), "", words)
+                for text, line, words in self.found]
+        return [str(problem) for problem in dict.fromkeys(said)]
+
+
 def asked(target: str) -> tuple[str, str, float | None]:
     """`Mossback Toad#back?width=40mm` (in either order) as (name, side, width mm or None)."""
     text = unquote(target)
@@ -119,9 +143,11 @@ def joined_row(made: list[Flowable], dpi: float) -> Flowable:
     return Row(made, pt(2.0))
 
 
-def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: Icons, dpi: float) -> dict[str, Any]:
+def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: Icons, dpi: float,
+               notes: Notes | None = None) -> dict[str, Any]:
     """The cards by name, the deck's icons, and pictures beside the definition, for its texts: the
-    keys a Rulebook or Reference takes for what its Markdown may show."""
+    keys a Rulebook or Reference takes for what its Markdown may show; `notes` gathers the text's
+    warnings."""
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
 
     def card(picture: Picture) -> Flowable:
@@ -144,7 +170,7 @@ def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: Icons, dpi: flo
             raise NotPrintable(f"the picture {name.strip()}: {exc}") from None
 
     return {"pictures": {"card": card, "": file}, "icons": icons, "row": lambda made: joined_row(made, dpi),
-            "prepare": spaced_links}
+            "prepare": notes or spaced_links}
 
 
 class Icons:
@@ -235,12 +261,14 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
         raise DefinitionError(problems)
     context = context_of(defn, cards, loaded.name)
     documents: list[Document] = []
+    notes = {key: Notes() for key in found}
     if defn.rules is not None:
         name, opts = found["rules"]
         book = Rulebook(title=defn.title, template=name, context=context, tables={},
                         settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
                         accent=defn.rules.accent, credit=footer_credit(defn),
-                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt), dpi))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt), dpi,
+                                     notes["rules"]))
         try:
             items = rulebook.story(book, rulebook.markdown(book, opts))
             column = rulebook.plan(items, book.settings, opts.paper).column_width
@@ -258,7 +286,8 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
                                      accent=defn.reference.accent)
         ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
                         credit=footer_credit(defn),
-                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt), dpi))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt), dpi,
+                                     notes["reference"]))
         try:
             column = reference.column_width(opts.paper, settings.columns)
             width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]
@@ -273,6 +302,8 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
             problems += exc.problems
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))
+    for key, noted in notes.items():
+        loaded.art.warnings.extend(noted.told(*found[key]))
     for document in documents:  # the PDF's Author: who the definition credits, if anyone
         document.author = defn.credit
     return documents

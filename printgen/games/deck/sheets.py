@@ -31,11 +31,13 @@ def cut_lines(boxes: Sequence[Box], radius: float) -> Group:
 def duplex_sheets(pieces: Sequence[Piece], duplex: Duplex, bleed: float, captions: dict[str, str],
                   lines: float | None, fronts_only: bool, gap: float = 0.0,
                   guides: Guides | None = None) -> Iterator[Page]:
-    """Pages for duplex (a front then its back) or fronts alone, each drawn when asked for."""
+    """Pages for duplex (a front then its back) or fronts alone, each drawn when asked for. With cut
+    lines round every card, the margins need no marks, and the cards may come nearer the edge."""
     def caption(sheet: int, count: int, side: str) -> str:
         return captions[side].format(sheet=sheet + 1, count=count)
 
-    return duplex_pages(impose_lazily(pieces, duplex, bleed, caption, gap), lines, fronts_only, duplex, guides)
+    sheets = impose_lazily(pieces, duplex, bleed, caption, gap, marks=lines is None)
+    return duplex_pages(sheets, lines, fronts_only, duplex, guides)
 
 
 def duplex_pages(sheets: Iterator[ImposedSheet], lines: float | None, fronts_only: bool, duplex: Duplex,
