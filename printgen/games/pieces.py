@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
-from reportlab.graphics.shapes import Drawing, Group, mmult
+from reportlab.graphics.shapes import Drawing, Group, String, mmult
 
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
@@ -75,12 +75,14 @@ class PieceTemplates:
             self.sources[name] = (Path(str(filename)), text)
         return self.sources[name]
 
-    def where(self, name: str, snippet: str = "") -> tuple[str, int]:
-        """The template's file as messages show it, and the line holding `snippet` (else 1)."""
-        from printgen.jinja.render import line_of  # Jinja is imported only once a template is drawn
-
+    def where(self, name: str, *snippets: str) -> tuple[str, int]:
+        """The template's file as messages show it, and the line where the first of `snippets`
+        stands outside a comment (notes may name the ids too), else 1."""
         path, text = self.source(name)
-        return shown_name(path), line_of(text, snippet) if snippet else 1
+        body = COMMENT.sub(lambda found: re.sub(r"[^\n]", " ", found.group(0)), text)
+        found = (body.find(snippet) for snippet in snippets if snippet)
+        index = next((i for i in found if i >= 0), -1)
+        return shown_name(path), body.count("\n", 0, index) + 1 if index >= 0 else 1
 
     def draw_many(self, name: str, pieces: Sequence[Piece]) -> list[Group]:
         """Each piece drawn from template `name`, in order (see draw_batches)."""
@@ -182,6 +184,7 @@ class PieceTemplates:
 
 
 FAMILY_NOTE = re.compile(r"font-family '([^'\n]+)' ")
+COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 
 def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
@@ -208,18 +211,53 @@ def placed_at(drawing: Drawing, width: float, height: float) -> Group:
     return Group(*contents, transform=scale)
 
 
-def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, tuple[float, ...]]]:
-    """Every shape drawn by the element with id `ident`, with its transform to the piece's mm, y up."""
-    def walk(node: Any, matrix: tuple[float, ...], inside: bool) -> Iterator[tuple[Any, tuple[float, ...]]]:
-        inside = inside or getattr(node, "svgid", None) == ident
+Matrix = tuple[float, ...]
+CAP, DESCENT = 0.73, 0.24  # of the font size: Bitstream Vera's capitals and descenders
+SAFE_TOLERANCE = 0.01  # mm a text may reach past its safe area before a warning
+
+
+def shapes_of(group: Group) -> Iterator[tuple[Any, Matrix, tuple[str, ...]]]:
+    """Every shape of a drawn piece with its transform to the piece's mm (y up) and the ids of the
+    elements it is drawn inside, outermost first."""
+    def walk(node: Any, matrix: Matrix, ids: tuple[str, ...]) -> Iterator[tuple[Any, Matrix, tuple[str, ...]]]:
+        ident = getattr(node, "svgid", None)
+        ids = ids + (ident,) if ident else ids
         if isinstance(node, Group):
             here = mmult(matrix, tuple(node.transform))
             for child in node.contents:
-                yield from walk(child, here, inside)
-        elif inside:
-            yield node, matrix
+                yield from walk(child, here, ids)
+        else:
+            yield node, matrix, ids
 
-    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), False)
+    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), ())
+
+
+def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, Matrix]]:
+    """Every shape drawn by the element with id `ident`, with its transform to the piece's mm."""
+    return ((shape, matrix) for shape, matrix, ids in shapes_of(group) if ident in ids)
+
+
+def text_boxes(group: Group) -> Iterator[tuple[String, tuple[float, float, float, float], str | None]]:
+    """Every text line of a drawn piece, its glyphs' box in mm (x0, y0, x1, y1) and its nearest id."""
+    from printgen.drawing import fonts
+
+    for shape, (a, b, c, d, e, f), ids in shapes_of(group):
+        if isinstance(shape, String):
+            width = fonts.text_width(shape.text, shape.fontName, shape.fontSize)
+            x0 = shape.x - {"middle": width / 2, "end": width}.get(shape.textAnchor, 0.0)
+            corners = [(a * x + c * y + e, b * x + d * y + f) for x in (x0, x0 + width)
+                       for y in (shape.y - DESCENT * shape.fontSize, shape.y + CAP * shape.fontSize)]
+            xs, ys = [x for x, _ in corners], [y for _, y in corners]
+            yield shape, (min(xs), min(ys), max(xs), max(ys)), ids[-1] if ids else None
+
+
+def past_safe_area(group: Group, width: float, height: float, pad: float) -> Iterator[tuple[String, float, str | None]]:
+    """Each text of a drawn piece reaching more than SAFE_TOLERANCE past the area `pad` mm inside its
+    `width` x `height` (the print rule: text inside a piece's cut lines), how far, and its id."""
+    for shape, (x0, y0, x1, y1), ident in text_boxes(group):
+        past = max(pad - x0, x1 - (width - pad), pad - y0, y1 - (height - pad))
+        if past > SAFE_TOLERANCE:
+            yield shape, past, ident
 
 
 def with_art(group: Group, ident: str, shape: Any) -> Group:

@@ -15,9 +15,9 @@ from printgen.core.problems import Problem
 from printgen.games.omiga.model import Omiga, tile_name
 from printgen.games.omiga.tile import FACE_TEMPLATE, TileArt
 from printgen.games.omiga.tileset import interlock
-from printgen.games.piecebounds import Point, apply, located
 from printgen.games.pieces import shapes_with_id
 
+Point = tuple[float, float]
 TOLERANCE = 0.02  # mm: far below what a butted pair of tiles shows, far above rounding
 SAMPLES = 97  # x positions along an edge (never exactly on a form's corner)
 CURVE_STEPS = 16  # straight pieces a Bezier is followed by when an outline is flattened
@@ -30,6 +30,11 @@ class Fault:
     ident: str
     message: str
     tiles: list[str] = field(default_factory=list)
+
+
+def apply(matrix: Sequence[float], x: float, y: float) -> Point:
+    a, b, c, d, e, f = matrix
+    return a * x + c * y + e, b * x + d * y + f
 
 
 def outline_of(shape: Any, matrix: Sequence[float]) -> tuple[list[list[Point]], list[Point]]:
@@ -223,7 +228,7 @@ def drawn_problems(defn: Omiga, art: TileArt) -> list[Problem]:
     found = []
     for fault in drawn_faults(defn, art):
         ident = fault.ident  # the line writing it, spelt out or as id="semicircle-{{ s.side }}"
-        file, line = located(art.templates, FACE_TEMPLATE, f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident)
+        file, line = art.templates.where(FACE_TEMPLATE, f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident)
         more = len(fault.tiles) - 1
         tiles = f"tile {fault.tiles[0]}" + (f" (and {more} more)" if more else "")
         found.append(Problem(file, line, "", f"{tiles}: {fault.message}"))
