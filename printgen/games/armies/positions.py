@@ -16,7 +16,6 @@ from printgen.drawing.document import DoesNotFit
 from printgen.drawing.picture import placed
 from printgen.games.armies.model import Armies
 from printgen.games.pieces import Piece, PieceTemplates, past_safe_area
-from printgen.games.unflipped import unflipped
 
 TEMPLATE = "armies/positions.svg.j2"
 CARD_RATIO = 88 / 63  # a poker card's height over its width
@@ -124,8 +123,7 @@ class PositionFigures:
         if not wanted:
             return
         pieces = [self.piece(width) for width in wanted.values()]
-        for key, piece, drawn in zip(wanted, pieces, self.templates.draw_many(TEMPLATE, pieces)):
-            group = unflipped(drawn)
+        for key, piece, group in zip(wanted, pieces, self.templates.draw_many(TEMPLATE, pieces)):
             self.drawn[key] = piece, group
             self.check(piece, group)
         for warning in self.templates.warnings:

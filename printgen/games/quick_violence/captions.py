@@ -14,7 +14,6 @@ from printgen.drawing.picture import Matrix, compose, hex_of, placed
 from printgen.games.pieces import Piece, PieceTemplates, past_safe_area
 from printgen.games.quick_violence.measuring_page import (CAP, DETAIL_PT, GREY, LABEL_PT, WORD_GAP, Caption,
                                                           MeasuringPage, inches, number)
-from printgen.games.unflipped import unflipped
 
 TEMPLATE = "quick_violence/arrow-label.svg.j2"
 PAD = 0.4  # mm between the tops of a label's capitals and its box
@@ -63,7 +62,7 @@ class ArrowLabels:
         placed_labels = []
         w, h, safe = self.page.paper.width, self.page.paper.height, SAFE_MARGIN_MM
         for (_, piece, matrix), drawn in zip(found, groups):
-            label = placed(unflipped(drawn), matrix)
+            label = placed(drawn, matrix)
             into = list(past_safe_area(label, w, h, safe))
             if into:
                 shape, reach, ident = max(into, key=lambda found: found[1])
