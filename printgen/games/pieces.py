@@ -32,15 +32,6 @@ class Piece:
     label: str  # names the piece in messages: "tile white-03 (face)"
 
 
-@dataclass(frozen=True)
-class Drawn:
-    """One piece as its template drew it, with what converting it noticed, warned once placed."""
-
-    drawing: Any
-    findings: tuple[tuple[str, str], ...]  # (feature svglib leaves out, what is lost)
-    notes: tuple[str, ...]  # svglib's own messages
-
-
 class Wanted(NamedTuple):
     """A piece not drawn yet in this build, by its key, with the plain data its template sees."""
 
@@ -109,25 +100,32 @@ class PieceTemplates:
 
             fonts.register()  # text in a piece is converted into printgen's embedded fonts
             made = [self.convert(name, items) for name, items in jobs]
-            for (name, items), drawn in zip(jobs, made):
-                self.take(name, items, drawn)
+            for (name, items), (groups, warnings) in zip(jobs, made):
+                for warning in warnings:
+                    self.warn(warning)
+                self.drawn.update((item.key, group) for item, group in zip(items, groups))
         return [[self.drawn[key] for key in keys] for keys in keyed]
 
-    def convert(self, name: str, wanted: list[Wanted]) -> list[Drawn]:
-        """Template `name` rendered per piece; each distinct SVG measured and converted once."""
+    def convert(self, name: str, wanted: list[Wanted]) -> tuple[list[Group], list[str]]:
+        """Template `name` rendered per piece, each distinct SVG measured and converted once, and
+        placed on its piece; with the warnings, once each: what svglib leaves out, at the line of
+        the template naming the feature, svglib's notes, then an <svg> not the piece's size."""
         from printgen.art.measure import measure_svg
-        from printgen.art.svg import embedded_fonts, missing_in_user_font, scan
+        from printgen.art.svg import embedded_fonts, missing_in_user_font, scan, template_line
         from printgen.art.svgbatch import BatchConverter
         from printgen.art.svgtree import parse
-        from printgen.jinja.render import render_each
+        from printgen.jinja.render import line_of, render_each
 
-        path = self.source(name)[0]
+        path, source = self.source(name)
+        shown = shown_name(path)
         labels = [item.piece.label for item in wanted]
         seconds = min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(wanted))
         texts = render_each(name, [item.data for item in wanted], list(self.user_dirs), seconds, labels,
                             self.common)
         converter = BatchConverter(path, path.parent, embedded_fonts(self.user_fonts))
-        distinct: dict[str, Drawn] = {}
+        distinct: dict[str, Drawing] = {}
+        findings: dict[str, str] = {}
+        notes: dict[str, None] = {}
         for text, label in zip(texts, labels):
             if text in distinct:
                 continue
@@ -140,43 +138,31 @@ class PieceTemplates:
                 if missing is not None:  # text set in the definition's own font, which lacks a glyph
                     raise ValueError(missing)
             except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
-                raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
+                raise DefinitionError([Problem(shown, 1, "", f"template error (for {label}): "
                                                f"the SVG it made: {exc}")]) from None
-            found = tuple((f.feature, f.what) for f in scan(tree))  # each feature once
-            distinct[text] = Drawn(drawing, found, tuple(converter.notes))
-        return [distinct[text] for text in texts]
-
-    def take(self, name: str, wanted: list[Wanted], made: list[Drawn]) -> None:
-        """Place each wanted piece of template `name`, warning once for what drawing them noticed:
-        what svglib leaves out at the line of the template naming the feature, then svglib's notes."""
-        from printgen.jinja.render import line_of
-
-        findings: dict[str, str] = {}
-        notes: dict[str, None] = {}
-        for drawn in made:
-            for feature, what in drawn.findings:
-                findings.setdefault(feature, what)
-            notes.update(dict.fromkeys(drawn.notes))
-        file, text = self.source(name)
-        shown = shown_name(file)
-        for feature, what in sorted(findings.items()):
-            line = line_of(text, "<" + feature) if "<" + feature in text else line_of(text, feature)
-            self.warn(f"{shown}:{line}: warning: {feature}: {what}")
+            for found in scan(tree):
+                findings.setdefault(found.feature, found.what)
+            notes.update(dict.fromkeys(converter.notes))
+            distinct[text] = drawing
+        warnings = [f"{shown}:{template_line(source, feature)}: warning: {feature}: {what}"
+                    for feature, what in sorted(findings.items())]
         for message in notes:
             family = FAMILY_NOTE.match(message)  # art.svg.replaced_notes: told at the line naming it
-            self.warn(f"{shown}:{line_of(text, family.group(1))}: warning: {message}" if family
-                      else f"{shown}: warning: svglib: {message}")
-        for item, drawn in zip(wanted, made):
-            self.check_size(name, drawn.drawing, item.piece)
-            self.drawn[item.key] = placed_at(drawn.drawing, item.piece.width, item.piece.height)
+            warnings.append(f"{shown}:{line_of(source, family.group(1))}: warning: {message}" if family
+                            else f"{shown}: warning: svglib: {message}")
+        for text, item in zip(texts, wanted):
+            warnings += self.size_warning(name, distinct[text], item.piece)
+        return [placed_at(distinct[text], item.piece.width, item.piece.height)
+                for text, item in zip(texts, wanted)], warnings
 
-    def check_size(self, name: str, drawing: Any, piece: Piece) -> None:
+    def size_warning(self, name: str, drawing: Drawing, piece: Piece) -> list[str]:
         w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM
-        if abs(w - piece.width) > SIZE_TOLERANCE or abs(h - piece.height) > SIZE_TOLERANCE:
-            file, line = self.where(name, "<svg")
-            self.warn(f"{file}:{line}: warning: the SVG it makes for {piece.label} is {w:g} x {h:g} mm, "
-                      f"but the piece is {piece.width:g} x {piece.height:g} mm, so it is stretched to "
-                      f"fit; give the <svg> width=\"{piece.width:g}mm\" height=\"{piece.height:g}mm\"")
+        if abs(w - piece.width) <= SIZE_TOLERANCE and abs(h - piece.height) <= SIZE_TOLERANCE:
+            return []
+        file, line = self.where(name, "<svg")
+        return [f"{file}:{line}: warning: the SVG it makes for {piece.label} is {w:g} x {h:g} mm, but the "
+                f"piece is {piece.width:g} x {piece.height:g} mm, so it is stretched to fit; give the <svg> "
+                f"width=\"{piece.width:g}mm\" height=\"{piece.height:g}mm\""]
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
