@@ -1,8 +1,10 @@
 """A game's pieces drawn from SVG templates fed with plain data (docs/ARCHITECTURE.md, "Pieces
 drawn from templates").
 
-The game computes what its rules depend on and the template only draws it. Every template
-problem is a located DefinitionError; what svglib leaves out and wrong sizes are warnings."""
+The game computes what its rules depend on and the template draws it; printgen checks what it
+drew only where a rule depends on it. Every template problem is a located DefinitionError; what
+svglib leaves out, an <svg> not the piece's size and text past a safe area are warnings. Each piece
+is one group carrying svglib's y flip in its transform, its shapes in svglib's own numbers."""
 from __future__ import annotations
 
 import json
