@@ -142,7 +142,7 @@ class PositionFigures:
 
     def check(self, piece: Piece, group: Group) -> None:
         """Warn at the template line of the text reaching furthest out of the drawing's box."""
-        past = max(past_safe_area(group, piece.width, piece.height, 0.0), key=lambda found: found[1], default=None)
+        past = max(past_safe_area(group, piece.width, piece.height, 0.0), key=lambda item: item[1], default=None)
         if past is not None:
             shape, reach, ident = past
             ids = (f'id="{ident}"', f'id="{ident.rstrip("0123456789")}') if ident else ()

@@ -65,8 +65,8 @@ class ArrowLabels:
             label = placed(drawn, matrix)
             into = list(past_safe_area(label, w, h, safe))
             if into:
-                shape, reach, ident = max(into, key=lambda found: found[1])
-                file, line = self.templates.where(TEMPLATE, f'id="{ident}"', "<text")
+                shape, reach, ident = max(into, key=lambda item: item[1])
+                file, line = self.templates.where(TEMPLATE, f'id="{ident}"' if ident else "", "<text")
                 more = f" (and {len(into) - 1} more of its texts)" if len(into) > 1 else ""
                 self.warn(f"{file}:{line}: warning: {piece.label}: '{shape.text}' reaches {reach:.1f} mm into "
                           f"the {safe:g} mm at the paper's edge{more}; printers leave that strip blank")
