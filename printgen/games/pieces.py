@@ -1,8 +1,10 @@
 """A game's pieces drawn from SVG templates fed with plain data (docs/ARCHITECTURE.md, "Pieces
 drawn from templates").
 
-The game computes what its rules depend on and the template only draws it. Every template
-problem is a located DefinitionError; what svglib leaves out and wrong sizes are warnings."""
+The game computes what its rules depend on and the template draws it; printgen checks what it
+drew only where a rule depends on it. Every template problem is a located DefinitionError; what
+svglib leaves out, an <svg> not the piece's size and text past a safe area are warnings. Each piece
+is one group carrying svglib's y flip in its transform, its shapes in svglib's own numbers."""
 from __future__ import annotations
 
 import json
@@ -11,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
-from reportlab.graphics.shapes import Drawing, Group, mmult
+from reportlab.graphics.shapes import Drawing, Group, String, mmult
 
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
@@ -30,15 +32,6 @@ class Piece:
     width: float
     height: float
     label: str  # names the piece in messages: "tile white-03 (face)"
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """One piece as its template drew it, with what converting it noticed, warned once placed."""
-
-    drawing: Any
-    findings: tuple[tuple[str, str], ...]  # (feature svglib leaves out, what is lost)
-    notes: tuple[str, ...]  # svglib's own messages
 
 
 class Wanted(NamedTuple):
@@ -75,12 +68,14 @@ class PieceTemplates:
             self.sources[name] = (Path(str(filename)), text)
         return self.sources[name]
 
-    def where(self, name: str, snippet: str = "") -> tuple[str, int]:
-        """The template's file as messages show it, and the line holding `snippet` (else 1)."""
-        from printgen.jinja.render import line_of  # Jinja is imported only once a template is drawn
-
+    def where(self, name: str, *snippets: str) -> tuple[str, int]:
+        """The template's file as messages show it, and the line where the first of `snippets`
+        stands outside a comment (notes may name the ids too), else 1."""
         path, text = self.source(name)
-        return shown_name(path), line_of(text, snippet) if snippet else 1
+        body = COMMENT.sub(lambda found: re.sub(r"[^\n]", " ", found.group(0)), text)
+        found = (body.find(snippet) for snippet in snippets if snippet)
+        index = next((i for i in found if i >= 0), -1)
+        return shown_name(path), body.count("\n", 0, index) + 1 if index >= 0 else 1
 
     def draw_many(self, name: str, pieces: Sequence[Piece]) -> list[Group]:
         """Each piece drawn from template `name`, in order (see draw_batches)."""
@@ -107,25 +102,32 @@ class PieceTemplates:
 
             fonts.register()  # text in a piece is converted into printgen's embedded fonts
             made = [self.convert(name, items) for name, items in jobs]
-            for (name, items), drawn in zip(jobs, made):
-                self.take(name, items, drawn)
+            for (name, items), (groups, warnings) in zip(jobs, made):
+                for warning in warnings:
+                    self.warn(warning)
+                self.drawn.update((item.key, group) for item, group in zip(items, groups))
         return [[self.drawn[key] for key in keys] for keys in keyed]
 
-    def convert(self, name: str, wanted: list[Wanted]) -> list[Drawn]:
-        """Template `name` rendered per piece; each distinct SVG measured and converted once."""
+    def convert(self, name: str, wanted: list[Wanted]) -> tuple[list[Group], list[str]]:
+        """Template `name` rendered per piece, each distinct SVG measured and converted once, and
+        placed on its piece; with the warnings, once each: what svglib leaves out, at the line of
+        the template naming the feature, svglib's notes, then an <svg> not the piece's size."""
         from printgen.art.measure import measure_svg
-        from printgen.art.svg import embedded_fonts, missing_in_user_font, scan
+        from printgen.art.svg import embedded_fonts, missing_in_user_font, scan, template_line
         from printgen.art.svgbatch import BatchConverter
         from printgen.art.svgtree import parse
-        from printgen.jinja.render import render_each
+        from printgen.jinja.render import line_of, render_each
 
-        path = self.source(name)[0]
+        path, source = self.source(name)
+        shown = shown_name(path)
         labels = [item.piece.label for item in wanted]
         seconds = min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(wanted))
         texts = render_each(name, [item.data for item in wanted], list(self.user_dirs), seconds, labels,
                             self.common)
         converter = BatchConverter(path, path.parent, embedded_fonts(self.user_fonts))
-        distinct: dict[str, Drawn] = {}
+        distinct: dict[str, Drawing] = {}
+        findings: dict[str, str] = {}
+        notes: dict[str, None] = {}
         for text, label in zip(texts, labels):
             if text in distinct:
                 continue
@@ -138,43 +140,31 @@ class PieceTemplates:
                 if missing is not None:  # text set in the definition's own font, which lacks a glyph
                     raise ValueError(missing)
             except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
-                raise DefinitionError([Problem(shown_name(path), 1, "", f"template error (for {label}): "
+                raise DefinitionError([Problem(shown, 1, "", f"template error (for {label}): "
                                                f"the SVG it made: {exc}")]) from None
-            found = tuple((f.feature, f.what) for f in scan(tree))  # each feature once
-            distinct[text] = Drawn(drawing, found, tuple(converter.notes))
-        return [distinct[text] for text in texts]
-
-    def take(self, name: str, wanted: list[Wanted], made: list[Drawn]) -> None:
-        """Place each wanted piece of template `name`, warning once for what drawing them noticed:
-        what svglib leaves out at the line of the template naming the feature, then svglib's notes."""
-        from printgen.jinja.render import line_of
-
-        findings: dict[str, str] = {}
-        notes: dict[str, None] = {}
-        for drawn in made:
-            for feature, what in drawn.findings:
-                findings.setdefault(feature, what)
-            notes.update(dict.fromkeys(drawn.notes))
-        file, text = self.source(name)
-        shown = shown_name(file)
-        for feature, what in sorted(findings.items()):
-            line = line_of(text, "<" + feature) if "<" + feature in text else line_of(text, feature)
-            self.warn(f"{shown}:{line}: warning: {feature}: {what}")
+            for found in scan(tree):
+                findings.setdefault(found.feature, found.what)
+            notes.update(dict.fromkeys(converter.notes))
+            distinct[text] = drawing
+        warnings = [f"{shown}:{template_line(source, feature)}: warning: {feature}: {what}"
+                    for feature, what in sorted(findings.items())]
         for message in notes:
             family = FAMILY_NOTE.match(message)  # art.svg.replaced_notes: told at the line naming it
-            self.warn(f"{shown}:{line_of(text, family.group(1))}: warning: {message}" if family
-                      else f"{shown}: warning: svglib: {message}")
-        for item, drawn in zip(wanted, made):
-            self.check_size(name, drawn.drawing, item.piece)
-            self.drawn[item.key] = placed_at(drawn.drawing, item.piece.width, item.piece.height)
+            warnings.append(f"{shown}:{line_of(source, family.group(1))}: warning: {message}" if family
+                            else f"{shown}: warning: svglib: {message}")
+        for text, item in zip(texts, wanted):
+            warnings += self.size_warning(name, distinct[text], item.piece)
+        return [placed_at(distinct[text], item.piece.width, item.piece.height)
+                for text, item in zip(texts, wanted)], warnings
 
-    def check_size(self, name: str, drawing: Any, piece: Piece) -> None:
+    def size_warning(self, name: str, drawing: Drawing, piece: Piece) -> list[str]:
         w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM
-        if abs(w - piece.width) > SIZE_TOLERANCE or abs(h - piece.height) > SIZE_TOLERANCE:
-            file, line = self.where(name, "<svg")
-            self.warn(f"{file}:{line}: warning: the SVG it makes for {piece.label} is {w:g} x {h:g} mm, "
-                      f"but the piece is {piece.width:g} x {piece.height:g} mm, so it is stretched to "
-                      f"fit; give the <svg> width=\"{piece.width:g}mm\" height=\"{piece.height:g}mm\"")
+        if abs(w - piece.width) <= SIZE_TOLERANCE and abs(h - piece.height) <= SIZE_TOLERANCE:
+            return []
+        file, line = self.where(name, "<svg")
+        return [f"{file}:{line}: warning: the SVG it makes for {piece.label} is {w:g} x {h:g} mm, but the "
+                f"piece is {piece.width:g} x {piece.height:g} mm, so it is stretched to fit; give the <svg> "
+                f"width=\"{piece.width:g}mm\" height=\"{piece.height:g}mm\""]
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -182,6 +172,7 @@ class PieceTemplates:
 
 
 FAMILY_NOTE = re.compile(r"font-family '([^'\n]+)' ")
+COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 
 def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
@@ -208,18 +199,53 @@ def placed_at(drawing: Drawing, width: float, height: float) -> Group:
     return Group(*contents, transform=scale)
 
 
-def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, tuple[float, ...]]]:
-    """Every shape drawn by the element with id `ident`, with its transform to the piece's mm, y up."""
-    def walk(node: Any, matrix: tuple[float, ...], inside: bool) -> Iterator[tuple[Any, tuple[float, ...]]]:
-        inside = inside or getattr(node, "svgid", None) == ident
+Matrix = tuple[float, ...]
+CAP, DESCENT = 0.73, 0.24  # of the font size: Bitstream Vera's capitals and descenders
+SAFE_TOLERANCE = 0.01  # mm a text may reach past its safe area before a warning
+
+
+def shapes_of(group: Group) -> Iterator[tuple[Any, Matrix, tuple[str, ...]]]:
+    """Every shape of a drawn piece with its transform to the piece's mm (y up) and the ids of the
+    elements it is drawn inside, outermost first."""
+    def walk(node: Any, matrix: Matrix, ids: tuple[str, ...]) -> Iterator[tuple[Any, Matrix, tuple[str, ...]]]:
+        ident = getattr(node, "svgid", None)
+        ids = ids + (ident,) if ident else ids
         if isinstance(node, Group):
             here = mmult(matrix, tuple(node.transform))
             for child in node.contents:
-                yield from walk(child, here, inside)
-        elif inside:
-            yield node, matrix
+                yield from walk(child, here, ids)
+        else:
+            yield node, matrix, ids
 
-    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), False)
+    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), ())
+
+
+def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, Matrix]]:
+    """Every shape drawn by the element with id `ident`, with its transform to the piece's mm."""
+    return ((shape, matrix) for shape, matrix, ids in shapes_of(group) if ident in ids)
+
+
+def text_boxes(group: Group) -> Iterator[tuple[String, tuple[float, float, float, float], str | None]]:
+    """Every text line of a drawn piece, its glyphs' box in mm (x0, y0, x1, y1) and its nearest id."""
+    from printgen.drawing import fonts
+
+    for shape, (a, b, c, d, e, f), ids in shapes_of(group):
+        if isinstance(shape, String):
+            width = fonts.text_width(shape.text, shape.fontName, shape.fontSize)
+            x0 = shape.x - {"middle": width / 2, "end": width}.get(shape.textAnchor, 0.0)
+            corners = [(a * x + c * y + e, b * x + d * y + f) for x in (x0, x0 + width)
+                       for y in (shape.y - DESCENT * shape.fontSize, shape.y + CAP * shape.fontSize)]
+            xs, ys = [x for x, _ in corners], [y for _, y in corners]
+            yield shape, (min(xs), min(ys), max(xs), max(ys)), ids[-1] if ids else None
+
+
+def past_safe_area(group: Group, width: float, height: float, pad: float) -> Iterator[tuple[String, float, str | None]]:
+    """Each text of a drawn piece reaching more than SAFE_TOLERANCE past the area `pad` mm inside its
+    `width` x `height` (the print rule: text inside a piece's cut lines), how far, and its id."""
+    for shape, (x0, y0, x1, y1), ident in text_boxes(group):
+        past = max(pad - x0, x1 - (width - pad), pad - y0, y1 - (height - pad))
+        if past > SAFE_TOLERANCE:
+            yield shape, past, ident
 
 
 def with_art(group: Group, ident: str, shape: Any) -> Group:

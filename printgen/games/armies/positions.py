@@ -1,23 +1,21 @@
 """The Armies figure: the army card in each position that marks lost stamina.
 
 printgen works out the geometry and `armies/positions.svg.j2` draws it; a user's copy is checked
-to still turn each card as its position says and to stay inside its box."""
+to keep its text inside the drawing's box."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
-from reportlab.graphics.shapes import Drawing, Group, String
+from reportlab.graphics.shapes import Drawing, Group
 
 from printgen.core.paper import PT_PER_MM, font_mm
 from printgen.drawing import fonts
 from printgen.drawing.document import DoesNotFit
 from printgen.drawing.picture import placed
-from printgen.games.armies.model import Armies, Position
-from printgen.games.pieces import Piece, PieceTemplates, shapes_with_id
-from printgen.games.piecebounds import furthest_outside, located, located_shape
-from printgen.games.unflipped import unflipped
+from printgen.games.armies.model import Armies
+from printgen.games.pieces import Piece, PieceTemplates, past_safe_area
 
 TEMPLATE = "armies/positions.svg.j2"
 CARD_RATIO = 88 / 63  # a poker card's height over its width
@@ -26,8 +24,6 @@ LABELS = 9.0  # mm under the cards for the two label lines
 MAX_CARD_WIDTH = 16.0
 CORNER = 1.2  # mm: the card's corner radius, and the inset of a back's frame
 LATTICE_STEP = 2.2  # mm between the lines of a card back's diamond lattice
-TURN_TOLERANCE = 0.5  # degrees a drawn card may be off its position's turn
-BOX_TOLERANCE = 0.05  # mm a drawing may reach past its box
 
 
 def extent(turn: float, w: float, h: float) -> tuple[float, float]:
@@ -127,8 +123,7 @@ class PositionFigures:
         if not wanted:
             return
         pieces = [self.piece(width) for width in wanted.values()]
-        for key, piece, drawn in zip(wanted, pieces, self.templates.draw_many(TEMPLATE, pieces)):
-            group = unflipped(drawn)
+        for key, piece, group in zip(wanted, pieces, self.templates.draw_many(TEMPLATE, pieces)):
             self.drawn[key] = piece, group
             self.check(piece, group)
         for warning in self.templates.warnings:
@@ -146,39 +141,16 @@ class PositionFigures:
         return drawing
 
     def check(self, piece: Piece, group: Group) -> None:
-        """Warn at the template line when a card is turned wrongly or the drawing leaves its box."""
-        for i, position in enumerate(self.defn.positions):
-            ident = f"card-{i}"
-            turn = drawn_turn(shapes_with_id(group, ident))
-            if turn is not None and not same_turn(turn, position):
-                file, line = located(self.templates, TEMPLATE, f'id="{ident}"', 'id="card-')
-                self.warn(f"{file}:{line}: warning: the card of the position '{position.name}' "
-                          f"(id=\"{ident}\") is drawn turned {turn:.0f} degrees, but that position "
-                          f"is {position.turn:g} degrees clockwise from upright; the drawing must "
-                          f"show each position as the rules describe it")
-        past, shape, owner, _ = furthest_outside(group, (0.0, 0.0, piece.width, piece.height))
-        if shape is not None and past > BOX_TOLERANCE:
-            file, line = located_shape(self.templates, TEMPLATE, shape, owner)
-            what = f"'{shape.text}'" if isinstance(shape, String) else "what it draws"
-            self.warn(f"{file}:{line}: warning: {piece.label}: {what} reaches {past:.1f} mm past "
+        """Warn at the template line of the text reaching furthest out of the drawing's box."""
+        past = max(past_safe_area(group, piece.width, piece.height, 0.0), key=lambda item: item[1], default=None)
+        if past is not None:
+            shape, reach, ident = past
+            ids = (f'id="{ident}"', f'id="{ident.rstrip("0123456789")}') if ident else ()
+            file, line = self.templates.where(TEMPLATE, *ids, "<text")
+            self.warn(f"{file}:{line}: warning: {piece.label}: '{shape.text}' reaches {reach:.1f} mm past "
                       f"its {piece.width:.1f} x {piece.height:.1f} mm box, over the text around it; "
-                      f"keep the drawing inside figure.width and figure.height")
+                      f"keep the text inside figure.width and figure.height")
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
-
-
-def drawn_turn(shapes: Iterator[tuple[Any, tuple[float, ...]]]) -> float | None:
-    """Degrees clockwise on the page the element's first shape is turned; None without the id."""
-    for _, matrix in shapes:
-        a, b = matrix[0], matrix[1]
-        return (-math.degrees(math.atan2(b, a))) % 360
-    return None
-
-
-def same_turn(turn: float, position: Position) -> bool:
-    """Turns compared on the page; a card's back (the lattice) looks the same turned 180 degrees."""
-    period = 180.0 if position.face_down else 360.0
-    off = (turn - position.turn) % period
-    return min(off, period - off) <= TURN_TOLERANCE

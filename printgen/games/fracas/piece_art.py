@@ -4,7 +4,6 @@ printgen computes sizes, bleed and safe areas and hands them to the templates as
 (printgen/games/pieces.py); cut lines and placing stay in tokens.py."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -16,8 +15,7 @@ from printgen.core.paper import font_mm
 from printgen.drawing import fonts
 from printgen.drawing.picture import colour, hex_of, tint
 from printgen.games.fracas.model import Fracas, Player
-from printgen.games.piecebounds import past_safe_area
-from printgen.games.pieces import Piece, PieceTemplates, has_id, templates_for, with_art
+from printgen.games.pieces import Piece, PieceTemplates, has_id, past_safe_area, templates_for, with_art
 
 TOKEN_FACE = "fracas/token-face.svg.j2"
 TOKEN_BACK = "fracas/token-back.svg.j2"
@@ -28,7 +26,6 @@ BACK_NAME_PT = 9.0
 TOKEN_PAD = 2.0  # mm kept clear inside a token's cut lines: round its image, below and beside its name
 TOKEN_ART_BOTTOM = 4.5  # mm: a token's image starts above the owner's name (its 7 pt glyph boxes reach 4.47)
 POT_PAD = 2.0  # mm the pot's text keeps inside the mat's outline
-COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 # Bleed past a token's left, bottom, right and top cut (mm): on the sheet only the edges that are
 # a block's outer cuts get it; a print-shop token gets it all round.
@@ -155,8 +152,9 @@ def piece_warnings(art: PieceArt) -> list[str]:
     found: dict[str, list[tuple[Key, str, str]]] = {}
     for key, (name, piece) in art.pieces.items():
         pad = POT_PAD if name == POT else TOKEN_PAD
-        for words, past in past_safe_area(art.drawn[key], piece.width, piece.height, pad):
-            found.setdefault(name, []).append((key, words, f"{piece.label}: {past}"))
+        for shape, past, _ in past_safe_area(art.drawn[key], piece.width, piece.height, pad):
+            message = f"{piece.label}: '{shape.text}' reaches {past:.1f} mm past the safe area"
+            found.setdefault(name, []).append((key, shape.text, message))
     lines = []
     for name, where in found.items():
         first_key, words, message = where[0]
@@ -171,14 +169,8 @@ def piece_warnings(art: PieceArt) -> list[str]:
 
 def text_line(templates: PieceTemplates, name: str, words: str, data: Mapping[str, Any]) -> tuple[str, int]:
     """The template's file and the line writing `words` (else using them, else the first text)."""
-    _, source = templates.source(name)
-    source = COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), source)  # the notes name values too
-    file, _ = templates.where(name)
     used = [probe for path in paths_to(data, words) for probe in ("{{ " + path, "{{" + path)]
-    for probe in (f">{words}<", *used, "<text"):
-        if probe in source:
-            return file, source.count("\n", 0, source.index(probe)) + 1
-    return file, 1
+    return templates.where(name, f">{words}<", *used, "<text")
 
 
 def paths_to(data: Any, words: str, prefix: str = "") -> Iterator[str]:

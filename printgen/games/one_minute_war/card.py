@@ -16,7 +16,7 @@ from printgen.core.paper import font_mm
 from printgen.core.textcheck import missing_in_font
 from printgen.drawing.picture import CUT, FOLD, colour, guide, hex_of, placed, tint, turned, wrap
 from printgen.games.one_minute_war.model import FoldCard, OneMinuteWar, Soldier
-from printgen.games.pieces import Piece, PieceTemplates, has_id, with_art
+from printgen.games.pieces import Piece, PieceTemplates, has_id, past_safe_area, with_art
 
 TAB_FRONT = "one_minute_war/tab-front.svg.j2"
 TAB_BACK = "one_minute_war/tab-back.svg.j2"
@@ -282,14 +282,12 @@ def check_card_text(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
 
 def tab_warnings(card: WarCard) -> list[str]:
     """`file:line: warning: ...` for tab text past the safe area, then what drawing noticed."""
-    from printgen.games.piecebounds import past_safe_area
-
     found: dict[str, list[str]] = {}
     for key, name, piece in card.pieces():
         if name == BODY:
             continue
-        for _, past in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, TAB_PAD):
-            found.setdefault(name, []).append(f"{piece.label}: {past}")
+        for shape, past, _ in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, TAB_PAD):
+            found.setdefault(name, []).append(f"{piece.label}: '{shape.text}' reaches {past:.1f} mm past the safe area")
     lines = []
     for name, where in found.items():
         file, line = card.templates.where(name, "<text")
