@@ -24,6 +24,7 @@ from printgen.core.paper import Paper
 from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded, Replayer, Validator
 from printgen.games.one_minute_war.abilities import check_abilities
+from printgen.games.one_minute_war.example import example_data
 from printgen.games.one_minute_war.card import WarCard, check_card_text, tab_warnings
 from printgen.games.pieces import templates_for
 from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_sides, check_soldiers
@@ -191,7 +192,8 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     style = styles(defn.text_size_pt, defn.reference.accent)
     text = render(RULES_TEMPLATE, {"d": defn, "soldiers": card.soldiers(),
                                                     "near": defn.sides[0], "far": defn.sides[1],
-                                                    "flip": options.flip, "tips": tips(defn)},
+                                                    "flip": options.flip, "tips": tips(defn),
+                                                    "example": example_data(defn)},
                     options.templates)
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
