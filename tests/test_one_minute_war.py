@@ -11,7 +11,8 @@ import pytest
 from pdfmeasure import CUT_DASH, FOLD_DASH, MM, chars_mm, guides, page_size_mm, segments, svg_root
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-CARD_W, CARD_H = 110.0, 88.0  # from one_minute_war.yaml: width 110, 22 + 44 + 22
+CARD_W, CARD_H = 115.0, 96.0  # from one_minute_war.yaml: width 115, 24 + 48 + 24
+TAB_H = 24.0
 
 
 def build(run_cli, out: Path, *args: str, game: str = "one_minute_war") -> Path:
@@ -127,8 +128,10 @@ def test_tab_backs_read_upright_for_their_owner_once_folded(run_cli, tmp_path):
             w, h = page_size_mm(pdf.pages[1])
             front_outline = [s for s in guides(pdf.pages[0]) if s.dash == CUT_DASH and s.length > 90]
             y0 = min(min(s.y1, s.y2) for s in front_outline)
-            # the logo is set at 7 pt, the page footer at 7.5 pt
-            logo = [c for c in chars_mm(pdf.pages[1]) if c["text"] in "ONEMINUTWAR" and c["size"] < 7.25]
+            # the tabs' logo is set at 7.5 pt (the largest size that sets in two lines), in capitals;
+            # the page footer, as small, lies below 12 mm
+            logo = [c for c in chars_mm(pdf.pages[1]) if c["text"] in "ONEMINUTWAR" and abs(c["size"] - 7.5) < 0.05
+                    and min(c["y0"], h - c["y1"]) > 12]
         assert len(logo) == 2 * 5 * len("ONEMINUTEWAR")
         for c in logo:
             a, b = c["dir"]
@@ -139,7 +142,7 @@ def test_tab_backs_read_upright_for_their_owner_once_folded(run_cli, tmp_path):
             # the tab over about a horizontal line, which reverses the y component
             material = (-a, b) if flip == "long" else (a, -b)
             seen = (material[0], -material[1])
-            near_row = front_y < y0 + 22
+            near_row = front_y < y0 + TAB_H
             assert seen == ((1, 0) if near_row else (-1, 0)), (flip, c)
 
 
