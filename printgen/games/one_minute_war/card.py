@@ -181,8 +181,10 @@ class WarCard:
                             "tint": hex_of(tint(colour(self.defn.reference.accent), 0.65)),
                             "face": MARK_R - 1.1, "minute": [0.866 * (MARK_R - 1.1), -0.5 * (MARK_R - 1.1)]} \
                 if fits else None
-            data["near"] = {"label": f"{near.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
-            data["far"] = {"label": f"{far.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
+            data["near"] = {"label": f"{near.name} side", "x": w / 2, "y": b - 2.5,
+                            "size": font_mm(self.defn.card.text_size_pt)}
+            data["far"] = {"label": f"{far.name} side", "x": w / 2, "y": b - 2.5,
+                            "size": font_mm(self.defn.card.text_size_pt)}
         else:
             data["logo"] = self.logo_data(0.0, 0.0, w, b, 16)
         return data
