@@ -522,3 +522,29 @@ def test_other_text_sizes_leave_no_blank_foot_either(run_cli, copy_definition, t
         for number, page in enumerate(pdf.pages[:-1], start=1):
             blank = foot_blanks(page)
             assert min(blank.values()) <= MAX_BLANK, (number, blank)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_document_credits_the_original_in_its_footer(built, paper):
+    """The house footer (game, document, page, then the credit) on each rules and reference page:
+    the original rules name no author, so the credit names the original by its own heading."""
+    credit = "Adapted from Very Quick Violence"
+    for name in ("quick_violence.pdf", "quick_violence-reference.pdf", "quick_violence-reference-cards.pdf"):
+        with pdfplumber.open(built[paper] / name) as pdf:
+            pages = pdf.pages[:-1] if name == "quick_violence.pdf" else pdf.pages  # the ruler has no footer
+            for number, page in enumerate(pages, start=1):
+                foot = [c for c in page.chars if (float(page.height) - c["bottom"]) / MM < 8]
+                words = "".join(c["text"] for c in sorted(foot, key=lambda c: c["x0"]))
+                assert words.endswith(f"page {number} of {len(pdf.pages)} \u00b7 {credit}"), (name, words)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_measuring_pages_words_are_8_pt_or_more(built, paper):
+    """The ticks' words ('20 mm to the right edge') and the move picture's ('before', 'after')
+    were 7 pt, and read smaller, thin and coloured, than the body: now nothing there is under 8."""
+    with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
+        page = pdf.pages[-1]
+        sizes = {round(glyph_pt(c), 2) for c in page.chars if c["text"].strip()}
+        text = page.extract_text()
+    assert min(sizes) >= 8.0, sorted(sizes)
+    assert "before" in text and "after" in text and "(not to scale)" in text
