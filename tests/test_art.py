@@ -19,6 +19,9 @@ from pdfmeasure import MM, chars_mm
 
 A4_W, A4_H = 210.0, 297.0
 OMW_MARGIN = 9.0  # One Minute War's page margin; its card sits in the upper-right corner
+# the bundled card (card_defs/one_minute_war.yaml): 115 mm wide, 24 mm tabs of 23 mm, a 48 mm body
+CARD_W, TAB, BODY = 115.0, 24.0, 48.0
+TAB_W, CARD_H = CARD_W / 5, 2 * TAB + BODY
 from printgen.games.one_minute_war.card import ART_INSET, BAND, TAB_PAD, TabRows  # noqa: E402
 from printgen.games.one_minute_war.model import FoldCard  # noqa: E402
 
@@ -77,32 +80,34 @@ def war_with_art(copy_definition, tmp_path):
     png(tmp_path / "art" / "logo.png", (200, 200))
     png(tmp_path / "art" / "field.png", (300, 100), (200, 220, 190))
     set_key(yaml, "  text: One Minute War", "  image: art/logo.png")
-    set_key(yaml, "  text_size_pt: 7", "  body_image: art/field.png")
+    set_key(yaml, "  number_size_pt: 15", "  body_image: art/field.png")
     return yaml
 
 
 def test_logo_and_body_art_land_at_their_exact_place_and_size(run_cli, war_with_art, tmp_path):
     result = run_cli("build", war_with_art, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
-    card_x, card_y = A4_W - OMW_MARGIN - 110, A4_H - OMW_MARGIN - 88  # 110 x 88 mm card
+    card_x, card_y = A4_W - OMW_MARGIN - CARD_W, A4_H - OMW_MARGIN - CARD_H
     with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
         front, back = images_mm(pdf.pages[0]), images_mm(pdf.pages[1])
     # front: the 3:1 body art fills the body's height between the side labels (5.5 mm clear above
     # and below), centred across the body's width inside its 3 mm inset
-    art_h = 44 - 2 * 5.5
-    art_w = 3 * art_h
-    assert front == [pytest.approx((card_x + 55 - art_w / 2, card_y + 22 + 5.5, art_w, art_h), abs=0.01)]
-    inner_h = 44 - 2 * ART_INSET
+    art_h = BODY - 2 * 5.5
+    art_w = min(3 * art_h, CARD_W - 2 * ART_INSET)
+    art_h = art_w / 3
+    assert front == [pytest.approx((card_x + CARD_W / 2 - art_w / 2, card_y + TAB + BODY / 2 - art_h / 2,
+                                    art_w, art_h), abs=0.01)]
+    inner_h = BODY - 2 * ART_INSET
     # back (long-edge flip: the card lies mirrored at the left): on each of the ten tabs, the square
     # logo as large as fits the room below the soldier's number and name, TAB_PAD inside it; one
     # square centred on the body
-    back_x = A4_W - card_x - 110
-    rows = TabRows.of(FoldCard())
-    side = 22 - rows.name + BAND - 1.5 - TAB_PAD - 2 * TAB_PAD
-    x_in = (22 - side) / 2
-    tabs = [(back_x + i * 22 + x_in, card_y + y, side, side)
-            for y in (22 - TAB_PAD - side, 66 + TAB_PAD) for i in range(5)]
-    body = (back_x + (110 - inner_h) / 2, card_y + 22 + ART_INSET, inner_h, inner_h)
+    back_x = A4_W - card_x - CARD_W
+    rows = TabRows.of(FoldCard(width=CARD_W, tab_height=TAB, body_height=BODY, text_size_pt=8))
+    side = TAB - rows.name + BAND - 1.5 - TAB_PAD - 2 * TAB_PAD
+    x_in = (TAB_W - side) / 2
+    tabs = [(back_x + i * TAB_W + x_in, card_y + y, side, side)
+            for y in (TAB - TAB_PAD - side, TAB + BODY + TAB_PAD) for i in range(5)]
+    body = (back_x + (CARD_W - inner_h) / 2, card_y + TAB + ART_INSET, inner_h, inner_h)
     expected = sorted(tabs + [body])
     assert len(back) == len(expected)
     for got, want in zip(back, expected):
@@ -138,13 +143,14 @@ def test_logo_font_is_used_for_the_title_and_the_logo(run_cli, copy_definition, 
     set_key(yaml, "  text: One Minute War", "  font: display.ttf")
     result = run_cli("build", yaml, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
-    card_x, card_y = A4_W - OMW_MARGIN - 110, A4_H - OMW_MARGIN - 88
+    card_x, card_y = A4_W - OMW_MARGIN - CARD_W, A4_H - OMW_MARGIN - CARD_H
     with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
-        title = [c for c in chars_mm(pdf.pages[0]) if card_x < c["x0"] < card_x + 110
-                 and card_y + 22 < c["y0"] < card_y + 66 and c["size"] == pytest.approx(14)]
-        # the logo: 7 pt on the tabs (under each soldier's number and name), 16 pt on the body
+        title = [c for c in chars_mm(pdf.pages[0]) if card_x < c["x0"] < card_x + CARD_W
+                 and card_y + TAB < c["y0"] < card_y + TAB + BODY and c["size"] == pytest.approx(14)]
+        # the logo: on the tabs (under each soldier's number and name) the tabs' 8 pt, or less until
+        # it sets in two lines (the narrower regular face fits at 8), 16 pt on the body
         logo = [c for c in chars_mm(pdf.pages[1]) if c["x0"] < A4_W - card_x and c["y0"] > card_y
-                and round(c["size"]) in (7, 16)]
+                and min(abs(c["size"] - s) for s in (7.5, 8, 16)) < 0.05]
     assert "".join(c["text"] for c in title).replace(" ", "") == "ONEMINUTEWAR"
     own = f"BitstreamVeraSans-Roman-{hashlib.sha256((tmp_path / 'display.ttf').read_bytes()).hexdigest()[:12]}"
     assert {c["font"].split("+")[-1] for c in title} == {own}  # its own name and hash: no other font's

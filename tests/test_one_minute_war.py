@@ -8,10 +8,11 @@ import pdfplumber
 import pypdf
 import pytest
 
-from pdfmeasure import CUT_DASH, FOLD_DASH, MM, chars_mm, guides, page_size_mm, segments, svg_root
+from pdfmeasure import CUT_DASH, FOLD_DASH, MM, chars_mm, guides, page_size_mm, reading_text, segments, svg_root
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-CARD_W, CARD_H = 110.0, 88.0  # from one_minute_war.yaml: width 110, 22 + 44 + 22
+CARD_W, CARD_H = 115.0, 96.0  # from one_minute_war.yaml: width 115, 24 + 48 + 24
+TAB_H = 24.0
 
 
 def build(run_cli, out: Path, *args: str, game: str = "one_minute_war") -> Path:
@@ -127,8 +128,10 @@ def test_tab_backs_read_upright_for_their_owner_once_folded(run_cli, tmp_path):
             w, h = page_size_mm(pdf.pages[1])
             front_outline = [s for s in guides(pdf.pages[0]) if s.dash == CUT_DASH and s.length > 90]
             y0 = min(min(s.y1, s.y2) for s in front_outline)
-            # the logo is set at 7 pt, the page footer at 7.5 pt
-            logo = [c for c in chars_mm(pdf.pages[1]) if c["text"] in "ONEMINUTWAR" and c["size"] < 7.25]
+            # the tabs' logo is set at 7.5 pt (the largest size that sets in two lines), in capitals;
+            # the page footer, as small, lies below 12 mm
+            logo = [c for c in chars_mm(pdf.pages[1]) if c["text"] in "ONEMINUTWAR" and abs(c["size"] - 7.5) < 0.05
+                    and min(c["y0"], h - c["y1"]) > 12]
         assert len(logo) == 2 * 5 * len("ONEMINUTEWAR")
         for c in logo:
             a, b = c["dir"]
@@ -139,7 +142,7 @@ def test_tab_backs_read_upright_for_their_owner_once_folded(run_cli, tmp_path):
             # the tab over about a horizontal line, which reverses the y component
             material = (-a, b) if flip == "long" else (a, -b)
             seen = (material[0], -material[1])
-            near_row = front_y < y0 + 22
+            near_row = front_y < y0 + TAB_H
             assert seen == ((1, 0) if near_row else (-1, 0)), (flip, c)
 
 
@@ -429,3 +432,138 @@ def test_first_page_is_full_enough(run_cli, tmp_path, paper):
         body = [c for c in chars_mm(pdf.pages[0]) if 8 <= c["size"] < 14 and c["dir"] == (1, 0)]
     blank = min(c["y0"] for c in body) - PAGE_MARGIN
     assert 0 <= blank <= 40, f"{blank:.1f} mm blank at the foot of page 1 on {paper}"
+
+
+# -- issue 43: a sheet a publisher would print -----------------------------------------------------
+
+def matchup_cells(path: Path) -> list[list[str]]:
+    """The match-up table's cells, read from the PDF's ruled grid (the table whose corner says
+    'yours v. theirs'); each cell's lines joined by newlines, as pdfplumber reads them."""
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            for table in page.find_tables():
+                rows = table.extract()
+                if rows and (rows[0][0] or "").replace("\n", " ") == "yours v. theirs":
+                    return rows
+    raise AssertionError(f"no match-up table in {path.name}")
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_match_up_table_never_breaks_inside_a_word(all_games_built, paper):
+    """Every line of every cell is made of whole words: the results, the soldiers' numbers and
+    names, '+revive' under the Priest; on the rules sheet (a column beside the card) and on the
+    reference. Before issue 43 the narrow column printed '+reviv' / 'e' and '3 Spearm' / 'an'."""
+    names = ["Priest", "Princess", "Spearman", "Archer", "Knight"]
+    whole = {"yours", "v.", "theirs", "wins", "falls", "both", "stand", "+revive", *names,
+             *(str(n) for n in range(1, 6))}
+    folder = all_games_built[paper] / "one_minute_war"
+    for path in (folder / "one_minute_war.pdf", folder / "one_minute_war-reference.pdf"):
+        rows = matchup_cells(path)
+        assert len(rows) == 6 and all(len(row) == 6 for row in rows), rows
+        for row in rows:
+            for cell in row:
+                for line in (cell or "").split("\n"):
+                    assert set(line.split()) <= whole, (path.name, cell)
+        heads = [" ".join(row[0].split()) for row in rows[1:]]
+        assert heads == ["1 Priest +revive", "2 Princess", "3 Spearman", "4 Archer", "5 Knight"], heads
+        results = {" ".join(cell.split()) for row in rows[1:] for cell in row[1:]}
+        assert results == {"wins", "falls", "both stand"}
+
+
+def card_box(page) -> tuple[float, float, float, float]:
+    """The card's outline on a page (mm, y up): x0, y0, x1, y1 of its long dashed cut lines."""
+    outline = [s for s in guides(page) if s.dash == CUT_DASH and s.length > 90]
+    xs = [v for s in outline for v in (s.x1, s.x2)]
+    ys = [v for s in outline for v in (s.y1, s.y2)]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_cards_words_are_set_at_7_5_pt_or_more(all_games_built, paper):
+    """On both faces of the card: the abilities at 8 pt, the names at 9, the tab backs' logo at
+    7.5 (the largest that sets in two lines); before issue 43 the abilities and logo were 7 pt."""
+    from pdfmeasure import glyph_pt
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            x0, y0, x1, y1 = card_box(page)
+            height = float(page.height)
+            on_card = [c for c in page.chars if x0 <= c["x0"] / MM and c["x1"] / MM <= x1
+                       and y0 <= (height - c["bottom"]) / MM and (height - c["top"]) / MM <= y1]
+            sizes = {round(glyph_pt(c), 1) for c in on_card}
+            assert on_card and min(sizes) >= 7.5, (number, sorted(sizes))
+            if number == 1:  # the faces: abilities at 8 pt, names at 9
+                assert {8.0, 9.0} <= sizes, sorted(sizes)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_cards_back_is_light_ink(all_games_built, paper):
+    """The tab rows on the card's back are the sides' light tints, not floods of their colours:
+    every filled area on the back's card is at least L* 80 (a home printer's ink), and its words
+    are the sides' own dark colours, still readable (L* at most 50)."""
+    from printgen.drawing.style import lightness
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        page = pdf.pages[1]
+        x0, y0, x1, y1 = card_box(page)
+        height = float(page.height)
+        fills = [r for r in page.rects if r["fill"] and r["width"] > 10
+                 and x0 - 3 <= r["x0"] / MM and r["x1"] / MM <= x1 + 3
+                 and y0 - 3 <= (height - r["bottom"]) / MM and (height - r["top"]) / MM <= y1 + 3]
+        colours = {tuple(round(float(v), 3) for v in r["non_stroking_color"]) for r in fills}
+        numbers = [c for c in page.chars if c["text"] in "12345" and c["size"] > 12]
+    hexes = ["#" + "".join(f"{round(v * 255):02x}" for v in colour) for colour in colours]
+    assert len(fills) >= 10 and all(lightness(h) >= 80 for h in hexes), hexes
+    for c in numbers:
+        colour = "#" + "".join(f"{round(float(v) * 255):02x}" for v in c["non_stroking_color"])
+        assert lightness(colour) <= 50, colour
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_sheets_back_is_full_and_tells_an_example_war(all_games_built, paper):
+    """The back carries a round step by step and an example war of six rounds whose outcomes are
+    the soldier table's; its two columns under the card end within a quarter of a column of the
+    foot (38 % of the page was blank before issue 43 on A4)."""
+    from typeset import column_blanks
+    path = all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf"
+    front, back = column_blanks(path)
+    assert max(back) <= 0.25 and max(front) <= 0.25, (front, back)
+    with pdfplumber.open(path) as pdf:
+        text = " ".join(reading_text(page) for page in pdf.pages)
+    assert "A round, step by step" in text and "An example war" in text
+    assert "Round 1. Red 4 (Archer), Blue 3 (Spearman). Blue's Spearman falls. Standing: Red 5, Blue 4." in text
+    assert "Round 4. Red 5 (Knight), Blue a fist (behind 4 to 5). Blue folds down the Princess to pay " \
+           "for the fist; Red's Knight falls." in text
+    assert "Red's Princess has fought 2 rounds running and sits out the next." in text
+    assert "After 6 rounds Red leads 4 to 3" in text
+
+
+def test_the_example_war_follows_a_homebrew_table(run_cli, copy_definition, tmp_path):
+    """The example's moves are fixed, its outcomes worked out from the table, and it stops before
+    the first move the table forbids: here the Archer no longer defeats the Spearman, so round 1
+    leaves both standing, and Blue, never behind, cannot show the fist of round 4."""
+    beats = {1: [], 2: [5], 3: [1, 2], 4: [1, 2], 5: [1, 3, 4]}
+
+    def edit(data):
+        for soldier in data["soldiers"]:
+            honest(soldier, beats[soldier["number"]])
+    path = edited_definition(copy_definition, "archer_equal", edit)
+    with pdfplumber.open(build(run_cli, tmp_path, game=str(path))) as pdf:
+        text = " ".join(reading_text(page) for page in pdf.pages)
+    assert "Round 1. Red 4 (Archer), Blue 3 (Spearman). Neither soldier beats the other, so both stand. " \
+           "Standing: Red 5, Blue 5." in text
+    assert "Round 3. Red 1 (Priest), Blue 2 (Princess)." in text and "Round 4." not in text
+    assert "After 3 rounds the sides stand level at 5 each" in text
+
+
+def test_an_example_the_table_cuts_short_is_left_out(run_cli, copy_definition, tmp_path):
+    """With a Spearman who defeats the Archer, Red's Archer falls in round 1 and cannot fight round
+    2: one round is too short an example, so the sheet prints none."""
+    beats = {1: [], 2: [5], 3: [1, 4], 4: [2], 5: [1, 3, 4]}
+
+    def edit(data):
+        for soldier in data["soldiers"]:
+            honest(soldier, beats[soldier["number"]])
+    path = edited_definition(copy_definition, "archer_weak", edit)
+    with pdfplumber.open(build(run_cli, tmp_path / "weak", game=str(path))) as pdf:
+        text = " ".join(reading_text(page) for page in pdf.pages)
+    assert "An example war" not in text and "Round 1." not in text
+    assert "A round, step by step" in text

@@ -246,8 +246,8 @@ def war(run_cli, tmp_path) -> Path:
 
 
 def test_copied_tab_templates_changed_in_colour_and_shape_print_the_change(run_cli, war, tmp_path):
-    # the tabs' backs in a dark grey instead of the side's colour, and a ring round each number
-    edit(war / "tab-back.svg.j2", 'height="{{ box.height }}" fill="{{ side.colour }}"/>',
+    # the tabs' backs in a dark grey instead of the side's light tint, and a ring round each number
+    edit(war / "tab-back.svg.j2", 'height="{{ box.height }}" fill="{{ side.tint }}"/>',
          'height="{{ box.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
          'cy="{{ rows.number - sizes.number * 0.36 }}" r="3.2" fill="none" stroke="#ffcc00" stroke-width="0.4"/>')
     result = run_cli("build", war.parents[1] / "war.yaml", "--out", tmp_path / "out")

@@ -20,7 +20,7 @@ from pdfmeasure import glyph_pt
 from printgen.cli.main import cli
 from printgen.core.build import BuildOptions
 from printgen.games import bundled_definition, load
-from printgen.games.quick_violence.measuring_page import PAGE_COLOURS, RANGE_COLOUR, SCALE_COLOUR
+from printgen.games.quick_violence.measuring_page import MARK_PT, PAGE_COLOURS, RANGE_COLOUR, SCALE_COLOUR
 from printgen.games.quick_violence.model import PRINTGEN_RANGE_MM
 from printgen.core.paper import PAPERS as PRINTGEN_PAPERS
 
@@ -305,7 +305,8 @@ TICK = 5.0
 
 @dataclass(frozen=True)
 class Words:
-    """One run of 7 pt characters in one colour and direction: a label as drawn, in mm (y up)."""
+    """One run of the end marks' characters (MARK_PT, 8 pt) in one colour and direction: a label as
+    drawn, in mm (y up)."""
 
     text: str
     points: list[tuple[float, float]]  # each character's origin
@@ -313,13 +314,13 @@ class Words:
 
 
 def coloured_words(page, colour) -> list[Words]:
-    """The 7 pt labels drawn in `colour`, split where the direction changes or a run breaks off."""
+    """The end marks' labels drawn in `colour`, split where the direction changes or a run breaks off."""
     w, h = float(page.width), float(page.height)
     runs: list[list[dict]] = []
     for c in page.chars:
         if not same_colour(tuple(float(v) for v in c["non_stroking_color"] or ()), colour):
             continue
-        if abs(glyph_pt(c) - 7.0) > 0.05:
+        if abs(glyph_pt(c) - MARK_PT) > 0.05:
             continue
         last = runs[-1][-1] if runs else None
         if (last is None or [round(v, 3) for v in last["matrix"][:4]] != [round(v, 3) for v in c["matrix"][:4]]
@@ -475,8 +476,39 @@ def test_no_rules_page_ends_in_more_than_40_mm_of_blank_and_the_last_one_fills_b
     assert max(blanks[-1].values()) <= MAX_BLANK, blanks[-1]  # both columns reach the foot
     assert "Army sheets" in last
     players = [wd for wd in words if wd["text"] == "Player"]
-    assert len(players) == 2 and players[0]["x0"] < float(pages[-1].width) / 2 < players[1]["x0"]
-    assert last.count("points spent ______ of 10") == 2
+    middle = float(pages[-1].width) / 2
+    left = [wd for wd in players if wd["x0"] < middle]
+    assert players and len(left) == len(players) - len(left)  # a sheet for each player in each game
+    assert last.count("points spent ______ of 10") == len(players)
+    if len(left) > 1:
+        assert [f"Game {n}" for n in range(1, len(left) + 1)] == re.findall(r"Game \d", last)[::2]
+
+
+def army_sheet_lines(page) -> list[list[float]]:
+    """Each army sheet's fighter lines on a page, as the y (mm, down) of each line's S M L letters,
+    grouped per sheet: a sheet starts at each "Player" in the left half."""
+    words = page.extract_words()
+    middle = float(page.width) / 2
+    starts = sorted(wd["top"] for wd in words if wd["text"] == "Player" and wd["x0"] < middle)
+    rows = sorted({round(wd["top"], 1) for wd in words if wd["text"] == "S" and wd["x0"] < middle})
+    bounds = starts + [float("inf")]
+    return [[r / MM for r in rows if low < r < high] for low, high in zip(bounds, bounds[1:])]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_an_army_sheet_has_a_line_for_each_fighter_of_the_largest_army_and_the_page_is_used(built, paper):
+    """10 points buy at most 5 fighters (small ones at 2 points): each sheet has 5 lines, no more,
+    and the sheets repeat for further games, their lines grown, until the page is at most a
+    quarter empty at its foot."""
+    with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
+        page = pdf.pages[-2]
+        sheets = army_sheet_lines(page)
+        blank = foot_blanks(page)
+        height = float(page.height) / MM
+    assert sheets and all(len(lines) == 5 for lines in sheets), sheets
+    steps = [b - a for lines in sheets for a, b in zip(lines, lines[1:])]
+    assert min(steps) >= 7.0 - 0.05 and max(steps) <= 10.0 + 0.05  # room to write a name by hand
+    assert max(blank.values()) <= 0.25 * (height - 2 * MARGIN), blank
 
 
 @pytest.mark.parametrize("size", [7, 12])
@@ -490,3 +522,29 @@ def test_other_text_sizes_leave_no_blank_foot_either(run_cli, copy_definition, t
         for number, page in enumerate(pdf.pages[:-1], start=1):
             blank = foot_blanks(page)
             assert min(blank.values()) <= MAX_BLANK, (number, blank)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_document_credits_the_original_in_its_footer(built, paper):
+    """The house footer (game, document, page, then the credit) on each rules and reference page:
+    the original rules name no author, so the credit names the original by its own heading."""
+    credit = "Adapted from Very Quick Violence"
+    for name in ("quick_violence.pdf", "quick_violence-reference.pdf", "quick_violence-reference-cards.pdf"):
+        with pdfplumber.open(built[paper] / name) as pdf:
+            pages = pdf.pages[:-1] if name == "quick_violence.pdf" else pdf.pages  # the ruler has no footer
+            for number, page in enumerate(pages, start=1):
+                foot = [c for c in page.chars if (float(page.height) - c["bottom"]) / MM < 8]
+                words = "".join(c["text"] for c in sorted(foot, key=lambda c: c["x0"]))
+                assert words.endswith(f"page {number} of {len(pdf.pages)} \u00b7 {credit}"), (name, words)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_measuring_pages_words_are_8_pt_or_more(built, paper):
+    """The ticks' words ('20 mm to the right edge') and the move picture's ('before', 'after')
+    were 7 pt, and read smaller, thin and coloured, than the body: now nothing there is under 8."""
+    with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
+        page = pdf.pages[-1]
+        sizes = {round(glyph_pt(c), 2) for c in page.chars if c["text"].strip()}
+        text = page.extract_text()
+    assert min(sizes) >= 8.0, sorted(sizes)
+    assert "before" in text and "after" in text and "(not to scale)" in text

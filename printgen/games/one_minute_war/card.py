@@ -121,8 +121,8 @@ class WarCard:
         number_mm = font_mm(self.defn.card.number_size_pt)
         lift = BAND - max(0.0, fonts.ascent(fonts.BOLD, number_mm) - CAP * number_mm)
         data["rows"] = {"number": rows.number - lift, "name": rows.name - lift}
-        del data["sizes"]["ability"], data["soldier"]["lines"], data["side"]["tint"]
-        data["logo"] = self.logo_data(0.0, t - box, tw, box, fonts.MIN_PT)
+        del data["sizes"]["ability"], data["soldier"]["lines"]
+        data["logo"] = self.logo_data(0.0, t - box, tw, box, self.tab_logo_pt)
         # the back's colour bleeds past the cut, the fold and the card's outline (not a shared cut),
         # so a back printed a little off shows no white edge on a folded tab
         order = [s.number for s in self.soldiers()]
@@ -130,6 +130,16 @@ class WarCard:
         right = TAB_BLEED if soldier.number == order[-1] else 0.0
         data["box"] = {"x": -left, "y": -TAB_BLEED, "width": tw + left + right, "height": t + 2 * TAB_BLEED}
         return data
+
+    @property
+    def tab_logo_pt(self) -> float:
+        """The logo's size on a tab's back: the tabs' text size, or less (half points, never under
+        the 7 pt floor) until it sets in two lines across the tab."""
+        size = self.defn.card.text_size_pt
+        while size - 0.5 >= fonts.MIN_PT and len(wrap(self.defn.logo.text.upper(), self.title_font, size,
+                                                     self.tab_width - 2 * TAB_PAD)) > 2:
+            size -= 0.5
+        return size
 
     @property
     def logo_height(self) -> float:
@@ -171,8 +181,10 @@ class WarCard:
                             "tint": hex_of(tint(colour(self.defn.reference.accent), 0.65)),
                             "face": MARK_R - 1.1, "minute": [0.866 * (MARK_R - 1.1), -0.5 * (MARK_R - 1.1)]} \
                 if fits else None
-            data["near"] = {"label": f"{near.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
-            data["far"] = {"label": f"{far.name} side", "x": w / 2, "y": b - 2.5, "size": font_mm(7)}
+            data["near"] = {"label": f"{near.name} side", "x": w / 2, "y": b - 2.5,
+                            "size": font_mm(self.defn.card.text_size_pt)}
+            data["far"] = {"label": f"{far.name} side", "x": w / 2, "y": b - 2.5,
+                            "size": font_mm(self.defn.card.text_size_pt)}
         else:
             data["logo"] = self.logo_data(0.0, 0.0, w, b, 16)
         return data

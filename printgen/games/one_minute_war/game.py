@@ -17,13 +17,14 @@ from printgen.core.problems import DefinitionError
 from printgen.layout.reference import DataTable, Reference, reference_documents, reference_styles
 from printgen.layout.sheet import Duplex, DuplexSheet, frames_around, line_legend
 from printgen.drawing.markdown import Hooks, blocks
-from printgen.drawing.story import Styles, accent_of, cell_styles, escape, grid_style, styles
+from printgen.drawing.story import Styles, accent_of, cell_styles, escape, grid_style, styles, words_of
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper
 from printgen.drawing.document import Blame, Document, Page
 from printgen.games import Game, Loaded, Replayer, Validator
 from printgen.games.one_minute_war.abilities import check_abilities
+from printgen.games.one_minute_war.example import example_data
 from printgen.games.one_minute_war.card import WarCard, check_card_text, tab_warnings
 from printgen.games.pieces import templates_for
 from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_sides, check_soldiers
@@ -92,31 +93,60 @@ def tips(defn: OneMinuteWar) -> Tips:
     return Tips(stands, [LoneVictim(s.name, names[s.beats[0]]) for s in order if len(s.beats) == 1])
 
 
+REVIVE_MARK = "+revive"  # beside the reviver's name in the match-up table: he revives whatever the cell says
+
+
+def widest_word(texts: list[str], font: str, size: float) -> float:
+    """The width (points) of the widest word in `texts` (a number and the name after it are one),
+    and a point to spare for rounding: a table cell never breaks inside a word."""
+    return max(fonts.text_width(word, font, size) for text in texts for word in words_of(text)) + 1.0
+
+
 def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
-    """Every pairing at a glance: row = your soldier, column = the one he meets."""
+    """Every pairing at a glance: row = your soldier, column = the one he meets.
+
+    Cells hold only 'wins', 'falls' or 'both stand'; the reviver's row head carries the revival
+    once. Each column is as wide as its widest word needs (no word is ever broken), the rest of
+    the width going to the result columns; too narrow for the names, the heads are numbers."""
     order = sorted(defn.soldiers, key=lambda s: s.number)
     plain, white_head = cell_styles(style, house.dense(style.body.fontSize))
-    cell, head = plain.clone("mcell", alignment=1), white_head.clone("mhead", alignment=1)
+    cell = plain.clone("mcell", alignment=1, splitLongWords=0)
+    head = white_head.clone("mhead", alignment=1, splitLongWords=0)
     side = cell.clone("mside", fontName=fonts.BOLD)  # the row heads, on white
-    narrow = width < NARROW_TABLE  # in a column, the heads name the soldiers by number alone
-    rows = [[Paragraph("yours v. theirs", head)]
-            + [Paragraph(str(s.number) if narrow else f"{s.number} {escape(s.name)}", head) for s in order]]
+    pad = 1.5 if width < NARROW_TABLE else 6.0  # points each side of a cell's text
+    size = cell.fontSize
+    results = ["wins", "falls", "both stand"]
+    corner = "yours v. theirs"
+
+    def heads(named: bool) -> list[str]:
+        return [f"{s.number} {s.name}" if named else str(s.number) for s in order]
+
+    def row_words(named: bool) -> list[str]:
+        return [h + (f" {REVIVE_MARK}" if s.revives else "") for h, s in zip(heads(named), order)]
+
+    result_need = max(widest_word(results, fonts.REGULAR, size), widest_word(heads(width >= NARROW_TABLE),
+                                                                             fonts.BOLD, size)) + 2 * pad
+    named = True
+    first = widest_word([corner, *row_words(True)], fonts.BOLD, size) + 2 * pad
+    if first + len(order) * result_need > pt(width):  # the names do not fit: number the rows too
+        named = False
+        first = widest_word([corner, *row_words(False)], fonts.BOLD, size) + 2 * pad
+    columns = heads(named and width >= NARROW_TABLE)
+    rest = (pt(width) - first) / len(order)
+    rows = [[Paragraph(corner, head)] + [Paragraph(escape(h), head) for h in columns]]
     shading = []
     for r, mine in enumerate(order, start=1):
-        row = [Paragraph(f"{mine.number} {escape(mine.name)}", side)]
+        name = escape(f"{mine.number} {mine.name}" if named else str(mine.number))
+        mark = f"<br/>{REVIVE_MARK}" if mine.revives else ""
+        row = [Paragraph(name + mark, side)]
         for c, theirs in enumerate(order, start=1):
             result = outcome(mine, theirs)
-            if mine.revives:
-                result += " +revive"
-            row.append(Paragraph(result.replace(" +", "<br/>+") if narrow else result, cell))
-            fill = {"wins": "#d9ead3", "falls": "#f4cccc"}.get(result.split(" +")[0])
+            row.append(Paragraph(result, cell))
+            fill = {"wins": "#d9ead3", "falls": "#f4cccc"}.get(result)
             if fill:
                 shading.append(("BACKGROUND", (c, r), (c, r), HexColor(fill)))
         rows.append(row)
-    first = 0.24 if narrow else 0.22
-    pad = 2 if narrow else 6  # points each side of a cell's text
-    widths = [pt(width) * first] + [pt(width) * (1 - first) / len(order)] * len(order)
-    table = Table(rows, colWidths=widths)
+    table = Table(rows, colWidths=[first] + [rest] * len(order))
     table.setStyle(grid_style(accent_of(style), pad, [
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2), *shading]))
@@ -162,7 +192,8 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     style = styles(defn.text_size_pt, defn.reference.accent)
     text = render(RULES_TEMPLATE, {"d": defn, "soldiers": card.soldiers(),
                                                     "near": defn.sides[0], "far": defn.sides[1],
-                                                    "flip": options.flip, "tips": tips(defn)},
+                                                    "flip": options.flip, "tips": tips(defn),
+                                                    "example": example_data(defn)},
                     options.templates)
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}

@@ -47,7 +47,7 @@ CLEARANCE = 8.0  # mm kept between LONG's centre line and anything in the lower-
 BOX_CLEARANCE = 11.0  # the same for the text box, which must also clear LONG's label
 TICK_HALF = 2.5  # half-length of an end mark's tick across its arrow
 TICK_WIDTH = 0.3
-MARK_PT = 7  # the end marks' words: the smallest size printgen prints
+MARK_PT = 8  # the end marks' words: a point over the 7 pt floor, so thin coloured words still read
 MARK_GAP = 1.5  # from a tick to its words, along the arrow
 LABEL_PT = 13
 DETAIL_PT = 8.5
@@ -372,7 +372,7 @@ def leapfrog(x: float, top: float) -> Group:
     group.add(Circle(after, cy, r, fillColor=white, strokeColor=GREY, strokeWidth=0.3,
                      strokeDashArray=[1.2, 0.8]))
     group.add(Arrow((before + r, cy), (after - r, cy), GREY, 5.0, 1.8).drawing())
-    group.add(text(before, cy - r - 3.5, "before", NOTE_PT - 1, anchor="middle", fill=GREY))
-    group.add(text(after, cy - r - 3.5, "after", NOTE_PT - 1, anchor="middle", fill=GREY))
-    group.add(text(after + r + 3.0, cy - 1.0, "(not to scale)", NOTE_PT - 1, fonts.ITALIC, fill=GREY))
+    group.add(text(before, cy - r - 3.5, "before", NOTE_PT, anchor="middle", fill=GREY))
+    group.add(text(after, cy - r - 3.5, "after", NOTE_PT, anchor="middle", fill=GREY))
+    group.add(text(after + r + 3.0, cy - 1.0, "(not to scale)", NOTE_PT, fonts.ITALIC, fill=GREY))
     return group
