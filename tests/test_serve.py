@@ -454,6 +454,26 @@ def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
     assert live.version == 1 and live.games == []
 
 
+def test_a_paper_chosen_in_the_page_overrides_the_paper_a_deck_names_as_build_does(tmp_path):
+    """A deck that names Letter is built on Letter, as `printgen build` builds it without --paper,
+    until the page chooses a paper; a change of flip alone (the page sends the paper shown with it)
+    keeps the deck's own."""
+    from printgen.cli.serve import Settings
+    from printgen.games import load
+
+    definition = small_deck(tmp_path / "potion")
+    swap(definition, "\nsheet:\n", "\nsheet:\n  paper: letter\n")
+
+    def paper(settings: Settings) -> list[int]:
+        (pdf,) = [a for a in load(definition).build(settings.options(())) if a.name == "potion.pdf"]
+        return sorted(round(float(v)) for v in PdfReader(io.BytesIO(pdf.data)).pages[0].mediabox[2:])
+
+    own = Settings().updated("paper=a4&flip=short&bleed=&back_offset=")
+    assert paper(own) == [612, 792]
+    assert paper(own.updated("paper=a4&flip=long")) == [612, 792]
+    assert paper(own.updated("paper=letter").updated("paper=a4")) == [595, 842]
+
+
 def test_a_folder_left_by_a_killed_serve_is_removed_by_the_next(monkeypatch, tmp_path):
     """A serve killed outright (SIGKILL, a power cut) cannot remove its folder; the next serve removes
     each folder whose process is gone, and keeps those of serves still running."""

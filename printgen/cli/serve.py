@@ -202,7 +202,7 @@ class Live:
 def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) -> int:
     """Listen, build, and rebuild after every change until Ctrl-C; the number of rebuilds.
     `loop`: test settings for printgen.cli.watch.watch."""
-    from printgen.cli.watch import follow
+    from printgen.cli.watch import watch
 
     try:
         server = Loopback(partial(respond, live, page()), port)
@@ -218,7 +218,7 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
 
             if not webbrowser.open(server.url):
                 click.echo(f"printgen: found no web browser to open; open {server.url} yourself", err=True)
-        return follow(live.paths, live.rebuild, "printgen: stopped serving.", asked=live.asked.is_set,
+        return watch(live.paths, live.rebuild, "printgen: stopped serving.", asked=live.asked.is_set,
                       **{"sleep": live.asked.wait, **loop})
     finally:
         server.shut()

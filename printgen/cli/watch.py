@@ -21,7 +21,7 @@ Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is mi
 Rebuild = Callable[[list[Path]], "set[Path] | None"]  # the changed files -> the files to watch (None: the same)
 MAX_FOLDER_FILES = 5000  # a referenced folder bigger than this is not a template or art folder
 MAX_NAME = 500  # a longer value of a definition is text, not a file name
-# what every rebuild's worker imports as it writes: imported once here, so each forked worker has it
+# what every rebuild's worker imports as it writes
 SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
                "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin", "svgwrite", "printgen.art.svg",
                "printgen.art.svgbatch", "printgen.games.pieces")
@@ -101,44 +101,38 @@ def watched(definitions: Iterable[Path], template_dirs: Iterable[Path] = (),
     return files
 
 
-def watch(files: set[Path], rebuild: Rebuild, interval: float = 0.5, should_stop: Callable[[], bool] = lambda: False,
-          max_rounds: int | None = None, sleep: Callable[[float], Any] | None = None,
-          asked: Callable[[], bool] = lambda: False) -> int:
-    """Build once, then poll every `interval` s and rebuild after any change or when `asked`; the
-    number of rebuilds. A file's stamp is taken before the build that reads it, so a save during a
-    build triggers the next; a file first listed by a build is stamped after it."""
+def watch(paths: Iterable[Path], rebuild: Rebuild, stopped: str = "printgen: stopped watching.", interval: float = 0.5,
+          should_stop: Callable[[], bool] = lambda: False, max_rounds: int | None = None,
+          sleep: Callable[[float], Any] | None = None, asked: Callable[[], bool] = lambda: False) -> int:
+    """Build once, then poll every `interval` s and rebuild after any change or when `asked`, until
+    Ctrl-C (`stopped` is said); the number of rebuilds. A file's stamp is taken before the build that
+    reads it, so a save during a build triggers the next; a file first listed by a build, after it."""
+    from importlib import import_module
+
+    from printgen.games import GAME_MODULES, game_entry
+
     def after(before: dict[Path, Stamp], listed: set[Path] | None) -> dict[Path, Stamp]:
         if listed is None:
             return before
         return {**snapshot(listed - before.keys()), **{p: before[p] for p in listed & before.keys()}}
 
-    state, rebuilds, rounds = after(snapshot(files), rebuild([])), 0, 0
-    while not should_stop() and (max_rounds is None or rounds < max_rounds):
-        (sleep or time.sleep)(interval)
-        rounds += 1
-        now = snapshot(state)
-        differences = changed(state, now)
-        if differences:
-            names = ", ".join(display_name(p) for p in differences[:3]) + (" ..." if len(differences) > 3 else "")
-            click.echo(f"printgen: changed: {names}; rebuilding", err=True)
-        if differences or asked():
-            state, rebuilds = after(now, rebuild(differences)), rebuilds + 1
-    return rebuilds
-
-
-def follow(paths: list[Path], rebuild: Rebuild, stopped: str, **loop: Any) -> int:
-    """`watch` the definitions at `paths`, with the code every worker runs imported first; Ctrl-C
-    ends it with `stopped` said. `loop`: test settings for `watch`."""
-    from importlib import import_module
-
-    from printgen.games import GAME_MODULES, game_entry
-
-    for module in SHARED_CODE:
-        import_module(module)
-    for game_id in GAME_MODULES:
-        game_entry(game_id)
+    rebuilds = rounds = 0
     try:
-        return watch({path.resolve() for path in paths}, rebuild, **loop)
+        state = after(snapshot({path.resolve() for path in paths}), rebuild([]))
+        for module in SHARED_CODE:  # imported here once, not by every rebuild's forked worker
+            import_module(module)
+        for game_id in GAME_MODULES:
+            game_entry(game_id)
+        while not should_stop() and (max_rounds is None or rounds < max_rounds):
+            (sleep or time.sleep)(interval)
+            rounds += 1
+            now = snapshot(state)
+            differences = changed(state, now)
+            if differences:
+                names = ", ".join(display_name(p) for p in differences[:3]) + (" ..." if len(differences) > 3 else "")
+                click.echo(f"printgen: changed: {names}; rebuilding", err=True)
+            if differences or asked():
+                state, rebuilds = after(now, rebuild(differences)), rebuilds + 1
     except KeyboardInterrupt:
         click.echo(stopped, err=True)
-        return 0
+    return rebuilds
