@@ -17,7 +17,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import parse_qs
 
 import click
@@ -74,20 +74,6 @@ def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
     serve(Live(paths, settings, template_dirs, allow_outside, float(dpi)), port, open_browser)
 
 
-def bleed_of(value: str) -> float | None:
-    try:
-        return FiniteRange(0, MAX_BLEED_MM).convert(value, None, None) if value else None
-    except click.BadParameter:
-        raise click.BadParameter(f"expected a number of mm from 0 to {MAX_BLEED_MM:g}, or nothing for each "
-                                 f"definition's own (got {value[:40]!r})") from None
-
-
-PAGE_SETTINGS: dict[str, Callable[[str], Any]] = {  # what the page may change, each read as the option is
-    "paper": lambda value: click.Choice(sorted(PAPERS), case_sensitive=False).convert(value, None, None),
-    "flip": lambda value: click.Choice(["long", "short"], case_sensitive=False).convert(value, None, None),
-    "bleed": bleed_of, "back_offset": lambda value: parse_offset(None, None, value or None)}
-
-
 @dataclass(frozen=True)
 class Settings:
     """The build options the page offers, and those only the command line gives."""
@@ -109,22 +95,32 @@ class Settings:
                             where=self.where)
 
     def updated(self, query: str) -> Settings:
-        """These settings with the page's changes (`paper=letter&bleed=`); ValueError, saying what would do, for a wrong value."""
+        """These settings with the page's changes (`paper=letter&bleed=`); ValueError for a wrong value."""
         try:
-            asked = parse_qs(query, keep_blank_values=True, max_num_fields=MAX_QUERY_FIELDS)
+            asked = {k: v[-1].strip() for k, v in parse_qs(query, keep_blank_values=True,
+                                                           max_num_fields=MAX_QUERY_FIELDS).items()}
         except ValueError:
             raise ValueError("too many settings at once") from None
         changes: dict[str, Any] = {}
-        for key, values in asked.items():
-            read, value = PAGE_SETTINGS.get(key), values[-1].strip()
-            if read is None:
+        for key, value in asked.items():
+            if value.lower() in {"paper": PAPERS, "flip": ("long", "short")}.get(key, ()):
+                changes[key] = value.lower()
+            elif key == "bleed":
+                try:
+                    changes[key] = FiniteRange(0, MAX_BLEED_MM).convert(value, None, None) if value else None
+                except click.BadParameter:
+                    raise ValueError(f"bleed: expected a number of mm from 0 to {MAX_BLEED_MM:g}, or nothing "
+                                     f"for each definition's own (got {value[:40]!r})") from None
+            elif key == "back_offset":
+                try:
+                    changes[key] = parse_offset(None, None, value) if value else None
+                except click.BadParameter as exc:
+                    raise ValueError(f"back offset: {exc.message}") from None
+            else:
                 raise ValueError(f"{key}: expected paper ({' or '.join(sorted(PAPERS))}), flip (long or short), "
-                                     f"bleed or back_offset (got {value[:40]!r})")
-            try:
-                changes[key] = read(value)
-            except click.BadParameter as exc:
-                raise ValueError(f"{key.replace('_', ' ')}: {exc.message}") from None
-        return replace(self, **changes, paper_given=self.paper_given or changes.get("paper", self.paper) != self.paper)
+                                 f"bleed or back_offset (got {value[:40]!r})")
+        chosen = self.paper_given or changes.get("paper", self.paper) != self.paper
+        return replace(self, **changes, paper_given=chosen)
 
     def shown(self) -> dict[str, Any]:
         return {key: value for key, value in asdict(self).items() if key != "paper_given"}
