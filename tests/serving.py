@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -43,6 +44,13 @@ def save(path: Path, text: str) -> None:
     path.write_text(text)
     if path.stat().st_mtime_ns == before:
         os.utime(path, ns=(before + 1_000_000, before + 1_000_000))
+
+
+def swap(path: Path, old: str, new: str) -> None:
+    """`save` the file with `old`, which it must hold once, replaced: an edit never misses silently."""
+    text = path.read_text()
+    assert text.count(old) == 1, (path, old)
+    save(path, text.replace(old, new))
 
 
 class Served:
@@ -104,6 +112,10 @@ class Served:
                 return state
             time.sleep(0.1)
         raise AssertionError(f"{what}: not seen; stderr: {self.stderr()}")
+
+    def built_in(self) -> list[Path]:
+        """The private folder its builds are written to, while it runs (named with its process id)."""
+        return list(Path(tempfile.gettempdir()).glob(f"printgen-serve-{self.process.pid}-*"))
 
     def stop(self, signum: int = signal.SIGINT) -> tuple[int, str]:
         """Stop it as a terminal's Ctrl-C does (the whole process group); its exit code and stderr."""

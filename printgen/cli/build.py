@@ -68,7 +68,7 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
                  **loop: Any) -> int:
     """Build now and after every change until Ctrl-C; a broken definition is reported and waited on,
     never the end of the run. `loop`: test settings for printgen.cli.watch.watch."""
-    from printgen.cli.watch import follow
+    from printgen.cli.watch import watch
 
     def rebuild(changed: list[Path]) -> set[Path]:
         started = time.monotonic()
@@ -84,4 +84,4 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
                            "changes (Ctrl-C stops)", err=True)
             return built.watched
 
-    return follow(paths, rebuild, "printgen: stopped watching.", **loop)
+    return watch(paths, rebuild, "printgen: stopped watching.", **loop)

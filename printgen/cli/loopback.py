@@ -1,5 +1,5 @@
-"""The web server behind `printgen serve`, on the standard library's threaded HTTP server: 127.0.0.1
-only, GET only, one request per connection, each connection's thread bounded in time and bytes.
+"""The web server behind `printgen serve`: the standard library's threaded HTTP server on 127.0.0.1,
+GET only, one request per connection, each connection's thread bounded in time and bytes.
 
 Its threads never write to stderr (a build's worker forked meanwhile would inherit that lock held)
 and never take Ctrl-C, which stays with the main thread (docs/ARCHITECTURE.md).
@@ -9,13 +9,11 @@ from __future__ import annotations
 import io
 import signal
 import socket
-import socketserver
 import threading
 import time
 from contextlib import suppress
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 HOST = "127.0.0.1"
@@ -27,17 +25,11 @@ MAX_CONNECTIONS = 32  # held at once; the oldest is closed beyond that
 TEXT = "text/plain; charset=utf-8"
 
 
-@dataclass(frozen=True)
-class Reply:
-    """One answer: status, media type and body; `headers` adds to the ones every answer has."""
-
+class Reply(NamedTuple):
     status: int
     content_type: str
     body: bytes
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-Respond = Callable[[str, str], Reply]  # (the unquoted path, the raw query) -> the answer
+    headers: dict[str, str] = {}  # besides those every answer has
 
 
 def read_head(connection: socket.socket) -> bytes:
@@ -56,7 +48,7 @@ def read_head(connection: socket.socket) -> bytes:
 
 class Handler(BaseHTTPRequestHandler):
     server: Loopback
-    error_content_type = "text/plain; charset=utf-8"
+    error_content_type = TEXT
     error_message_format = "%(code)d %(message)s: %(explain)s\n"
     default_request_version = "HTTP/1.0"  # what an error is answered in, also to a line unread
 
@@ -78,7 +70,13 @@ class Handler(BaseHTTPRequestHandler):
             return
         if len(self.requestline.split()) != 3:  # an HTTP/0.9 request: answered as HTTP/1.0
             return self.send_error(400, explain="not a request this server reads")
-        self.reply(self.answer())
+        status, content_type, body, headers = self.answer()
+        self.send_response(status)
+        for name, value in {"Content-Type": content_type, "Content-Length": str(len(body)),
+                            "Connection": "close", **headers}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
 
     def answer(self) -> Reply:
         hosts = self.server.hosts
@@ -98,14 +96,6 @@ class Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         return self.server.respond(unquote(parts.path, errors="replace"), parts.query)
 
-    def reply(self, reply: Reply) -> None:
-        self.send_response(reply.status)
-        for name, value in {"Content-Type": reply.content_type, "Content-Length": str(len(reply.body)),
-                            "Connection": "close", **reply.headers}.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(reply.body)
-
     def end_headers(self) -> None:
         for name, value in (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
                             ("Referrer-Policy", "no-referrer")):
@@ -120,11 +110,12 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Loopback(ThreadingHTTPServer):
-    """A listening socket on 127.0.0.1, answering in a thread per connection while `serving`."""
+    """A listening socket on 127.0.0.1 that answers `respond(unquoted path, raw query)` in a thread
+    per connection once `serving`."""
 
     daemon_threads, block_on_close = True, False
 
-    def __init__(self, respond: Respond, port: int = 0) -> None:
+    def __init__(self, respond: Callable[[str, str], Reply], port: int = 0) -> None:
         self.respond = respond
         self.held: list[socket.socket] = []  # the connections open, oldest first
         self.lock = threading.Lock()
@@ -133,21 +124,16 @@ class Loopback(ThreadingHTTPServer):
         self.hosts = (f"{HOST}:{self.port}", f"localhost:{self.port}")
         self.url = f"http://{HOST}:{self.port}/"
 
-    def server_bind(self) -> None:  # HTTPServer's own looks the host's name up: not needed here
-        socketserver.TCPServer.server_bind(self)
-
-    def serving(self) -> threading.Thread:
-        """Start answering in a thread of its own, which blocks Ctrl-C and SIGTERM, as its
-        connections' threads inherit; the main thread takes them."""
-        thread = threading.Thread(target=self.serve_forever, args=(0.1,), daemon=True)
-        mask = getattr(signal, "pthread_sigmask", None)
-        held = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if mask else None
+    def serving(self) -> None:
+        """Answer in a thread of its own that blocks Ctrl-C and SIGTERM, as the threads it starts do,
+        so that they reach the main thread even while it waits for a build."""
+        stops = {signal.SIGINT, signal.SIGTERM}
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, stops) if hasattr(signal, "pthread_sigmask") else None
         try:
-            thread.start()
+            threading.Thread(target=self.serve_forever, args=(0.1,), daemon=True).start()
         finally:
-            if mask:
-                mask(signal.SIG_SETMASK, held)
-        return thread
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         with self.lock:

@@ -1,13 +1,17 @@
 """`printgen serve`: a browser page of every page and piece the games build, redrawn after every save.
 
-`build --watch`'s loop (printgen.cli.watch) builds through printgen.cli.engine, as `build` does, into
-a fresh private folder, then swaps which folder is served; the server (printgen.cli.loopback) answers
-meanwhile from a table of URL paths to that folder's files, so nothing else on disk is ever served.
+`build --watch`'s loop (printgen.cli.watch) builds every game whole, as `build` does, into one
+private folder; the server (printgen.cli.loopback) answers from a table of URL paths to the last good
+build's files there, so nothing else on disk is ever served. The folder goes when serve stops; one
+left by a serve that was killed goes when the next serve starts.
 """
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
+import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
@@ -33,6 +37,7 @@ from printgen.core.staging import private_folder, remove
 JSON = "application/json"
 MEDIA = {".png": "image/png", ".pdf": "application/pdf"}
 MAX_QUERY_FIELDS = 8
+FOLDER = "printgen-serve-"  # then the serving process's id
 
 
 @click.command("serve")
@@ -60,16 +65,13 @@ def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
 
     Serves one page at http://127.0.0.1:PORT/ (this computer only) until Ctrl-C. A mistake is shown
     in the page as file:line: key: message, over the last pages that built. With no GAME, every
-    bundled game is shown. Nothing is written to disk: use `printgen build` for the files.
+    bundled game is shown. Nothing is written to your folders: use `printgen build` for the files.
     """
     paths = paths_for(games)
     check_targets(paths, paper, None, None)
-    settings = Settings(paper.lower(), flip, bleed, back_offset, layout and layout.lower(), rows, guides, where)
+    settings = Settings(paper.lower(), flip, bleed, back_offset, layout and layout.lower(), rows, guides, where,
+                        options.typed("paper"))
     serve(Live(paths, settings, template_dirs, allow_outside, float(dpi)), port, open_browser)
-
-
-class SettingRefused(ValueError):
-    """A value the page sent that a build cannot take; its message says what would do."""
 
 
 @dataclass(frozen=True)
@@ -84,19 +86,21 @@ class Settings:
     rows: tuple[int, ...] | None = None
     guides: bool = False
     where: str | None = None
+    paper_given: bool = False  # typed, or chosen in the page: over the paper a deck names, as in `build`
 
     def options(self, templates: tuple[Path, ...]) -> BuildOptions:
         offset = self.back_offset or saved_back_offset(self.flip) or (0.0, 0.0)
         return BuildOptions(SHEET_PAPERS[self.paper], self.flip, offset, templates, self.bleed,
-                            layout=self.layout, rows=self.rows, guides=self.guides, where=self.where)
+                            paper_given=self.paper_given, layout=self.layout, rows=self.rows, guides=self.guides,
+                            where=self.where)
 
     def updated(self, query: str) -> Settings:
-        """These settings with the page's changes (`paper=letter&bleed=`); SettingRefused for a bad value."""
+        """These settings with the page's changes (`paper=letter&bleed=`); ValueError for a wrong value."""
         try:
             asked = {k: v[-1].strip() for k, v in parse_qs(query, keep_blank_values=True,
                                                            max_num_fields=MAX_QUERY_FIELDS).items()}
         except ValueError:
-            raise SettingRefused("too many settings at once")
+            raise ValueError("too many settings at once") from None
         changes: dict[str, Any] = {}
         for key, value in asked.items():
             if value.lower() in {"paper": PAPERS, "flip": ("long", "short")}.get(key, ()):
@@ -105,40 +109,44 @@ class Settings:
                 try:
                     changes[key] = FiniteRange(0, MAX_BLEED_MM).convert(value, None, None) if value else None
                 except click.BadParameter:
-                    raise SettingRefused(f"bleed: expected a number of mm from 0 to {MAX_BLEED_MM:g}, or nothing "
-                                         f"for each definition's own (got {value[:40]!r})") from None
+                    raise ValueError(f"bleed: expected a number of mm from 0 to {MAX_BLEED_MM:g}, or nothing "
+                                     f"for each definition's own (got {value[:40]!r})") from None
             elif key == "back_offset":
                 try:
                     changes[key] = parse_offset(None, None, value) if value else None
                 except click.BadParameter as exc:
-                    raise SettingRefused(f"back offset: {exc.message}") from None
+                    raise ValueError(f"back offset: {exc.message}") from None
             else:
-                raise SettingRefused(f"{key}: expected paper ({' or '.join(sorted(PAPERS))}), flip (long or "
-                                     f"short), bleed or back_offset (got {value[:40]!r})")
-        return replace(self, **changes)
+                raise ValueError(f"{key}: expected paper ({' or '.join(sorted(PAPERS))}), flip (long or short), "
+                                 f"bleed or back_offset (got {value[:40]!r})")
+        chosen = self.paper_given or changes.get("paper", self.paper) != self.paper
+        return replace(self, **changes, paper_given=chosen)
+
+    def shown(self) -> dict[str, Any]:
+        return {key: value for key, value in asdict(self).items() if key != "paper_given"}
 
     def said(self) -> str:
-        """The settings in a few words, as the command line would give them."""
+        """The settings as the command line gives them (`--paper letter --flip short`)."""
         def word(value: Any) -> str:
             return ",".join(map(word, value)) if isinstance(value, tuple) else f"{value:g}" \
                 if isinstance(value, float) else shlex.quote(str(value))
 
         return " ".join(f"--{key.replace('_', '-')}" + ("" if value is True else f" {word(value)}")
-                        for key, value in asdict(self).items() if value not in (None, False))
+                        for key, value in self.shown().items() if value not in (None, False))
 
 
 @dataclass(eq=False)
 class Live:
-    """The page's state and the served table: changed by the watch loop's thread alone, and
-    replaced whole (each a single assignment), so a request's thread reads one build or the next."""
+    """The page's state and the served table, each field replaced whole (by the watch loop, or the
+    settings by a request), so a request's thread reads one build or the next."""
 
     paths: list[Path]
     settings: Settings
     templates: tuple[Path, ...] = ()
     allow_outside: bool = False
     dpi: float = 72.0
-    files: dict[str, Path] = field(default_factory=dict)  # URL path -> a file in `folder`
-    folder: str | None = None  # the last good build's files
+    folder: Path = Path()  # where every build is written, made when serving starts
+    files: dict[str, Path] = field(default_factory=dict)  # URL path -> a file of the last good build
     games: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -146,67 +154,51 @@ class Live:
     status: str = "building"
     asked: threading.Event = field(default_factory=threading.Event)  # the page changed a setting
 
-    def change(self, query: str) -> None:
-        """Take the page's new settings (SettingRefused if one is wrong) and ask for a rebuild now."""
-        self.settings = self.settings.updated(query)
-        self.asked.set()
-
-    def rebuild(self, changed: list[Path]) -> set[Path] | None:
-        """Build every game, as `build` does, into a new folder; serve it if all built, else keep the
-        last one and show the problems. Returns the files to watch next."""
+    def rebuild(self, changed: list[Path]) -> set[Path]:
+        """Build every game, as `build` does, into the folder; serve the new files if all built, else
+        keep serving the last good ones and show the problems. The files to watch next."""
         if self.asked.is_set() and not changed:
             click.echo(f"printgen: the page changed the settings ({self.settings.said()}); rebuilding", err=True)
         self.asked.clear()
-        started, warnings, watched = time.monotonic(), list[str](), None
-        folder = private_folder("printgen-serve-")
+        started, warnings = time.monotonic(), list[str]()
 
         def warn(text: str) -> None:
             warnings.append(text)
             say_on_stderr(text)
 
-        try:
-            with build_all(self.paths, self.settings.options(self.templates), self.allow_outside,
-                           served_work(self.dpi), watching=True) as built:
-                watched = built.watched
-                write_results(built.settle(warn), Path(folder), lambda one: f"printgen: {one.title}: "
+        with build_all(self.paths, self.settings.options(self.templates), self.allow_outside, served_work(self.dpi),
+                       watching=True, near=self.folder) as built:
+            try:
+                write_results(built.settle(warn), self.folder, lambda one: f"printgen: {one.title}: "
                               f"{len(one.files)} pictures and PDFs to show")
-                files = {f"/files/{game.name}/{name}": Path(folder, game.name, name)
-                         for game in built for name in game.files}
-                games = [{"title": game.title, "definition": display_name(game.path), "pdfs": [], "decks": [],
-                          **(game.extra if isinstance(game.extra, dict) else {})} for game in built]  # cli.pictures
-        except DefinitionError as exc:
-            remove(folder)
-            report(exc, then=" The page keeps the last pages that built.")
-            self.problems = exc.report().splitlines()[:MAX_SHOWN]
-            self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
-        except BaseException:
-            remove(folder)
-            raise
-        else:
-            old, self.folder = self.folder, folder
-            self.files, self.games, self.problems = files, games, []
-            self.status = f"built in {time.monotonic() - started:.1f} s"
-            click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
-            if old is not None:
-                remove(old)
-        self.warnings = warnings
-        self.version += 1
-        return watched
+            except DefinitionError as exc:
+                report(exc, then=" The page keeps the last pages that built.")
+                self.problems = exc.report().splitlines()[:MAX_SHOWN]
+                self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
+            else:
+                self.files = {f"/files/{game.name}/{name}": self.folder / game.name / name
+                              for game in built for name in game.files}
+                self.games = [{"title": game.title, "definition": display_name(game.path), "pdfs": [], "decks": [],
+                               **(game.extra if isinstance(game.extra, dict) else {})} for game in built]
+                self.problems, self.status = [], f"built in {time.monotonic() - started:.1f} s"
+                click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
+            self.warnings, self.version = warnings, self.version + 1
+            return built.watched
 
     def state_json(self) -> bytes:
-        back_offset = self.settings.back_offset
+        offset = self.settings.back_offset
         return json.dumps({
             "version": self.version, "status": self.status, "problems": self.problems, "warnings": self.warnings,
-            "games": self.games, "settings": {**asdict(self.settings), "back_offset": ",".join(
-                f"{v:g}" for v in back_offset) if back_offset else ""},
+            "games": self.games, "settings": {**self.settings.shown(), "back_offset": ",".join(
+                f"{v:g}" for v in offset) if offset else ""},
             "choices": {"paper": sorted(PAPERS), "flip": ["long", "short"], "max_bleed": MAX_BLEED_MM,
                         "max_back_offset": MAX_BACK_OFFSET_MM}}, ensure_ascii=True).encode()
 
 
 def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) -> int:
-    """Listen, build, and rebuild after every change until Ctrl-C; returns the number of rebuilds.
+    """Listen, build, and rebuild after every change until Ctrl-C; the number of rebuilds.
     `loop`: test settings for printgen.cli.watch.watch."""
-    from printgen.cli.watch import follow
+    from printgen.cli.watch import watch
 
     try:
         server = Loopback(partial(respond, live, page()), port)
@@ -215,39 +207,53 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
                                  "to take a free port", param_hint="--port")
     server.serving()
     try:
+        live.folder = served_folder()
         click.echo(f"printgen: serving at {server.url} (this computer only; Ctrl-C stops)")
         if open_browser:
             import webbrowser
 
             if not webbrowser.open(server.url):
                 click.echo(f"printgen: found no web browser to open; open {server.url} yourself", err=True)
-        return follow(live.paths, live.rebuild, "printgen: stopped serving.", asked=live.asked.is_set,
+        return watch(live.paths, live.rebuild, "printgen: stopped serving.", asked=live.asked.is_set,
                       **{"sleep": live.asked.wait, **loop})
     finally:
         server.shut()
-        if live.folder is not None:
-            remove(live.folder)
+        remove(str(live.folder))
+
+
+def served_folder() -> Path:
+    """A private folder for this serve's builds, named with its process id; first, those whose
+    process is gone (a serve that was killed) are removed."""
+    for left in Path(tempfile.gettempdir()).glob(f"{FOLDER}*-*") if os.name == "posix" else ():
+        pid = left.name[len(FOLDER):].partition("-")[0]
+        try:
+            if pid.isdigit() and left.stat().st_uid == os.getuid():
+                os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(left, ignore_errors=True)
+        except OSError:  # gone meanwhile, or a process of another user's
+            continue
+    return Path(private_folder(f"{FOLDER}{os.getpid()}-"))
 
 
 def respond(live: Live, shown: tuple[bytes, str], path: str, query: str) -> Reply:
     """The answer to GET `path`: the page `shown` (its HTML, its policy), its state, a settings change,
     or a file from the table (looked up as it is, never turned into a file name)."""
     if path == "/":
-        html, policy = shown
-        return Reply(200, "text/html; charset=utf-8", html, {"Content-Security-Policy": policy})
+        return Reply(200, "text/html; charset=utf-8", shown[0], {"Content-Security-Policy": shown[1]})
     if path == "/set":
         try:
-            live.change(query)
-        except SettingRefused as exc:
+            live.settings = live.settings.updated(query)
+        except ValueError as exc:  # a value no build takes
             return Reply(400, JSON, json.dumps({"error": str(exc)}).encode())
+        live.asked.set()
     if path in ("/state", "/set"):
         return Reply(200, JSON, live.state_json())
-    file = live.files.get(path)
     try:
-        return Reply(200, MEDIA.get(file.suffix, "application/octet-stream"), file.read_bytes()) if file else \
-            Reply(404, TEXT, b"404 not one of the files this page shows\n")
-    except OSError:  # replaced by a newer build as it was asked for: the page asks for that one next
-        return Reply(404, TEXT, b"404 no longer served; a newer build is\n")
+        file = live.files[path]
+        return Reply(200, MEDIA.get(file.suffix, "application/octet-stream"), file.read_bytes())
+    except (KeyError, OSError):
+        return Reply(404, TEXT, b"404 not one of the files this page shows\n")
 
 
 def page() -> tuple[bytes, str]:
