@@ -292,7 +292,9 @@ def test_only_gets_of_modest_size_for_this_host_are_answered(served):
 
 def test_clients_dribbling_bytes_hold_up_neither_requests_nor_the_watching(served):
     """Twenty connections each sending a byte every half second (opened again whenever the server
-    closes one): a normal request is still answered within a second, and a save still rebuilds."""
+    closes one): a normal request is still answered, and a save still rebuilds. A server that waited
+    on them in turn would take 20 x REQUEST_SECONDS (40 s) per request; the bound of 10 s tells the
+    two apart with room for a busy machine, where a bound of a second did not."""
     stop = threading.Event()
     closed = []
 
@@ -319,13 +321,11 @@ def test_clients_dribbling_bytes_hold_up_neither_requests_nor_the_watching(serve
         for _ in range(5):
             started = time.monotonic()
             assert served.state()["problems"] == []
-            assert time.monotonic() - started < 1.0
+            assert time.monotonic() - started < 10.0
         definition = served.folder / "potion.yaml"
         before = served.state()["version"]
-        started = time.monotonic()
         save(definition, definition.read_text() + "\n")
         served.wait(lambda s: s["version"] > before, "a rebuild after a save while clients dribble")
-        assert time.monotonic() - started < 30
         assert closed  # the server gave up on dribblers (REQUEST_SECONDS after their first byte)
     finally:
         stop.set()
