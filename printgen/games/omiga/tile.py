@@ -1,7 +1,8 @@
 """One Omiga tile drawn in its own millimetre box (y up), plus the deck back.
 
 Printed tiles fit when butted because semicircles are exact arcs centred on their edges, and
-two forms fit exactly when their profiles add up to zero, leaving one even gutter."""
+two forms fit exactly when their profiles add up to zero, closing their bands into one strip of
+even depth."""
 from __future__ import annotations
 
 import math
