@@ -105,7 +105,8 @@ def test_omiga_names_each_tile_as_it_is_labelled(all_games_built, paper):
     rules = book_text(folder / "omiga.pdf")
     low, right, up = EXAMPLE.search(rules).groups()
     with pdfplumber.open(folder / "omiga.pdf") as pdf:
-        example_page = next(page for page in pdf.pages[:2] if "Three tiles as they lie" in flat(page.extract_text() or ""))
+        example_page = next(page for page in pdf.pages[:2]
+                            if "Three tiles as they lie" in flat(page.extract_text() or ""))
         assert seven_pt_digits(example_page) == sorted(low + right + up)
         # the tile sheets print the same numbers in the same size: 1 to 36 on each deck's faces
         faces = [pdf.pages[i] for i in range(2, len(pdf.pages), 2)]
