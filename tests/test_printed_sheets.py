@@ -15,6 +15,7 @@ import pytest
 from pdfmeasure import MM, glyph_pt
 from printgen.drawing import style as house
 from printgen.games.fracas.piece_art import FACE_NAME_PT
+from printgen.games.omiga.tile import NUMBER_PT
 
 PAPERS = ("a4", "letter")
 GAMES = ("fracas", "armies", "omiga")
@@ -74,10 +75,10 @@ EXAMPLE = re.compile(r"white tiles (\d+) and (\d+) side by side, black tile (\d+
 
 
 def tile_numbers(page) -> list[int]:
-    """The numbers set in 7 pt digits on a page, the tile numbers (no caption, no emblem): runs of
+    """The numbers set in NUMBER_PT digits on a page, the tile numbers (no caption, no emblem): runs of
     digits on one baseline with no gap between them."""
-    digits = sorted({(round(c["top"], 1), round(c["x0"], 2), round(c["x1"], 2), c["text"]) for c in page.chars
-                     if c["text"].isdigit() and abs(glyph_pt(c) - 7.0) < 0.05})  # a glyph read twice counts once
+    digits = sorted({(round(c["top"], 1), round(c["x0"], 2), round(c["x1"], 2), c["text"])  # read twice: once
+                     for c in page.chars if c["text"].isdigit() and abs(glyph_pt(c) - NUMBER_PT) < 0.05})
     numbers: list[list] = []
     for top, x0, x1, text in digits:
         if numbers and numbers[-1][0] == top and x0 - numbers[-1][1] < 1.0:
@@ -87,10 +88,10 @@ def tile_numbers(page) -> list[int]:
     return [int(text) for _, _, text in numbers]
 
 
-def seven_pt_digits(page) -> list[str]:
-    """The tile numbers printed on a page: the words of digits set at the tile number's 7 pt."""
+def number_digits(page) -> list[str]:
+    """The tile numbers printed on a page: the digits set at the tile number's size."""
     found = {(round(c["top"], 1), round(c["x0"], 2), c["text"]) for c in page.chars
-             if c["text"].isdigit() and abs(glyph_pt(c) - 7.0) < 0.05}  # a glyph read twice counts once
+             if c["text"].isdigit() and abs(glyph_pt(c) - NUMBER_PT) < 0.05}  # a glyph read twice counts once
     return sorted(text for *_, text in found)
 
 
@@ -107,7 +108,8 @@ def test_omiga_names_each_tile_as_it_is_labelled(all_games_built, paper):
     with pdfplumber.open(folder / "omiga.pdf") as pdf:
         example_page = next(page for page in pdf.pages[:2]
                             if "Three tiles as they lie" in flat(page.extract_text() or ""))
-        assert seven_pt_digits(example_page) == sorted(low + right + up)
+        assert number_digits(example_page) == sorted(low + right + up)
+        assert NUMBER_PT in house.TYPE_SCALE and NUMBER_PT > 7.0  # the house's caption size
         # the tile sheets print the same numbers in the same size: 1 to 36 on each deck's faces
         faces = [pdf.pages[i] for i in range(2, len(pdf.pages), 2)]
         assert sorted(n for page in faces for n in tile_numbers(page)) == sorted([*range(1, 37)] * 2)
