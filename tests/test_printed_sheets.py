@@ -74,11 +74,16 @@ def test_the_sheets_the_rules_name_carry_those_names(all_games_built):
 EXAMPLE = re.compile(r"white tiles (\d+) and (\d+) side by side, black tile (\d+) above")
 
 
+def is_tile_number(char: dict) -> bool:
+    """A digit of a tile number: bold, at NUMBER_PT (a footer's or caption's digits are regular)."""
+    return char["text"].isdigit() and "Bold" in char["fontname"] and abs(glyph_pt(char) - NUMBER_PT) < 0.05
+
+
 def tile_numbers(page) -> list[int]:
     """The numbers set in NUMBER_PT digits on a page, the tile numbers (no caption, no emblem): runs of
     digits on one baseline with no gap between them."""
     digits = sorted({(round(c["top"], 1), round(c["x0"], 2), round(c["x1"], 2), c["text"])  # read twice: once
-                     for c in page.chars if c["text"].isdigit() and abs(glyph_pt(c) - NUMBER_PT) < 0.05})
+                     for c in page.chars if is_tile_number(c)})
     numbers: list[list] = []
     for top, x0, x1, text in digits:
         if numbers and numbers[-1][0] == top and x0 - numbers[-1][1] < 1.0:
@@ -91,7 +96,7 @@ def tile_numbers(page) -> list[int]:
 def number_digits(page) -> list[str]:
     """The tile numbers printed on a page: the digits set at the tile number's size."""
     found = {(round(c["top"], 1), round(c["x0"], 2), c["text"]) for c in page.chars
-             if c["text"].isdigit() and abs(glyph_pt(c) - NUMBER_PT) < 0.05}  # a glyph read twice counts once
+             if is_tile_number(c)}  # a glyph read twice counts once
     return sorted(text for *_, text in found)
 
 
