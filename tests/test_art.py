@@ -403,9 +403,9 @@ def test_fracas_token_image_on_every_token_and_in_the_export(run_cli, copy_defin
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "o" / "fracas" / "fracas-tokens.pdf") as pdf:
         placed = images_mm(pdf.pages[0])
-    # 22 mm tokens: the emblem fits above the name, in 18 x 15.5 mm, so it is 15.5 mm square
+    # 22 mm tokens: the emblem fits above the 8.5 pt name, in 18 x 14.9 mm, so it is 14.9 mm square
     assert len(placed) == 20
-    assert all(w == pytest.approx(15.5, abs=0.01) and h == pytest.approx(15.5, abs=0.01)
+    assert all(w == pytest.approx(14.9, abs=0.01) and h == pytest.approx(14.9, abs=0.01)
                for _, _, w, h in placed)
     result = run_cli("export", yaml, "--print-shop", "--out", tmp_path / "e")
     assert result.exit_code == 0, result.output

@@ -81,11 +81,11 @@ def test_copied_token_and_mat_templates_changed_in_colour_and_shape_print_the_ch
 
 def test_token_text_past_the_safe_area_is_a_warning_at_its_template_line(run_cli, fracas, tmp_path):
     face = fracas / "token-face.svg.j2"
-    edit(face, 'y="{{ name.y }}"', 'y="{{ token.size - 0.5 }}"')  # the owner's name down on the cut
+    edit(face, 'y="{{ name.y }}"', 'y="{{ token.size - 0.5 }}"')  # the name on the cut
     line = line_of(face, "{{ name.text }}")
     result = run_cli("build", fracas.parents[1] / "duel.yaml", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output  # a warning: the tokens are still printed
     assert re.search(rf"token-face\.svg\.j2:{line}: warning: Red's life token \(face\): 'Red' reaches "
-                     r"2\.1 mm past the safe area \(and 1 more text\); keep a token's text 2 mm inside its "
+                     r"2\.2 mm past the safe area \(and 1 more text\); keep a token's text 2 mm inside its "
                      r"cut", result.output), result.output
     assert result.output.count("warning") == 1

@@ -13,6 +13,7 @@ from reportlab.graphics.shapes import Group
 from printgen.art.library import art_of
 from printgen.core.paper import font_mm
 from printgen.drawing import fonts
+from printgen.drawing import style as house
 from printgen.drawing.picture import colour, hex_of, tint
 from printgen.games.fracas.model import Fracas, Player
 from printgen.games.pieces import Piece, PieceTemplates, has_id, past_safe_area, templates_for, with_art
@@ -21,10 +22,12 @@ TOKEN_FACE = "fracas/token-face.svg.j2"
 TOKEN_BACK = "fracas/token-back.svg.j2"
 POT = "fracas/pot.svg.j2"
 
-NAME_PT = 7.0
+NAME_PT = 7.0  # the smallest a name prints: a longer name than fits at it is a located problem
+FACE_NAME_PT = 8.5  # the owner's name under the ring of a token FULL_SIZE mm or larger
+FULL_SIZE = 22.0  # mm: a smaller token sets its name smaller (not below NAME_PT), clear of its ring
 BACK_NAME_PT = 9.0
 TOKEN_PAD = 2.0  # mm kept clear inside a token's cut lines: round its image, below and beside its name
-TOKEN_ART_BOTTOM = 4.5  # mm: a token's image starts above the owner's name (its 7 pt glyph boxes reach 4.47)
+TOKEN_ART_BOTTOM = 5.1  # mm: a token's image starts above the owner's name (its 8.5 pt glyph boxes reach 5.0)
 POT_PAD = 2.0  # mm the pot's text keeps inside the mat's outline
 
 # Bleed past a token's left, bottom, right and top cut (mm): on the sheet only the edges that are
@@ -49,11 +52,18 @@ def player_data(player: Player, index: int, palette: str) -> dict[str, Any]:
             "background": hex_of(tint(ink, TINT)) if palette == "solid" else "#ffffff", "index": index}
 
 
+def fitted_pt(name: str, largest: float, size: float) -> float:
+    """The point size that sets `name` across a token of `size` mm inside its pad: `largest` when it
+    fits, smaller for a long name, never below NAME_PT (at which the checks make every name fit)."""
+    wide = fonts.text_width(name, fonts.BOLD, font_mm(largest))
+    return max(NAME_PT, min(largest, largest * (size - 2 * TOKEN_PAD) / wide)) if wide else largest
+
+
 def face_data(player: Player, index: int, palette: str, size: float, bleed: Edges) -> dict[str, Any]:
     """A token's face: a ring with the value 1 (or token_image) above the owner's name."""
     centre = size / 2 - 2.0  # y down: the ring sits 2 mm above the token's middle
     value = font_mm(size * 0.72)  # the 1 is 0.72 pt for every mm of the token
-    name = font_mm(NAME_PT)
+    name = font_mm(fitted_pt(player.name, FACE_NAME_PT * min(1.0, size / FULL_SIZE), size))
     has_art = art_of(player.token_image) is not None
     return {"token": {"size": size, "pad": TOKEN_PAD}, "box": token_box(size, bleed),
             "player": player_data(player, index, palette),
@@ -67,10 +77,8 @@ def face_data(player: Player, index: int, palette: str, size: float, bleed: Edge
 
 
 def back_data(player: Player, index: int, palette: str, size: float, bleed: float) -> dict[str, Any]:
-    """A token's back shows its owner's name, so a token face down still shows whose it is; a
-    long name is set smaller, never below NAME_PT, at which the checks make every name fit."""
-    wide = fonts.text_width(player.name, fonts.BOLD, font_mm(BACK_NAME_PT))
-    point = max(NAME_PT, min(BACK_NAME_PT, BACK_NAME_PT * (size - 2 * TOKEN_PAD) / wide)) if wide else BACK_NAME_PT
+    """A token's back shows its owner's name, so a token face down still shows whose it is."""
+    point = fitted_pt(player.name, BACK_NAME_PT, size)
     return {"token": {"size": size, "pad": TOKEN_PAD}, "box": token_box(size, (bleed,) * 4),
             "player": player_data(player, index, palette),
             "name": {"text": player.name, "x": size / 2, "y": size / 2 + 1.2, "size": font_mm(point)}}
@@ -81,7 +89,7 @@ def pot_data(width: float, height: float, accent: str) -> dict[str, Any]:
     ink = colour(accent)
     return {"mat": {"width": width, "height": height, "radius": 4.0, "line": 0.5, "pad": POT_PAD},
             "accent": hex_of(ink), "title_ink": hex_of(tint(ink, 0.45)),
-            "sizes": {"title": font_mm(16), "text": font_mm(9)}}
+            "sizes": {"title": font_mm(house.TITLE_PT), "text": font_mm(house.REFERENCE_PT)}}  # the house's sizes
 
 
 Key = tuple[Any, ...]

@@ -123,9 +123,10 @@ def cut_lines(layout: TokenLayout, x: float) -> list[tuple[float, float, float, 
 
 
 def pot_box(layout: TokenLayout) -> tuple[float, float, float, float] | None:
-    """Where the pot mat goes in the room under the tokens (x, y, w, h); None when too little."""
+    """Where the pot mat goes in the room under the tokens (x, y, w, h), down to the footer, so the
+    sheet ends in a mat rather than in blank paper; None when too little room is left."""
     top = layout.top - layout.block_height - OVERSHOOT - 8
-    height = min(top - FOOT, 90.0)
+    height = top - FOOT
     if height < POT_MIN:
         return None
     width = 2 * layout.block_width + BLOCK_GAP

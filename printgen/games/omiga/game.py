@@ -63,22 +63,27 @@ def edge_kinds(defn: Omiga) -> tuple[list[tuple[Colour, str]], list[tuple[str, s
 
 
 def reference_table(defn: Omiga, style: Styles, width: float) -> Table:
-    """The palette's colours and symbols, each row with a swatch cell, and each form's fits."""
+    """What each edge carries and what it joins: the colours (each with a swatch at the head of its
+    Kind cell, under the one Kind heading), then the forms; each Edge cell spans its own rows, so no
+    cell is left empty."""
     cell, head = cell_styles(style)
     colours, forms = edge_kinds(defn)
-    rows = [["", Paragraph("Edge", head), Paragraph("Kind", head), Paragraph("Joins", head)]]
-    swatches = []
+    rows: list[list[Any]] = [[Paragraph("Edge", head), Paragraph("Kind", head), "", Paragraph("Joins", head)]]
+    spans: list[tuple[Any, ...]] = [("SPAN", (1, 0), (2, 0))]
     for r, (paint, kind) in enumerate(colours, start=1):
-        rows.append(["", Paragraph("left and right" if r == 1 else "", cell), Paragraph(escape(kind), cell),
+        rows.append([Paragraph("left and right", cell) if r == 1 else "", "", Paragraph(escape(kind), cell),
                      Paragraph(f"{escape(paint.label)}: the halves make one circle", cell)])
-        swatches.append(("BACKGROUND", (0, r), (0, r), HexColor(paint.fill)))
-    for k, (kind, joins) in enumerate(forms):
-        rows.append(["", Paragraph("top and bottom" if k == 0 else "", cell), Paragraph(escape(kind), cell),
-                     Paragraph(escape(joins), cell)])
+        spans.append(("BACKGROUND", (1, r), (1, r), HexColor(paint.fill)))
+    first = len(rows)
+    for kind, joins in forms:
+        rows.append([Paragraph("top and bottom", cell) if len(rows) == first else "",
+                     Paragraph(escape(kind), cell), "", Paragraph(escape(joins), cell)])
+        spans.append(("SPAN", (1, len(rows) - 1), (2, len(rows) - 1)))  # a form has no swatch
+    spans += [("SPAN", (0, low), (0, high)) for low, high in ((1, first - 1), (first, len(rows) - 1)) if high > low]
     swatch = 3.0  # mm
     rest = pt(width - swatch)
-    table = Table(rows, colWidths=[pt(swatch)] + [rest * f for f in (0.24, 0.36, 0.40)])
-    table.setStyle(grid_style(accent_of(style), extra=swatches))
+    table = Table(rows, colWidths=[rest * 0.24, pt(swatch), rest * 0.36, rest * 0.40])
+    table.setStyle(grid_style(accent_of(style), extra=spans))
     return table
 
 
@@ -97,7 +102,7 @@ def example_pair(defn: Omiga, art: TileArt) -> tuple[OmigaTile, OmigaTile, Omiga
 
 
 def example_drawing(defn: Omiga, art: TileArt, width: float) -> Drawing:
-    """Three tiles as they lie on the table, at a reduced scale, gutters and circles joined."""
+    """Three tiles as they lie on the table, at a reduced scale, bands and circles joined."""
     found = example_pair(defn, art)
     w, h = defn.card.width, defn.card.height
     scale = min(1.0, width / (2 * w))
@@ -119,13 +124,14 @@ RULES_TEMPLATE = "omiga/rules.md.j2"
 
 
 def example_words(defn: Omiga, art: TileArt) -> str:
-    """The tiles of the example drawing, named as the rules and the reference card print them."""
+    """The tiles of the example drawing, named as a player finds them: the deck, which the face
+    shows, and the number printed in the tile's corner."""
     found = example_pair(defn, art)
     if not found:
         return "none in this set"
-    low, right, up = found
-    return (f"{tile_name(low.deck, low.index)} with {tile_name(right.deck, right.index)} on its "
-            f"right and {tile_name(up.deck, up.index)} (turned, as black sees it) above")
+    low, right, up = found  # both lower tiles are white ones (example_pair)
+    return (f"white tiles {low.index + 1} and {right.index + 1} side by side, black tile {up.index + 1} "
+            f"above (turned, as black sees it)")
 
 
 def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """One Omiga tile drawn in its own millimetre box (y up), plus the deck back.
 
 Printed tiles fit when butted because semicircles are exact arcs centred on their edges, and
-two forms fit exactly when their profiles add up to zero, leaving one even gutter."""
+two forms fit exactly when their profiles add up to zero, closing their bands into one strip of
+even depth."""
 from __future__ import annotations
 
 import math
@@ -13,14 +14,14 @@ from reportlab.graphics.shapes import Group, Path
 
 from printgen.art.library import art_of
 from printgen.core.paper import font_mm
-from printgen.drawing import fonts
+from printgen.drawing import style as house
 from printgen.drawing.numbers import num
 from printgen.drawing.picture import colour, rect
 from printgen.games.omiga.model import DECKS, Form, Omiga, Tile, TileGeometry, tile_name
 from printgen.games.pieces import Piece, PieceTemplates, templates_for
 
 ARC_PIECE = 45.0  # degrees per Bezier piece; radial error below 1e-5 of the radius
-NUMBER_PT = fonts.MIN_PT  # the tile number: small, but no smaller than any printed text
+NUMBER_PT = house.SMALL_PT  # the tile number: small, in the house's caption size, above the 7 pt floor
 OUTLINE_MM = 0.35  # the line around a semicircle, when the palette asks for one
 BAND_LINE_MM = 0.6  # low ink: the outline of a white deck's band, bold enough to read as a form
 HATCH_PITCH = 2.1  # mm between hatch lines, near enough: the pitch divides the tile's width and height
