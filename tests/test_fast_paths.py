@@ -350,6 +350,29 @@ def test_this_process_takes_jobs_from_the_end_while_one_helper_takes_them_from_t
         assert mine == list(range(mine[0], 12))  # a run at the end, met in the middle
 
 
+def long_answer(folder: Path, n: int) -> str:
+    (folder / str(n)).touch()  # seen by the caller before it reads a single answer
+    return "x" * 12_000  # as long as a helper's answer for a page of a deck's pictures
+
+
+@pytest.mark.skipif(not can_fork(), reason="helpers need fork")
+def test_a_helper_keeps_working_while_this_process_is_busy_and_reads_no_answer(tmp_path):
+    """Twenty answers of 12 KB fit the helper's pipe: none waits for this process to read it
+    (with a pipe's usual 64 KiB the helper stopped at the sixth, until deck.pdf was written)."""
+    import time
+
+    seen: list[int] = []
+
+    def busy() -> None:  # this process's own work, reading nothing meanwhile
+        deadline = time.monotonic() + 60  # bounds a failure only; a pass takes a fraction of it
+        while len(list(tmp_path.iterdir())) < 20 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        seen.append(len(list(tmp_path.iterdir())))
+
+    results = on_cores([partial(long_answer, tmp_path, n) for n in range(20)], workers=2, meanwhile=busy, kind=str)
+    assert seen == [20] and results == ["x" * 12_000] * 20
+
+
 def fails_on(bad: int, n: int) -> int:
     if n == bad:
         raise ValueError(f"job {n} went wrong")
