@@ -111,3 +111,18 @@ def test_a_build_stopped_while_it_keeps_files_leaves_no_staging_folder(big_deck,
     assert "Traceback" not in err
     assert list(spools.iterdir()) == [] and staging_left(tmp_path) == []
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork: builds run in-process")
+def test_a_deck_of_many_pages_of_pictures_forks_at_most_two_processes(big_deck, tmp_path):
+    """Its worker and one helper: on two cores the worker, once deck.pdf and the overview are
+    written, draws pictures too, from the last card down, while the helper draws from the first."""
+    from test_worker import forks_of
+
+    forks, done = forks_of(tmp_path, "build", str(big_deck), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "out" / "deck"
+    pngs = sorted((folder / "png").iterdir())
+    assert len(pngs) == len(list((folder / "svg").iterdir())) == ROWS + 1  # every face and the one back
+    assert all(p.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
+    assert 1 <= forks <= 2, forks

@@ -326,10 +326,51 @@ def test_many_jobs_run_on_helpers_and_come_back_in_order_with_each_result_heard(
     assert [square for square, _ in results] == [n * n for n in range(9)]
     assert sorted(heard) == list(range(9))
     pids = {pid for _, pid in results}
-    if can_fork():
-        assert os.getpid() not in pids and len(pids) == 3  # three helpers, none of it done here
+    if can_fork():  # two helpers start with the first jobs; this process may take some from the end
+        helpers = {results[0][1], results[1][1]}
+        assert len(helpers) == 2 and os.getpid() not in helpers and pids <= helpers | {os.getpid()}
     else:
         assert pids == {os.getpid()}
+
+
+def slow_square(n: int) -> tuple[int, int]:
+    sum(range(200_000))  # long enough that this process, once free, takes jobs from the end
+    return n * n, os.getpid()
+
+
+def test_this_process_takes_jobs_from_the_end_while_one_helper_takes_them_from_the_start():
+    heard: list[int] = []
+    results = on_cores([partial(slow_square, n) for n in range(12)], lambda i, _: heard.append(i), workers=2)
+    assert [square for square, _ in results] == [n * n for n in range(12)] and sorted(heard) == list(range(12))
+    if can_fork():  # one helper, not two: no more processes than cores
+        helper = results[0][1]
+        assert helper != os.getpid() and results[-1][1] == os.getpid()
+        assert {pid for _, pid in results} == {helper, os.getpid()}
+        mine = [i for i, (_, pid) in enumerate(results) if pid == os.getpid()]
+        assert mine == list(range(mine[0], 12))  # a run at the end, met in the middle
+
+
+def long_answer(folder: Path, n: int) -> str:
+    (folder / str(n)).touch()  # seen by the caller before it reads a single answer
+    return "x" * 12_000  # as long as a helper's answer for a page of a deck's pictures
+
+
+@pytest.mark.skipif(not can_fork(), reason="helpers need fork")
+def test_a_helper_keeps_working_while_this_process_is_busy_and_reads_no_answer(tmp_path):
+    """Twenty answers of 12 KB fit the helper's pipe: none waits for this process to read it
+    (with a pipe's usual 64 KiB the helper stopped at the sixth, until deck.pdf was written)."""
+    import time
+
+    seen: list[int] = []
+
+    def busy() -> None:  # this process's own work, reading nothing meanwhile
+        deadline = time.monotonic() + 60  # bounds a failure only; a pass takes a fraction of it
+        while len(list(tmp_path.iterdir())) < 20 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        seen.append(len(list(tmp_path.iterdir())))
+
+    results = on_cores([partial(long_answer, tmp_path, n) for n in range(20)], workers=2, meanwhile=busy, kind=str)
+    assert seen == [20] and results == ["x" * 12_000] * 20
 
 
 def fails_on(bad: int, n: int) -> int:

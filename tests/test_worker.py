@@ -254,16 +254,16 @@ def test_a_helpers_forged_answer_is_refused(forged):
 
 
 def test_helpers_results_come_back_as_the_kind_the_caller_names():
-    """A simulation's batches come back as the tallies their caller asks for, over two helpers,
-    each a bounded child as the build's worker is."""
+    """A simulation's batches come back as the tallies their caller asks for, from a helper that
+    is a bounded child as the build's worker is (and from this process, which takes jobs too)."""
     from functools import partial
 
     from printgen.core import parallel
 
     results = parallel.on_cores([partial(tallied, n) for n in range(4)], workers=2, kind=Tallied)
     assert results == [Tallied(n, [n, n]) for n in range(4)]
-    assert parallel.on_cores([partial(tallied, n) for n in range(2)], workers=2) == [
-        {"games": n, "wins": [n, n]} for n in range(2)] or not parallel.can_fork()
+    first = parallel.on_cores([partial(tallied, n) for n in range(2)], workers=2)[0]  # always the helper's
+    assert first == {"games": 0, "wins": [0, 0]} or not parallel.can_fork()  # no kind named: JSON as it came
 
 
 from dataclasses import dataclass  # noqa: E402 - the record of the test above, at module level for its hints

@@ -30,6 +30,7 @@ from printgen.core.problems import DefinitionError, Problem
 MiB = 1024 * 1024
 MAX_MESSAGE = 128 * MiB  # the most one answer may hold (files go in a folder)
 LIVE: set[int] = set()  # pids of workers and helpers running now; `stop_children` ends them
+PIPE_ROOM = 1 * MiB  # a child's pipe, where Linux allows it (its default limit for a pipe's size)
 MAX_SAID = 1 * MiB  # the end of what a worker said on a stderr held in memory
 
 
@@ -81,6 +82,7 @@ class Child:
         self.received = 0
         self.expected = len(jobs)
         read, write = os.pipe()
+        roomy(write)
         try:
             self.pid = fork_child()
         except OSError:
@@ -124,6 +126,16 @@ class Child:
             os.close(self.fd)
             self.fd = None
         return finish(self.pid)
+
+
+def roomy(pipe: int) -> None:
+    """Give a child's pipe room for many answers (Linux; elsewhere, or past the system's limit, it
+    keeps its size): a helper's answer to a page of a deck's pictures is some 10 KB, and a worker
+    writing a large deck's sheets reads none for seconds, while the helper would wait at 64 KB."""
+    with suppress(OSError, AttributeError, ImportError):
+        import fcntl
+
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, PIPE_ROOM)
 
 
 def run_apart(job: Callable[[], Any], budget: Budget) -> Outcome:

@@ -1,4 +1,5 @@
-"""printgen's one way of using more cores: helpers that run jobs and send each result back.
+"""printgen's one way of using more cores: helpers that run jobs and send each result back, while
+this process runs jobs too (a build on two cores is its worker and one helper).
 
 A helper is a `printgen.core.bounded.Child`, as a build's worker is: forked (inside a build's worker,
 so it shares its limits and dies with it), bounded, answering a line of plain JSON a job. A fork
@@ -37,10 +38,12 @@ def can_fork() -> bool:
 def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None] | None = None,
              workers: int | None = None, meanwhile: Callable[[], object] | None = None,
              kind: Any = Any) -> list[T]:
-    """Every job's result, in the jobs' order, computed by up to `workers` helpers (default: one per
-    usable core); `on_result(index, result)` hears of each as it arrives. A helper's result comes
-    back as `kind` (JSON as it came for `Any`). `meanwhile()` runs here once the helpers started
-    (with none, before the jobs): given it, even one job goes to another core."""
+    """Every job's result, in the jobs' order, computed by up to `workers` processes (default: one
+    per usable core), this one among them: `workers - 1` helpers take the jobs from the start, and
+    this process, once `meanwhile()` has run, takes them from the end until the two meet (so the
+    cores finish together, however long each job is, and no more processes run than there are
+    cores). `on_result(index, result)` hears of each as it arrives. A helper's result comes back as
+    `kind` (JSON as it came for `Any`). Given `meanwhile`, even one job goes to another core."""
     workers = min(workers or cores(), len(jobs))
     results: dict[int, T] = {}
 
@@ -49,8 +52,8 @@ def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None
         if on_result is not None:
             on_result(index, value)
 
-    shares = [list(range(w, len(jobs), workers)) for w in range(workers)] if (
-        (workers > 1 or meanwhile) and can_fork()) else []
+    count = max(workers - 1, 1 if meanwhile is not None else 0) if jobs and can_fork() else 0
+    shares = [list(range(h, len(jobs), count)) for h in range(count)]
     helpers: dict[Child, list[int]] = {}
     try:
         for share in shares:
@@ -60,7 +63,8 @@ def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None
                 continue
         if meanwhile is not None:
             meanwhile()
-        gather(helpers, done, kind)
+        if helpers:
+            share_from_the_end(jobs, helpers, done, kind, results)
     finally:
         for helper in helpers:
             helper.stop()
@@ -70,28 +74,57 @@ def on_cores(jobs: Sequence[Callable[[], T]], on_result: Callable[[int, T], None
     return [results[i] for i in range(len(jobs))]
 
 
-def gather(helpers: dict[Child, list[int]], done: Callable[[int, Any], None], kind: Any) -> None:
-    """Read every helper's answers as they come, until every helper has closed its pipe; a helper
-    past its time is stopped (BudgetExceeded)."""
+def share_from_the_end(jobs: Sequence[Callable[[], T]], helpers: dict[Child, list[int]],
+                       done: Callable[[int, Any], None], kind: Any, results: dict[int, Any]) -> None:
+    """Run jobs here from the last one down, reading the helpers' answers between them, skipping
+    those a helper has answered or started; then wait for the helpers' answers to the rest. A job
+    that fails here is left for the caller to run again once the others are in, to raise its error."""
+    taken: set[int] = set()
     with selectors.DefaultSelector() as selector:
         for helper in helpers:
             assert helper.fd is not None
             selector.register(helper.fd, selectors.EVENT_READ, helper)
-        while selector.get_map():
-            deadline = min(key.data.deadline for key in selector.get_map().values())
-            ready = selector.select(max(deadline - time.monotonic(), 0.0))
-            if not ready:
+        for index in reversed(range(len(jobs))):
+            gather(selector, helpers, done, kind, results, wait=False)
+            started = {share[helper.received] for helper, share in helpers.items()
+                       if helper.fd in selector.get_map() and helper.received < len(share)}
+            if not selector.get_map():
+                break
+            if index in results or index in started:
+                continue
+            taken.add(index)
+            try:
+                value = jobs[index]()
+            except Exception:  # noqa: BLE001 - run again by the caller, after the others, to raise
+                break
+            done(index, value)
+        while selector.get_map() and not all(i in results for i in range(len(jobs)) if i not in taken):
+            gather(selector, helpers, done, kind, results, wait=True)
+
+
+def gather(selector: selectors.BaseSelector, helpers: dict[Child, list[int]], done: Callable[[int, Any], None],
+           kind: Any, results: dict[int, Any], wait: bool) -> None:
+    """Read what the helpers have answered (`wait`: at least one answer or a closed pipe, within
+    their time), each job's first answer kept; a helper past its time is stopped (BudgetExceeded)."""
+    while selector.get_map():
+        deadline = min(key.data.deadline for key in selector.get_map().values())
+        ready = selector.select(max(deadline - time.monotonic(), 0.0) if wait else 0)
+        if not ready:
+            if wait:
                 result_of(Outcome("time"), HELPER_BUDGET)
-            for key, _ in ready:
-                helper = key.data
-                data = os.read(key.fd, 1 << 16)
-                if not data:
-                    selector.unregister(key.fd)
-                    continue
-                first = helper.received
-                for index, outcome in zip(helpers[helper][first:], helper.take(data)):
-                    if outcome.kind == "ok":
-                        try:
-                            done(index, as_kind(outcome.value, kind))
-                        except ValueError:  # not what a helper of ours sends: made again here
-                            pass
+            return
+        for key, _ in ready:
+            helper = key.data
+            data = os.read(key.fd, 1 << 16)
+            if not data:
+                selector.unregister(key.fd)
+                continue
+            first = helper.received
+            for index, outcome in zip(helpers[helper][first:], helper.take(data)):
+                if outcome.kind == "ok" and index not in results:
+                    try:
+                        done(index, as_kind(outcome.value, kind))
+                    except ValueError:  # not what a helper of ours sends: made again here
+                        pass
+        if wait:
+            return
