@@ -235,15 +235,15 @@ def test_text_that_does_not_fit_is_told_as_for_the_rulebook() -> None:
     from reportlab.platypus import Paragraph
     from reportlab.lib.styles import ParagraphStyle
 
-    from printgen.drawing.document import Blame, Grow, TextOverflow
+    from printgen.drawing.document import Blame, Grow, Growing, TextOverflow
     from printgen.layout.booklet import column_pages
 
     half = half_page(PAPERS["a4"])
     blame = Blame(("rules", "text_size_pt"), "the rules need more than 2 pages of A5 paper", "lower it")
     story = lambda: [Paragraph("word " * 400, ParagraphStyle("body", fontSize=10, leading=12))  # noqa: E731
                      for _ in range(6)]
-    pages = Document("rules.pdf", half, [], "rules", grow=Grow(lambda n: column_pages(half, n, str), story, 1, 2),
-                     overflow=blame)
+    pages = Growing(Document("rules.pdf", half, [], "rules", overflow=blame),
+                    Grow(lambda n: column_pages(half, n, str), story, 1, 2))
     booklet = booklet_document(pages, BuildOptions(PAPERS["a4"]), "rules-booklet.pdf")
     assert booklet.overflow == blame
     with pytest.raises(TextOverflow):

@@ -23,6 +23,7 @@ from reportlab.platypus.doctemplate import LayoutError
 from printgen.drawing import fonts, style
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document, Located, Page
+from printgen.drawing.flow import fill
 from printgen.core.source import Loc
 from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
 from printgen.drawing.picture import CUT, guide, rect, text
@@ -331,11 +332,11 @@ def document(ref: Reference, pages: list[Page], story: list[Flowable], halves: l
 
 
 def cut_short(sheet: Document) -> Located:
-    """The halves of a reference document that its text overflows, found by laying it out now (a
-    game asks this to place the problems in its own Markdown, before the build writes the file)."""
-    from printgen.output.pdf import write_pdf
-
-    write_pdf(sheet)
+    """The halves of a reference document that its text overflows, found by pouring its story on a
+    throwaway canvas now, as the writer will (a game asks this to place the problems in its own
+    Markdown, before the build writes the file); no PDF is written."""
+    fonts.register()
+    fill(sheet.pages, sheet.story, Canvas(io.BytesIO()), sheet.breaks)
     return sheet.after() if sheet.after is not None else []
 
 

@@ -1,7 +1,8 @@
-"""The table of writers by a document's kind, the one loop that writes a build's documents, and the
-one place where a layout failure (text that does not fit, a figure too wide) becomes a problem
-located in the definition. Every document is written before any problem is reported, so a user sees
-them all at once.
+"""The table of writers by a document's kind, and the one loop that writes a build's documents once
+the layout step (printgen.layout.paging) has made their pages. Text poured into a document's fixed
+frames as it is written can still meet a layout failure (text that does not fit, a figure too wide),
+which becomes a problem located in the definition here. Every document is written before any problem
+is reported, so a user sees them all at once.
 """
 from __future__ import annotations
 
@@ -69,17 +70,18 @@ def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
     return Written(store(data), [source.problem(loc, message) for loc, message in found] + problems)
 
 
-def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
+def write_all(documents: Sequence[Document], source: SourceMap,
+              found: Sequence[list[Problem]] = ()) -> list[Artifact]:
     """Every document as an artifact, in order; one DefinitionError holding every document's
-    problems. A build of more than SPOOL_AFTER documents (a deck of hundreds of cards) keeps each file
+    problems, after each document's `found` in its layout (printgen.layout.paging.lay_out). A build of more than SPOOL_AFTER documents (a deck of hundreds of cards) keeps each file
     on disk once made (printgen.core.staging), so its memory does not grow with the number of cards."""
     spool = Staging() if len(documents) > SPOOL_AFTER else None
     store: Store = spool.keep if spool is not None else in_memory
     results = written_all(documents, source, store)
     artifacts: list[Artifact] = []
     problems: list[Problem] = []
-    for doc, result in zip(documents, results):
-        problems += result.problems
+    for index, (doc, result) in enumerate(zip(documents, results)):
+        problems += [*(found[index] if index < len(found) else []), *result.problems]
         artifacts += [artifact(name, result.data, spool) for name in (doc.name, *doc.also)]
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))

@@ -27,7 +27,7 @@ from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, PT_PER_MM, Paper, pt
 from printgen.core.problems import DefinitionError, MarkdownProblems, Problem, TextProblem
 from printgen.drawing import fonts
-from printgen.drawing.document import Blame, Document, Page
+from printgen.drawing.document import Blame, Document, Growing, Page
 from printgen.drawing.markdown import NotPrintable, Picture
 from printgen.games import Loaded
 from printgen.games.deck.drawn import DeckCard
@@ -218,7 +218,7 @@ def text_options(text: RulebookText | ReferenceText, loaded: Loaded, options: Bu
 
 
 def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Sequence[DeckCard],
-                    dpi: float) -> list[Document]:
+                    dpi: float) -> list[Document | Growing]:
     """<name>-rules.pdf and <name>-reference.pdf with -reference-cards.pdf, as the definition asks.
     Every problem of both texts is found first (read, then set in its columns) and told at once, each
     at its line of the Markdown file; nothing is written while one stands."""
@@ -234,7 +234,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
     if problems:
         raise DefinitionError(problems)
     context = context_of(defn, cards, loaded.name)
-    documents: list[Document] = []
+    documents: list[Document | Growing] = []
     if defn.rules is not None:
         name, opts = found["rules"]
         book = Rulebook(title=defn.title, template=name, context=context, tables={},
@@ -246,9 +246,9 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
             column = rulebook.plan(items, book.settings, opts.paper).column_width
             problems += located(set_in(items, column), opts)
             made = rulebook_document(book, opts, f"{loaded.name}-rules.pdf")
-            if made.overflow is not None:  # told at the definition's `rules:`, in words for a deck's text
-                made.overflow = Blame(("rules",), made.overflow.what, f"shorten {name} or show fewer cards at "
-                                      f"their own size (?width=), or set a smaller text_size_pt")
+            if made.document.overflow is not None:  # told at the definition's `rules:`, in words for a deck's text
+                made.document.overflow = Blame(("rules",), made.document.overflow.what, f"shorten {name} or show "
+                                               f"fewer cards at their own size (?width=), or set a smaller text_size_pt")
             documents.append(made)
         except MarkdownProblems as exc:
             problems += located([exc], opts)
@@ -274,7 +274,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))
     for document in documents:  # the PDF's Author: who the definition credits, if anyone
-        document.author = defn.credit
+        (document if isinstance(document, Document) else document.document).author = defn.credit
     return documents
 
 
