@@ -6,13 +6,15 @@ report gave, reached through no link) and then renames it (printgen.core.atomic.
 
 A build of thousands of files keeps each on disk as soon as it is made (`Staging.keep`), in the
 worker's scratch folder inside the same private folder, and `place` renames it to its name.
-Folders are removed when done, or when printgen is stopped (`launch.clean_up`).
+Folders are removed when done, or when printgen is stopped (`launch.clean_up`); a folder left by a
+build killed outright (SIGKILL) is removed by the next build beside the same output (`sweep`).
 """
 from __future__ import annotations
 
 import errno
 import itertools
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -117,14 +119,47 @@ def remove_all() -> None:
 def private_folder(prefix: str = "printgen-", near: Path | None = None) -> str:
     """A new private folder (mode 0700), removed by `remove` or when printgen is stopped: beside
     `near` (in its nearest folder that exists, hidden by a leading dot) when given and writable,
-    else in the temporary folder."""
+    else in the temporary folder. Its name carries this process's id, so that a later build can
+    tell a folder left by a build that was killed outright (SIGKILL: no handler runs) and `sweep` it."""
     folder = None
+    owned = f"{prefix}{os.getpid()}-"
     if near is not None:
         where = next((p for p in [near, *near.parents] if p.is_dir()), None)
         try:
-            folder = tempfile.mkdtemp(prefix=f".{prefix}", dir=where)
+            if where is not None:
+                sweep(where, f".{prefix}")
+            folder = tempfile.mkdtemp(prefix=f".{owned}", dir=where)
         except OSError:  # a folder printgen may not write in: the write itself will say so
             folder = None
-    folder = folder or tempfile.mkdtemp(prefix=prefix)
+    folder = folder or tempfile.mkdtemp(prefix=owned)
     FOLDERS[folder] = os.getpid()
     return folder
+
+
+def sweep(where: Path, prefix: str) -> list[str]:
+    """Remove the private folders in `where` that builds of this user left when they were killed:
+    only names `prefix`<pid>-<mkdtemp's 8 characters>, only real folders (no link) this user owns,
+    only when process <pid> is gone. The names removed."""
+    pattern = re.compile(rf"{re.escape(prefix)}([1-9][0-9]{{0,9}})-[a-z0-9_]{{8}}")
+    removed = []
+    with os.scandir(where) as entries:
+        for entry in entries:
+            found = pattern.fullmatch(entry.name)
+            if found is None or not entry.is_dir(follow_symlinks=False) or alive(int(found.group(1))):
+                continue
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(entry.name)
+    return removed
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` exists (one of another user counts: it may not be ours to judge)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
