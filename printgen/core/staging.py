@@ -5,7 +5,8 @@ opens nothing it has not checked (`checked_file`: a plain file under a plain nam
 report gave, reached through no link) and then renames it (printgen.core.atomic.write_all).
 
 A build of thousands of files keeps each on disk as soon as it is made (`Staging.keep`), in the
-worker's scratch folder inside the same private folder, and `place` renames it to its name.
+build's scratch folder inside the same private folder (`BuildOptions.scratch`, handed down, never
+a process-wide temporary folder), and `place` renames it to its name.
 Folders are removed when done, or when printgen is stopped (`launch.clean_up`); a folder left by a
 build killed outright (SIGKILL) is removed by the next build beside the same output (`sweep`).
 """
@@ -36,8 +37,8 @@ class Staging:
     """Files kept on disk as soon as they are made, each in a file of its own in a private folder
     (in a worker: inside the build's folder, so `place` renames rather than copies)."""
 
-    def __init__(self) -> None:
-        self.folder = private_folder()
+    def __init__(self, inside: str | None = None) -> None:
+        self.folder = private_folder(inside=inside)
         self.numbers = itertools.count()
         weakref.finalize(self, remove, self.folder)
 
@@ -116,10 +117,10 @@ def remove_all() -> None:
         remove(folder)
 
 
-def private_folder(prefix: str = "printgen-", near: Path | None = None) -> str:
+def private_folder(prefix: str = "printgen-", near: Path | None = None, inside: str | None = None) -> str:
     """A new private folder (mode 0700), removed by `remove` or when printgen is stopped: beside
     `near` (in its nearest folder that exists, hidden by a leading dot) when given and writable,
-    else in the temporary folder. Its name carries this process's id, so that a later build can
+    else in `inside` (a build's scratch folder, BuildOptions.scratch) or the temporary folder. Its name carries this process's id, so that a later build can
     tell a folder left by a build that was killed outright (SIGKILL: no handler runs) and `sweep` it."""
     folder = None
     owned = f"{prefix}{os.getpid()}-"
@@ -131,7 +132,7 @@ def private_folder(prefix: str = "printgen-", near: Path | None = None) -> str:
             folder = tempfile.mkdtemp(prefix=f".{owned}", dir=where)
         except OSError:  # a folder printgen may not write in: the write itself will say so
             folder = None
-    folder = folder or tempfile.mkdtemp(prefix=owned)
+    folder = folder or tempfile.mkdtemp(prefix=owned, dir=inside)
     FOLDERS[folder] = os.getpid()
     return folder
 

@@ -118,7 +118,7 @@ class Loaded:
                 laid, found = lay_out(documents, self.source)  # pages first, then writing
                 for document in laid:  # every document of a game names its designer, if any
                     document.author = document.author or str(getattr(self.definition, "designer", ""))
-                return write_all(laid, self.source, found)
+                return write_all(laid, self.source, found, options.scratch)
         except MarkdownProblems as exc:  # the one place a rules text's problems are placed in its template
             from printgen.jinja.render import source_line
 

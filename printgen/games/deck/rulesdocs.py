@@ -151,19 +151,20 @@ class Icons:
     """The deck's icons as paragraph markup, each a picture made once at ICON_DPI, one em high.
     reportlab's paragraphs take pictures only from files, so each is an unnamed temporary file
     (gone when closed, or when the process ends however it ends), read through /proc/self/fd;
-    elsewhere a private temporary folder, removed when printgen stops."""
+    elsewhere a private folder in the build's scratch folder, removed when printgen stops."""
 
-    def __init__(self) -> None:
+    def __init__(self, scratch: str | None = None) -> None:
         self.markup: dict[str, str] = {}
         self.files: list[IO[bytes]] = []  # kept open while the documents are written
         self.folder: Path | None = None
+        self.scratch = scratch
 
     def __call__(self, name: str) -> str | None:
         return self.markup.get(name)
 
     def path_for(self, png: bytes) -> str:
         if sys.platform == "linux":
-            handle = tempfile.TemporaryFile()
+            handle = tempfile.TemporaryFile(dir=self.scratch)
             handle.write(png)
             handle.flush()
             self.files.append(handle)
@@ -171,15 +172,15 @@ class Icons:
         if self.folder is None:
             from printgen.core.staging import private_folder
 
-            self.folder = Path(private_folder("printgen-icons-"))
+            self.folder = Path(private_folder("printgen-icons-", inside=self.scratch))
         path = self.folder / f"icon-{len(self.markup)}.png"
         path.write_bytes(png)
         return str(path)
 
 
-def deck_icons(defn: Deck, loaded: Loaded, size_pt: float) -> Icons:
+def deck_icons(defn: Deck, loaded: Loaded, size_pt: float, scratch: str | None = None) -> Icons:
     """Each of the deck's icons drawn once, as tall as the text is large."""
-    icons = Icons()
+    icons = Icons(scratch)
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     height = size_pt * ICON_EM * MM_PER_PT
     for name, file in sorted(defn.icons.items()):
@@ -240,7 +241,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
         book = Rulebook(title=defn.title, template=name, context=context, tables={},
                         settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
                         accent=defn.rules.accent, credit=footer_credit(defn),
-                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt), dpi))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt, options.scratch), dpi))
         try:
             items = rulebook.story(book, rulebook.markdown(book, opts))
             column = rulebook.plan(items, book.settings, opts.paper).column_width
@@ -258,7 +259,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
                                      accent=defn.reference.accent)
         ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
                         credit=footer_credit(defn),
-                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt), dpi))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt, options.scratch), dpi))
         try:
             column = reference.column_width(opts.paper, settings.columns)
             width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]
