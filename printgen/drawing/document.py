@@ -77,6 +77,14 @@ class Grow:
 Located = list[tuple[Loc, str]]
 
 
+def cut_short(story: Iterable[Any]) -> Located:
+    """What the story's blocks found cut short once drawn, each told once: a block that sets text
+    in boxes of its own (a reference sheet's half) says so by an `overflow()` method, which gives
+    where in the definition and what, or None when all of its text fit."""
+    found = (item.overflow() for item in story if callable(getattr(item, "overflow", None)))
+    return list(dict.fromkeys(where for where in found if where is not None))
+
+
 @dataclass
 class Document:
     """One output file: pages, a story poured through their frames, and how failures are told; its
@@ -93,7 +101,6 @@ class Document:
     overflow: Blame | None = None  # where story left over is placed
     label: str = ""  # how a figure that does not fit names this document: "the Fracas reference sheet (A4)"
     problems: Located = field(default_factory=list)  # found while laying out, before any drawing
-    after: Callable[[], Located] | None = None  # text a layout found cut short while being drawn
     also: tuple[str, ...] = ()  # the same bytes under these names too
     breaks: bool = False  # blocks may break across frames, so a booklet's columns end level
     draw: Callable[[], Iterable[Page]] | None = None  # instead of `pages`: shape pages made while
@@ -102,7 +109,7 @@ class Document:
 
     def shapes_alone(self) -> bool:
         """Nothing but shapes, so drawing can fail in no way that must be located."""
-        if self.story or self.after is not None or self.problems:
+        if self.story or self.problems:
             return False
         return self.draw is not None or not any(page.frames for page in self.pages)
 

@@ -194,7 +194,7 @@ def booklet_document(laid: Document | Growing, options: BuildOptions, name: str,
         return sheets(finished(laid, whole), sheet, options.flip, options.back_offset)
 
     return Document(name, sheet, [], f"{pages.title} (booklet)", " ".join(instructions(options.flip)),
-                    options.flip, draw=draw, overflow=pages.overflow, label=pages.label, after=pages.after,
+                    options.flip, draw=draw, overflow=pages.overflow, label=pages.label,
                     problems=list(pages.problems), author=pages.author)
 
 

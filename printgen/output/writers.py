@@ -15,7 +15,7 @@ from printgen.core.parallel import on_cores
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.staging import Held, Staging, in_memory
 from printgen.core.source import SourceMap
-from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflow
+from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflow, cut_short
 from printgen.output.pdf import write_pdf
 from printgen.output.png import pictures, write_png, write_pngs_stored
 from printgen.output.svg import write_svg
@@ -65,8 +65,8 @@ def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
         found.append((exc.loc, f"{doc.label}: {exc.message}" if doc.label else exc.message))
     except DefinitionError as exc:  # a figure that placed its own problems
         problems += exc.problems
-    if doc.after is not None and data:
-        found += doc.after()
+    if data:
+        found += cut_short(doc.story)
     return Written(store(data), [source.problem(loc, message) for loc, message in found] + problems)
 
 
