@@ -20,6 +20,7 @@ import shutil
 import stat
 import tempfile
 import weakref
+from contextlib import suppress
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Union
 
@@ -120,15 +121,17 @@ def remove_all() -> None:
 def private_folder(prefix: str = "printgen-", near: Path | None = None, inside: str | None = None) -> str:
     """A new private folder (mode 0700), removed by `remove` or when printgen is stopped: beside
     `near` (in its nearest folder that exists, hidden by a leading dot) when given and writable,
-    else in `inside` (a build's scratch folder, BuildOptions.scratch) or the temporary folder. Its name carries this process's id, so that a later build can
-    tell a folder left by a build that was killed outright (SIGKILL: no handler runs) and `sweep` it."""
+    else in `inside` (a build's scratch folder, BuildOptions.scratch) or the temporary folder. Its
+    name carries this process's id, so that a later build can tell a folder left by a build that was
+    killed outright (SIGKILL: no handler runs) and `sweep` it."""
     folder = None
     owned = f"{prefix}{os.getpid()}-"
     if near is not None:
         where = next((p for p in [near, *near.parents] if p.is_dir()), None)
-        try:
-            if where is not None:
+        if where is not None:
+            with suppress(OSError):  # a folder that cannot be listed keeps what it holds
                 sweep(where, f".{prefix}")
+        try:
             folder = tempfile.mkdtemp(prefix=f".{owned}", dir=where)
         except OSError:  # a folder printgen may not write in: the write itself will say so
             folder = None

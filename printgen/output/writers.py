@@ -73,7 +73,8 @@ def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
 def write_all(documents: Sequence[Document], source: SourceMap,
               found: Sequence[list[Problem]] = (), scratch: str | None = None) -> list[Artifact]:
     """Every document as an artifact, in order; one DefinitionError holding every document's
-    problems, after each document's `found` in its layout (printgen.layout.paging.lay_out). A build of more than SPOOL_AFTER documents (a deck of hundreds of cards) keeps each file
+    problems, after each document's `found` in its layout (printgen.layout.paging.lay_out). A build
+    of more than SPOOL_AFTER documents (a deck of hundreds of cards) keeps each file
     on disk once made (printgen.core.staging, in the build's `scratch` folder), so its memory does not
     grow with the number of cards."""
     spool = Staging(scratch) if len(documents) > SPOOL_AFTER else None

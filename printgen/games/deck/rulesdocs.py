@@ -241,15 +241,17 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
         book = Rulebook(title=defn.title, template=name, context=context, tables={},
                         settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
                         accent=defn.rules.accent, credit=footer_credit(defn),
-                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt, options.scratch), dpi))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt,
+                                                               options.scratch), dpi))
         try:
             items = rulebook.story(book, rulebook.markdown(book, opts))
             column = rulebook.plan(items, book.settings, opts.paper).column_width
             problems += located(set_in(items, column), opts)
             made = rulebook_document(book, opts, f"{loaded.name}-rules.pdf")
-            if made.document.overflow is not None:  # told at the definition's `rules:`, in words for a deck's text
-                made.document.overflow = Blame(("rules",), made.document.overflow.what, f"shorten {name} or show "
-                                               f"fewer cards at their own size (?width=), or set a smaller text_size_pt")
+            overflow = made.document.overflow
+            if overflow is not None:  # told at the definition's `rules:`, in words for a deck's text
+                made.document.overflow = Blame(("rules",), overflow.what, f"shorten {name} or show fewer cards "
+                                               f"at their own size (?width=), or set a smaller text_size_pt")
             documents.append(made)
         except MarkdownProblems as exc:
             problems += located([exc], opts)
@@ -259,7 +261,8 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
                                      accent=defn.reference.accent)
         ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
                         credit=footer_credit(defn),
-                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt, options.scratch), dpi))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt,
+                                                               options.scratch), dpi))
         try:
             column = reference.column_width(opts.paper, settings.columns)
             width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]
