@@ -124,10 +124,13 @@ class Document:
 @dataclass
 class Growing:
     """A document whose page count depends on its text: `document` holds everything but its pages
-    and story (its name, paper, titles, `overflow` and `label`), `grow` how to make them."""
+    and story (its name, paper, titles, `overflow` and `label`), `grow` how to make them, `then`
+    what the layout step makes of them when they are not the file itself."""
 
     document: Document
     grow: Grow
+    # the pages found made into the document written instead (a booklet's sheets), when given
+    then: Callable[[list[Page], list[Flowable]], Document] | None = None
 
     @property
     def name(self) -> str:

@@ -24,7 +24,6 @@ from printgen.drawing.document import Document, Growing, Page
 from printgen.drawing.flow import fill
 from printgen.drawing.libadapter import canvas_of, form_resources, keeping_drawing, needs_own_resources
 from printgen.drawing.picture import FOLD, Matrix, guide, placed, text
-from printgen.layout.paging import grown
 from printgen.layout.rulebook import MARGIN, Rulebook, rulebook_document
 from printgen.layout.sheet import Duplex
 from printgen.output.reuse import draw_in_form
@@ -125,15 +124,6 @@ class PlacedPage(DirectDraw):
 
 
 
-def finished(doc: Document | Growing, whole: int = 0) -> FinishedPages:
-    """The half-size document's pages at the count its text needs (printgen.layout.paging), with a
-    fresh story for them; TextOverflow when no count holds it."""
-    if isinstance(doc, Document):
-        return FinishedPages(doc.paper, list(doc.pages_now()), list(doc.story), doc.breaks, whole)
-    pages, story = grown(doc)
-    return FinishedPages(doc.document.paper, pages, story, doc.document.breaks, whole)
-
-
 def instructions(flip: Flip) -> tuple[str, str]:
     """The caption's two lines, in the words of a print dialog."""
     return (f"Booklet: Print on both sides, flip on {flip} edge, at Actual size (100%).",
@@ -181,28 +171,34 @@ def sheets(book: FinishedPages, sheet: Paper, flip: Flip, back_offset: tuple[flo
         yield Page(shapes=[placed(PlacedPage(book, n), (0, 1, -1, 0, sheet.width, 0))])
 
 
-def booklet_document(laid: Document | Growing, options: BuildOptions, name: str, whole: int = 0) -> Document:
+def booklet_document(laid: Document | Growing, options: BuildOptions, name: str, whole: int = 0) -> Document | Growing:
     """`laid`, a document laid out on `half_page(options.paper)`, as a booklet on `options.paper`;
-    its last `whole` pages are laid out on `options.paper` itself and print after the booklet."""
+    its last `whole` pages are laid out on `options.paper` itself and print after the booklet. A
+    growing one stays growing: the layout step (printgen.layout.paging) finds its page count, then
+    imposes the pages found on the sheets."""
     sheet = landscape_sheet(options.paper)
     pages = laid if isinstance(laid, Document) else laid.document
     if abs(pages.paper.width - sheet.width / 2) > 0.01 or abs(pages.paper.height - sheet.height) > 0.01:
         raise ValueError(f"a booklet on {options.paper.name} needs {half_page(options.paper).name} pages, "
                          f"not {pages.paper.name}")
 
-    def draw() -> Iterator[Page]:
-        return sheets(finished(laid, whole), sheet, options.flip, options.back_offset)
+    def booklet(finished: list[Page], story: list[Flowable]) -> Document:
+        book = FinishedPages(pages.paper, finished, story, pages.breaks, whole)
+        return Document(name, sheet, list(sheets(book, sheet, options.flip, options.back_offset)),
+                        f"{pages.title} (booklet)", " ".join(instructions(options.flip)), options.flip,
+                        overflow=pages.overflow, label=pages.label, problems=list(pages.problems),
+                        author=pages.author)
 
-    return Document(name, sheet, [], f"{pages.title} (booklet)", " ".join(instructions(options.flip)),
-                    options.flip, draw=draw, overflow=pages.overflow, label=pages.label,
-                    problems=list(pages.problems), author=pages.author)
+    if isinstance(laid, Document):
+        return booklet(list(laid.pages_now()), list(laid.story))
+    return Growing(laid.document, laid.grow, then=booklet)
 
 
 def booklet_name(stem: str) -> str:
     return f"{stem}-booklet.pdf"
 
 
-def rulebook_booklet(book: Rulebook, options: BuildOptions, stem: str) -> Document:
+def rulebook_booklet(book: Rulebook, options: BuildOptions, stem: str) -> Document | Growing:
     """A rulebook as a booklet, in one column: at A5 two columns would hold some 35 characters a
     line, one holds 75 to 85 at the house body size, which the eye takes in as a book's line."""
     one_column = replace(book, settings=book.settings.model_copy(update={"columns": 1}))

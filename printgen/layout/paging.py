@@ -64,7 +64,7 @@ def laid_out(item: Document | Growing, source: SourceMap) -> tuple[Document, lis
         return doc, [source.problem(exc.loc, f"{doc.label}: {exc.message}" if doc.label else exc.message)]
     except DefinitionError as exc:  # a figure that placed its own problems
         return doc, list(exc.problems)
-    return replace(doc, pages=pages, story=story), []
+    return (item.then(pages, story) if item.then is not None else replace(doc, pages=pages, story=story)), []
 
 
 def lay_out(items: Sequence[Document | Growing], source: SourceMap) -> tuple[list[Document], list[list[Problem]]]:

@@ -173,7 +173,7 @@ def contact_sheet(defn: Omiga, art: TileArt, name: str, dpi: int | None = None) 
     return Document(name, paper, [page], f"{defn.title} tiles", dpi=dpi or CONTACT_DPI)
 
 
-def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
+def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     for loc, message in lightness_warnings(defn):
         found = loaded.source.problem(loc, message)
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
@@ -243,7 +243,7 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
                                    "lower text_size_pt"))
 
 
-def rules_booklet(defn: Omiga, options: BuildOptions, stem: str, art: TileArt) -> Document:
+def rules_booklet(defn: Omiga, options: BuildOptions, stem: str, art: TileArt) -> Document | Growing:
     """The rules as a booklet of half-size pages in one column; the tiles stay in the main PDF."""
     half = half_page(options.paper)
     name = booklet_name(stem)

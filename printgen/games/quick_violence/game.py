@@ -256,7 +256,7 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
 
 
 def rules_booklet(defn: QuickViolence, options: BuildOptions, stem: str, rules: Callable[[], list[Flowable]],
-                  story: Callable[[], list[Flowable]], last: Page, measuring: Blame) -> Document:
+                  story: Callable[[], list[Flowable]], last: Page, measuring: Blame) -> Document | Growing:
     """The rules on half-size pages in one column, imposed as a booklet; the measuring page, which
     must print on the whole paper it measures, follows on a sheet of its own."""
     half = half_page(options.paper)
