@@ -70,7 +70,8 @@ def slow_build(self, options):
 
     from printgen.core.staging import Staging
 
-    kept = Staging()  # a large build's files kept as made, left as they are when the worker is killed
+    kept = Staging(options.scratch)  # a large build's files kept as made (in the build's scratch folder, as
+    # output.writers.write_all keeps them), left as they are when the worker is killed
     kept.keep(b"half a build")
     time.sleep(30)
     return []
