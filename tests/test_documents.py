@@ -19,7 +19,7 @@ from printgen.core.yamlread import read_yaml
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Growing, Page, TextOverflow
 from printgen.drawing.picture import rect
 from printgen.drawing.story import styles
-from printgen.layout.paging import lay_out
+from printgen.layout.paging import lay_out, laid_out
 from printgen.output.writers import WRITERS, write, write_all
 
 PT = 72 / 25.4
@@ -146,9 +146,8 @@ def test_text_too_long_for_a_fixed_last_page_is_told_without_adding_pages(tmp_pa
                            overflow=Blame(("title",), "the rules need more pages", "shorten them")),
                   Grow(pages, lambda: long_text(5) + [PageBreak()] + long_text(300), 1, 8,
                        fixed_last=Blame(("text_size_pt",), "the last page's text does not fit", "cut it")))
-    laid, found = lay_out([doc], source)
     with pytest.raises(DefinitionError) as caught:
-        write_all(laid, source, found)
+        write_all([doc], source, lay=laid_out)
     assert [p.path for p in caught.value.problems] == ["text_size_pt"]
     assert "the last page's text does not fit" in caught.value.problems[0].message
     assert tried == [1]

@@ -107,7 +107,8 @@ class Loaded:
     def build(self, options: BuildOptions) -> list[Artifact]:
         """The game's documents, laid out and written in memory (printgen.output.writers)."""
         from printgen.drawing.checks import unchecked_shapes
-        from printgen.layout.paging import lay_out  # layout and writers import reportlab
+        from printgen.drawing.document import Document
+        from printgen.layout.paging import laid_out  # layout and writers import reportlab
         from printgen.output.writers import write_all
 
         if self.art.templates is not None:  # after --templates folders, before the bundled ones
@@ -115,10 +116,11 @@ class Loaded:
         try:
             with unchecked_shapes():
                 documents = self.game.build(self.definition, options, self)
-                laid, found = lay_out(documents, self.source)  # pages first, then writing
-                for document in laid:  # every document of a game names its designer, if any
+                for item in documents:  # every document of a game names its designer, if any
+                    document = item if isinstance(item, Document) else item.document
                     document.author = document.author or str(getattr(self.definition, "designer", ""))
-                return write_all(laid, self.source, found, options.scratch)
+                # each growing document laid out (its pages found), then written, on the core that takes it
+                return write_all(documents, self.source, options.scratch, laid_out)
         except MarkdownProblems as exc:  # the one place a rules text's problems are placed in its template
             from printgen.jinja.render import source_line
 

@@ -1,11 +1,13 @@
-"""The layout step: a game's documents become pages before any writer runs.
+"""The layout step: a game's growing documents become pages before their writer runs (the build
+hands `laid_out` to printgen.output.writers.write_all, which calls it on the core that then writes
+the document, so laying out a deck's rulebook still overlaps writing its sheets).
 
 A `Growing` document (a rulebook, a booklet's half-size pages) gets the least page count its story
 fills, found by pouring the story through each count's frames on a throwaway canvas, as platypus
 fills frames (flowables' own `wrap` and `split`); no PDF is written to count pages. Its last page
 may then be remade for the text that reaches it (`Grow.balance`: columns that end level). A story
 that no count holds becomes a problem located at the document's `overflow` key instead of pages.
-The writers (printgen.output.writers) then only serialise what this step made, each once.
+The writers then only serialise what this step made, each document once.
 """
 from __future__ import annotations
 
