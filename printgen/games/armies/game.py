@@ -12,7 +12,7 @@ from printgen.layout.booklet import half_page, rulebook_booklet
 from printgen.layout.rulebook import Layout, Rulebook, rulebook_document
 from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, pt
-from printgen.drawing.document import Document
+from printgen.drawing.document import Document, Growing
 from printgen.games import Game, Loaded
 from printgen.games.armies.model import Armies, ArmyRank, check_stamina
 from printgen.games.armies.positions import PositionFigures
@@ -144,7 +144,7 @@ def wants_booklet(defn: Armies, options: BuildOptions) -> bool:
     return options.booklet or defn.booklet
 
 
-def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document]:
+def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     figures = figures_for(defn, options, loaded.art.warnings)
     book = rulebook(defn, loaded.name, figures)
     return [rulebook_document(book, options, f"{loaded.name}.pdf"),
