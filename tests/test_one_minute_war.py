@@ -496,6 +496,27 @@ def test_the_cards_words_are_set_at_7_5_pt_or_more(all_games_built, paper):
 
 
 @pytest.mark.parametrize("paper", PAPERS)
+def test_both_faces_of_the_card_bleed_and_carry_the_mark(all_games_built, paper):
+    """The tabs' tints run 2 mm past the card's outline on the front as on the back (before, the
+    front's stopped on the dashed cut), and the stopwatch mark stands twice on each face."""
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            x0, y0, x1, y1 = card_box(page)
+            height = float(page.height)
+            tints = [(r["x0"] / MM, (height - r["bottom"]) / MM, r["x1"] / MM, (height - r["top"]) / MM)
+                     for r in page.rects if r["fill"] and r["width"] > 10 * MM
+                     and x0 - 3 <= r["x0"] / MM and r["x1"] / MM <= x1 + 3
+                     and y0 - 3 <= (height - r["bottom"]) / MM and (height - r["top"]) / MM <= y1 + 3]
+            assert tints, number
+            reach = (x0 - min(t[0] for t in tints), y0 - min(t[1] for t in tints),
+                     max(t[2] for t in tints) - x1, max(t[3] for t in tints) - y1)
+            assert all(1.9 <= r <= 2.1 for r in reach), (number, reach)
+            rims = [c for c in page.curves if 9.5 <= c["width"] / MM <= 10.5 and 9.5 <= c["height"] / MM <= 10.5
+                    and x0 <= c["x0"] / MM and c["x1"] / MM <= x1]
+            assert len(rims) == 2, (number, len(rims))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
 def test_the_cards_back_is_light_ink(all_games_built, paper):
     """The tab rows on the card's back are the sides' light tints, not floods of their colours:
     every filled area on the back's card is at least L* 80 (a home printer's ink), and its words
