@@ -16,6 +16,7 @@ from printgen.drawing.document import Document, Growing
 from printgen.games import Game, Loaded
 from printgen.games.armies.model import Armies, ArmyRank, check_stamina
 from printgen.games.armies.positions import PositionFigures
+from printgen.games.edition_key import KEY_TABLE, key_caption
 from printgen.games.pieces import templates_for
 
 FIRST, SECOND = "Mia", "Tom"
@@ -115,7 +116,7 @@ def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
                              "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent,
-                    credit=defn.credit)  # the rulings key is printed once, under the title
+                    credit=defn.credit)  # the rulings key is printed once, opening the closing notes
 
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
@@ -126,7 +127,7 @@ SECTIONS = {"Stamina": ("stamina",), "Fighting cards": ("results",), "A round": 
 def reference(defn: Armies, figures: PositionFigures) -> Reference:
     """The reference sheet's template, tables, figure and settings, all drawn from the definition."""
     return Reference(title=defn.title, template="armies/reference.md.j2", context={"d": defn},
-                     tables=tables(defn, "reference", figures), settings=defn.reference, sections=SECTIONS,
+                     tables={**tables(defn, "reference", figures), KEY_TABLE: key_caption}, settings=defn.reference, sections=SECTIONS,
                      credit=defn.credit)
 
 
