@@ -119,7 +119,7 @@ def test_a_deck_of_many_pages_of_pictures_forks_at_most_two_processes(big_deck, 
     written, draws pictures too, from the last card down, while the helper draws from the first."""
     from test_worker import forks_of
 
-    forks, done = forks_of(tmp_path, "build", str(big_deck), "--out", str(tmp_path / "out"))
+    forks, done = forks_of(tmp_path, "build", str(big_deck), "--out", str(tmp_path / "out"), "--png")
     assert done.returncode == 0, done.stderr
     folder = tmp_path / "out" / "deck"
     pngs = sorted((folder / "png").iterdir())
