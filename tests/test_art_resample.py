@@ -78,7 +78,7 @@ def test_large_art_is_shrunk_evenly_in_card_pictures_and_printed_as_given(run_cl
     """A checkerboard 3.4 times finer than the picture's pixels comes out an even mid grey (pdfium
     sampling it on every card left a pattern of +-5 levels), and deck.pdf still holds all its pixels."""
     definition = deck(tmp_path / "in", checkerboard(800, 720))
-    result = run_cli("build", definition, "--out", tmp_path / "out")
+    result = run_cli("build", definition, "--out", tmp_path / "out", "--png")
     assert result.exit_code == 0, result.output
     folder = tmp_path / "out" / "deck"
     for name in ("one", "two"):
@@ -93,7 +93,7 @@ def test_a_picture_drawn_alone_is_shrunk_alike_and_its_pdf_holds_the_shrunk_art(
     where a PDF for print holds it as given."""
     definition = deck(tmp_path / "in", checkerboard(800, 720))
     loaded = load(definition)
-    documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"]), loaded)
+    documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"], png=True), loaded)
     card = next(doc for doc in documents if doc.name == "png/one.png")
     assert image_sizes(write_pdf(card, raster_dpi=card.dpi)) == {(237, 213)}
     assert image_sizes(write_pdf(card)) == {(800, 720)}
@@ -110,7 +110,7 @@ def test_art_only_a_little_larger_than_its_pixels_is_left_to_the_rasteriser(tmp_
     art = Image.new("RGB", (round(237 * scale), round(213 * scale)), (40, 90, 160))
     definition = deck(tmp_path / "in", art)
     loaded = load(definition)
-    documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"]), loaded)
+    documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"], png=True), loaded)
     card = next(doc for doc in documents if doc.name == "png/one.png")
     assert image_sizes(write_pdf(card, raster_dpi=card.dpi)) == ({(237, 213)} if resampled else {art.size})
 
@@ -121,7 +121,7 @@ def test_transparent_art_stays_transparent_when_shrunk(run_cli, tmp_path):
     art = Image.new("RGBA", (948, 852), (0, 0, 0, 0))
     art.paste((220, 30, 30, 255), (0, 0, 474, 852))
     definition = deck(tmp_path / "in", art, background="#3050d0")
-    result = run_cli("build", definition, "--out", tmp_path / "out")
+    result = run_cli("build", definition, "--out", tmp_path / "out", "--png")
     assert result.exit_code == 0, result.output
     picture = pixels(tmp_path / "out" / "deck" / "png" / "one.png")
     left, top, right, bottom = INSIDE_ART
@@ -164,7 +164,7 @@ def test_jpeg_art_is_resampled_unless_its_colours_are_not_rgb_or_grey(tmp_path, 
     definition = deck(folder, Image.new("RGB", (8, 8)))
     definition.write_text(definition.read_text().replace("src: art.png", "src: art.jpg"), encoding="utf-8")
     loaded = load(definition)
-    documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"]), loaded)
+    documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"], png=True), loaded)
     card = next(doc for doc in documents if doc.name == "png/one.png")
     assert image_sizes(write_pdf(card)) == {(948, 852)}
     assert image_sizes(write_pdf(card, raster_dpi=card.dpi)) == ({(237, 213)} if resampled else {(948, 852)})

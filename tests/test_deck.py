@@ -111,12 +111,17 @@ def test_text_boxes_stay_inside_their_cards(run_cli, deck, tmp_path):
             assert inside, (char["text"], x, y)
 
 
-def test_every_face_and_the_back_come_as_svg_and_png(run_cli, deck, tmp_path):
+def test_a_plain_build_writes_every_face_and_the_back_as_svg_and_no_png(run_cli, deck, tmp_path):
+    from PIL import Image
+
     folder = build(run_cli, deck, tmp_path / "out")
     names = {p.stem for p in (folder / "svg").glob("*.svg")}
     assert names == {"ember-tonic", "frost-draught", "mossy-elixir", "storm-flask", "quiet-syrup",
                      "cinder-brew", "glass-mist", "gale-water", "back"}
-    assert {p.stem for p in (folder / "png").glob("*.png")} == names
+    assert not (folder / "png").exists()
+    with Image.open(folder / "deck-overview.png") as overview:
+        assert overview.size[0] > 300 and overview.size[1] > 200
+    assert sorted(p.name for p in folder.iterdir()) == ["deck-overview.png", "deck.pdf", "svg"]
     svg = etree.parse(str(folder / "svg" / "ember-tonic.svg")).getroot()
     assert (svg.get("width"), svg.get("height")) == ("63.5mm", "88.9mm")
     assert "Ember Tonic" in "".join(svg.itertext())
@@ -349,14 +354,36 @@ def test_tabletop_simulator_sheets_hold_every_copy(run_cli, deck, tmp_path):
     assert only["card_mm"] == [CARD_W, CARD_H]
 
 
-def test_face_pictures_follow_dpi(run_cli, deck, tmp_path):
+@pytest.mark.parametrize("dpi", [None, 300])
+def test_png_writes_every_face_and_the_back_at_the_dpi(run_cli, deck, tmp_path, dpi):
     from PIL import Image
 
-    folder = build(run_cli, deck, tmp_path / "out", "--dpi", "300")
+    folder = build(run_cli, deck, tmp_path / "out", "--png", *(["--dpi", str(dpi)] if dpi else []))
     names = sorted(p.name for p in (folder / "png").iterdir())
+    assert [name[:-len(".png")] for name in names] == sorted(p.stem for p in (folder / "svg").iterdir())
     assert len(names) == len(rows_of(deck)) + 1 and "back.png" in names
-    with Image.open(folder / "png" / names[0]) as image:
-        assert image.size == (round(CARD_W / 25.4 * 300), round(CARD_H / 25.4 * 300))
+    at = dpi or 150
+    for name in names:
+        with Image.open(folder / "png" / name) as image:
+            assert image.size == (round(CARD_W / 25.4 * at), round(CARD_H / 25.4 * at)), name
+
+
+def test_png_with_no_pictures_is_a_usage_error_that_writes_nothing(run_cli, deck, tmp_path):
+    result = run_cli("build", deck, "--out", tmp_path / "out", "--png", "--no-pictures")
+    assert result.exit_code == 2
+    assert "--png and --no-pictures ask for opposite things" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_a_png_folder_of_an_earlier_build_is_left_and_told(run_cli, deck, tmp_path):
+    folder = build(run_cli, deck, tmp_path / "out", "--png")
+    before = {p.name: p.read_bytes() for p in (folder / "png").iterdir()}
+    result = run_cli("build", deck, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert {p.name: p.read_bytes() for p in (folder / "png").iterdir()} == before
+    assert "png is from an earlier build and was left as it was; build with --png" in result.output
+    again = run_cli("build", deck, "--out", tmp_path / "out", "--png")
+    assert again.exit_code == 0 and "earlier build" not in again.output
 
 
 def captions(page, at_top: bool = False) -> list[dict]:

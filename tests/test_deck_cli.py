@@ -137,7 +137,7 @@ def test_name_renames_the_folder_and_the_files(run_cli, deck, tmp_path):
     folder = tmp_path / "o" / "potions-v2"
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["potions-v2"]
     assert (folder / "potions-v2.pdf").is_file() and not (folder / "deck.pdf").exists()
-    assert len(list((folder / "png").glob("*.png"))) == 9  # 8 faces and the shared back
+    assert len(list((folder / "svg").glob("*.svg"))) == 9  # 8 faces and the shared back
     with pdfplumber.open(folder / "potions-v2.pdf") as pdf:
         assert len(pdf.pages) == 4
 
@@ -332,7 +332,7 @@ def test_xlsx_dates_and_yes_no_cells_read_as_text(run_cli, deck, tmp_path):
     deck.write_text(text.replace('name: "{{ title }}"', 'name: "{{ title }}-{{ released }}-{{ rare }}"'))
     result = run_cli("build", deck, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "o" / "deck" / "png" / "ember-tonic-2024-05-01-true.png").is_file()
+    assert (tmp_path / "o" / "deck" / "svg" / "ember-tonic-2024-05-01-true.svg").is_file()
 
 
 def test_export_takes_rows_and_name(run_cli, deck, tmp_path):

@@ -211,7 +211,7 @@ def cards_in(png: Path) -> tuple[int, list[int]]:
 
 def test_overview_shows_every_face_once_in_a_grid(run_cli, sample, tmp_path):
     out = tmp_path / "o"
-    result = run_cli("build", sample, "--out", out)
+    result = run_cli("build", sample, "--out", out, "--png")
     assert result.exit_code == 0, result.output
     png = out / "deck" / "deck-overview.png"
     image = Image.open(png)

@@ -44,8 +44,8 @@ def line_of(deck: Path, snippet: str) -> int:
     return next(n for n, line in enumerate(deck.read_text().splitlines(), 1) if snippet in line)
 
 
-def build(run_cli, deck: Path, out: Path) -> Path:
-    result = run_cli("build", deck, "--out", out)
+def build(run_cli, deck: Path, out: Path, *args: str) -> Path:
+    result = run_cli("build", deck, "--out", out, *args)
     assert result.exit_code == 0, result.output
     return out / "deck"
 
@@ -263,7 +263,7 @@ def red(pixel: tuple[int, ...]) -> bool:
 def test_clipped_shapes_paint_only_inside_their_clip_in_pdf_png_and_svg(run_cli, deck, tmp_path):
     add_to_face(deck, CLIPPED)
     deck.write_text(deck.read_text().replace("  cut: marks ", "  gap: 6\n  cut: marks ", 1))
-    folder = build(run_cli, deck, tmp_path / "out")
+    folder = build(run_cli, deck, tmp_path / "out", "--png")
     content = operators(PdfReader(folder / "deck.pdf").pages[0])
     assert content.count(" W n") >= 2 * 2  # two clips a face, each form (a card with copies) once
     picture = Image.open(folder / "png" / "ember-tonic.png").convert("RGB")

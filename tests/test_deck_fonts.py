@@ -19,7 +19,7 @@ from tests.fontmaking import FONTS, composite_pointing_nowhere, renamed, vera
 
 MM = 72 / 25.4
 CARD_W, CARD_H = 63.5, 88.9
-PNG_DPI = 150  # the cards' pictures in png/
+PNG_DPI = 150  # the cards' pictures in png/ (build --png)
 
 
 def line_of(path: Path, text: str) -> int:
@@ -119,7 +119,7 @@ def test_template_images_are_drawn_where_svg_puts_them(run_cli, deck, tmp_path, 
     """Each picture in its box at the size and place preserveAspectRatio gives it: measured in the
     card's PNG (what prints, clipping included), and for SVG pictures in the PDF's own shapes."""
     image_template(deck, kind)
-    _, folder = build(run_cli, deck, tmp_path / "out")
+    _, folder = build(run_cli, deck, tmp_path / "out", "--png")
     picture = Image.open(folder / "png" / "ember-tonic.png")
     assert picture.size == (round(CARD_W / 25.4 * PNG_DPI), round(CARD_H / 25.4 * PNG_DPI))
     tolerance = 2.5 * 25.4 / PNG_DPI  # two pixels and a half of anti-aliasing
@@ -153,7 +153,7 @@ def test_an_image_with_one_side_given_keeps_the_picture_proportions(run_cli, dec
         '     viewBox="0 0 {{ card.width }} {{ card.height }}">\n'
         '  <image href="wide.svg" x="11.75" y="18" width="40"/>\n</svg>\n')
     template_alone(deck)
-    _, folder = build(run_cli, deck, tmp_path / "out")
+    _, folder = build(run_cli, deck, tmp_path / "out", "--png")
     picture = Image.open(folder / "png" / "ember-tonic.png")
     left, right = colour_box(picture, "#123456"), colour_box(picture, "#123457")
     assert left is not None and right is not None

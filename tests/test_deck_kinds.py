@@ -43,7 +43,7 @@ def rows(deck):
 
 
 def test_every_potion_has_a_picture_of_its_own(run_cli, deck, tmp_path):
-    folder = build(run_cli, deck, tmp_path / "out")
+    folder = build(run_cli, deck, tmp_path / "out", "--png")
     names = {r["title"]: r["title"].lower().replace(" ", "-") for r in rows(deck)}
     assert len(names) == 8 and all((deck.parent / "potions" / f"{n}.svg").is_file() for n in names.values())
     shapes = {title: region(folder / "png" / f"{name}.png", FRAME) for title, name in names.items()}
@@ -56,7 +56,7 @@ def test_every_potion_has_a_picture_of_its_own(run_cli, deck, tmp_path):
 
 
 def test_each_kind_has_a_symbol_and_the_rare_potions_a_star(run_cli, deck, tmp_path):
-    folder = build(run_cli, deck, tmp_path / "out")
+    folder = build(run_cli, deck, tmp_path / "out", "--png")
     by_kind: dict[str, list[np.ndarray]] = {}
     for row in rows(deck):
         name = row["title"].lower().replace(" ", "-")

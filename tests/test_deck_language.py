@@ -263,7 +263,7 @@ face:
 
 def test_css_names_short_hex_and_transparency_reach_pdf_svg_and_png(run_cli, tmp_path):
     deck = made(tmp_path, COLOURS, "title\nSolid\nFaint\n")
-    result = run_cli("build", deck, "--out", tmp_path / "out")
+    result = run_cli("build", deck, "--out", tmp_path / "out", "--png")
     assert result.exit_code == 0, result.output
     out = tmp_path / "out" / "deck"
     with pdfplumber.open(out / "deck.pdf") as pdf:

@@ -58,11 +58,11 @@ def staging_left(tmp_path: Path) -> list[Path]:
 
 def test_a_kept_build_writes_the_bytes_of_one_held_in_memory(run_cli, big_deck, tmp_path, private_tmp,
                                                              monkeypatch):
-    spooled = run_cli("build", big_deck, "--out", tmp_path / "spooled")
+    spooled = run_cli("build", big_deck, "--out", tmp_path / "spooled", "--png")
     assert spooled.exit_code == 0, spooled.output
     assert list(private_tmp.iterdir()) == [] and staging_left(tmp_path) == []  # gone once the files are in place
     monkeypatch.setattr(writers, "SPOOL_AFTER", 10**9)
-    held = run_cli("build", big_deck, "--out", tmp_path / "held")
+    held = run_cli("build", big_deck, "--out", tmp_path / "held", "--png")
     assert held.exit_code == 0, held.output
     written = files_of(tmp_path / "spooled" / "deck")
     assert len(written) == 2 + 2 * (ROWS + 1)  # the PDF, the overview, and an SVG and a PNG of each card and the back
@@ -97,7 +97,7 @@ def test_no_pictures_writes_the_same_sheets_and_no_card_pictures(run_cli, tmp_pa
 def test_a_build_stopped_while_it_keeps_files_leaves_no_staging_folder(big_deck, tmp_path):
     spools = tmp_path / "spools"
     spools.mkdir()
-    build = subprocess.Popen([sys.executable, "-m", "printgen.launch", "build", str(big_deck), "--out",
+    build = subprocess.Popen([sys.executable, "-m", "printgen.launch", "build", str(big_deck), "--png", "--out",
                               str(tmp_path / "out")], env=dict(os.environ, TMPDIR=str(spools)),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
@@ -119,7 +119,7 @@ def test_a_deck_of_many_pages_of_pictures_forks_at_most_two_processes(big_deck, 
     written, draws pictures too, from the last card down, while the helper draws from the first."""
     from test_worker import forks_of
 
-    forks, done = forks_of(tmp_path, "build", str(big_deck), "--out", str(tmp_path / "out"))
+    forks, done = forks_of(tmp_path, "build", str(big_deck), "--out", str(tmp_path / "out"), "--png")
     assert done.returncode == 0, done.stderr
     folder = tmp_path / "out" / "deck"
     pngs = sorted((folder / "png").iterdir())

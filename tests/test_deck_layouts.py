@@ -192,8 +192,8 @@ def test_each_type_draws_its_base_with_what_it_adds_replaces_or_removes(run_cli,
     assert abs((event["x0"] + event["x1"]) / 2 / MM - behind - CARD_W / 2) < 0.3
     assert abs(event["top"] / MM - cards["Supernova"]["top"] - 60) < 0.3
     # each back is called after the layout it is drawn from
-    assert sorted(p.name for p in (tmp_path / "out" / "deck" / "png").glob("*back*")) == \
-        ["back.png", "event-back.png"]
+    assert sorted(p.name for p in (tmp_path / "out" / "deck" / "svg").glob("*back*")) == \
+        ["back.svg", "event-back.svg"]
 
 
 def line_of(path: Path, text: str) -> int:

@@ -29,12 +29,12 @@ def pixels(data: bytes) -> Image.Image:
 def alone(definition: Path, dpi: int) -> dict[str, bytes]:
     """Every card picture drawn and rasterised as a document of its own: one page, one card."""
     loaded = load(definition)
-    documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"], dpi=dpi), loaded)
+    documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"], dpi=dpi, png=True), loaded)
     return {doc.name: write(doc) for doc in documents if doc.kind == "png" and doc.name.startswith("png/")}
 
 
 def built(run_cli, definition: Path, out: Path, *args: str) -> dict[str, bytes]:
-    result = run_cli("build", definition, "--out", out, *args)
+    result = run_cli("build", definition, "--out", out, "--png", *args)
     assert result.exit_code == 0, result.output
     folder = out / definition.stem / "png"
     return {f"png/{path.name}": path.read_bytes() for path in sorted(folder.iterdir())}

@@ -56,7 +56,7 @@ def book(tmp_path_factory) -> Path:
     definition = new_deck(home)
     for name in ("rules.md", "reference.md"):
         shutil.copyfile(BOOK / name, definition.parent / name)
-    built = printgen("build", str(definition), cwd=home)
+    built = printgen("build", str(definition), "--png", cwd=home)  # the cards' PNGs to compare with
     assert built.returncode == 0, built.stderr
     return home / "output" / "mine"
 

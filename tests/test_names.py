@@ -39,7 +39,7 @@ def texts(svg: Path) -> list[str]:
 
 def test_names_that_collided_each_get_their_own_file(run_cli, tmp_path):
     (tmp_path / "clash.yaml").write_text(CLASHING)
-    result = run_cli("build", tmp_path / "clash.yaml", "--out", tmp_path / "out")
+    result = run_cli("build", tmp_path / "clash.yaml", "--out", tmp_path / "out", "--png")
     assert result.exit_code == 0, result.output
     svg = tmp_path / "out" / "clash" / "svg"
     # faces first, in row order; then backs: `back-<name>` where a face has the name, else -2

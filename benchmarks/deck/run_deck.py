@@ -33,15 +33,18 @@ def printgen(deck: Path, *args: str) -> Command:
 
 
 def jobs_for(deck: Path, runs: int, env: dict[str, str], peer: bool, before: Path | None) -> dict[str, Job]:
-    """What is measured for one deck: the whole build, the sheets alone, each with and without the
-    helpers on the second core, and the floor (and the peer)."""
+    """What is measured for one deck: the build as it comes (deck.pdf, the overview, an SVG of every
+    card) and the sheets alone, each with and without the helpers on the second core; the build with
+    `--png` (a PNG of every card too); the floor (and the peer)."""
     one_core = dict(env, PRINTGEN_NO_FORK="1")
     full = lambda w: [printgen(deck, "--out", str(w / "out"))]  # noqa: E731
+    with_png = lambda w: [printgen(deck, "--out", str(w / "out"), "--png")]  # noqa: E731
     sheets = lambda w: [printgen(deck, "--out", str(w / "out"), "--no-pictures")]  # noqa: E731
     floor = lambda w: [[sys.executable, str(HERE / "floor_deck.py"), str(deck), str(w / "floor.pdf")]]  # noqa: E731
     jobs = {
-        "full": Job("printgen build (deck.pdf, an SVG and a PNG of every card)", full, runs, env),
+        "full": Job("printgen build (deck.pdf, the overview, an SVG of every card)", full, runs, env),
         "full_serial": Job("the same, helpers off", full, runs, one_core),
+        "png": Job("printgen build --png (a PNG of every card too, 150 dpi)", with_png, runs, env),
         "sheets": Job("printgen build --no-pictures (deck.pdf alone)", sheets, runs, env),
         "sheets_serial": Job("the same, helpers off", sheets, runs, one_core),
         "floor": Job("floor: bare reportlab, the same sheets", floor, runs, env),
@@ -111,8 +114,12 @@ def measure_deck(count: int, args: argparse.Namespace, env: dict[str, str]) -> N
     print("| what | wall | x floor | range; CPU | peak memory |\n| --- | --- | --- | --- | --- |")
     for figure in figures.values():
         print(row(figure, floor))
-    if "peer" in figures:
-        print(f"\ndecksmith / printgen build: {figures['peer'].wall / figures['full'].wall:.1f}x")
+    if "peer" in figures:  # decksmith's build draws a PNG of every card (300 dpi): --png is its like
+        peer = figures["peer"]
+        print()
+        for key, what in (("full", "printgen build (no card PNGs)"), ("png", "printgen build --png")):
+            mine = figures[key]
+            print(f"decksmith / {what}: {peer.wall / mine.wall:.1f}x wall, {peer.cpu / mine.cpu:.1f}x CPU")
     print(f"\ndeck.pdf {pdf / 1024:.0f} KiB, the floor's {floor_pdf / 1024:.0f} KiB: {pdf / floor_pdf:.2f}x")
 
 

@@ -18,7 +18,8 @@ class BuildOptions:
     templates: tuple[Path, ...] = ()
     bleed: float | None = None  # mm; `--bleed` overrides a definition's own bleed where a game has one
     dpi: int | None = None  # `--dpi`: pictures of single pieces (deck cards, the Omiga contact sheet)
-    pictures: bool = True  # `--no-pictures`: no SVG and PNG of every deck card (the sheets alone)
+    pictures: bool = True  # `--no-pictures`: no overview and no SVG of every deck card (the sheets alone)
+    png: bool = False  # `--png`: also a PNG of every deck card and back (slow: most of a large deck's build)
     paper_given: bool = False  # `--paper` was typed, so it overrides the paper a definition names
     layout: str | None = None  # `--layout`: duplex, gutterfold or fronts, over a deck's sheet.layout
     rows: tuple[int, ...] | None = None  # `--rows`: the 1-based data rows to build, in order

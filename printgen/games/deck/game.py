@@ -312,7 +312,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document | 
                           "Print at actual size (100 %)", flip, draw=partial(told, sheets, cards[:1], unplaced))]
     if options.pictures:
         documents.append(overview(defn.title, cards, part, f"{loaded.name}-overview.png"))
-        documents += face_documents(defn, cards, options.dpi or FACE_DPI)
+        documents += face_documents(defn, cards, (options.dpi or FACE_DPI) if options.png else None)
     if defn.rules is not None or defn.reference is not None:  # its cards drawn on its pictures' pixels
         from printgen.games.deck.rulesdocs import rules_documents
 
@@ -331,8 +331,10 @@ def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: 
         raise DefinitionError(first[0].drawer.found())
 
 
-def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Document]:
-    """svg/ and png/ of every face and distinct back, each SVG just before its PNG to share a drawing."""
+def face_documents(defn: Deck, cards: list[DeckCard], dpi: float | None) -> list[Document]:
+    """svg/ of every face and distinct back, and png/ at `dpi` when one is given (`build --png`), each SVG
+    just before its PNG to share a drawing. The PNGs are opt-in: Pillow's encoder is most of the time
+    a large deck takes to build (benchmarks/notes.md)."""
     documents: list[Document] = []
     size = Paper("card", *defn.card.dimensions)
     seen: set[str] = set()
@@ -342,8 +344,9 @@ def face_documents(defn: Deck, cards: list[DeckCard], dpi: float) -> list[Docume
             seen.add(card.back_name)
             sides.append((card.back_name, "back"))
         for name, side in sides:
+            kinds = [("svg", 0.0)] + ([("png", dpi)] if dpi else [])
             documents += [Document(f"{kind}/{name}.{kind}", size, [], f"{defn.title}: {name}", dpi=at,
-                                   draw=partial(picture, card, side)) for kind, at in (("svg", 0.0), ("png", dpi))]
+                                   draw=partial(picture, card, side)) for kind, at in kinds]
     return documents
 
 
@@ -370,7 +373,7 @@ GAME = Game(
     title="Deck",
     makes=["deck.pdf: the cards imposed with cut marks, backs for duplex (or gutterfold, or fronts only)",
            "deck-overview.png: every card's face in one grid, to look over and share",
-           "svg/ and png/: every card's face and the back",
+           "svg/: every card's face and the back; png/ too with `build --png`",
            "deck-rules.pdf, deck-reference.pdf and deck-reference-cards.pdf: from the Markdown files "
            "`rules:` and `reference:` name"],
     model=Deck,
