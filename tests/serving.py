@@ -28,7 +28,7 @@ def small_deck(folder: Path) -> Path:
     its rulebook and reference card (which name all eight potions)."""
     bundled = bundled_definition("deck").parent
     folder.mkdir(parents=True, exist_ok=True)
-    for name in ("flask.svg", "fire.svg", "ice.svg", "earth.svg", "air.svg", "back.svg.j2"):
+    for name in [*(p.name for p in bundled.glob("*.svg")), "back.svg.j2"]:  # its icons, as the deck names them
         shutil.copyfile(bundled / name, folder / name)
     shutil.copytree(bundled / "potions", folder / "potions", dirs_exist_ok=True)
     rows = (bundled / "cards.csv").read_text().splitlines()
