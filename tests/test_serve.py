@@ -233,17 +233,18 @@ def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
     after = served.wait(lambda s: s["version"] > before["version"], "a rebuild for new settings")
     assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": 6.0,
                                  "layout": None, "rows": None, "guides": False, "where": None}
-    # 6 mm of bleed leaves room for 4 of the 5 cards on a sheet: two sheets, and a warning in the page
-    assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX] * 4
+    # 6 mm of bleed leaves room for 6 cards on a landscape sheet (8 without): one sheet, faces and backs,
+    # and a warning in the page
+    assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX[::-1]] * 2
     # and the corner mark of potions costing 4 or more is on none of these two rows' cards
     assert after["warnings"] == [f"potion.yaml:{line_of(served.folder / 'potion.yaml', 'when: cost >= 4')}: "
-                                 "face.layout[8].when: no row makes 'cost >= 4' true, so this polygon is on no "
+                                 "face.layout[8].when: no row makes 'cost >= 4' true, so this image is on no "
                                  "card; check the values it compares against the rows'",
-                                 "printgen: --bleed 6 fits 4 cards on each US Letter sheet, where 6 fit "
+                                 "printgen: --bleed 6 fits 6 cards on each US Letter sheet, where 8 fit "
                                  "without bleed; build without --bleed to let the deck choose, or give 0"]
     status, _, data = served.get(after["games"][0]["pdfs"][0]["href"])
     reader = PdfReader(io.BytesIO(data))
-    assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [612, 792]
+    assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [792, 612]  # landscape Letter, which holds more cards
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
     assert "--paper letter --flip short --bleed 6 --back-offset 1.5,-0.5" in served.stderr()
 
