@@ -9,11 +9,11 @@ import pytest
 
 CASES = {
     "unknown_key": (
-        ("  tab_height: 22\n", "  tab_height: 22\n  tab_hieght: 18\n"),
+        ("  tab_height: 24\n", "  tab_height: 24\n  tab_hieght: 18\n"),
         "card.tab_hieght: unknown key; expected one of: width, tab_height,",
     ),
     "wrong_type": (
-        ("  width: 110\n", "  width: wide\n"),
+        ("  width: 115\n", "  width: wide\n"),
         "card.width: expected a valid number (got 'wide')",
     ),
     "duplicate_key": (
@@ -79,8 +79,8 @@ def test_broken_definition_is_located_and_writes_nothing(run_cli, copy_definitio
 
 def test_all_problems_are_reported_at_once(run_cli, copy_definition, tmp_path):
     path = copy_definition("one_minute_war", "many")
-    text = path.read_text().replace("  width: 110\n", "  width: -3\n").replace("    beats: [5]\n", "    beats: [9]\n")
-    text = text.replace("  tab_height: 22\n", "  tab_height: 22\n  colour: red\n")
+    text = path.read_text().replace("  width: 115\n", "  width: -3\n").replace("    beats: [5]\n", "    beats: [9]\n")
+    text = text.replace("  tab_height: 24\n", "  tab_height: 24\n  colour: red\n")
     path.write_text(text)
     result = run_cli("build", path, "--out", tmp_path)
     assert result.exit_code == 2
@@ -106,8 +106,8 @@ def test_the_readme_two_mistake_example_is_what_build_prints(copy_definition, tm
     are both reported, with their lines, by the real command, and nothing is written."""
     path = copy_definition("one_minute_war", "my_war")
     text = path.read_text()
-    assert "    beats: [5]\n" in text and "  width: 110\n" in text
-    path.write_text(text.replace("    beats: [5]\n", "    beats: [7]\n", 1).replace("  width: 110\n", "  width: -3\n", 1))
+    assert "    beats: [5]\n" in text and "  width: 115\n" in text
+    path.write_text(text.replace("    beats: [5]\n", "    beats: [7]\n", 1).replace("  width: 115\n", "  width: -3\n", 1))
     proc = subprocess.run([sys.executable, "-m", "printgen.cli.main", "build", "my_war.yaml", "--out", "o"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
