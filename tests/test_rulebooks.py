@@ -235,16 +235,17 @@ def test_no_column_ends_with_a_heading_and_no_table_row_breaks(built, game, pape
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_a_short_list_is_never_broken_between_pages(all_games_built, paper):
-    # One Minute War's quick reference is a heading and three bullets: on A4 and Letter alike they
-    # stand together in one column, wherever the flow puts them
+    # One Minute War's round, step by step, is a heading and five numbered steps: on A4 and Letter
+    # alike they stand together in one column, wherever the flow puts them
     with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
         found = [(number, page) for number, page in enumerate(pdf.pages)
-                 if "Quick reference" in (page.extract_text() or "")]
+                 if "A round, step by step" in (page.extract_text() or "")]
         assert len(found) == 1
         number, page = found[0]
-        heading = page.search("Quick reference")[0]
-        starts = [page.search(words) for words in ("Pick in secret", "A fist means", "When the war ends")]
-    assert all(len(hits) == 1 for hits in starts), starts  # every bullet on the heading's page
+        heading = page.search("A round, step by step")[0]
+        starts = [page.search(words) for words in ("Only the side with fewer", "Pick a soldier in secret",
+                                                   "On three, show", "Fold down whoever", "Nobody standing")]
+    assert all(len(hits) == 1 for hits in starts), starts  # every step on the heading's page
     for hits in starts:
         assert hits[0]["top"] > heading["top"] and abs(hits[0]["x0"] - heading["x0"]) < 12 * MM
 
