@@ -27,6 +27,9 @@ EDGE = SAFE_MARGIN_MM + MARK_LENGTH + MARK_GAP  # least distance from the paper 
 CAPTION_PT = SMALL_PT  # a sheet's caption is set as a rulebook's footer: small, grey, centred
 CAPTION_GREY = HexColor(FOOTER_GREY)
 CAPTION_ROOM = 4.0  # mm the caption needs between the paper's safe margin and the cut marks
+TICK_EDGE = 7.0  # mm: no cut mark comes nearer the paper's edge (many Letter printers lose the outer 6.35)
+MIN_TICK = 2.0  # mm: a mark pressed against TICK_EDGE keeps at least this length...
+MIN_GAP = 0.5  # mm: ...by moving up to this near the art
 
 
 class Piece(Protocol):
@@ -112,15 +115,26 @@ def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float, style: LineStyle
         return group
     xs = sorted({round(v, 6) for x, _, w, _ in boxes for v in (x, x + w)})
     ys = sorted({round(v, 6) for _, y, _, h in boxes for v in (y, y + h)})
-    low_y, high_y = ys[0] - bleed - MARK_GAP, ys[-1] + bleed + MARK_GAP
-    low_x, high_x = xs[0] - bleed - MARK_GAP, xs[-1] + bleed + MARK_GAP
+    (bottom_in, bottom_out), (top_in, top_out) = tick(ys[0] - bleed), tick(paper.height - ys[-1] - bleed)
+    (left_in, left_out), (right_in, right_out) = tick(xs[0] - bleed), tick(paper.width - xs[-1] - bleed)
     for x in xs:
-        group.add(guide(x, low_y, x, low_y - MARK_LENGTH, style))
-        group.add(guide(x, high_y, x, high_y + MARK_LENGTH, style))
+        group.add(guide(x, bottom_in, x, bottom_out, style))
+        group.add(guide(x, paper.height - top_in, x, paper.height - top_out, style))
     for y in ys:
-        group.add(guide(low_x, y, low_x - MARK_LENGTH, y, style))
-        group.add(guide(high_x, y, high_x + MARK_LENGTH, y, style))
+        group.add(guide(left_in, y, left_out, y, style))
+        group.add(guide(paper.width - right_in, y, paper.width - right_out, y, style))
     return group
+
+
+def tick(art: float) -> tuple[float, float]:
+    """A margin mark's inner and outer end, as distances (mm) from the paper's edge, for art that
+    stops `art` mm from it: MARK_LENGTH long and MARK_GAP clear of the art, but never nearer the
+    edge than TICK_EDGE; where that leaves it short, it moves towards the art (to MIN_GAP)."""
+    inner = art - MARK_GAP
+    outer = max(inner - MARK_LENGTH, TICK_EDGE)
+    if inner - outer < MIN_TICK:
+        inner = min(art - MIN_GAP, outer + MIN_TICK)
+    return inner, min(outer, inner)
 
 
 Corners = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm, as a PDF page box
