@@ -217,18 +217,33 @@ def finished(front: Page, back: Page, boxes: Sequence[Box], duplex: Duplex, blee
         front.shapes.append(marks)
         back.shapes.append(placed(marks, duplex.mirror()))
     if captions:
-        front.shapes.append((write or caption_text)(captions[0], duplex.paper))
+        paper, backs = duplex.paper, [duplex.back_box(b) for b in boxes]
+        front.shapes.append(write(captions[0], paper) if write else
+                            caption_text(captions[0], paper, room=foot_room(boxes, bleed, marks is not None)))
         # the back's caption lies behind the front's, in the room kept clear of marks for it: at the
         # top of the back page when the sheet turns over top to bottom (a side caption is symmetric)
-        back.shapes.append(write(captions[1], duplex.paper) if write else
-                           caption_text(captions[1], duplex.paper, at_top=not duplex.side_to_side))
+        at_top = not duplex.side_to_side
+        flipped = [(x, paper.height - y - h, w, h) for x, y, w, h in backs] if at_top else backs
+        back.shapes.append(write(captions[1], paper) if write else
+                           caption_text(captions[1], paper, at_top, foot_room(flipped, bleed, marks is not None)))
     return ImposedSheet(front, back, list(boxes))
 
 
-def caption_text(value: str, paper: Paper, at_top: bool = False) -> Group:
-    """A line of small print centred in the caption's room at the foot of the page (or its head), in
-    the house footer's size and grey."""
-    baseline = SAFE_MARGIN_MM + fonts.descent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
-    if at_top:
-        baseline += paper.height - 2 * SAFE_MARGIN_MM - CAPTION_ROOM
+def foot_room(boxes: Sequence[Box], bleed: float, marks: bool) -> float:
+    """How far (mm) from the paper's foot the lowest cut mark, or the art where there are none, ends."""
+    art = min(y for _, y, _, _ in boxes) - bleed
+    return tick(art)[1] if marks else art - MARK_GAP
+
+
+def caption_text(value: str, paper: Paper, at_top: bool = False,
+                 room: float = SAFE_MARGIN_MM + CAPTION_ROOM) -> Group:
+    """A line of small print in the house footer's size and grey, centred across the page at its
+    foot (or head): centred in the strip between TICK_EDGE and the marks `room` mm in, or as far in
+    as that strip allows when it is narrower than the line."""
+    size = font_mm(CAPTION_PT)
+    ascent, descent = fonts.ascent(fonts.REGULAR, size), fonts.descent(fonts.REGULAR, size)
+    bottom = (TICK_EDGE + room - ascent - descent) / 2  # the glyphs' foot, from the paper's edge
+    if bottom < TICK_EDGE:
+        bottom = max(SAFE_MARGIN_MM + 0.1, room - ascent - descent - 0.4)
+    baseline = paper.height - bottom - ascent if at_top else bottom + descent
     return Group(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle", fill=CAPTION_GREY))

@@ -20,7 +20,7 @@ from printgen.drawing import fonts
 from printgen.drawing.document import Page
 from printgen.drawing.picture import CUT, LineStyle, guide, placed, text
 from printgen.layout.imposition import (CAPTION_GREY, CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, TICK_EDGE,
-                                        Caption, ImposedSheet, Piece, cut_marks, finished, same_size, too_big)
+                                        Caption, ImposedSheet, Piece, cut_marks, finished, same_size, tick, too_big)
 from printgen.layout.sheet import Box, Duplex
 from printgen.output.reuse import Forms, reusable
 
@@ -163,5 +163,5 @@ def sheet(rows: Sequence[Row], frame: Frame, duplex: Duplex, caption: Caption | 
     front.shapes.append(trim_lines(boxes))
     return finished(front, back, boxes, duplex, bleed, reusable(cut_marks(boxes, duplex.paper, bleed, SHARED_MARK)),
                     (caption(*number, "front"), caption(*number, "back")) if caption else None,
-                    partial(side_caption, room=min(x for x, _, _, _ in boxes) - bleed - MARK_GAP - MARK_LENGTH)
+                    partial(side_caption, room=tick(min(x for x, _, _, _ in boxes) - bleed)[1])
                     if frame.caption_at == "side" else None)
