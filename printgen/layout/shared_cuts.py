@@ -26,8 +26,8 @@ from printgen.output.reuse import Forms, reusable
 
 # A cased trim line, dark under white: the white core shows on dark bands, the dark edges on light
 # faces, so the cut reads on either; thin enough that half of it stays on each piece.
-TRIM_CASING = LineStyle("trim", 0.35, None, HexColor("#303030"))
-TRIM_CORE = LineStyle("trim-core", 0.12, None, HexColor("#ffffff"))
+TRIM_CASING = LineStyle("trim", 0.6, None, HexColor("#111111"))  # heavier than the 0.3 mm grey hatching of a black deck
+TRIM_CORE = LineStyle("trim-core", 0.2, None, HexColor("#ffffff"))  # a white core: the cut reads on white, hatched and dark bands alike
 SHARED_MARK = LineStyle("cut", 0.45, CUT.dash)  # heavier than a lone piece's marks: they lead the knife
 Kind = Callable[[Piece], Hashable]
 
