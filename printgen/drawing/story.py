@@ -286,9 +286,9 @@ RULE_GAP_MM = 1.5  # between the title block's last line and its rule
 
 class Masthead(Stack):
     """The house title block, the same in every rulebook and reference: the title and its italic
-    subtitles over a rule in the accent as wide as the frame (the page's text width where the page
-    gives it a band of its own). A subtitle runs the frame's width; one that still needs more than
-    a line has its lines balanced, so none ends on a lone word. Never split."""
+    subtitles, no wider than a comfortable line, over a rule in the accent as wide as the frame (the
+    page's text width where the page gives it a band of its own). A subtitle that needs more than a
+    line has its lines balanced, so none ends on a lone word. Never split."""
 
     def __init__(self, heads: list[Flowable], accent: Color) -> None:
         super().__init__(heads, whole=True)
@@ -296,7 +296,8 @@ class Masthead(Stack):
         self.words_height = 0.0
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.sizes = [balanced(item, avail_width, avail_height) for item in self.items]
+        measure = min(avail_width, pt(style.HEAD_MEASURE))  # short lines, as the body's
+        self.sizes = [balanced(item, measure, avail_height) for item in self.items]
         gaps = sum(max(a.getSpaceAfter(), b.getSpaceBefore()) for a, b in zip(self.items, self.items[1:]))
         self.words_height = sum(h for _, h in self.sizes) + gaps
         self.width, self.height = avail_width, self.words_height + pt(RULE_GAP_MM + RULE_MM)

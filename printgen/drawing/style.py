@@ -47,6 +47,7 @@ FOOTER_Y = 8.0  # mm: the footer's baseline, well clear of the 5 mm safe margin
 TIGHT_FOOTER_Y = 5.8  # mm: on a dense sheet, below its 8 mm inset; descenders end above the 5 mm safe margin
 FOOTER_GREY = "#666666"
 MAX_MEASURE = 120.0  # mm: a text column wider than this is split in two (lines of 90 characters at most)
+HEAD_MEASURE = 140.0  # mm: the widest a title block's lines run (about 85 characters of body type)
 
 MIN_DIFFERENCE = 25.0  # L* units; the print design rule for colours that carry meaning
 DEFAULT_ACCENT = "#444444"
