@@ -238,12 +238,12 @@ def foot_room(boxes: Sequence[Box], bleed: float, marks: bool) -> float:
 def caption_text(value: str, paper: Paper, at_top: bool = False,
                  room: float = SAFE_MARGIN_MM + CAPTION_ROOM) -> Group:
     """A line of small print in the house footer's size and grey, centred across the page at its
-    foot (or head): centred in the strip between TICK_EDGE and the marks `room` mm in, or as far in
-    as that strip allows when it is narrower than the line."""
+    foot (or head): its glyphs TICK_EDGE from the paper's edge, or as far in as the strip below the
+    marks (`room` mm in) allows when that strip is narrower."""
     size = font_mm(CAPTION_PT)
     ascent, descent = fonts.ascent(fonts.REGULAR, size), fonts.descent(fonts.REGULAR, size)
-    bottom = (TICK_EDGE + room - ascent - descent) / 2  # the glyphs' foot, from the paper's edge
-    if bottom < TICK_EDGE:
+    bottom = TICK_EDGE  # the glyphs' foot, from the paper's edge
+    if bottom + ascent + descent + 0.4 > room:
         bottom = max(SAFE_MARGIN_MM + 0.1, room - ascent - descent - 0.4)
     baseline = paper.height - bottom - ascent if at_top else bottom + descent
     return Group(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle", fill=CAPTION_GREY))
