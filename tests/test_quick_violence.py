@@ -164,8 +164,8 @@ def test_measuring_page_says_how_to_print_and_measure(built):
 
 
 def test_paper_option_changes_the_printed_lengths(built):
-    for paper, expected in (("a4", ("210 mm", "297 mm", "363.74 mm")),
-                            ("letter", ("215.9 mm", "279.4 mm", "353.1 mm"))):
+    for paper, expected in (("a4", ("210 mm", "297 mm", "364 mm")),  # the words round; the arrows do not
+                            ("letter", ("216 mm", "279 mm", "353 mm"))):
         with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
             text = " ".join(" ".join(p.extract_text() for p in pdf.pages).split())
         for length in expected:
@@ -235,7 +235,7 @@ def test_changing_the_range_in_the_yaml_changes_the_arrow(run_cli, copy_definiti
         level = level_text(page)
     assert red.length == pytest.approx(120.5, abs=0.01)
     assert "REACH 120.5 mm" in words
-    assert "The original rules give it no length; this edition sets it at 120.5 mm. †" in level
+    assert "120.5 mm (4.7 in) †, as far as an attack reaches." in " ".join(level.split())  # inches to a tenth
 
 
 def test_a_range_that_does_not_fit_a4_is_located_but_fits_letter(run_cli, copy_definition, tmp_path):
@@ -420,8 +420,9 @@ def test_the_150_mm_range_is_printed_as_the_editions_choice(built, paper):
     with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
         rules = " ".join(column_text(p) for p in pdf.pages[:-1])
         measuring = level_text(pdf.pages[-1])
-    assert "The original rules give it no length; this edition sets it at 150 mm. †" in measuring
-    assert "The original rules give the red arrow no length; this edition makes it 150 mm. †" in rules
+    assert "150 mm (5.9 in) †, as far as an attack reaches." in " ".join(measuring.split())
+    flat = " ".join(rules.split())  # the mark in the rule; the edition's word in its closing notes
+    assert "arrow (150 mm †)" in flat and "Their red arrow has no length; this edition makes it 150 mm." in flat
     assert "printgen" not in measuring + rules  # a ruling, marked as the edition's (issue 43)
     assert PRINTGEN_RANGE_MM == 150.0
     assert "range_mm: 150\n" in bundled_definition("quick_violence").read_text()
@@ -430,7 +431,7 @@ def test_the_150_mm_range_is_printed_as_the_editions_choice(built, paper):
 @pytest.mark.parametrize("paper", PAPERS)
 def test_the_fighter_tables_arrow_cells_take_two_lines_name_over_length(built, paper):
     _, _, diagonal = PAPERS[paper]
-    length = f"{diagonal:.2f}".rstrip("0").rstrip(".")
+    length = f"{round(diagonal)}"  # the words round to the millimetre; the arrow keeps the paper's length
     with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
         page = pdf.pages[0]  # the table stands in its left column
         words = page.crop((0, 0, float(page.width) / 2, float(page.height))).extract_words()

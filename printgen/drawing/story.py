@@ -286,8 +286,9 @@ RULE_GAP_MM = 1.5  # between the title block's last line and its rule
 
 class Masthead(Stack):
     """The house title block, the same in every rulebook and reference: the title and its italic
-    subtitle, no wider than a comfortable line, over a rule in the accent as wide as the frame (the
-    page's text width where the page gives it a band of its own). Never split."""
+    subtitles, no wider than a comfortable line, over a rule in the accent as wide as the frame (the
+    page's text width where the page gives it a band of its own). A subtitle that needs more than a
+    line has its lines balanced, so none ends on a lone word. Never split."""
 
     def __init__(self, heads: list[Flowable], accent: Color) -> None:
         super().__init__(heads, whole=True)
@@ -295,7 +296,10 @@ class Masthead(Stack):
         self.words_height = 0.0
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        _, self.words_height = super().wrap(min(avail_width, pt(style.HEAD_MEASURE)), avail_height)
+        measure = min(avail_width, pt(style.HEAD_MEASURE))  # short lines, as the body's
+        self.sizes = [balanced(item, measure, avail_height) for item in self.items]
+        gaps = sum(max(a.getSpaceAfter(), b.getSpaceBefore()) for a, b in zip(self.items, self.items[1:]))
+        self.words_height = sum(h for _, h in self.sizes) + gaps
         self.width, self.height = avail_width, self.words_height + pt(RULE_GAP_MM + RULE_MM)
         return self.width, self.height
 
@@ -308,6 +312,22 @@ class Masthead(Stack):
         self.canv.setFillColor(self.accent)
         self.canv.rect(0, 0, self.width, pt(RULE_MM), stroke=0, fill=1)
         self.canv.restoreState()
+
+
+def balanced(item: Flowable, width: float, height: float) -> tuple[float, float]:
+    """Wrap `item` at the narrowest width that keeps the line count it has at `width`: a paragraph
+    of several lines then fills them evenly instead of leaving its last word alone."""
+    full = item.wrap(width, height)
+    if not isinstance(item, Paragraph) or full[1] < 1.5 * item.style.leading:
+        return full  # a single line: nothing to balance
+    low, high = width / 2, width
+    while high - low > 1.0:  # to a point: the line count only changes at word boundaries
+        middle = (low + high) / 2
+        if item.wrap(middle, height)[1] > full[1]:
+            low = middle
+        else:
+            high = middle
+    return item.wrap(high, height)
 
 
 def with_masthead(story: list[Flowable]) -> list[Flowable]:

@@ -27,6 +27,9 @@ EDGE = SAFE_MARGIN_MM + MARK_LENGTH + MARK_GAP  # least distance from the paper 
 CAPTION_PT = SMALL_PT  # a sheet's caption is set as a rulebook's footer: small, grey, centred
 CAPTION_GREY = HexColor(FOOTER_GREY)
 CAPTION_ROOM = 4.0  # mm the caption needs between the paper's safe margin and the cut marks
+TICK_EDGE = 7.0  # mm: no cut mark comes nearer the paper's edge (many Letter printers lose the outer 6.35)
+MIN_TICK = 2.0  # mm: a mark pressed against TICK_EDGE keeps at least this length...
+MIN_GAP = 0.5  # mm: ...by moving up to this near the art
 
 
 class Piece(Protocol):
@@ -112,15 +115,26 @@ def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float, style: LineStyle
         return group
     xs = sorted({round(v, 6) for x, _, w, _ in boxes for v in (x, x + w)})
     ys = sorted({round(v, 6) for _, y, _, h in boxes for v in (y, y + h)})
-    low_y, high_y = ys[0] - bleed - MARK_GAP, ys[-1] + bleed + MARK_GAP
-    low_x, high_x = xs[0] - bleed - MARK_GAP, xs[-1] + bleed + MARK_GAP
+    (bottom_in, bottom_out), (top_in, top_out) = tick(ys[0] - bleed), tick(paper.height - ys[-1] - bleed)
+    (left_in, left_out), (right_in, right_out) = tick(xs[0] - bleed), tick(paper.width - xs[-1] - bleed)
     for x in xs:
-        group.add(guide(x, low_y, x, low_y - MARK_LENGTH, style))
-        group.add(guide(x, high_y, x, high_y + MARK_LENGTH, style))
+        group.add(guide(x, bottom_in, x, bottom_out, style))
+        group.add(guide(x, paper.height - top_in, x, paper.height - top_out, style))
     for y in ys:
-        group.add(guide(low_x, y, low_x - MARK_LENGTH, y, style))
-        group.add(guide(high_x, y, high_x + MARK_LENGTH, y, style))
+        group.add(guide(left_in, y, left_out, y, style))
+        group.add(guide(paper.width - right_in, y, paper.width - right_out, y, style))
     return group
+
+
+def tick(art: float) -> tuple[float, float]:
+    """A margin mark's inner and outer end, as distances (mm) from the paper's edge, for art that
+    stops `art` mm from it: MARK_LENGTH long and MARK_GAP clear of the art, but never nearer the
+    edge than TICK_EDGE; where that leaves it short, it moves towards the art (to MIN_GAP)."""
+    inner = art - MARK_GAP
+    outer = max(inner - MARK_LENGTH, TICK_EDGE)
+    if inner - outer < MIN_TICK:
+        inner = min(art - MIN_GAP, outer + MIN_TICK)
+    return inner, min(outer, inner)
 
 
 Corners = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm, as a PDF page box
@@ -203,18 +217,33 @@ def finished(front: Page, back: Page, boxes: Sequence[Box], duplex: Duplex, blee
         front.shapes.append(marks)
         back.shapes.append(placed(marks, duplex.mirror()))
     if captions:
-        front.shapes.append((write or caption_text)(captions[0], duplex.paper))
+        paper, backs = duplex.paper, [duplex.back_box(b) for b in boxes]
+        front.shapes.append(write(captions[0], paper) if write else
+                            caption_text(captions[0], paper, room=foot_room(boxes, bleed, marks is not None)))
         # the back's caption lies behind the front's, in the room kept clear of marks for it: at the
         # top of the back page when the sheet turns over top to bottom (a side caption is symmetric)
-        back.shapes.append(write(captions[1], duplex.paper) if write else
-                           caption_text(captions[1], duplex.paper, at_top=not duplex.side_to_side))
+        at_top = not duplex.side_to_side
+        flipped = [(x, paper.height - y - h, w, h) for x, y, w, h in backs] if at_top else backs
+        back.shapes.append(write(captions[1], paper) if write else
+                           caption_text(captions[1], paper, at_top, foot_room(flipped, bleed, marks is not None)))
     return ImposedSheet(front, back, list(boxes))
 
 
-def caption_text(value: str, paper: Paper, at_top: bool = False) -> Group:
-    """A line of small print centred in the caption's room at the foot of the page (or its head), in
-    the house footer's size and grey."""
-    baseline = SAFE_MARGIN_MM + fonts.descent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
-    if at_top:
-        baseline += paper.height - 2 * SAFE_MARGIN_MM - CAPTION_ROOM
+def foot_room(boxes: Sequence[Box], bleed: float, marks: bool) -> float:
+    """How far (mm) from the paper's foot the lowest cut mark, or the art where there are none, ends."""
+    art = min(y for _, y, _, _ in boxes) - bleed
+    return tick(art)[1] if marks else art - MARK_GAP
+
+
+def caption_text(value: str, paper: Paper, at_top: bool = False,
+                 room: float = SAFE_MARGIN_MM + CAPTION_ROOM) -> Group:
+    """A line of small print in the house footer's size and grey, centred across the page at its
+    foot (or head): its glyphs TICK_EDGE from the paper's edge, or as far in as the strip below the
+    marks (`room` mm in) allows when that strip is narrower."""
+    size = font_mm(CAPTION_PT)
+    ascent, descent = fonts.ascent(fonts.REGULAR, size), fonts.descent(fonts.REGULAR, size)
+    bottom = TICK_EDGE  # the glyphs' foot, from the paper's edge
+    if bottom + ascent + descent + 0.4 > room:
+        bottom = max(SAFE_MARGIN_MM + 0.1, room - ascent - descent - 0.4)
+    baseline = paper.height - bottom - ascent if at_top else bottom + descent
     return Group(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle", fill=CAPTION_GREY))

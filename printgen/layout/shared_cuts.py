@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Hashable, Sequence
 
 from reportlab.graphics.shapes import Group, translate
@@ -18,15 +19,15 @@ from printgen.core.paper import SAFE_MARGIN_MM, Paper, font_mm
 from printgen.drawing import fonts
 from printgen.drawing.document import Page
 from printgen.drawing.picture import CUT, LineStyle, guide, placed, text
-from printgen.layout.imposition import (CAPTION_GREY, CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, Caption,
-                                        ImposedSheet, Piece, cut_marks, finished, same_size, too_big)
+from printgen.layout.imposition import (CAPTION_GREY, CAPTION_PT, CAPTION_ROOM, EDGE, MARK_GAP, MARK_LENGTH, TICK_EDGE,
+                                        Caption, ImposedSheet, Piece, cut_marks, finished, same_size, tick, too_big)
 from printgen.layout.sheet import Box, Duplex
 from printgen.output.reuse import Forms, reusable
 
 # A cased trim line, dark under white: the white core shows on dark bands, the dark edges on light
 # faces, so the cut reads on either; thin enough that half of it stays on each piece.
-TRIM_CASING = LineStyle("trim", 0.35, None, HexColor("#303030"))
-TRIM_CORE = LineStyle("trim-core", 0.12, None, HexColor("#ffffff"))
+TRIM_CASING = LineStyle("trim", 0.6, None, HexColor("#111111"))  # heavier than the 0.3 mm grey hatching of a black deck
+TRIM_CORE = LineStyle("trim-core", 0.2, None, HexColor("#ffffff"))  # a white core: the cut reads on white, hatched and dark bands alike
 SHARED_MARK = LineStyle("cut", 0.45, CUT.dash)  # heavier than a lone piece's marks: they lead the knife
 Kind = Callable[[Piece], Hashable]
 
@@ -124,9 +125,13 @@ def trim_lines(boxes: Sequence[Box]) -> Group:
     return group
 
 
-def side_caption(value: str, paper: Paper) -> Group:
-    """The caption turned to read upwards along the left margin, its foot on the safe margin."""
-    baseline = SAFE_MARGIN_MM + fonts.ascent(fonts.REGULAR, font_mm(CAPTION_PT)) + 0.1
+def side_caption(value: str, paper: Paper, room: float = SAFE_MARGIN_MM + CAPTION_ROOM) -> Group:
+    """The caption turned to read upwards along the left margin, centred in the strip between
+    TICK_EDGE and the cut marks (`room` mm from the edge), never nearer the edge than TICK_EDGE."""
+    size = font_mm(CAPTION_PT)
+    ascent, descent = fonts.ascent(fonts.REGULAR, size), fonts.descent(fonts.REGULAR, size)
+    middle = (max(TICK_EDGE, SAFE_MARGIN_MM) + room) / 2
+    baseline = max(middle + (ascent - descent) / 2, TICK_EDGE + ascent + 0.1)
     return Group(text(0, 0, value, CAPTION_PT, anchor="middle", fill=CAPTION_GREY), transform=(0, 1, -1, 0, baseline, paper.height / 2))
 
 
@@ -158,4 +163,5 @@ def sheet(rows: Sequence[Row], frame: Frame, duplex: Duplex, caption: Caption | 
     front.shapes.append(trim_lines(boxes))
     return finished(front, back, boxes, duplex, bleed, reusable(cut_marks(boxes, duplex.paper, bleed, SHARED_MARK)),
                     (caption(*number, "front"), caption(*number, "back")) if caption else None,
-                    side_caption if frame.caption_at == "side" else None)
+                    partial(side_caption, room=tick(min(x for x, _, _, _ in boxes) - bleed)[1])
+                    if frame.caption_at == "side" else None)

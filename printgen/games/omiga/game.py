@@ -134,17 +134,19 @@ def example_words(defn: Omiga, art: TileArt) -> str:
             f"above (turned, as black sees it)")
 
 
-def rules_context(defn: Omiga, options: BuildOptions, art: TileArt) -> dict[str, Any]:
+def rules_context(defn: Omiga, options: BuildOptions, art: TileArt, tile_pages: str = "") -> dict[str, Any]:
+    """What the rules template reads; `tile_pages` names the tile sheets' pages of the same file
+    ("3\u20138"), empty where the rules print apart from them (the booklet)."""
     example = example_words(defn, art)
     symbols = any(c.symbol != "none" for c in defn.looks().colours.values())
     return {"d": defn, "flip": options.flip, "fit_words": fit_words(defn), "symbols": symbols,
             "white_count": len(defn.decks.white.tiles), "black_count": len(defn.decks.black.tiles),
-            "example": example}
+            "example": example, "tile_pages": tile_pages}
 
 
-def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float):
+def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float, tile_pages: str = ""):
     style = styles(defn.text_size_pt, defn.reference.accent)
-    text = render(RULES_TEMPLATE, rules_context(defn, options, art), options.templates)
+    text = render(RULES_TEMPLATE, rules_context(defn, options, art, tile_pages), options.templates)
     tables = {"reference": lambda w: reference_table(defn, style, w),
               "example": lambda w: example_drawing(defn, art, w)}
     return blocks(text, RULES_TEMPLATE, style, Hooks(tables))
@@ -227,16 +229,17 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
         return f'{defn.title} tiles, sheet {sheet + 1} of {count}, backs, printed with "{duplex.dialog}".'
 
     frames = rules_columns(paper)
-
-    def fresh() -> list[Flowable]:
-        return rules_pdf_story(defn, options, art, frames[0][2])
-
-    story = fresh()  # first: it needs no backs
     try:
         bleed = defn.card.bleed if options.bleed is None else options.bleed  # --bleed wins
         sheets = impose_shared(tiles, duplex, bleed, lambda tile: cast(OmigaTile, tile).deck, caption)
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
+    tile_pages = f"3\u2013{2 + 2 * len(sheets)}"  # two pages of rules, then each sheet's front and back
+
+    def fresh() -> list[Flowable]:
+        return rules_pdf_story(defn, options, art, frames[0][2], tile_pages)
+
+    story = fresh()
     first = under_masthead(story[0], frames) if story else frames  # the title block across the page
     last = cut_to(frames, level_height(fresh, [first], frames))  # the second page's columns end level
     rules = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, 2, defn.credit))],

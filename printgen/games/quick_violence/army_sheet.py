@@ -61,7 +61,8 @@ def army_sheets(defn: QuickViolence, band: Box, columns: list[Box]) -> Group:
     that fits, its lines as tall as fills the band (up to MAX_ROW)."""
     x, y, w, h = band
     group = Group()
-    group.add(text(x, y + h - HEADING_DROP, "Army sheets", HEADING_PT, fonts.BOLD))
+    group.add(text(x, y + h - HEADING_DROP, "Army sheets", HEADING_PT, fonts.BOLD,
+                   fill=HexColor(defn.reference.accent)))  # in the accent, as every heading above it
     lines = note_lines(defn, w)
     base = y + h - HEAD_ROOM
     for k, line in enumerate(lines):

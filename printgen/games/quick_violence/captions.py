@@ -13,7 +13,7 @@ from printgen.core.paper import SAFE_MARGIN_MM, font_mm
 from printgen.drawing.picture import Matrix, compose, hex_of, placed
 from printgen.games.pieces import Piece, PieceTemplates, past_safe_area
 from printgen.games.quick_violence.measuring_page import (CAP, DETAIL_PT, GREY, LABEL_PT, WORD_GAP, Caption,
-                                                          MeasuringPage, inches, number)
+                                                          MeasuringPage, inches, number, rounded)
 
 TEMPLATE = "quick_violence/arrow-label.svg.j2"
 PAD = 0.4  # mm between the tops of a label's capitals and its box
@@ -35,7 +35,7 @@ class ArrowLabels:
         length = self.page.range_mm if key == "range" else lengths[key]
         return {
             "arrow": {"name": key, "label": caption.word, "colour": hex_of(caption.colour),
-                      "length": number(length), "inches": inches(length),
+                      "length": number(length) if key == "range" else rounded(length), "inches": inches(length),
                       "fighters": self.page.users.get(key, [])},
             "box": {"width": room, "height": height, "arrow_side": "top" if key == "width" else "bottom"},
             "word": {"text": caption.word, "x": 0.0, "y": height, "size": size, "width": caption.word_width},

@@ -30,7 +30,7 @@ from printgen.games.quick_violence.model import (PRINTGEN_RANGE_MM, SIZES, Dimen
 from printgen.games.quick_violence.army_sheet import army_sheets
 from printgen.games.quick_violence.army_sheet import height_needed as sheets_needed
 from printgen.games.quick_violence.captions import ArrowLabels
-from printgen.games.quick_violence.measuring_page import DIMENSIONS, MeasuringPage, number
+from printgen.games.quick_violence.measuring_page import DIMENSIONS, MeasuringPage, inches, number, rounded
 from printgen.games.pieces import templates_for
 from printgen.layout.booklet import booklet_document, booklet_name, column_pages, first_guess, half_page
 
@@ -55,7 +55,7 @@ def lengths(paper: Paper) -> dict[str, float]:
 def fighter_rows(defn: QuickViolence, paper: Paper, moves_with: Callable[[str, str], str]) -> list[list[str]]:
     """The fighter table's rows, a size a column; `moves_with(label, mm)` sets the arrow's cell."""
     sizes = [f for _, f in defn.fighters.by_size()]
-    arrows = [moves_with(defn.labels.of(f.move), number(lengths(paper)[f.move])) for f in sizes]
+    arrows = [moves_with(defn.labels.of(f.move), rounded(lengths(paper)[f.move])) for f in sizes]
     return [["Cost", *(f"{f.cost} point{'s' if f.cost != 1 else ''}" for f in sizes)],
             ["Actions", *(str(f.actions) for f in sizes)], ["Moves with", *arrows],
             ["Defend bonus", *(f"+{f.defence}" for f in sizes)], ["Damage points", *(str(f.damage) for f in sizes)]]
@@ -132,20 +132,20 @@ def context(defn: QuickViolence, paper: Paper) -> dict:
     length = lengths(paper)
     return {
         "d": defn, "f": defn.fighters, "labels": defn.labels, "paper": paper.name,
-        "sizes": [(size, fighter, defn.labels.of(fighter.move), number(length[fighter.move]))
+        "sizes": [(size, fighter, defn.labels.of(fighter.move), rounded(length[fighter.move]))
                   for size, fighter in defn.fighters.by_size()],
         "arrows": [{"label": defn.labels.of(dim), "dimension": dim, "span": span,
-                    "length": number(length[dim]), "who": ", ".join(users(defn)[dim])}
+                    "length": rounded(length[dim]), "who": ", ".join(users(defn)[dim])}
                    for dim, span in SPANS],
-        "range": number(defn.range_mm), "range_in": number(defn.range_mm / 25.4),
+        "range": number(defn.range_mm), "range_in": inches(defn.range_mm),
         "printgen_range": number(PRINTGEN_RANGE_MM), "range_is_printgens": defn.range_mm == PRINTGEN_RANGE_MM,
         "armies": example_armies(defn),
         "activation": [(n, half_up(n)) for n in (1, 4, 5)],
         "losing": [(n, ordinal(half_up(n))) for n in (4, 5)],
-        "arrow": {size: f"{defn.labels.of(f.move)} ({number(length[f.move])} mm)"
+        "arrow": {size: f"{defn.labels.of(f.move)} ({rounded(length[f.move])} mm)"
                   for size, f in defn.fighters.by_size()},
         "example_side": 4, "example_activations": half_up(4),
-        "reach": [(size, number(f.actions * length[f.move])) for size, f in defn.fighters.by_size()],
+        "reach": [(size, rounded(f.actions * length[f.move])) for size, f in defn.fighters.by_size()],
     }
 
 

@@ -180,7 +180,14 @@ def number(value: float) -> str:
 
 
 def inches(mm: float) -> str:
-    return number(mm / MM_PER_INCH)
+    """A length in inches to a tenth: 363.74 mm -> '14.3', 215.9 mm -> '8.5'."""
+    return f"{mm / MM_PER_INCH:.1f}".rstrip("0").rstrip(".")
+
+
+def rounded(mm: float) -> str:
+    """A length as the printed words give it, to the whole millimetre (363.74 -> '364'): the arrows
+    themselves keep the paper's exact length; only the words round, as a publisher's would."""
+    return f"{round(mm)}"
 
 
 def who(sizes: list[str]) -> str:
@@ -279,7 +286,7 @@ class MeasuringPage:
         wording = {"width": "paper width, edge to edge", "length": "paper length, edge to edge",
                    "diagonal": "corner to corner"}
         for dim, length in zip(DIMENSIONS, (w, h, d)):
-            caps[dim] = Caption(self.labels.of(dim), f"{wording[dim]}: {number(length)} mm "
+            caps[dim] = Caption(self.labels.of(dim), f"{wording[dim]}: {rounded(length)} mm "
                                 f"({inches(length)} in) \u00b7 {who(self.users[dim])}", self.colours[dim])
         caps["range"] = Caption(self.labels.range, f"{number(self.range_mm)} mm ({inches(self.range_mm)} in)"
                                 f" \u00b7 an attack reaches this far", self.colours["range"])
