@@ -10,7 +10,7 @@ from pdfmeasure import MM, reading_text
 from printgen.drawing.style import FOOTER_GREY, SMALL_PT
 from printgen.games.header import RULING_KEY, RULING_MARK
 
-GAMES = ("one_minute_war", "armies")
+GAMES = ("one_minute_war", "armies", "omiga", "quick_violence")  # Fracas joins when its notes do
 PAPERS = ("a4", "letter")
 
 
@@ -45,7 +45,10 @@ def test_the_reference_prints_the_key_as_a_caption_at_the_foot_of_the_front(all_
     with pdfplumber.open(all_games_built[paper] / game / f"{game}-reference.pdf") as pdf:
         whole = pdf.pages[0]
         mid, half = float(whole.width) / 2, float(whole.height) / 2
-        page = whole.crop((mid, 0, float(whole.width), half - 10 * MM))  # the front's right column
+        # the foot of a column of the front: the last (right) one, or the first where a picture
+        # fills the last (Omiga's tiles at actual size)
+        columns = [whole.crop((mid, 0, float(whole.width), half - 10 * MM)), whole.crop((0, 0, mid, half - 10 * MM))]
+        page = next((column for column in columns if key_chars(column)), columns[0])
         chars = key_chars(page)
         assert chars, game
         grey = tuple(int(FOOTER_GREY[i:i + 2], 16) / 255 for i in (1, 3, 5))

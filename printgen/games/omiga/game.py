@@ -28,6 +28,7 @@ from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, Grow, Growing, Page
 from printgen.layout.booklet import booklet_document, booklet_name, column, column_pages, first_guess, half_page
 from printgen.games import Game, Loaded, Validator
+from printgen.games.edition_key import KEY_TABLE, key_caption
 from printgen.games.omiga.checks import structure_errors
 from printgen.games.omiga.drawn import drawn_warnings
 from printgen.games.omiga.model import (DECKS, Colour, Omiga, check_geometry, check_palettes, lightness_warnings,
@@ -283,7 +284,8 @@ def reference(defn: Omiga, art: TileArt) -> Reference:
     return Reference(title=defn.title, template="omiga/reference.md.j2",
                      context={"d": defn, "white_count": len(defn.decks.white.tiles),
                               "black_count": len(defn.decks.black.tiles), "example": example_words(defn, art)},
-                     tables={"joins": joins_table(defn), "example": lambda w: example_drawing(defn, art, w)},
+                     tables={"joins": joins_table(defn), "example": lambda w: example_drawing(defn, art, w),
+                             KEY_TABLE: key_caption},
                      settings=defn.reference, credit=defn.credit,
                      sections={"What joins": ("colours",)})
 

@@ -25,6 +25,7 @@ from printgen.core.build import BuildOptions
 from printgen.drawing.columns import cut_to, level_height, under_masthead
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Growing, Page
 from printgen.games import Game, Loaded
+from printgen.games.edition_key import KEY_TABLE, key_caption
 from printgen.games.quick_violence.model import (PRINTGEN_RANGE_MM, SIZES, Dimension, QuickViolence,
                                                   check_army)
 from printgen.games.quick_violence.army_sheet import army_sheets
@@ -295,7 +296,8 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
 
     return Reference(title=defn.title, template=f"{TEMPLATES}/reference.md.j2",
                      context=context(defn, paper), settings=settings, credit=defn.credit,
-                     tables={"fighters": fighters, "odds": odds_table(defn), "armies": armies_table(defn)},
+                     tables={"fighters": fighters, "odds": odds_table(defn), "armies": armies_table(defn),
+                             KEY_TABLE: key_caption},
                      sections={"Fighters": ("fighters",), "The arrows": ("labels",)})
 
 
