@@ -167,8 +167,40 @@ def test_a_build_killed_mid_way_leaves_every_file_whole(versions, tmp_path, mode
         leftovers = [name for name in after if hidden(name)]  # the half-written file, in the worker's staging folder
         assert leftovers and all(name.startswith(".printgen-build-") for name in leftovers)
 
+    left = {part for name in after for part in Path(name).parts[:1] if part.startswith(".printgen-build-")}
+    assert all(part.startswith(f".printgen-build-{process.pid}-") for part in left)  # named for its owner
+
     rebuilt = build(out, *new)  # the next build replaces everything, leftovers or not
     assert {n: d for n, d in rebuilt.items() if not hidden(n) and not n.startswith("keep/")} == new_files
+    assert [name for name in rebuilt if hidden(name)] == []  # the killed build's staging folder swept
+
+
+def test_only_our_own_staging_folders_of_dead_builds_are_swept(tmp_path):
+    """`sweep` removes a folder of its prefix whose process is gone, and nothing else: not one of a
+    live process, not another prefix, not a link, not a file."""
+    from printgen.core.staging import private_folder, remove, sweep
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(ended.stdout)
+    stale = tmp_path / f".printgen-build-{dead}-abcd_123"
+    (stale / "files").mkdir(parents=True)
+    (stale / "files" / "half.pdf").write_bytes(b"%PDF-1.4 half")
+    live = tmp_path / f".printgen-build-{os.getpid()}-zzzz9999"
+    live.mkdir()
+    other = tmp_path / f".printgen-validate-{dead}-abcd_123"
+    other.mkdir()
+    mine = tmp_path / "results"
+    mine.mkdir()
+    (tmp_path / f".printgen-build-{dead}-linklink").symlink_to(mine, target_is_directory=True)
+    (tmp_path / f".printgen-build-{dead}-filefile").write_text("a user's file of that name")
+    assert sweep(tmp_path, ".printgen-build-") == [stale.name]
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert stale.name not in left and {live.name, other.name, "results", f".printgen-build-{dead}-linklink",
+                                       f".printgen-build-{dead}-filefile"} <= set(left)
+    folder = Path(private_folder("printgen-validate-", tmp_path))  # a new folder sweeps its own prefix
+    assert folder.name.startswith(f".printgen-validate-{os.getpid()}-") and not other.exists()
+    assert live.exists() and mine.exists()
+    remove(str(folder))
 
 
 def test_two_builds_into_one_folder_at_once_do_not_corrupt_either(versions, tmp_path):

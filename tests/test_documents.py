@@ -16,9 +16,10 @@ from reportlab.platypus import PageBreak, Paragraph
 from printgen.core.paper import PAPERS, Paper
 from printgen.core.problems import DefinitionError
 from printgen.core.yamlread import read_yaml
-from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
+from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Growing, Page, TextOverflow
 from printgen.drawing.picture import rect
 from printgen.drawing.story import styles
+from printgen.layout.paging import lay_out, laid_out
 from printgen.output.writers import WRITERS, write, write_all
 
 PT = 72 / 25.4
@@ -103,10 +104,34 @@ def test_a_growing_document_gets_the_pages_its_text_needs(tmp_path):
     def story() -> list:
         return long_text(3000) + [PageBreak()] + long_text(10)
 
-    doc = Document("book.pdf", PAPERS["a4"], [], "book", grow=Grow(pages, story, 1, 8))
-    pdf = pypdf.PdfReader(io.BytesIO(write(doc)))
+    laid, found = lay_out([Growing(Document("book.pdf", PAPERS["a4"], [], "book"), Grow(pages, story, 1, 8))],
+                          definition(tmp_path))
+    assert found == [[]] and laid[0].story
+    pdf = pypdf.PdfReader(io.BytesIO(write(laid[0])))  # written once, at the count the layout found
     assert 3 <= len(pdf.pages) <= 9
     assert "word" in pdf.pages[-1].extract_text()
+    with pytest.raises(TextOverflow):  # one page fewer would not hold the text
+        write(Document("book.pdf", PAPERS["a4"], pages(len(pdf.pages) - 2), "book", story=story()))
+
+
+def test_the_layout_step_writes_no_pdf_to_count_pages(tmp_path, monkeypatch):
+    """Page counts are tried by pouring the story on a throwaway canvas; the one PDF is written after."""
+    import printgen.output.pdf as pdf_writer
+
+    rendered: list[str] = []
+    real = pdf_writer.render_pdf
+    monkeypatch.setattr(pdf_writer, "render_pdf", lambda doc, *args, **kw: rendered.append(doc.name) or real(doc, *args, **kw))
+    tried: list[int] = []
+
+    def pages(count: int) -> list[Page]:
+        tried.append(count)
+        return [Page(frames=[(20, 20, 170, 250)]) for _ in range(count)]
+
+    growing = Growing(Document("book.pdf", PAPERS["a4"], [], "book"), Grow(pages, lambda: long_text(3000), 1, 8))
+    laid, _ = lay_out([growing], definition(tmp_path))
+    assert len(tried) >= 3 and rendered == []
+    assert len(pypdf.PdfReader(io.BytesIO(write(laid[0]))).pages) == tried[-1] == len(laid[0].pages)
+    assert rendered == ["book.pdf"]
 
 
 def test_text_too_long_for_a_fixed_last_page_is_told_without_adding_pages(tmp_path):
@@ -117,12 +142,12 @@ def test_text_too_long_for_a_fixed_last_page_is_told_without_adding_pages(tmp_pa
         tried.append(count)
         return [Page(frames=[(20, 20, 170, 250)]) for _ in range(count)] + [Page(frames=[(20, 20, 40, 10)])]
 
-    doc = Document("book.pdf", PAPERS["a4"], [], "book",
-                   grow=Grow(pages, lambda: long_text(5) + [PageBreak()] + long_text(300), 1, 8,
-                             fixed_last=Blame(("text_size_pt",), "the last page's text does not fit", "cut it")),
-                   overflow=Blame(("title",), "the rules need more pages", "shorten them"))
+    doc = Growing(Document("book.pdf", PAPERS["a4"], [], "book",
+                           overflow=Blame(("title",), "the rules need more pages", "shorten them")),
+                  Grow(pages, lambda: long_text(5) + [PageBreak()] + long_text(300), 1, 8,
+                       fixed_last=Blame(("text_size_pt",), "the last page's text does not fit", "cut it")))
     with pytest.raises(DefinitionError) as caught:
-        write_all([doc], source)
+        write_all([doc], source, lay=laid_out)
     assert [p.path for p in caught.value.problems] == ["text_size_pt"]
     assert "the last page's text does not fit" in caught.value.problems[0].message
     assert tried == [1]

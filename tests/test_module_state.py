@@ -75,12 +75,28 @@ def test_module_level_state_is_at_most_six_and_each_is_named() -> None:
     assert len(state) <= MAX_STATE, f"{len(state)} module-level caches and containers: {sorted(state)}"
 
 
+# The only process-wide switches left: reportlab's shape checks (set before it is imported, and
+# around printgen's own drawing), its ASCII85 layer while a stream is encoded, and a forked child's
+# stderr where it is no file. A build's scratch folder and whether work runs apart travel with the
+# build (BuildOptions.scratch, the caller of run_bounded), never as `tempfile.tempdir` or a class flag.
+SWITCHES = {"printgen.core.bounded: sys.stderr", "printgen.drawing.checks: os.environ['RL_shapeChecking']",
+            "printgen.drawing.checks: rl_config.shapeChecking", "printgen.drawing.libadapter: rl_config.useA85"}
+
+
 def test_process_wide_switches_are_named() -> None:
     text = ARCHITECTURE.read_text()
     found = {f"{name}: {switch}" for name, path in modules().items()
              for switch in switches(ast.parse(path.read_text(), str(path)))}
     unnamed = sorted(item for item in found if f"`{item.split(': ')[1]}`" not in text)
     assert unnamed == [], f"name these process-wide switches in docs/ARCHITECTURE.md: {unnamed}"
+    assert found == SWITCHES, f"a switch added or gone; keep SWITCHES and docs/ARCHITECTURE.md to it: {sorted(found ^ SWITCHES)}"
+
+
+def test_no_temporary_folder_or_worker_flag_is_set_for_the_process() -> None:
+    """`tempfile.tempdir` is never assigned and no module keeps a class flag saying it is a worker."""
+    for name, path in modules().items():
+        text = path.read_text()
+        assert "tempfile.tempdir" not in text and "Inside.worker" not in text, name
 
 
 def test_the_finders_find_what_they_are_for() -> None:

@@ -392,7 +392,7 @@ def test_the_priests_revival_is_compulsory(run_cli, tmp_path, paper):
     for it. (The sacrifice is a choice, and keeps its "may".)"""
     first, second = sheet_text(build(run_cli, tmp_path, "--paper", paper))
     assert "The Priest defeats nobody, but each time he fights he must revive a fallen soldier of " \
-           "his side if there is one: his owner picks which and folds that tab up again." in first
+           "his side if there is one: his owner picks which and folds that tab up again †." in first
     sentences = re.split(r"(?<=[.;:?!])\s", first + " " + second)
     about_reviving = [s for s in sentences if re.search(r"reviv|bring\w* (him|one|back)", s)]
     assert len(about_reviving) >= 4
@@ -496,6 +496,27 @@ def test_the_cards_words_are_set_at_7_5_pt_or_more(all_games_built, paper):
 
 
 @pytest.mark.parametrize("paper", PAPERS)
+def test_both_faces_of_the_card_bleed_and_carry_the_mark(all_games_built, paper):
+    """The tabs' tints run 2 mm past the card's outline on the front as on the back (before, the
+    front's stopped on the dashed cut), and the stopwatch mark stands twice on each face."""
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            x0, y0, x1, y1 = card_box(page)
+            height = float(page.height)
+            tints = [(r["x0"] / MM, (height - r["bottom"]) / MM, r["x1"] / MM, (height - r["top"]) / MM)
+                     for r in page.rects if r["fill"] and r["width"] > 10 * MM
+                     and x0 - 3 <= r["x0"] / MM and r["x1"] / MM <= x1 + 3
+                     and y0 - 3 <= (height - r["bottom"]) / MM and (height - r["top"]) / MM <= y1 + 3]
+            assert tints, number
+            reach = (x0 - min(t[0] for t in tints), y0 - min(t[1] for t in tints),
+                     max(t[2] for t in tints) - x1, max(t[3] for t in tints) - y1)
+            assert all(1.9 <= r <= 2.1 for r in reach), (number, reach)
+            rims = [c for c in page.curves if 9.5 <= c["width"] / MM <= 10.5 and 9.5 <= c["height"] / MM <= 10.5
+                    and x0 <= c["x0"] / MM and c["x1"] / MM <= x1]
+            assert len(rims) == 2, (number, len(rims))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
 def test_the_cards_back_is_light_ink(all_games_built, paper):
     """The tab rows on the card's back are the sides' light tints, not floods of their colours:
     every filled area on the back's card is at least L* 80 (a home printer's ink), and its words
@@ -527,13 +548,25 @@ def test_the_sheets_back_is_full_and_tells_an_example_war(all_games_built, paper
     front, back = column_blanks(path)
     assert max(back) <= 0.25 and max(front) <= 0.25, (front, back)
     with pdfplumber.open(path) as pdf:
-        text = " ".join(reading_text(page) for page in pdf.pages)
+        text = words_beside_card(pdf)
     assert "A round, step by step" in text and "An example war" in text
     assert "Round 1. Red 4 (Archer), Blue 3 (Spearman). Blue's Spearman falls. Standing: Red 5, Blue 4." in text
     assert "Round 4. Red 5 (Knight), Blue a fist (behind 4 to 5). Blue folds down the Princess to pay " \
            "for the fist; Red's Knight falls." in text
     assert "Red's Princess has fought 2 rounds running and sits out the next." in text
     assert "After 6 rounds Red leads 4 to 3" in text
+
+
+def words_beside_card(pdf) -> str:
+    """The rules sheet's words in reading order without the card's (long-edge duplex: the card sits
+    top right on the front, top left on the back), so text set beside the card reads whole."""
+    def off_card(page, left: bool):
+        width = float(page.width) / MM
+        x0 = 9.0 if left else width - 9.0 - CARD_W
+        inside = lambda o: (o.get("object_type") == "char" and x0 - 1 <= float(o["x0"]) / MM <= x0 + CARD_W + 1
+                            and float(o["top"]) / MM <= 9.0 + CARD_H + 8.0)
+        return page.filter(lambda o: not inside(o))
+    return " ".join(reading_text(off_card(page, left=n == 1)) for n, page in enumerate(pdf.pages))
 
 
 def test_the_example_war_follows_a_homebrew_table(run_cli, copy_definition, tmp_path):
@@ -547,7 +580,7 @@ def test_the_example_war_follows_a_homebrew_table(run_cli, copy_definition, tmp_
             honest(soldier, beats[soldier["number"]])
     path = edited_definition(copy_definition, "archer_equal", edit)
     with pdfplumber.open(build(run_cli, tmp_path, game=str(path))) as pdf:
-        text = " ".join(reading_text(page) for page in pdf.pages)
+        text = words_beside_card(pdf)
     assert "Round 1. Red 4 (Archer), Blue 3 (Spearman). Neither soldier beats the other, so both stand. " \
            "Standing: Red 5, Blue 5." in text
     assert "Round 3. Red 1 (Priest), Blue 2 (Princess)." in text and "Round 4." not in text

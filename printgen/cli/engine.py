@@ -122,7 +122,7 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
     from printgen.drawing.checks import unchecked_shapes
     from printgen.games import load
 
-    scratch_in(folder)
+    options = replace(options, scratch=scratch_in(folder))
     loaded = None
     report: dict[str, Any] = {"name": "", "title": "", "files": [], "warnings": [], "problems": [],
                               "watch": [], "extra": None}

@@ -76,7 +76,8 @@ def exported_work(loaded: Loaded, build_options: BuildOptions, print_shop: bool,
 
     with unchecked_shapes():  # as a build draws, so a program using printgen gets the same pieces
         cards = loaded.game.pieces(loaded, build_options)
-        spool = Staging() if len(cards) > SPOOL_AFTER else None  # thousands of files: not all held in memory
+        # thousands of files: not all held in memory
+        spool = Staging(build_options.scratch) if len(cards) > SPOOL_AFTER else None
         files = export.print_shop(loaded.title, cards, bleed, spool) if print_shop else []
         return files + (export.tts(loaded.name, cards, dpi, spool) if tts else []), None
 

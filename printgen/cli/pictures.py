@@ -53,7 +53,7 @@ def served_work(dpi: float) -> Callable[[Loaded, BuildOptions], tuple[list[Artif
 
         from printgen.output.writers import artifact
 
-        spool = Staging()
+        spool = Staging(options.scratch)
 
         def shown(name: str, png: Held) -> dict[str, Any]:  # kept as a file, described for the page
             files.append(artifact(name, png, spool))

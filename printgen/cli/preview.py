@@ -51,7 +51,7 @@ def previewed(loaded: Loaded, build_options: BuildOptions, dpi: float) -> tuple[
     from printgen.core.staging import Staging
     from printgen.output.writers import artifact
 
-    spool = Staging()
+    spool = Staging(build_options.scratch)
     pdfs = [a for a in loaded.build(build_options) if a.name.endswith(".pdf")]
     return [artifact(preview_name(pdf.name, n, len(pngs)), png, spool)
             for pdf, pngs in zip(pdfs, page_pictures(pdfs, dpi, spool.keep, "Rendering previews"))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from printgen.core.bounded import BadReport, Inside, problems_of
+from printgen.core.bounded import BadReport, problems_of
 from printgen.core.names import unwritable
 from printgen.core.problems import Problem
 from printgen.core.staging import SCRATCH, checked_file
@@ -52,13 +52,12 @@ def safe_name(name: Any) -> bool:
         p not in (".", "..") and unwritable(p, MAX_PART) is None for p in parts)
 
 
-def scratch_in(folder: str) -> None:
-    """In a worker: its temporary files go inside `folder`, so they never outlive a killed worker."""
-    if Inside.worker:
-        import tempfile
-
-        os.makedirs(os.path.join(folder, SCRATCH), exist_ok=True)
-        tempfile.tempdir = os.path.join(folder, SCRATCH)
+def scratch_in(folder: str) -> str:
+    """The build's scratch folder inside its staging `folder`, made now: its temporary files go there
+    (BuildOptions.scratch), so they never outlive a killed worker."""
+    scratch = os.path.join(folder, SCRATCH)
+    os.makedirs(scratch, exist_ok=True)
+    return scratch
 
 
 def handed_file(folder: str, name: str, size: int) -> str:

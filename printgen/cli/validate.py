@@ -12,7 +12,7 @@ import click
 from printgen.cli import options
 from printgen.cli.common import EXIT_INVALID, game_of, resolve
 from printgen.cli.engine import BUILD_BUDGET
-from printgen.cli.report import handed, scratch_in
+from printgen.cli.report import handed
 from printgen.core.atomic import write_all
 from printgen.core.bounded import BadReport, BudgetExceeded, problems_of, run_bounded
 from printgen.core.build import Artifact
@@ -90,7 +90,6 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
               allow_outside: bool, folder: str) -> dict[str, Any]:
     """In the worker: read, check and simulate the set, drawing --show's boards into `folder`; the
     answer as plain data."""
-    scratch_in(folder)
     answer: dict[str, Any] = {"output": "", "problems": [], "usage": "", "valid": False, "files": []}
     able = [g for g in registry().values() if g.validator is not None]
     game = game_of(path)

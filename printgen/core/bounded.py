@@ -6,8 +6,8 @@ after which printgen kills it; it dies with printgen. `Child` is the one way pri
 apart: the build's worker (`run_apart`, `run_bounded`) and the helpers a worker forks on other cores
 (printgen.core.parallel) alike. Its one way back is a line of JSON a job (printgen.core.plain):
 never a pickle, so nothing it sends can name code; files go in a folder (printgen.core.staging).
-Inside a worker, or with no fork (not POSIX, or PRINTGEN_NO_SANDBOX_PROCESS=1: SECURITY.md),
-`run_apart` runs its job here.
+With no fork (not POSIX, or PRINTGEN_NO_SANDBOX_PROCESS=1: SECURITY.md), `run_apart` runs its
+job here.
 """
 from __future__ import annotations
 
@@ -49,12 +49,6 @@ class BudgetExceeded(ValueError):
 
 class BadReport(RuntimeError):
     """A worker's message that is not the plain JSON a worker sends: printgen's bug, or a forgery."""
-
-
-class Inside:
-    """Whether this process is a worker (or a helper a worker forked): then work runs here."""
-
-    worker = False
 
 
 def can_fork() -> bool:
@@ -139,9 +133,10 @@ def roomy(pipe: int) -> None:
 
 
 def run_apart(job: Callable[[], Any], budget: Budget) -> Outcome:
-    """`job()` run in one bounded child (printgen.core.bounded's limits), and how it ended. Inside a
-    worker already, or with no fork, it runs here and its exceptions pass through."""
-    if Inside.worker or not can_fork():
+    """`job()` run in one bounded child (printgen.core.bounded's limits), and how it ended. With no
+    fork, it runs here and its exceptions pass through. Only printgen's own process asks this (a
+    command's worker: cli.engine, cli.validate); a worker's helpers are `Child`ren (core.parallel)."""
+    if not can_fork():
         return Outcome("ok", job())
     worker = Child([job], budget)
     try:
@@ -157,10 +152,10 @@ def run_apart(job: Callable[[], Any], budget: Budget) -> Outcome:
 
 
 def run_bounded(job: Callable[[], Any], budget: Budget) -> Any:
-    """`job()`'s result (JSON data), computed in a worker under `budget` (here if this is
-    a worker already, or there is no fork). A job's `ValueError` or `DefinitionError` comes back as
+    """`job()`'s result (JSON data), computed in a worker under `budget` (here if there is no
+    fork). A job's `ValueError` or `DefinitionError` comes back as
     itself; a broken budget is a `BudgetExceeded`; anything else is printgen's bug (RuntimeError)."""
-    if Inside.worker or not can_fork():
+    if not can_fork():
         return job()
     return result_of(run_apart(job, budget), budget)
 
@@ -210,7 +205,6 @@ def child(jobs: Sequence[Callable[[], Any]], budget: Budget, write: int) -> None
     """Set the limits, run each job and send a line for it, and leave without running exit handlers."""
     code = 0
     try:
-        Inside.worker = True
         limit(budget)
         said = held_stderr()
         with os.fdopen(write, "wb") as out:

@@ -26,6 +26,8 @@ class BuildOptions:
     guides: bool = False  # `--guides`: trim, safe-area and bleed outlines on every card
     name: str | None = None  # `--name`: the output folder and file stem, over the definition's file name
     booklet: bool = False  # `--booklet`: the rulebook also as an A5 (half-Letter) booklet, as `booklet: true` asks
+    scratch: str | None = None  # this build's own temporary files: inside its staging folder, so they
+    # go with it however the build ends (set by the worker, cli.engine.in_worker); None: the system's
 
 
 @dataclass(frozen=True)

@@ -5,18 +5,22 @@ opens nothing it has not checked (`checked_file`: a plain file under a plain nam
 report gave, reached through no link) and then renames it (printgen.core.atomic.write_all).
 
 A build of thousands of files keeps each on disk as soon as it is made (`Staging.keep`), in the
-worker's scratch folder inside the same private folder, and `place` renames it to its name.
-Folders are removed when done, or when printgen is stopped (`launch.clean_up`).
+build's scratch folder inside the same private folder (`BuildOptions.scratch`, handed down, never
+a process-wide temporary folder), and `place` renames it to its name.
+Folders are removed when done, or when printgen is stopped (`launch.clean_up`); a folder left by a
+build killed outright (SIGKILL) is removed by the next build beside the same output (`sweep`).
 """
 from __future__ import annotations
 
 import errno
 import itertools
 import os
+import re
 import shutil
 import stat
 import tempfile
 import weakref
+from contextlib import suppress
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Union
 
@@ -34,8 +38,8 @@ class Staging:
     """Files kept on disk as soon as they are made, each in a file of its own in a private folder
     (in a worker: inside the build's folder, so `place` renames rather than copies)."""
 
-    def __init__(self) -> None:
-        self.folder = private_folder()
+    def __init__(self, inside: str | None = None) -> None:
+        self.folder = private_folder(inside=inside)
         self.numbers = itertools.count()
         weakref.finalize(self, remove, self.folder)
 
@@ -114,17 +118,52 @@ def remove_all() -> None:
         remove(folder)
 
 
-def private_folder(prefix: str = "printgen-", near: Path | None = None) -> str:
+def private_folder(prefix: str = "printgen-", near: Path | None = None, inside: str | None = None) -> str:
     """A new private folder (mode 0700), removed by `remove` or when printgen is stopped: beside
     `near` (in its nearest folder that exists, hidden by a leading dot) when given and writable,
-    else in the temporary folder."""
+    else in `inside` (a build's scratch folder, BuildOptions.scratch) or the temporary folder. Its
+    name carries this process's id, so that a later build can tell a folder left by a build that was
+    killed outright (SIGKILL: no handler runs) and `sweep` it."""
     folder = None
+    owned = f"{prefix}{os.getpid()}-"
     if near is not None:
         where = next((p for p in [near, *near.parents] if p.is_dir()), None)
+        if where is not None:
+            with suppress(OSError):  # a folder that cannot be listed keeps what it holds
+                sweep(where, f".{prefix}")
         try:
-            folder = tempfile.mkdtemp(prefix=f".{prefix}", dir=where)
+            folder = tempfile.mkdtemp(prefix=f".{owned}", dir=where)
         except OSError:  # a folder printgen may not write in: the write itself will say so
             folder = None
-    folder = folder or tempfile.mkdtemp(prefix=prefix)
+    folder = folder or tempfile.mkdtemp(prefix=owned, dir=inside)
     FOLDERS[folder] = os.getpid()
     return folder
+
+
+def sweep(where: Path, prefix: str) -> list[str]:
+    """Remove the private folders in `where` that builds of this user left when they were killed:
+    only names `prefix`<pid>-<mkdtemp's 8 characters>, only real folders (no link) this user owns,
+    only when process <pid> is gone. The names removed."""
+    pattern = re.compile(rf"{re.escape(prefix)}([1-9][0-9]{{0,9}})-[a-z0-9_]{{8}}")
+    removed = []
+    with os.scandir(where) as entries:
+        for entry in entries:
+            found = pattern.fullmatch(entry.name)
+            if found is None or not entry.is_dir(follow_symlinks=False) or alive(int(found.group(1))):
+                continue
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(entry.name)
+    return removed
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` exists (one of another user counts: it may not be ours to judge)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True

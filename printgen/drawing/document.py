@@ -1,7 +1,10 @@
 """The one document model every game returns, and the layout failures a writer can meet.
 
-Games never call a writer: printgen.output.writers writes each by its suffix and locates every
-failure. Drawing is in millimetres, y up from the paper's bottom-left.
+A `Document` is plain data: pages of shapes, and a story poured through their frames. A document
+whose page count is known only once its text is set is a `Growing`; the layout step
+(printgen.layout.paging) turns it into a Document of the pages its text needs, or into located
+problems, before any writer runs. Games never call a writer: printgen.output.writers writes each by
+its suffix. Drawing is in millimetres, y up from the paper's bottom-left.
 """
 from __future__ import annotations
 
@@ -59,16 +62,27 @@ class Blame:
 
 @dataclass(frozen=True)
 class Grow:
-    """Pages for a count known once the text is set: `first`, then one more at a time up to `last`."""
+    """Pages for a count known once the text is set: `first`, then one more at a time up to `last`;
+    the layout step tries each count by pouring the story on a throwaway canvas, not by writing."""
 
     pages: Callable[[int], list[Page]]
-    story: Callable[[], list[Flowable]]
+    story: Callable[[], list[Flowable]]  # fresh flowables each time (a pour may split them)
     first: int
     last: int
     fixed_last: Blame | None = None  # the last page never moves: text overflowing it alone is told so
+    # the last page remade for the text that reaches it (a rulebook's columns ending level), once it fits
+    balance: Callable[[Page, list[Flowable]], Page] | None = None
 
 
 Located = list[tuple[Loc, str]]
+
+
+def cut_short(story: Iterable[Any]) -> Located:
+    """What the story's blocks found cut short once drawn, each told once: a block that sets text
+    in boxes of its own (a reference sheet's half) says so by an `overflow()` method, which gives
+    where in the definition and what, or None when all of its text fit."""
+    found = (item.overflow() for item in story if callable(getattr(item, "overflow", None)))
+    return list(dict.fromkeys(where for where in found if where is not None))
 
 
 @dataclass
@@ -84,10 +98,8 @@ class Document:
     flip: Flip | None = None  # the duplex edge a PDF asks the printer for; None: one-sided
     story: list[Flowable] = field(default_factory=list)
     dpi: float = 0.0
-    grow: Grow | None = None  # instead of `pages` and `story`, when the page count depends on the text
     overflow: Blame | None = None  # where story left over is placed
     label: str = ""  # how a figure that does not fit names this document: "the Fracas reference sheet (A4)"
-    after: Callable[[], Located] | None = None  # text a layout found cut short while being drawn
     problems: Located = field(default_factory=list)  # found while laying out, before any drawing
     also: tuple[str, ...] = ()  # the same bytes under these names too
     breaks: bool = False  # blocks may break across frames, so a booklet's columns end level
@@ -97,7 +109,7 @@ class Document:
 
     def shapes_alone(self) -> bool:
         """Nothing but shapes, so drawing can fail in no way that must be located."""
-        if self.story or self.grow is not None or self.after is not None or self.problems:
+        if self.story or self.problems:
             return False
         return self.draw is not None or not any(page.frames for page in self.pages)
 
@@ -107,3 +119,19 @@ class Document:
     @property
     def kind(self) -> str:
         return PurePosixPath(self.name).suffix.lstrip(".")
+
+
+@dataclass
+class Growing:
+    """A document whose page count depends on its text: `document` holds everything but its pages
+    and story (its name, paper, titles, `overflow` and `label`), `grow` how to make them, `then`
+    what the layout step makes of them when they are not the file itself."""
+
+    document: Document
+    grow: Grow
+    # the pages found made into the document written instead (a booklet's sheets), when given
+    then: Callable[[list[Page], list[Flowable]], Document] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.document.name

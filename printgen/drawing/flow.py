@@ -2,10 +2,15 @@
 their text before it is drawn (a rulebook balancing its last page's columns)."""
 from __future__ import annotations
 
+from typing import Callable, Sequence
+
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, PageBreak
 
 from printgen.core.paper import pt
+from printgen.drawing.document import Page
+
+Drawn = Callable[[int, Page, Callable[[], None]], None]  # wraps the pouring of page `index` (a form)
 
 
 class ColumnBreak(Flowable):
@@ -56,3 +61,35 @@ def take_until_page_break(story: list[Flowable]) -> tuple[list[Flowable], bool]:
     chunk = story[:]
     story.clear()
     return chunk, False
+
+
+def pour_page(page: Page, remaining: list[Flowable], canvas: Canvas, breaks: bool) -> bool:
+    """Pour the front of `remaining`, up to its first page break, through the page's frames; what
+    did not fit goes back in front, still ahead of its page break. True when the page passed text on."""
+    chunk, broke = take_until_page_break(remaining)
+    for box in page.frames:
+        pour(frame_at(*box), chunk, canvas, breaks)
+    if chunk:
+        remaining[:0] = chunk + ([PageBreak()] if broke else [])
+    return bool(chunk)
+
+
+def fill(pages: Sequence[Page], story: list[Flowable], canvas: Canvas, breaks: bool,
+         drawn: Drawn | None = None) -> tuple[list[Flowable], bool]:
+    """Pour `story` through the pages' frames in order, as the PDF writer does (a page break starts
+    the next page); `drawn` wraps each page's pouring (to draw it into a form). Returns what did not
+    fit, and whether the page before the last passed text on."""
+    remaining = list(story)
+    carried = into_last = False
+    for index, page in enumerate(pages):
+        passed = [False]
+
+        def pour_text(page: Page = page) -> None:
+            passed[0] = pour_page(page, remaining, canvas, breaks)
+
+        if drawn is None:
+            pour_text()
+        else:
+            drawn(index, page, pour_text)
+        into_last, carried = carried, passed[0]
+    return remaining, into_last

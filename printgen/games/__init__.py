@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence
 
 from pydantic import BaseModel
 
@@ -19,7 +19,7 @@ from printgen.core.yamlread import read_yaml
 
 if TYPE_CHECKING:
     from printgen.art.library import ArtLibrary
-    from printgen.drawing.document import Document
+    from printgen.drawing.document import Document, Growing
 
 
 class Validator(Protocol):
@@ -56,7 +56,7 @@ class Game:
     title: str
     makes: list[str]
     model: type[BaseModel]
-    build: Callable[[Any, BuildOptions, "Loaded"], list[Document]]  # every document, in the order listed
+    build: Callable[[Any, BuildOptions, "Loaded"], Sequence[Document | Growing]]  # every document, in the order listed
     checks: tuple[Callable[[Any], Iterable[tuple[Loc, str]]], ...] = field(default=())
     # capability: the game's separate pieces for `printgen export` (layout.cards)
     pieces: Callable[["Loaded", BuildOptions], list[Any]] | None = None
@@ -107,16 +107,20 @@ class Loaded:
     def build(self, options: BuildOptions) -> list[Artifact]:
         """The game's documents, laid out and written in memory (printgen.output.writers)."""
         from printgen.drawing.checks import unchecked_shapes
-        from printgen.output.writers import write_all  # the writers import reportlab's canvas
+        from printgen.drawing.document import Document
+        from printgen.layout.paging import laid_out  # layout and writers import reportlab
+        from printgen.output.writers import write_all
 
         if self.art.templates is not None:  # after --templates folders, before the bundled ones
             options = replace(options, templates=(*options.templates, self.art.templates))
         try:
             with unchecked_shapes():
                 documents = self.game.build(self.definition, options, self)
-                for document in documents:  # every document of a game names its designer, if any
+                for item in documents:  # every document of a game names its designer, if any
+                    document = item if isinstance(item, Document) else item.document
                     document.author = document.author or str(getattr(self.definition, "designer", ""))
-                return write_all(documents, self.source)
+                # each growing document laid out (its pages found), then written, on the core that takes it
+                return write_all(documents, self.source, options.scratch, laid_out)
         except MarkdownProblems as exc:  # the one place a rules text's problems are placed in its template
             from printgen.jinja.render import source_line
 

@@ -10,20 +10,18 @@ duplex sheet.
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field, replace
 from math import ceil
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator
 
 from reportlab.graphics.shapes import DirectDraw, Group
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, PageBreak
 
 from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, PT_PER_MM, SAFE_MARGIN_MM, Flip, Paper, font_mm, pt
 from printgen.drawing import fonts, style
-from printgen.drawing.document import Document, Page, TextOverflow
-from printgen.drawing.flow import frame_at, pour, take_until_page_break
+from printgen.drawing.document import Document, Growing, Page
+from printgen.drawing.flow import fill
 from printgen.drawing.libadapter import canvas_of, form_resources, keeping_drawing, needs_own_resources
 from printgen.drawing.picture import FOLD, Matrix, guide, placed, text
 from printgen.layout.rulebook import MARGIN, Rulebook, rulebook_document
@@ -125,49 +123,6 @@ class PlacedPage(DirectDraw):
         canvas.restoreState()
 
 
-Drawn = Callable[[int, Page, Callable[[], None]], None]
-
-
-def fill(pages: Sequence[Page], story: list[Flowable], canvas: Canvas, breaks: bool,
-         drawn: Drawn | None = None) -> tuple[list[Flowable], bool]:
-    """Pour `story` through the pages' frames in order, as the PDF writer does (a page break starts
-    the next page); `drawn` wraps each page's pouring (to draw it into a form). Returns what did not
-    fit, and whether the page before the last passed text on."""
-    remaining = list(story)
-    carried = into_last = False
-    for index, page in enumerate(pages):
-        chunk, broke = take_until_page_break(remaining)
-
-        def pour_text(page: Page = page, chunk: list[Flowable] = chunk) -> None:
-            for box in page.frames:
-                pour(frame_at(*box), chunk, canvas, breaks)
-
-        if drawn is None:
-            pour_text()
-        else:
-            drawn(index, page, pour_text)
-        if chunk:
-            remaining[:0] = chunk + ([PageBreak()] if broke else [])
-        into_last, carried = carried, bool(chunk)
-    return remaining, into_last
-
-
-def finished(doc: Document, whole: int = 0) -> FinishedPages:
-    """The half-size document's pages at the count its text needs (tried as the PDF writer would,
-    on a throwaway canvas), with a fresh story for them; TextOverflow when no count holds it."""
-    if doc.grow is None:
-        return FinishedPages(doc.paper, list(doc.pages_now()), list(doc.story), doc.breaks, whole)
-    fonts.register()
-    overflow = TextOverflow([])
-    for count in range(doc.grow.first, doc.grow.last + 1):
-        leftover, spilled = fill(doc.grow.pages(count), doc.grow.story(), Canvas(io.BytesIO()), doc.breaks)
-        if not leftover:
-            return FinishedPages(doc.paper, doc.grow.pages(count), doc.grow.story(), doc.breaks, whole)
-        if doc.grow.fixed_last is not None and not spilled:
-            raise TextOverflow(leftover, blame=doc.grow.fixed_last)
-        overflow = TextOverflow(leftover, spilled)
-    raise overflow
-
 
 def instructions(flip: Flip) -> tuple[str, str]:
     """The caption's two lines, in the words of a print dialog."""
@@ -216,27 +171,34 @@ def sheets(book: FinishedPages, sheet: Paper, flip: Flip, back_offset: tuple[flo
         yield Page(shapes=[placed(PlacedPage(book, n), (0, 1, -1, 0, sheet.width, 0))])
 
 
-def booklet_document(pages: Document, options: BuildOptions, name: str, whole: int = 0) -> Document:
-    """`pages`, a document laid out on `half_page(options.paper)`, as a booklet on `options.paper`;
-    its last `whole` pages are laid out on `options.paper` itself and print after the booklet."""
+def booklet_document(laid: Document | Growing, options: BuildOptions, name: str, whole: int = 0) -> Document | Growing:
+    """`laid`, a document laid out on `half_page(options.paper)`, as a booklet on `options.paper`;
+    its last `whole` pages are laid out on `options.paper` itself and print after the booklet. A
+    growing one stays growing: the layout step (printgen.layout.paging) finds its page count, then
+    imposes the pages found on the sheets."""
     sheet = landscape_sheet(options.paper)
+    pages = laid if isinstance(laid, Document) else laid.document
     if abs(pages.paper.width - sheet.width / 2) > 0.01 or abs(pages.paper.height - sheet.height) > 0.01:
         raise ValueError(f"a booklet on {options.paper.name} needs {half_page(options.paper).name} pages, "
                          f"not {pages.paper.name}")
 
-    def draw() -> Iterator[Page]:
-        return sheets(finished(pages, whole), sheet, options.flip, options.back_offset)
+    def booklet(finished: list[Page], story: list[Flowable]) -> Document:
+        book = FinishedPages(pages.paper, finished, story, pages.breaks, whole)
+        return Document(name, sheet, list(sheets(book, sheet, options.flip, options.back_offset)),
+                        f"{pages.title} (booklet)", " ".join(instructions(options.flip)), options.flip,
+                        overflow=pages.overflow, label=pages.label, problems=list(pages.problems),
+                        author=pages.author)
 
-    return Document(name, sheet, [], f"{pages.title} (booklet)", " ".join(instructions(options.flip)),
-                    options.flip, draw=draw, overflow=pages.overflow, label=pages.label, after=pages.after,
-                    problems=list(pages.problems), author=pages.author)
+    if isinstance(laid, Document):
+        return booklet(list(laid.pages_now()), list(laid.story))
+    return Growing(laid.document, laid.grow, then=booklet)
 
 
 def booklet_name(stem: str) -> str:
     return f"{stem}-booklet.pdf"
 
 
-def rulebook_booklet(book: Rulebook, options: BuildOptions, stem: str) -> Document:
+def rulebook_booklet(book: Rulebook, options: BuildOptions, stem: str) -> Document | Growing:
     """A rulebook as a booklet, in one column: at A5 two columns would hold some 35 characters a
     line, one holds 75 to 85 at the house body size, which the eye takes in as a book's line."""
     one_column = replace(book, settings=book.settings.model_copy(update={"columns": 1}))

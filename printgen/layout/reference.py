@@ -22,7 +22,8 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from printgen.drawing import fonts, style
 from printgen.core.build import BuildOptions
-from printgen.drawing.document import Document, Located, Page
+from printgen.drawing.document import Document, Located, Page, cut_short as halves_cut_short
+from printgen.drawing.flow import fill
 from printgen.core.source import Loc
 from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
 from printgen.drawing.picture import CUT, guide, rect, text
@@ -127,6 +128,14 @@ class Half(Flowable):
         self.label = label
         self.leftover: list[Flowable] = []
         self.column_width = 0.0  # points, known once drawn
+        self.told: tuple[Reference, Paper] | None = None  # the reference and paper its overflow names
+
+    def overflow(self) -> tuple[Loc, str] | None:
+        """Where and what to tell once drawn, if its text did not all fit (drawing.document.cut_short)."""
+        if self.told is None or not self.leftover:
+            return None
+        ref, paper = self.told
+        return overflow_problem(ref, self, paper)
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         return self.width, self.height
@@ -321,22 +330,20 @@ def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document
 
 def document(ref: Reference, pages: list[Page], story: list[Flowable], halves: list[Half], paper: Paper, name: str,
              title: str, subject: str, flip: Flip | None) -> Document:
-    """The pages as a document; a half that overflowed is told once per message, after drawing."""
-
-    def leftovers() -> Located:
-        return list(dict.fromkeys(overflow_problem(ref, half, paper) for half in halves if half.leftover))
-
-    return Document(name, paper, pages, title, subject, flip, story,
-                    label=f"the {ref.sheet_name} ({paper.name})", after=leftovers)
+    """The pages as a document; a half that overflowed is told once per message, after drawing
+    (drawing.document.cut_short asks each half)."""
+    for half in halves:
+        half.told = (ref, paper)
+    return Document(name, paper, pages, title, subject, flip, story, label=f"the {ref.sheet_name} ({paper.name})")
 
 
 def cut_short(sheet: Document) -> Located:
-    """The halves of a reference document that its text overflows, found by laying it out now (a
-    game asks this to place the problems in its own Markdown, before the build writes the file)."""
-    from printgen.output.pdf import write_pdf
-
-    write_pdf(sheet)
-    return sheet.after() if sheet.after is not None else []
+    """The halves of a reference document that its text overflows, found by pouring its story on a
+    throwaway canvas now, as the writer will (a game asks this to place the problems in its own
+    Markdown, before the build writes the file); no PDF is written."""
+    fonts.register()
+    fill(sheet.pages, sheet.story, Canvas(io.BytesIO()), sheet.breaks)
+    return halves_cut_short(sheet.story)
 
 
 def reference_documents(ref: Reference, options: BuildOptions, stem: str) -> list[Document]:

@@ -21,9 +21,9 @@ from reportlab.platypus import Flowable, PageBreak, Table
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper, pt
 from printgen.core.source import Loc
-from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
+from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Growing, Page
 from printgen.drawing.columns import BAND_GAP
-from printgen.drawing.flow import frame_at, pour, take_until_page_break
+from printgen.drawing.flow import frame_at, pour
 from printgen.drawing import style
 from printgen.drawing.markdown import Hooks, PictureMaker, blocks
 from printgen.drawing.story import HOLE_MM, Stack, Styles, keep_leads_with_blocks, styles
@@ -169,20 +169,13 @@ def pages(book: Rulebook, layout: Layout, count: int, sheets: bool = True) -> li
     return result
 
 
-def balanced(pages: list[Page], items: list[Flowable], layout: Layout) -> list[Page]:
-    """The last page's columns cut to share its text evenly (poured on a throwaway canvas);
-    unchanged when the text overflows anyway, as the writer then adds a page."""
+def balanced(layout: Layout, last: Page, remaining: list[Flowable]) -> Page:
+    """The last page, its columns cut to share evenly the text `remaining` that reaches it and fits
+    it (printgen.layout.paging pours the pages before; here trials on a throwaway canvas)."""
     canvas = Canvas(io.BytesIO())
-    remaining = list(items)
-    for page in pages[:-1]:
-        chunk, broke = take_until_page_break(remaining)
-        for box in page.frames:
-            pour(frame_at(*box), chunk, canvas, True)
-        remaining[:0] = chunk + ([PageBreak()] if chunk and broke else [])  # a break taken stays taken
-    last = pages[-1]
     fixed, columns = last.frames[:-layout.columns], last.frames[-layout.columns:]
     if not remaining or any(isinstance(item, PageBreak) for item in remaining):
-        return pages
+        return last
     _, bottom, _, full = columns[0]
     top = bottom + full
 
@@ -204,13 +197,13 @@ def balanced(pages: list[Page], items: list[Flowable], layout: Layout) -> list[P
     while height < full and uneven(height) is None:
         height = min(full, height + BALANCE_STEP)
     if height >= full:
-        return pages
+        return last
     # a block that moves whole can leave one column short: a little more height may end them level
     tries = [h for h in (height + k * BALANCE_STEP for k in range(LEVEL_TRIES)) if h < full]
     spreads = {h: uneven(h) for h in tries}
     height = min(tries, key=lambda h: (spreads[h] if spreads[h] is not None else 1e9, h))
     frames = fixed + [(x, top - height, w, height) for x, _, w, _ in columns]
-    return pages[:-1] + [Page(shapes=last.shapes, frames=frames)]
+    return Page(shapes=last.shapes, frames=frames)
 
 
 def estimate(items: list[Flowable], layout: Layout) -> int:
@@ -226,7 +219,7 @@ def estimate(items: list[Flowable], layout: Layout) -> int:
     return min(MAX_PAGES, max(1 + breaks, needed))
 
 
-def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: Paper | None = None) -> Document:
+def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: Paper | None = None) -> Growing:
     """The rulebook on the build's paper, or on `paper`: a booklet's half-size page."""
     sheets, paper = paper is None, paper or options.paper
     text = markdown(book, options)
@@ -238,12 +231,11 @@ def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: P
         first_guess = 1
     size_key = ".".join(str(p) for p in (*book.settings_loc, "text_size_pt"))
     advice = f"lower {size_key} or shorten the template"
-    return Document(name, paper, [], f"{book.title} \u2013 rules",
-                    f"Print on both sides at actual size, turning on the {options.flip} edge", options.flip,
-                    grow=Grow(lambda count: balanced(pages(book, layout, count, sheets), story(book, text), layout),
-                              lambda: story(book, text),
-                              first_guess, MAX_PAGES),
-                    overflow=Blame((*book.settings_loc, "text_size_pt"),
-                                   f"the {book.title} rules need more than {MAX_PAGES} pages of "
-                                   f"{paper.name} paper", advice),
-                    label=f"the {book.title} rules ({paper.name})", breaks=True)
+    document = Document(name, paper, [], f"{book.title} \u2013 rules",
+                        f"Print on both sides at actual size, turning on the {options.flip} edge", options.flip,
+                        overflow=Blame((*book.settings_loc, "text_size_pt"),
+                                       f"the {book.title} rules need more than {MAX_PAGES} pages of "
+                                       f"{paper.name} paper", advice),
+                        label=f"the {book.title} rules ({paper.name})", breaks=True)
+    return Growing(document, Grow(partial(pages, book, layout, sheets=sheets), lambda: story(book, text),
+                                  first_guess, MAX_PAGES, balance=partial(balanced, layout)))

@@ -11,32 +11,21 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing, Group
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, PageBreak
+from reportlab.platypus import Flowable
 
 from printgen.drawing import fonts
 from printgen.drawing.document import Document, Page, TextOverflow
 from printgen.drawing.libadapter import ascii85_now, binary_streams, last_page
-from printgen.drawing.flow import frame_at, pour, take_until_page_break
+from printgen.drawing.flow import pour_page
 from printgen.core.paper import PT_PER_MM, Paper, pt
 
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
 
 
 def write_pdf(doc: Document, raster_dpi: float | None = None) -> bytes:
-    """The document as PDF bytes; a growing document gets one more page per attempt until its
-    story fits (the last attempt's `TextOverflow` goes up to be located). `raster_dpi`: see
-    render_pdf."""
-    if doc.grow is None:
-        return render_pdf(doc, doc.pages_now(), doc.story, raster_dpi)
-    overflow = TextOverflow([])
-    for count in range(doc.grow.first, doc.grow.last + 1):
-        try:
-            return render_pdf(doc, doc.grow.pages(count), doc.grow.story(), raster_dpi)
-        except TextOverflow as exc:
-            if doc.grow.fixed_last is not None and not exc.spilled:  # another page would not help
-                raise TextOverflow(exc.leftover, blame=doc.grow.fixed_last) from None
-            overflow = exc
-    raise overflow
+    """The document as PDF bytes, its pages as laid out (printgen.layout.paging set a growing
+    document's count before). `raster_dpi`: see render_pdf."""
+    return render_pdf(doc, doc.pages_now(), doc.story, raster_dpi)
 
 
 class PrintCanvas(Canvas):
@@ -70,19 +59,15 @@ def render_pdf(doc: Document, pages: Iterable[Page], story: list[Flowable],
     remaining = list(story or [])
     carried = into_last = False  # the page before passed text on (to this page; to the last)
     for page in pages:
-        chunk, broke = take_until_page_break(remaining)
         # reportlab keeps a box for every later page, so each page sets (or clears) its own
         canvas.setTrimBox(page_box(page.trim_box, page.shift))
         canvas.setBleedBox(page_box(page.bleed_box, page.shift))
         canvas.saveState()
         canvas.translate(pt(page.shift[0]), pt(page.shift[1]))
         draw_shapes(canvas, page.shapes, paper)
-        for x, y, w, h in page.frames:
-            pour(frame_at(x, y, w, h), chunk, canvas, doc.breaks)
+        passed = pour_page(page, remaining, canvas, doc.breaks)  # what did not fit goes on
         canvas.restoreState()
-        if chunk:  # whatever did not fit goes on to the next page, still ahead of its page break
-            remaining[:0] = chunk + ([PageBreak()] if broke else [])
-        into_last, carried = carried, bool(chunk)
+        into_last, carried = carried, passed
         canvas.showPage()
         encode_page_now(canvas)
     if remaining:

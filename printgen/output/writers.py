@@ -1,7 +1,8 @@
-"""The table of writers by a document's kind, the one loop that writes a build's documents, and the
-one place where a layout failure (text that does not fit, a figure too wide) becomes a problem
-located in the definition. Every document is written before any problem is reported, so a user sees
-them all at once.
+"""The table of writers by a document's kind, and the one loop that writes a build's documents once
+the layout step (printgen.layout.paging) has made their pages. Text poured into a document's fixed
+frames as it is written can still meet a layout failure (text that does not fit, a figure too wide),
+which becomes a problem located in the definition here. Every document is written before any problem
+is reported, so a user sees them all at once.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from printgen.core.parallel import on_cores
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.staging import Held, Staging, in_memory
 from printgen.core.source import SourceMap
-from printgen.drawing.document import Document, DoesNotFit, Located, TextOverflow
+from printgen.drawing.document import Document, DoesNotFit, Growing, Located, TextOverflow, cut_short
 from printgen.output.pdf import write_pdf
 from printgen.output.png import pictures, write_png, write_pngs_stored
 from printgen.output.svg import write_svg
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 WRITERS: dict[str, Callable[[Document], bytes]] = {"pdf": write_pdf, "svg": write_svg, "png": write_png}
 SPOOL_AFTER = 300  # documents: a build that makes more keeps each file on disk once it is made
 Store = Callable[[bytes], Held]
+Lay = Callable[[Growing, SourceMap], tuple[Document, list[Problem]]]  # printgen.layout.paging.laid_out
 
 
 @dataclass(frozen=True)
@@ -47,9 +49,19 @@ def write(doc: Document) -> bytes:
     return writer(doc)
 
 
-def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
+def written_stored(item: Document | Growing, source: SourceMap, store: Store, lay: Lay | None = None) -> Written:
     """The document's bytes (empty when its layout failed), handed to `store`, and every problem its
-    layout met, located in the definition that `source` maps."""
+    layout met, located in the definition that `source` maps. A growing document is laid out by
+    `lay` first (printgen.layout.paging.laid_out, handed down by the build), on the core that then
+    writes it, so a deck's rulebook is laid out while this process writes its sheets."""
+    if isinstance(item, Growing):
+        if lay is None:
+            raise ValueError(f"{item.name}: a growing document is laid out before it is written")
+        doc, laid_problems = lay(item, source)
+        if laid_problems:
+            return Written(store(b""), laid_problems)
+    else:
+        doc = item
     found: Located = list(doc.problems)
     problems: list[Problem] = []
     data = b""
@@ -64,34 +76,38 @@ def written_stored(doc: Document, source: SourceMap, store: Store) -> Written:
         found.append((exc.loc, f"{doc.label}: {exc.message}" if doc.label else exc.message))
     except DefinitionError as exc:  # a figure that placed its own problems
         problems += exc.problems
-    if doc.after is not None and data:
-        found += doc.after()
+    if data:
+        found += cut_short(doc.story)
     return Written(store(data), [source.problem(loc, message) for loc, message in found] + problems)
 
 
-def write_all(documents: Sequence[Document], source: SourceMap) -> list[Artifact]:
-    """Every document as an artifact, in order; one DefinitionError holding every document's
-    problems. A build of more than SPOOL_AFTER documents (a deck of hundreds of cards) keeps each file
-    on disk once made (printgen.core.staging), so its memory does not grow with the number of cards."""
-    spool = Staging() if len(documents) > SPOOL_AFTER else None
+def write_all(documents: Sequence[Document | Growing], source: SourceMap, scratch: str | None = None,
+              lay: Lay | None = None) -> list[Artifact]:
+    """Every document as an artifact, in order, each growing one laid out by `lay` just before it is
+    written; one DefinitionError holding every document's problems. A build of more than SPOOL_AFTER documents (a deck of hundreds of cards) keeps each file
+    on disk once made (printgen.core.staging, in the build's `scratch` folder), so its memory does not
+    grow with the number of cards."""
+    spool = Staging(scratch) if len(documents) > SPOOL_AFTER else None
     store: Store = spool.keep if spool is not None else in_memory
-    results = written_all(documents, source, store)
+    results = written_all(documents, source, store, lay)
     artifacts: list[Artifact] = []
     problems: list[Problem] = []
-    for doc, result in zip(documents, results):
+    for item, result in zip(documents, results):
         problems += result.problems
+        doc = item if isinstance(item, Document) else item.document
         artifacts += [artifact(name, result.data, spool) for name in (doc.name, *doc.also)]
     if problems:
         raise DefinitionError(list(dict.fromkeys(problems)))
     return artifacts
 
 
-def simple_picture(doc: Document) -> bool:
+def simple_picture(doc: Document | Growing) -> bool:
     """A one-page PNG of shapes alone (or drawn later): nothing about it can fail to be located."""
-    return doc.kind == "png" and doc.shapes_alone() and (doc.draw is not None or len(doc.pages) == 1)
+    return isinstance(doc, Document) and doc.kind == "png" and doc.shapes_alone() and (doc.draw is not None or len(doc.pages) == 1)
 
 
-def written_all(documents: Sequence[Document], source: SourceMap, store: Store) -> list[Written]:
+def written_all(documents: Sequence[Document | Growing], source: SourceMap, store: Store,
+                lay: Lay | None = None) -> list[Written]:
     """`written_stored` for each document, in order. Simple pictures of one size are drawn as cells of
     shared pages (png.pictures: a 1,000-card deck several times sooner) on other cores, while this
     process writes the rest (which may draw pieces whose warnings it must keep); the largest batch in
@@ -101,7 +117,7 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
     results: dict[int, Written] = {}
     batches: dict[tuple[float, float, float], list[Document]] = {}
     for doc in documents:
-        if simple_picture(doc):
+        if isinstance(doc, Document) and simple_picture(doc):
             batches.setdefault((doc.paper.width, doc.paper.height, doc.dpi), []).append(doc)
     largest = max(batches.values(), key=len, default=[])
     for batch in batches.values():
@@ -119,25 +135,25 @@ def written_all(documents: Sequence[Document], source: SourceMap, store: Store) 
         here = [doc for doc in pending if not simple_picture(doc)]
         runs = [[doc for doc in pending if simple_picture(doc)]]
     runs = [run for run in runs if run]
-    jobs = [partial(run_written, run, members, cells, source, store) for run in runs]
-    mine = lambda: results.update((id(doc), written_stored(doc, source, store)) for doc in here)  # noqa: E731
+    jobs = [partial(run_written, run, members, cells, source, store, lay) for run in runs]
+    mine = lambda: results.update((id(doc), written_stored(doc, source, store, lay)) for doc in here)  # noqa: E731
     for run, written_run in zip(runs, on_cores(jobs, meanwhile=mine, kind=list[Written])):
         results.update(zip(map(id, run), written_run))
     return [results[id(doc)] for doc in documents]
 
 
-def runs_of(documents: list[Document], members: set[int], size: int) -> list[list[Document]]:
+def runs_of(documents: list[Document | Growing], members: set[int], size: int) -> list[list[Document | Growing]]:
     """The documents in order, cut before every `size`-th member (the first is one); documents after
     the last member join the last run."""
     starts = [i for i, doc in enumerate(documents) if id(doc) in members][size::size]
     return [documents[a:b] for a, b in zip([0, *starts], [*starts, len(documents)])]
 
 
-def run_written(run: list[Document], members: set[int], cells: Cells | None, source: SourceMap,
-                store: Store) -> list[Written]:
+def run_written(run: list[Document | Growing], members: set[int], cells: Cells | None, source: SourceMap,
+                store: Store, lay: Lay | None = None) -> list[Written]:
     """One run: its pictures drawn and rasterised together, each other document written in its
     turn between them."""
-    pictures_in = [doc for doc in run if id(doc) in members]
+    pictures_in = [doc for doc in run if id(doc) in members and isinstance(doc, Document)]
     others: dict[int, Written] = {}
     turns = iter(run)
 
@@ -145,7 +161,7 @@ def run_written(run: list[Document], members: set[int], cells: Cells | None, sou
         for doc in turns:
             if id(doc) in members:
                 return
-            others[id(doc)] = written_stored(doc, source, store)
+            others[id(doc)] = written_stored(doc, source, store, lay)
 
     pngs = iter(pictures(pictures_in, cells, store, write_until) if pictures_in and cells else [])
     write_until(len(pictures_in))  # and those after the last

@@ -12,10 +12,11 @@ from printgen.layout.booklet import half_page, rulebook_booklet
 from printgen.layout.rulebook import Layout, Rulebook, rulebook_document
 from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, pt
-from printgen.drawing.document import Document
+from printgen.drawing.document import Document, Growing
 from printgen.games import Game, Loaded
 from printgen.games.armies.model import Armies, ArmyRank, check_stamina
 from printgen.games.armies.positions import PositionFigures
+from printgen.games.edition_key import KEY_TABLE, key_caption
 from printgen.games.pieces import templates_for
 
 FIRST, SECOND = "Mia", "Tom"
@@ -115,7 +116,7 @@ def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
                              "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent,
-                    credit=defn.credit)  # the rulings key is printed once, under the title
+                    credit=defn.credit)  # the rulings key is printed once, opening the closing notes
 
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
@@ -126,7 +127,7 @@ SECTIONS = {"Stamina": ("stamina",), "Fighting cards": ("results",), "A round": 
 def reference(defn: Armies, figures: PositionFigures) -> Reference:
     """The reference sheet's template, tables, figure and settings, all drawn from the definition."""
     return Reference(title=defn.title, template="armies/reference.md.j2", context={"d": defn},
-                     tables=tables(defn, "reference", figures), settings=defn.reference, sections=SECTIONS,
+                     tables={**tables(defn, "reference", figures), KEY_TABLE: key_caption}, settings=defn.reference, sections=SECTIONS,
                      credit=defn.credit)
 
 
@@ -144,7 +145,7 @@ def wants_booklet(defn: Armies, options: BuildOptions) -> bool:
     return options.booklet or defn.booklet
 
 
-def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document]:
+def build(defn: Armies, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     figures = figures_for(defn, options, loaded.art.warnings)
     book = rulebook(defn, loaded.name, figures)
     return [rulebook_document(book, options, f"{loaded.name}.pdf"),

@@ -12,7 +12,7 @@ from printgen.core.names import Stems, stem, unwritable
 from printgen.core.paper import SHEET_PAPERS, Flip, Paper
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
-from printgen.drawing.document import Document, Page
+from printgen.drawing.document import Document, Growing, Page
 from printgen.games import Game, Loaded, Validator
 from printgen.games.deck.chosen import chosen_rows, guides, matching
 from printgen.games.deck.drawn import DeckCard, Drawer
@@ -273,7 +273,7 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
     return given
 
 
-def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
+def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
     every = build_cards(defn, loaded)
     cards, part = selected(defn, every, options, loaded)
@@ -308,7 +308,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document]:
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card",), str(exc))])
     unplaced = [card for card in cards if card.copies == 0]
-    documents = [Document(f"{loaded.name}.pdf", paper, [], f"{title} \u2013 cards",
+    documents: list[Document | Growing] = [Document(f"{loaded.name}.pdf", paper, [], f"{title} \u2013 cards",
                           "Print at actual size (100 %)", flip, draw=partial(told, sheets, cards[:1], unplaced))]
     if options.pictures:
         documents.append(overview(defn.title, cards, part, f"{loaded.name}-overview.png"))

@@ -27,7 +27,7 @@ from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, PT_PER_MM, Paper, pt
 from printgen.core.problems import DefinitionError, MarkdownProblems, Problem, TextProblem
 from printgen.drawing import fonts
-from printgen.drawing.document import Blame, Document, Page
+from printgen.drawing.document import Blame, Document, Growing, Page
 from printgen.drawing.markdown import NotPrintable, Picture
 from printgen.games import Loaded
 from printgen.games.deck.drawn import DeckCard
@@ -177,19 +177,20 @@ class Icons:
     """The deck's icons as paragraph markup, each a picture made once at ICON_DPI, one em high.
     reportlab's paragraphs take pictures only from files, so each is an unnamed temporary file
     (gone when closed, or when the process ends however it ends), read through /proc/self/fd;
-    elsewhere a private temporary folder, removed when printgen stops."""
+    elsewhere a private folder in the build's scratch folder, removed when printgen stops."""
 
-    def __init__(self) -> None:
+    def __init__(self, scratch: str | None = None) -> None:
         self.markup: dict[str, str] = {}
         self.files: list[IO[bytes]] = []  # kept open while the documents are written
         self.folder: Path | None = None
+        self.scratch = scratch
 
     def __call__(self, name: str) -> str | None:
         return self.markup.get(name)
 
     def path_for(self, png: bytes) -> str:
         if sys.platform == "linux":
-            handle = tempfile.TemporaryFile()
+            handle = tempfile.TemporaryFile(dir=self.scratch)
             handle.write(png)
             handle.flush()
             self.files.append(handle)
@@ -197,15 +198,15 @@ class Icons:
         if self.folder is None:
             from printgen.core.staging import private_folder
 
-            self.folder = Path(private_folder("printgen-icons-"))
+            self.folder = Path(private_folder("printgen-icons-", inside=self.scratch))
         path = self.folder / f"icon-{len(self.markup)}.png"
         path.write_bytes(png)
         return str(path)
 
 
-def deck_icons(defn: Deck, loaded: Loaded, size_pt: float) -> Icons:
+def deck_icons(defn: Deck, loaded: Loaded, size_pt: float, scratch: str | None = None) -> Icons:
     """Each of the deck's icons drawn once, as tall as the text is large."""
-    icons = Icons()
+    icons = Icons(scratch)
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
     height = size_pt * ICON_EM * MM_PER_PT
     for name, file in sorted(defn.icons.items()):
@@ -244,7 +245,7 @@ def text_options(text: RulebookText | ReferenceText, loaded: Loaded, options: Bu
 
 
 def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Sequence[DeckCard],
-                    dpi: float) -> list[Document]:
+                    dpi: float) -> list[Document | Growing]:
     """<name>-rules.pdf and <name>-reference.pdf with -reference-cards.pdf, as the definition asks.
     Every problem of both texts is found first (read, then set in its columns) and told at once, each
     at its line of the Markdown file; nothing is written while one stands."""
@@ -260,23 +261,24 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
     if problems:
         raise DefinitionError(problems)
     context = context_of(defn, cards, loaded.name)
-    documents: list[Document] = []
+    documents: list[Document | Growing] = []
     notes = {key: Notes() for key in found}
     if defn.rules is not None:
         name, opts = found["rules"]
         book = Rulebook(title=defn.title, template=name, context=context, tables={},
                         settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
                         accent=defn.rules.accent, credit=footer_credit(defn),
-                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt), dpi,
-                                     notes["rules"]))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt,
+                                                               options.scratch), dpi, notes["rules"]))
         try:
             items = rulebook.story(book, rulebook.markdown(book, opts))
             column = rulebook.plan(items, book.settings, opts.paper).column_width
             problems += located(set_in(items, column), opts)
             made = rulebook_document(book, opts, f"{loaded.name}-rules.pdf")
-            if made.overflow is not None:  # told at the definition's `rules:`, in words for a deck's text
-                made.overflow = Blame(("rules",), made.overflow.what, f"shorten {name} or show fewer cards at "
-                                      f"their own size (?width=), or set a smaller text_size_pt")
+            overflow = made.document.overflow
+            if overflow is not None:  # told at the definition's `rules:`, in words for a deck's text
+                made.document.overflow = Blame(("rules",), overflow.what, f"shorten {name} or show fewer cards "
+                                               f"at their own size (?width=), or set a smaller text_size_pt")
             documents.append(made)
         except MarkdownProblems as exc:
             problems += located([exc], opts)
@@ -286,8 +288,8 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
                                      accent=defn.reference.accent)
         ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
                         credit=footer_credit(defn),
-                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt), dpi,
-                                     notes["reference"]))
+                        **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt,
+                                                               options.scratch), dpi, notes["reference"]))
         try:
             column = reference.column_width(opts.paper, settings.columns)
             width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]
@@ -305,7 +307,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
     for key, noted in notes.items():
         loaded.art.warnings.extend(noted.told(*found[key]))
     for document in documents:  # the PDF's Author: who the definition credits, if anyone
-        document.author = defn.credit
+        (document if isinstance(document, Document) else document.document).author = defn.credit
     return documents
 
 

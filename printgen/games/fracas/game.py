@@ -11,7 +11,7 @@ from reportlab.graphics.shapes import Group
 
 from printgen.art.library import template_folders
 from printgen.core.build import BuildOptions
-from printgen.drawing.document import Document
+from printgen.drawing.document import Document, Growing
 from printgen.core.names import stem
 from printgen.layout.cards import Card
 from printgen.layout.reference import DataTable, Reference, reference_documents
@@ -77,7 +77,7 @@ def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Docu
                     problems=problems)
 
 
-def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document]:
+def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     stem = loaded.name
     book = rulebook(defn, stem)
     return [rulebook_document(book, options, f"{stem}.pdf"),

@@ -25,7 +25,7 @@ from printgen.drawing.markdown import Hooks, blocks
 from printgen.drawing.story import Styles, accent_of, cell_styles, escape, grid_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
-from printgen.drawing.document import Blame, Document, Grow, Page
+from printgen.drawing.document import Blame, Document, Grow, Growing, Page
 from printgen.layout.booklet import booklet_document, booklet_name, column, column_pages, first_guess, half_page
 from printgen.games import Game, Loaded, Validator
 from printgen.games.omiga.checks import structure_errors
@@ -179,7 +179,7 @@ def contact_sheet(defn: Omiga, art: TileArt, name: str, dpi: int | None = None) 
     return Document(name, paper, [page], f"{defn.title} tiles", dpi=dpi or CONTACT_DPI)
 
 
-def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document]:
+def build(defn: Omiga, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     for loc, message in lightness_warnings(defn):
         found = loaded.source.problem(loc, message)
         loaded.art.warnings.append(f"{found.file}:{found.line}: warning: {found.path}: {found.message}")
@@ -249,7 +249,7 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
                                    "lower text_size_pt"))
 
 
-def rules_booklet(defn: Omiga, options: BuildOptions, stem: str, art: TileArt) -> Document:
+def rules_booklet(defn: Omiga, options: BuildOptions, stem: str, art: TileArt) -> Document | Growing:
     """The rules as a booklet of half-size pages in one column; the tiles stay in the main PDF."""
     half = half_page(options.paper)
     name = booklet_name(stem)
@@ -260,10 +260,10 @@ def rules_booklet(defn: Omiga, options: BuildOptions, stem: str, art: TileArt) -
     def pages(count: int) -> list[Page]:
         return column_pages(half, count, lambda n: house.footer_words(defn.title, "rules", n, count, defn.credit))
 
-    pages_doc = Document(name, half, [], f"{defn.title} \u2013 rules",
-                         grow=Grow(pages, story, first_guess(story(), half, MAX_BOOKLET_PAGES), MAX_BOOKLET_PAGES),
-                         overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_BOOKLET_PAGES} pages "
-                                        f"of {half.name} paper", "lower text_size_pt"))
+    pages_doc = Growing(Document(name, half, [], f"{defn.title} \u2013 rules",
+                                 overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_BOOKLET_PAGES} "
+                                                f"pages of {half.name} paper", "lower text_size_pt")),
+                        Grow(pages, story, first_guess(story(), half, MAX_BOOKLET_PAGES), MAX_BOOKLET_PAGES))
     return booklet_document(pages_doc, options, name)
 
 

@@ -54,6 +54,7 @@ ART_INSET = 3.0  # mm kept clear around art on the card's body
 TITLE_PT = 14.0
 MARK_R = 5.0  # mm: the radius of the stopwatch drawn each side of the title on the card's front
 MARK_GAP = 4.0  # mm between the title and each stopwatch
+LOGO_PT = 16.0  # the logo's size in words on the card's back
 LABEL_CLEAR = 5.5  # mm above and below body art on the front, where the side labels sit
 
 
@@ -110,7 +111,19 @@ class WarCard:
                 "rows": {"number": rows.number, "name": rows.name,
                          "abilities": [rows.first_ability + k * rows.leading for k in range(len(lines))]},
                 "sizes": {"number": font_mm(card.number_size_pt), "name": font_mm(card.text_size_pt + 1),
-                          "ability": font_mm(card.text_size_pt)}}
+                          "ability": font_mm(card.text_size_pt)},
+                "box": self.bleed_box(soldier, fold=False)}
+
+    def bleed_box(self, soldier: Soldier, fold: bool) -> dict[str, float]:
+        """The room a tab's background fills: TAB_BLEED past the card's outline (the outer cut, and
+        the side of a row's end tab), so a sheet cut a little wide shows no white edge; on a back
+        also past the fold, on the face never into the card's body. Never into the next tab."""
+        t, tw = self.defn.card.tab_height, self.tab_width
+        order = [s.number for s in self.soldiers()]
+        left = TAB_BLEED if soldier.number == order[0] else 0.0
+        right = TAB_BLEED if soldier.number == order[-1] else 0.0
+        top = TAB_BLEED if fold else 0.0
+        return {"x": -left, "y": -top, "width": tw + left + right, "height": t + top + TAB_BLEED}
 
     def tab_back_data(self, soldier: Soldier, side: int) -> dict[str, Any]:
         data = self.tab_data(soldier, side)
@@ -125,10 +138,7 @@ class WarCard:
         data["logo"] = self.logo_data(0.0, t - box, tw, box, self.tab_logo_pt)
         # the back's colour bleeds past the cut, the fold and the card's outline (not a shared cut),
         # so a back printed a little off shows no white edge on a folded tab
-        order = [s.number for s in self.soldiers()]
-        left = TAB_BLEED if soldier.number == order[0] else 0.0
-        right = TAB_BLEED if soldier.number == order[-1] else 0.0
-        data["box"] = {"x": -left, "y": -TAB_BLEED, "width": tw + left + right, "height": t + 2 * TAB_BLEED}
+        data["box"] = self.bleed_box(soldier, fold=True)
         return data
 
     @property
@@ -174,20 +184,30 @@ class WarCard:
             title = self.defn.title.upper()
             data["title"] = {"text": title, "x": w / 2, "y": b / 2 + font_mm(TITLE_PT) * 0.35,
                              "size": font_mm(TITLE_PT), "font": family(self.title_font)}
-            # the game's mark, a stopwatch each side of the title, when both fit clear of the edges
-            reach = fonts.text_width(title, self.title_font, font_mm(TITLE_PT)) / 2 + MARK_GAP + MARK_R
-            fits = w / 2 - reach - MARK_R >= ART_INSET and image is None
-            data["mark"] = {"r": MARK_R, "cy": b / 2, "xs": [w / 2 - reach, w / 2 + reach], "line": 0.7,
-                            "tint": hex_of(tint(colour(self.defn.reference.accent), 0.65)),
-                            "face": MARK_R - 1.1, "minute": [0.866 * (MARK_R - 1.1), -0.5 * (MARK_R - 1.1)]} \
-                if fits else None
+            data["mark"] = None if image else self.mark_data(fonts.text_width(title, self.title_font,
+                                                                               font_mm(TITLE_PT)))
             data["near"] = {"label": f"{near.name} side", "x": w / 2, "y": b - 2.5,
                             "size": font_mm(self.defn.card.text_size_pt)}
             data["far"] = {"label": f"{far.name} side", "x": w / 2, "y": b - 2.5,
                             "size": font_mm(self.defn.card.text_size_pt)}
         else:
-            data["logo"] = self.logo_data(0.0, 0.0, w, b, 16)
+            data["logo"] = logo = self.logo_data(0.0, 0.0, w, b, LOGO_PT)
+            one_line = len(logo["lines"]) == 1 and not logo["image"]  # the logo in words, on one line
+            data["mark"] = self.mark_data(fonts.text_width(logo["lines"][0], self.title_font, font_mm(LOGO_PT))) \
+                if one_line and image is None else None
         return data
+
+    def mark_data(self, words_mm: float) -> dict[str, Any] | None:
+        """The game's mark, a stopwatch each side of words `words_mm` wide centred on the body, on
+        the front (beside the title) and the back (beside the logo) alike; None when both do not fit
+        clear of the edges."""
+        b, w = self.defn.card.body_height, self.width
+        reach = words_mm / 2 + MARK_GAP + MARK_R
+        if w / 2 - reach - MARK_R < ART_INSET:
+            return None
+        return {"r": MARK_R, "cy": b / 2, "xs": [w / 2 - reach, w / 2 + reach], "line": 0.7,
+                "tint": hex_of(tint(colour(self.defn.reference.accent), 0.65)),
+                "face": MARK_R - 1.1, "minute": [0.866 * (MARK_R - 1.1), -0.5 * (MARK_R - 1.1)]}
 
     def pieces(self) -> list[tuple[tuple[Any, ...], str, Piece]]:
         """Every piece of the card: (its key here, its template, what to draw)."""

@@ -26,6 +26,7 @@ from printgen.games import Game, Loaded, Replayer, Validator
 from printgen.games.one_minute_war.abilities import check_abilities
 from printgen.games.one_minute_war.example import example_data
 from printgen.games.one_minute_war.card import WarCard, check_card_text, tab_warnings
+from printgen.games.edition_key import KEY_TABLE, key_caption
 from printgen.games.pieces import templates_for
 from printgen.games.one_minute_war.model import OneMinuteWar, Soldier, check_sides, check_soldiers
 
@@ -228,7 +229,8 @@ def reference(defn: OneMinuteWar) -> Reference:
     return Reference(title=defn.title, template="one_minute_war/reference.md.j2",
                      context={"d": defn, "r": defn.restrictions, "reviver": reviver, "tips": tips(defn)},
                      tables={"soldiers": table,
-                             "matchups": lambda width: matchup_table(defn, reference_styles(defn.reference), width)},
+                             "matchups": lambda width: matchup_table(defn, reference_styles(defn.reference), width),
+                             KEY_TABLE: key_caption},
                      settings=defn.reference, credit=defn.credit,
                      sections={"Soldiers": ("soldiers",), "Restrictions": ("restrictions",)})
 

@@ -23,7 +23,7 @@ from printgen.drawing.story import Styles, accent_of, cell_styles, escape, grid_
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.drawing.columns import cut_to, level_height, under_masthead
-from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Page
+from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Growing, Page
 from printgen.games import Game, Loaded
 from printgen.games.quick_violence.model import (PRINTGEN_RANGE_MM, SIZES, Dimension, QuickViolence,
                                                   check_army)
@@ -217,7 +217,7 @@ def rule_pages(defn: QuickViolence, paper: Paper, count: int,
 
 
 def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: MeasuringPage,
-             labels: list[Group], booklet: bool = False) -> Document:
+             labels: list[Group], booklet: bool = False) -> Document | Growing:
     """The rules in two columns, then the measuring page; the writer grows the rules as needed.
     `booklet`: the rules as a booklet instead, the measuring page after it on its own sheet."""
     paper, style = options.paper, styles(defn.text_size_pt, defn.reference.accent)
@@ -247,16 +247,16 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
         first = pages_for(rules(), paper)
     except DefinitionError:  # a fighter table that cannot be set: the writer meets it again and reports it
         first = 1
-    return Document(f"{loaded.name}.pdf", paper, [], f"{defn.title} \u2013 rulebook and measuring page",
-                    "Print at Actual size: the measuring page is the game's ruler", None,
-                    grow=Grow(lambda count: rule_pages(defn, paper, count, rules) + [last], story, first,
-                              MAX_RULE_PAGES, fixed_last=measuring),
-                    overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_RULE_PAGES} pages of "
-                                   f"{paper.name} paper", advice))
+    document = Document(f"{loaded.name}.pdf", paper, [], f"{defn.title} \u2013 rulebook and measuring page",
+                        "Print at Actual size: the measuring page is the game's ruler", None,
+                        overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_RULE_PAGES} pages of "
+                                       f"{paper.name} paper", advice))
+    return Growing(document, Grow(lambda count: rule_pages(defn, paper, count, rules) + [last], story, first,
+                                  MAX_RULE_PAGES, fixed_last=measuring))
 
 
 def rules_booklet(defn: QuickViolence, options: BuildOptions, stem: str, rules: Callable[[], list[Flowable]],
-                  story: Callable[[], list[Flowable]], last: Page, measuring: Blame) -> Document:
+                  story: Callable[[], list[Flowable]], last: Page, measuring: Blame) -> Document | Growing:
     """The rules on half-size pages in one column, imposed as a booklet; the measuring page, which
     must print on the whole paper it measures, follows on a sheet of its own."""
     half = half_page(options.paper)
@@ -270,10 +270,10 @@ def rules_booklet(defn: QuickViolence, options: BuildOptions, stem: str, rules: 
         first = first_guess(rules(), half, MAX_BOOKLET_PAGES)
     except DefinitionError:  # a fighter table that cannot be set: the writer meets it again and reports it
         first = 1
-    pages_doc = Document(name, half, [], f"{defn.title} \u2013 rulebook and measuring page",
-                         grow=Grow(pages, story, first, MAX_BOOKLET_PAGES, fixed_last=measuring),
-                         overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_BOOKLET_PAGES} "
-                                        f"pages of {half.name} paper", measuring.advice))
+    pages_doc = Growing(Document(name, half, [], f"{defn.title} \u2013 rulebook and measuring page",
+                                 overflow=Blame(("text_size_pt",), f"the rules need more than {MAX_BOOKLET_PAGES} "
+                                                f"pages of {half.name} paper", measuring.advice)),
+                        Grow(pages, story, first, MAX_BOOKLET_PAGES, fixed_last=measuring))
     return booklet_document(pages_doc, options, name, whole=1)
 
 
@@ -304,7 +304,7 @@ def measuring_page(defn: QuickViolence, paper: Paper) -> MeasuringPage:
     return MeasuringPage(paper, defn.labels, defn.range_mm, users(defn), colours)
 
 
-def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Document]:
+def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     page = measuring_page(defn, options.paper)
     problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
     if problems:  # a range arrow that does not fit makes the rest of the book meaningless
