@@ -20,7 +20,8 @@ from cputime import cpu_seconds
 MM = 72 / 25.4
 CARD_W, CARD_H = 63.5, 88.9
 BAND_W = 57.5  # the sample's title band on each face, 3 mm inside the card
-FRAME_W = 55.5  # the sample's frame on each back, 4 mm inside the card
+FRAME_W = 46.5  # the sample back's plain panel (back.svg.j2), FRAME_IN mm inside the card on every side
+FRAME_IN = 8.5
 
 
 
@@ -71,7 +72,7 @@ def test_each_back_lies_behind_its_front(run_cli, deck, tmp_path, flip):
                     bx, by = width - card_x - CARD_W, card_y
                 else:
                     bx, by = card_x, height - card_y - CARD_H
-                assert any(abs(fx - (bx + 4)) < 0.01 and abs(fy - (by + 4)) < 0.01 for fx, fy in frames), \
+                assert any(abs(fx - (bx + FRAME_IN)) < 0.01 and abs(fy - (by + FRAME_IN)) < 0.01 for fx, fy in frames), \
                     (flip, card_x, card_y)
 
 
@@ -89,7 +90,7 @@ def test_gutterfold_puts_each_back_beside_its_front_across_a_fold(run_cli, deck,
             for x, y in bands:
                 card_x, card_y = x - 3, y + 3 + 11 - CARD_H
                 assert card_x + CARD_W <= width / 2
-                assert any(abs(fx - (width - card_x - CARD_W + 4)) < 0.01 and abs(fy - (card_y + 4)) < 0.01
+                assert any(abs(fx - (width - card_x - CARD_W + FRAME_IN)) < 0.01 and abs(fy - (card_y + FRAME_IN)) < 0.01
                            for fx, fy in frames)
             fold = [line for line in page.lines if abs(line["x0"] - line["x1"]) < 0.01
                     and abs(line["x0"] / MM - width / 2) < 0.01]
@@ -403,7 +404,7 @@ def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cl
             line = "".join(c["text"] for c in captions(page, at_top=back))
             assert "Print on both sides, flip on long edge" in line, (number, line)  # the dialog's words
             if back:  # the caption lies behind the front's, above every card's back
-                highest_card = max(y for _, y in rects(page, FRAME_W)) - 4 + CARD_H  # mm, y up
+                highest_card = max(y for _, y in rects(page, FRAME_W)) - FRAME_IN + CARD_H  # mm, y up
                 assert float(page.height) / MM - max(c["bottom"] for c in captions(page, True)) / MM > highest_card + 2
             else:
                 lowest_card = min(y for _, y in rects(page, BAND_W)) - (CARD_H - 14)  # mm, y up

@@ -16,7 +16,8 @@ import pytest
 MM = 72 / 25.4
 CARD_W, CARD_H = 63.5, 88.9
 BAND_W = 57.5  # the sample's title band on each face, 3 mm inside the card
-FRAME_W = 55.5  # the sample's frame on each back
+FRAME_W = 46.5  # the sample back's plain panel (back.svg.j2), FRAME_IN mm inside the card
+FRAME_IN = 8.5
 SAFE = 3.0  # the sample's card.safe
 CARDS = 18  # the sample's 8 rows, copies counted
 TRIM, SAFE_COLOUR, BLEED = (0.9, 0.0, 0.6), (0.0, 0.6, 0.85), (1.0, 0.5, 0.0)  # printgen.games.deck.chosen
@@ -180,10 +181,10 @@ def test_guides_outline_trim_safe_area_and_bleed_of_every_card(run_cli, deck, tm
         front = pdf.pages[0]
         # each title band sits 3 mm inside a trim box
         assert all(any(abs(bx - 3 - x) < 0.02 for x, *_ in boxes(front, CARD_W, TRIM)) for bx, *_ in bands(front))
-        for back in pdf.pages[1::2]:  # turned on the short edge: each back's frame 4 mm inside a guide's trim
+        for back in pdf.pages[1::2]:  # turned on the short edge: each back's panel FRAME_IN mm inside a guide's trim
             trims = {(x, y) for x, y, *_ in boxes(back, CARD_W, TRIM)}
             frames = boxes(back, FRAME_W)
-            assert frames and all((round(x - 4, 2), round(y - 4, 2)) in trims for x, y, *_ in frames)
+            assert frames and all((round(x - FRAME_IN, 2), round(y - FRAME_IN, 2)) in trims for x, y, *_ in frames)
         widths = {round(r["linewidth"] / MM, 2) for r in front.rects if r.get("stroking_color") and
                   tuple(round(c, 2) for c in r["stroking_color"]) in (TRIM, SAFE_COLOUR, BLEED)}
         assert widths == {0.15}

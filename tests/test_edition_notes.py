@@ -1,4 +1,4 @@
-"""Where One Minute War and Armies explain their ruling mark, read from the built PDFs: the rules
+"""Where One Minute War, Armies and Fracas explain their ruling mark, read from the built PDFs: the rules
 open a closing "Notes on this edition" with the key; a reference sheet prints it in caption type
 at the foot of its front's last column, never in the title block."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pdfmeasure import MM, reading_text
 from printgen.drawing.style import FOOTER_GREY, SMALL_PT
 from printgen.games.header import RULING_KEY, RULING_MARK
 
-GAMES = ("one_minute_war", "armies", "omiga", "quick_violence")  # Fracas joins when its notes do
+GAMES = ("one_minute_war", "armies", "omiga", "quick_violence", "fracas")
 PAPERS = ("a4", "letter")
 
 

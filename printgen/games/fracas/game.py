@@ -18,6 +18,7 @@ from printgen.layout.reference import DataTable, Reference, reference_documents
 from printgen.layout.booklet import rulebook_booklet
 from printgen.layout.rulebook import Rulebook, rulebook_document
 from printgen.games import Game, Loaded
+from printgen.games.edition_key import KEY_TABLE, key_caption
 from printgen.games.fracas.model import Fracas, Player, check_players
 from printgen.games.fracas.piece_art import PieceArt, piece_art, piece_warnings
 from printgen.games.fracas.tokens import BLEED, plan, token_page
@@ -53,7 +54,7 @@ def rulebook(defn: Fracas, stem: str) -> Rulebook:
                     context={"d": defn, "suits_a": suits(first), "suits_b": suits(second),
                              "tokens_file": f"{stem}-tokens.pdf", "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent,
-                    credit=defn.credit)  # the rulings key is printed once, under the title
+                    credit=defn.credit)  # the rulings key is printed once, opening the closing notes
 
 
 def reference(defn: Fracas) -> Reference:
@@ -61,7 +62,7 @@ def reference(defn: Fracas) -> Reference:
     sections = dict(SECTIONS)
     sections[f"A turn, in {len(defn.turn)} steps"] = ("turn",)
     return Reference(title=defn.title, template="fracas/reference.md.j2", context={"d": defn},
-                     tables=tables(defn), settings=defn.reference, sections=sections,
+                     tables={**tables(defn), KEY_TABLE: key_caption}, settings=defn.reference, sections=sections,
                      credit=defn.credit)
 
 

@@ -148,14 +148,17 @@ def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float) -
     art.prepare(sheet_pieces(defn, layout, bleed))
     shapes = Group()
     title_y = paper.height - MARGIN - 6
-    # the house style: the title in the game's accent, who made the game in the grey footer (in the
-    # source's own terms, as the other documents print it under their titles: this page has no other)
+    # the house style: the title in the game's accent with the credit in the source's own terms at
+    # its right (where the other documents print it under their titles), and the grey footer worded
+    # as theirs, with no closing full stop
     shapes.add(text(MARGIN, title_y, f"{defn.title}: life tokens", TITLE_PT, fonts.BOLD,
                     fill=colour(defn.reference.accent)))
+    if defn.credit_line:
+        shapes.add(text(paper.width - MARGIN, title_y, defn.credit_line, 8.5, anchor="end"))
     shapes.add(text(MARGIN, title_y - 7, "Print single-sided at actual size, on card if you can. "
                     "Cut along the dashed lines; each token is one life point.", 8.5))
     shapes.add(house.running_footer(paper, " \u00b7 ".join(filter(None, (defn.title, "life tokens",
-                                                                       defn.credit_line or defn.credit)))))
+                                                                       defn.credit or defn.credit_line.rstrip("."))))))
     for i in range(len(defn.players)):
         shapes.add(block(art, i, layout, layout.block_x(i), bleed))
     mat = pot_box(layout)
