@@ -42,6 +42,10 @@ df0de5d), built on A4 and on Letter into a4/ and letter/ of one folder:
 The words section (issue 43) compares the pages whose words changed with commit df0de5d the same
 way: build the five games there into /tmp/before-words, then
 `python docs/make_images.py words-quality /tmp/before-words`.
+The publisher section (issue 43, stop 46) compares with commit 1ec7a53: build the five games and
+the sample deck there into /tmp/b46/a4 (`... build fracas armies omiga one_minute_war quick_violence
+card_defs/deck.yaml --no-pictures --out /tmp/b46/a4`), then
+`python docs/make_images.py publisher-quality /tmp/b46/a4`.
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
@@ -136,7 +140,7 @@ def deck_images(out: Path) -> None:
     """docs/decks.md: the bundled sample built duplex and gutterfold, the Star Lanes example
     (docs/examples/star_lanes): card types from named layouts, styled words, turns and clips; and
     Sea Glass (docs/examples/sea_glass): lengths with units, named and see-through colours, change:."""
-    printgen("build", "deck", "--out", out / "duplex")
+    printgen("build", "deck", "--png", "--out", out / "duplex")
     sheet = out / "duplex" / "deck" / "deck.pdf"
     save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
     save(Image.open(out / "duplex" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
@@ -149,7 +153,7 @@ def deck_images(out: Path) -> None:
     printgen("build", "deck", "--layout", "gutterfold", "--no-pictures", "--out", out / "fold")
     save(render(out / "fold" / "deck" / "deck.pdf", 0, 65), "deck-gutterfold.png", 536)
     example = ROOT / "docs" / "examples" / "star_lanes" / "star_lanes.yaml"
-    printgen("build", example, "--out", out / "lanes")
+    printgen("build", example, "--png", "--out", out / "lanes")
     lanes = out / "lanes" / "star_lanes" / "star_lanes.pdf"
     save(side_by_side(render(lanes, 0, 80, (9, 9, 201, 205)), render(lanes, 1, 80, (9, 9, 201, 205))),
          "deck-types.png", 1400)
@@ -161,7 +165,7 @@ def deck_images(out: Path) -> None:
     save(row, "deck-styled-turned-clipped.png", 1100)
     printgen("build", example, "--guides", "--no-pictures", "--out", out / "guides")
     save(render(out / "guides" / "star_lanes" / "star_lanes.pdf", 0, 160, (6, 6, 77, 102)), "deck-guides.png", 460)
-    printgen("build", ROOT / "docs" / "examples" / "sea_glass" / "sea_glass.yaml", "--out", out / "glass")
+    printgen("build", ROOT / "docs" / "examples" / "sea_glass" / "sea_glass.yaml", "--png", "--out", out / "glass")
     pictures = out / "glass" / "sea_glass" / "png"
     row = Image.open(pictures / "bottle-green.png").convert("RGB")
     for name in ("amber", "cobalt", "back"):
@@ -206,7 +210,7 @@ def fonts_images(out: Path) -> None:
     face = "\nface:\n  template: face.svg.j2\n  background: '#ffffff'\n  layout:\n" + FONTS_ELEMENT.rstrip("\n")
     deck.write_text(text[:start] + face + text[end:] + "fonts:\n  Body: {regular: body.ttf, bold: body-bold.ttf, "
                     "italic: body-italic.ttf}\n  Display: {regular: body.ttf, bold: display.ttf}\n")
-    printgen("build", deck, "--rows", "1", "--out", out / "fonts")
+    printgen("build", deck, "--rows", "1", "--png", "--out", out / "fonts")
     save(Image.open(out / "fonts" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-fonts-and-pictures.png", 375)
 
 
@@ -355,6 +359,22 @@ def house_quality_images(before: Path, after: Path) -> None:
 
 # issue 43, the words: each page whose words changed (no tool talk, rulings marked, fuller pages),
 # (game, file suffix, pages), before and after, as `style_quality_images` shows them
+# issue 43, stop 46: the pages a publisher's eye changed, (folder, file, pages)
+PUBLISHER_PAGES = [("one_minute_war", "one_minute_war", (0, 1)), ("omiga", "omiga", (0, 1, 2)),
+                   ("quick_violence", "quick_violence", (0, 1)), ("fracas", "fracas", (0, 1, 2)),
+                   ("fracas", "fracas-tokens", (0,)), ("armies", "armies", (1,)), ("deck", "deck-rules", (0, 1)),
+                   ("deck", "deck", (0, 1)), ("one_minute_war", "one_minute_war-reference", (0,))]
+
+
+def publisher_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, issue 43 at stop 46: each page at 80 dpi, as it was and as it is."""
+    for folder, name, numbers in PUBLISHER_PAGES:
+        for page in numbers:
+            left = labelled(render(before / folder / f"{name}.pdf", page, 80), "before")
+            right = labelled(render(after / folder / f"{name}.pdf", page, 80), "after")
+            save(side_by_side(left, right), f"quality-publisher-{name}-{page + 1}.png")
+
+
 WORDS_PAGES = [("fracas", "", (0, 2)), ("armies", "", (1,)), ("omiga", "", (1,)), ("one_minute_war", "", (1,)),
                ("quick_violence", "", (1, 2)),
                *((game, "-reference", (0,)) for game in ("fracas", "armies", "omiga", "one_minute_war",
@@ -418,11 +438,11 @@ def piece_images(out: Path, bundled_out: Path) -> None:
     save(side_by_side(before, after), "pieces-omiga-face.png", 1100)
 
 
-# ... and to the copied One Minute War tab back: a dark back with a gold ring round each number
+# ... and to the copied One Minute War tab back: a pale gold back with a gold ring round each number
 TAB_BACK_EDITS = [
-    ('height="{{ box.height }}" fill="{{ side.colour }}"/>',
-     'height="{{ box.height }}" fill="#333333"/>\n  <circle cx="{{ tab.width / 2 }}" '
-     'cy="{{ rows.number - sizes.number * 0.36 }}" r="3.2" fill="none" stroke="#ffcc00" stroke-width="0.4"/>'),
+    ('height="{{ box.height }}" fill="{{ side.tint }}"/>',
+     'height="{{ box.height }}" fill="#fff3c4"/>\n  <circle cx="{{ tab.width / 2 }}" '
+     'cy="{{ rows.number - sizes.number * 0.36 }}" r="3.2" fill="none" stroke="#b8860b" stroke-width="0.4"/>'),
 ]
 
 
@@ -467,6 +487,11 @@ def main() -> None:
         if sys.argv[1:2] == ["words-quality"]:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
             style_quality_images(Path(sys.argv[2]), out, WORDS_PAGES, "words")
+            return
+        if sys.argv[1:2] == ["publisher-quality"]:
+            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "deck",
+                     "--no-pictures", "--out", out)
+            publisher_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)
