@@ -143,7 +143,7 @@ def test_markup_written_in_the_definition_is_checked_at_its_line(run_cli, deck, 
     deck.write_text(text.replace("      text: Potion Shop\n", "      text: Potion <b>Shop\n", 1))
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 2, result.output
-    assert f"{deck}:{line_of(deck, 'Potion <b>Shop')}: back.layout[2].text: the <b> opened at character 8 " \
+    assert f"{deck}:{line_of(deck, 'Potion <b>Shop')}: back.layout[1].text: the <b> opened at character 8 " \
            f"is never closed" in result.stderr, result.stderr
 
 

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from conftest import cards_only
+from printgen.drawing.document import Document
 from printgen.core.build import BuildOptions
 from printgen.core.paper import PAPERS
 from printgen.games import bundled_definition, load
@@ -30,7 +31,8 @@ def alone(definition: Path, dpi: int) -> dict[str, bytes]:
     """Every card picture drawn and rasterised as a document of its own: one page, one card."""
     loaded = load(definition)
     documents = loaded.game.build(loaded.definition, BuildOptions(PAPERS["a4"], dpi=dpi, png=True), loaded)
-    return {doc.name: write(doc) for doc in documents if doc.kind == "png" and doc.name.startswith("png/")}
+    return {doc.name: write(doc) for doc in documents
+            if isinstance(doc, Document) and doc.kind == "png" and doc.name.startswith("png/")}
 
 
 def built(run_cli, definition: Path, out: Path, *args: str) -> dict[str, bytes]:

@@ -112,7 +112,7 @@ def test_a_booklet_with_an_odd_page_count_says_its_last_back_is_blank(all_games_
         with pdfplumber.open(path) as pdf:
             pages = pdf.pages[rules_pages(path)]
             foot = (pages[-1].extract_text() or "").splitlines()[-2:]  # the footer and a line over it
-            assert len(pages) % 2 == 0 or any(line.endswith("the back of this sheet is left blank")
+            assert len(pages) % 2 == 0 or any(line.endswith("The back of this sheet is left blank")
                                               for line in foot), foot
 
 

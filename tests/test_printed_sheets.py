@@ -50,7 +50,7 @@ def test_no_document_names_a_file(all_games_built, game, paper):
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("game, sheets", [
     ("fracas", ("Cut them from the life-token sheet", "The reference sheet puts the turn")),
-    ("armies", ("The reference sheet puts a round",)),
+    ("armies", ("The reference sheet gathers a round",)),
 ])
 def test_the_rules_name_the_printed_sheets(all_games_built, game, paper, sheets):
     book = book_text(all_games_built[paper] / game / f"{game}.pdf")

@@ -159,7 +159,7 @@ def pages(book: Rulebook, layout: Layout, count: int, sheets: bool = True) -> li
         words = style.footer_words(book.title, "rules", n, count, book.credit)
         notes = [book.key] if book.key else []
         if sheets and n == count and count % 2:  # a booklet printed on both sides: say why the last back is empty
-            notes.append("the back of this sheet is left blank")
+            notes.append("The back of this sheet is left blank")
         page = Page(shapes=[style.running_footer(layout.paper, words, above=" \u00b7 ".join(notes))])
         if n == 1 and layout.band:
             top = layout.body_top
