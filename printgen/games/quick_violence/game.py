@@ -222,7 +222,8 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
     """The rules in two columns, then the measuring page; the writer grows the rules as needed.
     `booklet`: the rules as a booklet instead, the measuring page after it on its own sheet."""
     paper, style = options.paper, styles(defn.text_size_pt, defn.reference.accent)
-    measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT), default=house.REFERENCE_PT)
+    measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT), defn.reference.accent,
+                             default=house.REFERENCE_PT)  # headings in the accent, as in the rules
 
     @cache
     def markdown(template: str) -> str:  # rendered once, not per trial
