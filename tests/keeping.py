@@ -42,14 +42,8 @@ def columns(path: Path, pages: slice = slice(None)) -> tuple[list[list[Row]], li
                      and not any(b[0] - 1 <= w["x0"] <= b[2] + 1 and b[1] - 1 <= w["top"] <= b[3] + 1 for b in boxes)]
             words = without_full_width_lines(words, mid)
             for side in (False, True):
-                lines: list[list[dict]] = []  # words on one baseline, a larger bullet's a little lower
-                for w in sorted((w for w in words if (w["x0"] > mid) == side), key=lambda w: w["bottom"]):
-                    if lines and w["bottom"] - lines[-1][0]["bottom"] <= 1.5:
-                        lines[-1].append(w)
-                    else:
-                        lines.append([w])
                 rows = []
-                for found_line in lines:
+                for found_line in baselines([w for w in words if (w["x0"] > mid) == side]):
                     line = sorted(found_line, key=lambda w: w["x0"])
                     rows.append(Row(line[0]["x0"] / MM, line[0]["top"], " ".join(w["text"] for w in line),
                                     "Bold" in line[0]["fontname"], round(line[0]["size"], 1)))
@@ -57,17 +51,22 @@ def columns(path: Path, pages: slice = slice(None)) -> tuple[list[list[Row]], li
     return found, tables
 
 
-def without_full_width_lines(words: list[dict], mid: float) -> list[dict]:
-    """The words of the columns, without a line that runs across the middle of the page (a title
-    block set across both columns), which belongs to neither."""
+def baselines(words: list[dict]) -> list[list[dict]]:
+    """Words grouped by the line they sit on, top to bottom: a larger bullet's a little lower."""
     lines: list[list[dict]] = []
     for w in sorted(words, key=lambda w: w["bottom"]):
         if lines and w["bottom"] - lines[-1][0]["bottom"] <= 1.5:
             lines[-1].append(w)
         else:
             lines.append([w])
+    return lines
+
+
+def without_full_width_lines(words: list[dict], mid: float) -> list[dict]:
+    """The words of the columns, without a line that runs across the middle of the page (a title
+    block set across both columns), which belongs to neither."""
     kept = []
-    for line in lines:
+    for line in baselines(words):
         line.sort(key=lambda w: w["x0"])
         across = any(w["x0"] < mid < w["x1"] for w in line) or any(
             a["x1"] <= mid <= b["x0"] and (b["x0"] - a["x1"]) / MM < GAP for a, b in zip(line, line[1:]))

@@ -14,6 +14,7 @@ import shutil
 import tempfile
 import threading
 import time
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -32,7 +33,7 @@ from printgen.core.build import BuildOptions
 from printgen.core.config import saved_back_offset
 from printgen.core.paper import MAX_BLEED_MM, PAPERS, SHEET_PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
-from printgen.core.staging import private_folder, remove
+from printgen.core.staging import alive, private_folder, remove
 
 JSON = "application/json"
 MEDIA = {".png": "image/png", ".pdf": "application/pdf"}
@@ -226,14 +227,10 @@ def served_folder() -> Path:
     process is gone (a serve that was killed) are removed."""
     for left in Path(tempfile.gettempdir()).glob(f"{FOLDER}*-*") if os.name == "posix" else ():
         pid = left.name[len(FOLDER):].partition("-")[0]
-        try:
-            if pid.isdigit() and left.stat().st_uid == os.getuid():
-                os.kill(int(pid), 0)
-        except ProcessLookupError:
-            shutil.rmtree(left, ignore_errors=True)
-        except OSError:  # gone meanwhile, or a process of another user's
-            continue
-    return Path(private_folder(f"{FOLDER}{os.getpid()}-"))
+        with suppress(OSError):  # gone meanwhile
+            if pid.isdigit() and left.stat().st_uid == os.getuid() and not alive(int(pid)):
+                shutil.rmtree(left, ignore_errors=True)
+    return Path(private_folder(FOLDER))  # which names it with this process's id
 
 
 def respond(live: Live, shown: tuple[bytes, str], path: str, query: str) -> Reply:
