@@ -82,17 +82,27 @@ def check_set(loaded: Loaded, source: SourceMap, games: int | None = None, seed:
     report.problems = [source.problem(loc, message) for check in loaded.game.checks
                        for loc, message in check(loaded.definition)]
     if not report.problems:
-        from printgen.output.png import page_count
-
         try:
             artifacts = loaded.build(BuildOptions(SHEET_PAPERS["a4"], pictures=False))
         except DefinitionError as exc:
             report.problems = list(exc.problems)
         else:
             # the sheets only: the first PDF; a rulebook and a reference card come after it
-            report.pages = next((page_count(a.data) for a in artifacts if a.name.endswith(".pdf")), 0)
+            report.pages = next((pages_in(a.data) for a in artifacts if a.name.endswith(".pdf")), 0)
     report.warnings = list(dict.fromkeys(loaded.art.warnings))
     return report
+
+
+def pages_in(pdf: bytes) -> int:
+    """How many pages a PDF the build made has (read back with pypdfium2, as a reader: a game never
+    calls a writer, so not printgen.output.png.page_count, which does the same)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return len(document)
+    finally:
+        document.close()
 
 
 def show_documents(report: Any, seed: int | None = None) -> list[Document]:
