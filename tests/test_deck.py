@@ -499,9 +499,13 @@ def test_the_sample_deck_builds_and_shows_every_element_kind(run_cli, deck, tmp_
 def test_watch_and_schema_cover_decks(run_cli, deck):
     import json
 
-    from printgen.cli.watch import watched
+    from printgen.cli.engine import build_all
+    from printgen.cli.watch import Reads
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
 
-    names = {p.name for p in watched([deck])}
+    with build_all([deck], BuildOptions(PAPERS["a4"], pictures=False), watching=Reads()) as built:
+        names = {p.name for p in built.watched}
     assert {"deck.yaml", "cards.csv", "flask.svg", "back.svg.j2"} <= names
     schema = json.loads(run_cli("schema", "deck").stdout)
     face = schema["$defs"]["Face"]["properties"]

@@ -350,11 +350,15 @@ def test_export_takes_rows_and_name(run_cli, deck, tmp_path):
 
 
 def test_watching_follows_a_workbook_named_with_its_sheet(deck):
-    from printgen.cli.watch import referenced
+    from printgen.cli.engine import build_all
+    from printgen.cli.watch import Reads
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
 
     write_xlsx(deck.parent / "cards.xlsx", typed(sample_rows(deck)))
     with_data(deck, "cards.xlsx#Ships")
-    assert (deck.parent / "cards.xlsx").resolve() in referenced(deck)
+    with build_all([deck], BuildOptions(PAPERS["a4"], pictures=False), watching=Reads()) as built:
+        assert (deck.parent / "cards.xlsx").resolve() in built.watched
 
 
 def test_tsv_problems_and_unread_spreadsheet_formats_are_located(run_cli, deck, tmp_path):

@@ -86,11 +86,13 @@ def watch_builds(paths: list[Path], build_options: BuildOptions, out_dir: Path, 
                  **loop: Any) -> int:
     """Build now and after every change until Ctrl-C; a broken definition is reported and waited on,
     never the end of the run. `loop`: test settings for printgen.cli.watch.watch."""
-    from printgen.cli.watch import watch
+    from printgen.cli.watch import Reads, watch
+
+    reads = Reads()
 
     def rebuild(changed: list[Path]) -> set[Path]:
         started = time.monotonic()
-        with build_all(paths, build_options, allow_outside, watching=True, near=out_dir) as built:
+        with build_all(paths, build_options, allow_outside, watching=reads, near=out_dir) as built:
             try:
                 built.settle()
                 write_results(built, out_dir)

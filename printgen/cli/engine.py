@@ -6,7 +6,7 @@ process's memory, and its bytes are written once.
 """
 from __future__ import annotations
 
-from contextlib import ExitStack
+from contextlib import ExitStack, nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -25,6 +25,7 @@ from printgen.core.progress import progress
 from printgen.core.staging import place, private_folder, remove
 
 if TYPE_CHECKING:  # loaded only in the worker
+    from printgen.cli.watch import Reads
     from printgen.games import Loaded
 
 # room to spare for the largest deck printgen takes (docs/decks.md)
@@ -74,10 +75,10 @@ class Builds(list[Built]):
 
 
 def build_all(paths: list[Path], options: BuildOptions, allow_outside: bool = False,
-              work: Work = whole_build, watching: bool = False, near: Path | None = None) -> Builds:
+              work: Work = whole_build, watching: Reads | None = None, near: Path | None = None) -> Builds:
     """Build each definition in a worker of its own; `Builds.settle` raises the problems.
-    `watching`: each worker also lists the files its build read. `near`: the output folder, beside
-    which the files wait (in the temporary folder without it)."""
+    `watching`: each worker also lists the files its build opened, as `watching` heard them. `near`:
+    the output folder, beside which the files wait (in the temporary folder without it)."""
     with ExitStack() as on_failure:
         builds = on_failure.enter_context(Builds())
         with progress(len(paths), "Building", SECONDS_PER_GAME) as bar:
@@ -96,7 +97,7 @@ def build_games(paths: list[Path], options: BuildOptions, allow_outside: bool = 
 
 
 def build_one(path: Path, options: BuildOptions, allow_outside: bool, work: Work = whole_build,
-              watching: bool = False, near: Path | None = None) -> Built:
+              watching: Reads | None = None, near: Path | None = None) -> Built:
     """One definition built by a worker under BUILD_BUDGET; a broken budget is a problem at line 1."""
     folder = private_folder("printgen-build-", near)
     with ExitStack() as on_failure:
@@ -114,7 +115,7 @@ def build_one(path: Path, options: BuildOptions, allow_outside: bool, work: Work
 
 
 def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work, folder: str,
-              watching: bool) -> dict[str, Any]:
+              watching: Reads | None) -> dict[str, Any]:
     """In the worker: load, build, leave the files in `folder`; the report as plain data. Drawn
     with reportlab's shape checks off, as the `printgen` command draws, whatever the process that
     asked did (a program using printgen, or the tests): svglib's art comes out in other bytes with
@@ -126,8 +127,9 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
     loaded = None
     report: dict[str, Any] = {"name": "", "title": "", "files": [], "warnings": [], "problems": [],
                               "watch": [], "extra": None}
+    opened: set[str] = set()  # the files the build opens, if watching
     try:
-        with unchecked_shapes():
+        with unchecked_shapes(), watching.recording(opened) if watching else nullcontext():
             loaded = load(path, allow_outside=allow_outside)
             if options.name is not None:
                 loaded = replace(loaded, name=options.name)
@@ -143,11 +145,7 @@ def in_worker(path: Path, options: BuildOptions, allow_outside: bool, work: Work
         report["problems"] = [p.as_list() for p in exc.problems]
     if loaded is not None:
         report["warnings"] += list(loaded.art.warnings)
-    if watching:
-        from printgen.cli.watch import watched
-
-        parsed = {path: loaded.source.root} if loaded is not None else None  # read once, not again
-        report["watch"] = sorted(str(p) for p in watched([path], options.templates, parsed))
+    report["watch"] = sorted({*opened, str(path.resolve())} if watching else ())
     return report
 
 

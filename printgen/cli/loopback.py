@@ -93,8 +93,7 @@ class Handler(BaseHTTPRequestHandler):
             return Reply(403, TEXT, b"403: answered only to its own page\n")
         if not self.path.startswith("/"):
             return Reply(404, TEXT, b"404\n")
-        parts = urlsplit(self.path)
-        return self.server.respond(unquote(parts.path, errors="replace"), parts.query)
+        return self.server.respond(unquote(urlsplit(self.path).path, errors="replace"))
 
     def end_headers(self) -> None:
         for name, value in (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
@@ -110,12 +109,12 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Loopback(ThreadingHTTPServer):
-    """A listening socket on 127.0.0.1 that answers `respond(unquoted path, raw query)` in a thread
-    per connection once `serving`."""
+    """A listening socket on 127.0.0.1 that answers `respond(unquoted path)` in a thread per
+    connection once `serving`."""
 
     daemon_threads, block_on_close = True, False
 
-    def __init__(self, respond: Callable[[str, str], Reply], port: int = 0) -> None:
+    def __init__(self, respond: Callable[[str], Reply], port: int = 0) -> None:
         self.respond = respond
         self.held: list[socket.socket] = []  # the connections open, oldest first
         self.lock = threading.Lock()

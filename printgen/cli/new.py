@@ -75,19 +75,29 @@ def copy_name(folder: Path) -> str:
 def planned_files(game_id: str, folder: Path, with_templates: bool) -> list[tuple[Path, bytes]]:
     """Every file `new` writes, decided before anything is written: the definition, the files beside
     it that it names, and with `--templates` the game's templates."""
-    from printgen.cli.watch import referenced
-
     definition = starter(game_id)
-    home = definition.parent.resolve()
     own = f"{copy_name(folder)}.yaml"
     files = [(folder / own, copied_definition(game_id, with_templates, own))]
-    named = sorted(p for p in referenced(definition) if p.parent == home and p.suffix != ".py")
+    named = files_named_beside(definition)
     files += [(folder / path.name, path.read_bytes()) for path in named]
     if with_templates:
         source = bundled_dir() / game_id
         for template in sorted(set(source.glob("*.j2")) - {p for p in named}):
             files.append((folder / TEMPLATE_FOLDER / game_id / template.name, template.read_bytes()))
     return files
+
+
+def files_named_beside(definition: Path) -> list[Path]:
+    """The files beside a bundled definition that it names: its art, its rows of data (a workbook
+    named with its sheet, `cards.xlsx#Ships`, too)."""
+    from printgen.core.textcheck import strings
+    from printgen.core.yamlread import read_yaml
+
+    home = definition.parent.resolve()
+    names = {value.partition("#")[0] for _, value in strings(read_yaml(definition)[0])
+             if len(value) < 100 and value.isprintable()}
+    return sorted(home / name for name in names if name and not name.endswith(".py") and "/" not in name
+                  and (home / name).is_file())
 
 
 @click.command("new")

@@ -3,7 +3,8 @@
 `build --watch`'s loop (printgen.cli.watch) builds every game whole, as `build` does, into one
 private folder; the server (printgen.cli.loopback) answers from a table of URL paths to the last good
 build's files there, so nothing else on disk is ever served. The folder goes when serve stops; one
-left by a serve that was killed goes when the next serve starts.
+left by a serve that was killed goes when the next serve starts. The settings are the command
+line's, as in `build`: the page shows them, and serve is started again for others.
 """
 from __future__ import annotations
 
@@ -12,32 +13,28 @@ import os
 import shlex
 import shutil
 import tempfile
-import threading
 import time
 from contextlib import suppress
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
 import click
 
 from printgen.cli import options
 from printgen.cli.common import MAX_SHOWN, check_targets, paths_for, report
-from printgen.cli.engine import build_all, say_on_stderr, write_results
+from printgen.cli.engine import back_offset_for, build_all, say_on_stderr, write_results
 from printgen.cli.loopback import TEXT, Loopback, Reply
-from printgen.cli.options import MAX_BACK_OFFSET_MM, FiniteRange, parse_offset
 from printgen.cli.pictures import served_work
+from printgen.cli.watch import Reads, watch
 from printgen.core.build import BuildOptions
-from printgen.core.config import saved_back_offset
-from printgen.core.paper import MAX_BLEED_MM, PAPERS, SHEET_PAPERS, Flip
+from printgen.core.paper import SHEET_PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
 from printgen.core.staging import alive, private_folder, remove
 
 JSON = "application/json"
 MEDIA = {".png": "image/png", ".pdf": "application/pdf"}
-MAX_QUERY_FIELDS = 8
 FOLDER = "printgen-serve-"  # then the serving process's id
 
 
@@ -50,7 +47,7 @@ FOLDER = "printgen-serve-"  # then the serving process's id
 @options.guides
 @options.flip
 @options.back_offset
-@options.bleed(None, "Run the art of imposed pieces MM past their cut lines (the page can change it).")
+@options.bleed(None, "Run the art of imposed pieces MM past their cut lines.")
 @options.templates
 @options.allow_outside
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=False,
@@ -70,80 +67,37 @@ def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
     """
     paths = paths_for(games)
     check_targets(paths, paper, None, None)
-    settings = Settings(paper.lower(), flip, bleed, back_offset, layout and layout.lower(), rows, guides, where,
-                        options.typed("paper"))
-    serve(Live(paths, settings, template_dirs, allow_outside, float(dpi)), port, open_browser)
+    given = BuildOptions(SHEET_PAPERS[paper.lower()], flip, back_offset_for(back_offset, flip), template_dirs,
+                         bleed, paper_given=options.typed("paper"), layout=layout and layout.lower(), rows=rows,
+                         where=where, guides=guides)
+    flags = {"--paper": given.paper_given and paper.lower(), "--flip": flip, "--bleed": bleed,
+             "--back-offset": any(given.back_offset) and given.back_offset, "--layout": given.layout,
+             "--rows": rows, "--where": where, "--guides": guides}
+    said = command_line([*games, *(word for folder in template_dirs for word in ("--templates", str(folder)))],
+                        flags)
+    serve(Live(paths, given, said, allow_outside, float(dpi)), port, open_browser)
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The build options the page offers, and those only the command line gives."""
-
-    paper: str = "a4"
-    flip: Flip = "long"
-    bleed: float | None = None  # None: each definition's own
-    back_offset: tuple[float, float] | None = None  # None: the offset saved for this flip, else 0,0
-    layout: str | None = None  # the command line's alone: a deck's layout, rows shown, card guides
-    rows: tuple[int, ...] | None = None
-    guides: bool = False
-    where: str | None = None
-    paper_given: bool = False  # typed, or chosen in the page: over the paper a deck names, as in `build`
-
-    def options(self, templates: tuple[Path, ...]) -> BuildOptions:
-        offset = self.back_offset or saved_back_offset(self.flip) or (0.0, 0.0)
-        return BuildOptions(SHEET_PAPERS[self.paper], self.flip, offset, templates, self.bleed,
-                            paper_given=self.paper_given, layout=self.layout, rows=self.rows, guides=self.guides,
-                            where=self.where)
-
-    def updated(self, query: str) -> Settings:
-        """These settings with the page's changes (`paper=letter&bleed=`); ValueError for a wrong value."""
-        try:
-            asked = {k: v[-1].strip() for k, v in parse_qs(query, keep_blank_values=True,
-                                                           max_num_fields=MAX_QUERY_FIELDS).items()}
-        except ValueError:
-            raise ValueError("too many settings at once") from None
-        changes: dict[str, Any] = {}
-        for key, value in asked.items():
-            if value.lower() in {"paper": PAPERS, "flip": ("long", "short")}.get(key, ()):
-                changes[key] = value.lower()
-            elif key == "bleed":
-                try:
-                    changes[key] = FiniteRange(0, MAX_BLEED_MM).convert(value, None, None) if value else None
-                except click.BadParameter:
-                    raise ValueError(f"bleed: expected a number of mm from 0 to {MAX_BLEED_MM:g}, or nothing "
-                                     f"for each definition's own (got {value[:40]!r})") from None
-            elif key == "back_offset":
-                try:
-                    changes[key] = parse_offset(None, None, value) if value else None
-                except click.BadParameter as exc:
-                    raise ValueError(f"back offset: {exc.message}") from None
-            else:
-                raise ValueError(f"{key}: expected paper ({' or '.join(sorted(PAPERS))}), flip (long or short), "
-                                 f"bleed or back_offset (got {value[:40]!r})")
-        chosen = self.paper_given or changes.get("paper", self.paper) != self.paper
-        return replace(self, **changes, paper_given=chosen)
-
-    def shown(self) -> dict[str, Any]:
-        return {key: value for key, value in asdict(self).items() if key != "paper_given"}
-
-    def said(self) -> str:
-        """The settings as the command line gives them (`--paper letter --flip short`)."""
-        def word(value: Any) -> str:
-            return ",".join(map(word, value)) if isinstance(value, tuple) else f"{value:g}" \
-                if isinstance(value, float) else shlex.quote(str(value))
-
-        return " ".join(f"--{key.replace('_', '-')}" + ("" if value is True else f" {word(value)}")
-                        for key, value in self.shown().items() if value not in (None, False))
+def command_line(words: list[str], flags: dict[str, Any]) -> str:
+    """`printgen serve WORDS` and the flags that have a value: the command the page shows."""
+    for flag, value in flags.items():
+        if isinstance(value, tuple):
+            value = ",".join(f"{number:g}" for number in value)
+        if value is True:
+            words.append(flag)
+        elif value not in (None, False):
+            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    return shlex.join(["printgen", "serve", *words])
 
 
 @dataclass(eq=False)
 class Live:
-    """The page's state and the served table, each field replaced whole (by the watch loop, or the
-    settings by a request), so a request's thread reads one build or the next."""
+    """The page's state and the served table, each field replaced whole by the watch loop, so a
+    request's thread reads one build or the next."""
 
     paths: list[Path]
-    settings: Settings
-    templates: tuple[Path, ...] = ()
+    options: BuildOptions
+    command: str = "printgen serve"  # the command line that gives these options, shown in the page
     allow_outside: bool = False
     dpi: float = 72.0
     folder: Path = Path()  # where every build is written, made when serving starts
@@ -153,22 +107,19 @@ class Live:
     warnings: list[str] = field(default_factory=list)
     version: int = 0  # goes up after every build, good or not; the page redraws when it does
     status: str = "building"
-    asked: threading.Event = field(default_factory=threading.Event)  # the page changed a setting
+    reads: Reads = field(default_factory=Reads)  # the files each build opens
 
     def rebuild(self, changed: list[Path]) -> set[Path]:
         """Build every game, as `build` does, into the folder; serve the new files if all built, else
         keep serving the last good ones and show the problems. The files to watch next."""
-        if self.asked.is_set() and not changed:
-            click.echo(f"printgen: the page changed the settings ({self.settings.said()}); rebuilding", err=True)
-        self.asked.clear()
         started, warnings = time.monotonic(), list[str]()
 
         def warn(text: str) -> None:
             warnings.append(text)
             say_on_stderr(text)
 
-        with build_all(self.paths, self.settings.options(self.templates), self.allow_outside, served_work(self.dpi),
-                       watching=True, near=self.folder) as built:
+        with build_all(self.paths, self.options, self.allow_outside, served_work(self.dpi), watching=self.reads,
+                       near=self.folder) as built:
             try:
                 write_results(built.settle(warn), self.folder, lambda one: f"printgen: {one.title}: "
                               f"{len(one.files)} pictures and PDFs to show")
@@ -187,20 +138,14 @@ class Live:
             return built.watched
 
     def state_json(self) -> bytes:
-        offset = self.settings.back_offset
-        return json.dumps({
-            "version": self.version, "status": self.status, "problems": self.problems, "warnings": self.warnings,
-            "games": self.games, "settings": {**self.settings.shown(), "back_offset": ",".join(
-                f"{v:g}" for v in offset) if offset else ""},
-            "choices": {"paper": sorted(PAPERS), "flip": ["long", "short"], "max_bleed": MAX_BLEED_MM,
-                        "max_back_offset": MAX_BACK_OFFSET_MM}}, ensure_ascii=True).encode()
+        return json.dumps({"version": self.version, "status": self.status, "problems": self.problems,
+                           "warnings": self.warnings, "games": self.games, "command": self.command},
+                          ensure_ascii=True).encode()
 
 
 def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) -> int:
     """Listen, build, and rebuild after every change until Ctrl-C; the number of rebuilds.
     `loop`: test settings for printgen.cli.watch.watch."""
-    from printgen.cli.watch import watch
-
     try:
         server = Loopback(partial(respond, live, page()), port)
     except OSError as exc:
@@ -215,8 +160,7 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
 
             if not webbrowser.open(server.url):
                 click.echo(f"printgen: found no web browser to open; open {server.url} yourself", err=True)
-        return watch(live.paths, live.rebuild, "printgen: stopped serving.", asked=live.asked.is_set,
-                      **{"sleep": live.asked.wait, **loop})
+        return watch(live.paths, live.rebuild, "printgen: stopped serving.", **loop)
     finally:
         server.shut()
         remove(str(live.folder))
@@ -233,18 +177,12 @@ def served_folder() -> Path:
     return Path(private_folder(FOLDER))  # which names it with this process's id
 
 
-def respond(live: Live, shown: tuple[bytes, str], path: str, query: str) -> Reply:
-    """The answer to GET `path`: the page `shown` (its HTML, its policy), its state, a settings change,
-    or a file from the table (looked up as it is, never turned into a file name)."""
+def respond(live: Live, shown: tuple[bytes, str], path: str) -> Reply:
+    """The answer to GET `path`: the page `shown` (its HTML, its policy), its state, or a file from
+    the table (looked up as it is, never turned into a file name)."""
     if path == "/":
         return Reply(200, "text/html; charset=utf-8", shown[0], {"Content-Security-Policy": shown[1]})
-    if path == "/set":
-        try:
-            live.settings = live.settings.updated(query)
-        except ValueError as exc:  # a value no build takes
-            return Reply(400, JSON, json.dumps({"error": str(exc)}).encode())
-        live.asked.set()
-    if path in ("/state", "/set"):
+    if path == "/state":
         return Reply(200, JSON, live.state_json())
     try:
         file = live.files[path]
