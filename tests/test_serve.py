@@ -1,6 +1,6 @@
 """`printgen serve`: the page, its pictures and PDFs from a real server on a free port; a saved
 change redraws the pictures, a broken definition is shown located and keeps the last pictures, the
-page's settings rebuild; requests for anything outside the served table, other methods, other hosts
+command line's settings build what `build` builds; requests for anything outside the served table, other methods, other hosts
 and oversized requests are refused; Ctrl-C ends it cleanly. The loop-back server's own behaviour
 is tested in-process, without a build.
 
@@ -28,7 +28,6 @@ from PIL import Image, ImageChops
 from pypdf import PdfReader
 
 from browser import MISSING, START_SECONDS, Browser
-from building import line_of
 from serving import Served, raw_request, save, small_deck, stop_all_in_session, swap
 from printgen.cli import loopback
 from printgen.cli.loopback import Loopback, Reply
@@ -38,7 +37,6 @@ pytestmark = pytest.mark.xdist_group("serve")  # one server for the module's tes
 
 DPI = 72  # the default: the screenshot in the docs shows pages as a user sees them
 A4_PX = tuple(math.ceil(mm / 25.4 * DPI) for mm in (210, 297))
-LETTER_PX = tuple(math.ceil(inch * DPI) for inch in (8.5, 11))
 POKER_PX = (375, 525)  # 2.5 x 3.5 in at the pieces' fixed 150 dpi
 SECRET = "TOP-SECRET-4471"
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,7 +69,7 @@ def test_the_page_shows_every_page_and_piece_and_links_the_pdf(served):
     assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
     assert b"<script>" in html and "script-src 'sha256-" in headers["content-security-policy"]
     state = served.state()
-    assert state["problems"] == [] and state["settings"]["paper"] == "a4"
+    assert state["problems"] == [] and state["command"] == "printgen serve potion.yaml --flip long"
     (game,) = state["games"]
     assert game["title"] == "Potion Shop" and game["definition"] == "potion.yaml"
     (pdf,) = game["pdfs"]
@@ -95,16 +93,18 @@ def test_the_page_shows_every_page_and_piece_and_links_the_pdf(served):
         assert picture.convert("L").getextrema()[0] < 80  # drawn, not blank
 
 
-def test_layout_rows_where_and_guides_from_the_command_line_serve_what_build_builds(tmp_path, run_cli):
-    """A designer checking the ice cards of two rows with guides on, one side only, sees in the page
-    the PDF that `printgen build` makes with the same options, not the whole deck."""
+def test_settings_from_the_command_line_serve_what_build_builds(tmp_path, run_cli):
+    """A designer checking the ice cards of two rows with guides on, one side only, on Letter with
+    bleed, sees in the page the PDF that `printgen build` makes with the same options, not the whole
+    deck, and the command line that gives them."""
     definition = small_deck(tmp_path / "potion")
-    server = Served(definition.parent, "potion.yaml", "--dpi", "40", "--rows", "1-2", "--where", 'kind == "ice"',
-                    "--layout", "fronts", "--guides")
+    settings = ("--rows", "1-2", "--where", 'kind == "ice"', "--layout", "fronts", "--guides", "--paper", "letter",
+                "--flip", "short", "--bleed", "6", "--back-offset", "1.5,-0.5")
+    server = Served(definition.parent, "potion.yaml", "--dpi", "40", *settings)
     try:
         state = server.wait(lambda s: s["version"] >= 1, "the first build")
-        assert {key: state["settings"][key] for key in ("layout", "rows", "where", "guides")} == \
-            {"layout": "fronts", "rows": [1, 2], "where": 'kind == "ice"', "guides": True}
+        assert state["command"] == ("printgen serve potion.yaml --paper letter --flip short --bleed 6 --back-offset "
+                                    "1.5,-0.5 --layout fronts --rows 1,2 --where 'kind == \"ice\"' --guides")
         (game,) = state["games"]
         assert [face["name"] for face in game["decks"][0]["faces"]] == ["frost-draught"]
         status, _, served_pdf = server.get(game["pdfs"][0]["href"])
@@ -119,12 +119,14 @@ def test_layout_rows_where_and_guides_from_the_command_line_serve_what_build_bui
         stop_all_in_session(server.process)
     built = {}
     for guides in (("--guides",), ()):
-        result = run_cli("build", definition, "--out", tmp_path / "out", "--no-pictures", "--rows", "1-2",
-                         "--where", 'kind == "ice"', "--layout", "fronts", *guides)
+        result = run_cli("build", definition, "--out", tmp_path / "out", "--no-pictures",
+                         *[arg for arg in settings if arg != "--guides"], *guides)
         assert result.exit_code == 0, result.output
         built[bool(guides)] = (tmp_path / "out" / "potion" / "potion.pdf").read_bytes()
     assert served_pdf == built[True] != built[False]
-    assert len(PdfReader(io.BytesIO(served_pdf)).pages) == 1  # fronts: no page of backs
+    reader = PdfReader(io.BytesIO(served_pdf))
+    assert len(reader.pages) == 1  # fronts: no page of backs
+    assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [792, 612]  # landscape Letter (fronts alone: printed one-sided)
     assert "(rows 2 of 2, where kind == \"ice\")" in PdfReader(io.BytesIO(served_pdf)).pages[0].extract_text()
 
 
@@ -221,34 +223,6 @@ def test_in_a_browser_the_page_renders_and_follows_saves_without_reloading(serve
     assert picture.getpixel((left + 2, top + height // 2)) == (0xC0, 0x39, 0x2B)  # the problem box's red edge
 
 
-def test_the_page_settings_rebuild_and_wrong_values_are_refused(served):
-    before = served.state()
-    for query, words in (("bleed=9", "bleed: expected a number of mm from 0 to 6"),
-                         ("back_offset=1,nan", "back offset: each offset must be a number"),
-                         ("colour=red", "colour: expected paper (a4 or letter), flip")):
-        status, _, body = served.get(f"/set?{query}")
-        assert status == 400 and words in body.decode(), body
-    status, _, _ = served.get("/set?paper=letter&flip=short&back_offset=1.5,-0.5&bleed=6")
-    assert status == 200
-    after = served.wait(lambda s: s["version"] > before["version"], "a rebuild for new settings")
-    assert after["settings"] == {"paper": "letter", "flip": "short", "back_offset": "1.5,-0.5", "bleed": 6.0,
-                                 "layout": None, "rows": None, "guides": False, "where": None}
-    # 6 mm of bleed leaves room for 6 cards on a landscape sheet (8 without): one sheet, faces and backs,
-    # and a warning in the page
-    assert [png(served, p["src"]).size for p in pages(after)] == [LETTER_PX[::-1]] * 2
-    # and the corner mark of potions costing 4 or more is on none of these two rows' cards
-    assert after["warnings"] == [f"potion.yaml:{line_of(served.folder / 'potion.yaml', 'when: cost >= 4')}: "
-                                 "face.layout[8].when: no row makes 'cost >= 4' true, so this image is on no "
-                                 "card; check the values it compares against the rows'",
-                                 "printgen: --bleed 6 fits 6 cards on each US Letter sheet, where 8 fit "
-                                 "without bleed; build without --bleed to let the deck choose, or give 0"]
-    status, _, data = served.get(after["games"][0]["pdfs"][0]["href"])
-    reader = PdfReader(io.BytesIO(data))
-    assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [792, 612]  # landscape Letter, which holds more cards
-    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
-    assert "--paper letter --flip short --bleed 6 --back-offset 1.5,-0.5" in served.stderr()
-
-
 @pytest.mark.parametrize("target", [
     "/../secret.txt", "/files/0/../../../secret.txt", "/files/%2e%2e/%2e%2e/secret.txt",
     "/%2e%2e%2f%2e%2e%2fsecret.txt", "/files/0/%2e%2e%2fpotion.yaml", "//etc/passwd", "/etc/passwd",
@@ -270,16 +244,14 @@ def test_only_gets_of_modest_size_for_this_host_are_answered(served):
         assert answer.startswith(b"HTTP/1.0 405 ") and b"\r\nAllow: GET\r\n" in answer, answer[:80]
     status, _, body = served.get("/state", host="printgen.example.com")  # DNS rebinding
     assert status == 403 and b"version" not in body
-    before = served.state()["settings"]
     for site in ("cross-site", "same-site"):  # another site's page making the browser ask
-        assert served.get("/set?paper=a4&flip=long", Sec_Fetch_Site=site)[0] == 403
+        assert served.get("/state", Sec_Fetch_Site=site)[0] == 403
         assert served.get(pages(served.state())[0]["src"], Sec_Fetch_Site=site)[0] == 403
     # an older browser, sending no fetch metadata: Origin or Referer say whose page asks
     for foreign in ({"Origin": "http://evil.example"}, {"Origin": "null"},
                     {"Referer": "http://evil.example/page"}, {"Referer": f"http://127.0.0.1:{served.port}.evil.example/"},
                     {"Origin": f"http://127.0.0.1:{served.port}", "Referer": "http://evil.example/"}):
-        assert served.get("/set?paper=a4&flip=long", **foreign)[0] == 403, foreign
-    assert served.state()["settings"] == before
+        assert served.get("/state", **foreign)[0] == 403, foreign
     assert served.get("/state", Sec_Fetch_Site="same-origin")[0] == 200
     own = f"http://127.0.0.1:{served.port}"
     assert served.get("/state", Origin=own, Referer=own + "/", Sec_Fetch_Site="same-origin")[0] == 200
@@ -440,13 +412,15 @@ def test_a_port_in_use_is_a_usage_error(run_cli):
 
 
 def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
-    from printgen.cli.serve import Live, Settings, serve
+    from printgen.cli.serve import Live, serve
+    from printgen.core.build import BuildOptions
+    from printgen.core.paper import PAPERS
 
     opened: list[str] = []
     monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
     broken = tmp_path / "broken.yaml"
     broken.write_text("game: [fracas\n")  # fails at once: no build is paid for
-    live = Live([broken], Settings())
+    live = Live([broken], BuildOptions(PAPERS["a4"]))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     assert serve(live, open_browser=True, max_rounds=0) == 0
     assert live.folder.parent == tmp_path and not live.folder.exists()  # removed as serve returns
@@ -456,26 +430,6 @@ def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
     assert opened == [out.out.split()[3]]
     assert len(live.problems) == 1 and re.match(r"\S*broken\.yaml:1: ", live.problems[0])
     assert live.version == 1 and live.games == []
-
-
-def test_a_paper_chosen_in_the_page_overrides_the_paper_a_deck_names_as_build_does(tmp_path):
-    """A deck that names Letter is built on Letter, as `printgen build` builds it without --paper,
-    until the page chooses a paper; a change of flip alone (the page sends the paper shown with it)
-    keeps the deck's own."""
-    from printgen.cli.serve import Settings
-    from printgen.games import load
-
-    definition = small_deck(tmp_path / "potion")
-    swap(definition, "\nsheet:\n", "\nsheet:\n  paper: letter\n")
-
-    def paper(settings: Settings) -> list[int]:
-        (pdf,) = [a for a in load(definition).build(settings.options(())) if a.name == "potion.pdf"]
-        return sorted(round(float(v)) for v in PdfReader(io.BytesIO(pdf.data)).pages[0].mediabox[2:])
-
-    own = Settings().updated("paper=a4&flip=short&bleed=&back_offset=")
-    assert paper(own) == [612, 792]
-    assert paper(own.updated("paper=a4&flip=long")) == [612, 792]
-    assert paper(own.updated("paper=letter").updated("paper=a4")) == [595, 842]
 
 
 def test_a_folder_left_by_a_killed_serve_is_removed_by_the_next(monkeypatch, tmp_path):
