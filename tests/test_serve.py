@@ -428,8 +428,8 @@ def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
     assert re.fullmatch(r"printgen: serving at (http://127\.0\.0\.1:\d+/) \(this computer only; Ctrl-C "
                         r"stops\)\n", out.out)
     assert opened == [out.out.split()[3]]
-    assert len(live.problems) == 1 and re.match(r"\S*broken\.yaml:1: ", live.problems[0])
-    assert live.version == 1 and live.games == []
+    assert len(live.state["problems"]) == 1 and re.match(r"\S*broken\.yaml:1: ", live.state["problems"][0])
+    assert live.state["version"] == 1 and live.state["games"] == []
 
 
 def test_a_folder_left_by_a_killed_serve_is_removed_by_the_next(monkeypatch, tmp_path):

@@ -92,8 +92,8 @@ def command_line(words: list[str], flags: dict[str, Any]) -> str:
 
 @dataclass(eq=False)
 class Live:
-    """The page's state and the served table, each field replaced whole by the watch loop, so a
-    request's thread reads one build or the next."""
+    """What the page shows (`state`, replaced whole after each build, so a request's thread reads one
+    build or the next) and the served table."""
 
     paths: list[Path]
     options: BuildOptions
@@ -102,17 +102,16 @@ class Live:
     dpi: float = 72.0
     folder: Path = Path()  # where every build is written, made when serving starts
     files: dict[str, Path] = field(default_factory=dict)  # URL path -> a file of the last good build
-    games: list[dict[str, Any]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    version: int = 0  # goes up after every build, good or not; the page redraws when it does
-    status: str = "building"
+    state: dict[str, Any] = field(default_factory=lambda: {"version": 0, "games": []})  # the page redraws
+    # when the version goes up, after every build, good or not
     reads: Reads = field(default_factory=Reads)  # the files each build opens
 
     def rebuild(self, changed: list[Path]) -> set[Path]:
         """Build every game, as `build` does, into the folder; serve the new files if all built, else
         keep serving the last good ones and show the problems. The files to watch next."""
         started, warnings = time.monotonic(), list[str]()
+        state = {"version": self.state["version"] + 1, "games": self.state["games"], "warnings": warnings,
+                 "command": self.command}
 
         def warn(text: str) -> None:
             warnings.append(text)
@@ -125,22 +124,18 @@ class Live:
                               f"{len(one.files)} pictures and PDFs to show")
             except DefinitionError as exc:
                 report(exc, then=" The page keeps the last pages that built.")
-                self.problems = exc.report().splitlines()[:MAX_SHOWN]
-                self.status = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
+                state["problems"] = exc.report().splitlines()[:MAX_SHOWN]
+                state["status"] = f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found"
             else:
                 self.files = {f"/files/{game.name}/{name}": self.folder / game.name / name
                               for game in built for name in game.files}
-                self.games = [{"title": game.title, "definition": display_name(game.path), "pdfs": [], "decks": [],
-                               **(game.extra if isinstance(game.extra, dict) else {})} for game in built]
-                self.problems, self.status = [], f"built in {time.monotonic() - started:.1f} s"
-                click.echo(f"printgen: {self.status}; watching for changes (Ctrl-C stops)", err=True)
-            self.warnings, self.version = warnings, self.version + 1
+                state["games"] = [{"title": game.title, "definition": display_name(game.path), "pdfs": [],
+                                   "decks": [], **(game.extra if isinstance(game.extra, dict) else {})}
+                                  for game in built]
+                state["problems"], state["status"] = [], f"built in {time.monotonic() - started:.1f} s"
+                click.echo(f"printgen: {state['status']}; watching for changes (Ctrl-C stops)", err=True)
+            self.state = state
             return built.watched
-
-    def state_json(self) -> bytes:
-        return json.dumps({"version": self.version, "status": self.status, "problems": self.problems,
-                           "warnings": self.warnings, "games": self.games, "command": self.command},
-                          ensure_ascii=True).encode()
 
 
 def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) -> int:
@@ -183,7 +178,7 @@ def respond(live: Live, shown: tuple[bytes, str], path: str) -> Reply:
     if path == "/":
         return Reply(200, "text/html; charset=utf-8", shown[0], {"Content-Security-Policy": shown[1]})
     if path == "/state":
-        return Reply(200, JSON, live.state_json())
+        return Reply(200, JSON, json.dumps(live.state, ensure_ascii=True).encode())
     try:
         file = live.files[path]
         return Reply(200, MEDIA.get(file.suffix, "application/octet-stream"), file.read_bytes())
