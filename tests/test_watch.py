@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from PIL import Image
 from pypdf import PdfReader
 
@@ -55,8 +56,12 @@ def test_watched_files_cover_definition_art_and_both_template_folders(copy_defin
     assert read_by_build(definition) == {definition.resolve()}
 
 
-def test_files_svg_art_draws_from_are_watched(copy_definition, tmp_path):
-    """Art drawing another SVG and a picture: replacing either must rebuild, as editing the art does."""
+@pytest.mark.parametrize("apart", [True, False], ids=["in a worker", "in this process"])
+def test_files_svg_art_draws_from_are_watched(copy_definition, tmp_path, monkeypatch, apart):
+    """Art drawing another SVG and a picture: replacing either must rebuild, as editing the art does;
+    where there is no worker (no fork) too."""
+    if not apart:
+        monkeypatch.setenv("PRINTGEN_NO_SANDBOX_PROCESS", "1")
     definition = copy_definition("omiga")
     definition.write_text(definition.read_text().replace("# art:\n#   white_back: art/white-back.png",
                                                          "art:\n  white_back: back.svg"))
@@ -71,6 +76,23 @@ def test_files_svg_art_draws_from_are_watched(copy_definition, tmp_path):
     before = watching.snapshot(files)
     touch_later(tmp_path / "part.svg", (tmp_path / "part.svg").read_text().replace("<rect", "<rect fill=\"red\""))
     assert watching.changed(before, watching.snapshot(files)) == [(tmp_path / "part.svg").resolve()]
+
+
+def test_what_one_thread_reads_is_heard_and_nothing_else(tmp_path):
+    """Not what it writes, not what another thread (serve's server) reads meanwhile, not what it
+    reads once recording has stopped."""
+    mine, theirs, written = tmp_path / "mine.txt", tmp_path / "theirs.txt", tmp_path / "written.txt"
+    for path in (mine, theirs):
+        path.write_text("x")
+    reads, heard = watching.Reads(), set[str]()
+    with reads.recording(heard):
+        mine.read_text()
+        written.write_text("y")
+        other = threading.Thread(target=theirs.read_text)
+        other.start()
+        other.join()
+    written.read_text()
+    assert heard == {str(mine)}
 
 
 def test_loop_rebuilds_after_a_real_change_and_not_otherwise(tmp_path):

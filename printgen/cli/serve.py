@@ -102,16 +102,15 @@ class Live:
     dpi: float = 72.0
     folder: Path = Path()  # where every build is written, made when serving starts
     files: dict[str, Path] = field(default_factory=dict)  # URL path -> a file of the last good build
-    state: dict[str, Any] = field(default_factory=lambda: {"version": 0, "games": []})  # the page redraws
-    # when the version goes up, after every build, good or not
+    state: dict[str, Any] = field(default_factory=lambda: {  # the page redraws when the version goes up
+        "version": 0, "status": "building", "problems": [], "warnings": [], "games": []})
     reads: Reads = field(default_factory=Reads)  # the files each build opens
 
     def rebuild(self, changed: list[Path]) -> set[Path]:
         """Build every game, as `build` does, into the folder; serve the new files if all built, else
         keep serving the last good ones and show the problems. The files to watch next."""
         started, warnings = time.monotonic(), list[str]()
-        state = {"version": self.state["version"] + 1, "games": self.state["games"], "warnings": warnings,
-                 "command": self.command}
+        state = {"version": self.state["version"] + 1, "games": self.state["games"], "warnings": warnings}
 
         def warn(text: str) -> None:
             warnings.append(text)
@@ -178,7 +177,7 @@ def respond(live: Live, shown: tuple[bytes, str], path: str) -> Reply:
     if path == "/":
         return Reply(200, "text/html; charset=utf-8", shown[0], {"Content-Security-Policy": shown[1]})
     if path == "/state":
-        return Reply(200, JSON, json.dumps(live.state, ensure_ascii=True).encode())
+        return Reply(200, JSON, json.dumps({**live.state, "command": live.command}, ensure_ascii=True).encode())
     try:
         file = live.files[path]
         return Reply(200, MEDIA.get(file.suffix, "application/octet-stream"), file.read_bytes())

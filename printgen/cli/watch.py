@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from contextlib import contextmanager, suppress
 from pathlib import Path, PurePath
@@ -29,12 +30,14 @@ SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.outpu
 
 
 class Reads:
-    """The files this process opens for reading while `recording`, heard through an audit hook
-    (sys.addaudithook, PEP 578), which a build's forked worker inherits with this object. Made once
-    per watching command: a hook stays for the life of the process."""
+    """The files one thread opens for reading while `recording`, heard through an audit hook
+    (sys.addaudithook, PEP 578), which a build's forked worker inherits with this object; the
+    serving threads' reads are not the build's. Made once per watching command: a hook stays for
+    the life of the process."""
 
     def __init__(self) -> None:
         self.files: set[str] | None = None  # None: not recording
+        self.thread = 0  # the recording thread's id
         sys.addaudithook(self.heard)
 
     def heard(self, event: str, args: tuple[Any, ...]) -> None:
@@ -43,12 +46,13 @@ class Reads:
             return
         with suppress(Exception):  # a working folder that is gone
             name = os.path.abspath(args[0])
-            if not args[2] & WRITING and not name.startswith(PYTHONS_OWN) and not name.endswith((".py", ".pyc")):
+            if (threading.get_ident() == self.thread and not args[2] & WRITING
+                    and not name.startswith(PYTHONS_OWN) and not name.endswith((".py", ".pyc"))):
                 self.files.add(name)
 
     @contextmanager
     def recording(self, into: set[str]) -> Iterator[None]:
-        self.files = into
+        self.files, self.thread = into, threading.get_ident()
         try:
             yield
         finally:
