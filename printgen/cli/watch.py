@@ -21,7 +21,8 @@ from printgen.core.problems import display_name
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
 Rebuild = Callable[[list[Path]], "set[Path] | None"]  # the changed files -> the files to watch (None: the same)
-PYTHONS_OWN = tuple({sys.prefix, sys.base_prefix, "/proc", "/dev", "/sys"})  # never a build's input
+# Python's own files and the system's, never a build's input; each name ends in a separator
+PYTHONS_OWN = tuple(os.path.join(folder, "") for folder in {sys.prefix, sys.base_prefix, "/proc", "/dev", "/sys"})
 WRITING = os.O_WRONLY | os.O_RDWR
 # what every rebuild's worker imports as it writes
 SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
