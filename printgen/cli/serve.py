@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import tempfile
 import time
 from contextlib import suppress
@@ -31,7 +30,7 @@ from printgen.cli.watch import Reads, watch
 from printgen.core.build import BuildOptions
 from printgen.core.paper import SHEET_PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
-from printgen.core.staging import alive, private_folder, remove
+from printgen.core.staging import private_folder, remove, sweep
 
 JSON = "application/json"
 MEDIA = {".png": "image/png", ".pdf": "application/pdf"}
@@ -162,12 +161,10 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
 
 def served_folder() -> Path:
     """A private folder for this serve's builds, named with its process id; first, those whose
-    process is gone (a serve that was killed) are removed."""
-    for left in Path(tempfile.gettempdir()).glob(f"{FOLDER}*-*") if os.name == "posix" else ():
-        pid = left.name[len(FOLDER):].partition("-")[0]
-        with suppress(OSError):  # gone meanwhile
-            if pid.isdigit() and left.stat().st_uid == os.getuid() and not alive(int(pid)):
-                shutil.rmtree(left, ignore_errors=True)
+    process is gone (a serve that was killed) are removed, as `build` removes its own."""
+    if os.name == "posix":
+        with suppress(OSError):  # a temporary folder that cannot be listed keeps what it holds
+            sweep(Path(tempfile.gettempdir()), FOLDER)
     return Path(private_folder(FOLDER))  # which names it with this process's id
 
 
