@@ -132,3 +132,9 @@ def page_height(canvas: Any) -> float:
     """The height (pt) of the page a canvas draws on: a flowable gets the canvas from platypus
     without its document, and the canvas keeps its page size only as a private attribute."""
     return float(canvas._pagesize[1])
+
+
+def frame_cursor(frame: Any) -> float:
+    """How far down (pt from the page's foot) a platypus frame has been filled: balancing columns
+    compares where each ends, and a Frame keeps that place only in its private `_y`."""
+    return float(frame._y)

@@ -24,6 +24,7 @@ from printgen.core.source import Loc
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Growing, Page
 from printgen.drawing.columns import BAND_GAP
 from printgen.drawing.flow import frame_at, pour
+from printgen.drawing.libadapter import frame_cursor
 from printgen.drawing import style
 from printgen.drawing.markdown import Hooks, PictureMaker, blocks
 from printgen.drawing.story import HOLE_MM, Stack, Styles, keep_leads_with_blocks, styles
@@ -80,11 +81,17 @@ class RulesTable(Table):
     short table moves on whole, as a publisher keeps a small table in one piece, unless that would
     leave more than HOLE_MM of its column blank."""
 
+    def __init__(self, data: Any, *args: Any, **kwargs: Any) -> None:
+        """Counts its rows: a Table keeps them only privately, and makes its split halves through
+        this class, so each half counts its own."""
+        self.rows = len(data)
+        super().__init__(data, *args, **kwargs)
+
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803 (reportlab's names)
-        if len(self._cellvalues) - self.repeatRows <= SHORT_TABLE and availHeight <= pt(HOLE_MM):
+        if self.rows - self.repeatRows <= SHORT_TABLE and availHeight <= pt(HOLE_MM):
             return []
         parts = super().split(availWidth, availHeight)  # by rows only: a Table's default
-        if len(parts) == 2 and len(parts[0]._cellvalues) <= self.repeatRows + 1:
+        if len(parts) == 2 and getattr(parts[0], "rows", 0) <= self.repeatRows + 1:
             return []  # a head row with one row under it is no start: move the table on
         return parts
 
@@ -188,7 +195,7 @@ def balanced(layout: Layout, last: Page, remaining: list[Flowable]) -> Page:
         for x, _, w, _ in columns:
             frame = frame_at(x, top - height, w, height)
             pour(frame, trial, canvas, True)
-            ends.append(frame._y)
+            ends.append(frame_cursor(frame))
         return None if trial else max(ends) - min(ends)
 
     width = pt(layout.column_width)
