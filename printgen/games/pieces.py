@@ -220,43 +220,33 @@ def shapes_of(group: Group) -> Iterator[tuple[Any, Matrix, tuple[str, ...]]]:
     yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), ())
 
 
-def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, Matrix]]:
-    """Every shape drawn by the element with id `ident`, with its transform to the piece's mm."""
-    return ((shape, matrix) for shape, matrix, ids in shapes_of(group) if ident in ids)
-
-
-def text_boxes(group: Group) -> Iterator[tuple[String, tuple[float, float, float, float], str | None]]:
-    """Every text line of a drawn piece, its glyphs' box in mm (x0, y0, x1, y1) and its nearest id."""
+def past_safe_area(group: Group, width: float, height: float, pad: float) -> Iterator[tuple[String, float, str | None]]:
+    """Each text of a drawn piece whose glyphs reach more than SAFE_TOLERANCE past the area `pad` mm
+    inside its `width` x `height` (the print rule: text inside a piece's cut lines), how far, and
+    the id of the element nearest it."""
     from printgen.drawing import fonts
 
     for shape, (a, b, c, d, e, f), ids in shapes_of(group):
-        if isinstance(shape, String):
-            width = fonts.text_width(shape.text, shape.fontName, shape.fontSize)
-            x0 = shape.x - {"middle": width / 2, "end": width}.get(shape.textAnchor, 0.0)
-            corners = [(a * x + c * y + e, b * x + d * y + f) for x in (x0, x0 + width)
-                       for y in (shape.y - DESCENT * shape.fontSize, shape.y + CAP * shape.fontSize)]
-            xs, ys = [x for x, _ in corners], [y for _, y in corners]
-            yield shape, (min(xs), min(ys), max(xs), max(ys)), ids[-1] if ids else None
-
-
-def past_safe_area(group: Group, width: float, height: float, pad: float) -> Iterator[tuple[String, float, str | None]]:
-    """Each text of a drawn piece reaching more than SAFE_TOLERANCE past the area `pad` mm inside its
-    `width` x `height` (the print rule: text inside a piece's cut lines), how far, and its id."""
-    for shape, (x0, y0, x1, y1), ident in text_boxes(group):
-        past = max(pad - x0, x1 - (width - pad), pad - y0, y1 - (height - pad))
+        if not isinstance(shape, String):
+            continue
+        advance = fonts.text_width(shape.text, shape.fontName, shape.fontSize)
+        x0 = shape.x - {"middle": advance / 2, "end": advance}.get(shape.textAnchor, 0.0)
+        corners = [(a * x + c * y + e, b * x + d * y + f) for x in (x0, x0 + advance)
+                   for y in (shape.y - DESCENT * shape.fontSize, shape.y + CAP * shape.fontSize)]
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        past = max(pad - min(xs), max(xs) - (width - pad), pad - min(ys), max(ys) - (height - pad))
         if past > SAFE_TOLERANCE:
-            yield shape, past, ident
+            yield shape, past, ids[-1] if ids else None
 
 
 def with_art(group: Group, ident: str, shape: Any) -> Group:
-    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, art never templated."""
+    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, art never templated;
+    `group` itself when the template left no such element."""
+    if not any(getattr(item, "svgid", None) == ident for item in group.contents):
+        return group
     a, b, c, d, e, f = group.transform
     det = a * d - b * c
     inverse = (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)
     contents = [Group(shape, transform=inverse) if getattr(item, "svgid", None) == ident else item
                 for item in group.contents]
     return Group(*contents, transform=group.transform)
-
-
-def has_id(group: Group, ident: str) -> bool:
-    return any(getattr(item, "svgid", None) == ident for item in group.contents)

@@ -16,7 +16,7 @@ from printgen.drawing import fonts
 from printgen.drawing import style as house
 from printgen.drawing.picture import colour, hex_of, tint
 from printgen.games.fracas.model import Fracas, Player
-from printgen.games.pieces import Piece, PieceTemplates, has_id, past_safe_area, templates_for, with_art
+from printgen.games.pieces import Piece, PieceTemplates, past_safe_area, templates_for, with_art
 
 TOKEN_FACE = "fracas/token-face.svg.j2"
 TOKEN_BACK = "fracas/token-back.svg.j2"
@@ -144,7 +144,7 @@ class PieceArt:
     def face(self, index: int, bleed: Edges) -> Group:
         """Player `index`'s token, with the player's token_image where the template puts it."""
         drawn, image = self.get(("face", index, bleed)), art_of(self.defn.players[index].token_image)
-        if image is None or not has_id(drawn, "token-art"):
+        if image is None:
             return drawn
         s = self.size
         return with_art(drawn, "token-art", image.shape(TOKEN_PAD, TOKEN_ART_BOTTOM, s - 2 * TOKEN_PAD,

@@ -16,7 +16,7 @@ from printgen.core.paper import font_mm
 from printgen.core.textcheck import missing_in_font
 from printgen.drawing.picture import CUT, FOLD, colour, guide, hex_of, placed, tint, turned, wrap
 from printgen.games.one_minute_war.model import FoldCard, OneMinuteWar, Soldier
-from printgen.games.pieces import Piece, PieceTemplates, has_id, past_safe_area, with_art
+from printgen.games.pieces import Piece, PieceTemplates, past_safe_area, with_art
 
 TAB_FRONT = "one_minute_war/tab-front.svg.j2"
 TAB_BACK = "one_minute_war/tab-back.svg.j2"
@@ -60,9 +60,7 @@ LABEL_CLEAR = 5.5  # mm above and below body art on the front, where the side la
 
 def art_in(drawn: Group, ident: str, image: Art | None, box: tuple[float, float, float, float]) -> Group:
     """`drawn` with `image` (x, y, width, height: `box`) where its template left `<g id=ident>`, if both are."""
-    if image is None or not has_id(drawn, ident):
-        return drawn
-    return with_art(drawn, ident, image.shape(*box))
+    return drawn if image is None else with_art(drawn, ident, image.shape(*box))
 
 
 def family(font: str) -> str:
