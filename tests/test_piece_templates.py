@@ -278,11 +278,11 @@ def test_copied_tab_templates_changed_in_colour_and_shape_print_the_change(run_c
 def test_text_past_a_tabs_safe_area_is_a_located_warning(run_cli, war, tmp_path):
     template = war / "tab-front.svg.j2"
     edit(template, '<text x="{{ tab.pad }}" y="{{ rows.name }}"', '<text x="0.5" y="{{ rows.name }}"')
-    line = line_of(template, '<text x="{{ tab.pad }}" y="{{ rows.number }}"')  # the first text
+    line = line_of(template, "{{ soldier.name }}")  # the line writing the name
     result = run_cli("build", war.parents[1] / "war.yaml", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert re.search(rf"tab-front\.svg\.j2:{line}: warning: (\w+)'s tab \(Red side, face\): '\1' "
-                     r"reaches 1\.5 mm past the safe area \(and 9 more texts on the tabs\); keep a tab's "
+                     r"reaches 1\.5 mm past the safe area \(and 9 more texts\); keep a tab's "
                      r"text 2 mm inside its edges", result.output), result.output
     assert result.output.count("warning") == 1
 

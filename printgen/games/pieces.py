@@ -170,6 +170,22 @@ class PieceTemplates:
         if message not in self.warnings:
             self.warnings.append(message)
 
+    def warn_past(self, name: str, found: Sequence[tuple[Piece, String, float, str | None]], area: str,
+                  keep: str) -> None:
+        """One warning for the texts of template `name` that reach past their area (`found`: each
+        piece, text, how far and id, from past_safe_area): the furthest, at the template line writing
+        it, how many more, and `keep`, what to do; `area` names the area ("past the safe area")."""
+        texts = {(piece.label, shape.text): (piece, shape, reach, ident) for piece, shape, reach, ident in found}
+        if not texts:
+            return
+        piece, shape, reach, ident = max(texts.values(), key=lambda found: found[2])
+        ids = (f'id="{ident}"', f'id="{ident.rstrip("0123456789")}') if ident else ()
+        used = [probe for path in paths_to(piece.context, shape.text) for probe in ("{{ " + path, "{{" + path)]
+        file, line = self.where(name, *ids, f">{shape.text}<", *used, "<text")
+        more = len(texts) - 1
+        also = f" (and {more} more text{'s' * (more != 1)})" if more else ""
+        self.warn(f"{file}:{line}: warning: {piece.label}: '{shape.text}' reaches {reach:.1f} mm {area}{also}; {keep}")
+
 
 FAMILY_NOTE = re.compile(r"font-family '([^'\n]+)' ")
 COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
@@ -250,3 +266,12 @@ def with_art(group: Group, ident: str, shape: Any) -> Group:
     contents = [Group(shape, transform=inverse) if getattr(item, "svgid", None) == ident else item
                 for item in group.contents]
     return Group(*contents, transform=group.transform)
+
+
+def paths_to(data: Any, words: str, prefix: str = "") -> Iterator[str]:
+    """The dotted paths in a piece's data whose value is `words` ("name.text")."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            yield from paths_to(value, words, f"{prefix}{key}.")
+    elif str(data) == words and prefix and not isinstance(data, (list, bool)):
+        yield prefix[:-1]

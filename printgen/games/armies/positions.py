@@ -123,11 +123,13 @@ class PositionFigures:
         if not wanted:
             return
         pieces = [self.piece(width) for width in wanted.values()]
-        for key, piece, group in zip(wanted, pieces, self.templates.draw_many(TEMPLATE, pieces)):
-            self.drawn[key] = piece, group
-            self.check(piece, group)
-        for warning in self.templates.warnings:
-            self.warn(warning)
+        drawn = list(zip(pieces, self.templates.draw_many(TEMPLATE, pieces)))
+        self.drawn.update(zip(wanted, drawn))
+        self.templates.warn_past(TEMPLATE, [(piece, *past) for piece, group in drawn
+                                            for past in past_safe_area(group, piece.width, piece.height, 0.0)],
+                                 "past the drawing's box, over the text around it",
+                                 "keep the text inside figure.width and figure.height")
+        self.warnings.extend(w for w in self.templates.warnings if w not in self.warnings)
 
     def figure(self, width: float, columns_key: str = "reference.columns") -> Drawing:
         """A Drawing `width` mm wide: every position in a row, labelled, as a flowable for the
@@ -139,18 +141,3 @@ class PositionFigures:
         drawing.initialFontName = fonts.REGULAR  # renderPDF would otherwise select Helvetica
         drawing.add(placed(group, (PT_PER_MM, 0, 0, PT_PER_MM, 0, 0)))
         return drawing
-
-    def check(self, piece: Piece, group: Group) -> None:
-        """Warn at the template line of the text reaching furthest out of the drawing's box."""
-        past = max(past_safe_area(group, piece.width, piece.height, 0.0), key=lambda item: item[1], default=None)
-        if past is not None:
-            shape, reach, ident = past
-            ids = (f'id="{ident}"', f'id="{ident.rstrip("0123456789")}') if ident else ()
-            file, line = self.templates.where(TEMPLATE, *ids, "<text")
-            self.warn(f"{file}:{line}: warning: {piece.label}: '{shape.text}' reaches {reach:.1f} mm past "
-                      f"its {piece.width:.1f} x {piece.height:.1f} mm box, over the text around it; "
-                      f"keep the text inside figure.width and figure.height")
-
-    def warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)

@@ -311,18 +311,10 @@ def check_card_text(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
 
 
 def tab_warnings(card: WarCard) -> list[str]:
-    """`file:line: warning: ...` for tab text past the safe area, then what drawing noticed."""
-    found: dict[str, list[str]] = {}
-    for key, name, piece in card.pieces():
-        if name == BODY:
-            continue
-        for shape, past, _ in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, TAB_PAD):
-            found.setdefault(name, []).append(f"{piece.label}: '{shape.text}' reaches {past:.1f} mm past the safe area")
-    lines = []
-    for name, where in found.items():
-        file, line = card.templates.where(name, "<text")
-        more = len(where) - 1
-        also = f" (and {more} more text{'s' * (more != 1)} on the tabs)" if more else ""
-        lines.append(f"{file}:{line}: warning: {where[0]}{also}; keep a tab's text {TAB_PAD:g} mm inside "
-                     f"its edges, or a cut a little off clips it")
-    return lines + card.templates.warnings
+    """`file:line: warning: ...`: what drawing noticed, and tab text past the safe area."""
+    for name in (TAB_FRONT, TAB_BACK):
+        found = [(piece, *past) for key, named, piece in card.pieces() if named == name
+                 for past in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, TAB_PAD)]
+        card.templates.warn_past(name, found, "past the safe area",
+                                 f"keep a tab's text {TAB_PAD:g} mm inside its edges, or a cut a little off clips it")
+    return card.templates.warnings
