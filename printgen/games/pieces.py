@@ -7,13 +7,12 @@ svglib leaves out, an <svg> not the piece's size and text past a safe area are w
 is one group carrying svglib's y flip in its transform, its shapes in svglib's own numbers."""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
-from reportlab.graphics.shapes import Drawing, Group, String, mmult
+from reportlab.graphics.shapes import Drawing, Group, String, inverse, mmult
 
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
@@ -34,22 +33,13 @@ class Piece:
     label: str  # names the piece in messages: "tile white-03 (face)"
 
 
-class Wanted(NamedTuple):
-    """A piece not drawn yet in this build, by its key, with the plain data its template sees."""
-
-    key: str
-    piece: Piece
-    data: dict[str, Any]
-
-
 @dataclass
 class PieceTemplates:
-    """The piece templates of one build: search path, pieces drawn so far, and warnings."""
+    """The piece templates of one build: search path, files read, and warnings."""
 
     user_dirs: tuple[Path, ...] = ()
     common: dict[str, Any] = field(default_factory=dict)  # plain data every piece's render sees too
     user_fonts: dict[str, str] = field(default_factory=dict)  # the definition's own fonts: name -> family
-    drawn: dict[str, Group] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
 
@@ -82,33 +72,18 @@ class PieceTemplates:
         return self.draw_batches([(name, pieces)])[0]
 
     def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
-        """Each batch drawn, all before any is placed, so a failure leaves no others' warnings behind."""
-        keyed: list[list[str]] = []
-        jobs: list[tuple[str, list[Wanted]]] = []
-        for name, pieces in batches:
-            keys: list[str] = []
-            wanted: dict[str, Wanted] = {}
-            for piece in pieces:
-                data = plain(dict(piece.context))
-                key = json.dumps([name, data, piece.width, piece.height], sort_keys=True)  # tells pieces apart
-                keys.append(key)
-                if key not in self.drawn and key not in wanted:
-                    wanted[key] = Wanted(key, piece, data)
-            keyed.append(keys)
-            if wanted:
-                jobs.append((name, list(wanted.values())))
-        if jobs:
-            from printgen.drawing import fonts
+        """Each batch drawn, all before any is placed, so a failure leaves no others' warnings behind;
+        a game keeps what it has drawn for the rest of its build."""
+        from printgen.drawing import fonts
 
-            fonts.register()  # text in a piece is converted into printgen's embedded fonts
-            made = [self.convert(name, items) for name, items in jobs]
-            for (name, items), (groups, warnings) in zip(jobs, made):
-                for warning in warnings:
-                    self.warn(warning)
-                self.drawn.update((item.key, group) for item, group in zip(items, groups))
-        return [[self.drawn[key] for key in keys] for keys in keyed]
+        fonts.register()  # text in a piece is converted into printgen's embedded fonts
+        made = [self.convert(name, pieces) if pieces else ([], []) for name, pieces in batches]
+        for _, warnings in made:
+            for warning in warnings:
+                self.warn(warning)
+        return [groups for groups, _ in made]
 
-    def convert(self, name: str, wanted: list[Wanted]) -> tuple[list[Group], list[str]]:
+    def convert(self, name: str, pieces: Sequence[Piece]) -> tuple[list[Group], list[str]]:
         """Template `name` rendered per piece, each distinct SVG measured and converted once, and
         placed on its piece; with the warnings, once each: what svglib leaves out, at the line of
         the template naming the feature, svglib's notes, then an <svg> not the piece's size."""
@@ -120,10 +95,10 @@ class PieceTemplates:
 
         path, source = self.source(name)
         shown = shown_name(path)
-        labels = [item.piece.label for item in wanted]
-        seconds = min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(wanted))
-        texts = render_each(name, [item.data for item in wanted], list(self.user_dirs), seconds, labels,
-                            self.common)
+        labels = [piece.label for piece in pieces]
+        seconds = min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(pieces))
+        texts = render_each(name, [plain(dict(piece.context)) for piece in pieces], list(self.user_dirs), seconds,
+                            labels, self.common)
         converter = BatchConverter(path, path.parent, embedded_fonts(self.user_fonts))
         distinct: dict[str, Drawing] = {}
         findings: dict[str, str] = {}
@@ -152,10 +127,9 @@ class PieceTemplates:
             family = FAMILY_NOTE.match(message)  # art.svg.replaced_notes: told at the line naming it
             warnings.append(f"{shown}:{line_of(source, family.group(1))}: warning: {message}" if family
                             else f"{shown}: warning: svglib: {message}")
-        for text, item in zip(texts, wanted):
-            warnings += self.size_warning(name, distinct[text], item.piece)
-        return [placed_at(distinct[text], item.piece.width, item.piece.height)
-                for text, item in zip(texts, wanted)], warnings
+        for text, piece in zip(texts, pieces):
+            warnings += self.size_warning(name, distinct[text], piece)
+        return [placed_at(distinct[text], piece.width, piece.height) for text, piece in zip(texts, pieces)], warnings
 
     def size_warning(self, name: str, drawing: Drawing, piece: Piece) -> list[str]:
         w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM
@@ -260,10 +234,7 @@ def with_art(group: Group, ident: str, shape: Any) -> Group:
     `group` itself when the template left no such element."""
     if not any(getattr(item, "svgid", None) == ident for item in group.contents):
         return group
-    a, b, c, d, e, f = group.transform
-    det = a * d - b * c
-    inverse = (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)
-    contents = [Group(shape, transform=inverse) if getattr(item, "svgid", None) == ident else item
+    contents = [Group(shape, transform=inverse(group.transform)) if getattr(item, "svgid", None) == ident else item
                 for item in group.contents]
     return Group(*contents, transform=group.transform)
 
