@@ -33,25 +33,14 @@ def extent(turn: float, w: float, h: float) -> tuple[float, float]:
 
 
 def lattice(w: float, h: float, step: float) -> list[list[float]]:
-    """A diamond lattice clipped to a w x h box centred on (0, 0), each line as [x1, y1, x2, y2]."""
+    """A diamond lattice clipped to a w x h box centred on (0, 0), each line as [x1, y1, x2, y2], y down."""
     lines = []
-    n = int((w + h) / step) + 1
-    for k in range(n + 1):
-        d = -h / 2 - w / 2 + k * step  # lines x - y = d and x + y = d, clipped to the box
-        for sign in (1, -1):
-            pts = []
-            for x in (-w / 2, w / 2):
-                y = sign * (x - d)
-                if -h / 2 <= y <= h / 2:
-                    pts.append((x, y))
-            for y in (-h / 2, h / 2):
-                x = d + sign * y
-                if -w / 2 <= x <= w / 2:
-                    pts.append((x, y))
-            pts = sorted(set((round(px, 6), round(py, 6)) for px, py in pts))
-            if len(pts) >= 2:
-                (xa, ya), (xb, yb) = pts[0], pts[-1]
-                lines.append([xa, -ya, xb, -yb])  # y down, as the template draws
+    for k in range(int((w + h) / step) + 2):
+        d = -h / 2 - w / 2 + k * step
+        lo, hi = max(-w / 2, d - h / 2), min(w / 2, d + h / 2)  # where x - y = d and x + y = d cross the box
+        if round(lo, 6) < round(hi, 6):
+            for sign in (1, -1):  # y = sign * (x - d), y up
+                lines.append([round(lo, 6), -round(sign * (lo - d), 6), round(hi, 6), -round(sign * (hi - d), 6)])
     return lines
 
 

@@ -69,7 +69,8 @@ def drawn_problems(defn: Omiga, art: TileArt) -> list[Problem]:
             if message is not None:
                 faults.setdefault((ident, drawn is None), (message, []))[1].append(tile_name(deck, i))
     found = []
-    for (ident, _), (message, names) in faults.items():  # the line writing it, spelt out or as id="semicircle-{{ s.side }}"
+    for (ident, _), (message, names) in faults.items():
+        # the line writing the id, spelt out or as id="semicircle-{{ s.side }}"
         file, line = art.templates.where(FACE_TEMPLATE, f'id="{ident}"', f'id="{ident.split("-")[0]}-', ident)
         more = f" (and {len(names) - 1} more)" if len(names) > 1 else ""
         found.append(Problem(file, line, "", f"tile {names[0]}{more}: {message}"))
