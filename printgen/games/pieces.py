@@ -152,7 +152,7 @@ class PieceTemplates:
         texts = {(piece.label, shape.text): (piece, shape, reach, ident) for piece, shape, reach, ident in found}
         if not texts:
             return
-        piece, shape, reach, ident = max(texts.values(), key=lambda found: found[2])
+        piece, shape, reach, ident = max(texts.values(), key=lambda item: item[2])
         ids = (f'id="{ident}"', f'id="{ident.rstrip("0123456789")}') if ident else ()
         used = [probe for path in paths_to(piece.context, shape.text) for probe in ("{{ " + path, "{{" + path)]
         file, line = self.where(name, *ids, f">{shape.text}<", *used, "<text")
