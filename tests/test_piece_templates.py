@@ -139,7 +139,7 @@ def test_elements_converted_once_draw_what_whole_svgs_draw(tmp_path):
         together = batch.convert(data, parse(path, data))
         assert (svg_bytes([placed_at(together, 20, 10)], 20, 10)
                 == svg_bytes([placed_at(alone, 20, 10)], 20, 10))
-    assert len(batch.shapes) == 4  # the rect and the path once, a text for each number
+    assert len(batch.parts) == 5  # the empty root, the rect and the path once, a text for each number
     first, second = (batch.convert(t.encode(), parse(path, t.encode())) for t in svgs[:2])
     assert first.contents[0].contents[0] is second.contents[0].contents[0]  # one shape, twice placed
     assert b"#cc0000" in svg_bytes([placed_at(batch.convert(svgs[2].encode(), parse(path, svgs[2].encode())),
@@ -278,11 +278,11 @@ def test_copied_tab_templates_changed_in_colour_and_shape_print_the_change(run_c
 def test_text_past_a_tabs_safe_area_is_a_located_warning(run_cli, war, tmp_path):
     template = war / "tab-front.svg.j2"
     edit(template, '<text x="{{ tab.pad }}" y="{{ rows.name }}"', '<text x="0.5" y="{{ rows.name }}"')
-    line = line_of(template, '<text x="{{ tab.pad }}" y="{{ rows.number }}"')  # the first text
+    line = line_of(template, "{{ soldier.name }}")  # the line writing the name
     result = run_cli("build", war.parents[1] / "war.yaml", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert re.search(rf"tab-front\.svg\.j2:{line}: warning: (\w+)'s tab \(Red side, face\): '\1' "
-                     r"reaches 1\.5 mm past the safe area \(and 9 more texts on the tabs\); keep a tab's "
+                     r"reaches 1\.5 mm past the safe area \(and 9 more texts\); keep a tab's "
                      r"text 2 mm inside its edges", result.output), result.output
     assert result.output.count("warning") == 1
 

@@ -88,9 +88,10 @@ def test_a_label_out_of_its_box_is_a_located_warning(army):
     figures_for(loaded.definition, BuildOptions(PAPERS["a4"], templates=(loaded.art.templates,)), warnings)
     lost = line_of(template, 'id="lost-')
     found = "\n".join(warnings)
-    assert re.search(rf"positions\.svg\.j2:{lost}: warning: the position drawing \(87\.5 mm wide\): 'nothing lost' "
-                     r"reaches \d\.\d mm past its 87\.5 x \d+\.\d mm box", found), found
-    assert len(warnings) == 2  # the labels at both column widths
+    assert re.search(rf"positions\.svg\.j2:{lost}: warning: the position drawing \(\d+\.\d mm wide\): 'nothing lost' "
+                     r"reaches \d\.\d mm past the drawing's box, over the text around it \(and 7 more texts\); "
+                     r"keep the text inside figure\.width and figure\.height", found), found
+    assert len(warnings) == 1  # one for the 4 labels at both column widths, the furthest named
 
 
 # -- Quick Violence: the arrows' labels on the measuring page ------------------------------------

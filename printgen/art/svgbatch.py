@@ -36,58 +36,40 @@ def entangled(tree: Any) -> bool:
 
 
 class BatchConverter:
-    """svglib for one template's SVGs, elements remembered across them with what svglib logged, so
-    a cached drawing brings the same warnings (`notes`) as one converted now."""
+    """svglib for one template's SVGs, each part remembered across them with what svglib logged, so
+    a remembered part brings the same warnings (`notes`) as one converted now."""
 
     def __init__(self, path: Path, root_folder: Path | None, font_map: Any) -> None:
         self.path, self.root_folder, self.font_map = path, root_folder, font_map
-        self.frames: dict[bytes, tuple[Any, tuple[str, ...]]] = {}  # root's attributes -> empty drawing
-        self.shapes: dict[tuple[bytes, bytes], tuple[list[Any], tuple[str, ...]]] = {}  # -> its shapes
+        self.parts: dict[bytes, tuple[Any, tuple[str, ...]]] = {}  # a part's SVG -> its drawing, svglib's notes
         self.notes: list[str] = []  # what svglib logged for the last SVG converted
 
     def convert(self, data: bytes, tree: Any) -> Any:
         from reportlab.graphics.shapes import Drawing, Group
 
         if entangled(tree):
-            drawing, notes = self.whole(data, tree)
+            drawing, notes = convert(self.path, data, self.root_folder, self.font_map, tree)
             self.notes = list(dict.fromkeys(notes))
             return drawing
-        root = self.bare(tree)
-        key = element_key(root)
-        if key not in self.frames:
-            self.frames[key] = self.whole(data, root)
-        frame, notes = self.frames[key]
-        found = list(notes)
-        main = Group(transform=frame.contents[0].transform)
-        for child in tree:
-            if not isinstance(child.tag, str):
-                continue
-            text = element_key(child)
-            if (key, text) not in self.shapes:
-                alone = self.bare(tree)
-                alone.append(copy.deepcopy(child))
-                drawn, logged = self.whole(data, alone)
-                self.shapes[(key, text)] = (list(drawn.contents[0].contents), logged)
-            shapes, logged = self.shapes[(key, text)]
-            main.contents.extend(shapes)
-            found += logged
-        self.notes = list(dict.fromkeys(found))
+        (frame, notes), *parts = [self.part(data, tree, child) for child in (None, *tree)
+                                  if child is None or isinstance(child.tag, str)]
+        main = Group(transform=frame.contents[0].transform)  # the root's: its size, viewBox and y flip
+        for drawn, _ in parts:
+            main.contents.extend(drawn.contents[0].contents)
+        self.notes = list(dict.fromkeys(note for _, logged in [(frame, notes), *parts] for note in logged))
         drawing = Drawing(frame.width, frame.height)
         drawing.add(main)
         return drawing
 
-    def whole(self, data: bytes, tree: Any) -> tuple[Any, tuple[str, ...]]:
-        return convert(self.path, data, self.root_folder, self.font_map, tree)
-
-    @staticmethod
-    def bare(tree: Any) -> Any:
+    def part(self, data: bytes, tree: Any, child: Any) -> tuple[Any, tuple[str, ...]]:
+        """svglib's drawing of the root holding `child` alone (None: nothing), converted once."""
         from lxml import etree
 
-        return etree.Element(tree.tag, dict(tree.attrib), nsmap=tree.nsmap)
-
-
-def element_key(element: Any) -> bytes:
-    """The element's own text (its tail left out), which tells its drawing apart."""
-    from lxml import etree
-
-    return bytes(etree.tostring(element, with_tail=False))
+        alone = etree.Element(tree.tag, dict(tree.attrib), nsmap=tree.nsmap)
+        if child is not None:
+            alone.append(copy.deepcopy(child))
+            alone[0].tail = None
+        key = bytes(etree.tostring(alone))
+        if key not in self.parts:
+            self.parts[key] = convert(self.path, data, self.root_folder, self.font_map, alone)
+        return self.parts[key]

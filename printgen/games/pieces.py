@@ -7,13 +7,12 @@ svglib leaves out, an <svg> not the piece's size and text past a safe area are w
 is one group carrying svglib's y flip in its transform, its shapes in svglib's own numbers."""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
-from reportlab.graphics.shapes import Drawing, Group, String, mmult
+from reportlab.graphics.shapes import Drawing, Group, String, inverse, mmult
 
 from printgen.core.paper import PT_PER_MM
 from printgen.core.problems import DefinitionError, Problem, display_name
@@ -34,22 +33,13 @@ class Piece:
     label: str  # names the piece in messages: "tile white-03 (face)"
 
 
-class Wanted(NamedTuple):
-    """A piece not drawn yet in this build, by its key, with the plain data its template sees."""
-
-    key: str
-    piece: Piece
-    data: dict[str, Any]
-
-
 @dataclass
 class PieceTemplates:
-    """The piece templates of one build: search path, pieces drawn so far, and warnings."""
+    """The piece templates of one build: search path, files read, and warnings."""
 
     user_dirs: tuple[Path, ...] = ()
     common: dict[str, Any] = field(default_factory=dict)  # plain data every piece's render sees too
     user_fonts: dict[str, str] = field(default_factory=dict)  # the definition's own fonts: name -> family
-    drawn: dict[str, Group] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     sources: dict[str, tuple[Path, str]] = field(default_factory=dict)  # name -> (file, its text)
 
@@ -82,33 +72,18 @@ class PieceTemplates:
         return self.draw_batches([(name, pieces)])[0]
 
     def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
-        """Each batch drawn, all before any is placed, so a failure leaves no others' warnings behind."""
-        keyed: list[list[str]] = []
-        jobs: list[tuple[str, list[Wanted]]] = []
-        for name, pieces in batches:
-            keys: list[str] = []
-            wanted: dict[str, Wanted] = {}
-            for piece in pieces:
-                data = plain(dict(piece.context))
-                key = json.dumps([name, data, piece.width, piece.height], sort_keys=True)  # tells pieces apart
-                keys.append(key)
-                if key not in self.drawn and key not in wanted:
-                    wanted[key] = Wanted(key, piece, data)
-            keyed.append(keys)
-            if wanted:
-                jobs.append((name, list(wanted.values())))
-        if jobs:
-            from printgen.drawing import fonts
+        """Each batch drawn, all before any is placed, so a failure leaves no others' warnings behind;
+        a game keeps what it has drawn for the rest of its build."""
+        from printgen.drawing import fonts
 
-            fonts.register()  # text in a piece is converted into printgen's embedded fonts
-            made = [self.convert(name, items) for name, items in jobs]
-            for (name, items), (groups, warnings) in zip(jobs, made):
-                for warning in warnings:
-                    self.warn(warning)
-                self.drawn.update((item.key, group) for item, group in zip(items, groups))
-        return [[self.drawn[key] for key in keys] for keys in keyed]
+        fonts.register()  # text in a piece is converted into printgen's embedded fonts
+        made = [self.convert(name, pieces) if pieces else ([], []) for name, pieces in batches]
+        for _, warnings in made:
+            for warning in warnings:
+                self.warn(warning)
+        return [groups for groups, _ in made]
 
-    def convert(self, name: str, wanted: list[Wanted]) -> tuple[list[Group], list[str]]:
+    def convert(self, name: str, pieces: Sequence[Piece]) -> tuple[list[Group], list[str]]:
         """Template `name` rendered per piece, each distinct SVG measured and converted once, and
         placed on its piece; with the warnings, once each: what svglib leaves out, at the line of
         the template naming the feature, svglib's notes, then an <svg> not the piece's size."""
@@ -120,10 +95,10 @@ class PieceTemplates:
 
         path, source = self.source(name)
         shown = shown_name(path)
-        labels = [item.piece.label for item in wanted]
-        seconds = min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(wanted))
-        texts = render_each(name, [item.data for item in wanted], list(self.user_dirs), seconds, labels,
-                            self.common)
+        labels = [piece.label for piece in pieces]
+        seconds = min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(pieces))
+        texts = render_each(name, [plain(dict(piece.context)) for piece in pieces], list(self.user_dirs), seconds,
+                            labels, self.common)
         converter = BatchConverter(path, path.parent, embedded_fonts(self.user_fonts))
         distinct: dict[str, Drawing] = {}
         findings: dict[str, str] = {}
@@ -152,10 +127,9 @@ class PieceTemplates:
             family = FAMILY_NOTE.match(message)  # art.svg.replaced_notes: told at the line naming it
             warnings.append(f"{shown}:{line_of(source, family.group(1))}: warning: {message}" if family
                             else f"{shown}: warning: svglib: {message}")
-        for text, item in zip(texts, wanted):
-            warnings += self.size_warning(name, distinct[text], item.piece)
-        return [placed_at(distinct[text], item.piece.width, item.piece.height)
-                for text, item in zip(texts, wanted)], warnings
+        for text, piece in zip(texts, pieces):
+            warnings += self.size_warning(name, distinct[text], piece)
+        return [placed_at(distinct[text], piece.width, piece.height) for text, piece in zip(texts, pieces)], warnings
 
     def size_warning(self, name: str, drawing: Drawing, piece: Piece) -> list[str]:
         w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM
@@ -169,6 +143,22 @@ class PieceTemplates:
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+    def warn_past(self, name: str, found: Sequence[tuple[Piece, String, float, str | None]], area: str,
+                  keep: str) -> None:
+        """One warning for the texts of template `name` that reach past their area (`found`: each
+        piece, text, how far and id, from past_safe_area): the furthest, at the template line writing
+        it, how many more, and `keep`, what to do; `area` names the area ("past the safe area")."""
+        texts = {(piece.label, shape.text): (piece, shape, reach, ident) for piece, shape, reach, ident in found}
+        if not texts:
+            return
+        piece, shape, reach, ident = max(texts.values(), key=lambda item: item[2])
+        ids = (f'id="{ident}"', f'id="{ident.rstrip("0123456789")}') if ident else ()
+        used = [probe for path in paths_to(piece.context, shape.text) for probe in ("{{ " + path, "{{" + path)]
+        file, line = self.where(name, *ids, f">{shape.text}<", *used, "<text")
+        more = len(texts) - 1
+        also = f" (and {more} more text{'s' * (more != 1)})" if more else ""
+        self.warn(f"{file}:{line}: warning: {piece.label}: '{shape.text}' reaches {reach:.1f} mm {area}{also}; {keep}")
 
 
 FAMILY_NOTE = re.compile(r"font-family '([^'\n]+)' ")
@@ -220,43 +210,39 @@ def shapes_of(group: Group) -> Iterator[tuple[Any, Matrix, tuple[str, ...]]]:
     yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), ())
 
 
-def shapes_with_id(group: Group, ident: str) -> Iterator[tuple[Any, Matrix]]:
-    """Every shape drawn by the element with id `ident`, with its transform to the piece's mm."""
-    return ((shape, matrix) for shape, matrix, ids in shapes_of(group) if ident in ids)
-
-
-def text_boxes(group: Group) -> Iterator[tuple[String, tuple[float, float, float, float], str | None]]:
-    """Every text line of a drawn piece, its glyphs' box in mm (x0, y0, x1, y1) and its nearest id."""
+def past_safe_area(group: Group, width: float, height: float, pad: float) -> Iterator[tuple[String, float, str | None]]:
+    """Each text of a drawn piece whose glyphs reach more than SAFE_TOLERANCE past the area `pad` mm
+    inside its `width` x `height` (the print rule: text inside a piece's cut lines), how far, and
+    the id of the element nearest it."""
     from printgen.drawing import fonts
 
     for shape, (a, b, c, d, e, f), ids in shapes_of(group):
-        if isinstance(shape, String):
-            width = fonts.text_width(shape.text, shape.fontName, shape.fontSize)
-            x0 = shape.x - {"middle": width / 2, "end": width}.get(shape.textAnchor, 0.0)
-            corners = [(a * x + c * y + e, b * x + d * y + f) for x in (x0, x0 + width)
-                       for y in (shape.y - DESCENT * shape.fontSize, shape.y + CAP * shape.fontSize)]
-            xs, ys = [x for x, _ in corners], [y for _, y in corners]
-            yield shape, (min(xs), min(ys), max(xs), max(ys)), ids[-1] if ids else None
-
-
-def past_safe_area(group: Group, width: float, height: float, pad: float) -> Iterator[tuple[String, float, str | None]]:
-    """Each text of a drawn piece reaching more than SAFE_TOLERANCE past the area `pad` mm inside its
-    `width` x `height` (the print rule: text inside a piece's cut lines), how far, and its id."""
-    for shape, (x0, y0, x1, y1), ident in text_boxes(group):
-        past = max(pad - x0, x1 - (width - pad), pad - y0, y1 - (height - pad))
+        if not isinstance(shape, String):
+            continue
+        advance = fonts.text_width(shape.text, shape.fontName, shape.fontSize)
+        x0 = shape.x - {"middle": advance / 2, "end": advance}.get(shape.textAnchor, 0.0)
+        corners = [(a * x + c * y + e, b * x + d * y + f) for x in (x0, x0 + advance)
+                   for y in (shape.y - DESCENT * shape.fontSize, shape.y + CAP * shape.fontSize)]
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        past = max(pad - min(xs), max(xs) - (width - pad), pad - min(ys), max(ys) - (height - pad))
         if past > SAFE_TOLERANCE:
-            yield shape, past, ident
+            yield shape, past, ids[-1] if ids else None
 
 
 def with_art(group: Group, ident: str, shape: Any) -> Group:
-    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, art never templated."""
-    a, b, c, d, e, f = group.transform
-    det = a * d - b * c
-    inverse = (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)
-    contents = [Group(shape, transform=inverse) if getattr(item, "svgid", None) == ident else item
+    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, art never templated;
+    `group` itself when the template left no such element."""
+    if not any(getattr(item, "svgid", None) == ident for item in group.contents):
+        return group
+    contents = [Group(shape, transform=inverse(group.transform)) if getattr(item, "svgid", None) == ident else item
                 for item in group.contents]
     return Group(*contents, transform=group.transform)
 
 
-def has_id(group: Group, ident: str) -> bool:
-    return any(getattr(item, "svgid", None) == ident for item in group.contents)
+def paths_to(data: Any, words: str, prefix: str = "") -> Iterator[str]:
+    """The dotted paths in a piece's data whose value is `words` ("name.text")."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            yield from paths_to(value, words, f"{prefix}{key}.")
+    elif str(data) == words and prefix and not isinstance(data, (list, bool)):
+        yield prefix[:-1]

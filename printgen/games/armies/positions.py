@@ -33,25 +33,14 @@ def extent(turn: float, w: float, h: float) -> tuple[float, float]:
 
 
 def lattice(w: float, h: float, step: float) -> list[list[float]]:
-    """A diamond lattice clipped to a w x h box centred on (0, 0), each line as [x1, y1, x2, y2]."""
+    """A diamond lattice clipped to a w x h box centred on (0, 0), each line as [x1, y1, x2, y2], y down."""
     lines = []
-    n = int((w + h) / step) + 1
-    for k in range(n + 1):
-        d = -h / 2 - w / 2 + k * step  # lines x - y = d and x + y = d, clipped to the box
-        for sign in (1, -1):
-            pts = []
-            for x in (-w / 2, w / 2):
-                y = sign * (x - d)
-                if -h / 2 <= y <= h / 2:
-                    pts.append((x, y))
-            for y in (-h / 2, h / 2):
-                x = d + sign * y
-                if -w / 2 <= x <= w / 2:
-                    pts.append((x, y))
-            pts = sorted(set((round(px, 6), round(py, 6)) for px, py in pts))
-            if len(pts) >= 2:
-                (xa, ya), (xb, yb) = pts[0], pts[-1]
-                lines.append([xa, -ya, xb, -yb])  # y down, as the template draws
+    for k in range(int((w + h) / step) + 2):
+        d = -h / 2 - w / 2 + k * step
+        lo, hi = max(-w / 2, d - h / 2), min(w / 2, d + h / 2)  # where x - y = d and x + y = d cross the box
+        if round(lo, 6) < round(hi, 6):
+            for sign in (1, -1):  # y = sign * (x - d), y up
+                lines.append([round(lo, 6), -round(sign * (lo - d), 6), round(hi, 6), -round(sign * (hi - d), 6)])
     return lines
 
 
@@ -123,11 +112,13 @@ class PositionFigures:
         if not wanted:
             return
         pieces = [self.piece(width) for width in wanted.values()]
-        for key, piece, group in zip(wanted, pieces, self.templates.draw_many(TEMPLATE, pieces)):
-            self.drawn[key] = piece, group
-            self.check(piece, group)
-        for warning in self.templates.warnings:
-            self.warn(warning)
+        drawn = list(zip(pieces, self.templates.draw_many(TEMPLATE, pieces)))
+        self.drawn.update(zip(wanted, drawn))
+        self.templates.warn_past(TEMPLATE, [(piece, *past) for piece, group in drawn
+                                            for past in past_safe_area(group, piece.width, piece.height, 0.0)],
+                                 "past the drawing's box, over the text around it",
+                                 "keep the text inside figure.width and figure.height")
+        self.warnings.extend(w for w in self.templates.warnings if w not in self.warnings)
 
     def figure(self, width: float, columns_key: str = "reference.columns") -> Drawing:
         """A Drawing `width` mm wide: every position in a row, labelled, as a flowable for the
@@ -139,18 +130,3 @@ class PositionFigures:
         drawing.initialFontName = fonts.REGULAR  # renderPDF would otherwise select Helvetica
         drawing.add(placed(group, (PT_PER_MM, 0, 0, PT_PER_MM, 0, 0)))
         return drawing
-
-    def check(self, piece: Piece, group: Group) -> None:
-        """Warn at the template line of the text reaching furthest out of the drawing's box."""
-        past = max(past_safe_area(group, piece.width, piece.height, 0.0), key=lambda item: item[1], default=None)
-        if past is not None:
-            shape, reach, ident = past
-            ids = (f'id="{ident}"', f'id="{ident.rstrip("0123456789")}') if ident else ()
-            file, line = self.templates.where(TEMPLATE, *ids, "<text")
-            self.warn(f"{file}:{line}: warning: {piece.label}: '{shape.text}' reaches {reach:.1f} mm past "
-                      f"its {piece.width:.1f} x {piece.height:.1f} mm box, over the text around it; "
-                      f"keep the text inside figure.width and figure.height")
-
-    def warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Sequence
 
-from reportlab.graphics.shapes import Group
+from reportlab.graphics.shapes import Group, String
 
 from printgen.art.library import art_of
 from printgen.core.paper import font_mm
@@ -16,7 +16,7 @@ from printgen.drawing import fonts
 from printgen.drawing import style as house
 from printgen.drawing.picture import colour, hex_of, tint
 from printgen.games.fracas.model import Fracas, Player
-from printgen.games.pieces import Piece, PieceTemplates, has_id, past_safe_area, templates_for, with_art
+from printgen.games.pieces import Piece, PieceTemplates, past_safe_area, templates_for, with_art
 
 TOKEN_FACE = "fracas/token-face.svg.j2"
 TOKEN_BACK = "fracas/token-back.svg.j2"
@@ -144,7 +144,7 @@ class PieceArt:
     def face(self, index: int, bleed: Edges) -> Group:
         """Player `index`'s token, with the player's token_image where the template puts it."""
         drawn, image = self.get(("face", index, bleed)), art_of(self.defn.players[index].token_image)
-        if image is None or not has_id(drawn, "token-art"):
+        if image is None:
             return drawn
         s = self.size
         return with_art(drawn, "token-art", image.shape(TOKEN_PAD, TOKEN_ART_BOTTOM, s - 2 * TOKEN_PAD,
@@ -156,35 +156,14 @@ def piece_art(defn: Fracas, templates: Sequence[Path] = ()) -> PieceArt:
 
 
 def piece_warnings(art: PieceArt) -> list[str]:
-    """`file:line: warning: ...` for text past a safe area, then what drawing noticed."""
-    found: dict[str, list[tuple[Key, str, str]]] = {}
+    """`file:line: warning: ...`: what drawing noticed, and text past a safe area."""
+    found: dict[str, list[tuple[Piece, String, float, str | None]]] = {}
     for key, (name, piece) in art.pieces.items():
         pad = POT_PAD if name == POT else TOKEN_PAD
-        for shape, past, _ in past_safe_area(art.drawn[key], piece.width, piece.height, pad):
-            message = f"{piece.label}: '{shape.text}' reaches {past:.1f} mm past the safe area"
-            found.setdefault(name, []).append((key, shape.text, message))
-    lines = []
-    for name, where in found.items():
-        first_key, words, message = where[0]
-        file, line = text_line(art.templates, name, words, art.pieces[first_key][1].context)
-        more = len({m for _, _, m in where}) - 1
-        also = f" (and {more} more text{'s' * (more != 1)})" if more else ""
-        keep = (f"keep the text {POT_PAD:g} mm inside the mat's outline" if name == POT else
-                f"keep a token's text {TOKEN_PAD:g} mm inside its cut, or a cut a little off clips it")
-        lines.append(f"{file}:{line}: warning: {message}{also}; {keep}")
-    return lines + art.templates.warnings
-
-
-def text_line(templates: PieceTemplates, name: str, words: str, data: Mapping[str, Any]) -> tuple[str, int]:
-    """The template's file and the line writing `words` (else using them, else the first text)."""
-    used = [probe for path in paths_to(data, words) for probe in ("{{ " + path, "{{" + path)]
-    return templates.where(name, f">{words}<", *used, "<text")
-
-
-def paths_to(data: Any, words: str, prefix: str = "") -> Iterator[str]:
-    """The dotted paths in a piece's data whose value is `words` ("name.text")."""
-    if isinstance(data, Mapping):
-        for key, value in data.items():
-            yield from paths_to(value, words, f"{prefix}{key}.")
-    elif str(data) == words and prefix and not isinstance(data, (list, bool)):
-        yield prefix[:-1]
+        found.setdefault(name, []).extend((piece, *past) for past in past_safe_area(art.drawn[key], piece.width,
+                                                                                   piece.height, pad))
+    for name, texts in found.items():
+        art.templates.warn_past(name, texts, "past the safe area",
+                                f"keep the text {POT_PAD:g} mm inside the mat's outline" if name == POT else
+                                f"keep a token's text {TOKEN_PAD:g} mm inside its cut, or a cut a little off clips it")
+    return art.templates.warnings

@@ -16,7 +16,7 @@ from printgen.core.paper import font_mm
 from printgen.core.textcheck import missing_in_font
 from printgen.drawing.picture import CUT, FOLD, colour, guide, hex_of, placed, tint, turned, wrap
 from printgen.games.one_minute_war.model import FoldCard, OneMinuteWar, Soldier
-from printgen.games.pieces import Piece, PieceTemplates, has_id, past_safe_area, with_art
+from printgen.games.pieces import Piece, PieceTemplates, past_safe_area, with_art
 
 TAB_FRONT = "one_minute_war/tab-front.svg.j2"
 TAB_BACK = "one_minute_war/tab-back.svg.j2"
@@ -60,9 +60,7 @@ LABEL_CLEAR = 5.5  # mm above and below body art on the front, where the side la
 
 def art_in(drawn: Group, ident: str, image: Art | None, box: tuple[float, float, float, float]) -> Group:
     """`drawn` with `image` (x, y, width, height: `box`) where its template left `<g id=ident>`, if both are."""
-    if image is None or not has_id(drawn, ident):
-        return drawn
-    return with_art(drawn, ident, image.shape(*box))
+    return drawn if image is None else with_art(drawn, ident, image.shape(*box))
 
 
 def family(font: str) -> str:
@@ -313,18 +311,10 @@ def check_card_text(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
 
 
 def tab_warnings(card: WarCard) -> list[str]:
-    """`file:line: warning: ...` for tab text past the safe area, then what drawing noticed."""
-    found: dict[str, list[str]] = {}
-    for key, name, piece in card.pieces():
-        if name == BODY:
-            continue
-        for shape, past, _ in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, TAB_PAD):
-            found.setdefault(name, []).append(f"{piece.label}: '{shape.text}' reaches {past:.1f} mm past the safe area")
-    lines = []
-    for name, where in found.items():
-        file, line = card.templates.where(name, "<text")
-        more = len(where) - 1
-        also = f" (and {more} more text{'s' * (more != 1)} on the tabs)" if more else ""
-        lines.append(f"{file}:{line}: warning: {where[0]}{also}; keep a tab's text {TAB_PAD:g} mm inside "
-                     f"its edges, or a cut a little off clips it")
-    return lines + card.templates.warnings
+    """`file:line: warning: ...`: what drawing noticed, and tab text past the safe area."""
+    for name in (TAB_FRONT, TAB_BACK):
+        found = [(piece, *past) for key, named, piece in card.pieces() if named == name
+                 for past in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, TAB_PAD)]
+        card.templates.warn_past(name, found, "past the safe area",
+                                 f"keep a tab's text {TAB_PAD:g} mm inside its edges, or a cut a little off clips it")
+    return card.templates.warnings

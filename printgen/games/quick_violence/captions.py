@@ -59,22 +59,10 @@ class ArrowLabels:
         the margin printers leave blank."""
         found = self.pieces()
         groups = self.templates.draw_many(TEMPLATE, [piece for _, piece, _ in found])
-        placed_labels = []
+        labels = [placed(drawn, matrix) for (_, _, matrix), drawn in zip(found, groups)]
         w, h, safe = self.page.paper.width, self.page.paper.height, SAFE_MARGIN_MM
-        for (_, piece, matrix), drawn in zip(found, groups):
-            label = placed(drawn, matrix)
-            into = list(past_safe_area(label, w, h, safe))
-            if into:
-                shape, reach, ident = max(into, key=lambda item: item[1])
-                file, line = self.templates.where(TEMPLATE, f'id="{ident}"' if ident else "", "<text")
-                more = f" (and {len(into) - 1} more of its texts)" if len(into) > 1 else ""
-                self.warn(f"{file}:{line}: warning: {piece.label}: '{shape.text}' reaches {reach:.1f} mm into "
-                          f"the {safe:g} mm at the paper's edge{more}; printers leave that strip blank")
-            placed_labels.append(label)
-        for warning in self.templates.warnings:
-            self.warn(warning)
-        return placed_labels
-
-    def warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)
+        self.templates.warn_past(TEMPLATE, [(piece, *past) for (_, piece, _), label in zip(found, labels)
+                                            for past in past_safe_area(label, w, h, safe)],
+                                 f"into the {safe:g} mm at the paper's edge", "printers leave that strip blank")
+        self.warnings.extend(w for w in self.templates.warnings if w not in self.warnings)
+        return labels
