@@ -5,6 +5,7 @@ The tokens get a file of their own, so no duplex print puts them on the back of 
 from __future__ import annotations
 
 import re
+from functools import partial
 from dataclasses import dataclass
 
 from reportlab.graphics.shapes import Group
@@ -21,6 +22,7 @@ from printgen.games import Game, Loaded
 from printgen.games.edition_key import KEY_TABLE, key_caption
 from printgen.games.fracas.model import Fracas, Player, check_players
 from printgen.games.fracas.piece_art import PieceArt, piece_art, piece_warnings
+from printgen.games.fracas.table_page import table_page
 from printgen.games.fracas.tokens import BLEED, plan, token_page
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
@@ -50,11 +52,13 @@ def suits(player: Player) -> list[str]:
 def rulebook(defn: Fracas, stem: str) -> Rulebook:
     """The full rules: the template gets the definition, each player's suits and the file names."""
     first, second = defn.players
+    suits_a, suits_b = suits(first), suits(second)
     return Rulebook(title=defn.title, template="fracas/rules.md.j2",
-                    context={"d": defn, "suits_a": suits(first), "suits_b": suits(second),
+                    context={"d": defn, "suits_a": suits_a, "suits_b": suits_b,
                              "tokens_file": f"{stem}-tokens.pdf", "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent,
-                    credit=defn.credit)  # the rulings key is printed once, opening the closing notes
+                    credit=defn.credit,  # the rulings key is printed once, opening the closing notes
+                    closing=partial(table_page, defn, suits_a, suits_b, defn.reference.accent))
 
 
 def reference(defn: Fracas) -> Reference:
