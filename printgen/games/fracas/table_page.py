@@ -20,6 +20,7 @@ CARD_H = CARD_W * 88 / 63
 GAP = 6.0  # mm between cards of a row
 LABEL_PT = 8.5  # the labels in the picture (never scaled below style.SMALL_PT)
 STRIP = 30.0  # mm kept at the foot for the turn's steps
+MEASURE = 125.0  # mm: the caption's longest line, as a column of the rules (90 characters at most)
 INK = HexColor("#444444")
 GREY = HexColor(style.FOOTER_GREY)
 SUITS = ("heart", "diamond", "spade", "club")
@@ -183,7 +184,7 @@ def table_page(defn: Fracas, suits_a: list[str], suits_b: list[str], accent: str
     caption = (f"Turn 2 of the example has just ended. Every card that acted is tapped (turned sideways), "
                f"and each new Soldier rests on the General that enlisted it until its owner's next Untap "
                f"step. Both hands are held, not shown; {black.name} sits across from {red.name}.")
-    lines = wrap(caption, fonts.REGULAR, style.RULES_PT, width)
+    lines = wrap(caption, fonts.REGULAR, style.RULES_PT, min(width, MEASURE))  # lines a reader can follow
     leading = style.RULES_PT * 1.25 * 25.4 / 72
     for k, line in enumerate(lines):
         page.add(text(left, top - 10 - k * leading, line, style.RULES_PT, fill=INK))
