@@ -133,7 +133,8 @@ def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
 GAME = Game(
     id="fracas",
     title="Fracas",
-    makes=["fracas.pdf: the rulebook, from setup to a worked example (print double-sided)",
+    makes=["fracas.pdf: the rulebook, from setup to a worked example, ending in a picture of the table "
+           "(print double-sided)",
            "fracas-tokens.pdf: a page of life tokens and the pot (print single-sided)",
            "fracas-reference.pdf: the one-page reference sheet",
            "fracas-reference-cards.pdf: the reference as two double-sided half-page cards",
