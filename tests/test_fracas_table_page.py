@@ -117,3 +117,16 @@ def test_quick_violence_example_and_measuring_page_read_plainly(all_games_built,
     assert "so the attack hits" in rules
     assert "These arrows run to the paper's edges on purpose" in measuring
     assert "so their heads print cut off" in measuring
+
+
+def test_rules_of_your_own_end_without_the_picture_of_the_bundled_example(run_cli, tmp_path):
+    mine = tmp_path / "mine" / "fracas"
+    mine.mkdir(parents=True)
+    (mine / "rules.md.j2").write_text("# House Fracas\n\n## Our way\nWe play to 10 tokens.\n"
+                                      "{% if closing_page %}Never printed.{% endif %}\n")
+    assert run_cli("build", "fracas", "--templates", tmp_path / "mine", "--out", tmp_path / "out").exit_code == 0
+    with pdfplumber.open(tmp_path / "out" / "fracas" / "fracas.pdf") as pdf:
+        text = " ".join(p.extract_text() or "" for p in pdf.pages)
+        assert len(pdf.pages) == 1 and "We play to 10 tokens." in text
+        assert "The table at a glance" not in text and "Never printed." not in text
+        assert "page 1 of 1" in text and "left blank" in text  # a one-page book says its back is blank

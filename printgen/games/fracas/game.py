@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import partial
+from pathlib import Path
 from dataclasses import dataclass
 
 from reportlab.graphics.shapes import Group
@@ -28,6 +29,7 @@ from printgen.games.fracas.tokens import BLEED, plan, token_page
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
 SECTIONS = {"The cards": ("roles",), "Skirmishes": ("skirmish",), "Before you play": ("life",),
             "Where cards lie": ("hand_limit",)}
+RULES = "fracas/rules.md.j2"
 SPLIT = re.compile(r"\s*(?:,|\band\b|&)\s*")
 
 
@@ -49,16 +51,18 @@ def suits(player: Player) -> list[str]:
     return names[:2] if len(names) >= 2 else [f"{player.name} first suit", f"{player.name} second suit"]
 
 
-def rulebook(defn: Fracas, stem: str) -> Rulebook:
-    """The full rules: the template gets the definition, each player's suits and the file names."""
+def rulebook(defn: Fracas, stem: str, own_rules: bool = False) -> Rulebook:
+    """The full rules: the template gets the definition, each player's suits and the file names.
+    They end in the picture of the table at turn 2 of the bundled worked example, unless the rules
+    are a template of the user's own (`own_rules`), whose text the picture would not match."""
     first, second = defn.players
     suits_a, suits_b = suits(first), suits(second)
-    return Rulebook(title=defn.title, template="fracas/rules.md.j2",
+    return Rulebook(title=defn.title, template=RULES,
                     context={"d": defn, "suits_a": suits_a, "suits_b": suits_b,
                              "tokens_file": f"{stem}-tokens.pdf", "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent,
                     credit=defn.credit,  # the rulings key is printed once, opening the closing notes
-                    closing=partial(table_page, defn, suits_a, suits_b, defn.reference.accent))
+                    closing=None if own_rules else partial(table_page, defn, suits_a, suits_b, defn.reference.accent))
 
 
 def reference(defn: Fracas) -> Reference:
@@ -84,7 +88,8 @@ def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Docu
 
 def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     stem = loaded.name
-    book = rulebook(defn, stem)
+    folders = [*options.templates, *template_folders(defn.templates)]
+    book = rulebook(defn, stem, own_rules=any((Path(folder) / RULES).is_file() for folder in folders))
     return [rulebook_document(book, options, f"{stem}.pdf"),
             *([rulebook_booklet(book, options, stem)] if options.booklet or defn.booklet else []),
             tokens_document(defn, options, loaded),
