@@ -46,6 +46,9 @@ The publisher section (issue 43, stop 46) compares with commit 1ec7a53: build th
 the sample deck there into /tmp/b46/a4 (`... build fracas armies omiga one_minute_war quick_violence
 card_defs/deck.yaml --no-pictures --out /tmp/b46/a4`), then
 `python docs/make_images.py publisher-quality /tmp/b46/a4`.
+The Fracas table-page section (issue 43, the fourth Fracas round) compares with commit dbd1a87,
+built on A4 and on Letter into a4/ and letter/ of one folder (`... build fracas quick_violence
+--paper P --out /tmp/b-table/P`), then `python docs/make_images.py table-quality /tmp/b-table`.
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
@@ -375,6 +378,27 @@ def publisher_quality_images(before: Path, after: Path) -> None:
             save(side_by_side(left, right), f"quality-publisher-{name}-{page + 1}.png")
 
 
+# the fourth Fracas round (issue 43): (paper, folder, file, page); a page the old build lacks shows blank
+TABLE_PAGES = [("a4", "fracas", "fracas", 1), ("a4", "fracas", "fracas", 2), ("a4", "fracas", "fracas", 3),
+               ("letter", "fracas", "fracas", 2), ("letter", "fracas", "fracas", 3),
+               ("a4", "fracas", "fracas-reference", 0), ("a4", "quick_violence", "quick_violence", 1),
+               ("a4", "quick_violence", "quick_violence", 2)]
+
+
+def table_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, the Fracas table page: each changed page at 80 dpi, as it was and as it
+    is, on the paper named; where the old rulebook had no such page, a blank sheet (its blank back)."""
+    for paper, folder, name, page in TABLE_PAGES:
+        old = before / paper / folder / f"{name}.pdf"
+        right = render(after / paper / folder / f"{name}.pdf", page, 80)
+        if page < len(pypdfium2.PdfDocument(old)):
+            left = labelled(render(old, page, 80), "before")
+        else:
+            left = labelled(Image.new("RGB", right.size, "white"), "before: no such page (a blank back)")
+        suffix = "" if paper == "a4" else "-letter"
+        save(side_by_side(left, labelled(right, "after")), f"quality-table-{name}-{page + 1}{suffix}.png")
+
+
 WORDS_PAGES = [("fracas", "", (0, 2)), ("armies", "", (1,)), ("omiga", "", (1,)), ("one_minute_war", "", (1,)),
                ("quick_violence", "", (1, 2)),
                *((game, "-reference", (0,)) for game in ("fracas", "armies", "omiga", "one_minute_war",
@@ -492,6 +516,11 @@ def main() -> None:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "deck",
                      "--no-pictures", "--out", out)
             publisher_quality_images(Path(sys.argv[2]), out)
+            return
+        if sys.argv[1:2] == ["table-quality"]:
+            for paper in ("a4", "letter"):
+                printgen("build", "fracas", "quick_violence", "--paper", paper, "--out", out / paper)
+            table_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)

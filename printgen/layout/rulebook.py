@@ -14,6 +14,7 @@ from math import ceil
 from typing import Annotated, Any, Callable, Mapping, Union
 
 from pydantic import BaseModel, ConfigDict, Field
+from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, PageBreak, Table
@@ -63,6 +64,8 @@ class Rulebook:
     icons: Callable[[str], str | None] | None = None  # `:name:` -> paragraph markup (None: unknown)
     row: Callable[[list[Flowable]], Flowable] | None = None  # several pictures of one paragraph (a row of cards)
     prepare: Callable[[str], str] | None = None  # the text before it is read, its lines kept
+    # a drawn page after the text (a play aid on what would be a blank back), its footer added here
+    closing: Callable[[Paper], Group] | None = None
 
 
 def rulebook_styles(settings: RulebookSettings, accent: str) -> Styles:
@@ -96,9 +99,10 @@ class RulesTable(Table):
         return parts
 
 
-def markdown(book: Rulebook, options: BuildOptions) -> str:
-    """Rendered once per build; flowables are made afresh for each layout pass."""
-    context = {**book.context, "flip": options.flip, "paper": options.paper.name}
+def markdown(book: Rulebook, options: BuildOptions, closing: bool = False) -> str:
+    """Rendered once per build; flowables are made afresh for each layout pass. `closing`: the book
+    ends in its drawn page, which the text may point to (a booklet leaves it out)."""
+    context = {**book.context, "flip": options.flip, "paper": options.paper.name, "closing_page": closing}
     return render(book.template, context, options.templates)
 
 
@@ -162,10 +166,11 @@ def pages(book: Rulebook, layout: Layout, count: int, sheets: bool = True) -> li
     """`count` pages: the first with the title band and a rule under it, each with a footer;
     `sheets`: printed as they come on both sides, so an odd last page says its back is blank."""
     result = []
+    total = count + closing_pages(book, sheets)
     for n in range(1, count + 1):
-        words = style.footer_words(book.title, "rules", n, count, book.credit)
+        words = style.footer_words(book.title, "rules", n, total, book.credit)
         notes = [book.key] if book.key else []
-        if sheets and n == count and count % 2:  # a booklet printed on both sides: say why the last back is empty
+        if sheets and n == total and total % 2:  # a booklet printed on both sides: say why the last back is empty
             notes.append("The back of this sheet is left blank")
         page = Page(shapes=[style.running_footer(layout.paper, words, above=" \u00b7 ".join(notes))])
         if n == 1 and layout.band:
@@ -174,6 +179,19 @@ def pages(book: Rulebook, layout: Layout, count: int, sheets: bool = True) -> li
         page.frames += layout.column_frames(layout.first_top if n == 1 else layout.body_top)
         result.append(page)
     return result
+
+
+def closing_pages(book: Rulebook, sheets: bool) -> int:
+    """1 when the book ends in a drawn page: on full-size sheets only (a booklet's pages are too small)."""
+    return 1 if sheets and book.closing is not None else 0
+
+
+def closing_page(book: Rulebook, paper: Paper, count: int) -> Page:
+    """The drawn last page, page `count`, with the running footer of the pages before it."""
+    assert book.closing is not None
+    words = style.footer_words(book.title, "rules", count, count, book.credit)
+    notes = ["The back of this sheet is left blank"] if count % 2 else []
+    return Page(shapes=[book.closing(paper), style.running_footer(paper, words, above=" \u00b7 ".join(notes))])
 
 
 def balanced(layout: Layout, last: Page, remaining: list[Flowable]) -> Page:
@@ -229,7 +247,7 @@ def estimate(items: list[Flowable], layout: Layout) -> int:
 def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: Paper | None = None) -> Growing:
     """The rulebook on the build's paper, or on `paper`: a booklet's half-size page."""
     sheets, paper = paper is None, paper or options.paper
-    text = markdown(book, options)
+    text = markdown(book, options, closing=bool(closing_pages(book, sheets)))
     items = story(book, text)
     layout = plan(items, book.settings, paper)
     try:
@@ -244,5 +262,11 @@ def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: P
                                        f"the {book.title} rules need more than {MAX_PAGES} pages of "
                                        f"{paper.name} paper", advice),
                         label=f"the {book.title} rules ({paper.name})", breaks=True)
-    return Growing(document, Grow(partial(pages, book, layout, sheets=sheets), lambda: story(book, text),
-                                  first_guess, MAX_PAGES, balance=partial(balanced, layout)))
+    grow = Grow(partial(pages, book, layout, sheets=sheets), lambda: story(book, text), first_guess, MAX_PAGES,
+                balance=partial(balanced, layout))
+    if not closing_pages(book, sheets):
+        return Growing(document, grow)
+
+    def closed(found: list[Page], flowed: list[Flowable]) -> Document:
+        return replace(document, pages=[*found, closing_page(book, paper, len(found) + 1)], story=flowed)
+    return Growing(document, grow, then=closed)

@@ -5,6 +5,8 @@ The tokens get a file of their own, so no duplex print puts them on the back of 
 from __future__ import annotations
 
 import re
+from functools import partial
+from pathlib import Path
 from dataclasses import dataclass
 
 from reportlab.graphics.shapes import Group
@@ -21,11 +23,13 @@ from printgen.games import Game, Loaded
 from printgen.games.edition_key import KEY_TABLE, key_caption
 from printgen.games.fracas.model import Fracas, Player, check_players
 from printgen.games.fracas.piece_art import PieceArt, piece_art, piece_warnings
+from printgen.games.fracas.table_page import table_page
 from printgen.games.fracas.tokens import BLEED, plan, token_page
 
 # Each heading of the template, and the YAML key whose text fills it (where an overflow points).
 SECTIONS = {"The cards": ("roles",), "Skirmishes": ("skirmish",), "Before you play": ("life",),
             "Where cards lie": ("hand_limit",)}
+RULES = "fracas/rules.md.j2"
 SPLIT = re.compile(r"\s*(?:,|\band\b|&)\s*")
 
 
@@ -47,14 +51,18 @@ def suits(player: Player) -> list[str]:
     return names[:2] if len(names) >= 2 else [f"{player.name} first suit", f"{player.name} second suit"]
 
 
-def rulebook(defn: Fracas, stem: str) -> Rulebook:
-    """The full rules: the template gets the definition, each player's suits and the file names."""
+def rulebook(defn: Fracas, stem: str, own_rules: bool = False) -> Rulebook:
+    """The full rules: the template gets the definition, each player's suits and the file names.
+    They end in the picture of the table at turn 2 of the bundled worked example, unless the rules
+    are a template of the user's own (`own_rules`), whose text the picture would not match."""
     first, second = defn.players
-    return Rulebook(title=defn.title, template="fracas/rules.md.j2",
-                    context={"d": defn, "suits_a": suits(first), "suits_b": suits(second),
+    suits_a, suits_b = suits(first), suits(second)
+    return Rulebook(title=defn.title, template=RULES,
+                    context={"d": defn, "suits_a": suits_a, "suits_b": suits_b,
                              "tokens_file": f"{stem}-tokens.pdf", "reference_file": f"{stem}-reference.pdf"},
                     tables=tables(defn, wide=True), settings=defn.rules, accent=defn.reference.accent,
-                    credit=defn.credit)  # the rulings key is printed once, opening the closing notes
+                    credit=defn.credit,  # the rulings key is printed once, opening the closing notes
+                    closing=None if own_rules else partial(table_page, defn, suits_a, suits_b, defn.reference.accent))
 
 
 def reference(defn: Fracas) -> Reference:
@@ -80,7 +88,8 @@ def tokens_document(defn: Fracas, options: BuildOptions, loaded: Loaded) -> Docu
 
 def build(defn: Fracas, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     stem = loaded.name
-    book = rulebook(defn, stem)
+    folders = [*options.templates, *template_folders(defn.templates)]
+    book = rulebook(defn, stem, own_rules=any((Path(folder) / RULES).is_file() for folder in folders))
     return [rulebook_document(book, options, f"{stem}.pdf"),
             *([rulebook_booklet(book, options, stem)] if options.booklet or defn.booklet else []),
             tokens_document(defn, options, loaded),
@@ -129,7 +138,8 @@ def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
 GAME = Game(
     id="fracas",
     title="Fracas",
-    makes=["fracas.pdf: the rulebook, from setup to a worked example (print double-sided)",
+    makes=["fracas.pdf: the rulebook, from setup to a worked example, ending in a picture of the table "
+           "(print double-sided)",
            "fracas-tokens.pdf: a page of life tokens and the pot (print single-sided)",
            "fracas-reference.pdf: the one-page reference sheet",
            "fracas-reference-cards.pdf: the reference as two double-sided half-page cards",
