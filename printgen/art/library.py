@@ -18,9 +18,9 @@ import struct
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterator, Optional, get_args
+from typing import Annotated, Any, Callable, Iterator, Optional, get_args, get_origin
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, ValidationError
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -307,34 +307,40 @@ TemplateFolder = Annotated[Optional[FileName], Loads(ArtLibrary.add_templates), 
 
 # -- the loading step, after validation --------------------------------------------------------------
 
-def load_files(model: BaseModel, context: ArtContext) -> list[tuple[Loc, str]]:
-    """Read every file a validated model names (its `Loads` fields) into `context.library`, each
-    value then carrying what was read from it (an `ArtName`); every file that cannot be used is a
-    problem at its key, all at once, worded as validation words its problems."""
+Named = tuple[Loc, str, "Loads", Optional[BaseModel]]  # a file name: its key path, value, how read, its model
+
+
+def load_files(model: type[BaseModel], data: Any, result: BaseModel | None, context: ArtContext) -> list[tuple[Loc, str]]:
+    """Read every file a definition names (its `Loads` fields) into `context.library`: those of
+    `result`, the validated model, each value then carrying what was read from it (an `ArtName`);
+    with no result (the definition has wrong values), those in its parts that are right, so every
+    problem comes at once. Each file that cannot be used is a problem at its key, worded as
+    validation words its problems."""
+    named = named_files(result, ()) if result is not None else files_in_data(model, data, ())
     problems: list[tuple[Loc, str]] = []
-    for loc, owner, name, loads in named_files(model, ()):
-        value = getattr(owner, name)
+    for loc, value, loads, owner in named:
         try:
             loaded = loads.add(context.library, value, context)
         except ValueError as exc:
             problems.append((loc, with_value(str(exc), value)))
         else:
-            owner.__dict__[name] = ArtName(value, loaded)  # the model's own value, as validated
+            if owner is not None:
+                owner.__dict__[str(loc[-1])] = ArtName(value, loaded)  # the model's own value, as validated
     return problems
 
 
-def named_files(model: BaseModel, at: Loc) -> Iterator[tuple[Loc, BaseModel, str, Loads]]:
-    """(key path, model, field, how to load it) of each file name set in `model` and the models inside it."""
+def named_files(model: BaseModel, at: Loc) -> Iterator[Named]:
+    """Each file name set in a validated `model` and the models inside it."""
     for name, info in type(model).model_fields.items():
         value = getattr(model, name, None)
         loads = next((meta for meta in info.metadata if isinstance(meta, Loads)), None)
         if loads is not None and isinstance(value, str):
-            yield (*at, name), model, name, loads
+            yield (*at, name), value, loads, model
         elif loads is None and holds_models(info.annotation):
             yield from files_within(value, (*at, name))
 
 
-def files_within(value: Any, at: Loc) -> Iterator[tuple[Loc, BaseModel, str, Loads]]:
+def files_within(value: Any, at: Loc) -> Iterator[Named]:
     if isinstance(value, BaseModel):
         yield from named_files(value, at)
     elif isinstance(value, (list, tuple)):
@@ -343,6 +349,43 @@ def files_within(value: Any, at: Loc) -> Iterator[tuple[Loc, BaseModel, str, Loa
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from files_within(item, (*at, key))
+
+
+def files_in_data(model: type[BaseModel], data: Any, at: Loc) -> Iterator[Named]:
+    """Each file name in the parts of `data`, not valid as a whole, that validation found right."""
+    try:
+        yield from named_files(model.model_validate(data), at)
+        return
+    except ValidationError as exc:
+        wrong = {tuple(err["loc"])[:1] for err in exc.errors(include_url=False)}
+    if not isinstance(data, dict) or () in wrong:  # not a mapping, or wrong as a whole
+        return
+    for name, info in model.model_fields.items():
+        if name not in data:
+            continue
+        loads = next((meta for meta in info.metadata if isinstance(meta, Loads)), None)
+        if loads is not None and isinstance(data[name], str) and (name,) not in wrong:  # found right
+            yield (*at, name), str(data[name]), loads, None
+        elif loads is None and holds_models(info.annotation):
+            yield from files_in_parts(info.annotation, data[name], (*at, name))
+
+
+def files_in_parts(annotation: Any, data: Any, at: Loc) -> Iterator[Named]:
+    """`files_in_data` through a field's type: a model, or the items of its lists and mappings."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield from files_in_data(annotation, data, at)
+        return
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in (list, tuple) and isinstance(data, list) and args:
+        for index, item in enumerate(data):
+            yield from files_in_parts(args[0], item, (*at, index))
+    elif origin is dict and isinstance(data, dict) and len(args) == 2:
+        for key, item in data.items():
+            yield from files_in_parts(args[1], item, (*at, key))
+    elif origin is not None:  # Optional[...], Annotated[...]: the first kind that holds models
+        inner = next((arg for arg in args if holds_models(arg)), None)
+        if inner is not None:
+            yield from files_in_parts(inner, data, at)
 
 
 def holds_models(annotation: Any) -> bool:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Optional, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -13,7 +13,9 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 Check = Callable[[Model], Iterable[tuple[Loc, str]]]
-Load = Callable[[Any], Iterable[tuple[Loc, str]]]  # reads the files a valid model names; their problems
+# reads the files a definition names: those of the model validated from the data, or (None: the data
+# has wrong values) those in its parts that are right; gives their problems
+Load = Callable[[type[BaseModel], Any, Optional[BaseModel]], Iterable[tuple[Loc, str]]]
 
 
 def validate(model: type[Model], data: Any, source: SourceMap, checks: Iterable[Check[Model]] = (),
@@ -29,10 +31,12 @@ def validate(model: type[Model], data: Any, source: SourceMap, checks: Iterable[
         errors = exc.errors(include_url=False)
         problems = [source.problem(err["loc"], with_comment_hint(explain(err, model, err["loc"]), err, source))
                     for err in errors]
-        problems += loaded_and_checked_without(model, data, source, () if text else checks, load, errors)
+        problems += [source.problem(loc, message) for loc, message in (load(model, data, None) if load else ())]
+        if not text:  # the game's checks on the parts that are right, so no problem waits for a rerun
+            problems += checked_without(model, data, source, checks, load, errors)
         paths = {p.path for p in problems}
         raise DefinitionError(source.hints + problems + [p for p in text if p.path not in paths])
-    unread = list(load(result)) if load is not None else []
+    unread = list(load(model, data, result)) if load is not None else []
     problems = [source.problem(loc, message) for loc, message in unread]
     if text:  # the game checks measure and quote text, so they run only on printable text
         paths = {p.path for p in problems}
@@ -43,10 +47,10 @@ def validate(model: type[Model], data: Any, source: SourceMap, checks: Iterable[
     return result
 
 
-def checked(result: Model, source: SourceMap, checks: Iterable[Check[Model]], holes: list[Loc]) -> list[Problem]:
-    """The game's checks' problems, but those about a value left out or unread (`holes`)."""
+def checked(result: Model, source: SourceMap, checks: Iterable[Check[Model]], holes: list[tuple[Any, ...]]) -> list[Problem]:
+    """The game's checks' problems, but those about a value left out or not read (`holes`)."""
     return [source.problem(loc, message) for check in checks for loc, message in check(result)
-            if not any(overlaps(tuple(loc), tuple(hole)) for hole in holes)]
+            if not any(overlaps(tuple(loc), hole) for hole in holes)]
 
 
 def with_comment_hint(message: str, err: Mapping[str, Any], source: SourceMap) -> str:
@@ -59,64 +63,22 @@ def with_comment_hint(message: str, err: Mapping[str, Any], source: SourceMap) -
     return f"{message.split('; ')[0]}: {quote_hint(value)}"
 
 
-def loaded_and_checked_without(model: type[Model], data: Any, source: SourceMap, checks: Iterable[Check[Model]],
-                               load: Load | None, errors: list[Any]) -> list[Problem]:
-    """The files named and the game's checks, on the definition with every wrong value left out, so
-    their problems need not wait for a rerun; problems about the left-out values are dropped. The
-    checks run only when each wrong value can be left out as it is; the files are read even when a
-    wrong value's whole mapping had to go (a required key gone wrong)."""
+def checked_without(model: type[Model], data: Any, source: SourceMap, checks: Iterable[Check[Model]],
+                    load: Load | None, errors: list[Any]) -> list[Problem]:
+    """The game's checks with every wrong value left out, when each can be, so their problems
+    need not wait for a rerun; problems about the left-out values (or files not read) are dropped."""
     holes = [tuple(err["loc"]) for err in errors]
-    exact = all(removable(model, hole, err["type"]) for hole, err in zip(holes, errors))
-    result, gone, alone = without_wrong(model, data, holes)
-    if result is None:
+    if not all(removable(model, hole, err["type"]) for hole, err in zip(holes, errors)):
         return []
-    unread = [(loc, message) for loc, message in (load(result) if load is not None else ())
-              if not any(overlaps(tuple(loc), hole) for hole in gone)]
-    problems = [source.problem(loc, message) for loc, message in unread]
-    if exact and alone:
-        problems += checked(result, source, checks, [*gone, *(tuple(loc) for loc, _ in unread)])
-    return problems
-
-
-ROUNDS = 4  # the wrong values, then the mappings holding wrong required keys, and so on up
-
-
-def without_wrong(model: type[Model], data: Any, holes: list[tuple[Any, ...]]) -> tuple[Model | None, list[tuple[Any, ...]], bool]:
-    """`data` validated with the values at `holes` left out, and where a key is required, the
-    mapping holding it: (the model or None when none validates within a few rounds, what was left
-    out, whether the wrong values alone were)."""
-    gone: list[tuple[Any, ...]] = list(holes)
     trimmed = data
     for hole in holes:
         trimmed = without(trimmed, hole)
-    for round in range(ROUNDS):
-        try:
-            return model.model_validate(trimmed), gone, round == 0
-        except ValidationError as exc:
-            wider = [present(trimmed, tuple(err["loc"])[:-1] if err["type"] == "missing" else tuple(err["loc"]))
-                     for err in exc.errors(include_url=False)]
-        for hole in wider:
-            trimmed = without(trimmed, hole)
-        gone += wider
-    return None, gone, False
-
-
-def present(data: Any, loc: Loc) -> tuple[Any, ...]:
-    """The longest start of `loc` that names a key in `data` (pydantic adds the names of a union's
-    kinds to its paths); a list item's path ends at its list, as an item cannot go and leave the
-    items after it where they were."""
-    found: list[Any] = []
-    for part in loc:
-        if isinstance(data, dict) and part in data:
-            data = data[part]
-        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
-            data = data[part]
-        else:
-            break
-        found.append(part)
-    while found and isinstance(found[-1], int):
-        found.pop()
-    return tuple(found)
+    try:
+        result = model.model_validate(trimmed)
+    except ValidationError:
+        return []
+    unread = [tuple(loc) for loc, _ in (load(model, trimmed, result) if load is not None else ())]  # told above
+    return checked(result, source, checks, holes + unread)
 
 
 def removable(model: type[BaseModel], loc: Loc, kind: str) -> bool:
