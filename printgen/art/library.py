@@ -310,7 +310,8 @@ TemplateFolder = Annotated[Optional[FileName], Loads(ArtLibrary.add_templates), 
 Named = tuple[Loc, str, "Loads", Optional[BaseModel]]  # a file name: its key path, value, how read, its model
 
 
-def load_files(model: type[BaseModel], data: Any, result: BaseModel | None, context: ArtContext) -> list[tuple[Loc, str]]:
+def load_files(model: type[BaseModel], data: Any, result: BaseModel | None,
+               context: ArtContext) -> list[tuple[Loc, str]]:
     """Read every file a definition names (its `Loads` fields) into `context.library`: those of
     `result`, the validated model, each value then carrying what was read from it (an `ArtName`);
     with no result (the definition has wrong values), those in its parts that are right, so every
@@ -333,10 +334,10 @@ def named_files(model: BaseModel, at: Loc) -> Iterator[Named]:
     """Each file name set in a validated `model` and the models inside it."""
     for name, info in type(model).model_fields.items():
         value = getattr(model, name, None)
-        loads = next((meta for meta in info.metadata if isinstance(meta, Loads)), None)
+        loads = loads_of(info)
         if loads is not None and isinstance(value, str):
             yield (*at, name), value, loads, model
-        elif loads is None and holds_models(info.annotation):
+        elif loads is None and holds_files(info.annotation):
             yield from files_within(value, (*at, name))
 
 
@@ -363,10 +364,10 @@ def files_in_data(model: type[BaseModel], data: Any, at: Loc) -> Iterator[Named]
     for name, info in model.model_fields.items():
         if name not in data:
             continue
-        loads = next((meta for meta in info.metadata if isinstance(meta, Loads)), None)
+        loads = loads_of(info)
         if loads is not None and isinstance(data[name], str) and (name,) not in wrong:  # found right
             yield (*at, name), str(data[name]), loads, None
-        elif loads is None and holds_models(info.annotation):
+        elif loads is None and holds_files(info.annotation):
             yield from files_in_parts(info.annotation, data[name], (*at, name))
 
 
@@ -383,16 +384,25 @@ def files_in_parts(annotation: Any, data: Any, at: Loc) -> Iterator[Named]:
         for key, item in data.items():
             yield from files_in_parts(args[1], item, (*at, key))
     elif origin is not None:  # Optional[...], Annotated[...]: the first kind that holds models
-        inner = next((arg for arg in args if holds_models(arg)), None)
+        inner = next((arg for arg in args if holds_files(arg)), None)
         if inner is not None:
             yield from files_in_parts(inner, data, at)
 
 
-def holds_models(annotation: Any) -> bool:
-    """Whether a field's type has a model anywhere inside it (a list of players, a mapping of fonts)."""
+def loads_of(info: Any) -> Loads | None:
+    """How the file a field names is read, or None for a field naming no file."""
+    return next((meta for meta in info.metadata if isinstance(meta, Loads)), None)
+
+
+def holds_files(annotation: Any, seen: frozenset[type] = frozenset()) -> bool:
+    """Whether a field's type has a model naming a file anywhere inside it (a list of players with
+    their token images, a mapping of font families), so the walk never enters a deck's rows or a
+    tile set's tiles."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return True
-    return any(holds_models(arg) for arg in get_args(annotation))
+        return annotation not in seen and any(
+            loads_of(info) is not None or holds_files(info.annotation, seen | {annotation})
+            for info in annotation.model_fields.values())
+    return any(holds_files(arg, seen) for arg in get_args(annotation))
 
 
 def with_value(message: str, value: str) -> str:

@@ -47,7 +47,8 @@ def validate(model: type[Model], data: Any, source: SourceMap, checks: Iterable[
     return result
 
 
-def checked(result: Model, source: SourceMap, checks: Iterable[Check[Model]], holes: list[tuple[Any, ...]]) -> list[Problem]:
+def checked(result: Model, source: SourceMap, checks: Iterable[Check[Model]],
+            holes: list[tuple[Any, ...]]) -> list[Problem]:
     """The game's checks' problems, but those about a value left out or not read (`holes`)."""
     return [source.problem(loc, message) for check in checks for loc, message in check(result)
             if not any(overlaps(tuple(loc), hole) for hole in holes)]
