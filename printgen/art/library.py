@@ -326,7 +326,7 @@ def load_files(model: type[BaseModel], data: Any, result: BaseModel | None,
             problems.append((loc, with_value(str(exc), value)))
         else:
             if owner is not None:
-                owner.__dict__[str(loc[-1])] = ArtName(value, loaded)  # the model's own value, as validated
+                setattr(owner, str(loc[-1]), ArtName(value, loaded))  # the value validated, and what it names
     return problems
 
 
