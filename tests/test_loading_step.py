@@ -4,12 +4,14 @@ reads the files into the build's library, and its problems come with validation'
 way and all in one run, even beside wrong values elsewhere in the definition."""
 from __future__ import annotations
 
+import inspect
+import os
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from printgen.art.library import ArtLibrary, art_of, font_of
+from printgen.art.library import art_of, font_of
 from printgen.core.problems import DefinitionError
 from printgen.core.yamlread import read_yaml
 from printgen.games import load
@@ -50,23 +52,36 @@ def problems(yaml: Path) -> list[str]:
 
 
 @pytest.fixture
-def never_read(monkeypatch):
-    """Any file a library is asked to read fails the test."""
-    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
-        raise AssertionError("a file was read while validating")
+def reads(monkeypatch):
+    """Where each file name was resolved from: (inside load_files, inside pydantic's validation)."""
+    import printgen.art.library as library
 
-    for name in ("add_image", "add_font", "add_templates"):
-        monkeypatch.setattr(ArtLibrary, name, refuse)
+    found: list[tuple[bool, bool]] = []
+    original = library.resolve
+
+    def resolve(*args, **kwargs):  # type: ignore[no-untyped-def]
+        stack = inspect.stack()
+        found.append((any(frame.function == "load_files" for frame in stack),
+                      any(f"{os.sep}pydantic" in frame.filename for frame in stack)))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(library, "resolve", resolve)
+    return found
 
 
-def test_validation_alone_reads_no_file_and_checks_what_a_name_says(copy_definition, never_read):
+def test_files_are_read_in_the_loading_step_never_while_validating(copy_definition, tmp_path, reads):
     yaml = copy_definition("one_minute_war")
-    set_key(yaml, "  text: One Minute War", "  image: art/nowhere.png")
-    set_key(yaml, "  image: art/nowhere.png", "  font: fonts/nowhere.ttf")
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (30, 30)).save(tmp_path / "art" / "logo.png")
+    set_key(yaml, "  text: One Minute War", "  image: art/logo.png")
+    font = set_key(yaml, "  image: art/logo.png", "  font: fonts/nowhere.ttf")
     data, _ = read_yaml(yaml)
-    defn = OneMinuteWar.model_validate(data)
-    assert (defn.logo.image, defn.logo.font) == ("art/nowhere.png", "fonts/nowhere.ttf")
-    assert art_of(defn.logo.image) is None and font_of(defn.logo.font, "own") == "own"
+    defn = OneMinuteWar.model_validate(data)  # validation alone: structure, no file read
+    assert reads == [] and art_of(defn.logo.image) is None and font_of(defn.logo.font, "own") == "own"
+    assert (defn.logo.image, defn.logo.font) == ("art/logo.png", "fonts/nowhere.ttf")
+    assert problems(yaml) == [f"{font}: logo.font: expected a file, but fonts/nowhere.ttf does not exist "
+                              f"(got 'fonts/nowhere.ttf')"]
+    assert reads == [(True, False), (True, False)]  # the image and the font, by the loading step
     data["logo"]["image"] = "art/logo.gif"  # a name's suffix is structure: validation tells it
     with pytest.raises(Exception, match=r"expected a PNG, JPEG or SVG file \(\.png, \.jpg, \.jpeg or \.svg\)"):
         OneMinuteWar.model_validate(data)
