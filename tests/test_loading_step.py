@@ -137,3 +137,13 @@ def test_what_the_loading_step_read_reaches_the_drawing_through_the_build(copy_d
     assert art is not None and art.natural == (300.0, 100.0) and art.kind == "PNG"
     assert loaded.art.images["art/field.png"] is art  # the build's own library holds it
     assert loaded.definition.card.body_image == "art/field.png"
+
+
+def test_a_token_image_is_read_in_the_same_list_item_as_a_wrong_key(copy_definition):
+    yaml = copy_definition("fracas")
+    colour = replace(yaml, '    colour: "#b03a2e"', '    colour: red')
+    image = set_key(yaml, '    colour: red', '    token_image: tokens/red.png')
+    told = problems(yaml)
+    assert told[0].startswith(f"{colour}: players[0].colour: expected ")
+    assert told[1:] == [f"{image}: players[0].token_image: expected a file, but tokens/red.png does not exist "
+                        f"(got 'tokens/red.png')"]
