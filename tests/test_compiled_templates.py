@@ -1,7 +1,9 @@
-"""Templates are parsed once for every render with the same search folders (one sandbox each,
-jinja.render.environment, whose own cache keeps the parsed code), never past an edit, and a kept
-template renders exactly what a fresh sandbox renders."""
+"""A sandbox is made for one render, or one batch of renders (jinja.render.environment), and kept by
+no one after: no step counter or parsed template outlives the work it was made for. A batch parses
+its template once; an edited template renders its new text; a render's budgets start afresh."""
 from __future__ import annotations
+
+import gc
 
 import pytest
 
@@ -13,8 +15,7 @@ FACE = "omiga/tile-face.svg.j2"
 
 @pytest.fixture
 def compiled(monkeypatch):
-    """A count of every compile in this process, from fresh sandboxes."""
-    render.sandbox.cache_clear()
+    """A count of every compile in this process."""
     calls: list[str | None] = []
     original = BoundedSandbox.compile
 
@@ -23,34 +24,30 @@ def compiled(monkeypatch):
         return original(self, source, name, filename, *args, **kwargs)
 
     monkeypatch.setattr(BoundedSandbox, "compile", counted)
-    yield calls
-    render.sandbox.cache_clear()
+    return calls
 
 
-def test_a_template_is_parsed_once_for_every_render_with_the_same_folders(compiled):
-    assert render.environment() is render.environment()
-    render.environment().get_template(FACE)
-    render.environment().get_template(FACE)
-    assert compiled == [FACE]
-    assert render.environment(markdown_values=True) is not render.environment()
+def test_each_render_has_a_sandbox_of_its_own_that_nothing_keeps(compiled, tmp_path):
+    assert render.environment() is not render.environment()
+    (tmp_path / "page.svg.j2").write_text("<svg>{% for i in range(3) %}{{ i }}{% endfor %}</svg>")
+    gc.collect()
+    before = sum(isinstance(o, BoundedSandbox) for o in gc.get_objects())
+    assert render.render("page.svg.j2", {}, [tmp_path]) == "<svg>012</svg>"
+    gc.collect()
+    assert sum(isinstance(o, BoundedSandbox) for o in gc.get_objects()) == before
+    assert compiled == ["page.svg.j2"]
 
 
-def test_a_kept_template_renders_as_a_fresh_sandbox_renders(compiled):
-    from printgen.games import bundled_definition, load
-    from printgen.jinja.plaindata import plain
-
-    defn = load(bundled_definition("omiga")).definition
-    context = {"d": plain(defn), "title": "T"}
-    kept = render.environment().get_template("omiga/tile-back.svg.j2")
-    fresh = render.sandbox.__wrapped__((), False).get_template("omiga/tile-back.svg.j2")
-    assert kept is not fresh
-    data = {**context, **{"tile": {"deck": "white", "width": 42, "height": 42, "bleed": 0},
-                          "look": {"back": "#000000", "ink": "#ffffff", "hatch": None}, "hatch": None,
-                          "plain": False, "marker": "WHITE DECK",
-                          "box": {"x": 0, "y": 0, "width": 42, "height": 42},
-                          "emblem": {"cx": 21, "cy": 21, "ring": 14, "inner": 12, "line": 0.7,
-                                     "inner_line": 0.25, "text_y": 22, "size": 3}}}
-    assert kept.render(data) == fresh.render(data)
+def test_a_batch_parses_its_template_once_and_each_render_has_fresh_budgets(compiled, tmp_path):
+    (tmp_path / "piece.svg.j2").write_text("<svg>{% for i in range(rounds) %}{% for j in range(5000) %}"
+                                           "{% endfor %}{% endfor %}{{ rounds }}</svg>")
+    seconds = render.TEMPLATE_SECONDS * 8
+    with pytest.raises(Exception, match="steps"):  # twice the work in one render is over its budget
+        render.render_each("piece.svg.j2", [{"rounds": 240}], [tmp_path], seconds)
+    compiled.clear()
+    texts = render.render_each("piece.svg.j2", [{"rounds": 120}, {"rounds": 120}], [tmp_path], seconds)
+    assert texts == ["<svg>120</svg>", "<svg>120</svg>"]
+    assert compiled == ["piece.svg.j2"]
 
 
 def test_an_edited_template_renders_its_new_text(compiled, tmp_path):
@@ -60,7 +57,5 @@ def test_an_edited_template_renders_its_new_text(compiled, tmp_path):
     page = folder / "page.svg.j2"
     page.write_text("<svg>{{ x }}</svg>")
     assert render.render("page.svg.j2", {"x": 1}, [folder]) == "<svg>1</svg>"
-    assert render.render("page.svg.j2", {"x": 1}, [folder]) == "<svg>1</svg>"
     page.write_text("<svg>{{ x + 1 }}</svg>")
     assert render.render("page.svg.j2", {"x": 1}, [folder]) == "<svg>2</svg>"
-    assert compiled == ["page.svg.j2", "page.svg.j2"]

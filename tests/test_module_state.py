@@ -14,7 +14,7 @@ from test_structure import mutable_containers, modules
 
 ROOT = Path(__file__).resolve().parents[1]
 ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
-MAX_STATE = 6
+MAX_STATE = 5  # six before the Jinja sandboxes were made per render (issue 45)
 CACHES = {"lru_cache", "cache"}
 
 
@@ -67,7 +67,7 @@ def switches(tree: ast.Module) -> set[str]:
     return found
 
 
-def test_module_level_state_is_at_most_six_and_each_is_named() -> None:
+def test_module_level_state_is_at_most_five_and_each_is_named() -> None:
     state = module_caches() | mutable_containers()
     text = ARCHITECTURE.read_text()
     unnamed = sorted(item for item in state if f"`{item.removeprefix('printgen.').replace(':', '.')}`" not in text)

@@ -1,7 +1,9 @@
 """Art a user brings: image files (PNG, JPEG, SVG), TrueType fonts and a template folder.
 
-The field types below check and load each file while the definition is validated, so a bad file is
-a located problem like any other; the model's value carries its art (`art_of(defn.logo.image)`).
+The field types below say which keys name files; validation checks only what the name says (its
+suffix), then the loading step (`load_files`, a step of its own after validation) reads each file,
+so a bad file is a located problem like any other, told with validation's; the model's value then
+carries its art (`art_of(defn.logo.image)`).
 PNG and JPEG art has the pixel count its header states checked first, then every pixel decoded once,
 so a damaged file is told now (Pillow's own limits guard the decode itself). A user's TrueType font
 has its tables measured (art.measure), then is registered under a name taken from its bytes alone,
@@ -16,14 +18,16 @@ import struct
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Callable, Iterator, Optional, get_args, get_origin
 
-from pydantic import AfterValidator, Field, ValidationInfo
+from pydantic import AfterValidator, BaseModel, Field, ValidationError
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printgen.art.loaded import Art, digest, first_line
 from printgen.core.problems import display_name
+from printgen.core.source import Loc
+from printgen.core.validation import shorten
 from printgen.drawing.fonts import USER_PREFIX, css_family, user_family
 
 MAX_ART_BYTES = 30 * 1024 * 1024  # far above any card art; refuses a mistaken multi-GB file early
@@ -35,7 +39,7 @@ KEPT_SVG_ELEMENTS = 20_000  # pictures of rendered templates kept, by elements (
 
 @dataclass
 class ArtContext:
-    """What a definition's art is checked against; passed to pydantic as validation context."""
+    """What a definition's art is read against, and the library it is read into (one per build)."""
 
     base: Path  # the definition's folder, where relative names start
     allow_outside: bool = False
@@ -221,7 +225,7 @@ class ArtLibrary:
             return self.images[value]
         kind = IMAGE_SUFFIXES.get(Path(value).suffix.lower())
         if kind is None:
-            raise ValueError("expected a PNG, JPEG or SVG file (.png, .jpg, .jpeg or .svg)")
+            raise ValueError(IMAGE_EXPECTED)
         path = resolve(value, context)
         file = f"{kind}\0{path}"  # the same file under another spelling (./x.svg) is converted once
         if file in self.images:
@@ -265,28 +269,142 @@ class ArtLibrary:
         if value in self.fonts:
             return self.fonts[value]
         if Path(value).suffix.lower() not in FONT_SUFFIXES:
-            raise ValueError("expected a TrueType font file (.ttf)")
+            raise ValueError(FONT_EXPECTED)
         path = resolve(value, context)
         self.fonts[value] = register_user_font(path, read_art(path))
         return self.fonts[value]
 
 
-def loading(add: Callable[[ArtLibrary, str, ArtContext], Any]) -> Callable[[str | None, ValidationInfo], str | None]:
-    """A validator that loads the file a value names through `add`, when validating a real load."""
-    def check(value: str | None, info: ValidationInfo) -> str | None:
-        # None when a model is validated on its own (tests, tools), not as a real load
-        context = info.context.get("art") if isinstance(info.context, dict) else None
-        if value is not None and isinstance(context, ArtContext):
-            return ArtName(value, add(context.library, value, context))
+def suffix_in(suffixes: tuple[str, ...], expected: str) -> Callable[[str | None], str | None]:
+    """A validator of a file name's suffix alone: what the name says, before anything is read."""
+    def check(value: str | None) -> str | None:
+        if value is not None and Path(value).suffix.lower() not in suffixes:
+            raise ValueError(expected)
         return value
     return check
 
 
+@dataclass(frozen=True)
+class Loads:
+    """Marks a field naming a file that `load_files` reads after validation, through `add`."""
+
+    add: Callable[[ArtLibrary, str, ArtContext], Any]
+
+
+IMAGE_EXPECTED = "expected a PNG, JPEG or SVG file (.png, .jpg, .jpeg or .svg)"
+FONT_EXPECTED = "expected a TrueType font file (.ttf)"
 FileName = Annotated[str, Field(min_length=1, max_length=300)]
-ImageFile = Annotated[Optional[FileName], AfterValidator(loading(ArtLibrary.add_image)), Field(
+ImageFile = Annotated[Optional[FileName], AfterValidator(suffix_in(tuple(IMAGE_SUFFIXES), IMAGE_EXPECTED)),
+                      Loads(ArtLibrary.add_image), Field(
     description="a PNG, JPEG or SVG file, relative to this definition's folder, e.g. 'art/logo.png'")]
-FontFile = Annotated[Optional[FileName], AfterValidator(loading(ArtLibrary.add_font)), Field(
+FontFile = Annotated[Optional[FileName], AfterValidator(suffix_in(FONT_SUFFIXES, FONT_EXPECTED)),
+                     Loads(ArtLibrary.add_font), Field(
     description="a TrueType font file (.ttf), relative to this definition's folder")]
-TemplateFolder = Annotated[Optional[FileName], AfterValidator(loading(ArtLibrary.add_templates)), Field(
+TemplateFolder = Annotated[Optional[FileName], Loads(ArtLibrary.add_templates), Field(
     description="a folder of your own templates, relative to this definition's folder; "
                 "a file there replaces the bundled template with the same name")]
+
+
+# -- the loading step, after validation --------------------------------------------------------------
+
+Named = tuple[Loc, str, "Loads", Optional[BaseModel]]  # a file name: its key path, value, how read, its model
+
+
+def load_files(model: type[BaseModel], data: Any, result: BaseModel | None,
+               context: ArtContext) -> list[tuple[Loc, str]]:
+    """Read every file a definition names (its `Loads` fields) into `context.library`: those of
+    `result`, the validated model, each value then carrying what was read from it (an `ArtName`);
+    with no result (the definition has wrong values), those in its parts that are right, so every
+    problem comes at once. Each file that cannot be used is a problem at its key, worded as
+    validation words its problems."""
+    named = named_files(result, ()) if result is not None else files_in_data(model, data, ())
+    problems: list[tuple[Loc, str]] = []
+    for loc, value, loads, owner in named:
+        try:
+            loaded = loads.add(context.library, value, context)
+        except ValueError as exc:
+            problems.append((loc, with_value(str(exc), value)))
+        else:
+            if owner is not None:
+                setattr(owner, str(loc[-1]), ArtName(value, loaded))  # the value validated, and what it names
+    return problems
+
+
+def named_files(model: BaseModel, at: Loc) -> Iterator[Named]:
+    """Each file name set in a validated `model` and the models inside it."""
+    for name, info in type(model).model_fields.items():
+        value = getattr(model, name, None)
+        loads = loads_of(info)
+        if loads is not None and isinstance(value, str):
+            yield (*at, name), value, loads, model
+        elif loads is None and holds_files(info.annotation):
+            yield from files_within(value, (*at, name))
+
+
+def files_within(value: Any, at: Loc) -> Iterator[Named]:
+    if isinstance(value, BaseModel):
+        yield from named_files(value, at)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from files_within(item, (*at, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from files_within(item, (*at, key))
+
+
+def files_in_data(model: type[BaseModel], data: Any, at: Loc) -> Iterator[Named]:
+    """Each file name in the parts of `data`, not valid as a whole, that validation found right."""
+    try:
+        yield from named_files(model.model_validate(data), at)
+        return
+    except ValidationError as exc:
+        wrong = {tuple(err["loc"])[:1] for err in exc.errors(include_url=False)}
+    if not isinstance(data, dict) or () in wrong:  # not a mapping, or wrong as a whole
+        return
+    for name, info in model.model_fields.items():
+        if name not in data:
+            continue
+        loads = loads_of(info)
+        if loads is not None and isinstance(data[name], str) and (name,) not in wrong:  # found right
+            yield (*at, name), str(data[name]), loads, None
+        elif loads is None and holds_files(info.annotation):
+            yield from files_in_parts(info.annotation, data[name], (*at, name))
+
+
+def files_in_parts(annotation: Any, data: Any, at: Loc) -> Iterator[Named]:
+    """`files_in_data` through a field's type: a model, or the items of its lists and mappings."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield from files_in_data(annotation, data, at)
+        return
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in (list, tuple) and isinstance(data, list) and args:
+        for index, item in enumerate(data):
+            yield from files_in_parts(args[0], item, (*at, index))
+    elif origin is dict and isinstance(data, dict) and len(args) == 2:
+        for key, item in data.items():
+            yield from files_in_parts(args[1], item, (*at, key))
+    elif origin is not None:  # Optional[...], Annotated[...]: the first kind that holds models
+        inner = next((arg for arg in args if holds_files(arg)), None)
+        if inner is not None:
+            yield from files_in_parts(inner, data, at)
+
+
+def loads_of(info: Any) -> Loads | None:
+    """How the file a field names is read, or None for a field naming no file."""
+    return next((meta for meta in info.metadata if isinstance(meta, Loads)), None)
+
+
+def holds_files(annotation: Any, seen: frozenset[type] = frozenset()) -> bool:
+    """Whether a field's type has a model naming a file anywhere inside it (a list of players with
+    their token images, a mapping of font families), so the walk never enters a deck's rows or a
+    tile set's tiles."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation not in seen and any(
+            loads_of(info) is not None or holds_files(info.annotation, seen | {annotation})
+            for info in annotation.model_fields.values())
+    return any(holds_files(arg, seen) for arg in get_args(annotation))
+
+
+def with_value(message: str, value: str) -> str:
+    """A loading problem as validation says a wrong value: the value written, unless it is quoted."""
+    return message if "(got " in message else f"{message} (got {shorten(value)})"

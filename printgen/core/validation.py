@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Optional, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -12,29 +12,46 @@ from printgen.core.source import Loc, SourceMap, commented_value, quote_hint
 Model = TypeVar("Model", bound=BaseModel)
 
 
-def validate(model: type[Model], data: Any, source: SourceMap,
-             checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]] = (),
-             context: dict[str, Any] | None = None) -> Model:
-    """Validate `data` into `model`, then run the game's checks; raise with every problem at once."""
+Check = Callable[[Model], Iterable[tuple[Loc, str]]]
+# reads the files a definition names: those of the model validated from the data, or (None: the data
+# has wrong values) those in its parts that are right; gives their problems
+Load = Callable[[type[BaseModel], Any, Optional[BaseModel]], Iterable[tuple[Loc, str]]]
+
+
+def validate(model: type[Model], data: Any, source: SourceMap, checks: Iterable[Check[Model]] = (),
+             load: Load | None = None) -> Model:
+    """Validate `data` into `model` (its structure), then `load` the files it names (a step of its
+    own, never inside a validator), then run the game's checks; raise with every problem at once."""
     from printgen.core.textcheck import unprintable  # imported here: textcheck builds on this module
 
     text = unprintable(data, source)
     try:
-        result = model.model_validate(data, context=context)
+        result = model.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         problems = [source.problem(err["loc"], with_comment_hint(explain(err, model, err["loc"]), err, source))
                     for err in errors]
-        paths = {p.path for p in problems}
+        problems += [source.problem(loc, message) for loc, message in (load(model, data, None) if load else ())]
         if not text:  # the game's checks on the parts that are right, so no problem waits for a rerun
-            problems += checked_without(model, data, source, checks, context, errors)
+            problems += checked_without(model, data, source, checks, load, errors)
+        paths = {p.path for p in problems}
         raise DefinitionError(source.hints + problems + [p for p in text if p.path not in paths])
+    unread = list(load(model, data, result)) if load is not None else []
+    problems = [source.problem(loc, message) for loc, message in unread]
     if text:  # the game checks measure and quote text, so they run only on printable text
-        raise DefinitionError(source.hints + text)
-    problems = [source.problem(loc, message) for check in checks for loc, message in check(result)]
+        paths = {p.path for p in problems}
+        raise DefinitionError(source.hints + problems + [p for p in text if p.path not in paths])
+    problems += checked(result, source, checks, [tuple(loc) for loc, _ in unread])
     if problems:
         raise DefinitionError(source.hints + problems)
     return result
+
+
+def checked(result: Model, source: SourceMap, checks: Iterable[Check[Model]],
+            holes: list[tuple[Any, ...]]) -> list[Problem]:
+    """The game's checks' problems, but those about a value left out or not read (`holes`)."""
+    return [source.problem(loc, message) for check in checks for loc, message in check(result)
+            if not any(overlaps(tuple(loc), hole) for hole in holes)]
 
 
 def with_comment_hint(message: str, err: Mapping[str, Any], source: SourceMap) -> str:
@@ -47,11 +64,10 @@ def with_comment_hint(message: str, err: Mapping[str, Any], source: SourceMap) -
     return f"{message.split('; ')[0]}: {quote_hint(value)}"
 
 
-def checked_without(model: type[Model], data: Any, source: SourceMap,
-                    checks: Iterable[Callable[[Model], Iterable[tuple[Loc, str]]]],
-                    context: dict[str, Any] | None, errors: list[Any]) -> list[Problem]:
+def checked_without(model: type[Model], data: Any, source: SourceMap, checks: Iterable[Check[Model]],
+                    load: Load | None, errors: list[Any]) -> list[Problem]:
     """The game's checks with every wrong value left out, when each can be, so their problems
-    need not wait for a rerun; problems about the left-out values are dropped."""
+    need not wait for a rerun; problems about the left-out values (or files not read) are dropped."""
     holes = [tuple(err["loc"]) for err in errors]
     if not all(removable(model, hole, err["type"]) for hole, err in zip(holes, errors)):
         return []
@@ -59,11 +75,11 @@ def checked_without(model: type[Model], data: Any, source: SourceMap,
     for hole in holes:
         trimmed = without(trimmed, hole)
     try:
-        result = model.model_validate(trimmed, context=context)
+        result = model.model_validate(trimmed)
     except ValidationError:
         return []
-    return [source.problem(loc, message) for check in checks for loc, message in check(result)
-            if not any(overlaps(tuple(loc), hole) for hole in holes)]
+    unread = [tuple(loc) for loc, _ in (load(model, trimmed, result) if load is not None else ())]  # told above
+    return checked(result, source, checks, holes + unread)
 
 
 def removable(model: type[BaseModel], loc: Loc, kind: str) -> bool:

@@ -4,6 +4,7 @@ Nothing is written to disk until every game has built, so a bad definition leave
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence
@@ -148,8 +149,9 @@ def load_read(path: Path, data: Any, source: SourceMap, allow_outside: bool = Fa
         raise DefinitionError([source.problem(("game",), f"expected one of: {', '.join(GAME_MODULES)} "
                                               f"(got {got})")])
     game = game_entry(game_id)
-    art = art_module().ArtContext(path.parent, allow_outside)
-    model = validate(game.model, data, source, game.checks if checks else (), context={"art": art})
+    art = art_module().ArtContext(path.parent, allow_outside)  # this build's art, read after validation
+    model = validate(game.model, data, source, game.checks if checks else (),
+                     load=partial(art_module().load_files, context=art))
     return Loaded(game, model, path, output_name(path), source, art.library, allow_outside)
 
 

@@ -11,7 +11,6 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -36,14 +35,12 @@ def autoescape(name: str | None) -> bool:
 
 
 def environment(user_dirs: Iterable[Path] = (), markdown_values: bool = False) -> SandboxedEnvironment:
-    """The sandbox, one per folders and switch so Jinja's cache parses each template once;
+    """A new sandbox over the user's folders, then the bundled ones, made for one render or one batch
+    of renders (`render_each`) and dropped after it, so no step counter and no parsed template
+    outlives the work it was made for (a build parses a template again in its next render: a few
+    milliseconds, where a cache kept across builds saved none a person feels, benchmarks/notes.md);
     `markdown_values` makes each inserted value plain words in Markdown (see `markdown_value`)."""
-    return sandbox(tuple(str(p) for p in user_dirs), markdown_values)
-
-
-@lru_cache(maxsize=8)
-def sandbox(user_dirs: tuple[str, ...], markdown_values: bool) -> SandboxedEnvironment:
-    search = [*user_dirs, str(bundled_dir())]
+    search = [*(str(p) for p in user_dirs), str(bundled_dir())]
     return BoundedSandbox(loader=ConfinedLoader(search, (str(bundled_dir()),)), autoescape=autoescape,
                           undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                           keep_trailing_newline=True, **({"finalize": markdown_value} if markdown_values else {}))
@@ -83,7 +80,7 @@ def render_each(name: str, contexts: Sequence[dict[str, Any]], user_dirs: list[P
             label = labels[index] if index < len(labels) else ""
             with located(env, name, label):
                 env.fresh()  # type: ignore[attr-defined]  # BoundedSandbox's per-render budgets
-                text = env.get_template(name).render({**(common or {}), **context})  # compiled once
+                text = env.get_template(name).render({**(common or {}), **context})  # compiled once a batch
             texts.append(text)
     return texts
 
