@@ -16,7 +16,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from building import build, edited
-from pdfmeasure import CUT_DASH, chars_mm, page_size_mm, reading_text, segments
+from pdfmeasure import CUT_DASH, chars_mm, glyph_pt, page_size_mm, reading_text, segments
 from printgen.games import bundled_definition
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -247,6 +247,23 @@ def test_the_drawing_shows_each_position(built):
         lines.setdefault(round(w["top"], 1), []).append(w)
     label_rows = [" ".join(w["text"] for w in sorted(ws, key=lambda w: w["x0"])) for ws in lines.values()]
     assert names in label_rows  # the labels under the cards, left to right in the YAML's order
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_corner_index_prints_at_the_labels_size_however_the_card_turns(built, paper):
+    """The small letters in the drawn cards' corners, upright, sideways, diagonal and upside down,
+    in every Armies document: measured at their true size (pdfplumber's `size` reads a sideways 7 pt
+    letter as 5.4), never under the 7.5 pt of the labels beneath the cards."""
+    from printgen.games.armies.positions import LABEL_PT
+
+    for path in pdfs(built[paper], "armies").values():
+        with pdfplumber.open(path) as pdf:
+            corners = [c for page in pdf.pages for c in page.chars
+                       if c["text"] == "A" and math.hypot(*c["matrix"][:2]) > 1.5 and glyph_pt(c) < 12]
+        turns = {round(math.degrees(math.atan2(c["matrix"][1], c["matrix"][0]))) % 360 for c in corners}
+        assert {0, 180, 270, 90, 315, 135} <= turns, (path.name, turns)  # both corners of 3 turned cards
+        assert min(glyph_pt(c) for c in corners) >= LABEL_PT - 0.01 >= 7, (path.name, sorted(
+            round(glyph_pt(c), 2) for c in corners))
 
 
 @pytest.mark.parametrize("game, key, section", [
