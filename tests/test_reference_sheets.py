@@ -266,6 +266,21 @@ def test_every_corner_index_prints_at_the_labels_size_however_the_card_turns(bui
             round(glyph_pt(c), 2) for c in corners))
 
 
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_rulebooks_example_ends_in_a_score_strip_that_fills_its_last_page(built, paper):
+    """The worked example's rounds again as a table (cards played; each side's army in front and
+    its SP after the round), played out from the definition; the rulebook stays two pages, the
+    second's columns ending level within a tenth of their foot."""
+    from typeset import column_blanks
+
+    book = pdfs(built[paper], "armies")[""]
+    rows = rows_across(tables_in(book))
+    assert ["Round", "Cards played", "Armies in front"] in rows
+    assert ["1", "red 9 v black 6", "K 3 SP v Q 1 SP"] in rows and ["5", "red 3 v black 2", "K 2 SP v A 4 SP"] in rows
+    blanks = column_blanks(book)
+    assert len(blanks) == 2 and max(blanks[-1]) <= 0.10, blanks
+
+
 @pytest.mark.parametrize("game, key, section", [
     ("fracas", "turn", "A turn, in 6 steps"),
     ("armies", "round", "A round"),
