@@ -46,6 +46,8 @@ The publisher section (issue 43, stop 46) compares with commit 1ec7a53: build th
 the sample deck there into /tmp/b46/a4 (`... build fracas armies omiga one_minute_war quick_violence
 card_defs/deck.yaml --no-pictures --out /tmp/b46/a4`), then
 `python docs/make_images.py publisher-quality /tmp/b46/a4`.
+The filled reference sheets (issue 43) compare with commit dbd1a87: build the five games there
+into /tmp/before-ref, then `python docs/make_images.py reference-quality /tmp/before-ref`.
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
@@ -375,6 +377,22 @@ def publisher_quality_images(before: Path, after: Path) -> None:
             save(side_by_side(left, right), f"quality-publisher-{name}-{page + 1}.png")
 
 
+# issue 43, the reference sheets filled (fronts within 10 %, backs within 15 %) and the Armies
+# rulebook's score strip: (folder, file, pages), as `publisher_quality_images` shows them
+REFERENCE_PAGES = [*((game, f"{game}-reference", (0,)) for game in ("one_minute_war", "omiga", "quick_violence",
+                                                                   "fracas", "armies")),
+                   ("armies", "armies", (1,))]
+
+
+def reference_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, the filled reference sheets: each page at 80 dpi, as it was and as it is."""
+    for folder, name, numbers in REFERENCE_PAGES:
+        for page in numbers:
+            left = labelled(render(before / folder / f"{name}.pdf", page, 80), "before")
+            right = labelled(render(after / folder / f"{name}.pdf", page, 80), "after")
+            save(side_by_side(left, right), f"quality-filled-{name}-{page + 1}.png")
+
+
 WORDS_PAGES = [("fracas", "", (0, 2)), ("armies", "", (1,)), ("omiga", "", (1,)), ("one_minute_war", "", (1,)),
                ("quick_violence", "", (1, 2)),
                *((game, "-reference", (0,)) for game in ("fracas", "armies", "omiga", "one_minute_war",
@@ -492,6 +510,10 @@ def main() -> None:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "deck",
                      "--no-pictures", "--out", out)
             publisher_quality_images(Path(sys.argv[2]), out)
+            return
+        if sys.argv[1:2] == ["reference-quality"]:
+            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
+            reference_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)
