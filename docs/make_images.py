@@ -49,6 +49,8 @@ card_defs/deck.yaml --no-pictures --out /tmp/b46/a4`), then
 The Fracas table-page section (issue 43, the fourth Fracas round) compares with commit dbd1a87,
 built on A4 and on Letter into a4/ and letter/ of one folder (`... build fracas quick_violence
 --paper P --out /tmp/b-table/P`), then `python docs/make_images.py table-quality /tmp/b-table`.
+The filled reference sheets (issue 43) compare with commit dbd1a87: build the five games there
+into /tmp/before-ref, then `python docs/make_images.py reference-quality /tmp/before-ref`.
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
@@ -397,6 +399,20 @@ def table_quality_images(before: Path, after: Path) -> None:
             left = labelled(Image.new("RGB", right.size, "white"), "before: no such page (a blank back)")
         suffix = "" if paper == "a4" else "-letter"
         save(side_by_side(left, labelled(right, "after")), f"quality-table-{name}-{page + 1}{suffix}.png")
+# issue 43, the reference sheets filled (fronts within 10 %, backs within 15 %) and the Armies
+# rulebook's score strip: (folder, file, pages), as `publisher_quality_images` shows them
+REFERENCE_PAGES = [*((game, f"{game}-reference", (0,)) for game in ("one_minute_war", "omiga", "quick_violence",
+                                                                   "fracas", "armies")),
+                   ("armies", "armies", (1,))]
+
+
+def reference_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, the filled reference sheets: each page at 80 dpi, as it was and as it is."""
+    for folder, name, numbers in REFERENCE_PAGES:
+        for page in numbers:
+            left = labelled(render(before / folder / f"{name}.pdf", page, 80), "before")
+            right = labelled(render(after / folder / f"{name}.pdf", page, 80), "after")
+            save(side_by_side(left, right), f"quality-filled-{name}-{page + 1}.png")
 
 
 WORDS_PAGES = [("fracas", "", (0, 2)), ("armies", "", (1,)), ("omiga", "", (1,)), ("one_minute_war", "", (1,)),
@@ -521,6 +537,10 @@ def main() -> None:
             for paper in ("a4", "letter"):
                 printgen("build", "fracas", "quick_violence", "--paper", paper, "--out", out / paper)
             table_quality_images(Path(sys.argv[2]), out)
+            return
+        if sys.argv[1:2] == ["reference-quality"]:
+            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
+            reference_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)

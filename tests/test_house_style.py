@@ -71,6 +71,41 @@ def test_columns_end_near_the_foot_and_level_on_the_last_page(all_games_built, g
     assert len(last) == 2 and abs(last[0] - last[1]) <= MAX_UNLEVEL, last
 
 
+def subtitle_lines(path: Path) -> list[list[str]]:
+    """The italic lines right under each title of a PDF (its masthead subtitles), top down."""
+    result = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            rows: dict[float, list[dict]] = {}
+            for word in page.extract_words(extra_attrs=["fontname", "size"]):
+                rows.setdefault(round(word["top"], 0), []).append(word)
+            ordered = sorted(rows.items())
+            for i, (top, words) in enumerate(ordered):
+                if max(w["size"] for w in words) < 15:
+                    continue  # not a title
+                found, last = [], top
+                for next_top, next_words in ordered[i + 1:]:
+                    if next_top - last > 9 * MM or not all("Oblique" in w["fontname"] for w in next_words):
+                        break
+                    found.append(" ".join(w["text"] for w in sorted(next_words, key=lambda w: w["x0"])))
+                    last = next_top
+                result.append(found)
+    return result
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", GAMES)
+def test_a_reference_subtitle_breaks_only_between_sentences(all_games_built, game, paper):
+    """Each line of a reference half's subtitle ends a sentence, one sentence a line as the rulebooks
+    set theirs: a long subtitle is not balanced into two half-width lines broken mid-sentence."""
+    for path in references(all_games_built[paper], game):
+        mastheads = subtitle_lines(path)
+        assert len(mastheads) >= 2 and any(mastheads), (path.name, mastheads)
+        for found in mastheads:
+            for line in found:
+                assert line.endswith((".", "!", "?")), (path.name, found)
+
+
 def mean(values: list[float]) -> float:
     return sum(values) / len(values)
 

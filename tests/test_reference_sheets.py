@@ -16,7 +16,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from building import build, edited
-from pdfmeasure import CUT_DASH, chars_mm, page_size_mm, reading_text, segments
+from pdfmeasure import CUT_DASH, chars_mm, glyph_pt, page_size_mm, reading_text, segments
 from printgen.games import bundled_definition
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -247,6 +247,38 @@ def test_the_drawing_shows_each_position(built):
         lines.setdefault(round(w["top"], 1), []).append(w)
     label_rows = [" ".join(w["text"] for w in sorted(ws, key=lambda w: w["x0"])) for ws in lines.values()]
     assert names in label_rows  # the labels under the cards, left to right in the YAML's order
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_corner_index_prints_at_the_labels_size_however_the_card_turns(built, paper):
+    """The small letters in the drawn cards' corners, upright, sideways, diagonal and upside down,
+    in every Armies document: measured at their true size (pdfplumber's `size` reads a sideways 7 pt
+    letter as 5.4), never under the 7.5 pt of the labels beneath the cards."""
+    from printgen.games.armies.positions import LABEL_PT
+
+    for path in pdfs(built[paper], "armies").values():
+        with pdfplumber.open(path) as pdf:
+            corners = [c for page in pdf.pages for c in page.chars
+                       if c["text"] == "A" and math.hypot(*c["matrix"][:2]) > 1.5 and glyph_pt(c) < 12]
+        turns = {round(math.degrees(math.atan2(c["matrix"][1], c["matrix"][0]))) % 360 for c in corners}
+        assert {0, 180, 270, 90, 315, 135} <= turns, (path.name, turns)  # both corners of 3 turned cards
+        assert min(glyph_pt(c) for c in corners) >= LABEL_PT - 0.01 >= 7, (path.name, sorted(
+            round(glyph_pt(c), 2) for c in corners))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_rulebooks_example_ends_in_a_score_strip_that_fills_its_last_page(built, paper):
+    """The worked example's rounds again as a table (cards played; each side's army in front and
+    its SP after the round), played out from the definition; the rulebook stays two pages, the
+    second's columns ending level within a tenth of their foot."""
+    from typeset import column_blanks
+
+    book = pdfs(built[paper], "armies")[""]
+    rows = rows_across(tables_in(book))
+    assert ["Round", "Cards played", "Armies in front"] in rows
+    assert ["1", "red 9 v black 6", "K 3 SP v Q 1 SP"] in rows and ["5", "red 3 v black 2", "K 2 SP v A 4 SP"] in rows
+    blanks = column_blanks(book)
+    assert len(blanks) == 2 and max(blanks[-1]) <= 0.10, blanks
 
 
 @pytest.mark.parametrize("game, key, section", [

@@ -105,17 +105,29 @@ def example(defn: Armies) -> dict[str, Any]:
         else:
             event["why"] = "defence"
         event["winner"] = None if a == b else (FIRST if a > b else SECOND)
+        event["standing"] = [f"{line.front.index} {line.front.stamina - line.lost} SP" if line.armies else "\u2013"
+                             for line in lines]  # each player's army in front after the round
         rounds.append(event)
     return {"players": start, "rounds": rounds}
 
 
+def score_strip(played: dict[str, Any]) -> DataTable:
+    """The worked example round by round: both plays, then the army in front on each side and the
+    SP it has left, the first player's before the second's."""
+    rows = [(str(n), " v ".join(c.removeprefix("a ") for c in r["cards"]), " v ".join(r["standing"]))
+            for n, r in enumerate(played["rounds"], 1)]
+    return DataTable(("Round", "Cards played", "Armies in front"), rows, (0.2, 0.4, 0.4))
+
+
 def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
-    """The full rules: the template gets the definition, the card counts and the worked example."""
+    """The full rules: the template gets the definition, the card counts and the worked example,
+    also shown as a score strip (the `example` table)."""
     army_cards = 4 * len(defn.stamina)
+    played = example(defn)
     return Rulebook(title=defn.title, template="armies/rules.md.j2",
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
-                             "example": example(defn), "reference_file": f"{stem}-reference.pdf"},
-                    tables=tables(defn, "rules", figures), settings=defn.rules, accent=defn.reference.accent,
+                             "example": played, "reference_file": f"{stem}-reference.pdf"},
+                    tables={**tables(defn, "rules", figures), "example": score_strip(played)}, settings=defn.rules, accent=defn.reference.accent,
                     credit=defn.credit)  # the rulings key is printed once, opening the closing notes
 
 

@@ -65,7 +65,7 @@ def figure_data(defn: Armies, width: float, accent: str) -> dict[str, Any]:
     tallest = max(extent(p.turn, w, h)[1] for p in defn.positions)
     height = tallest + LABELS + 2.5  # 2 mm clear above the tallest (turned) card
     label = font_mm(LABEL_PT)
-    corner = font_mm(max(7.0, w * 0.55))
+    corner = font_mm(max(LABEL_PT, w * 0.55))  # never under the labels' size, however the card turns
     index = max(defn.stamina, key=lambda a: a.stamina).index
     return {
         "figure": {"width": width, "height": height},

@@ -147,7 +147,20 @@ def context(defn: QuickViolence, paper: Paper) -> dict:
                   for size, f in defn.fighters.by_size()},
         "example_side": 4, "example_activations": half_up(4),
         "reach": [(size, rounded(f.actions * length[f.move])) for size, f in defn.fighters.by_size()],
+        "duel": duel(defn),
     }
+
+
+def duel(defn: QuickViolence) -> dict | None:
+    """The reference's example turn: the army of most fighters against the one of fewest, when
+    they may activate different numbers a turn (None when they may not)."""
+    armies = full_armies(defn)
+    many, few = armies[0], armies[-1]
+    if half_up(sum(many)) == half_up(sum(few)):
+        return None
+    name = {counts: army for counts, army in zip(armies, example_armies(defn))}
+    return {"many": name[many], "many_turn": half_up(sum(many)), "few": name[few], "few_turn": half_up(sum(few)),
+            "left": half_up(sum(many)) - half_up(sum(few))}
 
 
 def too_wide(defn: QuickViolence, font: str, size: float, room: float) -> list[tuple[Dimension, str]]:
