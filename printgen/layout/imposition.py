@@ -141,9 +141,9 @@ def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float, style: LineStyle
 
 def room_marks(boxes: Sequence[Box], paper: Paper, bleed: float, style: LineStyle = CUT) -> tuple[Group, float | None]:
     """Marks for a sheet whose every piece has its own cut line drawn round it: at the ends of the
-    cut lines in each margin with room for a mark (MIN_TICK long, TICK_EDGE from the paper's edge,
-    MIN_GAP clear of the art), so a guillotine or a ruler lines up with them; the foot's margin must
-    also leave the caption its room under them. Also how far from the paper's foot the foot's marks
+    cut lines in each margin with room for a mark (MIN_TICK long, TICK_EDGE from every edge of the
+    paper, MIN_GAP clear of the art), so a guillotine or a ruler lines up with them; the foot's
+    margin must also leave the caption its room under them. Also how far from the paper's foot the foot's marks
     end (the caption goes under them), None when the foot has none."""
     group = Group()
     if not boxes:
@@ -153,6 +153,8 @@ def room_marks(boxes: Sequence[Box], paper: Paper, bleed: float, style: LineStyl
     bottom, top = ys[0] - bleed, paper.height - ys[-1] - bleed
     left, right = xs[0] - bleed, paper.width - xs[-1] - bleed
     foot = short_tick(bottom, SAFE_MARGIN_MM + CAPTION_ROOM) if has_room(bottom, SAFE_MARGIN_MM + CAPTION_ROOM) else None
+    xs = [x for x in xs if TICK_EDGE <= x <= paper.width - TICK_EDGE]  # a cut nearer the side than that: no mark
+    ys = [y for y in ys if TICK_EDGE <= y <= paper.height - TICK_EDGE]
     for x in xs:
         if foot is not None:
             group.add(guide(x, bottom - MIN_GAP, x, foot, style))
