@@ -182,8 +182,7 @@ def lightness(rgb) -> float:
 
 def margin_marks(page) -> list[dict]:
     """The short straight strokes wholly outside every card's bleed: the margins' cut marks."""
-    trim, bleed_box = page.page_obj.attrs["TrimBox"], page.page_obj.attrs["BleedBox"]
-    x0, y0, x1, y1 = (float(v) for v in bleed_box)
+    x0, y0, x1, y1 = (float(v) for v in page.page_obj.attrs["BleedBox"])
     outside = []
     for line in page.lines:
         top, bottom = page.height - line["bottom"], page.height - line["top"]  # PDF y, up from the foot
@@ -227,7 +226,6 @@ def test_cut_lines_sheets_carry_marks_in_the_margins_clear_of_the_edge_and_the_a
     with pdfplumber.open(built / "deck.pdf") as pdf:
         for page in pdf.pages:
             marks = margin_marks(page)
-            trim = [float(v) for v in page.page_obj.attrs["TrimBox"]]
             cuts_x = sorted({round(v / MM, 1) for c in page.curves if c.get("dash") and c["dash"][0]
                              for v in (c["x0"], c["x1"])}) if page.page_number % 2 else None
             verticals = [m for m in marks if m["width"] < 0.01]
@@ -247,7 +245,6 @@ def test_cut_lines_sheets_carry_marks_in_the_margins_clear_of_the_edge_and_the_a
                     apart = c["x1"] < mark["x0"] or c["x0"] > mark["x1"] or c["bottom"] <= mark["top"] - 0.1 * MM \
                         or c["top"] >= mark["bottom"] + 0.1 * MM
                     assert apart, (page.page_number, c["text"])
-            assert trim
 
 
 def test_the_back_is_light_on_ink_and_still_the_shops(built):
