@@ -388,3 +388,14 @@ def test_rows_and_guides_on_a_game_without_card_sheets_are_warnings(run_cli, tmp
     for flag in ("--rows", "--guides"):
         assert f"printgen: {flag}: One Minute War has no sheets of cards from rows of data" in result.output
     assert (tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf").is_file()
+
+
+def test_blank_cards_fill_a_whole_decks_last_sheet_but_not_a_build_of_some_rows(run_cli, deck, tmp_path):
+    """`sheet.fill: blank`: on Letter (8 a sheet) the sample's 18 cards end in 2 cards and 6 blanks;
+    `--rows` picks cards to proof, so its sheet keeps its spare places empty."""
+    with pdfplumber.open(build(run_cli, deck, tmp_path / "all", "--paper", "letter")) as pdf:
+        last = pdf.pages[-2]
+        assert len(pdf.pages) == 6 and len(bands(last)) == 2 and len(blanks(last)) == 6
+        assert len(boxes(pdf.pages[-1], FRAME_W)) == 8  # every place has its back
+    with pdfplumber.open(build(run_cli, deck, tmp_path / "some", "--rows", "3", "--paper", "letter")) as pdf:
+        assert len(pdf.pages) == 2 and 0 < len(bands(pdf.pages[0])) < 8 and not blanks(pdf.pages[0])
