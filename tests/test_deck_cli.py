@@ -47,6 +47,14 @@ def bands(page) -> list[tuple[float, float, float, float]]:
     return [box for box in boxes(page, BAND_W) if abs(box[3] - 11) < 0.02]
 
 
+BLANK_FRAME = (0.78, 0.78, 0.78)  # a blank card's writing frame (sheet.fill: blank), SAFE mm inside its cut
+
+
+def blanks(page) -> list[tuple[float, float, float, float]]:
+    """The blank cards that fill out the sample's last sheet: their faint frames."""
+    return boxes(page, CARD_W - 2 * SAFE, BLANK_FRAME)
+
+
 def caption(page) -> str:
     """The page's caption: the text in the bottom margin (or the top margin, where the back of a
     sheet turned over top to bottom has it, behind the front's)."""
@@ -74,7 +82,7 @@ def test_layout_gutterfold_and_fronts_override_the_decks_duplex(run_cli, deck, t
             found = bands(page)
             placed += len(found)
             assert found and all(x - 3 + CARD_W <= width / 2 for x, *_ in found)
-            assert len(boxes(page, FRAME_W)) == len(found)
+            assert len(boxes(page, FRAME_W)) == len(found) + len(blanks(page))  # a blank has the back too
             assert all(x >= width / 2 for x, *_ in boxes(page, FRAME_W))
             assert "fold along the dotted line" in caption(page)
         assert placed == CARDS
@@ -169,7 +177,7 @@ def test_guides_outline_trim_safe_area_and_bleed_of_every_card(run_cli, deck, tm
     with pdfplumber.open(build(run_cli, deck, tmp_path / "o", "--bleed", "2", "--guides", "--flip", "short")) as pdf:
         for page in pdf.pages:
             trims = boxes(page, CARD_W, TRIM)
-            assert len(trims) == len(bands(page) or boxes(page, FRAME_W)) > 0
+            assert len(trims) == len(bands(page) + blanks(page) or boxes(page, FRAME_W)) > 0
             safes = boxes(page, CARD_W - 2 * SAFE, SAFE_COLOUR)
             bleeds = boxes(page, CARD_W + 4, BLEED)
             for x, y, w, h in trims:
@@ -384,3 +392,14 @@ def test_rows_and_guides_on_a_game_without_card_sheets_are_warnings(run_cli, tmp
     for flag in ("--rows", "--guides"):
         assert f"printgen: {flag}: One Minute War has no sheets of cards from rows of data" in result.output
     assert (tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf").is_file()
+
+
+def test_blank_cards_fill_a_whole_decks_last_sheet_but_not_a_build_of_some_rows(run_cli, deck, tmp_path):
+    """`sheet.fill: blank`: on Letter (8 a sheet) the sample's 18 cards end in 2 cards and 6 blanks;
+    `--rows` picks cards to proof, so its sheet keeps its spare places empty."""
+    with pdfplumber.open(build(run_cli, deck, tmp_path / "all", "--paper", "letter")) as pdf:
+        last = pdf.pages[-2]
+        assert len(pdf.pages) == 6 and len(bands(last)) == 2 and len(blanks(last)) == 6
+        assert len(boxes(pdf.pages[-1], FRAME_W)) == 8  # every place has its back
+    with pdfplumber.open(build(run_cli, deck, tmp_path / "some", "--rows", "3", "--paper", "letter")) as pdf:
+        assert len(pdf.pages) == 2 and 0 < len(bands(pdf.pages[0])) < 8 and not blanks(pdf.pages[0])

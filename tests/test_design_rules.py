@@ -156,14 +156,15 @@ def imposed_cells(page, kind: str) -> list[Piece]:
 
 
 def deck_cells(page) -> list[Piece]:
-    """A deck sheet's cards: on a sheet of faces, each card's dashed cut line drawn round it (such a
-    sheet keeps no marks in its margins); on a sheet of backs, which carries no cut lines, each
-    card's background, the page's bleed (BleedBox outside TrimBox) in from its edges."""
+    """A deck sheet's cards: on a sheet of faces, each card's dashed cut line drawn round it (the
+    marks in its margins, where they have room, only line a ruler up with those); on a sheet of
+    backs, which carries no cut lines, each card's background, the page's bleed (BleedBox outside
+    TrimBox) in from its edges."""
     height = float(page.height)
     outlines = [c for c in page.curves if tuple(float(v) for v in (c.get("dash") or ([], 0))[0]) == CUT_DASH
                 and c["width"] > 20 * MM]
     if not outlines:
-        return imposed_cells(page, "deck card") if segments(page, CUT_DASH) else backs_of(page)
+        return backs_of(page)
     return [Piece("deck card", (c["x0"] / MM, (height - c["bottom"]) / MM, c["x1"] / MM, (height - c["top"]) / MM),
                   "lrbt") for c in outlines]
 

@@ -63,14 +63,17 @@ def test_the_sample_deck_ships_a_rulebook_and_a_reference_that_explain_its_cards
 
 
 def test_every_footer_reads_as_a_published_games(built):
-    """The game, the document, page n of m and the edition: no tagline, nothing about the tool."""
+    """The game, the document, page n of m, the edition and who made it, as the other games'
+    footers credit their designers: no tagline, nothing about the tool."""
+    assert definition()["credit"] and "printgen" not in definition()["credit"].lower()
     for name, kind in (("deck-rules.pdf", "rules"), ("deck-reference.pdf", "reference"),
                        ("deck-reference-cards.pdf", "reference")):
         with pdfplumber.open(built / name) as pdf:
             count = len(pdf.pages)
             for number, page in enumerate(pdf.pages, start=1):
                 footer = page.extract_text().splitlines()[-1]
-                assert footer == f"Potion Shop \u00b7 {kind} \u00b7 page {number} of {count} \u00b7 version 1.0", footer
+                assert footer == (f"Potion Shop \u00b7 {kind} \u00b7 page {number} of {count} \u00b7 version 1.0"
+                                  f" \u00b7 {definition()['credit']}"), footer
 
 
 def test_no_rules_page_or_reference_half_is_more_than_a_quarter_blank(built):
@@ -147,9 +150,10 @@ def test_tinted_cards_bleed_into_gutters_with_a_dashed_cut_line_round_each(built
                     overlap_x = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
                     overlap_y = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
                     assert overlap_x <= 0.05 or overlap_y <= 0.05
-        for dashed in [o for o in page.lines + page.curves if o.get("dash") and o["dash"][0]]:  # no margin marks
-            assert any(t["x0"] <= dashed["x0"] and dashed["x1"] <= t["x1"] and t["top"] <= dashed["top"]
-                       and dashed["bottom"] <= t["bottom"] for t in tints), dashed["pts"][:2]
+        inside = [o for o in page.lines + page.curves if o.get("dash") and o["dash"][0]
+                  and any(t["x0"] <= o["x0"] and o["x1"] <= t["x1"] and t["top"] <= o["top"]
+                          and o["bottom"] <= t["bottom"] for t in tints)]
+        assert len(inside) == cards  # every cut line lies in its card's colour; the rest are margin marks
         caption = page.extract_text().splitlines()[-1]
         assert 'Print at actual size, choosing "Print on both sides, flip on long edge".' in caption
         assert caption.endswith("Cut along the dashed lines.")
@@ -166,3 +170,116 @@ def test_no_glyph_on_the_sample_cards_is_under_7_pt_and_every_back_names_the_gam
         cards = 9 if back.width < back.height else 8
     assert min(sizes) >= 6.99
     assert len(titles) == cards
+
+
+def lightness(rgb) -> float:
+    """CIE L* of an sRGB colour given as three 0-1 (or 0-255) values."""
+    scale = 255.0 if max(rgb) > 1 else 1.0
+    linear = [(c / scale / 12.92) if c / scale <= 0.04045 else ((c / scale + 0.055) / 1.055) ** 2.4 for c in rgb]
+    y = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return 116 * y ** (1 / 3) - 16 if y > 0.008856 else 903.3 * y
+
+
+def margin_marks(page) -> list[dict]:
+    """The short straight strokes wholly outside every card's bleed: the margins' cut marks."""
+    x0, y0, x1, y1 = (float(v) for v in page.page_obj.attrs["BleedBox"])
+    outside = []
+    for line in page.lines:
+        top, bottom = page.height - line["bottom"], page.height - line["top"]  # PDF y, up from the foot
+        if line["x1"] <= x0 + 0.01 or line["x0"] >= x1 - 0.01 or bottom <= y0 + 0.01 or top >= y1 - 0.01:
+            outside.append(line)
+    return outside
+
+
+def test_every_sheet_is_full_the_last_one_ending_in_blank_cards_with_the_games_back(built):
+    """`sheet.fill: blank`: on Letter (8 cards a sheet) the 18 cards leave 6 places on the third
+    sheet, and those hold blank cards, each with a dashed cut line, a faint frame to write inside
+    and the shop's back behind it; on A4 (9 a sheet) the 18 cards fill two sheets and no blank is
+    added."""
+    assert definition()["sheet"]["fill"] == "blank"
+    with pdfplumber.open(built / "deck.pdf") as pdf:
+        faces, backs = pdf.pages[0::2], pdf.pages[1::2]
+        per_sheet = 9 if faces[0].width < faces[0].height else 8
+        assert len(faces) == -(-18 // per_sheet)
+        for face, back in zip(faces, backs):
+            cuts = [c for c in face.curves if c.get("dash") and c["dash"][0]
+                    and abs(c["width"] / MM - CARD[0]) < 0.1 and abs(c["height"] / MM - CARD[1]) < 0.1]
+            assert len(cuts) == per_sheet  # no empty place on any sheet
+            titles = [c for c in back.chars if c["text"] == "P" and c["size"] > 12]
+            assert len(titles) == per_sheet  # every place, blank ones too, has the shop's back
+        last = faces[-1]
+        tinted = [r for r in last.rects if r.get("fill") and "#%02x%02x%02x" % tuple(
+            round(v * 255) for v in r["non_stroking_color"]) in TINTS]
+        blanks = per_sheet * len(faces) - 18
+        assert len(tinted) == per_sheet - blanks
+        frames = [c for c in last.curves + last.rects if not c.get("fill") and not (c.get("dash") and c["dash"][0])
+                  and abs(c["width"] / MM - (CARD[0] - 6)) < 0.1 and abs(c["height"] / MM - (CARD[1] - 6)) < 0.1]
+        assert len(frames) == blanks  # a blank card's writing frame, 3 mm (card.safe) inside its cut
+    assert (blanks, per_sheet) in ((0, 9), (6, 8))
+
+
+def test_cut_lines_sheets_carry_marks_in_the_margins_clear_of_the_edge_and_the_art(built):
+    """Dashed outlines round every card, and for a guillotine or a ruler, marks in the margins at
+    both ends of every vertical cut: each at least 7 mm from every edge of the paper, on the line of a
+    card's cut, clear of every card's bleed; the backs carry them mirrored, and the caption stays
+    clear of them."""
+    with pdfplumber.open(built / "deck.pdf") as pdf:
+        for page in pdf.pages:
+            marks = margin_marks(page)
+            cuts_x = sorted({round(v / MM, 1) for c in page.curves if c.get("dash") and c["dash"][0]
+                             for v in (c["x0"], c["x1"])}) if page.page_number % 2 else None
+            verticals = [m for m in marks if m["width"] < 0.01]
+            # Letter (turned): all 8 cut lines across, at both ends; A4: the 4 inner ones, the outer two
+            # standing 6.75 mm from the sides, nearer than a mark may
+            assert len(verticals) == (16 if page.width > page.height else 8), page.page_number
+            for mark in marks:
+                assert mark["x0"] >= 7 * MM - 0.01 and mark["x1"] <= page.width - 7 * MM + 0.01
+                assert mark["top"] >= 7 * MM - 0.01 and mark["bottom"] <= page.height - 7 * MM + 0.01
+                assert max(mark["width"], mark["height"]) >= 2 * MM - 0.01  # long enough to lay a ruler on
+            if cuts_x is not None:  # a face: every mark on the line of a cut
+                for mark in verticals:
+                    assert any(abs(mark["x0"] / MM - x) < 0.15 for x in cuts_x), mark["x0"] / MM
+            caption = [c for c in page.chars if c["size"] < 8]
+            for mark in verticals:
+                for c in caption:
+                    apart = c["x1"] < mark["x0"] or c["x0"] > mark["x1"] or c["bottom"] <= mark["top"] - 0.1 * MM \
+                        or c["top"] >= mark["bottom"] + 0.1 * MM
+                    assert apart, (page.page_number, c["text"])
+
+
+def test_the_back_is_light_on_ink_and_still_the_shops(built):
+    """A sheet of backs is mostly the back's background: near white (L* at least 96), the sheet
+    as printed at least L* 90 on average (it was 88.6 on A4); the shop's sign, in dark brown, still names
+    the game on every back."""
+    import pypdfium2
+
+    defn = definition()
+    colour = defn["back"]["background"].lstrip("#")
+    assert lightness([int(colour[i:i + 2], 16) for i in (0, 2, 4)]) >= 96
+    document = pypdfium2.PdfDocument(built / "deck.pdf")
+    try:
+        image = document[1].render(scale=20 / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+    data = image.tobytes()
+    pixels = [data[i:i + 3] for i in range(0, len(data), 3)]
+    mean = sum(lightness(list(p)) for p in pixels) / len(pixels)
+    assert mean >= 90, mean
+    with pdfplumber.open(built / "deck.pdf") as pdf:
+        back = pdf.pages[1]
+        signs = [c for c in back.chars if c["text"] == "P" and c["size"] > 12]  # "Potion Shop" on every sign
+        brown = [c for c in signs if lightness(c["non_stroking_color"]) < 40]
+        assert len(signs) == len(brown) == (9 if back.width < back.height else 8)
+
+
+def test_the_rules_columns_start_level_on_every_page(built):
+    """Each page's two columns begin within 1 mm of each other (a table ending the first column
+    leaves no space at the top of the next)."""
+    with pdfplumber.open(built / "deck-rules.pdf") as pdf:
+        for page in pdf.pages:
+            band = [r for r in page.rects + page.lines if r["width"] > 0.7 * page.width]
+            below = max((r["bottom"] for r in band if r["top"] < page.height / 3), default=0.0)
+            body = [c for c in page.chars if c["top"] > below and c["bottom"] < page.height - 20 * MM]
+            left = min(c["top"] for c in body if c["x1"] < page.width / 2)
+            right = min(c["top"] for c in body if c["x0"] > page.width / 2)
+            assert abs(left - right) <= 1 * MM, (page.page_number, (left - right) / MM)

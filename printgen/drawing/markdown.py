@@ -18,7 +18,7 @@ from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.colors import Color, HexColor, black
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
 from reportlab.platypus.flowables import HRFlowable
 
 from printgen.core.paper import MM_PER_PT, pt
@@ -26,7 +26,7 @@ from printgen.core.problems import MarkdownProblems, TextProblem
 from printgen.core.textcheck import FONT_NAME, describe, drawable
 from printgen.drawing import fonts
 from printgen.drawing.flow import ColumnBreak
-from printgen.drawing.story import (GRID_PAD, SHORT_ITEMS, ExampleBox, FitWidth, Item, Row, Styles, TableFactory, escape,
+from printgen.drawing.story import (GRID_PAD, SHORT_ITEMS, ExampleBox, FitWidth, GapAfter, Item, Row, Styles, TableFactory, escape,
                                     KeptList, bind_numbers, grid_table, keep_headings_with_next,
                                     keep_leads_with_blocks, tagged, with_masthead, words_of)
 
@@ -281,7 +281,7 @@ class Setter:
             return []
         factory = MarkdownTable(rows, plain, aligns, self.style, self.box_accent(), self.hooks.table_kind,
                                 (self.source, self.markdown, line))
-        return [self.tag(FitWidth(factory)), Spacer(1, self.style.body.spaceAfter)]
+        return [self.tag(FitWidth(factory)), GapAfter(1, self.style.body.spaceAfter)]
 
     def html_block(self, node: SyntaxTreeNode, line: int) -> list[Flowable]:
         """Comments: printgen's directives, or nothing; any other HTML is a problem."""
@@ -303,7 +303,7 @@ class Setter:
                 known = ", ".join(sorted(self.hooks.tables)) or "none"
                 self.problem(line, f"table: {name}", f"the text asks for an unknown table '{name}' (known: {known})")
                 return []
-            return [self.tag(FitWidth(self.hooks.tables[name])), Spacer(1, self.style.body.spaceAfter)]
+            return [self.tag(FitWidth(self.hooks.tables[name])), GapAfter(1, self.style.body.spaceAfter)]
         if lowered == "page break":
             mark = PageBreak()
             mark.line = line  # a reference text with a break too many is told at it

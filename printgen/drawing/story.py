@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 
 from reportlab.lib.colors import Color, HexColor, black, white
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from printgen.core.paper import MM_PER_PT, pt
 from printgen.drawing import fonts, style
@@ -153,6 +153,15 @@ class FitWidth(Flowable):
         content = self.factory(avail_width * MM_PER_PT)
         section = getattr(self, "section", "")
         return [tagged(part, section) for part in content.split(avail_width, avail_height)]
+
+
+class GapAfter(Spacer):
+    """The space under a table or a picture, which a column's top swallows: a table that ends one
+    column must not push the next column's first line down (their tops stay level)."""
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        frame = getattr(self, "_frame", None)  # set by the frame that is placing it
+        return (self.width, 0.0) if frame is not None and frame._atTop else (self.width, self.height)
 
 
 ITEM_LINES = 14  # an item (bullet, run-in step or question) up to this many lines never breaks

@@ -2,7 +2,8 @@
 
 Backs are registered for duplex by `Duplex`. Cut marks stand in the margins only, so no line crosses
 the art; with bleed, pieces sit 2 x bleed apart. A sheet whose every piece has its own cut line drawn
-round it needs no marks: its pieces may then come to the printer's safe margin (`marks=False`).
+round it may let its pieces come to the printer's safe margin (`marks=False`): then marks stand in
+those margins that still have room for them.
 """
 from __future__ import annotations
 
@@ -89,7 +90,19 @@ class Grid:
         """This grid, or the grid above a caption's room when one would not fit below it."""
         marks = MARK_GAP + MARK_LENGTH if self.marks else 0.0
         fits = self.origin()[1] - self.bleed - marks >= SAFE_MARGIN_MM + CAPTION_ROOM - 1e-9
-        return self if fits else replace(self, foot=CAPTION_ROOM)
+        grid = self if fits else replace(self, foot=CAPTION_ROOM)
+        return grid if self.marks else grid.raised_for_marks()
+
+    def raised_for_marks(self) -> "Grid":
+        """A grid without room kept for marks, moved up far enough for marks under it and the caption
+        under those (room_marks), when that costs no row and leaves the top room for its own."""
+        want = SAFE_MARGIN_MM + CAPTION_ROOM + MIN_GAP + MIN_TICK
+        art = self.origin()[1] - self.bleed
+        if art >= want - 1e-9:
+            return self
+        raised = replace(self, foot=self.foot + 2 * (want - art))  # the grid rises by half the foot
+        top = self.paper.height - max(y + h for _, y, _, h in raised.boxes()) - self.bleed if raised.rows else 0.0
+        return raised if raised.rows == self.rows and has_room(top) else self
 
     def boxes(self) -> list[Box]:
         """Trim boxes in reading order: left to right, top row first."""
@@ -124,6 +137,47 @@ def cut_marks(boxes: Sequence[Box], paper: Paper, bleed: float, style: LineStyle
         group.add(guide(left_in, y, left_out, y, style))
         group.add(guide(paper.width - right_in, y, paper.width - right_out, y, style))
     return group
+
+
+def room_marks(boxes: Sequence[Box], paper: Paper, bleed: float, style: LineStyle = CUT) -> tuple[Group, float | None]:
+    """Marks for a sheet whose every piece has its own cut line drawn round it: at the ends of the
+    cut lines in each margin with room for a mark (MIN_TICK long, TICK_EDGE from every edge of the
+    paper, MIN_GAP clear of the art), so a guillotine or a ruler lines up with them; the foot's
+    margin must also leave the caption its room under them. Also how far from the paper's foot the foot's marks
+    end (the caption goes under them), None when the foot has none."""
+    group = Group()
+    if not boxes:
+        return group, None
+    xs = sorted({round(v, 6) for x, _, w, _ in boxes for v in (x, x + w)})
+    ys = sorted({round(v, 6) for _, y, _, h in boxes for v in (y, y + h)})
+    bottom, top = ys[0] - bleed, paper.height - ys[-1] - bleed
+    left, right = xs[0] - bleed, paper.width - xs[-1] - bleed
+    foot = short_tick(bottom, SAFE_MARGIN_MM + CAPTION_ROOM) if has_room(bottom, SAFE_MARGIN_MM + CAPTION_ROOM) else None
+    xs = [x for x in xs if TICK_EDGE <= x <= paper.width - TICK_EDGE]  # a cut nearer the side than that: no mark
+    ys = [y for y in ys if TICK_EDGE <= y <= paper.height - TICK_EDGE]
+    for x in xs:
+        if foot is not None:
+            group.add(guide(x, bottom - MIN_GAP, x, foot, style))
+        if has_room(top):
+            group.add(guide(x, paper.height - top + MIN_GAP, x, paper.height - short_tick(top), style))
+    for y in ys:
+        if has_room(left):
+            group.add(guide(left - MIN_GAP, y, short_tick(left), y, style))
+        if has_room(right):
+            group.add(guide(paper.width - right + MIN_GAP, y, paper.width - short_tick(right), y, style))
+    return group, foot
+
+
+def has_room(art: float, edge: float = TICK_EDGE) -> bool:
+    """True when a margin whose art stops `art` mm from the paper's edge holds a mark at least
+    MIN_TICK long, `edge` mm from that edge and MIN_GAP clear of the art."""
+    return art - MIN_GAP - edge >= MIN_TICK - 1e-9
+
+
+def short_tick(art: float, edge: float = TICK_EDGE) -> float:
+    """The outer end (mm from the paper's edge) of a mark MIN_GAP clear of art `art` mm in: up to
+    MARK_LENGTH long, never nearer the edge than `edge`."""
+    return max(edge, art - MIN_GAP - MARK_LENGTH)
 
 
 def tick(art: float) -> tuple[float, float]:
@@ -163,7 +217,8 @@ def impose_lazily(pieces: Sequence[Piece], duplex: Duplex, bleed: float = 0.0,
                   caption: Caption | None = None, gap: float = 0.0, marks: bool = True) -> Iterator[ImposedSheet]:
     """Lay `pieces` out on as many sheets as needed, each drawn when asked for, so a huge deck holds
     one sheet at a time; ValueError if none fits the paper. Without `marks`, the caller draws each
-    piece's cut, and the margins hold no marks."""
+    piece's cut, the pieces may come nearer the edge, and marks stand only in the margins that
+    still have room for them (`room_marks`)."""
     if not pieces:
         return iter(())
     first = pieces[0]
@@ -192,7 +247,7 @@ def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Ca
     slots = grid.boxes()
     count = math.ceil(len(pieces) / grid.per_page)
     backs = Forms()
-    marks_for: dict[int, Reused | None] = {}  # by the number of pieces on the sheet: every full sheet's are alike
+    marks_for: dict[int, tuple[Reused | None, float | None]] = {}  # by the number of pieces: every full sheet's are alike
     for s in range(count):
         batch = pieces[s * grid.per_page:(s + 1) * grid.per_page]
         boxes = slots[:len(batch)]
@@ -201,31 +256,47 @@ def sheets_on(pieces: Sequence[Piece], duplex: Duplex, bleed: float, caption: Ca
             front.shapes.append(placed(piece.front(bleed), translate(box[0], box[1])))
             back.shapes.append(placed(backs(piece.back(bleed)), duplex.back_placement(box)))
         if len(boxes) not in marks_for:  # one PDF form for like sheets
-            marks_for[len(boxes)] = reusable(cut_marks(boxes, duplex.paper, bleed)) if grid.marks else None
-        yield finished(front, back, boxes, duplex, bleed, marks_for[len(boxes)],
-                       (caption(s, count, "front"), caption(s, count, "back")) if caption else None)
+            if grid.marks:
+                marks_for[len(boxes)] = reusable(cut_marks(boxes, duplex.paper, bleed)), None
+            else:
+                drawn, foot = room_marks(boxes, duplex.paper, bleed)
+                marks_for[len(boxes)] = (reusable(drawn) if drawn.contents else None), foot
+        drawn_marks, foot = marks_for[len(boxes)]
+        yield finished(front, back, boxes, duplex, bleed, drawn_marks,
+                       (caption(s, count, "front"), caption(s, count, "back")) if caption else None,
+                       foot=foot if not grid.marks else None, room_marks=not grid.marks)
 
 
 def finished(front: Page, back: Page, boxes: Sequence[Box], duplex: Duplex, bleed: float, marks: Reused | None,
-             captions: tuple[str, str] | None, write: Callable[[str, Paper], Group] | None = None) -> ImposedSheet:
+             captions: tuple[str, str] | None, write: Callable[[str, Paper], Group] | None = None,
+             foot: float | None = None, room_marks: bool = False) -> ImposedSheet:
     """A sheet with its page boxes, its cut marks on both sides and its captions (`write`, or
-    caption_text, draws them)."""
+    caption_text, draws them). With `room_marks` the marks stand only where there was room, and
+    `foot` says where those in the foot's margin end (mm from the edge; None: there are none), for
+    the caption to go under them."""
     if bleed > 0:  # a print shop (or a viewer) finds the cut area and the bleed from these
         front.trim_box, front.bleed_box = trim_and_bleed(boxes, bleed)
         back.trim_box, back.bleed_box = trim_and_bleed([duplex.back_box(b) for b in boxes], bleed)
-    if marks is not None:  # None: every piece's cut is drawn round it, and no marks stand in the margins
+    if marks is not None:  # None: every piece's cut is drawn round it, and no margin has room for marks
         front.shapes.append(marks)
         back.shapes.append(placed(marks, duplex.mirror()))
+
+    def room(laid: Sequence[Box]) -> float:
+        """How far from the caption's edge of the paper the marks (or the art) leave it room."""
+        if room_marks:
+            return foot if foot is not None else foot_room(laid, bleed, False)
+        return foot_room(laid, bleed, marks is not None)
+
     if captions:
         paper, backs = duplex.paper, [duplex.back_box(b) for b in boxes]
         front.shapes.append(write(captions[0], paper) if write else
-                            caption_text(captions[0], paper, room=foot_room(boxes, bleed, marks is not None)))
+                            caption_text(captions[0], paper, room=room(boxes)))
         # the back's caption lies behind the front's, in the room kept clear of marks for it: at the
         # top of the back page when the sheet turns over top to bottom (a side caption is symmetric)
         at_top = not duplex.side_to_side
         flipped = [(x, paper.height - y - h, w, h) for x, y, w, h in backs] if at_top else backs
         back.shapes.append(write(captions[1], paper) if write else
-                           caption_text(captions[1], paper, at_top, foot_room(flipped, bleed, marks is not None)))
+                           caption_text(captions[1], paper, at_top, room(flipped)))
     return ImposedSheet(front, back, list(boxes))
 
 

@@ -24,12 +24,12 @@ from printgen.games.deck.model import Deck, check_elements, check_source, elemen
 from printgen.games.deck.overview import overview
 from printgen.games.deck.placing import check_placing
 from printgen.games.deck.rows import Row, read_beside, read_rows
-from printgen.games.deck.sheets import duplex_sheets, fold_half, gutterfold_sheets
+from printgen.games.deck.sheets import duplex_sheets, filled, fold_half, gutterfold_sheets
 from printgen.games.deck.typefaces import Family, named_faces
 from printgen.games.deck.values import RowValues, TemplateFile, row_values
 from printgen.jinja.values import MAX_PROBLEMS, is_template
 from printgen.layout.cards import Card
-from printgen.layout.imposition import per_sheet
+from printgen.layout.imposition import Piece, per_sheet
 from printgen.layout.sheet import Duplex
 
 FACE_DPI = 150
@@ -63,6 +63,15 @@ def bleed_fit(defn: Deck, options: BuildOptions, paper: Paper) -> tuple[float, i
         tried = [defn.card.most_bleed] + [b for b in SMALLER_BLEEDS if b < defn.card.most_bleed]
         given = next((b for b in tried if per_sheet(area, width, height, b, defn.sheet.gap, marks) == most), 0.0)
     return given, per_sheet(area, width, height, given, defn.sheet.gap, marks), most
+
+
+def sheet_places(defn: Deck, options: BuildOptions, paper: Paper, bleed: float) -> int:
+    """How many cards one sheet holds, as the sheets lay them out (a gutterfold sheet: its left half)."""
+    width, height = defn.card.dimensions
+    layout = options.layout or defn.sheet.layout
+    area = fold_half(paper) if layout == "gutterfold" else paper
+    marks = defn.sheet.cut == "marks" or layout == "gutterfold"
+    return per_sheet(area, width, height, bleed, defn.sheet.gap, marks)
 
 
 SMALLER_BLEEDS = (1.5, 1.0)  # mm tried, in turn, when the usual bleed would cost a card
@@ -277,9 +286,11 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document | 
     """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
     every = build_cards(defn, loaded)
     cards, part = selected(defn, every, options, loaded)
-    pieces = [card for card in cards for _ in range(card.copies)]
+    pieces: list[Piece] = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     bleed = sheet_bleed(defn, options, paper, loaded)
+    if defn.sheet.fill == "blank" and not part:  # a whole deck's last sheet: its spare places hold blank cards
+        pieces = filled(pieces, sheet_places(defn, options, paper, bleed), defn.card.safe, defn.card.corner_radius)
     lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
     title = f"{defn.title} ({part})" if part else defn.title
     said = title.replace("{", "{{").replace("}", "}}")  # the captions are formatted with each sheet's number

@@ -228,6 +228,9 @@ class Sheet(Strict):
         description="duplex: backs on the reverse; gutterfold: each back beside its front, to fold; "
                     "fronts: faces only")] = "duplex"
     cut: Literal["marks", "lines"] = "marks"
+    fill: Annotated[Literal["none", "blank"], Field(
+        description="blank: the last sheet's spare places hold blank cards (a plain face, the deck's "
+                    "back) to write your own on; none: they stay empty")] = "none"
 
 
 Scalar = Union[bool, int, float, str, None]

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from reportlab.graphics.shapes import Group, translate
+from reportlab.lib.colors import HexColor
 
 from printgen.core.paper import SAFE_MARGIN_MM, Paper
 from printgen.drawing.document import Page
@@ -16,6 +18,44 @@ from printgen.output.reuse import Forms
 
 FOLD_MARGIN = 5.0  # mm the fold line stops short of the paper edge
 Guides = Callable[[Sequence[Box]], Group]  # `--guides`: outlines drawn round these trim boxes
+
+
+BLANK_FRAME = HexColor("#c8c8c8")  # light grey: shows where writing is safe, and prints as a hairline
+
+
+@dataclass(frozen=True)
+class BlankCard:
+    """A card to write your own on, for a sheet's spare places (`sheet.fill: blank`): a plain face
+    with a faint frame `safe` mm inside its cut, and the back of the card `like`."""
+
+    like: Piece
+    safe: float
+    radius: float
+
+    @property
+    def width(self) -> float:
+        return self.like.width
+
+    @property
+    def height(self) -> float:
+        return self.like.height
+
+    def front(self, bleed: float = 0.0) -> Group:
+        inset = self.safe
+        return Group(rect(inset, inset, self.width - 2 * inset, self.height - 2 * inset, stroke=BLANK_FRAME,
+                          stroke_width=0.3, radius=max(0.0, self.radius - inset / 2)))
+
+    def back(self, bleed: float = 0.0) -> Group:
+        return self.like.back(bleed)
+
+
+def filled(pieces: Sequence[Piece], per_sheet: int, safe: float, radius: float) -> list[Piece]:
+    """The pieces, then as many blank cards (with the last piece's back) as the last sheet has spare
+    places, so no sheet prints with holes in it."""
+    if not pieces or per_sheet <= 0:
+        return list(pieces)
+    spare = -len(pieces) % per_sheet
+    return [*pieces, *[BlankCard(pieces[-1], safe, radius)] * spare]
 
 
 def cut_lines(boxes: Sequence[Box], radius: float) -> Group:
