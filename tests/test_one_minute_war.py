@@ -600,3 +600,34 @@ def test_an_example_the_table_cuts_short_is_left_out(run_cli, copy_definition, t
         text = " ".join(reading_text(page) for page in pdf.pages)
     assert "An example war" not in text and "Round 1." not in text
     assert "A round, step by step" in text
+
+
+def tab_boxes(page) -> list[tuple[float, float, float, float, str]]:
+    """Each tab of the card (mm, y up) and which of its horizontal sides is the outer cut ("b" or
+    "t"; the other is its fold): the outline, the short cuts between tabs and the two folds."""
+    x0, y0, x1, y1 = card_box(page)
+    cuts = [s for s in segments(page, CUT_DASH) if abs(s.x1 - s.x2) < 1e-6 and x0 + 1 < s.x1 < x1 - 1]
+    xs = sorted({x0, x1} | {round(s.x1, 3) for s in cuts})
+    low, high = sorted({round(s.y1, 3) for s in segments(page, FOLD_DASH) if abs(s.length - (x1 - x0)) < 0.01})
+    return [(a, c, b, d, side) for a, b in zip(xs, xs[1:]) for c, d, side in ((y0, low, "b"), (high, y1, "t"))]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_tabs_text_keeps_more_than_2_mm_from_every_cut(all_games_built, paper):
+    """Every glyph on a tab, face and back, keeps TAB_PAD (2.4 mm) from the tab's three cut lines:
+    the print rule's 2 mm with room for a cut a little off. Before, the words stood exactly 2.00 mm
+    from the cut on their left (or right, on the far row): at the rule's floor, with no room."""
+    from printgen.games.one_minute_war.card import TAB_PAD
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            tabs, nearest = tab_boxes(page), []
+            assert len(tabs) == 10
+            for c in (c for c in chars_mm(page) if c["text"].strip()):
+                cx, cy = (c["x0"] + c["x1"]) / 2, (c["y0"] + c["y1"]) / 2
+                for a, b, p, q, side in tabs:
+                    if a < cx < p and b < cy < q:
+                        outer = c["y0"] - b if side == "b" else q - c["y1"]
+                        nearest.append((round(min(c["x0"] - a, p - c["x1"], outer), 2), c["text"]))
+            assert len(nearest) > 100, number  # the number, name and words of ten tabs
+            assert min(nearest)[0] >= TAB_PAD - 0.01, (number, sorted(nearest)[:5])
+            assert TAB_PAD >= 2.4

@@ -23,7 +23,9 @@ TAB_BACK = "one_minute_war/tab-back.svg.j2"
 BODY = "one_minute_war/card-body.svg.j2"
 
 ABILITY_LINES = 3
-TAB_PAD = 2.0  # mm kept clear inside each tab edge: a scissors cut a little off never clips text
+TAB_PAD = 2.4  # mm kept clear inside each tab edge: the print rule's 2 mm, and more for a scissors cut a little off
+NAME_GAP = 1.0  # mm between the number's baseline and the name's cap height
+ABILITY_GAP = 1.0  # mm between the name's baseline and the first ability line's cap height
 BAND = 1.2  # mm, the coloured strip along each tab's fold
 TAB_BLEED = 2.0  # mm the tabs' solid backs run past their cut and fold lines
 CAP = 0.73  # cap height of the font, as a fraction of its size
@@ -43,9 +45,9 @@ class TabRows:
     @classmethod
     def of(cls, card: "FoldCard") -> "TabRows":
         number = BAND + TAB_PAD + CAP * font_mm(card.number_size_pt)
-        name = number + 1.4 + CAP * font_mm(card.text_size_pt + 1)
+        name = number + NAME_GAP + CAP * font_mm(card.text_size_pt + 1)
         leading = font_mm(card.text_size_pt) * 1.15
-        first = name + 1.0 + CAP * font_mm(card.text_size_pt) + 0.3
+        first = name + ABILITY_GAP + CAP * font_mm(card.text_size_pt)
         last = first + (ABILITY_LINES - 1) * leading
         return cls(number, name, first, leading, last + DESCENT * font_mm(card.text_size_pt) + TAB_PAD)
 
