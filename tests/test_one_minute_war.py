@@ -631,3 +631,35 @@ def test_the_tabs_text_keeps_more_than_2_mm_from_every_cut(all_games_built, pape
             assert len(nearest) > 100, number  # the number, name and words of ten tabs
             assert min(nearest)[0] >= TAB_PAD - 0.01, (number, sorted(nearest)[:5])
             assert TAB_PAD >= 2.4
+
+
+def left_column_lines(page) -> list[tuple[float, float, bool]]:
+    """The lines of the page's left column, from the title down past the card: (top, bottom) in
+    mm from the page's top and whether the line is a heading (bold, in the accent); the running
+    footer is left out."""
+    from printgen.games.one_minute_war.game import FOOT
+    x0, foot = card_box(page)[0], float(page.height) / MM - FOOT
+    rows: dict[float, list[dict]] = {}
+    for c in page.chars:
+        if c["x1"] / MM < x0 - 1 and c["text"].strip() and c["upright"] and c["size"] < 14 and c["top"] / MM < foot:
+            rows.setdefault(round(c["top"] / MM, 1), []).append(c)
+    lines = []
+    for top in sorted(rows):
+        chars = rows[top]
+        heading = all("Bold" in c["fontname"] for c in chars) and chars[0]["non_stroking_color"] not in ((0,), (0, 0, 0))
+        lines.append((top, max(c["bottom"] for c in chars) / MM, heading))
+    return lines
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_no_gap_inside_a_section_where_the_text_leaves_the_cards_side(all_games_built, paper):
+    """The left column reads on from beside the card to below it: between two lines of one section
+    no more room than a paragraph's spacing (a heading may stand lower). Before, the column beside
+    the card stopped 5 mm above the text below it, and on A4 the aim's paragraph, too long for the
+    room left, stood 12 mm under the setting up."""
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        lines = left_column_lines(pdf.pages[0])
+        card_foot = (float(pdf.pages[0].height) / MM) - card_box(pdf.pages[0])[1]
+    assert any(top > card_foot for top, _, _ in lines) and any(top < card_foot for top, _, _ in lines)
+    gaps = [(round(b[0] - a[1], 1), round(a[1], 1)) for a, b in zip(lines, lines[1:]) if not b[2]]
+    assert gaps and max(gaps)[0] < 3.0, sorted(gaps)[-3:]
