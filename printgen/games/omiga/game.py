@@ -38,6 +38,7 @@ from printgen.games.omiga.tile import OmigaTile, TileArt, all_tiles, tile_art
 RULES_MARGIN = house.MARGIN  # mm around the rules page text
 RULES_GUTTER = house.GUTTER  # mm between the two columns
 MAX_BOOKLET_PAGES = 8  # half-size pages: the rules fill two whole pages
+RULES_PAGES = 2  # the rules sheet, both sides, before the tile sheets
 CONTACT_DPI = 80
 CONTACT_GAP = 3.0  # mm between tiles on the contact sheet
 
@@ -224,10 +225,12 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     duplex = Duplex(paper, options.flip, options.back_offset)
 
     def caption(sheet: int, count: int, side: str) -> str:
+        """Each tile page says which page of the whole file it is, as the rules' footer does."""
+        page = f"page {RULES_PAGES + 2 * sheet + (1 if side == 'front' else 2)} of {RULES_PAGES + 2 * count}"
         if side == "front":
-            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces. Print at actual size, "
+            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces ({page}). Print at actual size, "
                     f'choosing "{duplex.dialog}".')
-        return f'{defn.title} tiles, sheet {sheet + 1} of {count}, backs, printed with "{duplex.dialog}".'
+        return f'{defn.title} tiles, sheet {sheet + 1} of {count}, backs ({page}), printed with "{duplex.dialog}".'
 
     frames = rules_columns(paper)
     try:
@@ -235,7 +238,8 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
         sheets = impose_shared(tiles, duplex, bleed, lambda tile: cast(OmigaTile, tile).deck, caption)
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
-    tile_pages = f"3\u2013{2 + 2 * len(sheets)}"  # two pages of rules, then each sheet's front and back
+    total = RULES_PAGES + 2 * len(sheets)  # the rules, then each sheet's front and back
+    tile_pages = f"{RULES_PAGES + 1}\u2013{total}"
 
     def fresh() -> list[Flowable]:
         return rules_pdf_story(defn, options, art, frames[0][2], tile_pages)
@@ -243,7 +247,8 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     story = fresh()
     first = under_masthead(story[0], frames) if story else frames  # the title block across the page
     last = cut_to(frames, level_height(fresh, [first], frames))  # the second page's columns end level
-    rules = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, 2, defn.credit))],
+    # the footer counts the pages of the whole file, as the player holds them, not the rules alone
+    rules = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, total, defn.credit))],
                   frames=box)  # one sheet: tiles start on a new one
              for n, box in ((1, first), (2, last))]
     pages = rules + [page for sheet in sheets for page in (sheet.front, sheet.back)]
