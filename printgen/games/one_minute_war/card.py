@@ -24,6 +24,7 @@ BODY = "one_minute_war/card-body.svg.j2"
 
 ABILITY_LINES = 3
 TAB_PAD = 2.4  # mm kept clear inside each tab edge: the print rule's 2 mm, and more for a scissors cut a little off
+LOGO_PAD = 2.1  # mm each side of the logo's words on a tab's back: centred there, at 7.5 pt they keep the rule's 2 mm
 NAME_GAP = 1.0  # mm between the number's baseline and the name's cap height
 ABILITY_GAP = 1.0  # mm between the name's baseline and the first ability line's cap height
 BAND = 1.2  # mm, the coloured strip along each tab's fold
@@ -137,7 +138,7 @@ class WarCard:
         lift = BAND - max(0.0, fonts.ascent(fonts.BOLD, number_mm) - CAP * number_mm)
         data["rows"] = {"number": rows.number - lift, "name": rows.name - lift}
         del data["sizes"]["ability"], data["soldier"]["lines"]
-        data["logo"] = self.logo_data(0.0, t - box, tw, box, self.tab_logo_pt)
+        data["logo"] = self.logo_data(0.0, t - box, tw, box, self.tab_logo_pt, LOGO_PAD)
         # the back's colour bleeds past the cut, the fold and the card's outline (not a shared cut),
         # so a back printed a little off shows no white edge on a folded tab
         data["box"] = self.bleed_box(soldier, fold=True)
@@ -149,7 +150,7 @@ class WarCard:
         the 7 pt floor) until it sets in two lines across the tab."""
         size = self.defn.card.text_size_pt
         while size - 0.5 >= fonts.MIN_PT and len(wrap(self.defn.logo.text.upper(), self.title_font, size,
-                                                     self.tab_width - 2 * TAB_PAD)) > 2:
+                                                     self.tab_width - 2 * LOGO_PAD)) > 2:
             size -= 0.5
         return size
 
@@ -158,9 +159,10 @@ class WarCard:
         """The logo's room on a tab's back: below where the name stood on the face, with its band."""
         return self.defn.card.tab_height - TabRows.of(self.defn.card).name + BAND - 1.5 - TAB_PAD
 
-    def logo_data(self, x: float, y: float, w: float, h: float, size_pt: float) -> dict[str, Any]:
-        """The logo in a w x h box whose top-left corner is (x, y): its text wrapped and centred."""
-        lines = wrap(self.defn.logo.text.upper(), self.title_font, size_pt, w - 2 * TAB_PAD)
+    def logo_data(self, x: float, y: float, w: float, h: float, size_pt: float, pad: float = TAB_PAD) -> dict[str, Any]:
+        """The logo in a w x h box whose top-left corner is (x, y): its text wrapped `pad` mm inside
+        each side and centred."""
+        lines = wrap(self.defn.logo.text.upper(), self.title_font, size_pt, w - 2 * pad)
         leading = font_mm(size_pt) * 1.1
         top = h / 2 + leading * len(lines) / 2 - font_mm(size_pt) * 0.8  # y up in the box, as before
         return {"x": x, "y": y, "width": w, "height": h, "text": self.defn.logo.text, "lines": lines,
@@ -320,13 +322,15 @@ def tab_warnings(card: WarCard) -> list[str]:
     for key, name, piece in card.pieces():
         if name == BODY:
             continue
-        for shape, past, _ in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, TAB_PAD):
+        pad = TAB_PAD if name == TAB_FRONT else LOGO_PAD  # a back's words are centred, its logo as wide as fits
+        for shape, past, _ in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, pad):
             found.setdefault(name, []).append(f"{piece.label}: '{shape.text}' reaches {past:.1f} mm past the safe area")
     lines = []
     for name, where in found.items():
         file, line = card.templates.where(name, "<text")
         more = len(where) - 1
         also = f" (and {more} more text{'s' * (more != 1)} on the tabs)" if more else ""
-        lines.append(f"{file}:{line}: warning: {where[0]}{also}; keep a tab's text {TAB_PAD:g} mm inside "
+        pad = TAB_PAD if name == TAB_FRONT else LOGO_PAD
+        lines.append(f"{file}:{line}: warning: {where[0]}{also}; keep a tab's text {pad:g} mm inside "
                      f"its edges, or a cut a little off clips it")
     return lines + card.templates.warnings
