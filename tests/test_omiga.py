@@ -515,3 +515,22 @@ def test_the_footer_counts_every_page_of_the_file(a4):
     for number, text in enumerate(texts, start=1):
         assert f"page {number} of 8" in text, (number, text[-160:])
     assert "of 2" not in texts[0] + texts[1]
+
+
+def test_the_placing_picture_ticks_the_two_spaces_beside_whites_tiles(a4, all_games_built):
+    """On A4 the rules show, after the three conditions, four tiles from white's seat and white's two
+    spaces ticked in the accent: one each side of white's pair (the spaces worked out from
+    conditions 2 and 3). Letter's shorter pages are full without it: there the words say no more."""
+    with pdfplumber.open(a4 / "omiga.pdf") as pdf:
+        page = pdf.pages[0]
+        text = " ".join((page.extract_text() or "").split())
+        ticks = [c for c in page.curves if not c.get("fill") and hexed(c.get("stroking_color")) == "#2f6649"]
+    assert "as here from white's seat:" in text and "white may lay here" in text
+    assert len(ticks) == 3, len(ticks)  # two in the picture, one in its key
+    grid = sorted(ticks, key=lambda c: c["x1"] - c["x0"], reverse=True)[:2]
+    (left, right) = sorted(grid, key=lambda c: c["x0"])
+    assert abs(left["top"] - right["top"]) < 0.01  # one row: white's own
+    assert abs((right["x0"] - left["x0"]) / MM - 3 * 9.0) < 0.01  # three 9 mm squares apart: the pair between
+    with pdfplumber.open(all_games_built["letter"] / "omiga" / "omiga.pdf") as pdf:
+        letter = " ".join((pdf.pages[0].extract_text() or "").split())
+    assert "white may lay here" not in letter and "where your tiles meet your opponent's. As soon" in letter

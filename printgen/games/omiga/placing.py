@@ -74,16 +74,17 @@ def placing_drawing(defn: Omiga, width: float, ink: Color) -> Drawing:
     for x, y in white_may_lay():
         grid.add(tick((x - COLUMNS[0]) * CELL, (y - ROWS[0]) * CELL, CELL, ink))
     key_x, size = len(COLUMNS) * CELL + KEY_GAP, house.SMALL_PT
-    entries = [("white's tile", Group(tile(key_x, 0, SWATCH, looks.white, depth * SWATCH / CELL))),
-               ("black's tile", Group(tile(key_x, 0, SWATCH, looks.black, depth * SWATCH / CELL))),
-               ("white may lay here", Group(tick(key_x, 0, SWATCH, ink)))]
+    entries: list[tuple[str, Group | PolyLine]] = [
+        ("white's tile", tile(key_x, 0, SWATCH, looks.white, depth * SWATCH / CELL)),
+        ("black's tile", tile(key_x, 0, SWATCH, looks.black, depth * SWATCH / CELL)),
+        ("white may lay here", tick(key_x, 0, SWATCH, ink))]
     height = len(ROWS) * CELL
     step = height / len(entries)
     key = Group()
     for k, (words, swatch) in enumerate(entries):
-        y = height - (k + 1) * step + (step - SWATCH) / 2
-        key.add(Group(swatch, transform=(1, 0, 0, 1, 0, y)))
-        key.add(text(key_x + SWATCH + LABEL_GAP, y + SWATCH / 2 - CAP * font_mm(size) / 2, words, size))
+        low = height - (k + 1) * step + (step - SWATCH) / 2  # the little tile's foot
+        key.add(Group(swatch, transform=(1, 0, 0, 1, 0, low)))
+        key.add(text(key_x + SWATCH + LABEL_GAP, low + SWATCH / 2 - CAP * font_mm(size) / 2, words, size))
     full = key_x + SWATCH + LABEL_GAP + max(fonts.text_width(w, fonts.REGULAR, font_mm(size)) for w, _ in entries)
     scale = min(1.0, width / full)
     drawing = Drawing(pt(full * scale), pt(height * scale))
