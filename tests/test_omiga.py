@@ -525,7 +525,7 @@ def test_the_placing_picture_ticks_the_two_spaces_beside_whites_tiles(a4, all_ga
         page = pdf.pages[0]
         text = " ".join((page.extract_text() or "").split())
         ticks = [c for c in page.curves if not c.get("fill") and hexed(c.get("stroking_color")) == "#2f6649"]
-    assert "as here from white's seat:" in text and "white may lay here" in text
+    assert "white's tile" in text and "black's tile" in text and "white may lay here" in text  # the key
     assert len(ticks) == 3, len(ticks)  # two in the picture, one in its key
     grid = sorted(ticks, key=lambda c: c["x1"] - c["x0"], reverse=True)[:2]
     (left, right) = sorted(grid, key=lambda c: c["x0"])
@@ -533,4 +533,4 @@ def test_the_placing_picture_ticks_the_two_spaces_beside_whites_tiles(a4, all_ga
     assert abs((right["x0"] - left["x0"]) / MM - 3 * 9.0) < 0.01  # three 9 mm squares apart: the pair between
     with pdfplumber.open(all_games_built["letter"] / "omiga" / "omiga.pdf") as pdf:
         letter = " ".join((pdf.pages[0].extract_text() or "").split())
-    assert "white may lay here" not in letter and "where your tiles meet your opponent's. As soon" in letter
+    assert "white may lay here" not in letter and "white's seat:" not in letter
