@@ -101,15 +101,28 @@ def test_standard_decks_differ_by_25_l_in_their_bands_and_back_emblems_and_by_a_
     assert lightness(white_ring) - lightness(black_ring) >= 25, emblems
 
 
+BAND_LIGHT_LIMIT = 40.0  # least L* of the form bands: a mid grey, not the near-black #3a3a3a (L* 24) of before
+
+
+def test_the_black_decks_bands_are_a_mid_grey_that_a_home_printer_takes(omiga):
+    """Issue 43's ink: the black deck's bands, a tile wide on every face of half the sheets, are a
+    mid grey (L* 45, about 58 % ink) where they were near-black (L* 24, 77 %); the white deck's are
+    lighter still, and the two stay 25 L* apart (the test above) with the hatch as their pattern."""
+    with pdfplumber.open(omiga["standard"]) as pdf:
+        bands = band_colours(pdf.pages[4])
+    assert len(bands) == 2 and min(lightness(c) for c in bands) >= BAND_LIGHT_LIMIT, \
+        sorted((c, round(lightness(c))) for c in bands)
+
+
 def test_a_palette_whose_decks_print_alike_gets_a_located_warning(tmp_path):
     text = (ROOT / "card_defs" / "omiga.yaml").read_text()
     definition = tmp_path / "alike.yaml"
-    definition.write_text(text.replace('band: "#3a3a3a", ink: "#3a3a3a"', 'band: "#999999", ink: "#3a3a3a"', 1))
+    definition.write_text(text.replace('band: "#6b6b6b", ink: "#3a3a3a"', 'band: "#999999", ink: "#3a3a3a"', 1))
     line = next(n for n, row in enumerate(definition.read_text().splitlines(), 1) if '"#999999"' in row)
     result = CliRunner().invoke(cli, ["build", str(definition), "--out", str(tmp_path / "o")])
     assert result.exit_code == 0
     assert (f"alike.yaml:{line}: warning: palettes.standard.black.band: #999999 has lightness 63 and the "
-            f"white deck's band 68") in result.output
+            f"white deck's band 73") in result.output
 
 
 def words_in(page, colour: str | None = None) -> list[dict]:

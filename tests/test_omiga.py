@@ -184,10 +184,10 @@ def hexed(value) -> str:
 
 def deck_of(page, box: dict, back: bool) -> str:
     """Which deck a tile (its box) is, by its marks in the standard palette: the form bands' fill on a
-    face (light grey white, near-black black), the emblem's ring on a back (grey white, dark black)."""
+    face (light grey white, mid-grey black), the emblem's ring on a back (grey white, dark black)."""
     height = float(page.height)
     x0, y0 = box["x"] * MM, height - (box["y"] + TILE) * MM
-    wanted = {"#8f8f8f": "white", "#3a3a3a": "black"} if back else {"#a6a6a6": "white", "#3a3a3a": "black"}
+    wanted = {"#8f8f8f": "white", "#3a3a3a": "black"} if back else {"#b4b4b4": "white", "#6b6b6b": "black"}
     found = set()
     for shape in page.curves + page.rects:
         if not (x0 < (shape["x0"] + shape["x1"]) / 2 < x0 + TILE * MM and y0 < (shape["top"] + shape["bottom"]) / 2 < y0 + TILE * MM):
@@ -483,3 +483,54 @@ def test_colours_too_close_in_lightness_get_a_located_warning(run_cli, copy_defi
     assert result.exit_code == 0
     assert (f"{definition.name}:{line}: warning: palettes.standard.colours.pink.fill: #e4589b has lightness "
             f"58 and green has 58") in result.output
+
+
+CAPTION_MM = 12.0  # a tile sheet's caption stands this near the paper's foot; the tiles above it
+
+
+def test_every_word_on_the_tile_sheets_prints_once(a4):
+    """Each tile's number, and each back's name, is drawn once: the sheets draw every piece twice
+    (with bleed, then without on top) and before both layers carried the words, so pdfplumber read
+    every number twice at one spot ("1100" for 10) and a printer laid its ink twice."""
+    with pdfplumber.open(a4 / "omiga.pdf") as pdf:
+        for n in range(2, 8):
+            page = pdf.pages[n]
+            spots = [(c["text"], round(c["x0"], 2), round(c["top"], 2)) for c in page.chars if c["text"].strip()]
+            assert len(spots) == len(set(spots)), (n + 1, len(spots) - len(set(spots)))
+            if n % 2 == 0:  # a sheet of faces: its 24 tiles' numbers, each of one or two digits
+                above_caption = float(page.height) / MM - CAPTION_MM
+                numbers = [w["text"] for w in page.extract_words() if w["bottom"] / MM < above_caption]
+                assert len(numbers) == 24 and all(v.isdigit() and 1 <= int(v) <= 36 for v in numbers), numbers
+                assert sum(len(v) for v in numbers) == sum(1 for c in page.chars if c["bottom"] / MM < above_caption)
+            else:
+                assert sum(1 for w in page.extract_words() if w["text"] == "OMIGA") == 24
+
+
+def test_the_footer_counts_every_page_of_the_file(a4):
+    """The rules say pages 3-8 are the tiles, so the footer counts the file a player holds, 8 pages,
+    not the rules' 2; each tile page says its page too."""
+    with pdfplumber.open(a4 / "omiga.pdf") as pdf:
+        texts = [" ".join((page.extract_text() or "").split()) for page in pdf.pages]
+    assert "Pages 3–8 are the tiles" in texts[0]
+    for number, text in enumerate(texts, start=1):
+        assert f"page {number} of 8" in text, (number, text[-160:])
+    assert "of 2" not in texts[0] + texts[1]
+
+
+def test_the_placing_picture_ticks_the_two_spaces_beside_whites_tiles(a4, all_games_built):
+    """On A4 the rules show, after the three conditions, four tiles from white's seat and white's two
+    spaces ticked in the accent: one each side of white's pair (the spaces worked out from
+    conditions 2 and 3). Letter's shorter pages are full without it: there the words say no more."""
+    with pdfplumber.open(a4 / "omiga.pdf") as pdf:
+        page = pdf.pages[0]
+        text = " ".join((page.extract_text() or "").split())
+        ticks = [c for c in page.curves if not c.get("fill") and hexed(c.get("stroking_color")) == "#2f6649"]
+    assert "white's tile" in text and "black's tile" in text and "white may lay here" in text  # the key
+    assert len(ticks) == 3, len(ticks)  # two in the picture, one in its key
+    grid = sorted(ticks, key=lambda c: c["x1"] - c["x0"], reverse=True)[:2]
+    (left, right) = sorted(grid, key=lambda c: c["x0"])
+    assert abs(left["top"] - right["top"]) < 0.01  # one row: white's own
+    assert abs((right["x0"] - left["x0"]) / MM - 3 * 9.0) < 0.01  # three 9 mm squares apart: the pair between
+    with pdfplumber.open(all_games_built["letter"] / "omiga" / "omiga.pdf") as pdf:
+        letter = " ".join((pdf.pages[0].extract_text() or "").split())
+    assert "white may lay here" not in letter and "white's seat:" not in letter

@@ -282,7 +282,9 @@ def sheet_text(pdf_path: Path) -> list[str]:
 def reading_order(page) -> str:
     outline = [s for s in guides(page) if s.dash == CUT_DASH and s.length > 90]
     x0, x1 = (f(f(s.x1, s.x2) for s in outline) * 72 / 25.4 for f in (min, max))
-    foot = page.height - (min(min(s.y1, s.y2) for s in outline) - 6) * 72 / 25.4  # and its legend
+    from printgen.games.one_minute_war.game import GAP, LEGEND_HEIGHT
+    # the frame beside the card runs down past its legend to meet the columns below it
+    foot = page.height - (min(min(s.y1, s.y2) for s in outline) - LEGEND_HEIGHT - GAP) * 72 / 25.4
     width, mid = float(page.width), float(page.width) / 2
     beside = (0, 0, x0, foot) if x0 > width - x1 else (x1, 0, width, foot)  # the wider side
     boxes = [beside, (0, foot, mid, page.height), (mid, foot, width, page.height)]
@@ -600,3 +602,67 @@ def test_an_example_the_table_cuts_short_is_left_out(run_cli, copy_definition, t
         text = " ".join(reading_text(page) for page in pdf.pages)
     assert "An example war" not in text and "Round 1." not in text
     assert "A round, step by step" in text
+
+
+def tab_boxes(page) -> list[tuple[float, float, float, float, str]]:
+    """Each tab of the card (mm, y up) and which of its horizontal sides is the outer cut ("b" or
+    "t"; the other is its fold): the outline, the short cuts between tabs and the two folds."""
+    x0, y0, x1, y1 = card_box(page)
+    cuts = [s for s in segments(page, CUT_DASH) if abs(s.x1 - s.x2) < 1e-6 and x0 + 1 < s.x1 < x1 - 1]
+    xs = sorted({x0, x1} | {round(s.x1, 3) for s in cuts})
+    low, high = sorted({round(s.y1, 3) for s in segments(page, FOLD_DASH) if abs(s.length - (x1 - x0)) < 0.01})
+    return [(a, c, b, d, side) for a, b in zip(xs, xs[1:]) for c, d, side in ((y0, low, "b"), (high, y1, "t"))]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_tabs_text_keeps_more_than_2_mm_from_every_cut(all_games_built, paper):
+    """Every glyph on a tab's face keeps TAB_PAD (2.4 mm) from the tab's three cut lines: the print
+    rule's 2 mm with room for a cut a little off. Before, the words stood exactly 2.00 mm from the
+    cut on their left (or right, on the far row): at the rule's floor, with no room. On the backs
+    the words are centred and the logo, at 7.5 pt, keeps LOGO_PAD (2.1 mm)."""
+    from printgen.games.one_minute_war.card import LOGO_PAD, TAB_PAD
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            tabs, nearest = tab_boxes(page), []
+            assert len(tabs) == 10
+            for c in (c for c in chars_mm(page) if c["text"].strip()):
+                cx, cy = (c["x0"] + c["x1"]) / 2, (c["y0"] + c["y1"]) / 2
+                for a, b, p, q, side in tabs:
+                    if a < cx < p and b < cy < q:
+                        outer = c["y0"] - b if side == "b" else q - c["y1"]
+                        nearest.append((round(min(c["x0"] - a, p - c["x1"], outer), 2), c["text"]))
+            assert len(nearest) > 100, number  # the number, name and words of ten tabs
+            assert min(nearest)[0] >= (TAB_PAD if number == 1 else LOGO_PAD) - 0.01, (number, sorted(nearest)[:5])
+    assert TAB_PAD >= 2.4 and LOGO_PAD > 2.0
+
+
+def left_column_lines(page) -> list[tuple[float, float, bool]]:
+    """The lines of the page's left column, from the title down past the card: (top, bottom) in
+    mm from the page's top and whether the line is a heading (bold, in the accent); the running
+    footer is left out."""
+    from printgen.games.one_minute_war.game import FOOT
+    x0, foot = card_box(page)[0], float(page.height) / MM - FOOT
+    rows: dict[float, list[dict]] = {}
+    for c in page.chars:
+        if c["x1"] / MM < x0 - 1 and c["text"].strip() and c["upright"] and c["size"] < 14 and c["top"] / MM < foot:
+            rows.setdefault(round(c["top"] / MM, 1), []).append(c)
+    lines = []
+    for top in sorted(rows):
+        chars = rows[top]
+        heading = all("Bold" in c["fontname"] for c in chars) and chars[0]["non_stroking_color"] not in ((0,), (0, 0, 0))
+        lines.append((top, max(c["bottom"] for c in chars) / MM, heading))
+    return lines
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_no_gap_inside_a_section_where_the_text_leaves_the_cards_side(all_games_built, paper):
+    """The left column reads on from beside the card to below it: between two lines of one section
+    no more room than a paragraph's spacing (a heading may stand lower). Before, the column beside
+    the card stopped 5 mm above the text below it, and on A4 the aim's paragraph, too long for the
+    room left, stood 12 mm under the setting up."""
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        lines = left_column_lines(pdf.pages[0])
+        card_foot = (float(pdf.pages[0].height) / MM) - card_box(pdf.pages[0])[1]
+    assert any(top > card_foot for top, _, _ in lines) and any(top < card_foot for top, _, _ in lines)
+    gaps = [(round(b[0] - a[1], 1), round(a[1], 1)) for a, b in zip(lines, lines[1:]) if not b[2]]
+    assert gaps and max(gaps)[0] < 3.0, sorted(gaps)[-3:]

@@ -282,8 +282,8 @@ def test_text_past_a_tabs_safe_area_is_a_located_warning(run_cli, war, tmp_path)
     result = run_cli("build", war.parents[1] / "war.yaml", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert re.search(rf"tab-front\.svg\.j2:{line}: warning: (\w+)'s tab \(Red side, face\): '\1' "
-                     r"reaches 1\.5 mm past the safe area \(and 9 more texts\); keep a tab's "
-                     r"text 2 mm inside its edges", result.output), result.output
+                     r"reaches 1\.9 mm past the safe area \(and 9 more texts\); keep a tab's "
+                     r"text 2\.4 mm inside its edges", result.output), result.output  # a face's words: 2.4 mm
     assert result.output.count("warning") == 1
 
 

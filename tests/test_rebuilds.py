@@ -24,9 +24,9 @@ def build(path: Path) -> dict[str, bytes]:
     ("- {left: green, right: green, top: diagonal, bottom: diagonal}",
      "- {left: pink, right: green, top: diagonal, bottom: diagonal}"),  # one tile
     ('green: {fill: "#1f7a44", label: green, symbol: dot}\n      pink: {fill: "#f4a3c7", label: pink, '
-     'symbol: ring}\n    white: {face: "#ffffff", band: "#a6a6a6"',
+     'symbol: ring}\n    white: {face: "#ffffff", band: "#b4b4b4"',
      'green: {fill: "#1f7a45", label: green, symbol: dot}\n      pink: {fill: "#f4a3c7", label: pink, '
-     'symbol: ring}\n    white: {face: "#ffffff", band: "#a6a6a6"'),  # a colour of the palette in use
+     'symbol: ring}\n    white: {face: "#ffffff", band: "#b4b4b4"'),  # a colour of the palette in use
     # the reference text; smaller, as the bundled reference now fills its halves at 9 pt
     ("text_size_pt: 9\n", "text_size_pt: 8.5\n"),
 ])

@@ -3,7 +3,8 @@ bleed runs only round each block of alike pieces.
 
 A misregistered back shows a sliver of its neighbour's back, which matters only where that back
 differs; so bleed goes round blocks and in 2 x bleed gutters between unlike rows. Each piece is
-drawn with bleed, then without on top, so inside a block every trim box shows only its own art.
+drawn with bleed, then without on top, so inside a block every trim box shows only its own art;
+the layer with bleed leaves its words out, which the layer on top prints.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Hashable, Sequence
 
-from reportlab.graphics.shapes import Group, translate
+from reportlab.graphics.shapes import Group, String, translate
 from reportlab.lib.colors import HexColor
 
 from printgen.core.paper import SAFE_MARGIN_MM, Paper, font_mm
@@ -135,6 +136,14 @@ def side_caption(value: str, paper: Paper, room: float = SAFE_MARGIN_MM + CAPTIO
     return Group(text(0, 0, value, CAPTION_PT, anchor="middle", fill=CAPTION_GREY), transform=(0, 1, -1, 0, baseline, paper.height / 2))
 
 
+def without_text(group: Group) -> Group:
+    """A copy of `group` without its text: the art that runs into the bleed, drawn under the piece
+    drawn again without bleed, which prints every word (once, not twice at the same place)."""
+    kept = [without_text(item) if isinstance(item, Group) else item
+            for item in group.contents if not isinstance(item, String)]
+    return Group(*kept, transform=group.transform)
+
+
 def impose_shared(pieces: Sequence[Piece], duplex: Duplex, bleed: float, kind: Kind,
                   caption: Caption | None = None) -> list[ImposedSheet]:
     """Lay `pieces` out in order, kind by kind; ValueError if none fits the paper."""
@@ -156,10 +165,14 @@ def sheet(rows: Sequence[Row], frame: Frame, duplex: Duplex, caption: Caption | 
     bleed = frame.bleed
     front, back = Page(), duplex.back_page()  # the back page carries the printer's offset
     backs = Forms()  # a deck's back is one group placed on every slot: digested once
+    bare: dict[int, Group] = {}  # each drawn back once without its words, so still one group
     for layer in ((bleed, 0.0) if bleed > 0 else (0.0,)):
         for piece, box in zip(batch, boxes):
-            front.shapes.append(placed(piece.front(layer), translate(box[0], box[1])))
-            back.shapes.append(placed(backs(piece.back(layer)), duplex.back_placement(box)))
+            face, turned = piece.front(layer), piece.back(layer)
+            if layer:  # the layer on top prints the words; under it they would print twice
+                face, turned = without_text(face), bare.setdefault(id(turned), without_text(turned))
+            front.shapes.append(placed(face, translate(box[0], box[1])))
+            back.shapes.append(placed(backs(turned), duplex.back_placement(box)))
     front.shapes.append(trim_lines(boxes))
     return finished(front, back, boxes, duplex, bleed, reusable(cut_marks(boxes, duplex.paper, bleed, SHARED_MARK)),
                     (caption(*number, "front"), caption(*number, "back")) if caption else None,

@@ -113,7 +113,10 @@ class DuplexSheet:
 
 
 def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:
-    """Text frames filling `area` in reading order, `gap` mm clear of an `obstacle` in a corner."""
+    """Text frames filling `area` in reading order, `gap` mm clear of an `obstacle` in a corner.
+
+    The frame beside the obstacle runs on to meet the full-width frame (it is already `gap` clear
+    of the obstacle's side), so a column reads on with no gap where the two frames join."""
     ax, ay, aw, ah = area
     ox, oy, ow, oh = obstacle
     top, bottom = ay + ah, ay
@@ -121,9 +124,9 @@ def frames_around(area: Box, obstacle: Box, gap: float) -> list[Box]:
     right_x = ox + ow + gap
     beside_x, beside_w = (ax, left_width) if left_width >= (ax + aw) - right_x else (right_x, ax + aw - right_x)
     if oy + oh >= top - gap:  # obstacle at the top
-        frames = [(beside_x, oy, beside_w, top - oy), (ax, bottom, aw, oy - gap - bottom)]
+        frames = [(beside_x, oy - gap, beside_w, top - oy + gap), (ax, bottom, aw, oy - gap - bottom)]
     else:  # obstacle at the bottom
-        frames = [(ax, oy + oh + gap, aw, top - (oy + oh + gap)), (beside_x, bottom, beside_w, oy + oh - bottom)]
+        frames = [(ax, oy + oh + gap, aw, top - (oy + oh + gap)), (beside_x, bottom, beside_w, oy + oh + gap - bottom)]
     return [f for f in frames if f[2] > 0 and f[3] > 0]
 
 

@@ -13,7 +13,7 @@ from reportlab.platypus import Flowable, Paragraph, Table
 from printgen.art.library import template_folders
 from printgen.drawing import fonts
 from printgen.drawing import style as house
-from printgen.drawing.columns import cut_to, level_height, under_masthead
+from printgen.drawing.columns import cut_to, leftover, level_height, under_masthead
 from printgen.layout.cards import Card
 from printgen.layout.reference import DataTable, Reference, reference_documents
 from printgen.layout.shared_cuts import impose_shared
@@ -33,11 +33,13 @@ from printgen.games.omiga.checks import structure_errors
 from printgen.games.omiga.drawn import drawn_warnings
 from printgen.games.omiga.model import (DECKS, Colour, Omiga, check_geometry, check_palettes, lightness_warnings,
                                         tile_name)
+from printgen.games.omiga.placing import placing_drawing
 from printgen.games.omiga.tile import OmigaTile, TileArt, all_tiles, tile_art
 
 RULES_MARGIN = house.MARGIN  # mm around the rules page text
 RULES_GUTTER = house.GUTTER  # mm between the two columns
 MAX_BOOKLET_PAGES = 8  # half-size pages: the rules fill two whole pages
+RULES_PAGES = 2  # the rules sheet, both sides, before the tile sheets
 CONTACT_DPI = 80
 CONTACT_GAP = 3.0  # mm between tiles on the contact sheet
 
@@ -135,21 +137,25 @@ def example_words(defn: Omiga, art: TileArt) -> str:
             f"above (turned, as black sees it)")
 
 
-def rules_context(defn: Omiga, options: BuildOptions, art: TileArt, tile_pages: str = "") -> dict[str, Any]:
+def rules_context(defn: Omiga, options: BuildOptions, art: TileArt, tile_pages: str = "",
+                  placing: bool = True) -> dict[str, Any]:
     """What the rules template reads; `tile_pages` names the tile sheets' pages of the same file
-    ("3\u20138"), empty where the rules print apart from them (the booklet)."""
+    ("3\u20138"), empty where the rules print apart from them (the booklet); `placing`, whether the
+    placing picture prints."""
     example = example_words(defn, art)
     symbols = any(c.symbol != "none" for c in defn.looks().colours.values())
     return {"d": defn, "flip": options.flip, "fit_words": fit_words(defn), "symbols": symbols,
             "white_count": len(defn.decks.white.tiles), "black_count": len(defn.decks.black.tiles),
-            "example": example, "tile_pages": tile_pages}
+            "example": example, "tile_pages": tile_pages, "placing": placing}
 
 
-def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float, tile_pages: str = ""):
+def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float, tile_pages: str = "",
+                    placing: bool = True):
     style = styles(defn.text_size_pt, defn.reference.accent)
-    text = render(RULES_TEMPLATE, rules_context(defn, options, art, tile_pages), options.templates)
+    text = render(RULES_TEMPLATE, rules_context(defn, options, art, tile_pages, placing), options.templates)
     tables = {"reference": lambda w: reference_table(defn, style, w),
-              "example": lambda w: example_drawing(defn, art, w)}
+              "example": lambda w: example_drawing(defn, art, w),
+              "placing": lambda w: placing_drawing(defn, w, accent_of(style))}
     return blocks(text, RULES_TEMPLATE, style, Hooks(tables))
 
 
@@ -224,10 +230,12 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     duplex = Duplex(paper, options.flip, options.back_offset)
 
     def caption(sheet: int, count: int, side: str) -> str:
+        """Each tile page says which page of the whole file it is, as the rules' footer does."""
+        page = f"page {RULES_PAGES + 2 * sheet + (1 if side == 'front' else 2)} of {RULES_PAGES + 2 * count}"
         if side == "front":
-            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces. Print at actual size, "
+            return (f"{defn.title} tiles, sheet {sheet + 1} of {count}, faces ({page}). Print at actual size, "
                     f'choosing "{duplex.dialog}".')
-        return f'{defn.title} tiles, sheet {sheet + 1} of {count}, backs, printed with "{duplex.dialog}".'
+        return f'{defn.title} tiles, sheet {sheet + 1} of {count}, backs ({page}), printed with "{duplex.dialog}".'
 
     frames = rules_columns(paper)
     try:
@@ -235,15 +243,23 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
         sheets = impose_shared(tiles, duplex, bleed, lambda tile: cast(OmigaTile, tile).deck, caption)
     except ValueError as exc:
         raise DefinitionError([loaded.source.problem(("card", "width"), str(exc))])
-    tile_pages = f"3\u2013{2 + 2 * len(sheets)}"  # two pages of rules, then each sheet's front and back
+    total = RULES_PAGES + 2 * len(sheets)  # the rules, then each sheet's front and back
+    tile_pages = f"{RULES_PAGES + 1}\u2013{total}"
+
+    def story_of(placing: bool) -> list[Flowable]:
+        return rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing)
+
+    # the placing picture where the sheet has room for it (A4's; Letter's shorter pages are full without)
+    placing = not leftover(story_of(True), [under_masthead(story_of(True)[0], frames), frames])
 
     def fresh() -> list[Flowable]:
-        return rules_pdf_story(defn, options, art, frames[0][2], tile_pages)
+        return story_of(placing)
 
     story = fresh()
     first = under_masthead(story[0], frames) if story else frames  # the title block across the page
     last = cut_to(frames, level_height(fresh, [first], frames))  # the second page's columns end level
-    rules = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, 2, defn.credit))],
+    # the footer counts the pages of the whole file, as the player holds them, not the rules alone
+    rules = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, total, defn.credit))],
                   frames=box)  # one sheet: tiles start on a new one
              for n, box in ((1, first), (2, last))]
     pages = rules + [page for sheet in sheets for page in (sheet.front, sheet.back)]

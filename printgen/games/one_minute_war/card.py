@@ -23,7 +23,10 @@ TAB_BACK = "one_minute_war/tab-back.svg.j2"
 BODY = "one_minute_war/card-body.svg.j2"
 
 ABILITY_LINES = 3
-TAB_PAD = 2.0  # mm kept clear inside each tab edge: a scissors cut a little off never clips text
+TAB_PAD = 2.4  # mm kept clear inside each tab edge: the print rule's 2 mm, and more for a scissors cut a little off
+LOGO_PAD = 2.1  # mm each side of the logo's words on a tab's back: centred there, at 7.5 pt they keep the rule's 2 mm
+NAME_GAP = 1.0  # mm between the number's baseline and the name's cap height
+ABILITY_GAP = 1.0  # mm between the name's baseline and the first ability line's cap height
 BAND = 1.2  # mm, the coloured strip along each tab's fold
 TAB_BLEED = 2.0  # mm the tabs' solid backs run past their cut and fold lines
 CAP = 0.73  # cap height of the font, as a fraction of its size
@@ -43,9 +46,9 @@ class TabRows:
     @classmethod
     def of(cls, card: "FoldCard") -> "TabRows":
         number = BAND + TAB_PAD + CAP * font_mm(card.number_size_pt)
-        name = number + 1.4 + CAP * font_mm(card.text_size_pt + 1)
+        name = number + NAME_GAP + CAP * font_mm(card.text_size_pt + 1)
         leading = font_mm(card.text_size_pt) * 1.15
-        first = name + 1.0 + CAP * font_mm(card.text_size_pt) + 0.3
+        first = name + ABILITY_GAP + CAP * font_mm(card.text_size_pt)
         last = first + (ABILITY_LINES - 1) * leading
         return cls(number, name, first, leading, last + DESCENT * font_mm(card.text_size_pt) + TAB_PAD)
 
@@ -133,7 +136,7 @@ class WarCard:
         lift = BAND - max(0.0, fonts.ascent(fonts.BOLD, number_mm) - CAP * number_mm)
         data["rows"] = {"number": rows.number - lift, "name": rows.name - lift}
         del data["sizes"]["ability"], data["soldier"]["lines"]
-        data["logo"] = self.logo_data(0.0, t - box, tw, box, self.tab_logo_pt)
+        data["logo"] = self.logo_data(0.0, t - box, tw, box, self.tab_logo_pt, LOGO_PAD)
         # the back's colour bleeds past the cut, the fold and the card's outline (not a shared cut),
         # so a back printed a little off shows no white edge on a folded tab
         data["box"] = self.bleed_box(soldier, fold=True)
@@ -145,7 +148,7 @@ class WarCard:
         the 7 pt floor) until it sets in two lines across the tab."""
         size = self.defn.card.text_size_pt
         while size - 0.5 >= fonts.MIN_PT and len(wrap(self.defn.logo.text.upper(), self.title_font, size,
-                                                     self.tab_width - 2 * TAB_PAD)) > 2:
+                                                     self.tab_width - 2 * LOGO_PAD)) > 2:
             size -= 0.5
         return size
 
@@ -154,9 +157,10 @@ class WarCard:
         """The logo's room on a tab's back: below where the name stood on the face, with its band."""
         return self.defn.card.tab_height - TabRows.of(self.defn.card).name + BAND - 1.5 - TAB_PAD
 
-    def logo_data(self, x: float, y: float, w: float, h: float, size_pt: float) -> dict[str, Any]:
-        """The logo in a w x h box whose top-left corner is (x, y): its text wrapped and centred."""
-        lines = wrap(self.defn.logo.text.upper(), self.title_font, size_pt, w - 2 * TAB_PAD)
+    def logo_data(self, x: float, y: float, w: float, h: float, size_pt: float, pad: float = TAB_PAD) -> dict[str, Any]:
+        """The logo in a w x h box whose top-left corner is (x, y): its text wrapped `pad` mm inside
+        each side and centred."""
+        lines = wrap(self.defn.logo.text.upper(), self.title_font, size_pt, w - 2 * pad)
         leading = font_mm(size_pt) * 1.1
         top = h / 2 + leading * len(lines) / 2 - font_mm(size_pt) * 0.8  # y up in the box, as before
         return {"x": x, "y": y, "width": w, "height": h, "text": self.defn.logo.text, "lines": lines,
@@ -313,8 +317,9 @@ def check_card_text(defn: OneMinuteWar) -> Iterable[tuple[Loc, str]]:
 def tab_warnings(card: WarCard) -> list[str]:
     """`file:line: warning: ...`: what drawing noticed, and tab text past the safe area."""
     for name in (TAB_FRONT, TAB_BACK):
+        pad = TAB_PAD if name == TAB_FRONT else LOGO_PAD  # a back's words are centred, its logo as wide as fits
         found = [(piece, *past) for key, named, piece in card.pieces() if named == name
-                 for past in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, TAB_PAD)]
+                 for past in past_safe_area(card.piece(*key), card.tab_width, card.defn.card.tab_height, pad)]
         card.templates.warn_past(name, found, "past the safe area",
-                                 f"keep a tab's text {TAB_PAD:g} mm inside its edges, or a cut a little off clips it")
+                                 f"keep a tab's text {pad:g} mm inside its edges, or a cut a little off clips it")
     return card.templates.warnings
