@@ -31,6 +31,7 @@ CAPTION_ROOM = 4.0  # mm the caption needs between the paper's safe margin and t
 TICK_EDGE = 7.0  # mm: no cut mark comes nearer the paper's edge (many Letter printers lose the outer 6.35)
 MIN_TICK = 2.0  # mm: a mark pressed against TICK_EDGE keeps at least this length...
 MIN_GAP = 0.5  # mm: ...by moving up to this near the art
+CAPTION_CLEAR = 1.0  # mm at least between a caption's tallest letters and the marks or art over it
 
 
 class Piece(Protocol):
@@ -314,7 +315,7 @@ def caption_text(value: str, paper: Paper, at_top: bool = False,
     size = font_mm(CAPTION_PT)
     ascent, descent = fonts.ascent(fonts.REGULAR, size), fonts.descent(fonts.REGULAR, size)
     bottom = TICK_EDGE  # the glyphs' foot, from the paper's edge
-    if bottom + ascent + descent + 0.4 > room:
-        bottom = max(SAFE_MARGIN_MM + 0.1, room - ascent - descent - 0.4)
+    if bottom + ascent + descent + CAPTION_CLEAR > room:
+        bottom = max(SAFE_MARGIN_MM + 0.1, room - ascent - descent - CAPTION_CLEAR)
     baseline = paper.height - bottom - ascent if at_top else bottom + descent
     return Group(text(paper.width / 2, baseline, value, CAPTION_PT, anchor="middle", fill=CAPTION_GREY))
