@@ -73,5 +73,4 @@ def drawn_problems(defn: Omiga, art: TileArt) -> list[Problem]:
 
 def drawn_warnings(defn: Omiga, art: TileArt) -> list[str]:
     """`file:line: warning: ...` for `build`: the faults, then what drawing the pieces noticed."""
-    lines = [f"{p.file}:{p.line}: warning: {p.message}" for p in drawn_problems(defn, art)]
-    return lines + art.templates.warnings
+    return [f"{p.file}:{p.line}: warning: {p.message}" for p in drawn_problems(defn, art)] + art.templates.warnings
