@@ -136,13 +136,13 @@ def test_elements_converted_once_draw_what_whole_svgs_draw(tmp_path):
     for text in svgs:
         data = text.encode()
         alone, _ = convert(path, data, tmp_path, fonts, parse(path, data))
-        together = batch.convert(data, parse(path, data))
+        together, _ = batch.convert(data, parse(path, data))
         assert (svg_bytes([placed_at(together, 20, 10)], 20, 10)
                 == svg_bytes([placed_at(alone, 20, 10)], 20, 10))
     assert len(batch.parts) == 5  # the empty root, the rect and the path once, a text for each number
-    first, second = (batch.convert(t.encode(), parse(path, t.encode())) for t in svgs[:2])
+    first, second = (batch.convert(t.encode(), parse(path, t.encode()))[0] for t in svgs[:2])
     assert first.contents[0].contents[0] is second.contents[0].contents[0]  # one shape, twice placed
-    assert b"#cc0000" in svg_bytes([placed_at(batch.convert(svgs[2].encode(), parse(path, svgs[2].encode())),
+    assert b"#cc0000" in svg_bytes([placed_at(batch.convert(svgs[2].encode(), parse(path, svgs[2].encode()))[0],
                                               20, 10)], 20, 10)
 
 

@@ -142,7 +142,7 @@ def test_a_label_into_the_blank_margin_is_a_located_warning(fight):
          'x="{{ word.x - 24 if arrow.name == \'range\' else word.x }}" y="{{ word.y }}"')
     loaded, warnings = load(definition), []
     page = measuring_page(loaded.definition, PAPERS["a4"])
-    ArrowLabels(page, PieceTemplates((loaded.art.templates,)), warnings).drawn()  # as `build` draws them
+    ArrowLabels(page, PieceTemplates((loaded.art.templates,), warnings=warnings)).drawn()  # as `build` draws them
     line = line_of(template, '<text id="label-word"')
     assert [re.sub(r"^\S*/(?=arrow-label)", "", found) for found in warnings] == [
         f"arrow-label.svg.j2:{line}: warning: the RANGE label: 'RANGE' reaches 3.0 mm into the 5 mm at the "

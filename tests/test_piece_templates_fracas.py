@@ -89,3 +89,23 @@ def test_token_text_past_the_safe_area_is_a_warning_at_its_template_line(run_cli
                      r"2\.2 mm past the safe area \(and 1 more text\); keep a token's text 2 mm inside its "
                      r"cut", result.output), result.output
     assert result.output.count("warning") == 1
+
+
+def test_a_back_of_the_wrong_size_and_a_filter_svglib_drops_are_located_warnings(run_cli, fracas, tmp_path):
+    """The two warnings drawing a piece gives besides text: an <svg> not the piece's size (it is
+    stretched to fit, once a distinct drawing) and what svglib leaves out, each at its line; the
+    token sheet still prints."""
+    back = fracas / "token-back.svg.j2"
+    edit(back, 'width="{{ token.size }}mm"', 'width="{{ token.size + 2 }}mm"')
+    edit(back, "</svg>", '<rect x="1" y="1" width="2" height="2" filter="blur(2px)"/>\n</svg>')
+    result = run_cli("build", fracas.parents[1] / "duel.yaml", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    svg, rect = line_of(back, "<svg "), line_of(back, 'filter="blur')
+    for player in ("Red", "Black"):
+        assert (f"token-back.svg.j2:{svg}: warning: the SVG it makes for {player}'s life token (back) is 24 x 22 "
+                f"mm, but the piece is 22 x 22 mm, so it is stretched to fit; give the <svg> width=\"22mm\" "
+                f"height=\"22mm\"") in result.output, result.output
+    assert re.search(rf"token-back\.svg\.j2:{rect}: warning: filter: filters .* are ignored", result.output)
+    assert result.output.count("warning") == 3
+    with pdfplumber.open(tmp_path / "out" / "duel" / "duel.pdf") as pdf:
+        assert len(pdf.pages) > 1  # built all the same

@@ -24,9 +24,7 @@ def entangled(tree: Any) -> bool:
     """True when an element of the SVG may draw differently on its own than beside the others."""
     if any("space" in str(attribute) for attribute in tree.attrib):  # xml:space
         return True
-    for element in tree.iterdescendants():
-        if not isinstance(element.tag, str):
-            continue
+    for element in tree.iterdescendants():  # comments too: no tag of theirs is entangling, no attribute
         if local(element.tag) in ENTANGLING:
             return True
         for name, value in element.attrib.items():
@@ -37,29 +35,27 @@ def entangled(tree: Any) -> bool:
 
 class BatchConverter:
     """svglib for one template's SVGs, each part remembered across them with what svglib logged, so
-    a remembered part brings the same warnings (`notes`) as one converted now."""
+    a remembered part brings the same notes as one converted now."""
 
     def __init__(self, path: Path, root_folder: Path | None, font_map: Any) -> None:
         self.path, self.root_folder, self.font_map = path, root_folder, font_map
         self.parts: dict[bytes, tuple[Any, tuple[str, ...]]] = {}  # a part's SVG -> its drawing, svglib's notes
-        self.notes: list[str] = []  # what svglib logged for the last SVG converted
 
-    def convert(self, data: bytes, tree: Any) -> Any:
+    def convert(self, data: bytes, tree: Any) -> tuple[Any, tuple[str, ...]]:
+        """svglib's drawing of `data` (parsed: `tree`) and what svglib logged, as art.svg.convert."""
         from reportlab.graphics.shapes import Drawing, Group
 
         if entangled(tree):
-            drawing, notes = convert(self.path, data, self.root_folder, self.font_map, tree)
-            self.notes = list(dict.fromkeys(notes))
-            return drawing
+            return convert(self.path, data, self.root_folder, self.font_map, tree)
         (frame, notes), *parts = [self.part(data, tree, child) for child in (None, *tree)
                                   if child is None or isinstance(child.tag, str)]
         main = Group(transform=frame.contents[0].transform)  # the root's: its size, viewBox and y flip
-        for drawn, _ in parts:
+        for drawn, logged in parts:
             main.contents.extend(drawn.contents[0].contents)
-        self.notes = list(dict.fromkeys(note for _, logged in [(frame, notes), *parts] for note in logged))
+            notes += logged
         drawing = Drawing(frame.width, frame.height)
         drawing.add(main)
-        return drawing
+        return drawing, notes
 
     def part(self, data: bytes, tree: Any, child: Any) -> tuple[Any, tuple[str, ...]]:
         """svglib's drawing of the root holding `child` alone (None: nothing), converted once."""

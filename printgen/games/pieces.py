@@ -2,9 +2,8 @@
 drawn from templates").
 
 The game computes what its rules depend on and the template draws it; printgen checks what it
-drew only where a rule depends on it. Every template problem is a located DefinitionError; what
-svglib leaves out, an <svg> not the piece's size and text past a safe area are warnings. Each piece
-is one group carrying svglib's y flip in its transform, its shapes in svglib's own numbers."""
+drew only where a rule depends on it. A template problem is a located DefinitionError; what svglib
+leaves out, an <svg> not the piece's size and text past a safe area are located warnings."""
 from __future__ import annotations
 
 import re
@@ -59,34 +58,28 @@ class PieceTemplates:
         return self.sources[name]
 
     def where(self, name: str, *snippets: str) -> tuple[str, int]:
-        """The template's file as messages show it, and the line where the first of `snippets`
-        stands outside a comment (notes may name the ids too), else 1."""
+        """The template's file as messages show it (printgen's own by its repository path), and the
+        line where the first of `snippets` stands outside a comment (notes may name the ids too), else 1."""
+        from printgen.core.bundled import shown_name
+
         path, text = self.source(name)
         body = COMMENT.sub(lambda found: re.sub(r"[^\n]", " ", found.group(0)), text)
         found = (body.find(snippet) for snippet in snippets if snippet)
         index = next((i for i in found if i >= 0), -1)
-        return shown_name(path), body.count("\n", 0, index) + 1 if index >= 0 else 1
-
-    def draw_many(self, name: str, pieces: Sequence[Piece]) -> list[Group]:
-        """Each piece drawn from template `name`, in order (see draw_batches)."""
-        return self.draw_batches([(name, pieces)])[0]
+        return shown_name(path) or display_name(path), body.count("\n", 0, index) + 1 if index >= 0 else 1
 
     def draw_batches(self, batches: Sequence[tuple[str, Sequence[Piece]]]) -> list[list[Group]]:
-        """Each batch drawn, all before any is placed, so a failure leaves no others' warnings behind;
-        a game keeps what it has drawn for the rest of its build."""
+        """Each batch's pieces drawn from its template, in order; a game keeps what it has drawn
+        for the rest of its build."""
         from printgen.drawing import fonts
 
         fonts.register()  # text in a piece is converted into printgen's embedded fonts
-        made = [self.convert(name, pieces) if pieces else ([], []) for name, pieces in batches]
-        for _, warnings in made:
-            for warning in warnings:
-                self.warn(warning)
-        return [groups for groups, _ in made]
+        return [self.convert(name, pieces) if pieces else [] for name, pieces in batches]
 
-    def convert(self, name: str, pieces: Sequence[Piece]) -> tuple[list[Group], list[str]]:
+    def convert(self, name: str, pieces: Sequence[Piece]) -> list[Group]:
         """Template `name` rendered per piece, each distinct SVG measured and converted once, and
-        placed on its piece; with the warnings, once each: what svglib leaves out, at the line of
-        the template naming the feature, svglib's notes, then an <svg> not the piece's size."""
+        placed on its piece; then the warnings, once each: an <svg> not the piece's size, what
+        svglib leaves out, at the line of the template naming the feature, and svglib's notes."""
         from printgen.art.measure import measure_svg
         from printgen.art.svg import embedded_fonts, missing_in_user_font, scan, template_line
         from printgen.art.svgbatch import BatchConverter
@@ -94,51 +87,45 @@ class PieceTemplates:
         from printgen.jinja.render import line_of, render_each
 
         path, source = self.source(name)
-        shown = shown_name(path)
-        labels = [piece.label for piece in pieces]
+        shown = self.where(name)[0]
         seconds = min(MAX_SECONDS, 8.0 + PIECE_SECONDS * len(pieces))
         texts = render_each(name, [plain(dict(piece.context)) for piece in pieces], list(self.user_dirs), seconds,
-                            labels, self.common)
+                            [piece.label for piece in pieces], self.common)
         converter = BatchConverter(path, path.parent, embedded_fonts(self.user_fonts))
         distinct: dict[str, Drawing] = {}
         findings: dict[str, str] = {}
         notes: dict[str, None] = {}
-        for text, label in zip(texts, labels):
+        for text, piece in zip(texts, pieces):
             if text in distinct:
                 continue
             data = text.encode("utf-8")
             try:
                 tree = parse(path, data)
                 measure_svg(tree, path, path.parent)
-                drawing = converter.convert(data, tree)
+                drawing, logged = converter.convert(data, tree)
                 missing = missing_in_user_font(drawing, getattr(converter.font_map, "labels", {}))
                 if missing is not None:  # text set in the definition's own font, which lacks a glyph
                     raise ValueError(missing)
             except ValueError as exc:  # an SVG svglib cannot read, or one too costly to draw
-                raise DefinitionError([Problem(shown, 1, "", f"template error (for {label}): "
+                raise DefinitionError([Problem(shown, 1, "", f"template error (for {piece.label}): "
                                                f"the SVG it made: {exc}")]) from None
+            w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM
+            if max(abs(w - piece.width), abs(h - piece.height)) > SIZE_TOLERANCE:
+                file, line = self.where(name, "<svg")
+                self.warn(f"{file}:{line}: warning: the SVG it makes for {piece.label} is {w:g} x {h:g} mm, but "
+                          f"the piece is {piece.width:g} x {piece.height:g} mm, so it is stretched to fit; give "
+                          f"the <svg> width=\"{piece.width:g}mm\" height=\"{piece.height:g}mm\"")
             for found in scan(tree):
                 findings.setdefault(found.feature, found.what)
-            notes.update(dict.fromkeys(converter.notes))
+            notes.update(dict.fromkeys(logged))
             distinct[text] = drawing
-        warnings = [f"{shown}:{template_line(source, feature)}: warning: {feature}: {what}"
-                    for feature, what in sorted(findings.items())]
+        for feature, what in sorted(findings.items()):
+            self.warn(f"{shown}:{template_line(source, feature)}: warning: {feature}: {what}")
         for message in notes:
             family = FAMILY_NOTE.match(message)  # art.svg.replaced_notes: told at the line naming it
-            warnings.append(f"{shown}:{line_of(source, family.group(1))}: warning: {message}" if family
-                            else f"{shown}: warning: svglib: {message}")
-        for text, piece in zip(texts, pieces):
-            warnings += self.size_warning(name, distinct[text], piece)
-        return [placed_at(distinct[text], piece.width, piece.height) for text, piece in zip(texts, pieces)], warnings
-
-    def size_warning(self, name: str, drawing: Drawing, piece: Piece) -> list[str]:
-        w, h = drawing.width / PT_PER_MM, drawing.height / PT_PER_MM
-        if abs(w - piece.width) <= SIZE_TOLERANCE and abs(h - piece.height) <= SIZE_TOLERANCE:
-            return []
-        file, line = self.where(name, "<svg")
-        return [f"{file}:{line}: warning: the SVG it makes for {piece.label} is {w:g} x {h:g} mm, but the "
-                f"piece is {piece.width:g} x {piece.height:g} mm, so it is stretched to fit; give the <svg> "
-                f"width=\"{piece.width:g}mm\" height=\"{piece.height:g}mm\""]
+            self.warn(f"{shown}:{line_of(source, family.group(1))}: warning: {message}" if family
+                      else f"{shown}: warning: svglib: {message}")
+        return [placed_at(distinct[text], piece.width, piece.height) for text, piece in zip(texts, pieces)]
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -165,28 +152,19 @@ FAMILY_NOTE = re.compile(r"font-family '([^'\n]+)' ")
 COMMENT = re.compile(r"\{#.*?#\}|<!--.*?-->", re.S)  # Jinja and XML comments
 
 
-def templates_for(defn: Any, folders: Sequence[Path] = ()) -> PieceTemplates:
-    """The piece templates of one build of `defn`, searched in `folders` first."""
+def templates_for(defn: Any, folders: Sequence[Path] = (), warnings: list[str] | None = None) -> PieceTemplates:
+    """The piece templates of one build of `defn`, searched in `folders` first, warning to `warnings`."""
     from printgen.art.library import loaded_fonts
 
-    return PieceTemplates(tuple(Path(f) for f in folders), {"d": plain(defn)}, user_fonts=loaded_fonts(defn))
-
-
-def shown_name(path: Path) -> str:
-    """A template's file as messages show it: printgen's own by its repository path."""
-    from printgen.core.bundled import shown_name as bundled_name
-
-    return bundled_name(path) or display_name(path)
+    return PieceTemplates(tuple(Path(f) for f in folders), {"d": plain(defn)}, loaded_fonts(defn),
+                          [] if warnings is None else warnings)
 
 
 def placed_at(drawing: Drawing, width: float, height: float) -> Group:
     """svglib's drawing (points, y flipped) as a group in mm, y up, filling (0, 0, width, height)."""
     scale = (width / drawing.width, 0.0, 0.0, height / drawing.height, 0.0, 0.0)
-    contents = list(drawing.contents)
-    if len(contents) == 1 and isinstance(contents[0], Group):
-        inner = contents[0]
-        return Group(*inner.contents, transform=mmult(scale, inner.transform))
-    return Group(*contents, transform=scale)
+    (inner,) = drawing.contents  # svglib's one group, its transform the y flip
+    return Group(*inner.contents, transform=mmult(scale, inner.transform))
 
 
 Matrix = tuple[float, ...]
@@ -194,20 +172,17 @@ CAP, DESCENT = 0.73, 0.24  # of the font size: Bitstream Vera's capitals and des
 SAFE_TOLERANCE = 0.01  # mm a text may reach past its safe area before a warning
 
 
-def shapes_of(group: Group) -> Iterator[tuple[Any, Matrix, tuple[str, ...]]]:
+def shapes_of(node: Any, matrix: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0),
+              ids: tuple[str, ...] = ()) -> Iterator[tuple[Any, Matrix, tuple[str, ...]]]:
     """Every shape of a drawn piece with its transform to the piece's mm (y up) and the ids of the
     elements it is drawn inside, outermost first."""
-    def walk(node: Any, matrix: Matrix, ids: tuple[str, ...]) -> Iterator[tuple[Any, Matrix, tuple[str, ...]]]:
-        ident = getattr(node, "svgid", None)
-        ids = ids + (ident,) if ident else ids
-        if isinstance(node, Group):
-            here = mmult(matrix, tuple(node.transform))
-            for child in node.contents:
-                yield from walk(child, here, ids)
-        else:
-            yield node, matrix, ids
-
-    yield from walk(group, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), ())
+    ids = ids + (node.svgid,) if getattr(node, "svgid", None) else ids
+    if not isinstance(node, Group):
+        yield node, matrix, ids
+        return
+    here = mmult(matrix, tuple(node.transform))
+    for child in node.contents:
+        yield from shapes_of(child, here, ids)
 
 
 def past_safe_area(group: Group, width: float, height: float, pad: float) -> Iterator[tuple[String, float, str | None]]:
@@ -230,10 +205,8 @@ def past_safe_area(group: Group, width: float, height: float, pad: float) -> Ite
 
 
 def with_art(group: Group, ident: str, shape: Any) -> Group:
-    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, art never templated;
-    `group` itself when the template left no such element."""
-    if not any(getattr(item, "svgid", None) == ident for item in group.contents):
-        return group
+    """A copy of `group` with the empty `<g id=ident>` replaced by `shape`, art never templated
+    (nothing placed when the template left no such element)."""
     contents = [Group(shape, transform=inverse(group.transform)) if getattr(item, "svgid", None) == ident else item
                 for item in group.contents]
     return Group(*contents, transform=group.transform)

@@ -145,8 +145,7 @@ def reference(defn: Armies, figures: PositionFigures) -> Reference:
 
 def figures_for(defn: Armies, options: BuildOptions, warnings: list[str]) -> PositionFigures:
     """The position drawings for the rulebook's and reference's column widths, warnings to `warnings`."""
-    figures = PositionFigures(defn, defn.reference.accent, templates_for(defn, options.templates),
-                              warnings)
+    figures = PositionFigures(defn, defn.reference.accent, templates_for(defn, options.templates, warnings))
     rules = pt(Layout(options.paper, defn.rules.columns, 0.0).column_width) * MM_PER_PT
     booklet = [pt(Layout(half_page(options.paper), 1, 0.0).column_width) * MM_PER_PT] if wants_booklet(defn, options) else []
     figures.prepare([rules, *booklet, reference_layout.column_width(options.paper, defn.reference.columns)])

@@ -72,9 +72,8 @@ def figure_data(defn: Armies, width: float, accent: str) -> dict[str, Any]:
         "ink": accent,
         "card": {"width": w, "height": h, "radius": CORNER, "index": index,
                  "corner_size": corner, "big_size": font_mm(w * 1.6),
-                 "back": {"inset": CORNER, "radius": CORNER - 0.4, "lattice": lattice(w - 2 * CORNER,
-                                                                                    h - 2 * CORNER,
-                                                                                    LATTICE_STEP)}},
+                 "back": {"inset": CORNER, "radius": CORNER - 0.4,
+                          "lattice": lattice(w - 2 * CORNER, h - 2 * CORNER, LATTICE_STEP)}},
         "label_size": label,
         "positions": [{"number": i, "name": p.name, "lost": "nothing lost" if i == 0 else f"{i} SP lost",
                        "turn": p.turn, "face_down": p.face_down,
@@ -87,17 +86,12 @@ def figure_data(defn: Armies, width: float, accent: str) -> dict[str, Any]:
 
 @dataclass
 class PositionFigures:
-    """The position drawings of one build, every width in one batch."""
+    """The position drawings of one build, every width in one batch (warnings to the templates')."""
 
     defn: Armies
     accent: str
     templates: PieceTemplates
-    warnings: list[str] = field(default_factory=list)
     drawn: dict[float, tuple[Piece, Group]] = field(default_factory=dict)  # by width, to 1e-6 mm
-
-    def piece(self, width: float) -> Piece:
-        data = figure_data(self.defn, width, self.accent)
-        return Piece(data, width, data["figure"]["height"], f"the position drawing ({width:.1f} mm wide)")
 
     def prepare(self, widths: list[float]) -> None:
         """Draw every new width together; names that do not fit are left for `figure` to report."""
@@ -109,16 +103,15 @@ class PositionFigures:
                 continue
             if round(width, 6) not in self.drawn:
                 wanted.setdefault(round(width, 6), width)
-        if not wanted:
-            return
-        pieces = [self.piece(width) for width in wanted.values()]
-        drawn = list(zip(pieces, self.templates.draw_many(TEMPLATE, pieces)))
+        data = [figure_data(self.defn, width, self.accent) for width in wanted.values()]
+        pieces = [Piece(d, d["figure"]["width"], d["figure"]["height"],
+                        f"the position drawing ({d['figure']['width']:.1f} mm wide)") for d in data]
+        drawn = list(zip(pieces, self.templates.draw_batches([(TEMPLATE, pieces)])[0]))
         self.drawn.update(zip(wanted, drawn))
         self.templates.warn_past(TEMPLATE, [(piece, *past) for piece, group in drawn
                                             for past in past_safe_area(group, piece.width, piece.height, 0.0)],
                                  "past the drawing's box, over the text around it",
                                  "keep the text inside figure.width and figure.height")
-        self.warnings.extend(w for w in self.templates.warnings if w not in self.warnings)
 
     def figure(self, width: float, columns_key: str = "reference.columns") -> Drawing:
         """A Drawing `width` mm wide: every position in a row, labelled, as a flowable for the

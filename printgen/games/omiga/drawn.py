@@ -1,9 +1,6 @@
-"""What a tile face template drew where Omiga's rules depend on it: the semicircles and the forms.
-
-printgen gives the template each semicircle's outline (`s.path`) and each form's band
-(`form.points`); tiles fit only if those are drawn as given, so the shapes under the agreed ids
-are compared with them point by point, in the tile's millimetres. Each problem is one warning at
-the line writing the id, naming its tiles."""
+"""What a tile face template drew where Omiga's rules depend on it: tiles fit only if the shapes
+under the agreed ids draw each semicircle's outline (`s.path`) and each form's band (`form.points`)
+as printgen gives them, compared point by point in the tile's millimetres."""
 from __future__ import annotations
 
 import math
@@ -43,16 +40,13 @@ def given_points(defn: Omiga, tile: Tile, ident: str) -> list[Point]:
 def fault(drawn: list[Point] | None, given: list[Point], ident: str) -> str | None:
     """What is wrong with the shapes drawn under `ident`, in words, or None when drawn as given."""
     kind, side = ident.split("-")
-    what = f"the {side} semicircle" if kind == "semicircle" else f"the {side} form"
+    what = f"the {side} {kind}"
     if drawn is None:
         return f"nothing has id=\"{ident}\", so printgen cannot check {what}; give the shape that draws it that id"
-    if len(drawn) == len(given):
-        off = max((math.dist(p, q) for p, q in zip(drawn, given)), default=0.0)
-        if off <= TOLERANCE:
-            return None
-        how = f"up to {off:.2f} mm from"
-    else:
-        how = "in another shape than"
+    off = max(map(math.dist, drawn, given), default=0.0) if len(drawn) == len(given) else math.inf
+    if off <= TOLERANCE:
+        return None
+    how = f"up to {off:.2f} mm from" if off < math.inf else "in another shape than"
     source, why = (("s.path", "the halves of two tiles will not make one circle") if kind == "semicircle" else
                    ("form.points", "tiles with it will not interlock with their partners"))
     return f"{what} (id=\"{ident}\") is drawn {how} the outline printgen gives it ({source}), so {why}"
@@ -79,5 +73,4 @@ def drawn_problems(defn: Omiga, art: TileArt) -> list[Problem]:
 
 def drawn_warnings(defn: Omiga, art: TileArt) -> list[str]:
     """`file:line: warning: ...` for `build`: the faults, then what drawing the pieces noticed."""
-    lines = [f"{p.file}:{p.line}: warning: {p.message}" for p in drawn_problems(defn, art)]
-    return lines + art.templates.warnings
+    return [f"{p.file}:{p.line}: warning: {p.message}" for p in drawn_problems(defn, art)] + art.templates.warnings

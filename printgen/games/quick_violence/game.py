@@ -325,7 +325,7 @@ def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Do
     problems = [loaded.source.problem(loc, message) for loc, message in page.problems()]
     if problems:  # a range arrow that does not fit makes the rest of the book meaningless
         raise DefinitionError(problems)
-    labels = ArrowLabels(page, templates_for(defn, options.templates), loaded.art.warnings)
+    labels = ArrowLabels(page, templates_for(defn, options.templates, loaded.art.warnings))
     drawn = labels.drawn()
     return [rulebook(defn, options, loaded, page, drawn),
             *([rulebook(defn, options, loaded, page, drawn, booklet=True)] if options.booklet or defn.booklet else []),
