@@ -283,3 +283,29 @@ def test_the_rules_columns_start_level_on_every_page(built):
             left = min(c["top"] for c in body if c["x1"] < page.width / 2)
             right = min(c["top"] for c in body if c["x0"] > page.width / 2)
             assert abs(left - right) <= 1 * MM, (page.page_number, (left - right) / MM)
+
+
+def test_a_deck_that_leaves_fill_unsaid_is_warned_of_a_mostly_empty_last_sheet(run_cli, tmp_path):
+    """The starter deck's 9 cards fill one A4 sheet of 9 but put 1 card on a second Letter sheet of 8:
+    with `fill` left out, Letter's build says so at the `sheet` line and how to use the 7 places;
+    `fill: blank` prints blank cards there, and `fill: none` keeps the places empty without a word."""
+    folder = tmp_path / "mine"
+    assert run_cli("new", "deck", folder).exit_code == 0
+    definition = folder / "mine.yaml"
+    text = definition.read_text()
+    assert "\n  fill: blank" in text
+    unsaid = re.sub(r"\n  fill: blank[^\n]*", "\n  cut: marks", text)
+    definition.write_text(unsaid)
+    line = unsaid.splitlines().index("sheet:") + 1
+    letter = run_cli("build", definition, "--paper", "letter", "--no-pictures", "--out", tmp_path / "letter")
+    assert letter.exit_code == 0, letter.output
+    assert (f"{definition}:{line}: warning: sheet.fill: the last US Letter sheet holds 1 of 8 cards; "
+            "`fill: blank` puts blank cards to write on in its 7 spare places") in letter.output
+    with pdfplumber.open(tmp_path / "letter" / "mine" / "mine.pdf") as pdf:
+        last = [w["text"] for w in pdf.pages[2].extract_words()]
+        assert len(pdf.pages) == 4 and last.count("Mind") == 1 and "Toad" not in last  # the ninth card alone
+    a4 = run_cli("build", definition, "--paper", "a4", "--no-pictures", "--out", tmp_path / "a4")
+    assert a4.exit_code == 0 and "warning" not in a4.output, a4.output
+    definition.write_text(unsaid.replace("\nsheet:\n", "\nsheet:\n  fill: none\n"))
+    kept = run_cli("build", definition, "--paper", "letter", "--no-pictures", "--out", tmp_path / "kept")
+    assert kept.exit_code == 0 and "warning" not in kept.output, kept.output

@@ -282,6 +282,18 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
     return given
 
 
+def note_spare_places(cards: int, places: int, paper: Paper, loaded: Loaded) -> None:
+    """A warning when the last sheet would print more than a quarter empty and the deck has not said
+    what its spare places hold: paper and ink spent on nothing, which `sheet.fill: blank` puts to use."""
+    last = cards % places if places else 0
+    if last and places - last > places / 4:
+        where = f"{loaded.source.file}:{loaded.source.line_of(('sheet', 'fill'))}"
+        loaded.art.warnings.append(
+            f"{where}: warning: sheet.fill: the last {paper.name} sheet holds {last} of {places} cards; "
+            f"`fill: blank` puts blank cards to write on in its {places - last} spare places "
+            f"(`fill: none` keeps them empty and says nothing)")
+
+
 def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:
     """deck.pdf and every card's pictures, each drawn only when its file is written (drawn.py)."""
     every = build_cards(defn, loaded)
@@ -291,6 +303,8 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document | 
     bleed = sheet_bleed(defn, options, paper, loaded)
     if defn.sheet.fill == "blank" and not part:  # a whole deck's last sheet: its spare places hold blank cards
         pieces = filled(pieces, sheet_places(defn, options, paper, bleed), defn.card.safe, defn.card.corner_radius)
+    elif not part and "fill" not in defn.sheet.model_fields_set:
+        note_spare_places(len(pieces), sheet_places(defn, options, paper, bleed), paper, loaded)
     lines = defn.card.corner_radius if defn.sheet.cut == "lines" else None
     title = f"{defn.title} ({part})" if part else defn.title
     said = title.replace("{", "{{").replace("}", "}}")  # the captions are formatted with each sheet's number
