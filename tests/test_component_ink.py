@@ -174,8 +174,8 @@ def test_fracas_solid_tokens_keep_their_tint_and_bleed_it_past_the_outer_cuts(fr
         assert abs(trim[0] - left - 2.0) < 0.01  # the 2 mm bleed past the blocks' outer cut
 
 
-def test_one_minute_war_card_title_and_mark_in_the_accent(tmp_path):
-    folder = build(tmp_path, "one_minute_war")
+def test_one_minute_war_card_title_and_mark_in_the_accent(all_games_built):
+    folder = all_games_built["a4"] / "one_minute_war"  # `printgen build`, once for the session
     accent = ACCENTS["one_minute_war"]
     with pdfplumber.open(folder / "one_minute_war.pdf") as pdf:
         page = pdf.pages[0]
