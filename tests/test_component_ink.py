@@ -13,6 +13,11 @@ from pdfmeasure import MM
 from printgen.cli.main import cli
 from printgen.drawing.style import ACCENTS, FOOTER_GREY, SMALL_PT, lightness
 
+
+# one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
+# module-scoped builds (the Omiga and Fracas builds in each palette) are made once, not once on each worker
+pytestmark = pytest.mark.xdist_group("component-ink")
+
 ROOT = Path(__file__).parents[1]
 TILE = 42.0
 LARGE_MM2 = 500.0  # a fill bigger than this (over a quarter of a tile) is a large area
