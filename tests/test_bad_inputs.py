@@ -14,6 +14,7 @@ PRINTGEN_UPDATE_BAD_INPUTS=1 and review the diff.
 """
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -167,26 +168,44 @@ def arguments(name: str, definition: Path) -> list[str]:
     return args
 
 
-def cap_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+ZYGOTE: list[subprocess.Popen] = []  # this worker's tests/zygote.py, started by the first capped case
+
+
+def zygote() -> subprocess.Popen:
+    """A fresh Python with printgen imported that forks each capped case (tests/zygote.py): a case
+    starts as a fresh `printgen` process does once its imports are done, without paying them again
+    (about half a CPU second a case)."""
+    if not ZYGOTE or ZYGOTE[0].poll() is not None:
+        ZYGOTE[:] = [subprocess.Popen([sys.executable, str(Path(__file__).parent / "zygote.py")], text=True,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)]
+    return ZYGOTE[0]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def zygote_ends():
+    yield
+    for each in ZYGOTE:
+        each.stdin.close()
+        each.wait(timeout=60)
 
 
 def run_capped(args: list[str], cwd: Path) -> tuple[int, str, str, float, int]:
-    """The real `printgen` entry point in a process capped at MEMORY_CAP of address space: exit
-    code, stdout, stderr, seconds, and the peak resident size in bytes of it and its children (the
-    kernel's figure from wait4, which covers every child the process waited for)."""
-    code = f"import sys\nsys.argv = ['printgen'] + {args!r}\nfrom printgen.launch import main\nmain()\n"
+    """The real `printgen` entry point in a fresh process (forked by the zygote, which has only
+    imported printgen) capped at MEMORY_CAP of address space: exit code, stdout, stderr, seconds,
+    and the peak resident size in bytes of it and its children (the kernel's figure from wait4,
+    which covers every child the process waited for)."""
     out_file, err_file = cwd / "stdout.txt", cwd / "stderr.txt"
-    started = time.monotonic()
-    with out_file.open("wb") as out, err_file.open("wb") as err:
-        process = subprocess.Popen([sys.executable, "-c", code], cwd=cwd, stdout=out, stderr=err,
-                                   stdin=subprocess.DEVNULL, preexec_fn=cap_memory)
-    status, usage = wait_with_usage(process.pid, started + 120)
-    process.returncode = os.waitstatus_to_exitcode(status)
+    process = zygote()
+    assert process.stdin and process.stdout
+    process.stdin.write(json.dumps({"args": args, "cwd": str(cwd), "env": dict(os.environ), "out": str(out_file),
+                                    "err": str(err_file), "cap": MEMORY_CAP, "seconds": 120}) + "\n")
+    process.stdin.flush()
+    answer = json.loads(process.stdout.readline())
     texts = [f.read_bytes().decode("utf-8", "replace") for f in (out_file, err_file)]
     out_file.unlink()
     err_file.unlink()
-    return process.returncode, texts[0], texts[1], cpu_seconds(usage), usage.ru_maxrss * 1024
+    return (os.waitstatus_to_exitcode(answer["status"]), texts[0], texts[1], answer["user"] + answer["system"],
+            answer["peak"])
 
 
 def run_forked(args: list[str], cwd: Path) -> tuple[int, str, str, float, int]:

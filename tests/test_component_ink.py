@@ -13,6 +13,11 @@ from pdfmeasure import MM
 from printgen.cli.main import cli
 from printgen.drawing.style import ACCENTS, FOOTER_GREY, SMALL_PT, lightness
 
+
+# one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
+# module-scoped builds (the Omiga and Fracas builds in each palette) are made once, not once on each worker
+pytestmark = pytest.mark.xdist_group("component-ink")
+
 ROOT = Path(__file__).parents[1]
 TILE = 42.0
 LARGE_MM2 = 500.0  # a fill bigger than this (over a quarter of a tile) is a large area
@@ -187,8 +192,8 @@ def test_fracas_solid_tokens_keep_their_tint_and_bleed_it_past_the_outer_cuts(fr
         assert abs(trim[0] - left - 2.0) < 0.01  # the 2 mm bleed past the blocks' outer cut
 
 
-def test_one_minute_war_card_title_and_mark_in_the_accent(tmp_path):
-    folder = build(tmp_path, "one_minute_war")
+def test_one_minute_war_card_title_and_mark_in_the_accent(all_games_built):
+    folder = all_games_built["a4"] / "one_minute_war"  # `printgen build`, once for the session
     accent = ACCENTS["one_minute_war"]
     with pdfplumber.open(folder / "one_minute_war.pdf") as pdf:
         page = pdf.pages[0]

@@ -28,6 +28,11 @@ from printgen.drawing import style
 from printgen.games.deck.shown import OUTLINE_GAP
 from typeset import body_size, column_blanks, lines, longest_body_line, size_shares
 
+
+# one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
+# module-scoped builds (its starter deck's rulebook) are made once, not once on each worker
+pytestmark = pytest.mark.xdist_group("deck-rules")
+
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "docs" / "examples" / "deck_rules"  # the guide's example, written for the starter deck
 DPI = 150  # the deck's card pictures (FACE_DPI)

@@ -20,6 +20,11 @@ from printgen.layout.cards import Card
 from printgen.layout.export import TTS_PER_SHEET, tts
 from printgen.output.png import png_from_pdf
 
+
+# one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
+# module-scoped builds (the export of Omiga and Fracas) are made once, not once on each worker
+pytestmark = pytest.mark.xdist_group("export")
+
 MM = 72 / 25.4
 TILE = 42.0
 

@@ -287,8 +287,8 @@ def test_cut_marks_in_the_margins_cut_lines_on_every_edge_and_bleed_round_each_d
             assert back.bbox and float(back.bleedbox[0]) < float(back.trimbox[0])
 
 
-def test_letter_paper_keeps_24_tiles_a_sheet(run_cli, tmp_path):
-    folder = build(run_cli, tmp_path, "--paper", "letter")
+def test_letter_paper_keeps_24_tiles_a_sheet(all_games_built):
+    folder = all_games_built["letter"] / "omiga"  # `printgen build --paper letter`, once for the session
     with pdfplumber.open(pdf_in(folder)) as pdf:
         assert len(pdf.pages) == 8
         assert [len(unique(semicircles_pdf(p))) for p in pdf.pages[FRONTS]] == [48, 48, 48]

@@ -13,6 +13,11 @@ from click.testing import CliRunner
 from pdfmeasure import MM
 from printgen.cli.main import cli
 
+
+# one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
+# module-scoped builds (the two Omiga builds) are made once, not once on each worker
+pytestmark = pytest.mark.xdist_group("omiga-ink")
+
 TILE = 42.0
 BAND = 4.5
 SCALE = 600 / 72  # 600 dpi: the 0.12 mm white core of a cut line is about 3 pixels wide

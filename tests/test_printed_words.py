@@ -11,6 +11,7 @@ import pypdf
 import pytest
 
 from printgen.games.header import RULING_KEY, RULING_MARK
+from pdfmeasure import once_per_file
 from typeset import half_blanks
 
 GAMES = ("one_minute_war", "omiga", "quick_violence", "fracas", "armies")
@@ -25,12 +26,14 @@ TOOL_TALK = re.compile(r"printgen|\bYAML\b|\.ya?ml\b|\bvalidate\b|\bbuild again\
                        r"|source rules|the source\b|name their author|\bdefinition\b", re.IGNORECASE)
 
 
+@once_per_file
 def pages_lines(path: Path) -> list[str]:
     """Each page's text as printed lines, read by position (pdfplumber)."""
     with pdfplumber.open(path) as pdf:
         return [page.extract_text() or "" for page in pdf.pages]
 
 
+@once_per_file
 def pages_text(path: Path) -> list[str]:
     """Each page's text in the order it was drawn (pypdf follows the content stream): a paragraph
     reads whole even on a two-column page, where a reading by position interleaves the columns."""

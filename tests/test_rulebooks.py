@@ -13,7 +13,7 @@ import pytest
 
 from building import build, edited
 from printgen.drawing import style
-from pdfmeasure import CUT_DASH, MM, reading_text, segments
+from pdfmeasure import CUT_DASH, MM, once_per_file, reading_text, segments
 
 PAPERS = ("a4", "letter")
 GAMES = ("fracas", "armies")
@@ -34,13 +34,16 @@ def built(card_games_built) -> dict[str, Path]:
     return card_games_built
 
 
+@once_per_file
 def words_of(path: Path) -> list[str]:
     """Each page's text in reading order, without the footer (it spans both columns, and a sentence
-    running from one column into the next would read with the footer in its middle)."""
+    running from one column into the next would read with the footer in its middle); read once per
+    file (several tests read the same rulebook)."""
     with pdfplumber.open(path) as pdf:
         return [reading_text(page.crop((0, 0, page.width, page.height - FOOTER_MM * MM))) for page in pdf.pages]
 
 
+@once_per_file
 def headings(path: Path) -> list[tuple[int, str]]:
     """(page, text) of every line set bold at the heading size, in reading order."""
     found = []

@@ -15,6 +15,11 @@ from ruamel.yaml import YAML
 from printgen.games import bundled_definition
 from typeset import column_blanks, half_blanks
 
+
+# one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
+# module-scoped builds (the sample deck on each paper) are made once, not once on each worker
+pytestmark = pytest.mark.xdist_group("sample-deck")
+
 MM = 72 / 25.4
 CARD = (63.5, 88.9)  # poker, mm
 MOST_BLANK = 0.25  # of a rules page's column, or of a reference half's, at its foot

@@ -1,0 +1,101 @@
+"""A fresh Python with printgen's modules imported, which forks one child per case: each case starts
+as a fresh `printgen` process would once its imports are done (nothing has run in it yet), under
+its own memory cap, with its CPU time and peak resident size as the kernel counts them for that
+child alone, without paying Python's start-up and printgen's imports again for each case.
+
+`python tests/zygote.py` reads one JSON request a line on stdin ({"args", "cwd", "env", "out",
+"err", "cap", "seconds"}) and answers each with one JSON line: the child's wait status, user and
+system CPU seconds and peak resident size in bytes (wait4's figures for the child and the children
+it waited for). The zygote itself never runs a command, so no child inherits state from another.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import resource
+import sys
+import time
+
+
+def load_printgen() -> None:
+    """Every printgen module, imported as a command would import it (no module acts on import)."""
+    import printgen
+
+    for module in pkgutil.walk_packages(printgen.__path__, "printgen."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+
+
+def child(request: dict, channel: tuple[int, int]) -> None:
+    """In the fork: the case's memory cap, folder, environment and files, then `printgen ARGS`
+    exactly as the console script runs it; never returns."""
+    code = 1
+    try:
+        for fd in channel:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_AS, (request["cap"], request["cap"]))
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        for fd, path in ((1, request["out"]), (2, request["err"])):
+            os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        sys.stdin = open(0, closefd=False)
+        sys.stdout = open(1, "w", closefd=False)
+        sys.stderr = open(2, "w", closefd=False)
+        sys.argv = ["printgen", *request["args"]]
+        sys.path[0] = ""  # as `python -c` has it: the working folder, not tests/
+        from printgen.launch import main
+
+        try:
+            main()
+            code = 0
+        except SystemExit as stop:  # as the interpreter ends on an uncaught SystemExit
+            if stop.code is None or isinstance(stop.code, int):
+                code = stop.code or 0
+            else:
+                print(stop.code, file=sys.stderr)
+                code = 1
+    except BaseException:  # noqa: BLE001 - shown as an uncaught error would be, then a failing code
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001 - nothing left to tell it to
+                pass
+        os._exit(code)
+
+
+def serve() -> None:
+    requests, answers = os.dup(0), os.dup(1)  # the channel; 0 and 1 are the cases' to take
+    os.dup2(os.open(os.devnull, os.O_RDWR), 0)
+    os.dup2(os.open(os.devnull, os.O_RDWR), 1)
+    load_printgen()
+    reader, writer = os.fdopen(requests, "r"), os.fdopen(answers, "w")
+    for line in reader:
+        request = json.loads(line)
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            child(request, (requests, answers))
+        while True:  # a hung case is killed at its wall-clock backstop
+            done, status, usage = os.wait4(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > started + request["seconds"]:
+                os.kill(pid, 9)
+                _, status, usage = os.wait4(pid, 0)
+                break
+            time.sleep(0.01)
+        writer.write(json.dumps({"status": status, "user": usage.ru_utime, "system": usage.ru_stime,
+                                 "peak": usage.ru_maxrss * 1024}) + "\n")
+        writer.flush()
+
+
+if __name__ == "__main__":
+    serve()
