@@ -283,10 +283,11 @@ def sheet_bleed(defn: Deck, options: BuildOptions, paper: Paper, loaded: Loaded)
 
 
 def note_spare_places(cards: int, places: int, paper: Paper, loaded: Loaded) -> None:
-    """A warning when the last sheet would print more than a quarter empty and the deck has not said
-    what its spare places hold: paper and ink spent on nothing, which `sheet.fill: blank` puts to use."""
+    """A warning when a deck of more than one sheet ends on a sheet more than a quarter empty and has
+    not said what the spare places hold: a sheet of card stock spent on a few cards, whose places
+    `sheet.fill: blank` puts to use. A deck within one sheet needs that sheet anyway."""
     last = cards % places if places else 0
-    if last and places - last > places / 4:
+    if cards > places and last and places - last > places / 4:
         where = f"{loaded.source.file}:{loaded.source.line_of(('sheet', 'fill'))}"
         loaded.art.warnings.append(
             f"{where}: warning: sheet.fill: the last {paper.name} sheet holds {last} of {places} cards; "
