@@ -415,6 +415,28 @@ def reference_quality_images(before: Path, after: Path) -> None:
             save(side_by_side(left, right), f"quality-filled-{name}-{page + 1}.png")
 
 
+def changed_quality_images(before: Path, after: Path) -> list[str]:
+    """docs/print-quality.md, issue 43 at stop 47: every page of every A4 PDF whose pixels differ
+    from the build in `before` (a page the old file lacks shows blank), at 60 dpi; the Markdown
+    lines that show them, in file order."""
+    lines = []
+    for old in sorted(before.rglob("*.pdf")):
+        new = after / old.relative_to(before)
+        pages = max(len(pypdfium2.PdfDocument(old)), len(pypdfium2.PdfDocument(new)))
+        for page in range(pages):
+            right = render(new, page, 60) if page < len(pypdfium2.PdfDocument(new)) else None
+            left = render(old, page, 60) if page < len(pypdfium2.PdfDocument(old)) else None
+            if left is not None and right is not None and left.tobytes() == right.tobytes():
+                continue
+            size = (right or left).size  # type: ignore[union-attr]
+            name = f"quality-changed-{old.stem}-{page + 1}.png"
+            blank = Image.new("RGB", size, "white")
+            save(side_by_side(labelled(left or blank, "before" if left else "before: no such page"),
+                              labelled(right or blank, "after" if right else "after: no such page")), name)
+            lines.append(f"![{old.stem}, page {page + 1}, before and after](images/{name})")
+    return lines
+
+
 WORDS_PAGES = [("fracas", "", (0, 2)), ("armies", "", (1,)), ("omiga", "", (1,)), ("one_minute_war", "", (1,)),
                ("quick_violence", "", (1, 2)),
                *((game, "-reference", (0,)) for game in ("fracas", "armies", "omiga", "one_minute_war",
@@ -532,6 +554,11 @@ def main() -> None:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "deck",
                      "--no-pictures", "--out", out)
             publisher_quality_images(Path(sys.argv[2]), out)
+            return
+        if sys.argv[1:2] == ["changed-quality"]:
+            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence",
+                     ROOT / "card_defs" / "deck.yaml", "--no-pictures", "--out", out)
+            print("\n\n".join(changed_quality_images(Path(sys.argv[2]), out)))
             return
         if sys.argv[1:2] == ["table-quality"]:
             for paper in ("a4", "letter"):
