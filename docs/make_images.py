@@ -46,6 +46,9 @@ The publisher section (issue 43, stop 46) compares with commit 1ec7a53: build th
 the sample deck there into /tmp/b46/a4 (`... build fracas armies omiga one_minute_war quick_violence
 card_defs/deck.yaml --no-pictures --out /tmp/b46/a4`), then
 `python docs/make_images.py publisher-quality /tmp/b46/a4`.
+The Potion Shop section after review 47 compares with commit e4af9d3, the sample deck built there
+on A4 and on Letter into a4/ and letter/ of one folder (`... build deck --no-pictures --paper a4
+--out /tmp/p47/a4`, the same with letter), then `python docs/make_images.py potion-quality /tmp/p47`.
 The Fracas table-page section (issue 43, the fourth Fracas round) compares with commit dbd1a87,
 built on A4 and on Letter into a4/ and letter/ of one folder (`... build fracas quick_violence
 --paper P --out /tmp/b-table/P`), then `python docs/make_images.py table-quality /tmp/b-table`.
@@ -435,6 +438,22 @@ def changed_quality_images(before: Path, after: Path) -> list[str]:
                               labelled(right or blank, "after" if right else "after: no such page")), name)
             lines.append(f"![{old.stem}, page {page + 1}, before and after](images/{name})")
     return lines
+# review 47 of Potion Shop: (paper, file, page) as built from commit e4af9d3 and as it is now
+POTION_PAGES = [("a4", "deck-rules", 0), ("a4", "deck-rules", 1), ("letter", "deck-rules", 1), ("letter", "deck", 1),
+                ("letter", "deck", 4), ("a4", "deck", 2), ("a4", "deck-reference", 0)]
+
+
+def potion_quality_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, Potion Shop after review 47: each changed page at 80 dpi, as it was
+    (`before`/a4/deck, `before`/letter/deck) and as it is; a page the new build lacks shows blank."""
+    for paper, name, page in POTION_PAGES:
+        left = labelled(render(before / paper / "deck" / f"{name}.pdf", page, 80), "before")
+        new = after / paper / "deck" / f"{name}.pdf"
+        if page < len(pypdfium2.PdfDocument(new)):
+            right = labelled(render(new, page, 80), "after")
+        else:
+            right = labelled(Image.new("RGB", left.size, "white"), "after: no such page (two sheets, not three)")
+        save(side_by_side(left, right), f"quality-potion-{paper}-{name}-{page + 1}.png")
 
 
 WORDS_PAGES = [("fracas", "", (0, 2)), ("armies", "", (1,)), ("omiga", "", (1,)), ("one_minute_war", "", (1,)),
@@ -559,6 +578,11 @@ def main() -> None:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence",
                      ROOT / "card_defs" / "deck.yaml", "--no-pictures", "--out", out)
             print("\n\n".join(changed_quality_images(Path(sys.argv[2]), out)))
+            return
+        if sys.argv[1:2] == ["potion-quality"]:
+            for paper in ("a4", "letter"):
+                printgen("build", "deck", "--no-pictures", "--paper", paper, "--out", out / paper)
+            potion_quality_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["table-quality"]:
             for paper in ("a4", "letter"):

@@ -19,7 +19,7 @@ BAND_W = 57.5  # the sample's title band on each face, 3 mm inside the card
 FRAME_W = 46.5  # the sample back's plain panel (back.svg.j2), FRAME_IN mm inside the card
 FRAME_IN = 8.5
 SAFE = 3.0  # the sample's card.safe
-CARDS = 18  # the sample's 8 rows, copies counted
+CARDS = 16  # the sample's 8 rows, copies counted
 TRIM, SAFE_COLOUR, BLEED = (0.9, 0.0, 0.6), (0.0, 0.6, 0.85), (1.0, 0.5, 0.0)  # printgen.games.deck.chosen
 
 
@@ -71,11 +71,11 @@ def texts(pdf_path: Path) -> list[str]:
 
 def test_layout_gutterfold_and_fronts_override_the_decks_duplex(run_cli, deck, tmp_path):
     with pdfplumber.open(build(run_cli, deck, tmp_path / "duplex")) as pdf:
-        assert len(pdf.pages) == 4  # 18 cards, 9 a sheet, each sheet a front and a back
+        assert len(pdf.pages) == 4  # 16 cards, 9 a sheet (the last ends in 2 blanks), each a front and a back
         assert len(boxes(pdf.pages[1], FRAME_W)) == 9
     with pdfplumber.open(build(run_cli, deck, tmp_path / "fold", "--layout", "gutterfold")) as pdf:
         # the sheet turned: 2 x 2 fronts on the left half of each sheet (3 upright), backs on the right
-        assert len(pdf.pages) == 5
+        assert len(pdf.pages) == 4
         placed = 0
         for page in pdf.pages:
             width = float(page.width) / MM
@@ -104,17 +104,17 @@ def test_layout_on_a_game_without_card_sheets_is_a_warning(run_cli, tmp_path):
 
 def test_rows_builds_only_those_rows_and_the_captions_say_so(run_cli, deck, tmp_path):
     with pdfplumber.open(build(run_cli, deck, tmp_path / "o", "--rows", "2-3")) as pdf:
-        assert len(pdf.pages) == 2  # 2 + 4 copies: one sheet
+        assert len(pdf.pages) == 2  # 2 + 3 copies: one sheet
         text = pdf.pages[0].extract_text()
-        assert text.count("Frost Draught") == 2 and text.count("Mossy Elixir") == 4
+        assert text.count("Frost Draught") == 2 and text.count("Mossy Elixir") == 3
         assert "Ember Tonic" not in text and "Storm Flask" not in text
-        assert len(bands(pdf.pages[0])) == 6
+        assert len(bands(pdf.pages[0])) == 5
         for page in pdf.pages:
             assert caption(page).startswith("Potion Shop (rows 2-3 of 8), sheet 1 of 1,")
     with pdfplumber.open(build(run_cli, deck, tmp_path / "p", "--rows", "1,4,7-8")) as pdf:
         text = pdf.pages[0].extract_text()
         assert "(rows 1, 4, 7-8 of 8)" in caption(pdf.pages[0])
-        assert len(bands(pdf.pages[0])) == 3 + 1 + 3 + 2
+        assert len(bands(pdf.pages[0])) == 3 + 1 + 2 + 2
         assert "Frost Draught" not in text and "Gale Water" in text
 
 
@@ -204,7 +204,7 @@ def test_paper_a3_builds_a_deck_on_a3_and_is_refused_for_a4_and_letter_games(run
     with pdfplumber.open(build(run_cli, deck, tmp_path / "o", "--paper", "a3")) as pdf:
         # turned, since A3 holds 6 x 3 poker cards across and 4 x 4 upright (9 on upright A4)
         assert {(round(float(p.width) / MM), round(float(p.height) / MM)) for p in pdf.pages} == {(420, 297)}
-        assert len(pdf.pages) == 2 and len(bands(pdf.pages[0])) == 18
+        assert len(pdf.pages) == 2 and len(bands(pdf.pages[0])) == 16 and len(blanks(pdf.pages[0])) == 2
     for game, title in (("omiga", "Omiga"), ("one_minute_war", "One Minute War")):
         result = run_cli("build", game, "--out", tmp_path / "x", "--paper", "a3")
         assert result.exit_code == 2
@@ -259,7 +259,7 @@ def test_tsv_and_xlsx_data_build_the_same_cards_as_the_csv(run_cli, deck, tmp_pa
     """The same rows from a TSV file or a workbook's sheet give the CSV's PDF, byte for byte."""
     rows = sample_rows(deck)
     expected = build(run_cli, deck, tmp_path / "csv")
-    assert sum(t.count("Mossy Elixir") for t in texts(expected)) == 4
+    assert sum(t.count("Mossy Elixir") for t in texts(expected)) == 3
     with open(deck.parent / "cards.tsv", "w", newline="", encoding="utf-8") as f:
         csv.writer(f, delimiter="\t").writerows(rows)
     write_xlsx(deck.parent / "cards.xlsx", typed(rows), "Potions", before="Notes")
@@ -350,7 +350,7 @@ def test_export_takes_rows_and_name(run_cli, deck, tmp_path):
     folder = tmp_path / "o" / "pots" / "print-shop"
     with open(folder / "manifest.csv", newline="", encoding="utf-8") as f:
         manifest = {row["file"]: int(row["quantity"]) for row in csv.DictReader(f)}
-    assert manifest == {"frost-draught.pdf": 2, "mossy-elixir.pdf": 4, "back-potion-shop.pdf": 6}
+    assert manifest == {"frost-draught.pdf": 2, "mossy-elixir.pdf": 3, "back-potion-shop.pdf": 5}
     with pdfplumber.open(folder / "mossy-elixir.pdf") as pdf:
         assert "Mossy Elixir" in pdf.pages[0].extract_text()
         width = float(pdf.pages[0].width) / MM
@@ -395,11 +395,15 @@ def test_rows_and_guides_on_a_game_without_card_sheets_are_warnings(run_cli, tmp
 
 
 def test_blank_cards_fill_a_whole_decks_last_sheet_but_not_a_build_of_some_rows(run_cli, deck, tmp_path):
-    """`sheet.fill: blank`: on Letter (8 a sheet) the sample's 18 cards end in 2 cards and 6 blanks;
-    `--rows` picks cards to proof, so its sheet keeps its spare places empty."""
-    with pdfplumber.open(build(run_cli, deck, tmp_path / "all", "--paper", "letter")) as pdf:
+    """`sheet.fill: blank`: on A4 (9 a sheet) the sample's 16 cards end in 7 cards and 2 blanks, and
+    on Letter (8 a sheet) they fill two sheets with none; `--rows` picks cards to proof, so its sheet
+    keeps its spare places empty."""
+    with pdfplumber.open(build(run_cli, deck, tmp_path / "all", "--paper", "a4")) as pdf:
         last = pdf.pages[-2]
-        assert len(pdf.pages) == 6 and len(bands(last)) == 2 and len(blanks(last)) == 6
-        assert len(boxes(pdf.pages[-1], FRAME_W)) == 8  # every place has its back
+        assert len(pdf.pages) == 4 and len(bands(last)) == 7 and len(blanks(last)) == 2
+        assert len(boxes(pdf.pages[-1], FRAME_W)) == 9  # every place has its back
+    with pdfplumber.open(build(run_cli, deck, tmp_path / "letter", "--paper", "letter")) as pdf:
+        assert len(pdf.pages) == 4 and not any(blanks(page) for page in pdf.pages)
+        assert [len(bands(page)) for page in pdf.pages[0::2]] == [8, 8]
     with pdfplumber.open(build(run_cli, deck, tmp_path / "some", "--rows", "3", "--paper", "letter")) as pdf:
         assert len(pdf.pages) == 2 and 0 < len(bands(pdf.pages[0])) < 8 and not blanks(pdf.pages[0])

@@ -330,3 +330,19 @@ def test_a_missing_rules_file_is_told_at_its_key(tmp_path):
     line = next(n for n, text in enumerate(definition.read_text().splitlines(), start=1) if text.startswith("rules:"))
     assert f"gone/gone.yaml:{line}: rules: expected a file, but gone/rules.md does not exist" in built.stderr, built.stderr
     assert not (tmp_path / "output").exists()
+
+
+def test_callouts_off_the_card_or_unreadable_are_told_at_their_lines(tmp_path):
+    """`?callouts=` takes points on the card, in mm from its top-left: one past the card, a point that
+    is not two numbers, or more than 12 are located problems, all told at once, nothing written."""
+    many = ";".join("5,5" for _ in range(13))
+    rules = ("# Bad\n\n![x](card:Mossback Toad?callouts=5,5;500,10)\n\n![y](card:Mossback Toad?callouts=5;6)\n\n"
+             f"![z](card:Mossback Toad?width=40mm&callouts={many})\n")
+    _, built = broken_deck(tmp_path, rules)
+    assert built.returncode == 2
+    said = built.stderr
+    assert "bad/rules.md:3: the callout at 500,10 mm lies outside the" in said
+    assert "bad/rules.md:5: expected ?callouts= and points in mm from the card's top-left corner" in said
+    assert "bad/rules.md:7: expected at most 12 callouts on one card (got 13)" in said
+    assert "3 problems found; nothing was written" in said
+    assert not (tmp_path / "output").exists()

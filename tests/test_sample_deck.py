@@ -45,6 +45,14 @@ def text_of(path) -> str:
         return "\n".join(page.extract_text() for page in pdf.pages)
 
 
+def columns_text(path) -> str:
+    """The document's words column by column (left half, then right, page by page), in one line."""
+    with pdfplumber.open(path) as pdf:
+        return " ".join(" ".join((page.crop((0, 0, page.width / 2, page.height)).extract_text() + " "
+                                  + page.crop((page.width / 2, 0, page.width, page.height)).extract_text()).split())
+                        for page in pdf.pages)
+
+
 def definition() -> dict:
     return YAML(typ="safe").load(bundled_definition("deck").read_text(encoding="utf-8"))
 
@@ -196,16 +204,24 @@ def margin_marks(page) -> list[dict]:
     return outside
 
 
+def copies() -> int:
+    """The sample's cards, copies counted, read from its data."""
+    with open(bundled_definition("deck").parent / "cards.csv", newline="", encoding="utf-8") as f:
+        return sum(int(row["copies"]) for row in csv.DictReader(f))
+
+
 def test_every_sheet_is_full_the_last_one_ending_in_blank_cards_with_the_games_back(built):
-    """`sheet.fill: blank`: on Letter (8 cards a sheet) the 18 cards leave 6 places on the third
-    sheet, and those hold blank cards, each with a dashed cut line, a faint frame to write inside
-    and the shop's back behind it; on A4 (9 a sheet) the 18 cards fill two sheets and no blank is
-    added."""
+    """`sheet.fill: blank`, and a deck of 16 cards, a count chosen for both papers: on Letter (8 a
+    sheet) they fill two sheets exactly, where 18 put 2 cards on a third sheet of card stock; on A4
+    (9 a sheet) they fill the first sheet and leave 2 places on the second, which hold blank cards,
+    each with a dashed cut line, a faint frame to write inside and the shop's back behind it."""
     assert definition()["sheet"]["fill"] == "blank"
+    cards = copies()
+    assert cards == 16
     with pdfplumber.open(built / "deck.pdf") as pdf:
         faces, backs = pdf.pages[0::2], pdf.pages[1::2]
         per_sheet = 9 if faces[0].width < faces[0].height else 8
-        assert len(faces) == -(-18 // per_sheet)
+        assert len(faces) == 2
         for face, back in zip(faces, backs):
             cuts = [c for c in face.curves if c.get("dash") and c["dash"][0]
                     and abs(c["width"] / MM - CARD[0]) < 0.1 and abs(c["height"] / MM - CARD[1]) < 0.1]
@@ -215,12 +231,30 @@ def test_every_sheet_is_full_the_last_one_ending_in_blank_cards_with_the_games_b
         last = faces[-1]
         tinted = [r for r in last.rects if r.get("fill") and "#%02x%02x%02x" % tuple(
             round(v * 255) for v in r["non_stroking_color"]) in TINTS]
-        blanks = per_sheet * len(faces) - 18
+        blanks = per_sheet * len(faces) - cards
         assert len(tinted) == per_sheet - blanks
         frames = [c for c in last.curves + last.rects if not c.get("fill") and not (c.get("dash") and c["dash"][0])
                   and abs(c["width"] / MM - (CARD[0] - 6)) < 0.1 and abs(c["height"] / MM - (CARD[1] - 6)) < 0.1]
         assert len(frames) == blanks  # a blank card's writing frame, 3 mm (card.safe) inside its cut
-    assert (blanks, per_sheet) in ((0, 9), (6, 8))
+    assert (blanks, per_sheet) in ((2, 9), (0, 8))
+
+
+def test_the_rules_speak_of_blank_cards_only_where_the_sheets_have_them(built):
+    """The rules are told how many blank cards this paper's sheets end in (`blank_cards`): on A4 the
+    two are named, with what they are for; on Letter, whose sheets come out full, no blank card is
+    mentioned. The reference counts the deck from its rows too."""
+    rules = columns_text(built / "deck-rules.pdf")
+    with pdfplumber.open(built / "deck.pdf") as pdf:
+        a4 = pdf.pages[0].width < pdf.pages[0].height
+    assert f"the {copies()} cards on the card sheets" in rules
+    if a4:
+        assert ("The two blank cards at the end of the last sheet are not part of the game: keep them to write "
+                "potions of your own.") in rules
+    else:
+        assert "blank" not in rules.lower()
+    kinds = "The deck holds four fire, four ice, five earth and three air potions"
+    assert kinds in rules and kinds in columns_text(built / "deck-reference.pdf")
+    assert f"Shuffle the {copies()} cards" in text_of(built / "deck-reference.pdf")
 
 
 def test_cut_lines_sheets_carry_marks_in_the_margins_clear_of_the_edge_and_the_art(built):
@@ -314,3 +348,153 @@ def test_a_deck_that_leaves_fill_unsaid_is_warned_of_a_mostly_empty_last_sheet(r
     definition.write_text(unsaid.replace("\nsheet:\n", "\nsheet:\n  fill: none\n"))
     kept = run_cli("build", definition, "--paper", "letter", "--no-pictures", "--out", tmp_path / "kept")
     assert kept.exit_code == 0 and "warning" not in kept.output, kept.output
+
+
+def test_the_rules_card_carries_numbered_callouts_matching_its_list(built):
+    """"Reading a card": the Storm Flask has five numbered discs beside it (white bold numbers, 8 pt),
+    each joined by a leader line to a point on the card, and the list under it numbers the same
+    five parts in the same order; disc 1 points at the price disc, 4 at the star, 3 at the kind."""
+    with pdfplumber.open(built / "deck-rules.pdf") as pdf:
+        page = pdf.pages[0]
+        grey = [r for r in page.rects + page.curves if r.get("stroking_color")
+                and all(abs(v - 0x9a / 255) < 0.01 for v in r["stroking_color"])]
+        (outline,) = [r for r in grey if abs(r["width"] / MM - CARD[0] - 1.2) < 0.2]  # the hairline round the card
+        numbers = sorted((c for c in page.chars if abs(c["size"] - 8) < 0.01 and c["non_stroking_color"] == (1.0, 1.0, 1.0)
+                          and "Bold" in c["fontname"]), key=lambda c: c["text"])
+        assert [c["text"] for c in numbers] == ["1", "2", "3", "4", "5"]
+        leaders = [line for line in page.lines if line["top"] > outline["top"] and line["bottom"] < outline["bottom"]
+                   and (line["x0"] < outline["x0"] or line["x1"] > outline["x1"])]
+        points = {}
+        for number in numbers:
+            beside = number["x1"] <= outline["x0"] or number["x0"] >= outline["x1"]  # outside the card ...
+            near = min(abs(number["x1"] - outline["x0"]), abs(number["x0"] - outline["x1"])) < 8 * MM  # ... by it
+            assert beside and near, number["text"]
+            middle, left = (number["top"] + number["bottom"]) / 2, number["x1"] <= outline["x0"]
+            (leader,) = [line for line in leaders if abs(line["top"] - middle) < 1.5 * MM
+                         and (line["x0"] < outline["x0"] if left else line["x1"] > outline["x1"])]
+            inner = leader["x1"] if left else leader["x0"]  # its end on the card
+            assert outline["x0"] < inner < outline["x1"]
+            points[number["text"]] = ((inner - outline["x0"]) / MM, (leader["top"] - outline["top"]) / MM)
+        assert points["1"][0] > CARD[0] * 0.8 and points["1"][1] < 12  # the price, top right
+        assert points["3"][0] < 8 and points["3"][1] > CARD[1] - 10  # the kind, foot left
+        assert points["4"][0] > CARD[0] * 0.85 and points["4"][1] > CARD[1] - 10  # the star, foot right
+        words = page.extract_words()
+        labels = []
+        for number in "12345":
+            item = [w for w in words if w["text"] == f"{number}." and w["top"] < outline["top"]]
+            assert item, number
+            line = sorted((w for w in words if abs(w["top"] - item[0]["top"]) < 1 and w["x0"] > item[0]["x1"]
+                           and w["x0"] - item[0]["x1"] < 60 * MM), key=lambda w: w["x0"])
+            labels.append(line[0]["text"])
+        assert labels == ["Price.", "Text.", "Kind.", "Red", "Flask."]
+
+
+def feet(page) -> tuple[float, float]:
+    """mm from the paper's top to the lowest text or drawing of each column, the footer left out."""
+    ends = [0.0, 0.0]
+    for thing in page.chars + page.rects + page.images + page.curves:
+        if thing["bottom"] < page.height - 20 * MM:
+            side = 0 if thing["x0"] < page.width / 2 - 2 else 1
+            ends[side] = max(ends[side], thing["bottom"] / MM)
+    return ends[0], ends[1]
+
+
+def test_the_rules_last_page_ends_level_with_its_example_whole(built):
+    """Page 2's columns end within 8 mm of each other (they were 36 mm apart on A4, 40 on Letter), and
+    the five-turn example "A first round" stays in one column."""
+    with pdfplumber.open(built / "deck-rules.pdf") as pdf:
+        last = pdf.pages[-1]
+        left, right = feet(last)
+        assert abs(left - right) <= 8, (left, right)
+        start, end = last.search("A first round")[0], last.search("Ann leads by 9 points to 1")[0]
+        assert (start["x0"] < last.width / 2) == (end["x0"] < last.width / 2) and start["top"] < end["top"]
+
+
+def test_the_reference_card_fills_its_front_and_back_alike(built):
+    """Each column of both halves ends within 8 mm of every other: the back ("The potions") no longer
+    stops 24 mm (A4) above the footer while the front is full, nor the front's right column 21 mm short
+    of its left."""
+    for name in ("deck-reference.pdf", "deck-reference-cards.pdf"):
+        blank = [side for page in half_blanks(built / name) for half in page for side in half]
+        with pdfplumber.open(built / name) as pdf:
+            box = pdf.pages[0].height / MM / 2 - 16  # a half's text box, mm (typeset.HALF_INSET)
+        assert len(blank) in (4, 8) and (max(blank) - min(blank)) * box <= 8, (name, blank)
+
+
+def card_image(page, box: tuple[float, float, float, float], dpi: int = 40):
+    """The rendered area `box` (x, y from the top, w, h in mm) of a pypdfium2 page, grey."""
+    x, y, w, h = box
+    image = page.render(scale=dpi / 72).to_pil().convert("L")
+    px = dpi / 25.4
+    return image.crop((round(x * px), round(y * px), round((x + w) * px), round((y + h) * px)))
+
+
+def difference(a, b) -> float:
+    """Mean absolute difference of two grey images of (nearly) one size, 0-255, each first averaged
+    over 4 x 4 pixels so that a shift of under a pixel between two papers' grids counts for little."""
+    from PIL import Image, ImageChops
+
+    size = (a.size[0] // 4, a.size[1] // 4)
+    a, b = a.resize(size, Image.Resampling.BOX), b.resize(size, Image.Resampling.BOX)
+    data = ImageChops.difference(a, b).tobytes()
+    return sum(data) / len(data)
+
+
+def test_the_backs_read_upright_when_a_card_is_turned_like_a_page_as_the_caption_says(built):
+    """The flip simulated on the rendered pages: each front card's place, turned over as the printer
+    turns the sheet for "flip on long edge" (A4 upright: side to side, x -> W - x; Letter turned: over its
+    top, y -> H - y), holds a back; turning that card over like a page instead (on Letter a further
+    180 degrees) shows the back as the upright back a side-to-side sheet prints, and only so. The
+    Letter caption says just that, and no longer that the sheet "turns over top to bottom"."""
+    import pypdfium2
+
+    with pdfplumber.open(built / "deck.pdf") as pdf:
+        front, back = pdf.pages[0], pdf.pages[1]
+        width, height = front.width / MM, front.height / MM
+        cuts = [(c["x0"] / MM, c["top"] / MM) for c in front.curves if c.get("dash") and c["dash"][0]
+                and abs(c["width"] / MM - CARD[0]) < 0.1]
+        caption = " ".join(back.extract_text().split())
+    turned = width > height  # Letter, landscape
+    said = 'printed with "Print on both sides, flip on long edge"'
+    assert said in caption and "top to bottom" not in caption
+    assert ("Each back reads upright when you turn its card over like a page." in caption) == turned
+    assert ("the sheet turns over side to side, like a page." in caption) == (not turned)
+    document = pypdfium2.PdfDocument(built / "deck.pdf")
+    try:
+        upright = None
+        for x, top in cuts:
+            behind = (width - x - CARD[0], top) if not turned else (x, height - top - CARD[1])
+            seen = card_image(document[1], (*behind, *CARD))
+            page_turned = seen.rotate(180) if turned else seen  # the card turned like a page
+            if upright is None:
+                upright = upright_back() if turned else page_turned
+            assert difference(page_turned, upright) < 5, (x, top)  # 3 at most, measured
+            assert difference(page_turned.rotate(180), upright) > 10  # the other way round reads wrong (14)
+    finally:
+        document.close()
+
+
+def upright_back():
+    """One back as an upright, side-to-side sheet prints it: the sample built on A4, its first back."""
+    import tempfile
+    from pathlib import Path
+
+    import pypdfium2
+    from click.testing import CliRunner
+
+    from printgen.cli.main import cli
+
+    with tempfile.TemporaryDirectory() as folder:
+        result = CliRunner().invoke(cli, ["build", str(bundled_definition("deck")), "--paper", "a4", "--no-pictures",
+                                          "--out", folder], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        path = Path(folder) / "deck" / "deck.pdf"
+        with pdfplumber.open(path) as pdf:
+            page = pdf.pages[0]
+            cut = next(c for c in page.curves if c.get("dash") and c["dash"][0] and abs(c["width"] / MM - CARD[0]) < 0.1)
+            box = (page.width / MM - cut["x1"] / MM, cut["top"] / MM, *CARD)
+        document = pypdfium2.PdfDocument(path)
+        try:
+            return card_image(document[1], box)
+        finally:
+            document.close()

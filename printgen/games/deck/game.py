@@ -302,6 +302,7 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document | 
     pieces: list[Piece] = [card for card in cards for _ in range(card.copies)]
     paper = paper_of(defn, options)
     bleed = sheet_bleed(defn, options, paper, loaded)
+    cards_only = len(pieces)
     if defn.sheet.fill == "blank" and not part:  # a whole deck's last sheet: its spare places hold blank cards
         pieces = filled(pieces, sheet_places(defn, options, paper, bleed), defn.card.safe, defn.card.corner_radius)
     elif not part and "fill" not in defn.sheet.model_fields_set:
@@ -325,8 +326,8 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document | 
         how = ("Print one-sided at actual size." if fronts else
                f'Print at actual size, choosing "{duplex.dialog}".') + cut + proof
         captions = {"front": f"{said}, sheet {{sheet}} of {{count}}, faces. {how}",
-                    "back": f'{said}, sheet {{sheet}} of {{count}}, backs, printed with "{duplex.dialog}": '
-                            f"the sheet turns over {duplex.turn}.{proof}"}
+                    "back": f'{said}, sheet {{sheet}} of {{count}}, backs, printed with "{duplex.dialog}"'
+                            f"{backs_read(duplex)}{proof}"}
         sheets = partial(duplex_sheets, pieces, duplex, bleed, captions, lines, fronts, defn.sheet.gap, marks)
         flip = None if fronts else options.flip
     try:
@@ -343,8 +344,19 @@ def build(defn: Deck, options: BuildOptions, loaded: Loaded) -> list[Document | 
         from printgen.games.deck.rulesdocs import rules_documents
 
         # every row, whatever --rows chose, each drawn now so that a faulty card is told, never shown
-        documents += rules_documents(defn, options, loaded, drawn_all(every), options.dpi or FACE_DPI)
+        documents += rules_documents(defn, options, loaded, drawn_all(every), options.dpi or FACE_DPI,
+                                     blank_cards=len(pieces) - cards_only)
     return documents
+
+
+def backs_read(duplex: Duplex) -> str:
+    """How the backs read, said after the print dialog's choice. A sheet turned side to side shows
+    every back upright; one turned top to bottom (a long-edge flip of a landscape page) shows them
+    upside down, turned 180 degrees so that each reads upright when its card is turned over like a
+    page, as a player turns a card. Said that way, so nobody takes the sheet for misprinted."""
+    if duplex.side_to_side:
+        return ": the sheet turns over side to side, like a page."
+    return ". Each back reads upright when you turn its card over like a page."
 
 
 def told(sheets: Callable[[], Iterator[Page]], first: list[DeckCard], unplaced: list[DeckCard]) -> Iterator[Page]:

@@ -76,25 +76,50 @@ class Notes:
         return [str(problem) for problem in dict.fromkeys(said)]
 
 
-def asked(target: str) -> tuple[str, str, float | None]:
-    """`Mossback Toad#back?width=40mm` (in either order) as (name, side, width mm or None)."""
+Callouts = tuple[tuple[float, float], ...]
+MAX_CALLOUTS = 12  # numbered marks on one card picture: more would crowd it past reading
+
+
+def asked(target: str) -> tuple[str, str, float | None, Callouts]:
+    """`Mossback Toad#back?width=40mm&callouts=53,8;30,60` (in any order) as (name, side, width mm
+    or None, callout points)."""
     text = unquote(target)
     width: float | None = None
+    callouts: Callouts = ()
     side = "face"
     name = re.split(r"[#?]", text, maxsplit=1)[0]
     for kind, value in re.findall(r"([#?])([^#?]*)", text[len(name):]):
         if kind == "#":
             side = value.strip().lower()
-        else:
-            width = width_of(value)
-    return name.strip(), side, width
+            continue
+        for query in value.split("&"):
+            if query.partition("=")[0].strip() == "callouts":
+                callouts = callouts_of(query.partition("=")[2])
+            else:
+                width = width_of(query)
+    return name.strip(), side, width, callouts
+
+
+def callouts_of(value: str) -> Callouts:
+    """`53,8;30,60`: the points (mm across, mm down from the card's top-left) numbered 1, 2, ..."""
+    points = []
+    for pair in value.split(";"):
+        found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*", pair)
+        if found is None:
+            raise NotPrintable(f"expected ?callouts= and points in mm from the card's top-left corner, such "
+                               f"as ?callouts=53,8;30,60 (got {pair.strip()!r})")
+        points.append((float(found.group(1)), float(found.group(2))))
+    if len(points) > MAX_CALLOUTS:
+        raise NotPrintable(f"expected at most {MAX_CALLOUTS} callouts on one card (got {len(points)})")
+    return tuple(points)
 
 
 def width_of(query: str) -> float:
     key, _, value = query.partition("=")
     found = WIDTH.match(value.strip())
     if key.strip() != "width" or found is None:
-        raise NotPrintable(f"expected ?width= and a size in mm, such as ?width=40mm (got ?{query})")
+        raise NotPrintable(f"expected ?width= and a size in mm, such as ?width=40mm, or ?callouts= "
+                           f"(got ?{query})")
     width = float(found.group(1))
     if not MIN_WIDTH <= width <= MAX_WIDTH:
         raise NotPrintable(f"expected a width from {MIN_WIDTH:g} to {MAX_WIDTH:g} mm (got {width:g} mm)")
@@ -144,18 +169,23 @@ def joined_row(made: list[Flowable], dpi: float) -> Flowable:
 
 
 def deck_hooks(cards: Sequence[DeckCard], loaded: Loaded, icons: Icons, dpi: float,
-               notes: Notes | None = None) -> dict[str, Any]:
+               notes: Notes | None = None, accent: str = "#444444") -> dict[str, Any]:
     """The cards by name, the deck's icons, and pictures beside the definition, for its texts: the
     keys a Rulebook or Reference takes for what its Markdown may show; `notes` gathers the text's
-    warnings."""
+    warnings; `accent` colours a card's callouts."""
     context = ArtContext(loaded.path.parent, loaded.allow_outside, loaded.art)
 
     def card(picture: Picture) -> Flowable:
-        name, side, width = asked(picture.target)
+        name, side, width, callouts = asked(picture.target)
         if side not in ("face", "back"):
             raise NotPrintable(f"expected #back (or #face) after the card's name (got #{side})")
         try:
-            return CardRow([ShownCard(find_card(cards, name), side, width)], dpi)
+            found = find_card(cards, name)
+            outside = [f"{x:g},{y:g}" for x, y in callouts if x > found.width or y > found.height]
+            if outside:
+                raise ValueError(f"the callout at {outside[0]} mm lies outside the {found.width:g} x "
+                                 f"{found.height:g} mm card")
+            return CardRow([ShownCard(found, side, width, callouts, accent)], dpi)
         except ValueError as exc:
             raise NotPrintable(str(exc)) from None
 
@@ -224,17 +254,19 @@ def footer_credit(defn: Deck) -> str:
     return " \u00b7 ".join(part for part in (f"version {defn.version}" if defn.version else "", defn.credit) if part)
 
 
-def context_of(defn: Deck, cards: Sequence[DeckCard], stem: str) -> dict[str, Any]:
+def context_of(defn: Deck, cards: Sequence[DeckCard], stem: str, blank_cards: int = 0) -> dict[str, Any]:
     """What Jinja in a rules text sees: the definition as plain data (`deck`), each card's row with
-    its `title` and `copies` as `cards` ({{ cards | length }}, {% for card in cards %}), and the
-    names of the files the build writes (`deck_file`, `rules_file`, `reference_file`)."""
+    its `title` and `copies` as `cards` ({{ cards | length }}, {% for card in cards %}), the names of
+    the files the build writes (`deck_file`, `rules_file`, `reference_file`), and `blank_cards`: how
+    many blank cards `sheet.fill: blank` adds on this build's paper (0 when the sheets come out full),
+    so the rules can speak of them only where they are printed."""
     rows = []
     for card in cards:
         row = dict(card.drawer.rows[card.index].values)
         rows.append({**row, "title": row.get("title", card_title(card)), "copies": card.copies})
     return {"deck": defn.model_dump(mode="json", exclude={"rows"}), "title": defn.title, "credit": defn.credit,
             "cards": rows, "deck_file": f"{stem}.pdf", "rules_file": f"{stem}-rules.pdf",
-            "reference_file": f"{stem}-reference-cards.pdf"}
+            "reference_file": f"{stem}-reference-cards.pdf", "blank_cards": blank_cards}
 
 
 def text_options(text: RulebookText | ReferenceText, loaded: Loaded, options: BuildOptions) -> tuple[str, BuildOptions]:
@@ -245,8 +277,9 @@ def text_options(text: RulebookText | ReferenceText, loaded: Loaded, options: Bu
 
 
 def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Sequence[DeckCard],
-                    dpi: float) -> list[Document | Growing]:
-    """<name>-rules.pdf and <name>-reference.pdf with -reference-cards.pdf, as the definition asks.
+                    dpi: float, blank_cards: int = 0) -> list[Document | Growing]:
+    """<name>-rules.pdf and <name>-reference.pdf with -reference-cards.pdf, as the definition asks;
+    `blank_cards`: how many the build's card sheets end in (the texts' `blank_cards`).
     Every problem of both texts is found first (read, then set in its columns) and told at once, each
     at its line of the Markdown file; nothing is written while one stands."""
     problems: list[Problem] = []
@@ -260,7 +293,7 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
             problems.append(loaded.source.problem((key,), str(exc)))
     if problems:
         raise DefinitionError(problems)
-    context = context_of(defn, cards, loaded.name)
+    context = context_of(defn, cards, loaded.name, blank_cards)
     documents: list[Document | Growing] = []
     notes = {key: Notes() for key in found}
     if defn.rules is not None:
@@ -269,7 +302,8 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
                         settings=RulebookSettings(text_size_pt=defn.rules.text_size_pt, columns=defn.rules.columns),
                         accent=defn.rules.accent, credit=footer_credit(defn),
                         **deck_hooks(cards, loaded, deck_icons(defn, loaded, defn.rules.text_size_pt,
-                                                               options.scratch), dpi, notes["rules"]))
+                                                               options.scratch), dpi, notes["rules"],
+                                     defn.rules.accent))
         try:
             items = rulebook.story(book, rulebook.markdown(book, opts))
             column = rulebook.plan(items, book.settings, opts.paper).column_width
@@ -289,7 +323,8 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
         ref = Reference(title=defn.title, template=name, context=context, tables={}, settings=settings,
                         credit=footer_credit(defn),
                         **deck_hooks(cards, loaded, deck_icons(defn, loaded, settings.text_size_pt,
-                                                               options.scratch), dpi, notes["reference"]))
+                                                               options.scratch), dpi, notes["reference"],
+                                     settings.accent))
         try:
             column = reference.column_width(opts.paper, settings.columns)
             width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]

@@ -28,6 +28,9 @@ OUTLINE_GAP = 0.6  # mm between a card's edge and the hairline round it: clear o
 OUTLINE = HexColor("#9a9a9a")
 CARD_GAP = 3.0  # mm between the cards of a row
 MIN_ROW_SCALE = 0.4  # a row smaller than this (of the cards' width) wraps onto another line instead
+CALLOUT_ROOM = 7.5  # mm beside a card for its numbered callouts, on both sides
+CALLOUT_RADIUS = 2.3  # mm: a callout's disc, the number white in it
+CALLOUT_PT = 8.0  # the number's size
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,10 @@ class ShownCard:
     card: DeckCard
     side: str = "face"
     width: float | None = None  # mm
+    # numbered callouts: points (mm from the card's top-left) that discs numbered 1, 2, ... beside
+    # the card point to with a leader line, so the list under the picture can name them by number
+    callouts: tuple[tuple[float, float], ...] = ()
+    callout_colour: str = "#444444"
 
     def group(self) -> Group:
         """The side in mm, y up, bottom-left at 0: exactly what the deck's own picture draws."""
@@ -138,9 +145,38 @@ class RowPlan:
     scale: float
 
 
+def draw_callouts(canvas: Any, shown: ShownCard, x: float, y: float) -> None:
+    """The card's callouts, its bottom-left at (x, y) pt: each a disc in the room beside the card,
+    on the side nearer its point, and a leader line from the disc to a dot on that point."""
+    width, height, scale = shown.card.width, shown.card.height, shown.scale
+    canvas.saveState()
+    colour = HexColor(shown.callout_colour)
+    canvas.setStrokeColor(colour)
+    canvas.setLineWidth(pt(0.3))
+    for number, (px, py) in enumerate(shown.callouts, start=1):
+        left = px < width / 2
+        point = (x + pt(px * scale), y + pt((height - py) * scale))
+        disc = (x - pt(CALLOUT_ROOM / 2) if left else x + pt(width * scale + CALLOUT_ROOM / 2), point[1])
+        edge = disc[0] + pt(CALLOUT_RADIUS) * (1 if left else -1)
+        canvas.setFillColor(colour)
+        canvas.line(edge, disc[1], *point)
+        canvas.circle(*point, pt(0.5), stroke=0, fill=1)
+        canvas.circle(*disc, pt(CALLOUT_RADIUS), stroke=0, fill=1)
+        canvas.setFillColor(HexColor("#ffffff"))
+        canvas.setFont(fonts.BOLD, CALLOUT_PT)
+        canvas.drawCentredString(disc[0], disc[1] - CALLOUT_PT * 0.35, str(number))
+    canvas.restoreState()
+
+
+def callout_room(cards: Sequence[ShownCard]) -> float:
+    """mm a row keeps beside its cards for their callouts (both sides, for centring)."""
+    return 2 * CALLOUT_ROOM if any(card.callouts for card in cards) else 0.0
+
+
 def plan_row(cards: Sequence[ShownCard], width: float) -> RowPlan:
     """The fewest lines whose cards, shrunk to the column (never grown), stay at MIN_ROW_SCALE or
     more; one card a line, shrunk to the column, when none does."""
+    width -= callout_room(cards)
     sizes = [card.card.width * card.scale for card in cards]
     for lines in range(1, len(cards) + 1):
         per = math.ceil(len(cards) / lines)
@@ -173,7 +209,8 @@ class CardRow(Flowable):
     def sized(self, card: ShownCard) -> ShownCard:
         if self.plan.scale == 1.0:
             return card
-        return ShownCard(card.card, card.side, card.card.width * card.scale * self.plan.scale)
+        return ShownCard(card.card, card.side, card.card.width * card.scale * self.plan.scale, card.callouts,
+                         card.callout_colour)
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         self.plan = plan_row(self.cards, avail_width * MM_PER_PT - 2 * OUTLINE_GAP)
@@ -197,5 +234,7 @@ class CardRow(Flowable):
             for card, w in zip(cards, widths):
                 h = pt(card.card.height * card.scale)
                 draw_card(self.canv, card, x, top - h, self.dpi)
+                if card.callouts:
+                    draw_callouts(self.canv, card, x, top - h)
                 x += w + pt(CARD_GAP)
             top -= tallest + pt(CARD_GAP + 2 * OUTLINE_GAP)
