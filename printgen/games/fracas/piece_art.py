@@ -123,7 +123,7 @@ class PieceArt:
         if kind == "face":
             worth = rest[2]
             return TOKEN_FACE, Piece(face_data(player, index, palette, s, rest[1], worth), s, s,
-                                     f"{player.name}'s {worth}-point life token (face)")
+                                     f"{player.name}'s {'' if worth == 1 else 'five-point '}life token (face)")
         return TOKEN_BACK, Piece(back_data(player, index, palette, s, rest[1]), s, s,
                                  f"{player.name}'s life token (back)")
 
