@@ -52,6 +52,9 @@ on A4 and on Letter into a4/ and letter/ of one folder (`... build deck --no-pic
 The Fracas table-page section (issue 43, the fourth Fracas round) compares with commit dbd1a87,
 built on A4 and on Letter into a4/ and letter/ of one folder (`... build fracas quick_violence
 --paper P --out /tmp/b-table/P`), then `python docs/make_images.py table-quality /tmp/b-table`.
+The Fracas review section (issue 43, five-point tokens and the example on one sheet) compares
+with commit e4af9d3 built the same way into /tmp/b-fracas/P, then
+`python docs/make_images.py fracas-review-quality /tmp/b-fracas`.
 The filled reference sheets (issue 43) compare with commit dbd1a87: build the five games there
 into /tmp/before-ref, then `python docs/make_images.py reference-quality /tmp/before-ref`.
 Every picture is what printgen writes today, so the guides never show a mock-up. Each PNG is
@@ -454,6 +457,19 @@ def potion_quality_images(before: Path, after: Path) -> None:
         else:
             right = labelled(Image.new("RGB", left.size, "white"), "after: no such page (two sheets, not three)")
         save(side_by_side(left, right), f"quality-potion-{paper}-{name}-{page + 1}.png")
+# issue 43, the Fracas review (pages balanced, the example beside its picture, five-point tokens):
+# (paper, file, page), as `fracas_review_images` shows them
+FRACAS_REVIEW_PAGES = [("a4", "fracas", 0), ("a4", "fracas", 1), ("a4", "fracas", 2), ("letter", "fracas", 0),
+                       ("letter", "fracas", 2), ("a4", "fracas-tokens", 0)]
+
+
+def fracas_review_images(before: Path, after: Path) -> None:
+    """docs/print-quality.md, the Fracas review: each changed page at 80 dpi, as it was and as it is."""
+    for paper, name, page in FRACAS_REVIEW_PAGES:
+        left = labelled(render(before / paper / "fracas" / f"{name}.pdf", page, 80), "before")
+        right = labelled(render(after / paper / "fracas" / f"{name}.pdf", page, 80), "after")
+        suffix = "" if paper == "a4" else "-letter"
+        save(side_by_side(left, right), f"quality-review-{name}-{page + 1}{suffix}.png")
 
 
 WORDS_PAGES = [("fracas", "", (0, 2)), ("armies", "", (1,)), ("omiga", "", (1,)), ("one_minute_war", "", (1,)),
@@ -588,6 +604,11 @@ def main() -> None:
             for paper in ("a4", "letter"):
                 printgen("build", "fracas", "quick_violence", "--paper", paper, "--out", out / paper)
             table_quality_images(Path(sys.argv[2]), out)
+            return
+        if sys.argv[1:2] == ["fracas-review-quality"]:
+            for paper in ("a4", "letter"):
+                printgen("build", "fracas", "--paper", paper, "--out", out / paper)
+            fracas_review_images(Path(sys.argv[2]), out)
             return
         if sys.argv[1:2] == ["reference-quality"]:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)

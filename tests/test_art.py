@@ -403,14 +403,19 @@ def test_fracas_token_image_on_every_token_and_in_the_export(run_cli, copy_defin
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "o" / "fracas" / "fracas-tokens.pdf") as pdf:
         placed = images_mm(pdf.pages[0])
-    # 22 mm tokens: the emblem fits above the 8.5 pt name, in 18 x 14.9 mm, so it is 14.9 mm square
-    assert len(placed) == 20
+        corner = [c for c in pdf.pages[0].chars if c["text"] == "5"]
+    # 22 mm tokens: the emblem fits above the 8.5 pt name, in 18 x 14.9 mm, so it is 14.9 mm square;
+    # Red's 10 ones and 2 fives carry it, and a five says so in its top-left corner
+    assert len(placed) == 12
+    assert len([c for c in corner if 9 < c["size"] < 12]) == 2
     assert all(w == pytest.approx(14.9, abs=0.01) and h == pytest.approx(14.9, abs=0.01)
                for _, _, w, h in placed)
     result = run_cli("export", yaml, "--print-shop", "--out", tmp_path / "e")
     assert result.exit_code == 0, result.output
     with pdfplumber.open(tmp_path / "e" / "fracas" / "print-shop" / "token-red.pdf") as pdf:
         assert len(pdf.pages[0].images) == 1
+    with pdfplumber.open(tmp_path / "e" / "fracas" / "print-shop" / "token-red-5.pdf") as pdf:
+        assert len(pdf.pages[0].images) == 1 and "5" in pdf.pages[0].extract_text()
 
 
 FONT_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="60" height="80" viewBox="0 0 60 80">

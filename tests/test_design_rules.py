@@ -223,7 +223,7 @@ def reference_halves(page) -> list[Piece]:
 CUT_OUT: dict[str, tuple[Callable[[Any], list[Piece]], int | None]] = {
     "omiga.pdf": (lambda page: imposed_cells(page, "Omiga tile"), 24),
     "deck.pdf": (deck_cells, None),  # 9 on A4, 8 on Letter
-    "fracas-tokens.pdf": (lambda page: grid_cells(page, "Fracas life token"), 40),
+    "fracas-tokens.pdf": (lambda page: grid_cells(page, "Fracas life token"), 24),  # 10 ones, 2 fives a player
     "one_minute_war.pdf": (war_card, 11),
 }
 

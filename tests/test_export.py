@@ -81,7 +81,7 @@ def test_each_print_shop_file_has_its_trim_size_and_3mm_bleed(exported, name, si
 def test_fracas_manifest_counts_every_token(exported):
     rows = list(csv.DictReader(io.StringIO((exported / "fracas" / "print-shop" / "manifest.csv").read_text())))
     faces = {r["file"]: r["quantity"] for r in rows if r["side"] == "face"}
-    assert faces == {"token-red.pdf": "20", "token-black.pdf": "20"}
+    assert faces == {"token-red.pdf": "10", "token-red-5.pdf": "2", "token-black.pdf": "10", "token-black-5.pdf": "2"}
     assert {r["kind"] for r in rows} == {"life token"}
 
 
@@ -110,8 +110,8 @@ def test_tts_repeats_a_card_by_its_quantity(exported):
     red = described["decks"][0]
     assert red["deck"] == "Red tokens"
     (sheet,) = red["sheets"]
-    assert (sheet["columns"], sheet["rows"], sheet["count"]) == (10, 2, 20)
-    assert sheet["cards"] == ["token-red"] * 20
+    assert (sheet["columns"], sheet["rows"], sheet["count"]) == (10, 2, 12)
+    assert sheet["cards"] == ["token-red"] * 10 + ["token-red-5"] * 2
 
 
 class Square:

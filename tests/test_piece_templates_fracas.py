@@ -61,8 +61,8 @@ def test_copied_token_and_mat_templates_changed_in_colour_and_shape_print_the_ch
                     and abs(width_mm(c) - 2 * 0.32 * TOKEN) < 0.01]
         ovals = [c for c in page.curves if rgb(c.get("stroking_color")) == GREEN]
         fonts = {c["fontname"].split("+")[-1] for c in page.chars}
-    assert len(grounds) == 40 and {rgb(r["non_stroking_color"]) for r in grounds} == {CREAM}
-    assert sorted(rgb(c["stroking_color"]) for c in diamonds) == [BLACK] * 20 + [RED] * 20
+    assert len(grounds) == 24 and {rgb(r["non_stroking_color"]) for r in grounds} == {CREAM}
+    assert sorted(rgb(c["stroking_color"]) for c in diamonds) == [BLACK] * 12 + [RED] * 12  # 10 ones and 2 fives each
     assert len(ovals) == 1 and width_mm(ovals[0]) == pytest.approx(MAT_WIDTH, abs=0.01)
     assert fonts and all(f.startswith("BitstreamVeraSans") for f in fonts)  # the template's text too
     # export draws the print-shop files from the same templates (here: the copy's templates: folder)
@@ -86,7 +86,7 @@ def test_token_text_past_the_safe_area_is_a_warning_at_its_template_line(run_cli
     result = run_cli("build", fracas.parents[1] / "duel.yaml", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output  # a warning: the tokens are still printed
     assert re.search(rf"token-face\.svg\.j2:{line}: warning: Red's life token \(face\): 'Red' reaches "
-                     r"2\.2 mm past the safe area \(and 1 more text\); keep a token's text 2 mm inside its "
+                     r"2\.2 mm past the safe area \(and 3 more texts\); keep a token's text 2 mm inside its "
                      r"cut", result.output), result.output
     assert result.output.count("warning") == 1
 

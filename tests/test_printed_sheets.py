@@ -173,10 +173,42 @@ def test_fracas_token_names_are_set_well_above_the_floor(all_games_built, paper)
     with pdfplumber.open(all_games_built[paper] / "fracas" / "fracas-tokens.pdf") as pdf:
         page = pdf.pages[0]
         names = [w for w in page.extract_words(extra_attrs=["size"]) if w["text"] in ("Red", "Black")]
-        assert len(names) == 40
+        assert len(names) == 24  # 10 ones and 2 fives a player
         assert {round(w["size"], 1) for w in names} == {FACE_NAME_PT}
         assert FACE_NAME_PT in house.TYPE_SCALE
         assert min(glyph_pt(c) for c in page.chars if c["text"].strip()) >= 7.0 - 0.01
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_fracas_tokens_come_as_ones_and_fives_worth_each_players_life(all_games_built, paper):
+    """20 life a player as 10 one-point and 2 five-point tokens (tokens.fives: 2), so a hit of 14
+    is paid with three tokens; the big numerals in each player's colour say so, and the rules tell
+    a player what to take."""
+    with pdfplumber.open(all_games_built[paper] / "fracas" / "fracas-tokens.pdf") as pdf:
+        page = pdf.pages[0]
+        big = [c for c in page.chars if c["size"] > 12 and c["text"] in "15"]
+        inks = sorted({tuple(c["non_stroking_color"]) for c in big})
+        assert len(inks) == 2
+        for ink in inks:
+            worth = sorted(c["text"] for c in big if tuple(c["non_stroking_color"]) == ink)
+            assert worth == ["1"] * 10 + ["5"] * 2
+        assert "Red: 20 life: 10 ones and 2 fives" in (page.extract_text() or "")
+    rules = book_text(all_games_built[paper] / "fracas" / "fracas.pdf")
+    assert "10 one-point and 2 five-point tokens" in rules
+    assert "count their points" in rules
+
+
+def test_fracas_fives_worth_more_than_a_players_life_are_refused_where_written(run_cli, copy_definition, tmp_path):
+    path = copy_definition("fracas")
+    text = path.read_text()
+    assert text.count("  fives: 2 ") == 1
+    path.write_text(text.replace("  fives: 2 ", "  fives: 5 "))
+    line = 1 + path.read_text()[:path.read_text().index("  fives: 5")].count("\n")
+    result = run_cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert re.search(rf"fracas\.yaml:{line}: tokens\.fives: 5 five-point tokens are worth 25 and each player "
+                     r"has 20 life; use at most 4", result.output), result.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.pdf"))
 
 
 @pytest.mark.parametrize("paper", PAPERS)

@@ -200,16 +200,17 @@ def test_changing_the_fracas_yaml_changes_the_sheet_rules_and_tokens(run_cli, co
         assert "Take the top card" not in sheet
     with pdfplumber.open(files[""]) as pdf:
         book = " ".join(reading_text(page) for page in pdf.pages)
-        assert "48 life tokens, 24 in each player's colour" in book
+        assert "24 points' worth for each player: 14 one-point and 2 five-point tokens" in book
         assert "Crimson takes all the hearts and diamonds" in book and "Take the top card" not in book
     with pdfplumber.open(files["-tokens"]) as pdf:
         tokens = chars_mm(pdf.pages[0])
         ones = [c for c in tokens if c["text"] == "1" and c["size"] > 12]
+        fives = [c for c in tokens if c["text"] == "5" and c["size"] > 12]
         colours = {tuple(ch["non_stroking_color"]) for ch in pdf.pages[0].chars
                    if ch["text"] == "1" and ch["size"] > 12}
-        assert len(ones) == 48 and len(colours) == 2  # 24 life tokens a player, in two colours
+        assert len(ones) == 28 and len(fives) == 4 and len(colours) == 2  # 24 life a player, in two colours
         text = norm(pdf.pages[0].extract_text())
-        assert "Crimson: 24 life tokens" in text and "Black: 24 life tokens" in text
+        assert "Crimson: 24 life: 14 ones and 2 fives" in text and "Black: 24 life: 14 ones and 2 fives" in text
 
 
 def test_changing_the_armies_yaml_changes_the_sheet(run_cli, copy_definition, tmp_path):
@@ -321,7 +322,7 @@ def test_a_text_size_below_7_pt_is_refused(run_cli, copy_definition, tmp_path):
 def test_tokens_are_cut_apart_on_a_grid_of_their_size(built):
     d = yaml_of(bundled_definition("fracas"))
     size, columns = d["tokens"]["size"], d["tokens"]["columns"]
-    rows = math.ceil(d["life"] / columns)
+    rows = math.ceil((d["life"] - 4 * d["tokens"]["fives"]) / columns)  # a five stands for five ones
     with pdfplumber.open(pdfs(built["letter"], "fracas")["-tokens"]) as pdf:
         cuts = segments(pdf.pages[0], CUT_DASH)
     xs = sorted({round(s.x1, 2) for s in cuts if abs(s.x1 - s.x2) < 0.01})

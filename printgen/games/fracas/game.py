@@ -21,7 +21,7 @@ from printgen.layout.booklet import rulebook_booklet
 from printgen.layout.rulebook import Rulebook, rulebook_document
 from printgen.games import Game, Loaded
 from printgen.games.edition_key import KEY_TABLE, key_caption
-from printgen.games.fracas.model import Fracas, Player, check_players
+from printgen.games.fracas.model import Fracas, Player, check_players, check_tokens, token_values
 from printgen.games.fracas.piece_art import PieceArt, piece_art, piece_warnings
 from printgen.games.fracas.table_page import table_page
 from printgen.games.fracas.tokens import BLEED, plan, token_page
@@ -103,6 +103,7 @@ class TokenPiece:
 
     art: PieceArt
     index: int
+    worth: int = 1  # life points: 1, or 5 for a five-point token
 
     @property
     def width(self) -> float:
@@ -111,12 +112,13 @@ class TokenPiece:
     height = width  # a square
 
     def prepare(self, bleed: float) -> None:
-        players = range(len(self.art.defn.players))
-        self.art.prepare([("face", i, (bleed,) * 4) for i in players] + [("back", i, bleed) for i in players])
+        players, worths = range(len(self.art.defn.players)), sorted(set(token_values(self.art.defn)))
+        self.art.prepare([("face", i, (bleed,) * 4, w) for i in players for w in worths]
+                         + [("back", i, bleed) for i in players])
 
     def front(self, bleed: float = 0.0) -> Group:
         self.prepare(bleed)
-        return self.art.face(self.index, (bleed,) * 4)
+        return self.art.face(self.index, (bleed,) * 4, self.worth)
 
     def back(self, bleed: float = 0.0) -> Group:
         self.prepare(bleed)
@@ -124,15 +126,18 @@ class TokenPiece:
 
 
 def pieces(loaded: Loaded, options: BuildOptions) -> list[Card]:
-    """The tokens one by one for `printgen export`, from the templates a build would use: one face
-    per player, `life` copies of each; each player's tokens share their back."""
+    """The tokens one by one for `printgen export`, from the templates a build would use: a one-point
+    face per player (token-red) and, with tokens.fives, a five-point one (token-red-5), as many
+    copies as the sheet prints; each player's tokens share their back."""
     defn: Fracas = loaded.definition
     names = [f"token-{stem(player.name, f'player{i + 1}')}" for i, player in enumerate(defn.players)]
     if len(set(names)) < len(names):  # 'Red!' and 'Red?' would share a file name
         names = [f"{name}-{i + 1}" for i, name in enumerate(names)]
     art = piece_art(defn, [*options.templates, *template_folders(defn.templates)])
-    return [Card(name, "life token", f"{player.name} tokens", TokenPiece(art, i), quantity=defn.life)
-            for i, (name, player) in enumerate(zip(names, defn.players))]
+    values = token_values(defn)
+    counts = [(worth, values.count(worth), "" if worth == 1 else f"-{worth}") for worth in (1, 5)]
+    return [Card(f"{name}{suffix}", "life token", f"{player.name} tokens", TokenPiece(art, i, worth), quantity=count)
+            for i, (name, player) in enumerate(zip(names, defn.players)) for worth, count, suffix in counts if count]
 
 
 GAME = Game(
@@ -146,7 +151,7 @@ GAME = Game(
            "fracas-booklet.pdf: with --booklet or booklet: true, the rules as an A5 (half-Letter) booklet"],
     model=Fracas,
     build=build,
-    checks=(check_players,),
+    checks=(check_players, check_tokens),
     pieces=pieces,
     bleed=True,
 )

@@ -42,6 +42,9 @@ class Tokens(Strict):
 
     size: Annotated[float, Field(ge=12, le=40, allow_inf_nan=False, description="token side, mm")] = 22
     columns: Annotated[int, Field(ge=1, le=8, description="tokens across each player's block")] = 4
+    fives: Annotated[int, Field(ge=0, le=8, description=(
+        "five-point tokens per player, to save counting out ones; the rest of `life` comes as "
+        "one-point tokens"))] = 0
     palette: Annotated[Literal["standard", "solid"], Field(
         description="standard: white tokens, the colour in their rings and words; "
                     "solid: each player's block on a tint of their colour")] = "standard"
@@ -50,7 +53,7 @@ class Tokens(Strict):
 class Fracas(WithRulebook):
     game: Literal["fracas"]
     players: Annotated[list[Player], Field(min_length=2, max_length=2)]
-    life: Annotated[int, Field(ge=1, le=40, description="life points, and tokens, per player")] = 20
+    life: Annotated[int, Field(ge=1, le=40, description="life points per player, paid in tokens")] = 20
     hand_limit: Annotated[int, Field(ge=1, le=15, description="opening hand and end-of-turn limit")] = 7
     roles: Annotated[list[Role], Field(min_length=1, max_length=8)]
     turn: Annotated[list[Step], Field(min_length=1, max_length=12)]
@@ -66,3 +69,17 @@ def check_players(defn: Fracas) -> Iterable[tuple[Loc, str]]:
     if first.colour.lower() == second.colour.lower():
         yield ("players", 1, "colour"), (f"both players' tokens would be {first.colour}; pick a "
                                          f"different colour for {second.name}")
+
+
+def check_tokens(defn: Fracas) -> Iterable[tuple[Loc, str]]:
+    """Five-point tokens worth more than a player's life would leave no ones to make it up."""
+    fives = defn.tokens.fives
+    if 5 * fives > defn.life:
+        yield ("tokens", "fives"), (f"{fives} five-point tokens are worth {5 * fives} and each player has "
+                                    f"{defn.life} life; use at most {defn.life // 5}")
+
+
+def token_values(defn: Fracas) -> list[int]:
+    """What each of one player's tokens is worth: ones first, then the fives (together `life`)."""
+    fives = min(defn.tokens.fives, defn.life // 5)
+    return [1] * (defn.life - 5 * fives) + [5] * fives

@@ -59,17 +59,19 @@ def fitted_pt(name: str, largest: float, size: float) -> float:
     return max(NAME_PT, min(largest, largest * (size - 2 * TOKEN_PAD) / wide)) if wide else largest
 
 
-def face_data(player: Player, index: int, palette: str, size: float, bleed: Edges) -> dict[str, Any]:
-    """A token's face: a ring with the value 1 (or token_image) above the owner's name."""
+def face_data(player: Player, index: int, palette: str, size: float, bleed: Edges, worth: int = 1) -> dict[str, Any]:
+    """A token's face: a ring with its value, 1 or 5 (or token_image), above the owner's name."""
     centre = size / 2 - 2.0  # y down: the ring sits 2 mm above the token's middle
     value = font_mm(size * 0.72)  # the 1 is 0.72 pt for every mm of the token
+    corner = font_mm(size * 0.45)  # a token with art shows a 5 smaller, in its top-left corner
     name = font_mm(fitted_pt(player.name, FACE_NAME_PT * min(1.0, size / FULL_SIZE), size))
     has_art = art_of(player.token_image) is not None
     return {"token": {"size": size, "pad": TOKEN_PAD}, "box": token_box(size, bleed),
             "player": player_data(player, index, palette),
             "ring": {"cx": size / 2, "cy": centre, "r": size * 0.32, "line": 0.6,
                      "inner": size * 0.32 - 1.1 if index == 1 else None},
-            "value": {"text": "1", "x": size / 2, "y": centre + value * 0.36, "size": value},
+            "value": {"text": str(worth), "x": size / 2, "y": centre + value * 0.36, "size": value,
+                      "corner": {"x": TOKEN_PAD + 0.2, "y": TOKEN_PAD + corner * 0.73, "size": corner}},
             "name": {"text": player.name, "x": size / 2,
                      "y": size - TOKEN_PAD - fonts.descent(fonts.BOLD, name), "size": name},
             "art": {"x": TOKEN_PAD, "y": TOKEN_PAD, "width": size - 2 * TOKEN_PAD,
@@ -109,8 +111,8 @@ class PieceArt:
         return self.defn.tokens.size
 
     def piece(self, key: Key) -> tuple[str, Piece]:
-        """The template and the piece that `key` names: ("face", player, edges), ("back", player,
-        bleed) or ("pot", width, height)."""
+        """The template and the piece that `key` names: ("face", player, edges, worth), ("back",
+        player, bleed) or ("pot", width, height)."""
         kind, *rest = key
         s = self.size
         if kind == "pot":
@@ -119,8 +121,9 @@ class PieceArt:
         index, palette = rest[0], self.defn.tokens.palette
         player = self.defn.players[index]
         if kind == "face":
-            return TOKEN_FACE, Piece(face_data(player, index, palette, s, rest[1]), s, s,
-                                     f"{player.name}'s life token (face)")
+            worth = rest[2]
+            return TOKEN_FACE, Piece(face_data(player, index, palette, s, rest[1], worth), s, s,
+                                     f"{player.name}'s {'' if worth == 1 else 'five-point '}life token (face)")
         return TOKEN_BACK, Piece(back_data(player, index, palette, s, rest[1]), s, s,
                                  f"{player.name}'s life token (back)")
 
@@ -141,9 +144,10 @@ class PieceArt:
             self.prepare([key])
         return self.drawn[key]
 
-    def face(self, index: int, bleed: Edges) -> Group:
-        """Player `index`'s token, with the player's token_image where the template puts it."""
-        drawn, image = self.get(("face", index, bleed)), art_of(self.defn.players[index].token_image)
+    def face(self, index: int, bleed: Edges, worth: int = 1) -> Group:
+        """Player `index`'s token worth `worth` points, with the player's token_image where the
+        template puts it."""
+        drawn, image = self.get(("face", index, bleed, worth)), art_of(self.defn.players[index].token_image)
         if image is None:
             return drawn
         s = self.size

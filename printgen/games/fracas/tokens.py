@@ -15,7 +15,7 @@ from printgen.drawing import style as house
 from printgen.core.paper import Paper, font_mm
 from printgen.drawing.picture import CUT, colour, guide, placed, text
 from printgen.drawing.document import Located, Page
-from printgen.games.fracas.model import Fracas
+from printgen.games.fracas.model import Fracas, token_values
 from printgen.games.fracas.piece_art import NAME_PT, TOKEN_PAD, Edges, PieceArt
 
 MARGIN = 8.0  # mm from the paper edge to the title and the cut lines' ends
@@ -35,9 +35,13 @@ class TokenLayout:
     size: float
     columns: int
     rows: int
-    count: int
+    values: tuple[int, ...]  # what each of one player's tokens is worth, in sheet order
     left: float  # x of the first block
     top: float  # y of the blocks' top edge
+
+    @property
+    def count(self) -> int:
+        return len(self.values)
 
     @property
     def block_width(self) -> float:
@@ -57,8 +61,9 @@ class TokenLayout:
 
 def plan(defn: Fracas, paper: Paper) -> tuple[TokenLayout, Located]:
     """Lay the two blocks side by side; anything that cannot fit is a located problem."""
-    size, columns = defn.tokens.size, min(defn.tokens.columns, defn.life)
-    rows = ceil(defn.life / columns)
+    values = tuple(token_values(defn))
+    size, columns = defn.tokens.size, min(defn.tokens.columns, len(values))
+    rows = ceil(len(values) / columns)
     width = 2 * columns * size + BLOCK_GAP
     room_w = paper.width - 2 * (MARGIN + OVERSHOOT)
     room_h = paper.height - 2 * MARGIN - HEADER - OVERSHOOT
@@ -69,7 +74,7 @@ def plan(defn: Fracas, paper: Paper) -> tuple[TokenLayout, Located]:
             f"paper has room for {room_w:.0f} mm; use fewer columns or a smaller tokens.size")))
     if rows * size > room_h:
         problems.append((("tokens", "size"), (
-            f"{defn.life} tokens in rows of {columns} need {rows * size:.0f} mm of height and "
+            f"{len(values)} tokens in rows of {columns} need {rows * size:.0f} mm of height and "
             f"{paper.name} paper has room for {room_h:.0f} mm; use more columns or a smaller size")))
     for i, player in enumerate(defn.players):
         need = fonts.text_width(player.name, fonts.BOLD, font_mm(NAME_PT)) + 2 * TOKEN_PAD
@@ -77,7 +82,7 @@ def plan(defn: Fracas, paper: Paper) -> tuple[TokenLayout, Located]:
             problems.append((("players", i, "name"), (
                 f"the name '{player.name}' needs {need:.0f} mm on a {size:g} mm life token; "
                 f"shorten it or enlarge tokens.size")))
-    layout = TokenLayout(size, columns, rows, defn.life, (paper.width - width) / 2,
+    layout = TokenLayout(size, columns, rows, values, (paper.width - width) / 2,
                          paper.height - MARGIN - HEADER)
     return layout, problems
 
@@ -93,15 +98,23 @@ def block(art: PieceArt, index: int, layout: TokenLayout, x: float, bleed: float
     s, top = layout.size, layout.top
     player = art.defn.players[index]
     group = Group()
-    for row, col in layout.cells():
-        group.add(placed(art.face(index, edges(layout, row, col, bleed)),
+    for k, (row, col) in enumerate(layout.cells()):
+        group.add(placed(art.face(index, edges(layout, row, col, bleed), layout.values[k]),
                          translate(x + col * s, top - (row + 1) * s)))
     for x1, y1, x2, y2 in cut_lines(layout, x):
         group.add(guide(x1, y1, x2, y2, CUT))
     label_y = top + max(OVERSHOOT, bleed) + 1.5  # clear of the cut lines' ends and of the colour
-    group.add(text(x, label_y, f"{player.name}: {layout.count} life tokens", 9, fonts.BOLD,
+    group.add(text(x, label_y, f"{player.name}: {label(layout.values)}", 9, fonts.BOLD,
                    fill=colour(player.colour)))
     return group
+
+
+def label(values: tuple[int, ...]) -> str:
+    """'20 life tokens', or with fives '20 life: 10 ones and 2 fives'."""
+    ones, fives = values.count(1), values.count(5)
+    if not fives:
+        return f"{ones} life tokens"
+    return f"{sum(values)} life: {ones} one{'s' * (ones != 1)} and {fives} five{'s' * (fives != 1)}"
 
 
 def has(layout: TokenLayout, row: int, col: int) -> bool:
@@ -135,8 +148,8 @@ def pot_box(layout: TokenLayout) -> tuple[float, float, float, float] | None:
 
 def sheet_pieces(defn: Fracas, layout: TokenLayout, bleed: float) -> list[tuple[Any, ...]]:
     """Every piece the sheet draws, plus the backs export prints so a build checks them, in one batch."""
-    keys: list[tuple[Any, ...]] = [("face", i, edges(layout, row, col, bleed))
-                                   for i in range(len(defn.players)) for row, col in layout.cells()]
+    keys: list[tuple[Any, ...]] = [("face", i, edges(layout, row, col, bleed), layout.values[k])
+                                   for i in range(len(defn.players)) for k, (row, col) in enumerate(layout.cells())]
     keys += [("back", i, 0.0) for i in range(len(defn.players))]
     mat = pot_box(layout)
     return keys + ([("pot", mat[2], mat[3])] if mat else [])
@@ -155,8 +168,9 @@ def token_page(art: PieceArt, layout: TokenLayout, paper: Paper, bleed: float) -
                     fill=colour(defn.reference.accent)))
     if defn.credit_line:
         shapes.add(text(paper.width - MARGIN, title_y, defn.credit_line, 8.5, anchor="end"))
+    worth = "is worth the points it shows" if 5 in layout.values else "is one life point"
     shapes.add(text(MARGIN, title_y - 7, "Print single-sided at actual size, on card if you can. "
-                    "Cut along the dashed lines; each token is one life point.", 8.5))
+                    f"Cut along the dashed lines; each token {worth}.", 8.5))
     shapes.add(house.running_footer(paper, " \u00b7 ".join(filter(None, (defn.title, "life tokens",
                                                                        defn.credit or defn.credit_line.rstrip("."))))))
     for i in range(len(defn.players)):
