@@ -24,7 +24,7 @@ BODY = "one_minute_war/card-body.svg.j2"
 
 ABILITY_LINES = 3
 TAB_PAD = 2.4  # mm kept clear inside each tab edge: the print rule's 2 mm, and more for a scissors cut a little off
-LOGO_PAD = 2.1  # mm each side of the logo's words on a tab's back: centred there, at 7.5 pt they keep the rule's 2 mm
+LOGO_PAD = TAB_PAD  # mm each side of the logo's words on a tab's back, as on the face: set smaller (7 pt) to keep it
 NAME_GAP = 1.0  # mm between the number's baseline and the name's cap height
 ABILITY_GAP = 1.0  # mm between the name's baseline and the first ability line's cap height
 BAND = 1.2  # mm, the coloured strip along each tab's fold
