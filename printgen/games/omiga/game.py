@@ -34,7 +34,7 @@ from printgen.games.omiga.drawn import drawn_warnings
 from printgen.games.omiga.model import (DECKS, Colour, Omiga, check_geometry, check_palettes, lightness_warnings,
                                         tile_name)
 from printgen.games.omiga.placing import placing_drawing
-from printgen.games.omiga.race import race_drawing
+from printgen.games.omiga.race import LAYOUTS, race_drawing
 from printgen.games.omiga.tile import OmigaTile, TileArt, all_tiles, tile_art
 
 RULES_MARGIN = house.MARGIN  # mm around the rules page text
@@ -151,13 +151,16 @@ def rules_context(defn: Omiga, options: BuildOptions, art: TileArt, tile_pages: 
 
 
 def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float, tile_pages: str = "",
-                    placing: bool = True, race: bool = True):
+                    placing: bool = True, race: tuple[int, float] | None = LAYOUTS[-2]):
+    """The rules as flowables; `race` lays the race picture out (panels a row, mm a tile), None
+    leaves it out."""
     style = styles(defn.text_size_pt, defn.reference.accent)
-    text = render(RULES_TEMPLATE, rules_context(defn, options, art, tile_pages, placing, race), options.templates)
+    text = render(RULES_TEMPLATE, rules_context(defn, options, art, tile_pages, placing, race is not None),
+                  options.templates)
     tables = {"reference": lambda w: reference_table(defn, style, w),
               "example": lambda w: example_drawing(defn, art, w),
               "placing": lambda w: placing_drawing(defn, w, accent_of(style)),
-              "race": lambda w: race_drawing(defn, w, accent_of(style))}
+              "race": lambda w: race_drawing(defn, w, accent_of(style), *(race or LAYOUTS[-1]))}
     return full_width_subtitle(blocks(text, RULES_TEMPLATE, style, Hooks(tables)))
 
 
@@ -257,17 +260,17 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     total = RULES_PAGES + 2 * len(sheets)  # the rules, then each sheet's front and back
     tile_pages = f"{RULES_PAGES + 1}\u2013{total}"
 
-    def story_of(placing: bool, race: bool) -> list[Flowable]:
+    def story_of(placing: bool, race: tuple[int, float] | None) -> list[Flowable]:
         return rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing, race)
 
-    def fits(placing: bool, race: bool) -> bool:
+    def fits(placing: bool, race: tuple[int, float] | None) -> bool:
         story = story_of(placing, race)
         return not leftover(story, [under_masthead(story[0], frames), frames])
 
     # each picture where the sheet has room for it: the placing picture first (the core rule's),
-    # then the race's (on the bundled set both fit A4 and Letter)
-    placing = fits(True, False)
-    race = fits(placing, True)
+    # then the race's, as large as the room allows (on the bundled set both fit A4 and Letter)
+    placing = fits(True, None)
+    race = next((layout for layout in LAYOUTS if fits(placing, layout)), None)
 
     def fresh() -> list[Flowable]:
         return story_of(placing, race)
