@@ -22,10 +22,10 @@ STEPS: tuple[tuple[str, tuple[tuple[str, Cell], ...], Cell | None], ...] = (  # 
     ("2. White lays", (("white", (1, 0)),), None),
     ("3. Black lays", (("black", (1, 1)),), None),
     # black works round white's new tile; the space below it is behind it as black sees it
-    ("4. Black can win", (("black", (2, 1)), ("black", (2, 0)), ("black", (2, -1))), (1, -1)),
+    ("4. The danger", (("black", (2, 1)), ("black", (2, 0)), ("black", (2, -1))), (1, -1)),
 )
 COLUMNS, ROWS = range(0, 3), range(-1, 2)  # the spaces each panel shows
-PANEL_GAP = 5.0  # mm between panels
+PANEL_GAP = 4.0  # mm between panels
 CAPTION_GAP = 1.5  # mm between a panel and its caption's cap height
 DESCENT = 0.25  # of the caption's size: room under its baseline
 NEW_LINE = 0.6  # mm: the outline of each tile the step lays (none at the start: both tiles are given)
@@ -63,29 +63,36 @@ def boards() -> list[tuple[str, dict[Cell, str], list[Cell], Cell | None]]:
     return shown
 
 
+def pitch(cell: float) -> float:
+    """A panel's width (mm): its spaces, or its caption where that is wider, and the gap after it."""
+    widest = max(fonts.text_width(words, fonts.REGULAR, font_mm(house.SMALL_PT)) for words, _, _ in STEPS)
+    return max(len(COLUMNS) * cell, widest) + PANEL_GAP
+
+
 def race_size(per_row: int, cell: float) -> tuple[float, float]:
     """The picture's width and height (mm) with `per_row` panels a row and tiles `cell` mm wide."""
     rows = -(-len(STEPS) // per_row)
     caption = font_mm(house.SMALL_PT) * (1 + DESCENT) + CAPTION_GAP
-    return (per_row * len(COLUMNS) * cell + (per_row - 1) * PANEL_GAP,
-            rows * (len(ROWS) * cell + caption) + (rows - 1) * PANEL_GAP)
+    return (per_row * pitch(cell) - PANEL_GAP, rows * (len(ROWS) * cell + caption) + (rows - 1) * PANEL_GAP)
 
 
 def race_drawing(defn: Omiga, width: float, ink: Color, per_row: int = 4, cell: float = 6.5) -> Drawing:
     """The panels, `per_row` a row, each captioned; the tiles made smaller, never larger, when the
     column is narrower, the captions never (they stay at the house's small size)."""
     looks = defn.looks()
-    cell *= min(1.0, width / race_size(per_row, cell)[0])
+    if race_size(per_row, 0.0)[0] > width:  # the captions alone are too wide for a row: two a row
+        per_row = 2
+    cell = min(cell, ((width + PANEL_GAP) / per_row - PANEL_GAP) / len(COLUMNS))  # the captions keep their size
     size = house.SMALL_PT
     full, height = race_size(per_row, cell)
     foot = DESCENT * font_mm(size)  # a caption's baseline above its panel's foot
     caption = font_mm(size) * (1 + DESCENT) + CAPTION_GAP
-    panel_w, panel_h = len(COLUMNS) * cell, len(ROWS) * cell + caption
+    step, panel_h = pitch(cell), len(ROWS) * cell + caption
     depth = cell * defn.card.band / defn.card.height
     art = Group()
     for k, (words, board, laid, aim) in enumerate(boards()):
         row_of, place = divmod(k, per_row)
-        x0, y0 = place * (panel_w + PANEL_GAP), height - (row_of + 1) * panel_h - row_of * PANEL_GAP
+        x0, y0 = place * step, height - (row_of + 1) * panel_h - row_of * PANEL_GAP
 
         def at(spot: Cell) -> tuple[float, float]:
             return x0 + (spot[0] - COLUMNS[0]) * cell, y0 + caption + (spot[1] - ROWS[0]) * cell
