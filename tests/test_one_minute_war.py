@@ -128,9 +128,9 @@ def test_tab_backs_read_upright_for_their_owner_once_folded(run_cli, tmp_path):
             w, h = page_size_mm(pdf.pages[1])
             front_outline = [s for s in guides(pdf.pages[0]) if s.dash == CUT_DASH and s.length > 90]
             y0 = min(min(s.y1, s.y2) for s in front_outline)
-            # the tabs' logo is set at 7 pt (the largest size that sets in two lines 2.4 mm inside the
-            # cuts), in capitals; the page footer lies below 12 mm
-            logo = [c for c in chars_mm(pdf.pages[1]) if c["text"] in "ONEMINUTWAR" and abs(c["size"] - 7.0) < 0.05
+            # the tabs' logo is set at 7.5 pt, in capitals (three lines where two would come within
+            # 2.4 mm of the cuts); the page footer, as small, lies below 12 mm
+            logo = [c for c in chars_mm(pdf.pages[1]) if c["text"] in "ONEMINUTWAR" and abs(c["size"] - 7.5) < 0.05
                     and min(c["y0"], h - c["y1"]) > 12]
         assert len(logo) == 2 * 5 * len("ONEMINUTEWAR")
         for c in logo:
@@ -488,9 +488,9 @@ def card_box(page) -> tuple[float, float, float, float]:
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_the_cards_words_are_set_at_7_5_pt_or_more(all_games_built, paper):
-    """On both faces of the card: the abilities at 8 pt, the names at 9; before issue 43 the
-    abilities were 7 pt. Only the tab backs' logo is smaller, at the 7 pt floor: at 7.5 its line
-    'ONE MINUTE' came 2.1 mm from the tab's cuts, and 2.4 mm is the tabs' margin (REVIEW-47)."""
+    """On both faces of the card: the abilities at 8 pt, the names at 9, the tab backs' logo at
+    7.5 (in three lines where two would come within 2.4 mm of the cuts); before issue 43 the
+    abilities and logo were 7 pt."""
     from pdfmeasure import glyph_pt
     with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
         for number, page in enumerate(pdf.pages, start=1):
@@ -499,9 +499,7 @@ def test_the_cards_words_are_set_at_7_5_pt_or_more(all_games_built, paper):
             on_card = [c for c in page.chars if x0 <= c["x0"] / MM and c["x1"] / MM <= x1
                        and y0 <= (height - c["bottom"]) / MM and (height - c["top"]) / MM <= y1]
             sizes = {round(glyph_pt(c), 1) for c in on_card}
-            small = "".join(c["text"] for c in on_card if round(glyph_pt(c), 1) < 7.5 and c["text"].strip())
-            assert on_card and min(sizes) >= 7.0, (number, sorted(sizes))
-            assert sorted(small) == (sorted("ONEMINUTEWAR" * 10) if number == 2 else []), (number, small)
+            assert on_card and min(sizes) >= 7.5, (number, sorted(sizes))
             if number == 1:  # the faces: abilities at 8 pt, names at 9
                 assert {8.0, 9.0} <= sizes, sorted(sizes)
 
@@ -675,3 +673,34 @@ def test_no_gap_inside_a_section_where_the_text_leaves_the_cards_side(all_games_
     assert any(top > card_foot for top, _, _ in lines) and any(top < card_foot for top, _, _ in lines)
     gaps = [(round(b[0] - a[1], 1), round(a[1], 1)) for a, b in zip(lines, lines[1:]) if not b[2]]
     assert gaps and max(gaps)[0] < 3.0, sorted(gaps)[-3:]
+
+
+# -- REVIEW-47: page 1's columns end level, the example war reads as one block ----------------------
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_first_pages_columns_under_the_card_end_near_level(all_games_built, paper):
+    """'A round, step by step' closes page 1, so its two columns under the card end within a tenth
+    of the text height of each other and neither leaves more than 15 % blank. Before, the right
+    column stopped 30 mm short of the left on A4 (22 % blank) and 26 mm on Letter."""
+    from typeset import column_blanks
+    path = all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf"
+    left, right = column_blanks(path, slice(0, 1))[0]
+    assert abs(left - right) <= 0.10 and max(left, right) <= 0.15, (left, right)
+    with pdfplumber.open(path) as pdf:
+        first = " ".join(reading_text(pdf.pages[0]).split())
+    assert "A round, step by step" in first and first.index("Ending the war") < first.index("A round, step by step")
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_example_war_is_one_block_below_the_card(all_games_built, paper):
+    """Every round of the example war and its summary lie in one column below the card's back,
+    in order: before, Round 1 sat beside the card and Rounds 2-6 in the column under it."""
+    with pdfplumber.open(all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf") as pdf:
+        page = pdf.pages[1]
+        card_foot = float(page.height) / MM - card_box(page)[1]  # mm from the top
+        words = page.extract_words()
+    starts = [w for w in words if w["text"] in ("Round", "After")]
+    assert len(starts) == 7, [(w["text"], w["x0"] / MM) for w in starts]  # six rounds and the summary
+    assert len({round(w["x0"] / MM, 1) for w in starts}) == 1  # one column, every line flush left
+    tops = [w["top"] / MM for w in starts]
+    assert tops == sorted(tops) and min(tops) > card_foot, (tops, card_foot)
