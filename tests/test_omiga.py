@@ -517,6 +517,13 @@ def test_the_footer_counts_every_page_of_the_file(a4):
     assert "of 2" not in texts[0] + texts[1]
 
 
+def columns_text(page) -> str:
+    """A rules page's words column by column (the left half, then the right), spaces folded."""
+    middle = float(page.width) / 2
+    halves = (page.crop((0, 0, middle, page.height)), page.crop((middle, 0, page.width, page.height)))
+    return " ".join(" ".join((half.extract_text() or "").split()) for half in halves)
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_placing_picture_ticks_the_two_spaces_beside_whites_tiles(all_games_built, paper):
     """On both papers the rules show, after the three conditions, four tiles from white's seat and
@@ -524,7 +531,7 @@ def test_the_placing_picture_ticks_the_two_spaces_beside_whites_tiles(all_games_
     from conditions 2 and 3). Before REVIEW-47, Letter left this, the one picture of the core rule, out."""
     with pdfplumber.open(all_games_built[paper] / "omiga" / "omiga.pdf") as pdf:
         page = pdf.pages[0]
-        text = " ".join((page.extract_text() or "").split())
+        text = columns_text(page)
         ticks = [c for c in page.curves if not c.get("fill") and hexed(c.get("stroking_color")) == "#2f6649"]
     assert "white's tile" in text and "black's tile" in text and "white may lay here" in text  # the key
     assert "as here from white's seat:" in text
@@ -578,11 +585,11 @@ def test_the_subtitle_sets_on_one_line_and_the_body_has_no_edition_talk(all_game
     with pdfplumber.open(all_games_built[paper] / "omiga" / "omiga.pdf") as pdf:
         page = pdf.pages[0]
         subtitle = [c for c in page.chars if "Oblique" in c["fontname"] or "Italic" in c["fontname"]]
-        first = " ".join((page.extract_text() or "").split())
-        second = " ".join((pdf.pages[1].extract_text() or "").split())
+        title = " ".join((page.extract_text() or "").split()[:20])
+        first, second = columns_text(page), columns_text(pdf.pages[1])
     lines = {round(c["top"]) for c in subtitle if c["top"] / MM < 40}
     assert len(lines) == 1, sorted(lines)
-    assert "A game by Andreas Schleicher. Two players, 72 tiles, no turns: the quicker hand wins." in first
+    assert "A game by Andreas Schleicher. Two players, 72 tiles, no turns: the quicker hand wins." in title
     assert "this edition's own" not in first + second
     assert "the forms and colours of these two decks were drawn for this edition" in second
 
