@@ -517,20 +517,87 @@ def test_the_footer_counts_every_page_of_the_file(a4):
     assert "of 2" not in texts[0] + texts[1]
 
 
-def test_the_placing_picture_ticks_the_two_spaces_beside_whites_tiles(a4, all_games_built):
-    """On A4 the rules show, after the three conditions, four tiles from white's seat and white's two
-    spaces ticked in the accent: one each side of white's pair (the spaces worked out from
-    conditions 2 and 3). Letter's shorter pages are full without it: there the words say no more."""
-    with pdfplumber.open(a4 / "omiga.pdf") as pdf:
+def columns_text(page) -> str:
+    """A rules page's words column by column (the left half, then the right), spaces folded."""
+    middle = float(page.width) / 2
+    halves = (page.crop((0, 0, middle, page.height)), page.crop((middle, 0, page.width, page.height)))
+    return " ".join(" ".join((half.extract_text() or "").split()) for half in halves)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_placing_picture_ticks_the_two_spaces_beside_whites_tiles(all_games_built, paper):
+    """On both papers the rules show, after the three conditions, four tiles from white's seat and
+    white's two spaces ticked in the accent: one each side of white's pair (the spaces worked out
+    from conditions 2 and 3). Before REVIEW-47, Letter left this, the one picture of the core rule, out."""
+    with pdfplumber.open(all_games_built[paper] / "omiga" / "omiga.pdf") as pdf:
         page = pdf.pages[0]
-        text = " ".join((page.extract_text() or "").split())
+        text = columns_text(page)
         ticks = [c for c in page.curves if not c.get("fill") and hexed(c.get("stroking_color")) == "#2f6649"]
     assert "white's tile" in text and "black's tile" in text and "white may lay here" in text  # the key
+    assert "as here from white's seat:" in text
     assert len(ticks) == 3, len(ticks)  # two in the picture, one in its key
     grid = sorted(ticks, key=lambda c: c["x1"] - c["x0"], reverse=True)[:2]
     (left, right) = sorted(grid, key=lambda c: c["x0"])
     assert abs(left["top"] - right["top"]) < 0.01  # one row: white's own
     assert abs((right["x0"] - left["x0"]) / MM - 3 * 9.0) < 0.01  # three 9 mm squares apart: the pair between
-    with pdfplumber.open(all_games_built["letter"] / "omiga" / "omiga.pdf") as pdf:
-        letter = " ".join((pdf.pages[0].extract_text() or "").split())
-    assert "white may lay here" not in letter and "white's seat:" not in letter
+
+
+ACCENT = "#2f6649"
+RACE_CAPTIONS = ("1. The start", "2. White lays", "3. Black lays", "4. The danger")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_race_is_drawn_step_by_step_with_the_space_where_black_can_win(all_games_built, paper):
+    """'A race, step by step' has a picture of four panels: the start, white's tile, black's, and a
+    few tiles later the space behind white's tile where black can win, ticked. The tiles each step
+    lays are outlined in the accent (1 + 1 + 3); the captions are set at the house's 7.5 pt however
+    small the tiles (A4 sets the panels two a row, larger; Letter four a row)."""
+    from printgen.drawing.style import SMALL_PT
+    with pdfplumber.open(all_games_built[paper] / "omiga" / "omiga.pdf") as pdf:
+        page = pdf.pages[1]
+        text = " ".join((page.extract_text() or "").split())
+        outlines = [r for r in page.rects if hexed(r.get("stroking_color")) == ACCENT and not r.get("fill")]
+        ticks = [c for c in page.curves if not c.get("fill") and hexed(c.get("stroking_color")) == ACCENT]
+        words = page.extract_words(extra_attrs=["size"])
+    for caption in RACE_CAPTIONS:
+        assert caption in text, caption
+    assert len(outlines) == 5, len(outlines)
+    assert {round(r["width"] / MM, 2) for r in outlines} == {round(outlines[0]["width"] / MM, 2)}  # one tile size
+    assert len(ticks) == 1
+    tick, = ticks
+    # the ticked space lies under the middle column of the last panel: one tile below a white tile's
+    # row (behind it as black sees it), and the outlined black tile beside it in the same row
+    tile = outlines[0]["width"]
+    beside = [r for r in outlines if abs(r["top"] - (tick["top"] - 0.24 * tile)) < 0.3 * tile]
+    assert beside and min(abs(r["x0"] - tick["x0"]) for r in beside) < 1.2 * tile
+    sizes = {round(w["size"], 1) for w in words if w["text"] in ("start", "White", "Black", "lays", "danger")}
+    assert sizes and min(sizes) >= SMALL_PT
+    # every panel caption is within the text column: the picture is never wider than its column
+    caption_words = [w for w in words if w["text"] == "danger"]
+    assert caption_words and all(w["x1"] / MM < float(page.width) / MM - 14 + 0.01 for w in caption_words)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_subtitle_sets_on_one_line_and_the_body_has_no_edition_talk(all_games_built, paper):
+    """The title block's subtitle runs the text's width, on one line (it wrapped after 'Two
+    players,' at the house's shorter measure); 'Making the tiles' no longer remarks that the forms
+    and colours are this edition's own, which the Notes on this edition say once."""
+    with pdfplumber.open(all_games_built[paper] / "omiga" / "omiga.pdf") as pdf:
+        page = pdf.pages[0]
+        subtitle = [c for c in page.chars if "Oblique" in c["fontname"] or "Italic" in c["fontname"]]
+        title = " ".join((page.extract_text() or "").split()[:20])
+        first, second = columns_text(page), columns_text(pdf.pages[1])
+    lines = {round(c["top"]) for c in subtitle if c["top"] / MM < 40}
+    assert len(lines) == 1, sorted(lines)
+    assert "A game by Andreas Schleicher. Two players, 72 tiles, no turns: the quicker hand wins." in title
+    assert "this edition's own" not in first + second
+    assert "the forms and colours of these two decks were drawn for this edition" in second
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_last_rules_page_has_no_blank_band_across_its_foot(all_games_built, paper):
+    """Page 2 (the last rules page) fills at least one column to the foot and leaves no more than
+    a sixth of the other blank: before REVIEW-47, A4 left 51 and 40 mm across both columns."""
+    from typeset import column_blanks
+    blanks = column_blanks(all_games_built[paper] / "omiga" / "omiga.pdf", slice(1, 2))[0]
+    assert min(blanks) <= 0.03 and max(blanks) <= 1 / 6, blanks

@@ -299,13 +299,15 @@ class Masthead(Stack):
     page's text width where the page gives it a band of its own). A subtitle that needs more than a
     line has its lines balanced, so none ends on a lone word. Never split."""
 
+    measure = style.HEAD_MEASURE  # mm: the widest its lines run; a game whose subtitle reads better whole may widen it
+
     def __init__(self, heads: list[Flowable], accent: Color) -> None:
         super().__init__(heads, whole=True)
         self.accent = accent
         self.words_height = 0.0
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        measure = min(avail_width, pt(style.HEAD_MEASURE))  # short lines, as the body's
+        measure = min(avail_width, pt(self.measure))  # short lines, as the body's
         self.sizes = [balanced(item, measure, avail_height) for item in self.items]
         gaps = sum(max(a.getSpaceAfter(), b.getSpaceBefore()) for a, b in zip(self.items, self.items[1:]))
         self.words_height = sum(h for _, h in self.sizes) + gaps

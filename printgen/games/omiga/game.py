@@ -22,7 +22,7 @@ from printgen.drawing.picture import placed, rect, text, turned
 from printgen.core.problems import DefinitionError
 from printgen.layout.sheet import Duplex
 from printgen.drawing.markdown import Hooks, blocks
-from printgen.drawing.story import Styles, accent_of, cell_styles, escape, grid_style, styles
+from printgen.drawing.story import Masthead, Styles, accent_of, cell_styles, escape, grid_style, styles
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Blame, Document, Grow, Growing, Page
@@ -34,6 +34,7 @@ from printgen.games.omiga.drawn import drawn_warnings
 from printgen.games.omiga.model import (DECKS, Colour, Omiga, check_geometry, check_palettes, lightness_warnings,
                                         tile_name)
 from printgen.games.omiga.placing import placing_drawing
+from printgen.games.omiga.race import LAYOUTS, race_drawing
 from printgen.games.omiga.tile import OmigaTile, TileArt, all_tiles, tile_art
 
 RULES_MARGIN = house.MARGIN  # mm around the rules page text
@@ -138,25 +139,38 @@ def example_words(defn: Omiga, art: TileArt) -> str:
 
 
 def rules_context(defn: Omiga, options: BuildOptions, art: TileArt, tile_pages: str = "",
-                  placing: bool = True) -> dict[str, Any]:
+                  placing: bool = True, race: bool = True) -> dict[str, Any]:
     """What the rules template reads; `tile_pages` names the tile sheets' pages of the same file
-    ("3\u20138"), empty where the rules print apart from them (the booklet); `placing`, whether the
-    placing picture prints."""
+    ("3\u20138"), empty where the rules print apart from them (the booklet); `placing` and `race`,
+    whether the placing and race pictures print."""
     example = example_words(defn, art)
     symbols = any(c.symbol != "none" for c in defn.looks().colours.values())
     return {"d": defn, "flip": options.flip, "fit_words": fit_words(defn), "symbols": symbols,
             "white_count": len(defn.decks.white.tiles), "black_count": len(defn.decks.black.tiles),
-            "example": example, "tile_pages": tile_pages, "placing": placing}
+            "example": example, "tile_pages": tile_pages, "placing": placing, "race": race}
 
 
 def rules_pdf_story(defn: Omiga, options: BuildOptions, art: TileArt, width: float, tile_pages: str = "",
-                    placing: bool = True):
+                    placing: bool = True, race: tuple[int, float] | None = LAYOUTS[-2]):
+    """The rules as flowables; `race` lays the race picture out (panels a row, mm a tile), None
+    leaves it out."""
     style = styles(defn.text_size_pt, defn.reference.accent)
-    text = render(RULES_TEMPLATE, rules_context(defn, options, art, tile_pages, placing), options.templates)
+    text = render(RULES_TEMPLATE, rules_context(defn, options, art, tile_pages, placing, race is not None),
+                  options.templates)
     tables = {"reference": lambda w: reference_table(defn, style, w),
               "example": lambda w: example_drawing(defn, art, w),
-              "placing": lambda w: placing_drawing(defn, w, accent_of(style))}
-    return blocks(text, RULES_TEMPLATE, style, Hooks(tables))
+              "placing": lambda w: placing_drawing(defn, w, accent_of(style)),
+              "race": lambda w: race_drawing(defn, w, accent_of(style), *(race or LAYOUTS[-1]))}
+    return full_width_subtitle(blocks(text, RULES_TEMPLATE, style, Hooks(tables)))
+
+
+def full_width_subtitle(story: list[Flowable]) -> list[Flowable]:
+    """Omiga's subtitle (credit, players, tiles, the race) reads as one sentence: its title block
+    runs as wide as the text, where it sets on one line, rather than the house's shorter measure."""
+    for item in story[:1]:
+        if isinstance(item, Masthead):
+            item.measure = float("inf")
+    return story
 
 
 def rules_columns(paper: Paper) -> list[tuple[float, float, float, float]]:
@@ -246,14 +260,20 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     total = RULES_PAGES + 2 * len(sheets)  # the rules, then each sheet's front and back
     tile_pages = f"{RULES_PAGES + 1}\u2013{total}"
 
-    def story_of(placing: bool) -> list[Flowable]:
-        return rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing)
+    def story_of(placing: bool, race: tuple[int, float] | None) -> list[Flowable]:
+        return rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing, race)
 
-    # the placing picture where the sheet has room for it (A4's; Letter's shorter pages are full without)
-    placing = not leftover(story_of(True), [under_masthead(story_of(True)[0], frames), frames])
+    def fits(placing: bool, race: tuple[int, float] | None) -> bool:
+        story = story_of(placing, race)
+        return not leftover(story, [under_masthead(story[0], frames), frames])
+
+    # each picture where the sheet has room for it: the placing picture first (the core rule's),
+    # then the race's, as large as the room allows (on the bundled set both fit A4 and Letter)
+    placing = fits(True, None)
+    race = next((layout for layout in LAYOUTS if fits(placing, layout)), None)
 
     def fresh() -> list[Flowable]:
-        return story_of(placing)
+        return story_of(placing, race)
 
     story = fresh()
     first = under_masthead(story[0], frames) if story else frames  # the title block across the page

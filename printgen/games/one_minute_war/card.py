@@ -24,7 +24,8 @@ BODY = "one_minute_war/card-body.svg.j2"
 
 ABILITY_LINES = 3
 TAB_PAD = 2.4  # mm kept clear inside each tab edge: the print rule's 2 mm, and more for a scissors cut a little off
-LOGO_PAD = 2.1  # mm each side of the logo's words on a tab's back: centred there, at 7.5 pt they keep the rule's 2 mm
+LOGO_PAD = TAB_PAD  # mm each side of the logo's words on a tab's back, as on the face (in more lines if need be)
+TAB_LOGO_LEADING = 1.0  # of its size, between the tab logo's lines: capitals, so closer than the front's
 NAME_GAP = 1.0  # mm between the number's baseline and the name's cap height
 ABILITY_GAP = 1.0  # mm between the name's baseline and the first ability line's cap height
 BAND = 1.2  # mm, the coloured strip along each tab's fold
@@ -136,7 +137,12 @@ class WarCard:
         lift = BAND - max(0.0, fonts.ascent(fonts.BOLD, number_mm) - CAP * number_mm)
         data["rows"] = {"number": rows.number - lift, "name": rows.name - lift}
         del data["sizes"]["ability"], data["soldier"]["lines"]
-        data["logo"] = self.logo_data(0.0, t - box, tw, box, self.tab_logo_pt, LOGO_PAD)
+        # the words centred in the room below the name, keeping LOGO_PAD from the fold below them too
+        size_pt = self.tab_logo_pt
+        data["logo"] = logo = self.logo_data(0.0, t - box, tw, box - LOGO_PAD, size_pt, LOGO_PAD)
+        lines, tall = self.tab_logo_block(size_pt)
+        first = t - box + (box - LOGO_PAD - tall) / 2 + CAP * font_mm(size_pt)
+        logo["baselines"] = [first + k * font_mm(size_pt) * TAB_LOGO_LEADING for k in range(len(lines))]
         # the back's colour bleeds past the cut, the fold and the card's outline (not a shared cut),
         # so a back printed a little off shows no white edge on a folded tab
         data["box"] = self.bleed_box(soldier, fold=True)
@@ -145,12 +151,19 @@ class WarCard:
     @property
     def tab_logo_pt(self) -> float:
         """The logo's size on a tab's back: the tabs' text size, or less (half points, never under
-        the 7 pt floor) until it sets in two lines across the tab."""
+        the 7 pt floor) until its lines across the tab, LOGO_PAD inside the cuts, fit the room below
+        the name ('ONE / MINUTE / WAR' at 7.5 pt: in two lines its first came 2.1 mm from the cuts)."""
         size = self.defn.card.text_size_pt
-        while size - 0.5 >= fonts.MIN_PT and len(wrap(self.defn.logo.text.upper(), self.title_font, size,
-                                                     self.tab_width - 2 * LOGO_PAD)) > 2:
+        while size - 0.5 >= fonts.MIN_PT and self.tab_logo_block(size)[1] > self.logo_height - LOGO_PAD:
             size -= 0.5
         return size
+
+    def tab_logo_block(self, size_pt: float) -> tuple[list[str], float]:
+        """The tab logo's lines at `size_pt`, LOGO_PAD inside the tab's sides, and their height (mm)
+        from the first line's cap height to the last one's descent."""
+        lines = wrap(self.defn.logo.text.upper(), self.title_font, size_pt, self.tab_width - 2 * LOGO_PAD)
+        size = font_mm(size_pt)
+        return lines, (len(lines) - 1) * size * TAB_LOGO_LEADING + (CAP + DESCENT) * size
 
     @property
     def logo_height(self) -> float:

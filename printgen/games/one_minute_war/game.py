@@ -6,10 +6,10 @@ from importlib import import_module
 from typing import cast
 
 from reportlab.lib.colors import HexColor
-from reportlab.platypus import Paragraph, Table
+from reportlab.platypus import Flowable, Paragraph, Table
 
 from printgen.drawing import fonts
-from printgen.drawing.columns import cut_to, level_height
+from printgen.drawing.columns import cut_to, leftover, level_height
 from printgen.drawing import style as house
 from printgen.core.paper import pt
 from printgen.drawing.picture import placed
@@ -17,7 +17,8 @@ from printgen.core.problems import DefinitionError
 from printgen.layout.reference import DataTable, Reference, reference_documents, reference_styles
 from printgen.layout.sheet import Duplex, DuplexSheet, frames_around, line_legend
 from printgen.drawing.markdown import Hooks, blocks
-from printgen.drawing.story import Styles, accent_of, cell_styles, escape, grid_style, styles, words_of
+from printgen.drawing.story import (Stack, Styles, accent_of, cell_styles, escape, grid_style, styles, tagged,
+                                   words_of)
 from printgen.jinja.render import render
 from printgen.core.build import BuildOptions
 from printgen.core.paper import Paper
@@ -92,6 +93,20 @@ def tips(defn: OneMinuteWar) -> Tips:
     if len(stands) == len(order):
         stands = []
     return Tips(stands, [LoneVictim(s.name, names[s.beats[0]]) for s in order if len(s.beats) == 1])
+
+
+EXAMPLE_SECTION = "An example war"
+TIPS_SECTION = "Tips"
+
+
+def example_whole(story: list[Flowable]) -> list[Flowable]:
+    """The story with the example war's heading and rounds as one block that never splits: read
+    round by round, it is no use begun in one column and ended in another."""
+    kept = [i for i, item in enumerate(story) if getattr(item, "section", "") == EXAMPLE_SECTION]
+    if not kept:
+        return story
+    first, last = kept[0], kept[-1] + 1
+    return [*story[:first], tagged(Stack(story[first:last], whole=True), EXAMPLE_SECTION), *story[last:]]
 
 
 REVIVE_MARK = "+revive"  # beside the reviver's name in the match-up table: he revives whatever the cell says
@@ -191,22 +206,32 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
         side.shapes.append(footer)
 
     style = styles(defn.text_size_pt, defn.reference.accent)
-    text = render(RULES_TEMPLATE, {"d": defn, "soldiers": card.soldiers(),
-                                                    "near": defn.sides[0], "far": defn.sides[1],
-                                                    "flip": options.flip, "tips": tips(defn),
-                                                    "example": example_data(defn)},
-                    options.templates)
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
-    story = blocks(text, RULES_TEMPLATE, style, Hooks(tables))
+
+    def story_of(tips_early: bool) -> list[Flowable]:
+        text = render(RULES_TEMPLATE, {"d": defn, "soldiers": card.soldiers(), "near": defn.sides[0],
+                                       "far": defn.sides[1], "flip": options.flip, "tips": tips(defn),
+                                       "example": example_data(defn), "tips_early": tips_early},
+                      options.templates)
+        return example_whole(blocks(text, RULES_TEMPLATE, style, Hooks(tables)))
+
+    # the tips close the first page where it has room for them (A4's); else they follow the match-up
+    # table overleaf, which then starts beside the card's back whole instead of behind them
+    early = not any(getattr(item, "section", "") == TIPS_SECTION
+                    for item in leftover(story_of(True), [sheet.front.frames]))
+
+    def fresh() -> list[Flowable]:
+        return story_of(early)
+
+    story = fresh()
     # the back's two side-by-side columns end level (above the card's back when it lies at the foot;
     # a frame beside the card stays whole, and columns that cannot take the rest stay whole too)
     back = sheet.back.frames
     sides = [i for i in range(len(back) - 1) if (back[i][1], back[i][3]) == (back[i + 1][1], back[i + 1][3])]
     if sides:
         i = sides[-1]
-        height = level_height(lambda: blocks(text, RULES_TEMPLATE, style, Hooks(tables)),
-                              [sheet.front.frames, back[:i]], back[i:i + 2])
+        height = level_height(fresh, [sheet.front.frames, back[:i]], back[i:i + 2])
         sheet.back.frames = [*back[:i], *cut_to(back[i:i + 2], height), *back[i + 2:]]
     sheet_doc = Document(f"{loaded.name}.pdf", paper, [sheet.front, sheet.back],
                          f"{defn.title} \u2013 rules and card", "Print double-sided at actual size",
