@@ -138,3 +138,11 @@ def frame_cursor(frame: Any) -> float:
     """How far down (pt from the page's foot) a platypus frame has been filled: balancing columns
     compares where each ends, and a Frame keeps that place only in its private `_y`."""
     return float(frame._y)
+
+
+def placed_at_a_frames_top(flowable: Any) -> bool:
+    """Whether the frame now placing `flowable` has nothing in it yet: a gap under a table vanishes
+    at a column's top. platypus tells a flowable its frame only in the private `_frame` it sets
+    while placing it, and a frame says it is empty only in its private `_atTop`."""
+    frame = getattr(flowable, "_frame", None)
+    return frame is not None and bool(frame._atTop)

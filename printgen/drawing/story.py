@@ -11,6 +11,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from printgen.core.paper import MM_PER_PT, pt
+from printgen.drawing.libadapter import placed_at_a_frames_top
 from printgen.drawing import fonts, style
 from printgen.drawing.flow import BREAKS
 
@@ -160,8 +161,7 @@ class GapAfter(Spacer):
     column must not push the next column's first line down (their tops stay level)."""
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        frame = getattr(self, "_frame", None)  # set by the frame that is placing it
-        return (self.width, 0.0) if frame is not None and frame._atTop else (self.width, self.height)
+        return (self.width, 0.0) if placed_at_a_frames_top(self) else (self.width, self.height)
 
 
 ITEM_LINES = 14  # an item (bullet, run-in step or question) up to this many lines never breaks

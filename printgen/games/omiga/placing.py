@@ -88,5 +88,6 @@ def placing_drawing(defn: Omiga, width: float, ink: Color) -> Drawing:
     full = key_x + SWATCH + LABEL_GAP + max(fonts.text_width(w, fonts.REGULAR, font_mm(size)) for w, _ in entries)
     scale = min(1.0, width / full)
     drawing = Drawing(pt(full * scale), pt(height * scale))
+    drawing.initialFontName = fonts.REGULAR  # else reportlab sets its Helvetica first, a font not embedded
     drawing.add(Group(grid, key, transform=(PT_PER_MM * scale, 0, 0, PT_PER_MM * scale, 0, 0)))
     return drawing

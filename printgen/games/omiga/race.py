@@ -107,5 +107,6 @@ def race_drawing(defn: Omiga, width: float, ink: Color, per_row: int = 4, cell: 
             art.add(tick(*at(aim), cell, ink))
         art.add(text(x0, y0 + foot, words, size, fonts.REGULAR))
     drawing = Drawing(pt(full), pt(height))
+    drawing.initialFontName = fonts.REGULAR  # else reportlab sets its Helvetica first, a font not embedded
     drawing.add(Group(art, transform=(PT_PER_MM, 0, 0, PT_PER_MM, 0, 0)))
     return drawing
