@@ -550,3 +550,29 @@ def test_the_measuring_pages_words_are_8_pt_or_more(built, paper):
         text = page.extract_text()
     assert min(sizes) >= 8.0, sorted(sizes)
     assert "before" in text and "after" in text and "(not to scale)" in text
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_measuring_page_says_how_far_each_size_goes_in_one_activation(built, paper):
+    """The room under LONG holds a short table: each size's actions times its arrow, counted on this
+    paper (3 × 210 = 630 mm on A4, 3 × 215.9 = 648 mm on Letter), every word of it clear of LONG by
+    at least 5 mm and above the move drawing's note."""
+    w, h, diagonal = PAPERS[paper]
+    pdf, page = measuring_page(built[paper])
+    with pdf:
+        text = " ".join(page.extract_text().split())
+        words = page.extract_words()
+        chars = page.chars
+        height = float(page.height)
+    lengths = {"SHORT": w, "MEDIUM": h, "LONG": diagonal}
+    for size, actions, arrow_word in (("Small", 3, "SHORT"), ("Medium", 2, "MEDIUM"), ("Large", 1, "LONG")):
+        mm = round(actions * lengths[arrow_word])
+        assert re.search(rf"{size} {actions} \u00d7 ?{arrow_word} {mm} mm", text), text  # the arrow's word set apart
+    heading = next(wd for wd in words if wd["text"] == "activation")
+    moving = next(wd for wd in words if wd["text"] == "Moving:")
+    note = [c for c in chars if heading["top"] - 1 <= c["top"] < moving["top"] - 1 and c["x0"] < w * MM / 2
+            and abs(c["matrix"][1]) < 1e-6 and c["text"].strip()]  # not the arrows' own turned captions
+    assert len(note) > 150 and heading["top"] < moving["top"]
+    for wd in note:  # distance from the glyph's top-right corner to LONG, the line from (0, h) to (w, 0)
+        x, y = wd["x1"] / MM, (height - wd["top"]) / MM
+        assert (w * h - h * x - w * y) / diagonal >= 5.0, wd
