@@ -528,10 +528,20 @@ def test_other_text_sizes_leave_no_blank_foot_either(run_cli, copy_definition, t
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_every_document_credits_the_original_in_its_footer(built, paper):
-    """The house footer (game, document, page, then the credit) on each rules and reference page:
-    the original rules name no author, so the credit names the original by its own heading."""
+    """The house footer (game, document, page, then the credit) on each rules page, and the credit in
+    each reference card's title block (the cards have no page footer): the original rules name no
+    author, so the credit names the original by its own heading."""
     credit = "Adapted from Very Quick Violence"
-    for name in ("quick_violence.pdf", "quick_violence-reference.pdf", "quick_violence-reference-cards.pdf"):
+    for name in ("quick_violence-reference.pdf", "quick_violence-reference-cards.pdf"):
+        with pdfplumber.open(built[paper] / name) as pdf:
+            for page in pdf.pages:
+                middle = float(page.height) / 2
+                for top, box in ((True, (0, 0, float(page.width), middle)),
+                                 (False, (0, middle, float(page.width), float(page.height)))):
+                    head = " ".join((page.crop(box).extract_text() or "").split())
+                    front = page.page_number == 1 and (top or name.endswith("-cards.pdf"))
+                    assert (credit in head) == front, (name, head[:120])  # on every card's front
+    for name in ("quick_violence.pdf",):
         with pdfplumber.open(built[paper] / name) as pdf:
             pages = pdf.pages[:-1] if name == "quick_violence.pdf" else pdf.pages  # the ruler has no footer
             for number, page in enumerate(pages, start=1):
