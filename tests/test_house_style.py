@@ -126,14 +126,16 @@ def test_reference_halves_carry_similar_amounts(all_games_built, game, paper):
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("game", GAMES)
 def test_every_page_has_the_running_footer(all_games_built, game, paper):
+    """Every rules page; the reference sheet and cards have none (cut into cards, a page footer would
+    stay on one card only: tests/test_reference_sheets.py holds that each card names its maker)."""
     title = YAML(typ="safe").load(bundled_definition(game).read_text())["title"]
-    for path in [rules(all_games_built[paper], game), *references(all_games_built[paper], game)]:
+    for path in [rules(all_games_built[paper], game)]:
         pages = pages_of(path)[rules_pages(path)] if path.name == f"{game}.pdf" else pages_of(path)
         for number, page in enumerate(pages, start=1):
             # below the 8 mm that any page's text keeps from the paper's foot
             foot = [c for c in page.chars if page.height - c["bottom"] < 8 * 72 / 25.4]
             words = "".join(c["text"] for c in sorted(foot, key=lambda c: c["x0"]))
-            assert re.match(rf"{re.escape(title)} \u00b7 (rules|reference) \u00b7 page {number} of \d+",
+            assert re.match(rf"{re.escape(title)} \u00b7 rules \u00b7 page {number} of \d+",
                             words), (path.name, words)
             assert {round(c["size"], 1) for c in foot} == {style.SMALL_PT}
             assert min(c["x0"] for c in foot) > 5 * 72 / 25.4  # clear of the edge

@@ -102,3 +102,20 @@ def test_the_detector_finds_a_broken_step():
               Row(14.0, 111.6, "King upright so that the", False, 9.5)]
     assert item_start(before, 9.5) == before[0]
     assert broken_rows([[["Role", "What"], ["A", "b"]], [["Role", "What"], ["", "goes on"]]]) == [["", "goes on"]]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_armies_positions_drawing_and_its_table_share_a_column(all_games_built, paper):
+    """"Marking lost stamina": the four poses of a card and the table of SP left in each are read
+    together, so they print in one column of one page (the table once followed on the sheet's back)."""
+    found = []
+    with pdfplumber.open(all_games_built[paper] / "armies" / "armies.pdf") as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            middle = float(page.width) / 2
+            words = page.extract_words()
+            for word, after in zip(words, words[1:]):
+                if (word["text"], after["text"]) in (("nothing", "lost"), ("Position", "SP")):  # under the
+                    found.append((word["text"], number, word["x0"] < middle, word["top"]))  # upright pose; the head
+    assert len(found) == 2, found
+    (_, page_a, left_a, top_a), (_, page_b, left_b, top_b) = sorted(found, key=lambda f: f[0] != "nothing")
+    assert (page_a, left_a) == (page_b, left_b) and top_a < top_b, found  # the table under the drawing

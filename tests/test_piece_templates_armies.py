@@ -66,7 +66,7 @@ def test_a_copied_position_drawing_changed_in_colour_and_shape_prints_the_change
     data = figure_data(load(definition).definition, 87.5, "#1f4e79")  # the rulebook's column on A4
     w = data["card"]["width"]
     with pdfplumber.open(tmp_path / "out" / "army" / "army.pdf") as pdf:
-        page = pdf.pages[0]  # "Marking lost stamina", with its drawing
+        page = next(p for p in pdf.pages if "Marking lost stamina" in (p.extract_text() or ""))  # with its drawing
         faces = [c for c in page.curves if c.get("fill") and rgb(c["non_stroking_color"]) == CREAM]
         discs = [c for c in page.curves if c.get("fill") and rgb(c["non_stroking_color"]) == INK
                  and w / 2 / 2 ** 0.5 - 0.05 < (c["x1"] - c["x0"]) / MM < w / 2 + 0.05]  # by its 4 points: turned 45, less

@@ -134,3 +134,47 @@ def test_names_and_credits_in_the_seeds_terms(all_games_built, game, words):
     book = flat(" ".join(pages_text(all_games_built["a4"] / game / f"{game}.pdf")))
     assert book.count(words) == 1
     assert "Game design: Dan Shahin" not in book
+
+
+RUN_GAP_MM = 3.0  # words further apart than this on one baseline belong to different columns or cells
+
+
+def printed_runs(path: Path) -> list[tuple[int, str]]:
+    """Every run of words printed level and close together (a line of one column), unrotated, with
+    its page number: what a reader takes in as one line."""
+    runs = []
+    with pdfplumber.open(path) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            chars = [c for c in page.chars if abs(c["matrix"][1]) < 1e-6 and abs(c["matrix"][2]) < 1e-6]
+            words = page.filter(lambda obj: obj.get("object_type") != "char" or obj in chars).extract_words()
+            lines: dict[int, list[dict]] = {}
+            for word in words:
+                lines.setdefault(round(word["bottom"]), []).append(word)
+            for row in lines.values():
+                row.sort(key=lambda w: w["x0"])
+                current = [row[0]["text"]]
+                for before, word in zip(row, row[1:]):
+                    if (word["x0"] - before["x1"]) * 25.4 / 72 > RUN_GAP_MM:
+                        runs.append((number, " ".join(current)))
+                        current = []
+                    current.append(word["text"])
+                runs.append((number, " ".join(current)))
+    return runs
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", (*GAMES, "deck"))
+def test_every_ruling_mark_follows_the_words_it_marks(all_games_built, game, paper):
+    """A dagger marks the words before it ("the order cannot change later †."): never set after a
+    sentence's full stop, where it reads as opening the next sentence ("later. † Then"), and never
+    at the start of a line; only the key itself opens with one."""
+    wrong = []
+    for path in sorted((all_games_built[paper] / game).glob("*.pdf")):
+        if path.name == "deck.pdf":
+            continue  # the cards themselves: no ruling is marked on them
+        for number, run in printed_runs(path):
+            text = run.replace("\u00a0", " ")
+            if re.search(rf"[.!?]\s*{RULING_MARK}", text) or (
+                    text.startswith(RULING_MARK) and not RULING_KEY.startswith(text[:12])):
+                wrong.append((path.name, number, run))
+    assert not wrong, wrong

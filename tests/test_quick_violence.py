@@ -499,16 +499,17 @@ def army_sheet_lines(page) -> list[list[float]]:
 @pytest.mark.parametrize("paper", PAPERS)
 def test_an_army_sheet_has_a_line_for_each_fighter_of_the_largest_army_and_the_page_is_used(built, paper):
     """10 points buy at most 5 fighters (small ones at 2 points): each sheet has 5 lines, no more,
-    and the sheets repeat for further games, their lines grown, until the page is at most a
-    quarter empty at its foot."""
+    and the sheets repeat for a second game on both papers (Letter's lines 6.5 mm or more apart, room
+    to write a name), their lines grown until the page is at most a quarter empty at its foot."""
     with pdfplumber.open(built[paper] / "quick_violence.pdf") as pdf:
         page = pdf.pages[-2]
         sheets = army_sheet_lines(page)
         blank = foot_blanks(page)
         height = float(page.height) / MM
     assert sheets and all(len(lines) == 5 for lines in sheets), sheets
+    assert len(sheets) == 2, sheets  # a second game on Letter too: its lines closer, never cramped
     steps = [b - a for lines in sheets for a, b in zip(lines, lines[1:])]
-    assert min(steps) >= 7.0 - 0.05 and max(steps) <= 10.0 + 0.05  # room to write a name by hand
+    assert min(steps) >= 6.5 - 0.05 and max(steps) <= 10.0 + 0.05, steps  # room to write a name by hand
     assert max(blank.values()) <= 0.25 * (height - 2 * MARGIN), blank
 
 
@@ -527,10 +528,20 @@ def test_other_text_sizes_leave_no_blank_foot_either(run_cli, copy_definition, t
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_every_document_credits_the_original_in_its_footer(built, paper):
-    """The house footer (game, document, page, then the credit) on each rules and reference page:
-    the original rules name no author, so the credit names the original by its own heading."""
+    """The house footer (game, document, page, then the credit) on each rules page, and the credit in
+    each reference card's title block (the cards have no page footer): the original rules name no
+    author, so the credit names the original by its own heading."""
     credit = "Adapted from Very Quick Violence"
-    for name in ("quick_violence.pdf", "quick_violence-reference.pdf", "quick_violence-reference-cards.pdf"):
+    for name in ("quick_violence-reference.pdf", "quick_violence-reference-cards.pdf"):
+        with pdfplumber.open(built[paper] / name) as pdf:
+            for page in pdf.pages:
+                middle = float(page.height) / 2
+                for top, box in ((True, (0, 0, float(page.width), middle)),
+                                 (False, (0, middle, float(page.width), float(page.height)))):
+                    head = " ".join((page.crop(box).extract_text() or "").split())
+                    front = page.page_number == 1 and (top or name.endswith("-cards.pdf"))
+                    assert (credit in head) == front, (name, head[:120])  # on every card's front
+    for name in ("quick_violence.pdf",):
         with pdfplumber.open(built[paper] / name) as pdf:
             pages = pdf.pages[:-1] if name == "quick_violence.pdf" else pdf.pages  # the ruler has no footer
             for number, page in enumerate(pages, start=1):
@@ -549,3 +560,29 @@ def test_the_measuring_pages_words_are_8_pt_or_more(built, paper):
         text = page.extract_text()
     assert min(sizes) >= 8.0, sorted(sizes)
     assert "before" in text and "after" in text and "(not to scale)" in text
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_measuring_page_says_how_far_each_size_goes_in_one_activation(built, paper):
+    """The room under LONG holds a short table: each size's actions times its arrow, counted on this
+    paper (3 × 210 = 630 mm on A4, 3 × 215.9 = 648 mm on Letter), every word of it clear of LONG by
+    at least 5 mm and above the move drawing's note."""
+    w, h, diagonal = PAPERS[paper]
+    pdf, page = measuring_page(built[paper])
+    with pdf:
+        text = " ".join(page.extract_text().split())
+        words = page.extract_words()
+        chars = page.chars
+        height = float(page.height)
+    lengths = {"SHORT": w, "MEDIUM": h, "LONG": diagonal}
+    for size, actions, arrow_word in (("Small", 3, "SHORT"), ("Medium", 2, "MEDIUM"), ("Large", 1, "LONG")):
+        mm = round(actions * lengths[arrow_word])
+        assert re.search(rf"{size} {actions} \u00d7 ?{arrow_word} {mm} mm", text), text  # the arrow's word set apart
+    heading = next(wd for wd in words if wd["text"] == "activation")
+    moving = next(wd for wd in words if wd["text"] == "Moving:")
+    note = [c for c in chars if heading["top"] - 1 <= c["top"] < moving["top"] - 1 and c["x0"] < w * MM / 2
+            and abs(c["matrix"][1]) < 1e-6 and c["text"].strip()]  # not the arrows' own turned captions
+    assert len(note) > 150 and heading["top"] < moving["top"]
+    for wd in note:  # distance from the glyph's top-right corner to LONG, the line from (0, h) to (w, 0)
+        x, y = wd["x1"] / MM, (height - wd["top"]) / MM
+        assert (w * h - h * x - w * y) / diagonal >= 5.0, wd

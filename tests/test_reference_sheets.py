@@ -361,3 +361,38 @@ def test_two_builds_are_byte_identical(tmp_path, built):
     for game in GAMES:
         for kind, path in pdfs(first, game).items():
             assert path.read_bytes() == pdfs(second, game)[kind].read_bytes(), path.name
+
+
+ALL_GAMES = ("armies", "deck", "fracas", "omiga", "one_minute_war", "quick_violence")
+FOOT_CLEAR = 7.0  # mm: nothing printed nearer the bottom edge (many Letter printers clip at 6.35 mm)
+
+
+def lowest_ink_mm(page) -> float:
+    """How far above the paper's bottom edge the lowest glyph, rule or line of a page ends, in mm."""
+    height = float(page.height)
+    bottoms = [c["bottom"] for c in page.chars] + [o["bottom"] for o in page.lines + page.rects + page.curves]
+    return (height - max(bottoms)) * 25.4 / 72
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_reference_cards_have_no_footer_and_each_card_names_who_made_the_game(all_games_built, game, paper):
+    """Sheet and cards are cut into two cards: a page footer would be left on the bottom card only,
+    and under a full Letter half it ran 0.3 mm under the text (the Potion Shop column rule touched
+    it) and 5.3 mm from the edge. So there is none, nothing prints within 7 mm of the bottom edge,
+    and every card (each half, on its front or its back) carries the game's credit."""
+    d = yaml_of(bundled_definition(game))
+    who = d.get("designer") or d["credit"]
+    for path in sorted((all_games_built[paper] / game).glob(f"{game}-reference*.pdf")):
+        with pdfplumber.open(path) as pdf:
+            halves = [[], []]
+            for page in pdf.pages:
+                assert lowest_ink_mm(page) >= FOOT_CLEAR, (path.name, lowest_ink_mm(page))
+                text = " ".join((page.extract_text() or "").split())
+                assert " \u00b7 reference \u00b7 page" not in text, path.name
+                middle = float(page.height) / 2
+                for k, box in enumerate(((0, 0, float(page.width), middle), (0, middle, float(page.width), float(page.height)))):
+                    halves[k].append(" ".join((page.crop(box).extract_text() or "").split()))
+        cards = halves if path.name.endswith("-cards.pdf") else [halves[0] + halves[1]]  # the sheet: one card
+        for sides in cards:
+            assert any(who in side for side in sides), (path.name, who)

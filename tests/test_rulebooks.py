@@ -25,7 +25,7 @@ SECTIONS = {
                "Attacking", "Settling a skirmish", "The end of a game", "Winning the match",
                "An example of play", "Questions that come up"],
     "armies": ["What you need", "Setting up", "Armies and stamina", "A round", "Who wins a round",
-               "Marking lost stamina", "Winning", "An example of play", "Questions that come up"],
+               "Winning", "Marking lost stamina", "An example of play", "Questions that come up"],
 }
 
 

@@ -17,13 +17,14 @@ from printgen.drawing.flow import BREAKS
 
 
 NBSP = "\u00a0"
-# a space after a number or a ruling's dagger, before a word (markup tags between them skipped)
-BOUND_SPACE = re.compile(r"(?<=[0-9\u2020]) (?=(?:<[^<>]*>)*[^\s<])")
+# a space after a number or a ruling's dagger, before a word, or before a dagger (markup tags skipped)
+BOUND_SPACE = re.compile(r"(?<=[0-9\u2020]) (?=(?:<[^<>]*>)*[^\s<])|(?<=\S) (?=(?:<[^<>]*>)*\u2020)")
 
 
 def bind_numbers(markup: str) -> str:
-    """No line break between a number and its unit or name ("210 mm", "4 Archer"), nor after a
-    ruling's dagger: the space there becomes a non-breaking one, as a typesetter sets it."""
+    """No line break between a number and its unit or name ("210 mm", "4 Archer"), nor on either
+    side of a ruling's dagger, which stays with the words it marks ("later †."), never opening a
+    line: the space there becomes a non-breaking one, as a typesetter sets it."""
     return BOUND_SPACE.sub(NBSP, markup)
 
 

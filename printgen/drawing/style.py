@@ -44,7 +44,6 @@ def dense(body: float) -> float:
 MARGIN = 14.0  # mm from the paper edge to a rulebook's text, on every side
 GUTTER = 7.0  # mm between columns
 FOOTER_Y = 8.0  # mm: the footer's baseline, well clear of the 5 mm safe margin
-TIGHT_FOOTER_Y = 5.8  # mm: on a dense sheet, below its 8 mm inset; descenders end above the 5 mm safe margin
 FOOTER_GREY = "#666666"
 MAX_MEASURE = 120.0  # mm: a text column wider than this is split in two (lines of 90 characters at most)
 HEAD_MEASURE = 140.0  # mm: the widest a title block's lines run (about 85 characters of body type)

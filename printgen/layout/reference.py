@@ -3,6 +3,10 @@
 A game supplies a `Reference` (a Markdown template, context, tables, settings); everything before
 `<!-- page break -->` fills the top half, the rest the bottom. Text is never shrunk: a half that overflows becomes a
 problem located at its section's YAML key. Sheet and cards are two files because duplex is per PDF.
+
+Neither has a running footer: both are cut into cards, where a page's footer would survive on the
+bottom card only, and at the foot of a full Letter half it ran into the text and into the strip many
+printers cannot reach. Each card names its game in its title, and its title block carries the credit.
 """
 from __future__ import annotations
 
@@ -74,7 +78,7 @@ class Reference:
     tables: Mapping[str, Union[DataTable, Figure]]
     settings: ReferenceSettings
     settings_loc: Loc = ("reference",)  # where `settings` sits in the YAML
-    credit: str = ""  # who made the game, in the footer
+    credit: str = ""  # who made the game: a card prints it in its title block (the template places it)
     sections: Mapping[str, Loc] = field(default_factory=dict)  # heading -> YAML key behind it
     pictures: Mapping[str, PictureMaker] = field(default_factory=dict)  # `![alt](scheme:...)` sources
     icons: Callable[[str], str | None] | None = None  # `:name:` -> paragraph markup (None: unknown)
@@ -292,17 +296,12 @@ def cut_label(paper: Paper, label: str) -> Group:
     return Group(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
 
 
-def ref_footer(ref: Reference, paper: Paper, page: int, count: int) -> Group:
-    words = style.footer_words(ref.title, "reference", page, count, ref.credit)
-    return style.running_footer(paper, words, style.TIGHT_FOOTER_Y)
-
-
 def sheet_document(ref: Reference, options: BuildOptions, name: str) -> Document:
     """The one-page sheet: first half on top, second half below, a cut line between them."""
     boxes = half_boxes(options.paper)
     halves = [Half(part, ref.settings.columns, label, boxes[0][2:]) for part, label in zip(parts(ref, options), HALVES)]
     page = Page(shapes=[cut_line(options.paper, "Print one-sided at actual size; cut here for two half-page "
-                                                "cards"), ref_footer(ref, options.paper, 1, 1)], frames=boxes)
+                                                "cards")], frames=boxes)
     return document(ref, [page], list(halves), halves, options.paper, name, f"{ref.title} \u2013 reference sheet",
                     "Print single-sided at actual size (100 %)", None)
 
@@ -312,13 +311,12 @@ def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document
     paper = options.paper
     duplex = Duplex(paper, options.flip, options.back_offset)
     boxes = half_boxes(paper)
-    front = Page(shapes=[cut_line(paper, f'Print at actual size, choosing "{duplex.dialog}"; cut here'),
-                         ref_footer(ref, paper, 1, 2)], frames=boxes)
+    front = Page(shapes=[cut_line(paper, f'Print at actual size, choosing "{duplex.dialog}"; cut here')],
+                 frames=boxes)
     back = duplex.back_page()  # the printer's back offset moves everything on it
     # the line is mirrored with the back; its label, centred, is drawn unmirrored so it reads
     label = f"The cards' backs, printed with \"{duplex.dialog}\"; cut here"
-    back.shapes = [Group(cut_line(paper, label, words=False), transform=duplex.mirror()), cut_label(paper, label),
-                   ref_footer(ref, paper, 2, 2)]
+    back.shapes = [Group(cut_line(paper, label, words=False), transform=duplex.mirror()), cut_label(paper, label)]
     back.frames = [duplex.back_box(box) for box in boxes]
     copies = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
     halves = [Half(copy[side], ref.settings.columns, f"card {label}", boxes[0][2:])

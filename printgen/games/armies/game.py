@@ -6,13 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from reportlab.lib.colors import HexColor
+from reportlab.platypus import Flowable, Spacer
+
 from printgen.layout import reference as reference_layout
 from printgen.layout.reference import DataTable, Reference, reference_documents
 from printgen.layout.booklet import half_page, rulebook_booklet
-from printgen.layout.rulebook import Layout, Rulebook, rulebook_document
+from printgen.layout.rulebook import Layout, Rulebook, RulesTable, rulebook_document, rulebook_styles
 from printgen.core.build import BuildOptions
 from printgen.core.paper import MM_PER_PT, pt
 from printgen.drawing.document import Document, Growing
+from printgen.drawing.story import Stack
 from printgen.games import Game, Loaded
 from printgen.games.armies.model import Armies, ArmyRank, check_stamina
 from printgen.games.armies.positions import PositionFigures
@@ -50,6 +54,22 @@ def tables(defn: Armies, settings: str, figures: PositionFigures) -> dict[str, D
                                position_rows(defn), (0.34, 0.18, *([0.48 / ranks] * ranks))),
         "drawing": lambda width: figures.figure(width, f"{settings}.columns"),
     }
+
+
+FIGURE_GAP = 2.0  # mm between the positions drawing and the table under it
+
+
+def drawn_positions(defn: Armies, figures: PositionFigures, positions: DataTable | Callable[[float], Any]) -> Callable[[float], Flowable]:
+    """The rulebook's positions drawing with the table of SP left under it, as one block that moves
+    to the next column whole: a reader turning the sheet over between them loses the picture."""
+    style = rulebook_styles(defn.rules, defn.reference.accent)
+
+    assert isinstance(positions, DataTable)
+
+    def made(width: float) -> Flowable:
+        table = reference_layout.data_table(positions, style, HexColor(defn.reference.accent), width, kind=RulesTable)
+        return Stack([figures.figure(width, "rules.columns"), Spacer(1, pt(FIGURE_GAP)), table], whole=True)
+    return made
 
 
 @dataclass
@@ -124,10 +144,13 @@ def rulebook(defn: Armies, stem: str, figures: PositionFigures) -> Rulebook:
     also shown as a score strip (the `example` table)."""
     army_cards = 4 * len(defn.stamina)
     played = example(defn)
+    shared = tables(defn, "rules", figures)
     return Rulebook(title=defn.title, template="armies/rules.md.j2",
                     context={"d": defn, "army_cards": army_cards, "fighting_cards": 52 - army_cards,
                              "example": played, "reference_file": f"{stem}-reference.pdf"},
-                    tables={**tables(defn, "rules", figures), "example": score_strip(played)}, settings=defn.rules, accent=defn.reference.accent,
+                    tables={**shared, "example": score_strip(played),
+                            "drawing_positions": drawn_positions(defn, figures, shared["positions"])},
+                    settings=defn.rules, accent=defn.reference.accent,
                     credit=defn.credit)  # the rulings key is printed once, opening the closing notes
 
 

@@ -19,7 +19,7 @@ Box = tuple[float, float, float, float]  # x, y, w, h in mm
 HEADING_PT = 10
 NOTE_PT = 7.5
 SMALL_PT = house.SMALL_PT  # the house small size, as the footer under it
-ROW = 7.0  # mm a line: room to write a name by hand
+ROW = 6.5  # mm a line at the least: room to write a name by hand (a game more fits at this)
 MAX_ROW = 10.0  # mm: lines grow up to this to fill the band, rather than leave its foot blank
 MIN_ROWS = 2  # the least worth printing, so a page never ends in over 40 mm of blank
 SHEET_GAP = 5.0  # mm between one game's sheet and the next in a column
@@ -37,8 +37,8 @@ SOFT = HexColor("#555555")
 def note(defn: QuickViolence) -> str:
     """How to fill the sheets in, with the damage points from the definition."""
     points = ", ".join(f"{size} {fighter.damage}" for size, fighter in defn.fighters.by_size())
-    return (f"A sheet for each player in each game, a line for each fighter: circle its size and tick a "
-            f"box per hit; it dies at its damage points ({points}).")
+    return (f"One sheet per player and game: circle each fighter's size, tick a box per hit; it dies "
+            f"at its damage points ({points}).")
 
 
 def note_lines(defn: QuickViolence, width: float) -> list[str]:

@@ -317,7 +317,9 @@ def reference(defn: QuickViolence, paper: Paper) -> Reference:
 
 def measuring_page(defn: QuickViolence, paper: Paper) -> MeasuringPage:
     colours = {name: HexColor(value) for name, value in defn.colours.model_dump().items()}
-    return MeasuringPage(paper, defn.labels, defn.range_mm, users(defn), colours)
+    reach = tuple((size, fighter.actions, fighter.move) for size, fighter in defn.fighters.by_size())
+    return MeasuringPage(paper, defn.labels, defn.range_mm, users(defn), colours, reach,
+                         HexColor(defn.reference.accent))
 
 
 def build(defn: QuickViolence, options: BuildOptions, loaded: Loaded) -> list[Document | Growing]:

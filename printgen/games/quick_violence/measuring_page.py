@@ -43,6 +43,8 @@ BAR_MM_Y = 29.0
 BAR_IN_Y = 42.0
 CHECK_Y = 53.0
 DRAWING_TOP = 104.0
+REACH_GAP = 14.0  # from the "how far in one activation" note's last line up from the move drawing's first
+REACH_MEASURE = 62.0  # mm: that note's line length, which the room under LONG holds on A4 and Letter
 CLEARANCE = 8.0  # mm kept between LONG's centre line and anything in the lower-left triangle
 BOX_CLEARANCE = 11.0  # the same for the text box, which must also clear LONG's label
 TICK_HALF = 2.5  # half-length of an end mark's tick across its arrow
@@ -222,6 +224,8 @@ class MeasuringPage:
     range_mm: float
     users: dict[str, list[str]]  # dimension -> the fighter sizes that move with it
     colours: dict[str, Color] = field(default_factory=lambda: {**PAGE_COLOURS, "range": RANGE_COLOUR})
+    reach: tuple[tuple[str, int, Dimension], ...] = ()  # size, actions, the arrow it moves with
+    accent: Color = black  # the game's headings
 
     # -- geometry ---------------------------------------------------------------------------
     @property
@@ -345,7 +349,58 @@ class MeasuringPage:
         group.add(text(LANE_LEFT, CHECK_Y, "Check the print with a ruler: these bars must measure "
                        "100 mm and 4 in.", NOTE_PT, fonts.ITALIC))
         group.add(leapfrog(LANE_LEFT, DRAWING_TOP))
+        note = self.reach_note()
+        if note is not None:
+            group.add(note)
         return [group]
+
+    def reach_lines(self) -> list[tuple[str, str, Dimension, str, str]]:
+        """Per size: its name, the moves ('3 ×'), the arrow, and how far they take it (mm, inches)."""
+        lengths = dict(zip(DIMENSIONS, self.size))
+        return [(size.capitalize(), f"{actions} \u00d7", dim, f"{rounded(actions * lengths[dim])} mm",
+                 f"({inches(actions * lengths[dim])} in)") for size, actions, dim in self.reach]
+
+    def reach_note(self) -> Group | None:
+        """How far each size gets when it spends every action moving, counted in this paper's own
+        arrows, in the lower-left room between the move drawing and LONG; None when it has no fighters
+        or would not clear LONG (a label of the definition's too long for the room)."""
+        if not self.reach:
+            return None
+        lead = font_mm(NOTE_PT) * 1.35
+        intro = wrap(REACH_INTRO, fonts.REGULAR, NOTE_PT, REACH_MEASURE)
+        outro = wrap(REACH_OUTRO, fonts.REGULAR, NOTE_PT, REACH_MEASURE)
+        rows = self.reach_lines()
+        top = DRAWING_TOP + REACH_GAP + 5.0 + (len(intro) + len(rows) + len(outro) - 1) * lead + 1.0
+        size_w = max(fonts.text_width(name, fonts.REGULAR, font_mm(NOTE_PT)) for name, *_ in rows) + 3.0
+        moves_w = max(fonts.text_width(f"{moves} {self.labels.of(dim)}", fonts.BOLD, font_mm(NOTE_PT))
+                      for _, moves, dim, *_ in rows) + 3.0
+        far_w = max(fonts.text_width(far, fonts.REGULAR, font_mm(NOTE_PT)) for *_, far, _ in rows)
+        in_w = max(fonts.text_width(f" {far}", fonts.REGULAR, font_mm(NOTE_PT)) for *_, far in rows)
+        widest = max([size_w + moves_w + far_w + in_w, fonts.text_width(REACH_HEADING, fonts.BOLD, font_mm(BAR_LABEL_PT)),
+                      *(fonts.text_width(line, fonts.REGULAR, font_mm(NOTE_PT)) for line in intro + outro)])
+        if widest > self.room_right(top + CAP * font_mm(BAR_LABEL_PT)) - LANE_LEFT:
+            return None
+        group = Group()
+        group.add(text(LANE_LEFT, top, REACH_HEADING, BAR_LABEL_PT, fonts.BOLD, fill=self.accent))
+        y = top - 5.0
+        for line in intro:
+            group.add(text(LANE_LEFT, y, line, NOTE_PT))
+            y -= lead
+        y -= 0.5
+        for name, moves, dim, far, far_in in rows:
+            group.add(text(LANE_LEFT, y, name, NOTE_PT))
+            group.add(text(LANE_LEFT + size_w, y, moves, NOTE_PT))
+            times = fonts.text_width(f"{moves} ", fonts.REGULAR, font_mm(NOTE_PT))
+            group.add(text(LANE_LEFT + size_w + times, y, self.labels.of(dim), NOTE_PT, fonts.BOLD,
+                           fill=self.colours[dim]))
+            group.add(text(LANE_LEFT + size_w + moves_w + far_w, y, far, NOTE_PT, anchor="end"))
+            group.add(text(LANE_LEFT + size_w + moves_w + far_w, y, f" {far_in}", NOTE_PT))
+            y -= lead
+        y -= 0.5
+        for line in outro:
+            group.add(text(LANE_LEFT, y, line, NOTE_PT))
+            y -= lead
+        return group
 
 
 def scale_bar(x: float, y: float, length: float, ticks: list[float], major: float, label: str) -> Group:
@@ -361,6 +416,9 @@ def scale_bar(x: float, y: float, length: float, ticks: list[float], major: floa
     return group
 
 
+REACH_HEADING = "How far in one activation"
+REACH_INTRO = "Every action spent on a move, the arrow laid again where the fighter lands:"
+REACH_OUTRO = "A fighter that goes that far has no action left to attack with."
 LEAP_NOTE = ("Moving: lay the arrow's tail against the front of the base and point it where the "
              "fighter goes; then set the fighter down with the back of its base at the tip.")
 
