@@ -104,7 +104,7 @@ def test_directives_are_comments_any_viewer_hides():
                   "<!-- a note for the designer -->\nEnd.\n",
                   Hooks({"soldiers": lambda width: made.append(width) or Spacer(1, 1)}))
     kinds = [type(i).__name__ for i in items]
-    assert kinds == ["Paragraph", "FitWidth", "Spacer", "PageBreak", "ColumnBreak", "Paragraph"]
+    assert kinds == ["Paragraph", "FitWidth", "GapAfter", "PageBreak", "ColumnBreak", "Paragraph"]
     assert isinstance(items[3], PageBreak) and isinstance(items[4], ColumnBreak)
 
 
