@@ -55,6 +55,8 @@ Every picture is what printgen writes today, so the guides never show a mock-up.
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
 how tests/test_docs_images.py remakes them to compare with the committed ones.
+With MAKE_IMAGES_BUILT=DIR, the bundled games are read from DIR (`printgen build --paper a4 --out DIR`
+made them) rather than built again; the tests pass the build their session already made.
 """
 from __future__ import annotations
 
