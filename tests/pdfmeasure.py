@@ -88,7 +88,7 @@ def kept_page_objects(parse):
             return parse(page)
         stat = Path(path).stat()
         pdf = page.pdf
-        at = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns, page.page_number,
+        at = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns, page.page_number, page.initial_doctop,
               repr(pdf.laparams), pdf.unicode_norm, pdf.raise_unicode_errors, pdf.password)
         parsed: list = []
 
