@@ -61,6 +61,8 @@ Every picture is what printgen writes today, so the guides never show a mock-up.
 reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for line art.
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
 how tests/test_docs_images.py remakes them to compare with the committed ones.
+With MAKE_IMAGES_BUILT=DIR, the bundled games are read from DIR (`printgen build --paper a4 --out DIR`
+made them) rather than built again; the tests pass the build their session already made.
 """
 from __future__ import annotations
 
@@ -553,6 +555,18 @@ def war_images(out: Path, bundled_out: Path) -> None:
     save(side_by_side(before, after), "pieces-war-tab-back.png", 1100)
 
 
+def bundled_build(out: Path) -> Path:
+    """The folder holding One Minute War, Quick Violence and Omiga as bundled, on A4: built into
+    `out` here, or, when MAKE_IMAGES_BUILT names a folder, read from there (tests/test_docs_images.py
+    passes the build of every game its session already made, `printgen build --paper a4`, rather
+    than build them a second time). Only read, never written into."""
+    built = os.environ.get("MAKE_IMAGES_BUILT")
+    if built:
+        return Path(built)
+    printgen("build", "one_minute_war", "quick_violence", "omiga", "--out", out)
+    return out
+
+
 def main() -> None:
     images_folder().mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -623,18 +637,18 @@ def main() -> None:
         if sys.argv[1:] == ["deck"]:
             return
         # print at home: the bundled games as they are (each built once, and shown as bundled below)
-        printgen("build", "one_minute_war", "quick_violence", "omiga", "--out", out)
-        piece_images(out / "pieces", out)
-        war_images(out / "war-pieces", out)
-        war = out / "one_minute_war" / "one_minute_war.pdf"
+        bundled = bundled_build(out)
+        piece_images(out / "pieces", bundled)
+        war_images(out / "war-pieces", bundled)
+        war = bundled / "one_minute_war" / "one_minute_war.pdf"
         save(render(war, 0, 100), "one_minute_war-front.png")  # the README's first picture
-        save(Image.open(out / "omiga" / "omiga-tiles.png").convert("RGB"), "omiga-tiles.png")
+        save(Image.open(bundled / "omiga" / "omiga-tiles.png").convert("RGB"), "omiga-tiles.png")
         save(side_by_side(render(war, 0, 60), render(war, 1, 60)), "home-sheet-both-sides.png")
         save(render(war, 0, 200, (87, 5, 205, 101)), "home-card-lines.png", 640)
-        book = out / "quick_violence" / "quick_violence.pdf"
+        book = bundled / "quick_violence" / "quick_violence.pdf"
         pages = len(pypdfium2.PdfDocument(book))
         save(render(book, pages - 1, 70), "home-measuring-page.png")
-        low_ink_images(out / "low-ink", out)
+        low_ink_images(out / "low-ink", bundled)
         printgen("build", "fracas", "--booklet", "--flip", "short", "--out", out / "booklet")
         booklet = out / "booklet" / "fracas" / "fracas-booklet.pdf"
         save(side_by_side(outlined(render(booklet, 0, 60)), outlined(render(booklet, 1, 60))), "home-booklet.png")

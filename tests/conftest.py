@@ -53,6 +53,17 @@ def no_user_config(tmp_path_factory):
             os.environ[name] = value
 
 
+@pytest.fixture(scope="session", autouse=True)
+def pages_parsed_once():
+    """pdfplumber reads each page of the shared builds once for the session (pdfmeasure.kept_page_objects)."""
+    import pdfplumber.page
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pdfplumber.page.Page, "parse_objects",
+                      pdfmeasure.kept_page_objects(pdfplumber.page.Page.parse_objects))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def user_config(tmp_path, monkeypatch):
     """Every test gets an empty user config folder of its own (tests of `calibrate --save` write it)."""

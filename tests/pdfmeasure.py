@@ -23,10 +23,15 @@ FOLD_DASH = (0.5, 1.0)
 SHARED: list[Path] = []
 
 
+def in_shared_build(path: Path | str) -> bool:
+    """Whether `path` is a file of one of the session's shared builds (read-only by agreement)."""
+    return bool(SHARED) and Path(path).is_relative_to(SHARED[0]) \
+        and Path(path).relative_to(SHARED[0]).parts[0].startswith("shared-")
+
+
 def kept(name: str, at: tuple, measure):
     """measure(), or what it gave when a worker measured the same file the same way before."""
-    if not SHARED or not Path(at[0]).is_relative_to(SHARED[0]) \
-            or not Path(at[0]).relative_to(SHARED[0]).parts[0].startswith("shared-"):
+    if not in_shared_build(at[0]):
         return measure()
     folder = SHARED[0] / "measured"
     folder.mkdir(exist_ok=True)
@@ -66,6 +71,36 @@ def once_per_file(measure=None, *, copied: bool = True):
         return copy.deepcopy(found[at]) if copied else found[at]
 
     return measured
+
+
+def kept_page_objects(parse):
+    """pdfplumber's `Page.parse_objects` (`parse`), read once per test session for each page of the
+    shared builds' PDFs: dozens of tests open the same pages with pdfplumber, and its parse of a
+    page (about a tenth of a CPU second for a rulebook page) was most of what they cost. What a page
+    holds (chars, lines, rects, curves: plain dicts) is kept on disk through `kept`, keyed by the
+    file (path, size, modification time), the page and the reading's options; each reader gets its
+    own copy, unpickled. A page with images (whose streams point back into the open file) is
+    parsed each time, as is every file outside the shared builds. conftest.py puts this in place
+    for the session."""
+    def parse_objects(page):
+        path = page.pdf.path
+        if path is None or not in_shared_build(Path(path).resolve()):
+            return parse(page)
+        stat = Path(path).stat()
+        pdf = page.pdf
+        at = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns, page.page_number, page.initial_doctop,
+              repr(pdf.laparams), pdf.unicode_norm, pdf.raise_unicode_errors, pdf.password)
+        parsed: list = []
+
+        def plain():
+            parsed.append(parse(page))
+            return None if "image" in parsed[0] else parsed[0]
+        value = kept("pdfplumber.page.Page.parse_objects", at, plain)
+        if parsed:
+            return parsed[0]
+        return parse(page) if value is None else value
+
+    return parse_objects
 
 
 @dataclass(frozen=True)

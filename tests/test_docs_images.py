@@ -34,17 +34,20 @@ SHARE = 0.0002
 pytestmark = pytest.mark.xdist_group("docs-images")
 
 
-def make_images(into: Path) -> None:
-    env = {**os.environ, "MAKE_IMAGES_INTO": str(into),
+def make_images(into: Path, built: Path) -> None:
+    """docs/make_images.py into `into`, reading the bundled games from the session's build of them
+    (`built`: `printgen build --paper a4`) rather than building them again."""
+    env = {**os.environ, "MAKE_IMAGES_INTO": str(into), "MAKE_IMAGES_BUILT": str(built),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     subprocess.run([sys.executable, str(ROOT / "docs" / "make_images.py")], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, timeout=600)
 
 
 @pytest.fixture(scope="module")
-def remade(tmp_path_factory) -> Path:
+def remade(tmp_path_factory, all_games_built) -> Path:
     """The pictures, made once for the whole session (whichever worker asks first makes them)."""
-    return shared(tmp_path_factory, {"docs-images": make_images})["docs-images"]
+    built = all_games_built["a4"]
+    return shared(tmp_path_factory, {"docs-images": lambda into: make_images(into, built)})["docs-images"]
 
 
 def committed() -> list[str]:
