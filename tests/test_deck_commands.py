@@ -21,7 +21,7 @@ MM = 72 / 25.4
 SAMPLE_ROWS = 8
 COSTS = [2, 3, 1, 4, 2, 5, 1, 2]  # the sample's cost column, row by row
 KINDS = ["fire", "ice", "earth", "air", "earth", "fire", "ice", "air"]
-COPIES = [3, 2, 4, 1, 2, 1, 3, 2]
+COPIES = [3, 2, 3, 1, 2, 1, 2, 2]
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def data_line(deck: Path) -> int:
 @pytest.mark.parametrize("args, rows", [
     (("--where", 'kind == "fire"'), [1, 6]),
     (("--where", "cost <= 2", "--rows", "1-4"), [1, 3]),
-    (("--where", "{{ copies > 2 and kind != 'fire' }}"), [3, 7]),  # a template, as `when:` takes too
+    (("--where", "{{ copies > 2 and kind != 'fire' }}"), [3]),  # a template, as `when:` takes too
 ])
 def test_where_builds_only_the_rows_it_holds_for_and_the_captions_say_so(run_cli, sample, tmp_path, args, rows):
     out = tmp_path / "o"

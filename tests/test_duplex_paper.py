@@ -190,10 +190,11 @@ def test_every_back_lies_behind_its_own_card(decks, paper, orientation, flip, of
             seen += faces
             per_sheet.append(len(faces))
             edge = f"Print on both sides, flip on {flip} edge"
-            turn = "top to bottom" if turned else "side to side"
+            # a sheet turned top to bottom: its caption speaks of the cards, which turn like a page
+            turn = "turn its card over like a page" if turned else "turns over side to side"
             # the back's caption lies behind the front's: at the back page's top when turned top to bottom
             assert edge in caption(front) and edge in caption(back, at_top=turned), caption(front)
-            assert f"turns over {turn}" in caption(back, at_top=turned), caption(back, at_top=turned)
+            assert turn in caption(back, at_top=turned), caption(back, at_top=turned)
             assert not caption(back, at_top=not turned)
             assert not crossing(front, caption_chars(front)) and not crossing(back, caption_chars(back, turned))
         assert sorted(seen) == list(range(1, CARDS + 1))

@@ -24,7 +24,9 @@ COPYRIGHT, TRADEMARK, LICENCE = 0, 7, 13  # name ids
 # from 64,828 to 67,718), so the budget is 68 KiB. (The black deck's hatch costs 2.4 KB compressed:
 # without it the A4 file is 65,207 bytes, so even a hatch drawn once as a form, at one path and one
 # reference a tile, would leave the file at the old limit's edge.)
-BUDGET = 68 * KiB
+# Stop 47 drew two pictures into the rules (white's spaces to lay, and a race in four steps): about
+# 2.5 KB more (A4 70,147 bytes, Letter 70,228), so the budget is 70 KiB.
+BUDGET = 70 * KiB
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
