@@ -379,13 +379,15 @@ PUBLISHER_PAGES = [("one_minute_war", "one_minute_war", (0, 1)), ("omiga", "omig
                    ("deck", "deck", (0, 1)), ("one_minute_war", "one_minute_war-reference", (0,))]
 
 
-def publisher_quality_images(before: Path, after: Path) -> None:
-    """docs/print-quality.md, issue 43 at stop 46: each page at 80 dpi, as it was and as it is."""
-    for folder, name, numbers in PUBLISHER_PAGES:
+def publisher_quality_images(before: Path, after: Path, pages: list = PUBLISHER_PAGES,
+                             prefix: str = "publisher") -> None:
+    """docs/print-quality.md, issue 43: each of `pages` (folder, file, page numbers) at 80 dpi, as it
+    was and as it is, saved as quality-PREFIX-FILE-PAGE.png."""
+    for folder, name, numbers in pages:
         for page in numbers:
             left = labelled(render(before / folder / f"{name}.pdf", page, 80), "before")
             right = labelled(render(after / folder / f"{name}.pdf", page, 80), "after")
-            save(side_by_side(left, right), f"quality-publisher-{name}-{page + 1}.png")
+            save(side_by_side(left, right), f"quality-{prefix}-{name}-{page + 1}.png")
 
 
 # the fourth Fracas round (issue 43): (paper, folder, file, page); a page the old build lacks shows blank
@@ -407,20 +409,13 @@ def table_quality_images(before: Path, after: Path) -> None:
             left = labelled(Image.new("RGB", right.size, "white"), "before: no such page (a blank back)")
         suffix = "" if paper == "a4" else "-letter"
         save(side_by_side(left, labelled(right, "after")), f"quality-table-{name}-{page + 1}{suffix}.png")
+
+
 # issue 43, the reference sheets filled (fronts within 10 %, backs within 15 %) and the Armies
 # rulebook's score strip: (folder, file, pages), as `publisher_quality_images` shows them
 REFERENCE_PAGES = [*((game, f"{game}-reference", (0,)) for game in ("one_minute_war", "omiga", "quick_violence",
                                                                    "fracas", "armies")),
                    ("armies", "armies", (1,))]
-
-
-def reference_quality_images(before: Path, after: Path) -> None:
-    """docs/print-quality.md, the filled reference sheets: each page at 80 dpi, as it was and as it is."""
-    for folder, name, numbers in REFERENCE_PAGES:
-        for page in numbers:
-            left = labelled(render(before / folder / f"{name}.pdf", page, 80), "before")
-            right = labelled(render(after / folder / f"{name}.pdf", page, 80), "after")
-            save(side_by_side(left, right), f"quality-filled-{name}-{page + 1}.png")
 
 
 def changed_quality_images(before: Path, after: Path) -> list[str]:
@@ -626,7 +621,7 @@ def main() -> None:
             return
         if sys.argv[1:2] == ["reference-quality"]:
             printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
-            reference_quality_images(Path(sys.argv[2]), out)
+            publisher_quality_images(Path(sys.argv[2]), out, REFERENCE_PAGES, "filled")
             return
         if sys.argv[1:2] == ["quality"]:
             printgen("build", "--out", out)

@@ -30,6 +30,7 @@ from hostile_cases import AFTERWARDS, MEASURED
 from hostile_cases import CASES as HOSTILE_CASES
 from printgen.core.bundled import templates_folder
 from printgen.games import bundled_definition, game_ids
+from zygote import run_as_printgen
 
 CORPUS = Path(__file__).parent / "bad_inputs"
 UPDATE = bool(os.environ.get("PRINTGEN_UPDATE_BAD_INPUTS"))
@@ -217,34 +218,7 @@ def run_forked(args: list[str], cwd: Path) -> tuple[int, str, str, float, int]:
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            os.chdir(cwd)
-            for fd, path in ((1, out_file), (2, err_file)):
-                os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
-            os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-            sys.stdin = open(0, closefd=False)
-            sys.stdout = open(1, "w", closefd=False)
-            sys.stderr = open(2, "w", closefd=False)
-            sys.argv = ["printgen", *args]
-            from printgen.launch import main
-
-            try:
-                main()
-                code = 0
-            except SystemExit as stop:
-                code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-        except BaseException:  # noqa: BLE001 - shown like an uncaught error would be, then a failing code
-            import traceback
-
-            traceback.print_exc()
-        finally:
-            for stream in (sys.stdout, sys.stderr):
-                try:
-                    stream.flush()
-                except Exception:  # noqa: BLE001 - nothing left to tell it to
-                    pass
-            os._exit(code)
+        run_as_printgen(args, str(cwd), str(out_file), str(err_file))
     status, usage = wait_with_usage(pid, started + 120)
     texts = [f.read_bytes().decode("utf-8", "replace") for f in (out_file, err_file)]
     out_file.unlink()

@@ -16,6 +16,7 @@ from printgen.core.problems import DefinitionError
 from printgen.core.yamlread import read_yaml
 from printgen.games import load
 from printgen.games.one_minute_war.model import OneMinuteWar
+from test_art import set_key
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,15 +26,6 @@ ROOT = Path(__file__).resolve().parents[1]
 def in_tmp(monkeypatch, tmp_path):
     """Paths in messages are shown from the working folder: the definitions' own."""
     monkeypatch.chdir(tmp_path)
-
-
-def set_key(yaml: Path, after: str, line: str) -> int:
-    """Insert `line` after the first line equal to `after`; return its 1-based line number."""
-    lines = yaml.read_text().splitlines()
-    at = lines.index(after) + 1
-    lines.insert(at, line)
-    yaml.write_text("\n".join(lines) + "\n")
-    return at + 1
 
 
 def replace(yaml: Path, old: str, new: str) -> int:

@@ -17,6 +17,7 @@ import pkgutil
 import resource
 import sys
 import time
+from typing import NoReturn
 
 
 def load_printgen() -> None:
@@ -29,24 +30,29 @@ def load_printgen() -> None:
 
 
 def child(request: dict, channel: tuple[int, int]) -> None:
-    """In the fork: the case's memory cap, folder, environment and files, then `printgen ARGS`
-    exactly as the console script runs it; never returns."""
+    """In the fork: the case's memory cap and environment, then `run_as_printgen`; never returns."""
+    for fd in channel:
+        os.close(fd)
+    resource.setrlimit(resource.RLIMIT_AS, (request["cap"], request["cap"]))
+    os.environ.clear()
+    os.environ.update(request["env"])
+    sys.path[0] = ""  # as `python -c` has it: the working folder, not tests/
+    run_as_printgen(request["args"], request["cwd"], request["out"], request["err"])
+
+
+def run_as_printgen(args: list[str], cwd: str, out: str, err: str) -> NoReturn:
+    """In a forked child: `printgen ARGS` in folder `cwd`, exactly as the console script runs it,
+    its output in the files `out` and `err`, ending the process with its exit code."""
     code = 1
     try:
-        for fd in channel:
-            os.close(fd)
-        resource.setrlimit(resource.RLIMIT_AS, (request["cap"], request["cap"]))
-        os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update(request["env"])
-        for fd, path in ((1, request["out"]), (2, request["err"])):
+        os.chdir(cwd)
+        for fd, path in ((1, out), (2, err)):
             os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
         sys.stdin = open(0, closefd=False)
         sys.stdout = open(1, "w", closefd=False)
         sys.stderr = open(2, "w", closefd=False)
-        sys.argv = ["printgen", *request["args"]]
-        sys.path[0] = ""  # as `python -c` has it: the working folder, not tests/
+        sys.argv = ["printgen", *args]
         from printgen.launch import main
 
         try:
