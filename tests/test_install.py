@@ -53,7 +53,7 @@ def test_the_wheel_holds_every_module_and_no_stale_copy_beside_the_games_code(wh
     modules = [name for name in files_under(ROOT / "printgen") if name.endswith(".py")]
     missing = [name for name in modules if name not in wheel_names]
     assert missing == [], f"not installed (add its package to pyproject.toml's list): {missing}"
-    assert "printgen/cli/serve.html" in wheel_names
+    assert {f"printgen/cli/serve.{kind}" for kind in ("html", "js", "css")} <= wheel_names
     stale = sorted(n for n in wheel_names if n.startswith("printgen/games/") and n.endswith(DATA_KINDS))
     assert stale == [], f"definitions or templates left beside the games' code: {stale}"
     here = [n for n in files_under(ROOT / "printgen" / "games") if n.endswith(DATA_KINDS)]

@@ -67,7 +67,12 @@ def pages(state: dict) -> list[dict]:
 def test_the_page_shows_every_page_and_piece_and_links_the_pdf(served):
     status, headers, html = served.get("/")
     assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
-    assert b"<script>" in html and "script-src 'sha256-" in headers["content-security-policy"]
+    # the page's script and style are files of their own: the policy allows this server's alone
+    assert b'<script src="/serve.js">' in html and b"<script>" not in html and b"<style>" not in html
+    assert "script-src 'self'; style-src 'self'" in headers["content-security-policy"]
+    for name, kind in (("/serve.js", "text/javascript"), ("/serve.css", "text/css")):
+        status, headers, body = served.get(name)
+        assert status == 200 and headers["content-type"] == f"{kind}; charset=utf-8" and len(body) > 1000
     state = served.state()
     assert state["problems"] == [] and state["command"] == "printgen serve potion.yaml --flip long"
     (game,) = state["games"]

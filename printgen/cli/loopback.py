@@ -14,7 +14,7 @@ import time
 from contextlib import suppress
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, NamedTuple
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 HOST = "127.0.0.1"
 MAX_HEAD_BYTES = 8192  # the request line and its headers; a browser sends about 1 KiB
@@ -53,11 +53,11 @@ class Handler(BaseHTTPRequestHandler):
     default_request_version = "HTTP/1.0"  # what an error is answered in, also to a line unread
 
     def handle(self) -> None:
+        """One request: its head read whole within its time, then parsed by http.server; a client too
+        slow, gone or silent is closed unanswered."""
         try:
             head = read_head(self.connection)
-        except OSError:  # too slow, or gone: closed unanswered
-            return
-        if not head:
+        except OSError:
             return
         self.connection.settimeout(ANSWER_SECONDS)  # sendall's whole answer, not each piece of it
         self.rfile.close()
@@ -66,10 +66,8 @@ class Handler(BaseHTTPRequestHandler):
         if len(head) > MAX_HEAD_BYTES:
             return self.send_error(414 if b"\n" not in head[:MAX_HEAD_BYTES] else 431)
         self.raw_requestline = self.rfile.readline()
-        if not self.parse_request():  # 400 and its kin, said by http.server
+        if not self.parse_request():  # nothing sent, or 400 and its kin, said by http.server
             return
-        if len(self.requestline.split()) != 3:  # an HTTP/0.9 request: answered as HTTP/1.0
-            return self.send_error(400, explain="not a request this server reads")
         status, content_type, body, headers = self.answer()
         self.send_response(status)
         for name, value in {"Content-Type": content_type, "Content-Length": str(len(body)),
@@ -79,8 +77,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def answer(self) -> Reply:
-        hosts = self.server.hosts
-        origins = tuple(f"http://{host}" for host in hosts)
+        hosts, origins = self.server.hosts, self.server.origins
         if self.command != "GET":
             return Reply(405, TEXT, b"405: only GET is answered\n", {"Allow": "GET"})
         if self.headers.get("Host", "") not in hosts:
@@ -91,9 +88,8 @@ class Handler(BaseHTTPRequestHandler):
                 or not self.headers.get("Referer", origins[0] + "/").startswith(tuple(o + "/" for o in origins))):
             # another site's page making the browser ask; a typed or bookmarked address sends none of these
             return Reply(403, TEXT, b"403: answered only to its own page\n")
-        if not self.path.startswith("/"):
-            return Reply(404, TEXT, b"404\n")
-        return self.server.respond(unquote(urlsplit(self.path).path, errors="replace"))
+        # the path before any query; `*` and an absolute URL name nothing served
+        return self.server.respond(unquote(self.path.partition("?")[0], errors="replace"))
 
     def end_headers(self) -> None:
         for name, value in (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
@@ -121,6 +117,7 @@ class Loopback(ThreadingHTTPServer):
         super().__init__((HOST, port), Handler)  # SO_REUSEADDR, not SO_REUSEPORT: a port in use fails
         self.port: int = self.server_address[1]
         self.hosts = (f"{HOST}:{self.port}", f"localhost:{self.port}")
+        self.origins = tuple(f"http://{host}" for host in self.hosts)
         self.url = f"http://{HOST}:{self.port}/"
 
     def serving(self) -> None:

@@ -13,9 +13,9 @@ import os
 import shlex
 import tempfile
 import time
+import webbrowser
 from contextlib import suppress
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ import click
 
 from printgen.cli import options
 from printgen.cli.common import MAX_SHOWN, check_targets, paths_for, report
-from printgen.cli.engine import back_offset_for, build_all, say_on_stderr, write_results
+from printgen.cli.engine import back_offset_for, build_all, write_results
 from printgen.cli.loopback import TEXT, Loopback, Reply
 from printgen.cli.pictures import served_work
 from printgen.cli.watch import Reads, watch
@@ -32,9 +32,14 @@ from printgen.core.paper import SHEET_PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
 from printgen.core.staging import private_folder, remove, sweep
 
-JSON = "application/json"
-MEDIA = {".png": "image/png", ".pdf": "application/pdf"}
 FOLDER = "printgen-serve-"  # then the serving process's id
+HERE = Path(__file__).parent
+# the page's script and style are files of their own, so the policy allows this server's alone
+PAGE = {"/": HERE / "serve.html", "/serve.js": HERE / "serve.js", "/serve.css": HERE / "serve.css"}
+POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+          "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+MEDIA = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".css": "text/css; charset=utf-8", ".png": "image/png", ".pdf": "application/pdf"}
 
 
 @click.command("serve")
@@ -69,24 +74,26 @@ def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
     given = BuildOptions(SHEET_PAPERS[paper.lower()], flip, back_offset_for(back_offset, flip), template_dirs,
                          bleed, paper_given=options.typed("paper"), layout=layout and layout.lower(), rows=rows,
                          where=where, guides=guides)
-    flags = {"--paper": given.paper_given and paper.lower(), "--flip": flip, "--bleed": bleed,
-             "--back-offset": any(given.back_offset) and given.back_offset, "--layout": given.layout,
-             "--rows": rows, "--where": where, "--guides": guides}
-    said = command_line([*games, *(word for folder in template_dirs for word in ("--templates", str(folder)))],
-                        flags)
-    serve(Live(paths, given, said, allow_outside, float(dpi)), port, open_browser)
+    serve(Live(paths, given, command_line(games, paper, given), allow_outside, float(dpi)), port, open_browser)
 
 
-def command_line(words: list[str], flags: dict[str, Any]) -> str:
-    """`printgen serve WORDS` and the flags that have a value: the command the page shows."""
-    for flag, value in flags.items():
-        if isinstance(value, tuple):
-            value = ",".join(f"{number:g}" for number in value)
-        if value is True:
-            words.append(flag)
-        elif value not in (None, False):
-            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
-    return shlex.join(["printgen", "serve", *words])
+def command_line(games: tuple[str, ...], paper: str, given: BuildOptions) -> str:
+    """The `printgen serve` command that builds with `given`, shown in the page."""
+    def numbers(values: tuple[float, ...]) -> str:
+        return ",".join(f"{value:g}" for value in values)
+
+    words = ["printgen", "serve", *games]
+    for folder in given.templates:
+        words += ["--templates", str(folder)]
+    words += ["--paper", paper.lower()] if given.paper_given else []
+    words += ["--flip", given.flip]
+    words += ["--bleed", f"{given.bleed:g}"] if given.bleed is not None else []
+    words += ["--back-offset", numbers(given.back_offset)] if any(given.back_offset) else []
+    words += ["--layout", given.layout] if given.layout else []
+    words += ["--rows", numbers(given.rows)] if given.rows else []
+    words += ["--where", given.where] if given.where else []
+    words += ["--guides"] if given.guides else []
+    return shlex.join(words)
 
 
 @dataclass(eq=False)
@@ -108,17 +115,13 @@ class Live:
     def rebuild(self, changed: list[Path]) -> set[Path]:
         """Build every game, as `build` does, into the folder; serve the new files if all built, else
         keep serving the last good ones and show the problems. The files to watch next."""
-        started, warnings = time.monotonic(), list[str]()
-        state = {"version": self.state["version"] + 1, "games": self.state["games"], "warnings": warnings}
-
-        def warn(text: str) -> None:
-            warnings.append(text)
-            say_on_stderr(text)
-
+        started = time.monotonic()
         with build_all(self.paths, self.options, self.allow_outside, served_work(self.dpi), watching=self.reads,
                        near=self.folder) as built:
+            state = {**self.state, "version": self.state["version"] + 1, "problems": [],
+                     "warnings": [warning for game in built for warning in game.warnings]}
             try:
-                write_results(built.settle(warn), self.folder, lambda one: f"printgen: {one.title}: "
+                write_results(built.settle(), self.folder, lambda one: f"printgen: {one.title}: "
                               f"{len(one.files)} pictures and PDFs to show")
             except DefinitionError as exc:
                 report(exc, then=" The page keeps the last pages that built.")
@@ -130,17 +133,29 @@ class Live:
                 state["games"] = [{"title": game.title, "definition": display_name(game.path), "pdfs": [],
                                    "decks": [], **(game.extra if isinstance(game.extra, dict) else {})}
                                   for game in built]
-                state["problems"], state["status"] = [], f"built in {time.monotonic() - started:.1f} s"
+                state["status"] = f"built in {time.monotonic() - started:.1f} s"
                 click.echo(f"printgen: {state['status']}; watching for changes (Ctrl-C stops)", err=True)
             self.state = state
             return built.watched
+
+    def answer(self, path: str) -> Reply:
+        """The answer to GET `path`: its state, the page (under its policy) and its script and style,
+        or a file from the table (looked up as it is, never turned into a file name)."""
+        if path == "/state":
+            return Reply(200, "application/json", json.dumps({**self.state, "command": self.command}).encode())
+        try:
+            file = PAGE.get(path) or self.files[path]
+            return Reply(200, MEDIA.get(file.suffix, "application/octet-stream"), file.read_bytes(),
+                         {"Content-Security-Policy": POLICY} if path == "/" else {})
+        except (KeyError, OSError):
+            return Reply(404, TEXT, b"404 not one of the files this page shows\n")
 
 
 def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) -> int:
     """Listen, build, and rebuild after every change until Ctrl-C; the number of rebuilds.
     `loop`: test settings for printgen.cli.watch.watch."""
     try:
-        server = Loopback(partial(respond, live, page()), port)
+        server = Loopback(live.answer, port)
     except OSError as exc:
         raise click.BadParameter(f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); leave --port out "
                                  "to take a free port", param_hint="--port")
@@ -148,11 +163,8 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
     try:
         live.folder = served_folder()
         click.echo(f"printgen: serving at {server.url} (this computer only; Ctrl-C stops)")
-        if open_browser:
-            import webbrowser
-
-            if not webbrowser.open(server.url):
-                click.echo(f"printgen: found no web browser to open; open {server.url} yourself", err=True)
+        if open_browser and not webbrowser.open(server.url):
+            click.echo(f"printgen: found no web browser to open; open {server.url} yourself", err=True)
         return watch(live.paths, live.rebuild, "printgen: stopped serving.", **loop)
     finally:
         server.shut()
@@ -166,36 +178,3 @@ def served_folder() -> Path:
         with suppress(OSError):  # a temporary folder that cannot be listed keeps what it holds
             sweep(Path(tempfile.gettempdir()), FOLDER)
     return Path(private_folder(FOLDER))  # which names it with this process's id
-
-
-def respond(live: Live, shown: tuple[bytes, str], path: str) -> Reply:
-    """The answer to GET `path`: the page `shown` (its HTML, its policy), its state, or a file from
-    the table (looked up as it is, never turned into a file name)."""
-    if path == "/":
-        return Reply(200, "text/html; charset=utf-8", shown[0], {"Content-Security-Policy": shown[1]})
-    if path == "/state":
-        return Reply(200, JSON, json.dumps({**live.state, "command": live.command}, ensure_ascii=True).encode())
-    try:
-        file = live.files[path]
-        return Reply(200, MEDIA.get(file.suffix, "application/octet-stream"), file.read_bytes())
-    except (KeyError, OSError):
-        return Reply(404, TEXT, b"404 not one of the files this page shows\n")
-
-
-def page() -> tuple[bytes, str]:
-    """The page, and a Content-Security-Policy that lets only its own script and style run."""
-    import base64
-    import hashlib
-    import re
-    from importlib import resources
-
-    html = resources.files("printgen.cli").joinpath("serve.html").read_bytes()
-
-    def hashes(tag: str) -> str:
-        found = re.findall(rb"<%s>(.*?)</%s>" % (tag.encode(), tag.encode()), html, re.S)
-        return " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(body).digest()).decode()}'" for body in found)
-
-    policy = (f"default-src 'none'; script-src {hashes('script')}; style-src {hashes('style')}; "
-              "img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-              "frame-ancestors 'none'")
-    return html, policy

@@ -83,7 +83,7 @@ def watch(paths: Iterable[Path], rebuild: Rebuild, stopped: str = "printgen: sto
     save during a build triggers the next; a file first listed by a build, after it."""
     from importlib import import_module
 
-    from printgen.games import GAME_MODULES, game_entry
+    from printgen.games import registry
 
     def after(before: dict[Path, Stamp], listed: set[Path] | None) -> dict[Path, Stamp]:
         if listed is None:
@@ -95,8 +95,7 @@ def watch(paths: Iterable[Path], rebuild: Rebuild, stopped: str = "printgen: sto
         state = after(snapshot({path.resolve() for path in paths}), rebuild([]))
         for module in SHARED_CODE:  # imported here once, not by every rebuild's forked worker
             import_module(module)
-        for game_id in GAME_MODULES:
-            game_entry(game_id)
+        registry()  # and every game's code
         while not should_stop() and (max_rounds is None or rounds < max_rounds):
             (sleep or time.sleep)(interval)
             rounds += 1
