@@ -115,7 +115,7 @@ class Served:
 
     def built_in(self) -> list[Path]:
         """The private folder its builds are written to, while it runs (named with its process id)."""
-        return list(Path(tempfile.gettempdir()).glob(f"printgen-serve-{self.process.pid}-*"))
+        return list(Path(tempfile.gettempdir()).glob(f".printgen-serve-{self.process.pid}-*"))
 
     def stop(self, signum: int = signal.SIGINT) -> tuple[int, str]:
         """Stop it as a terminal's Ctrl-C does (the whole process group); its exit code and stderr."""

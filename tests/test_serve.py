@@ -446,17 +446,17 @@ def test_a_folder_left_by_a_killed_serve_is_removed_by_the_next(monkeypatch, tmp
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()
-    left = tmp_path / f"printgen-serve-{ended.pid}-k1ll3d_a"
+    left = tmp_path / f".printgen-serve-{ended.pid}-k1ll3d_a"
     (left / "potion").mkdir(parents=True)
     (left / "potion" / "potion.pdf").write_bytes(b"%PDF-1.4\n")
-    running = tmp_path / f"printgen-serve-{os.getppid()}-4l1ve_ab"
-    unnamed = tmp_path / "printgen-serve-0ld3r"  # no process id in its name: not judged
+    running = tmp_path / f".printgen-serve-{os.getppid()}-4l1ve_ab"
+    unnamed = tmp_path / ".printgen-serve-0ld3r"  # no process id in its name: not judged
     for folder in (running, unnamed):
         folder.mkdir()
     mine = Path(served_folder())
     try:
         assert not left.exists() and running.is_dir() and unnamed.is_dir()
-        assert mine.parent == tmp_path and mine.name.startswith(f"printgen-serve-{os.getpid()}-")
+        assert mine.parent == tmp_path and mine.name.startswith(f".printgen-serve-{os.getpid()}-")
         assert mine.stat().st_mode & 0o777 == 0o700
     finally:
         remove(str(mine))

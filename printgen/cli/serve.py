@@ -9,12 +9,10 @@ line's, as in `build`: the page shows them, and serve is started again for other
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import tempfile
 import time
 import webbrowser
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,9 +28,9 @@ from printgen.cli.watch import Reads, watch
 from printgen.core.build import BuildOptions
 from printgen.core.paper import SHEET_PAPERS, Flip
 from printgen.core.problems import DefinitionError, display_name
-from printgen.core.staging import private_folder, remove, sweep
+from printgen.core.staging import private_folder, remove
 
-FOLDER = "printgen-serve-"  # then the serving process's id
+FOLDER = "printgen-serve-"  # after a dot, then the serving process's id
 HERE = Path(__file__).parent
 # the page's script and style are files of their own, so the policy allows this server's alone
 PAGE = {"/": HERE / "serve.html", "/serve.js": HERE / "serve.js", "/serve.css": HERE / "serve.css"}
@@ -79,18 +77,15 @@ def serve_command(games: tuple[str, ...], paper: str, layout: str | None, rows: 
 
 def command_line(games: tuple[str, ...], paper: str, given: BuildOptions) -> str:
     """The `printgen serve` command that builds with `given`, shown in the page."""
-    def numbers(values: tuple[float, ...]) -> str:
-        return ",".join(f"{value:g}" for value in values)
-
     words = ["printgen", "serve", *games]
     for folder in given.templates:
         words += ["--templates", str(folder)]
     words += ["--paper", paper.lower()] if given.paper_given else []
     words += ["--flip", given.flip]
     words += ["--bleed", f"{given.bleed:g}"] if given.bleed is not None else []
-    words += ["--back-offset", numbers(given.back_offset)] if any(given.back_offset) else []
+    words += ["--back-offset", "{:g},{:g}".format(*given.back_offset)] if any(given.back_offset) else []
     words += ["--layout", given.layout] if given.layout else []
-    words += ["--rows", numbers(given.rows)] if given.rows else []
+    words += ["--rows", ",".join(map(str, given.rows))] if given.rows else []
     words += ["--where", given.where] if given.where else []
     words += ["--guides"] if given.guides else []
     return shlex.join(words)
@@ -130,9 +125,8 @@ class Live:
             else:
                 self.files = {f"/files/{game.name}/{name}": self.folder / game.name / name
                               for game in built for name in game.files}
-                state["games"] = [{"title": game.title, "definition": display_name(game.path), "pdfs": [],
-                                   "decks": [], **(game.extra if isinstance(game.extra, dict) else {})}
-                                  for game in built]
+                state["games"] = [{"title": game.title, "definition": display_name(game.path), **game.extra}
+                                  for game in built]  # the extra: its PDFs and decks (pictures.served_work)
                 state["status"] = f"built in {time.monotonic() - started:.1f} s"
                 click.echo(f"printgen: {state['status']}; watching for changes (Ctrl-C stops)", err=True)
             self.state = state
@@ -172,9 +166,6 @@ def serve(live: Live, port: int = 0, open_browser: bool = False, **loop: Any) ->
 
 
 def served_folder() -> Path:
-    """A private folder for this serve's builds, named with its process id; first, those whose
-    process is gone (a serve that was killed) are removed, as `build` removes its own."""
-    if os.name == "posix":
-        with suppress(OSError):  # a temporary folder that cannot be listed keeps what it holds
-            sweep(Path(tempfile.gettempdir()), FOLDER)
-    return Path(private_folder(FOLDER))  # which names it with this process's id
+    """A private folder for this serve's builds in the temporary folder, named with its process id;
+    first, those whose process is gone (a serve that was killed) are removed, as `build` removes its own."""
+    return Path(private_folder(FOLDER, near=Path(tempfile.gettempdir())))

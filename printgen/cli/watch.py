@@ -12,22 +12,24 @@ import sys
 import threading
 import time
 from contextlib import contextmanager, suppress
+from importlib import import_module
 from pathlib import Path, PurePath
 from typing import Any, Callable, Iterable, Iterator
 
 import click
 
 from printgen.core.problems import display_name
+from printgen.games import registry
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
 Rebuild = Callable[[list[Path]], "set[Path] | None"]  # the changed files -> the files to watch (None: the same)
 # Python's own files and the system's, never a build's input; each name ends in a separator
 PYTHONS_OWN = tuple(os.path.join(folder, "") for folder in {sys.prefix, sys.base_prefix, "/proc", "/dev", "/sys"})
 WRITING = os.O_WRONLY | os.O_RDWR
-# what every rebuild's worker imports as it writes
+# what every rebuild's worker imports as it writes, besides the games' own code
 SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
                "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin", "svgwrite", "printgen.art.svg",
-               "printgen.art.svgbatch", "printgen.games.pieces")
+               "printgen.art.svgbatch")
 
 
 class Reads:
@@ -81,10 +83,6 @@ def watch(paths: Iterable[Path], rebuild: Rebuild, stopped: str = "printgen: sto
     """Build once, then poll every `interval` s and rebuild after any change, until Ctrl-C (`stopped`
     is said); the number of rebuilds. A file's stamp is taken before the build that reads it, so a
     save during a build triggers the next; a file first listed by a build, after it."""
-    from importlib import import_module
-
-    from printgen.games import registry
-
     def after(before: dict[Path, Stamp], listed: set[Path] | None) -> dict[Path, Stamp]:
         if listed is None:
             return before
