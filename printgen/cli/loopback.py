@@ -88,8 +88,9 @@ class Handler(BaseHTTPRequestHandler):
                 or not self.headers.get("Referer", origins[0] + "/").startswith(tuple(o + "/" for o in origins))):
             # another site's page making the browser ask; a typed or bookmarked address sends none of these
             return Reply(403, TEXT, b"403: answered only to its own page\n")
-        # the path before any query; `*` and an absolute URL name nothing served
-        return self.server.respond(unquote(self.path.partition("?")[0], errors="replace"))
+        if not self.path.startswith("/"):  # `*` or an absolute URL, which no browser sends here
+            return Reply(404, TEXT, b"404\n")
+        return self.server.respond(unquote(self.path.partition("?")[0], errors="replace"))  # the query left out
 
     def end_headers(self) -> None:
         for name, value in (("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
