@@ -12,26 +12,19 @@ import sys
 import threading
 import time
 from contextlib import contextmanager, suppress
-from importlib import import_module
 from pathlib import Path, PurePath
 from typing import Any, Callable, Iterable, Iterator
 
 import click
 
+from printgen.cli.engine import load_build_code
 from printgen.core.problems import display_name
-from printgen.games import registry
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
 Rebuild = Callable[[list[Path]], "set[Path] | None"]  # the changed files -> the files to watch (None: the same)
 # Python's own files and the system's, never a build's input; each name ends in a separator
 PYTHONS_OWN = tuple(os.path.join(folder, "") for folder in {sys.prefix, sys.base_prefix, "/proc", "/dev", "/sys"})
 WRITING = os.O_WRONLY | os.O_RDWR
-# what every rebuild's worker imports as it writes, besides the games' own code
-SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
-               "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin", "svgwrite", "printgen.art.svg",
-               "printgen.art.svgbatch")
-
-
 class Reads:
     """The files one thread opens for reading while `recording`, heard through an audit hook
     (sys.addaudithook, PEP 578), which a build's forked worker inherits with this object; the
@@ -91,9 +84,7 @@ def watch(paths: Iterable[Path], rebuild: Rebuild, stopped: str = "printgen: sto
     rebuilds = rounds = 0
     try:
         state = after(snapshot({path.resolve() for path in paths}), rebuild([]))
-        for module in SHARED_CODE:  # imported here once, not by every rebuild's forked worker
-            import_module(module)
-        registry()  # and every game's code
+        load_build_code()  # here once, not by every rebuild's forked worker
         while not should_stop() and (max_rounds is None or rounds < max_rounds):
             (sleep or time.sleep)(interval)
             rounds += 1
