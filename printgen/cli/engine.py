@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from contextlib import ExitStack, nullcontext
 from dataclasses import replace
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -35,22 +34,6 @@ SECONDS_PER_GAME = 0.7  # a bundled game builds in 0.6-0.9 s
 SECONDS_PER_FILE = 0.002
 
 Work = Callable[["Loaded", BuildOptions], "tuple[list[Artifact], Any]"]
-
-# what every rebuild's worker imports as it draws and writes, besides the games' own code
-SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
-               "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin", "svgwrite", "printgen.art.svg",
-               "printgen.art.svgbatch", "svglib.svglib", "printgen.layout.paging", "printgen.layout.icons")
-
-
-def load_build_code() -> None:
-    """Import once, in this process, the code every build's forked worker would otherwise import
-    afresh (about half a CPU-second a build): before a watch's rebuilds, and in the test suite."""
-    from printgen.games import registry
-
-    for module in SHARED_CODE:
-        import_module(module)
-    registry()  # and every game's code
-
 
 
 def say_on_stderr(warning: str) -> None:
