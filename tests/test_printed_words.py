@@ -145,8 +145,8 @@ def printed_runs(path: Path) -> list[tuple[int, str]]:
     runs = []
     with pdfplumber.open(path) as pdf:
         for number, page in enumerate(pdf.pages, start=1):
-            chars = [c for c in page.chars if abs(c["matrix"][1]) < 1e-6 and abs(c["matrix"][2]) < 1e-6]
-            words = page.filter(lambda obj: obj.get("object_type") != "char" or obj in chars).extract_words()
+            turned = {id(c) for c in page.chars if abs(c["matrix"][1]) > 1e-6 or abs(c["matrix"][2]) > 1e-6}
+            words = page.filter(lambda obj: id(obj) not in turned).extract_words()
             lines: dict[int, list[dict]] = {}
             for word in words:
                 lines.setdefault(round(word["bottom"]), []).append(word)
