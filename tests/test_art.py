@@ -76,6 +76,10 @@ def image_xobjects(path: Path) -> int:
     return count
 
 
+# the tests reading war_art_built run on one pytest-xdist worker (`--dist loadgroup`), which builds it once
+WAR_ART_GROUP = pytest.mark.xdist_group("art-war")
+
+
 @pytest.fixture(scope="module")
 def war_with_art(tmp_path_factory) -> Path:
     """One Minute War with a square logo image and a 3:1 body image, both RGB PNGs; made once for
@@ -99,6 +103,7 @@ def war_art_built(war_with_art) -> Path:
     return out
 
 
+@WAR_ART_GROUP
 def test_logo_and_body_art_land_at_their_exact_place_and_size(war_art_built):
     card_x, card_y = A4_W - OMW_MARGIN - CARD_W, A4_H - OMW_MARGIN - CARD_H
     with pdfplumber.open(war_art_built / "one_minute_war" / "one_minute_war.pdf") as pdf:
@@ -127,6 +132,7 @@ def test_logo_and_body_art_land_at_their_exact_place_and_size(war_art_built):
         assert got == pytest.approx(want, abs=0.01)
 
 
+@WAR_ART_GROUP
 def test_art_used_many_times_is_stored_once(war_art_built):
     pdf = war_art_built / "one_minute_war" / "one_minute_war.pdf"
     with pdfplumber.open(pdf) as doc:
@@ -134,12 +140,14 @@ def test_art_used_many_times_is_stored_once(war_art_built):
     assert image_xobjects(pdf) == 2  # the logo and the body art, once each
 
 
+@WAR_ART_GROUP
 def test_art_builds_are_byte_identical(run_cli, war_with_art, war_art_built, tmp_path):
     assert run_cli("build", war_with_art, "--out", tmp_path / "b").exit_code == 0  # and war_art_built's
     name = Path("one_minute_war") / "one_minute_war.pdf"
     assert (war_art_built / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
+@WAR_ART_GROUP
 def test_svg_card_shows_the_art_once_with_a_use_per_place(war_art_built):
     svg = (war_art_built / "one_minute_war" / "svg" / "one_minute_war-card-back.svg").read_text()
     assert svg.count("<image") == 1 and svg.count("data:image/png;base64,") == 1

@@ -66,6 +66,8 @@ def recorded_build(request, tmp_path_factory) -> tuple[str, list[tuple[str, dict
     return game, seen, calls, out
 
 
+# each game's recorded build serves two tests: one pytest-xdist worker runs both (`--dist loadgroup`)
+@pytest.mark.xdist_group("untrusted-recorded")
 def test_every_context_handed_to_jinja_is_plain_data(recorded_build):
     game, seen, _, _ = recorded_build
     # a bundled game's templates are named game/..., a deck's values have no name, and the sample
@@ -141,6 +143,7 @@ def plain_war(tmp_path_factory) -> tuple[int, str, list[float]]:
     return pages_and_text(build_war(tmp_path_factory.mktemp("war") / "plain", {}))
 
 
+@pytest.mark.xdist_group("untrusted-markup")  # one worker builds plain_war once for every case
 @pytest.mark.parametrize("credit", [
     '"Ransom\\n# Hacked\\n<!-- page break -->\\n- a bullet"',  # line breaks that would start Markdown blocks
     '"<!-- page break -->"',                         # a directive, alone on its line in a template
@@ -162,6 +165,7 @@ def test_a_value_never_introduces_markup(credit, tmp_path, plain_war):
             assert marker in " ".join(text.split()), marker  # printed as typed, on one line
 
 
+@pytest.mark.xdist_group("untrusted-recorded")
 def test_a_build_starts_no_child_for_a_render_a_piece_or_art(recorded_build):
     """Templates, pieces and art are worked in the build's own process: the whole build is what
     runs bounded (printgen.cli), never a render of its own. The build is recorded_build's (run here,
