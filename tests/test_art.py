@@ -11,9 +11,12 @@ import pdfplumber
 import pypdf
 import pytest
 import reportlab
+from click.testing import CliRunner
 from PIL import Image
 
 from printgen.art.svg import scan
+from printgen.cli.main import cli
+from printgen.games import bundled_definition
 from printgen.jinja.render import autoescape, render
 from pdfmeasure import MM, chars_mm
 
@@ -73,22 +76,37 @@ def image_xobjects(path: Path) -> int:
     return count
 
 
-@pytest.fixture
-def war_with_art(copy_definition, tmp_path):
-    """One Minute War with a square logo image and a 3:1 body image, both RGB PNGs."""
-    yaml = copy_definition("one_minute_war")
-    png(tmp_path / "art" / "logo.png", (200, 200))
-    png(tmp_path / "art" / "field.png", (300, 100), (200, 220, 190))
+# the tests reading war_art_built run on one pytest-xdist worker (`--dist loadgroup`), which builds it once
+WAR_ART_GROUP = pytest.mark.xdist_group("art-war")
+
+
+@pytest.fixture(scope="module")
+def war_with_art(tmp_path_factory) -> Path:
+    """One Minute War with a square logo image and a 3:1 body image, both RGB PNGs; made once for
+    the tests below, which only build it (into folders of their own) and read what it makes."""
+    folder = tmp_path_factory.mktemp("war-art")
+    yaml = folder / "one_minute_war.yaml"
+    shutil.copyfile(bundled_definition("one_minute_war"), yaml)
+    png(folder / "art" / "logo.png", (200, 200))
+    png(folder / "art" / "field.png", (300, 100), (200, 220, 190))
     set_key(yaml, "  text: One Minute War", "  image: art/logo.png")
     set_key(yaml, "  number_size_pt: 15", "  body_image: art/field.png")
     return yaml
 
 
-def test_logo_and_body_art_land_at_their_exact_place_and_size(run_cli, war_with_art, tmp_path):
-    result = run_cli("build", war_with_art, "--out", tmp_path / "o")
+@pytest.fixture(scope="module")
+def war_art_built(war_with_art) -> Path:
+    """`printgen build` of war_with_art, once for every test that reads the files: the output folder."""
+    out = war_with_art.parent / "o"
+    result = CliRunner().invoke(cli, ["build", str(war_with_art), "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
+    return out
+
+
+@WAR_ART_GROUP
+def test_logo_and_body_art_land_at_their_exact_place_and_size(war_art_built):
     card_x, card_y = A4_W - OMW_MARGIN - CARD_W, A4_H - OMW_MARGIN - CARD_H
-    with pdfplumber.open(tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf") as pdf:
+    with pdfplumber.open(war_art_built / "one_minute_war" / "one_minute_war.pdf") as pdf:
         front, back = images_mm(pdf.pages[0]), images_mm(pdf.pages[1])
     # front: the 3:1 body art fills the body's height between the side labels (5.5 mm clear above
     # and below), centred across the body's width inside its 3 mm inset
@@ -114,24 +132,24 @@ def test_logo_and_body_art_land_at_their_exact_place_and_size(run_cli, war_with_
         assert got == pytest.approx(want, abs=0.01)
 
 
-def test_art_used_many_times_is_stored_once(run_cli, war_with_art, tmp_path):
-    assert run_cli("build", war_with_art, "--out", tmp_path / "o").exit_code == 0
-    pdf = tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf"
+@WAR_ART_GROUP
+def test_art_used_many_times_is_stored_once(war_art_built):
+    pdf = war_art_built / "one_minute_war" / "one_minute_war.pdf"
     with pdfplumber.open(pdf) as doc:
         assert len(doc.pages[1].images) == 11  # ten tab backs and the card's back
     assert image_xobjects(pdf) == 2  # the logo and the body art, once each
 
 
-def test_art_builds_are_byte_identical(run_cli, war_with_art, tmp_path):
-    for out in ("a", "b"):
-        assert run_cli("build", war_with_art, "--out", tmp_path / out).exit_code == 0
+@WAR_ART_GROUP
+def test_art_builds_are_byte_identical(run_cli, war_with_art, war_art_built, tmp_path):
+    assert run_cli("build", war_with_art, "--out", tmp_path / "b").exit_code == 0  # and war_art_built's
     name = Path("one_minute_war") / "one_minute_war.pdf"
-    assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    assert (war_art_built / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
-def test_svg_card_shows_the_art_once_with_a_use_per_place(run_cli, war_with_art, tmp_path):
-    assert run_cli("build", war_with_art, "--out", tmp_path / "o").exit_code == 0
-    svg = (tmp_path / "o" / "one_minute_war" / "svg" / "one_minute_war-card-back.svg").read_text()
+@WAR_ART_GROUP
+def test_svg_card_shows_the_art_once_with_a_use_per_place(war_art_built):
+    svg = (war_art_built / "one_minute_war" / "svg" / "one_minute_war-card-back.svg").read_text()
     assert svg.count("<image") == 1 and svg.count("data:image/png;base64,") == 1
     assert svg.count("<use") == 11
 

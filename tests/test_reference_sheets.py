@@ -15,7 +15,7 @@ import pypdf
 import pytest
 from ruamel.yaml import YAML
 
-from building import build, edited
+from building import build, edited, shared
 from pdfmeasure import CUT_DASH, chars_mm, glyph_pt, page_size_mm, reading_text, segments
 from printgen.games import bundled_definition
 
@@ -54,15 +54,20 @@ def norm(text: str | None) -> str:
 def tables_in(pdf: Path, pages: list[int] | None = None) -> list[list[list[str]]]:
     """Every ruled table pdfplumber finds, in reading order (down the left half of a page, then
     the right), cells with their line breaks joined back up."""
-    found = []
     with pdfplumber.open(pdf) as doc:
-        for i, page in enumerate(doc.pages):
-            if pages is None or i in pages:
-                # lines snapped only when they nearly meet: a picture's edges a few points below a
-                # table's foot, beside it in the other column, must not move its last rule
-                tables = sorted(page.find_tables({"snap_tolerance": 1}),
-                                key=lambda t: (t.bbox[0] > page.width / 2, t.bbox[1]))
-                found += [[[norm(c) for c in row] for row in t.extract()] for t in tables]
+        return tables_of(doc, pages)
+
+
+def tables_of(doc: pdfplumber.PDF, pages: list[int] | None = None) -> list[list[list[str]]]:
+    """tables_in, of a PDF already open (its pages parsed once for the tables and the text)."""
+    found = []
+    for i, page in enumerate(doc.pages):
+        if pages is None or i in pages:
+            # lines snapped only when they nearly meet: a picture's edges a few points below a
+            # table's foot, beside it in the other column, must not move its last rule
+            tables = sorted(page.find_tables({"snap_tolerance": 1}),
+                            key=lambda t: (t.bbox[0] > page.width / 2, t.bbox[1]))
+            found += [[[norm(c) for c in row] for row in t.extract()] for t in tables]
     return found
 
 
@@ -154,12 +159,25 @@ def first_char(page, text: str) -> dict:
     return chars[joined.index(text)]
 
 
+SHORT_A4 = "fracas-armies-a4-short"  # `build fracas armies --flip short`, shared with tests/test_rulebooks.py
+
+
+def unmoved(tmp_path, tmp_path_factory, built, paper: str, flip: str) -> Path:
+    """`printgen build armies --paper PAPER --flip FLIP`: flip long is the default, so the session's
+    build on the paper; short on A4, the session's `build fracas armies --flip short` (whose Armies
+    files test_rulebooks reads too); short on Letter, built here."""
+    if flip == "long":
+        return built[paper]
+    if paper == "a4":
+        return shared(tmp_path_factory, {SHORT_A4: lambda out: build(out, "fracas", "armies", "--flip", "short")})[SHORT_A4]
+    return build(tmp_path / "p", "armies", "--paper", paper, "--flip", flip)
+
+
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("flip", ["long", "short"])
-def test_cards_cut_in_the_middle_and_backs_line_up(tmp_path, built, paper, flip):
+def test_cards_cut_in_the_middle_and_backs_line_up(tmp_path, tmp_path_factory, built, paper, flip):
     width, height = PAPERS[paper]
-    # flip long is the default: the session's build on this paper is that build
-    plain_out = built[paper] if flip == "long" else build(tmp_path / "p", "armies", "--paper", paper, "--flip", flip)
+    plain_out = unmoved(tmp_path, tmp_path_factory, built, paper, flip)
     plain = pdfs(plain_out, "armies")["-reference-cards"]
     moved = pdfs(build(tmp_path / "m", "armies", "--paper", paper, "--flip", flip, "--back-offset", "1.5,-0.5"),
                  "armies")["-reference-cards"]
@@ -189,16 +207,16 @@ def test_changing_the_fracas_yaml_changes_the_sheet_rules_and_tokens(run_cli, co
     result = run_cli("build", path, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     files = pdfs(tmp_path / "out", "fracas")
-    tables = tables_in(files["-reference"])
+    with pdfplumber.open(files["-reference"]) as pdf:  # each PDF opened (and parsed) once
+        tables = tables_of(pdf)
+        sheet = norm(pdf.pages[0].extract_text())
     assert ["2. Draw", "Draw two cards from the top of your deck."] in [r for t in tables for r in t]
-    assert ["2. Draw", "Draw two cards from the top of your deck."] in rows_across(tables_in(files[""]))
     for table in expected_tables("fracas", yaml_of(path)):
         assert table in tables
-    with pdfplumber.open(files["-reference"]) as pdf:
-        sheet = norm(pdf.pages[0].extract_text())
-        assert "start on 24 life" in sheet and "Crimson takes the hearts" in sheet
-        assert "Take the top card" not in sheet
+    assert "start on 24 life" in sheet and "Crimson takes the hearts" in sheet
+    assert "Take the top card" not in sheet
     with pdfplumber.open(files[""]) as pdf:
+        assert ["2. Draw", "Draw two cards from the top of your deck."] in rows_across(tables_of(pdf))
         book = " ".join(reading_text(page) for page in pdf.pages)
         assert "24 points' worth for each player: 14 one-point and 2 five-point tokens" in book
         assert "Crimson takes all the hearts and diamonds" in book and "Take the top card" not in book
@@ -220,21 +238,27 @@ def test_changing_the_armies_yaml_changes_the_sheet(run_cli, copy_definition, tm
     ])
     result = run_cli("build", path, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    sheet = tmp_path / "out" / "armies" / "armies-reference.pdf"
-    tables = tables_in(sheet)
+    with pdfplumber.open(tmp_path / "out" / "armies" / "armies-reference.pdf") as sheet:
+        tables = tables_of(sheet)
+        turned = angles_of(sheet)
     rows = [r for t in tables for r in t]
     assert ["King (K)", "4 SP"] in rows and ["face down", "3", "1", "1", "\u2013", "\u2013"] in rows
     for table in expected_tables("armies", yaml_of(path)):
         assert table in tables
-    assert angles(sheet) == {0, -90, -30}  # upright, sideways, and the diagonal now at 30 degrees
+    assert turned == {0, -90, -30}  # upright, sideways, and the diagonal now at 30 degrees
 
 
 def angles(pdf_path: Path) -> set[int]:
     """How the drawn army cards are turned: the angle of the big index letter in each card."""
     with pdfplumber.open(pdf_path) as pdf:
-        return {round(math.degrees(math.atan2(c["matrix"][1], c["matrix"][0])))
-                for c in pdf.pages[0].chars if c["text"] == "A" and math.hypot(*c["matrix"][:2]) > 1.5
-                and c["size"] > 12}
+        return angles_of(pdf)
+
+
+def angles_of(pdf: pdfplumber.PDF) -> set[int]:
+    """angles, of a PDF already open."""
+    return {round(math.degrees(math.atan2(c["matrix"][1], c["matrix"][0])))
+            for c in pdf.pages[0].chars if c["text"] == "A" and math.hypot(*c["matrix"][:2]) > 1.5
+            and c["size"] > 12}
 
 
 def test_the_drawing_shows_each_position(built):

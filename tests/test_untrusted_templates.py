@@ -39,8 +39,16 @@ def walk(value: object, path: str = "context") -> list[str]:
     return [f"{path}: {type(value).__module__}.{type(value).__name__}"]
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_context_handed_to_jinja_is_plain_data(game, tmp_path, monkeypatch):
+@pytest.fixture(scope="module", params=GAMES)
+def recorded_build(request, tmp_path_factory) -> tuple[str, list[tuple[str, dict]], list[str], Path]:
+    """`printgen build GAME`, once for both tests below, in this process (so the recording sees
+    every render: the child would keep it to itself): the game, every template rendered with its
+    context, the bounded workers started through `run_bounded`, and the output folder."""
+    import printgen.cli.engine  # noqa: F401  imported before the counting starts, so its own
+    # `run_bounded` (the whole build's, which does run bounded) is the real one, not the counter
+
+    game = request.param
+    out = tmp_path_factory.mktemp(f"recorded-{game}")
     seen: list[tuple[str, dict]] = []
     original = jinja2.environment.Template.render
 
@@ -48,12 +56,20 @@ def test_every_context_handed_to_jinja_is_plain_data(game, tmp_path, monkeypatch
         seen.append((self.name, dict(*args, **kwargs)))
         return original(self, *args, **kwargs)
 
-    # in this process, so the recording sees the render (the child would keep it to itself)
-    monkeypatch.setenv("PRINTGEN_NO_SANDBOX_PROCESS", "1")
-    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
-    monkeypatch.setattr(jinja2.environment.Template, "render", recording)
-    result = CliRunner().invoke(cli, ["build", game, "--out", str(tmp_path)], catch_exceptions=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PRINTGEN_NO_SANDBOX_PROCESS", "1")
+        patch.setenv("PRINTGEN_NO_FORK", "1")
+        patch.setattr(jinja2.environment.Template, "render", recording)
+        calls = count_children(patch, "printgen.core.bounded", "printgen.core.parallel")
+        result = CliRunner().invoke(cli, ["build", game, "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
+    return game, seen, calls, out
+
+
+# each game's recorded build serves two tests: one pytest-xdist worker runs both (`--dist loadgroup`)
+@pytest.mark.xdist_group("untrusted-recorded")
+def test_every_context_handed_to_jinja_is_plain_data(recorded_build):
+    game, seen, _, _ = recorded_build
     # a bundled game's templates are named game/..., a deck's values have no name, and the sample
     # deck's rulebook and reference card are Markdown files beside it, named as they are
     texts = {"deck-rules.md", "deck-reference.md"} if game == "deck" else set()
@@ -121,6 +137,13 @@ def pages_and_text(pdf_path: Path) -> tuple[int, str, list[float]]:
         return len(pdf.pages), "\n".join(p.extract_text() or "" for p in pdf.pages), sizes
 
 
+@pytest.fixture(scope="module")
+def plain_war(tmp_path_factory) -> tuple[int, str, list[float]]:
+    """The untouched copy of One Minute War, built and read once for every tricky value below."""
+    return pages_and_text(build_war(tmp_path_factory.mktemp("war") / "plain", {}))
+
+
+@pytest.mark.xdist_group("untrusted-markup")  # one worker builds plain_war once for every case
 @pytest.mark.parametrize("credit", [
     '"Ransom\\n# Hacked\\n<!-- page break -->\\n- a bullet"',  # line breaks that would start Markdown blocks
     '"<!-- page break -->"',                         # a directive, alone on its line in a template
@@ -129,9 +152,8 @@ def pages_and_text(pdf_path: Path) -> tuple[int, str, list[float]]:
     '"<b>bold</b> [a link](http://192.0.2.1/x) ![p](card:x)"',  # raw HTML, a link, a picture
     '"| a | b |\\n|---|---|"',                       # a table
 ])
-def test_a_value_never_introduces_markup(credit, tmp_path):
-    plain_pdf = build_war(tmp_path / "plain", {})
-    pages, _, sizes = pages_and_text(plain_pdf)
+def test_a_value_never_introduces_markup(credit, tmp_path, plain_war):
+    pages, _, sizes = plain_war
     tricky = build_war(tmp_path / "tricky", {"credit: A microgame by Ransom Christofferson":
                                              f"credit: {credit}"})
     tricky_pages, text, tricky_sizes = pages_and_text(tricky)
@@ -143,17 +165,13 @@ def test_a_value_never_introduces_markup(credit, tmp_path):
             assert marker in " ".join(text.split()), marker  # printed as typed, on one line
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_build_starts_no_child_for_a_render_a_piece_or_art(game, monkeypatch):
+@pytest.mark.xdist_group("untrusted-recorded")
+def test_a_build_starts_no_child_for_a_render_a_piece_or_art(recorded_build):
     """Templates, pieces and art are worked in the build's own process: the whole build is what
-    runs bounded (printgen.cli), never a render of its own."""
-    from printgen.core.build import BuildOptions
-    from printgen.core.paper import PAPERS
-    from printgen.games import bundled_definition, load
-
-    calls = count_children(monkeypatch, "printgen.core.bounded", "printgen.core.parallel")
-    monkeypatch.setenv("PRINTGEN_NO_FORK", "1")
-    assert load(bundled_definition(game)).build(BuildOptions(PAPERS["a4"]))
+    runs bounded (printgen.cli), never a render of its own. The build is recorded_build's (run here,
+    in this process, as the sandbox's worker would run it)."""
+    game, _, calls, out = recorded_build
+    assert (out / game / f"{game}.pdf").read_bytes().startswith(b"%PDF-")
     assert calls == []
 
 
