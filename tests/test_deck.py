@@ -14,7 +14,10 @@ import pdfplumber
 import pytest
 from lxml import etree
 from pypdf import PdfReader
+from building import build as build_once
+from conftest import cards_only
 from cputime import cpu_seconds
+from printgen.games import bundled_definition
 
 
 MM = 72 / 25.4
@@ -47,8 +50,37 @@ def build(run_cli, deck: Path, out: Path, *args: str):
     return out / "deck"
 
 
-def test_every_copy_of_every_row_is_printed(run_cli, deck, tmp_path):
-    folder = build(run_cli, deck, tmp_path / "out")
+def built_once(tmp_path_factory, name: str, *args: str, layout: str = "duplex") -> Path:
+    """`printgen build DECK ARGS` of the `deck` fixture's deck (the sample's cards only, conftest.py),
+    made once for the tests of this module that build exactly that and only read what it writes:
+    its deck/ folder. `layout` swaps the sample's `layout: duplex`, as a test's own edit would."""
+    folder = tmp_path_factory.mktemp(name)
+    shutil.copytree(bundled_definition("deck").parent, folder / "mine", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    deck = cards_only(folder / "mine" / "deck.yaml")
+    deck.write_text(deck.read_text().replace("layout: duplex", f"layout: {layout}"))
+    return build_once(folder / "out", str(deck), *args) / "deck"
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory) -> Path:
+    """`printgen build DECK`, the deck as it is."""
+    return built_once(tmp_path_factory, "plain")
+
+
+@pytest.fixture(scope="module")
+def with_png(tmp_path_factory) -> Path:
+    """`printgen build DECK --png`."""
+    return built_once(tmp_path_factory, "png", "--png")
+
+
+@pytest.fixture(scope="module")
+def gutterfold(tmp_path_factory) -> Path:
+    """`printgen build DECK` with the deck's `layout: gutterfold`."""
+    return built_once(tmp_path_factory, "gutterfold", layout="gutterfold")
+
+
+def test_every_copy_of_every_row_is_printed(deck, plain):
+    folder = plain
     rows = rows_of(deck)
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         fronts = pdf.pages[0::2]
@@ -77,9 +109,8 @@ def test_each_back_lies_behind_its_front(run_cli, deck, tmp_path, flip):
                     (flip, card_x, card_y)
 
 
-def test_gutterfold_puts_each_back_beside_its_front_across_a_fold(run_cli, deck, tmp_path):
-    deck.write_text(deck.read_text().replace("layout: duplex", "layout: gutterfold"))
-    folder = build(run_cli, deck, tmp_path / "out")
+def test_gutterfold_puts_each_back_beside_its_front_across_a_fold(gutterfold):
+    folder = gutterfold
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         assert pdf.metadata.get("Subject", "").startswith("Print at actual size")
         total = 0
@@ -99,8 +130,8 @@ def test_gutterfold_puts_each_back_beside_its_front_across_a_fold(run_cli, deck,
         assert total == 16
 
 
-def test_text_boxes_stay_inside_their_cards(run_cli, deck, tmp_path):
-    folder = build(run_cli, deck, tmp_path / "out")
+def test_text_boxes_stay_inside_their_cards(plain):
+    folder = plain
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         page = pdf.pages[0]
         cards = [(x - 3, y + 3 + 11 - CARD_H) for x, y in rects(page, BAND_W)]
@@ -113,10 +144,10 @@ def test_text_boxes_stay_inside_their_cards(run_cli, deck, tmp_path):
             assert inside, (char["text"], x, y)
 
 
-def test_a_plain_build_writes_every_face_and_the_back_as_svg_and_no_png(run_cli, deck, tmp_path):
+def test_a_plain_build_writes_every_face_and_the_back_as_svg_and_no_png(plain):
     from PIL import Image
 
-    folder = build(run_cli, deck, tmp_path / "out")
+    folder = plain
     names = {p.stem for p in (folder / "svg").glob("*.svg")}
     assert names == {"ember-tonic", "frost-draught", "mossy-elixir", "storm-flask", "quiet-syrup",
                      "cinder-brew", "glass-mist", "gale-water", "back"}
@@ -357,10 +388,13 @@ def test_tabletop_simulator_sheets_hold_every_copy(run_cli, deck, tmp_path):
 
 
 @pytest.mark.parametrize("dpi", [None, 300])
-def test_png_writes_every_face_and_the_back_at_the_dpi(run_cli, deck, tmp_path, dpi):
+def test_png_writes_every_face_and_the_back_at_the_dpi(run_cli, deck, tmp_path, dpi, request):
     from PIL import Image
 
-    folder = build(run_cli, deck, tmp_path / "out", "--png", *(["--dpi", str(dpi)] if dpi else []))
+    if dpi is None:
+        folder = request.getfixturevalue("with_png")
+    else:
+        folder = build(run_cli, deck, tmp_path / "out", "--png", "--dpi", str(dpi))
     names = sorted(p.name for p in (folder / "png").iterdir())
     assert [name[:-len(".png")] for name in names] == sorted(p.stem for p in (folder / "svg").iterdir())
     assert len(names) == len(rows_of(deck)) + 1 and "back.png" in names
@@ -377,8 +411,9 @@ def test_png_with_no_pictures_is_a_usage_error_that_writes_nothing(run_cli, deck
     assert "Traceback" not in result.output and not (tmp_path / "out").exists()
 
 
-def test_a_png_folder_of_an_earlier_build_is_left_and_told(run_cli, deck, tmp_path):
-    folder = build(run_cli, deck, tmp_path / "out", "--png")
+def test_a_png_folder_of_an_earlier_build_is_left_and_told(run_cli, deck, tmp_path, with_png):
+    shutil.copytree(with_png.parent, tmp_path / "out")  # the files of an earlier `build --png` ...
+    folder = tmp_path / "out" / "deck"
     before = {p.name: p.read_bytes() for p in (folder / "png").iterdir()}
     result = run_cli("build", deck, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
@@ -415,9 +450,8 @@ def test_landscape_sheets_keep_the_gap_and_say_how_to_print_on_every_page(run_cl
         assert xs[1] - xs[0] == pytest.approx(CARD_W + 3 + 2 * 2, abs=0.01)  # the card, the gap and the bleed
 
 
-def test_gutterfold_fold_line_stops_above_the_caption(run_cli, deck, tmp_path):
-    deck.write_text(deck.read_text().replace("layout: duplex", "layout: gutterfold"))
-    folder = build(run_cli, deck, tmp_path / "out")
+def test_gutterfold_fold_line_stops_above_the_caption(gutterfold):
+    folder = gutterfold
     with pdfplumber.open(folder / "deck.pdf") as pdf:
         for page in pdf.pages:
             width = float(page.width) / MM
@@ -479,7 +513,7 @@ def test_a_missing_svg_template_is_named_at_its_key(run_cli, deck, tmp_path):
     assert f"deck.yaml:{line}: back.template: expected a file, but" in result.stderr, result.stderr
 
 
-def test_the_sample_deck_builds_and_shows_every_element_kind(run_cli, deck, tmp_path):
+def test_the_sample_deck_builds_and_shows_every_element_kind(deck, plain):
     """(`printgen new deck` writes a smaller starter: tests/test_deck_layouts.py.)"""
     from ruamel.yaml import YAML
 
@@ -487,8 +521,7 @@ def test_the_sample_deck_builds_and_shows_every_element_kind(run_cli, deck, tmp_
     kinds = {element["type"] for side in ("face", "back") for element in definition[side]["layout"]}
     assert kinds == {"rect", "ellipse", "line", "polygon", "path", "image", "text"}
     assert definition["back"]["template"] == "back.svg.j2" and definition["data"] == "cards.csv"
-    build(run_cli, deck, tmp_path / "out")
-    with pdfplumber.open(tmp_path / "out" / "deck" / "deck.pdf") as pdf:
+    with pdfplumber.open(plain / "deck.pdf") as pdf:
         assert sum(len(rects(page, BAND_W)) for page in pdf.pages[0::2]) == 16
         # the back's template drew its border of bubbles: small rings in its colour on every back
         back = pdf.pages[1]

@@ -12,6 +12,9 @@ import openpyxl
 import pdfplumber
 import pytest
 
+from building import build as build_once
+from conftest import cards_only
+from printgen.games import bundled_definition
 
 MM = 72 / 25.4
 CARD_W, CARD_H = 63.5, 88.9
@@ -28,6 +31,16 @@ def build(run_cli, deck: Path, out: Path, *args: str) -> Path:
     result = run_cli("build", deck, "--out", out, "--no-pictures", *args)
     assert result.exit_code == 0, result.output
     return out / deck.stem / f"{deck.stem}.pdf"
+
+
+@pytest.fixture(scope="module")
+def as_it_is(tmp_path_factory) -> Path:
+    """`printgen build DECK --no-pictures` of the `deck` fixture's deck (the sample's cards only,
+    conftest.py) as it is, made once for the tests that build exactly that: its PDF."""
+    folder = tmp_path_factory.mktemp("as-it-is")
+    shutil.copytree(bundled_definition("deck").parent, folder / "mine", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    deck = cards_only(folder / "mine" / "deck.yaml")
+    return build_once(folder / "out", str(deck), "--no-pictures") / "deck" / "deck.pdf"
 
 
 def boxes(page, width: float, colour: tuple[float, ...] | None = None) -> list[tuple[float, float, float, float]]:
@@ -69,8 +82,8 @@ def texts(pdf_path: Path) -> list[str]:
 
 # -- --layout ------------------------------------------------------------------------------------
 
-def test_layout_gutterfold_and_fronts_override_the_decks_duplex(run_cli, deck, tmp_path):
-    with pdfplumber.open(build(run_cli, deck, tmp_path / "duplex")) as pdf:
+def test_layout_gutterfold_and_fronts_override_the_decks_duplex(run_cli, deck, tmp_path, as_it_is):
+    with pdfplumber.open(as_it_is) as pdf:  # the deck's own `layout: duplex`
         assert len(pdf.pages) == 4  # 16 cards, 9 a sheet (the last ends in 2 blanks), each a front and a back
         assert len(boxes(pdf.pages[1], FRAME_W)) == 9
     with pdfplumber.open(build(run_cli, deck, tmp_path / "fold", "--layout", "gutterfold")) as pdf:
@@ -255,10 +268,10 @@ def with_data(deck: Path, data: str) -> Path:
     return deck
 
 
-def test_tsv_and_xlsx_data_build_the_same_cards_as_the_csv(run_cli, deck, tmp_path):
+def test_tsv_and_xlsx_data_build_the_same_cards_as_the_csv(run_cli, deck, tmp_path, as_it_is):
     """The same rows from a TSV file or a workbook's sheet give the CSV's PDF, byte for byte."""
     rows = sample_rows(deck)
-    expected = build(run_cli, deck, tmp_path / "csv")
+    expected = as_it_is  # the deck's own cards.csv
     assert sum(t.count("Mossy Elixir") for t in texts(expected)) == 3
     with open(deck.parent / "cards.tsv", "w", newline="", encoding="utf-8") as f:
         csv.writer(f, delimiter="\t").writerows(rows)
@@ -394,11 +407,11 @@ def test_rows_and_guides_on_a_game_without_card_sheets_are_warnings(run_cli, tmp
     assert (tmp_path / "o" / "one_minute_war" / "one_minute_war.pdf").is_file()
 
 
-def test_blank_cards_fill_a_whole_decks_last_sheet_but_not_a_build_of_some_rows(run_cli, deck, tmp_path):
+def test_blank_cards_fill_a_whole_decks_last_sheet_but_not_a_build_of_some_rows(run_cli, deck, tmp_path, as_it_is):
     """`sheet.fill: blank`: on A4 (9 a sheet) the sample's 16 cards end in 7 cards and 2 blanks, and
     on Letter (8 a sheet) they fill two sheets with none; `--rows` picks cards to proof, so its sheet
     keeps its spare places empty."""
-    with pdfplumber.open(build(run_cli, deck, tmp_path / "all", "--paper", "a4")) as pdf:
+    with pdfplumber.open(as_it_is) as pdf:  # A4, build's default paper
         last = pdf.pages[-2]
         assert len(pdf.pages) == 4 and len(bands(last)) == 7 and len(blanks(last)) == 2
         assert len(boxes(pdf.pages[-1], FRAME_W)) == 9  # every place has its back

@@ -130,7 +130,7 @@ def test_where_on_a_game_without_rows_is_a_warning_and_the_game_builds(run_cli, 
 
 # -- validate --------------------------------------------------------------------------------------
 
-def test_validate_passes_the_sample_and_writes_nothing(run_cli, sample, tmp_path, monkeypatch):
+def test_validate_passes_the_sample_and_writes_nothing(run_cli, sample, tmp_path, monkeypatch, all_games_built):
     monkeypatch.chdir(tmp_path)
     before = sorted(tmp_path.rglob("*")) + sorted(sample.parent.rglob("*"))
     result = run_cli("validate", sample)
@@ -138,15 +138,10 @@ def test_validate_passes_the_sample_and_writes_nothing(run_cli, sample, tmp_path
     assert sorted(tmp_path.rglob("*")) + sorted(sample.parent.rglob("*")) == before
     lines = result.output.splitlines()
     assert lines[-1] == "Result: valid (0 problems, 0 warnings)"
-    with pdfplumber.open(bundled_built_pdf(run_cli, sample, tmp_path / "o")) as pdf:
+    # the sample as built (`printgen build --paper a4`, the session's build of every bundled game)
+    with pdfplumber.open(all_games_built["a4"] / "deck" / "deck.pdf") as pdf:
         pages = len(pdf.pages)
     assert f"its sheets would be {pages} pages. Nothing was written." in result.output
-
-
-def bundled_built_pdf(run_cli, deck: Path, out: Path) -> Path:
-    result = run_cli("build", deck, "--out", out, "--no-pictures")
-    assert result.exit_code == 0, result.output
-    return out / deck.stem / f"{deck.stem}.pdf"
 
 
 def test_validate_reports_every_problem_and_warning_the_build_meets(run_cli, broken, tmp_path, monkeypatch):
@@ -209,10 +204,10 @@ def cards_in(png: Path) -> tuple[int, list[int]]:
     return rows, across
 
 
-def test_overview_shows_every_face_once_in_a_grid(run_cli, sample, tmp_path):
-    out = tmp_path / "o"
-    result = run_cli("build", sample, "--out", out, "--png")
-    assert result.exit_code == 0, result.output
+def test_overview_shows_every_face_once_in_a_grid(tmp_path_factory):
+    from test_deck_pictures import sample_with_pictures
+
+    out = sample_with_pictures(tmp_path_factory).parent  # `printgen build deck --png` of the bundled sample
     png = out / "deck" / "deck-overview.png"
     image = Image.open(png)
     rows, across = cards_in(png)

@@ -231,14 +231,31 @@ def test_every_cell_of_a_tts_sheet_is_the_piece_drawn_alone(dpi):
         assert max(ImageStat.Stat(ImageChops.difference(cell, alone)).mean) < 0.05, index
 
 
-def test_a_deck_of_hundreds_exports_every_file_whole(run_cli, tmp_path):
+def test_a_deck_of_hundreds_exports_every_file_whole(run_cli, tmp_path, monkeypatch):
     """Past writers.SPOOL_AFTER cards each exported file is kept in a spool folder until written:
-    every print-shop PDF still opens with its card's title, and every TTS sheet holds its cards."""
+    every print-shop PDF still opens with its card's title, and every TTS sheet holds its cards.
+    The threshold (300 cards) is lowered here to 80, so 90 cards (two TTS sheets) take that path;
+    that the export kept its files in a spool folder is checked, not assumed."""
+    import inspect
     import shutil
 
+    from printgen.core import staging
     from printgen.games import bundled_definition
-    from printgen.output.writers import SPOOL_AFTER
+    from printgen.output import writers
 
+    monkeypatch.setattr(writers, "SPOOL_AFTER", 80)  # read when the export runs, in its (forked) worker
+    SPOOL_AFTER = writers.SPOOL_AFTER
+    spooled = tmp_path / "spooled-by"
+
+    class Recorded(staging.Staging):
+        """A spool folder, its maker's file written down where the test can read it."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            with open(spooled, "a") as record:
+                record.write(Path(inspect.stack()[1].filename).as_posix() + "\n")
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(staging, "Staging", Recorded)
     folder = tmp_path / "many"
     shutil.copytree(bundled_definition("deck").parent, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     cards_only(folder / "deck.yaml")  # its rows renamed: the rulebook, which names them, left out
@@ -254,8 +271,11 @@ def test_a_deck_of_hundreds_exports_every_file_whole(run_cli, tmp_path):
     for row in manifest[::50]:
         reader = PdfReader(shop / row["file"])
         assert len(reader.pages) == 1 and reader.metadata.title.startswith("Potion Shop")
+    assert any(line.endswith("printgen/cli/export.py") for line in spooled.read_text().splitlines()), \
+        spooled.read_text()
     described = json.loads((tmp_path / "out" / "deck" / "tts" / "decks.json").read_text())
     sheets = described["decks"][0]["sheets"]
+    assert len(sheets) >= 2  # past one sheet of TTS_PER_SHEET cards
     assert sum(sheet["count"] for sheet in sheets) == sum(int(row["quantity"]) for row in manifest if row["side"] == "face")
     for sheet in sheets:
         with Image.open(tmp_path / "out" / "deck" / "tts" / sheet["file"]) as image:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import re
+from pathlib import Path
 
 import pdfplumber
 import pytest
@@ -16,10 +17,6 @@ from printgen.games import bundled_definition
 from typeset import column_blanks, half_blanks
 
 
-# one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
-# module-scoped builds (the sample deck on each paper) are made once, not once on each worker
-pytestmark = pytest.mark.xdist_group("sample-deck")
-
 MM = 72 / 25.4
 CARD = (63.5, 88.9)  # poker, mm
 MOST_BLANK = 0.25  # of a rules page's column, or of a reference half's, at its foot
@@ -27,17 +24,11 @@ TINTS = {"#f6d5c8", "#d6e6f5", "#dcebd2", "#ece6f5"}  # the four kinds' backgrou
 
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
-def built(request, tmp_path_factory):
-    """The deck built once on each paper: its output folder."""
-    from click.testing import CliRunner
-
-    from printgen.cli.main import cli
-
-    out = tmp_path_factory.mktemp(f"potion-{request.param}")
-    result = CliRunner().invoke(cli, ["build", str(bundled_definition("deck")), "--paper", request.param,
-                                      "--out", str(out)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return out / "deck"
+def built(request, all_games_built):
+    """The deck as `printgen build --paper P` writes it on each paper: its output folder in the
+    session's build of every bundled game (conftest.all_games_built), which writes the same deck/
+    files as `printgen build deck --paper P`. Only read here."""
+    return all_games_built[request.param] / "deck"
 
 
 def text_of(path) -> str:
@@ -440,7 +431,7 @@ def difference(a, b) -> float:
     return sum(data) / len(data)
 
 
-def test_the_backs_read_upright_when_a_card_is_turned_like_a_page_as_the_caption_says(built):
+def test_the_backs_read_upright_when_a_card_is_turned_like_a_page_as_the_caption_says(built, all_games_built):
     """The flip simulated on the rendered pages: each front card's place, turned over as the printer
     turns the sheet for "flip on long edge" (A4 upright: side to side, x -> W - x; Letter turned: over its
     top, y -> H - y), holds a back; turning that card over like a page instead (on Letter a further
@@ -467,34 +458,24 @@ def test_the_backs_read_upright_when_a_card_is_turned_like_a_page_as_the_caption
             seen = card_image(document[1], (*behind, *CARD))
             page_turned = seen.rotate(180) if turned else seen  # the card turned like a page
             if upright is None:
-                upright = upright_back() if turned else page_turned
+                upright = upright_back(all_games_built["a4"] / "deck" / "deck.pdf") if turned else page_turned
             assert difference(page_turned, upright) < 5, (x, top)  # 3 at most, measured
             assert difference(page_turned.rotate(180), upright) > 10  # the other way round reads wrong (14)
     finally:
         document.close()
 
 
-def upright_back():
-    """One back as an upright, side-to-side sheet prints it: the sample built on A4, its first back."""
-    import tempfile
-    from pathlib import Path
-
+def upright_back(path: Path):
+    """One back as an upright, side-to-side sheet prints it: the sample built on A4 (`path`, its
+    deck.pdf), its first back."""
     import pypdfium2
-    from click.testing import CliRunner
 
-    from printgen.cli.main import cli
-
-    with tempfile.TemporaryDirectory() as folder:
-        result = CliRunner().invoke(cli, ["build", str(bundled_definition("deck")), "--paper", "a4", "--no-pictures",
-                                          "--out", folder], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        path = Path(folder) / "deck" / "deck.pdf"
-        with pdfplumber.open(path) as pdf:
-            page = pdf.pages[0]
-            cut = next(c for c in page.curves if c.get("dash") and c["dash"][0] and abs(c["width"] / MM - CARD[0]) < 0.1)
-            box = (page.width / MM - cut["x1"] / MM, cut["top"] / MM, *CARD)
-        document = pypdfium2.PdfDocument(path)
-        try:
-            return card_image(document[1], box)
-        finally:
-            document.close()
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        cut = next(c for c in page.curves if c.get("dash") and c["dash"][0] and abs(c["width"] / MM - CARD[0]) < 0.1)
+        box = (page.width / MM - cut["x1"] / MM, cut["top"] / MM, *CARD)
+    document = pypdfium2.PdfDocument(path)
+    try:
+        return card_image(document[1], box)
+    finally:
+        document.close()
