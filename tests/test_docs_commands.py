@@ -5,7 +5,9 @@ names but does not make (live-preview.md's my-deck/ comes from decks.md). Then e
 the document's order, must exit 0.
 
 Each command runs once: one on a bundled game alone (no file of the scratch folder) that another
-document already ran is not run again. Left to the tests that already run them as written:
+document already ran is not run again, and one a document shows twice (or the build a `--watch` or
+`serve` of it starts, when the document ran that build already) runs once in its scratch folder,
+unless a `printgen calibrate` between them may have saved a back offset the second would use. Left to the tests that already run them as written:
 docs/homebrew-tile-set.md (tests/test_docs.py runs every command of it, in order, and compares
 what it prints), the two `printgen replay` runs of the records (tests/test_omw_replay.py), and
 `printgen build` with no options, which is the session's shared build (`all_games_built` runs
@@ -129,14 +131,18 @@ def test_every_command_a_document_shows_runs_as_written(doc, run_cli, tmp_path, 
             if folder not in made:
                 run(news[folder])
                 made.add(folder)
+    here: set[tuple[str, ...]] = set()  # run in this scratch folder since the last calibrate
     for args in shown:
         line = shlex.join(args)
         if made_by(args) or line in REPLAYS or args == ["printgen", "build"]:
             continue
         local = any(Path(arg.split("=")[-1]).exists() for arg in args[2:] if "/" in arg or arg.endswith(".yaml"))
         key = tuple(as_run(args))
-        if not local and key in RAN:
+        if key in here or (not local and key in RAN):
             continue
         run(args)
+        here.add(key)
+        if args[1] == "calibrate":  # `--save` changes the back offset of every build after it
+            here.clear()
         if not local:
             RAN.add(key)

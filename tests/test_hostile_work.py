@@ -136,9 +136,9 @@ def test_one_svg_under_many_names_is_converted_once(tmp_path):
 # -- shrink-to-fit by halving ------------------------------------------------------------------------
 
 def every_step(text: str, kind: textbox.Type, least: float, box: textbox.Box, wrap: bool,
-               line_height: float) -> float | None:
+               line_height: float, measure: textbox.TextWidths | None = None) -> float | None:
     """The size the old search found: every 0.5 pt from the element's size down."""
-    measure = textbox.text_widths()
+    measure = measure or textbox.text_widths()
     paragraphs = textbox.tokens(text, {})
     size = kind.size
     while size >= least - 1e-9 and size >= fonts.MIN_PT - 1e-9:
@@ -153,14 +153,15 @@ def every_step(text: str, kind: textbox.Type, least: float, box: textbox.Box, wr
 def test_halving_finds_the_size_trying_every_step_found():
     chance = random.Random(44)
     words = "the a sword shield of attack defend moving Wizards extraordinary x III <b>bold</b> <i>it</i>".split()
+    measure = textbox.text_widths()  # one cache of word widths for every case, as a deck shares one
     for _ in range(1500):
         text = " ".join(chance.choice(words + ["\n"]) for _ in range(chance.randint(1, 120)))
         kind = textbox.Type(lambda style: fonts.BOLD if style.bold else fonts.REGULAR,
                             chance.choice([12, 20, 33.5, 72]), HexColor("#000000"))
         box = textbox.Box(0, 0, chance.uniform(5, 60), chance.uniform(3, 80))
         least, wrap, line_height = chance.choice([7, 8, 10.5]), chance.random() < 0.8, chance.choice([1.0, 1.2, 1.5])
-        found = textbox.fit(text, {}, kind, least, box, wrap, line_height, textbox.text_widths())
-        assert (found and found[0]) == every_step(text, kind, least, box, wrap, line_height), (text, box)
+        found = textbox.fit(text, {}, kind, least, box, wrap, line_height, measure)
+        assert (found and found[0]) == every_step(text, kind, least, box, wrap, line_height, measure), (text, box)
 
 
 def test_long_texts_shrink_in_few_tries(tmp_path):

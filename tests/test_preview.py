@@ -52,8 +52,15 @@ def test_preview_of_a_broken_definition_is_located_and_writes_nothing(run_cli, c
 
 
 def test_progress_bar_only_on_long_work(run_cli, tmp_path):
-    many = run_cli("build", "--out", tmp_path / "all")  # five games: several seconds
+    # two games are long work already: the bar shows from an estimated second (0.7 s a game), and
+    # every bundled game at once would only make the same bar longer
+    from printgen.cli.engine import SECONDS_PER_GAME
+    from printgen.core.progress import SHOW_FROM_SECONDS
+
+    assert 2 * SECONDS_PER_GAME >= SHOW_FROM_SECONDS > SECONDS_PER_GAME
+    many = run_cli("build", "fracas", "one_minute_war", "--out", tmp_path / "all")
     assert many.exit_code == 0
+    assert {p.name for p in (tmp_path / "all").iterdir()} == {"fracas", "one_minute_war"}
     assert "Building" in many.stderr and "Building" not in many.stdout
     one = run_cli("build", "fracas", "--out", tmp_path / "one")  # well under a second
     assert "Building" not in one.stderr
