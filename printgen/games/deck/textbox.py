@@ -90,12 +90,14 @@ def tokens(text: str, icons: Mapping[str, Any]) -> list[list[list[Token]]]:
     return paragraphs
 
 
-def word_width(word: list[Token], kind: Type, size_pt: float, measure: TextWidths) -> float:
-    width = 0.0
+def word_measure(word: list[Token], kind: Type, size_pt: float, measure: TextWidths) -> tuple[float, float]:
+    """A word's width and its largest size (0 for no token), in mm: each token's style looked up once."""
+    width = tallest = 0.0
     for t in word:
         font, size = kind.at(t.style, size_pt)
         width += icon_width(t.icon, size) if t.icon else measure(t.text, font, size)
-    return width
+        tallest = max(tallest, size)
+    return width, tallest
 
 
 def icon_width(art: Any, size: float) -> float:
@@ -120,22 +122,24 @@ def lines_at(paragraphs: list[list[list[Token]]], kind: Type, size_pt: float, wi
     space = measure(" ", font, size)
     lines: list[Line] = []
 
-    def tallest(words: list[list[Token]]) -> float:
-        return max((kind.at(t.style, size_pt)[1] for w in words for t in w), default=size)
+    def finished(line: list[list[Token]], widths: list[float], heights: list[float]) -> Line:
+        return Line(line, sum(widths) + space * max(0, len(line) - 1), max(heights, default=0.0) or size)
 
     for words in paragraphs:
         line: list[list[Token]] = []
         widths: list[float] = []
+        heights: list[float] = []
         used = 0.0
         for word in words:
-            w = word_width(word, kind, size_pt, measure)
+            w, h = word_measure(word, kind, size_pt, measure)
             if wrap and line and used + space + w > width:
-                lines.append(Line(line, sum(widths) + space * max(0, len(line) - 1), tallest(line)))
-                line, widths, used = [], [], 0.0
+                lines.append(finished(line, widths, heights))
+                line, widths, heights, used = [], [], [], 0.0
             used += (space if line else 0) + w
             line.append(word)
             widths.append(w)
-        lines.append(Line(line, sum(widths) + space * max(0, len(line) - 1), tallest(line)))
+            heights.append(h)
+        lines.append(finished(line, widths, heights))
     return lines
 
 
