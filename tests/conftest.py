@@ -118,6 +118,22 @@ def all_games_built(tmp_path_factory) -> dict[str, Path]:
     return {paper: made[f"all-{paper}"] for paper in ("a4", "letter")}
 
 
+@pytest.fixture(scope="session")
+def short_flip_built(tmp_path_factory) -> Path:
+    """`printgen build fracas armies --flip short` (on A4), once for the session: the rulebook tests
+    and the reference-sheet tests read its fracas/ and armies/ folders."""
+    made = shared(tmp_path_factory, {"fracas-armies-a4-short": lambda out: build(out, "fracas", "armies", "--flip",
+                                                                                 "short")})
+    return made["fracas-armies-a4-short"]
+
+
+@pytest.fixture(scope="session")
+def sample_deck_png(tmp_path_factory) -> Path:
+    """`printgen build deck --png` of the bundled sample, once for the session: its deck/ folder."""
+    made = shared(tmp_path_factory, {"deck-png": lambda out: build(out, str(bundled_definition("deck")), "--png")})
+    return made["deck-png"] / "deck"
+
+
 def cards_only(definition: Path) -> Path:
     """The sample deck without its rulebook and reference card (its `rules:` and `reference:` keys),
     for tests that change its rows or layout: the texts name its eight potions and list every row,

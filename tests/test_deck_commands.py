@@ -204,10 +204,8 @@ def cards_in(png: Path) -> tuple[int, list[int]]:
     return rows, across
 
 
-def test_overview_shows_every_face_once_in_a_grid(tmp_path_factory):
-    from test_deck_pictures import sample_with_pictures
-
-    out = sample_with_pictures(tmp_path_factory).parent  # `printgen build deck --png` of the bundled sample
+def test_overview_shows_every_face_once_in_a_grid(sample_deck_png):
+    out = sample_deck_png.parent  # `printgen build deck --png` of the bundled sample
     png = out / "deck" / "deck-overview.png"
     image = Image.open(png)
     rows, across = cards_in(png)

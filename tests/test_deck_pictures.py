@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from building import build, shared
 from conftest import cards_only
 from printgen.drawing.document import Document
 from printgen.core.build import BuildOptions
@@ -41,13 +40,6 @@ def built(run_cli, definition: Path, out: Path, *args: str) -> dict[str, bytes]:
     assert result.exit_code == 0, result.output
     folder = out / definition.stem / "png"
     return {f"png/{path.name}": path.read_bytes() for path in sorted(folder.iterdir())}
-
-
-def sample_with_pictures(tmp_path_factory) -> Path:
-    """`printgen build deck --png`, the bundled sample: its deck/ folder, built once for the test
-    session (building.shared) for the tests that read it, here and in test_deck_commands.py."""
-    made = shared(tmp_path_factory, {"deck-png": lambda out: build(out, str(bundled_definition("deck")), "--png")})
-    return made["deck-png"] / "deck"
 
 
 @pytest.mark.parametrize("dpi", ["150", "61"])
@@ -110,8 +102,8 @@ def test_a_card_picture_shows_the_card_at_its_trim_size(run_cli, tmp_path, flood
         assert corners == [expected] * 4, name
 
 
-def test_pictures_come_out_the_same_bytes_each_build(run_cli, tmp_path, tmp_path_factory):
-    folder = sample_with_pictures(tmp_path_factory) / "png"  # one build ...
+def test_pictures_come_out_the_same_bytes_each_build(run_cli, tmp_path, sample_deck_png):
+    folder = sample_deck_png / "png"  # one build (the session's) ...
     first = {f"png/{path.name}": path.read_bytes() for path in sorted(folder.iterdir())}
     second = built(run_cli, bundled_definition("deck"), tmp_path / "two")  # ... and another
     assert len(first) > 2

@@ -15,7 +15,7 @@ import pypdf
 import pytest
 from ruamel.yaml import YAML
 
-from building import build, edited, shared
+from building import build, edited
 from pdfmeasure import CUT_DASH, chars_mm, glyph_pt, page_size_mm, reading_text, segments
 from printgen.games import bundled_definition
 
@@ -159,25 +159,22 @@ def first_char(page, text: str) -> dict:
     return chars[joined.index(text)]
 
 
-SHORT_A4 = "fracas-armies-a4-short"  # `build fracas armies --flip short`, shared with tests/test_rulebooks.py
-
-
-def unmoved(tmp_path, tmp_path_factory, built, paper: str, flip: str) -> Path:
+def unmoved(tmp_path, request, built, paper: str, flip: str) -> Path:
     """`printgen build armies --paper PAPER --flip FLIP`: flip long is the default, so the session's
-    build on the paper; short on A4, the session's `build fracas armies --flip short` (whose Armies
-    files test_rulebooks reads too); short on Letter, built here."""
+    build on the paper; short on A4, the session's `build fracas armies --flip short`
+    (conftest.short_flip_built); short on Letter, built here."""
     if flip == "long":
         return built[paper]
     if paper == "a4":
-        return shared(tmp_path_factory, {SHORT_A4: lambda out: build(out, "fracas", "armies", "--flip", "short")})[SHORT_A4]
+        return request.getfixturevalue("short_flip_built")
     return build(tmp_path / "p", "armies", "--paper", paper, "--flip", flip)
 
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("flip", ["long", "short"])
-def test_cards_cut_in_the_middle_and_backs_line_up(tmp_path, tmp_path_factory, built, paper, flip):
+def test_cards_cut_in_the_middle_and_backs_line_up(tmp_path, request, built, paper, flip):
     width, height = PAPERS[paper]
-    plain_out = unmoved(tmp_path, tmp_path_factory, built, paper, flip)
+    plain_out = unmoved(tmp_path, request, built, paper, flip)
     plain = pdfs(plain_out, "armies")["-reference-cards"]
     moved = pdfs(build(tmp_path / "m", "armies", "--paper", paper, "--flip", flip, "--back-offset", "1.5,-0.5"),
                  "armies")["-reference-cards"]

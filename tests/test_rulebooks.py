@@ -11,13 +11,12 @@ import pdfplumber
 import pypdf
 import pytest
 
-from building import build, edited, shared
+from building import build, edited
 from printgen.drawing import style
 from pdfmeasure import CUT_DASH, MM, once_per_file, reading_text, segments
 
 PAPERS = ("a4", "letter")
 GAMES = ("fracas", "armies")
-SHORT_A4 = "fracas-armies-a4-short"  # `build fracas armies --flip short`, shared with tests/test_reference_sheets.py
 FOOTER_MM = 12.0  # the page footer sits below this; body text sits above the 14 mm margin
 MAX_FOOT_MM = 70.0  # the 14 mm margin and at most a quarter of a column left blank (issue 35)
 HEADING_PT = style.HEADING_PT  # the house heading size
@@ -93,12 +92,10 @@ def test_fracas_tokens_are_a_pdf_of_their_own_printed_single_sided(built):
 
 
 @pytest.fixture(scope="module")
-def flipped(built, tmp_path_factory) -> dict[str, Path]:
+def flipped(built, short_flip_built) -> dict[str, Path]:
     """`printgen build fracas armies --flip FLIP` on A4: long is the default, so the session's A4
-    build is that build; short is built once for the session (tests/test_reference_sheets.py reads
-    its Armies cards too)."""
-    short = shared(tmp_path_factory, {SHORT_A4: lambda out: build(out, *GAMES, "--flip", "short")})
-    return {"long": built["a4"], "short": short[SHORT_A4]}
+    build is that build; short is the session's `short_flip_built`."""
+    return {"long": built["a4"], "short": short_flip_built}
 
 
 @pytest.mark.parametrize("flip", ["long", "short"])
