@@ -9,13 +9,14 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 
+from omiga_builds import omiga_in_palette, printed
 from pdfmeasure import MM
 from printgen.cli.main import cli
 from printgen.drawing.style import ACCENTS, FOOTER_GREY, SMALL_PT, lightness
 
 
 # one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
-# module-scoped builds (the Omiga and Fracas builds in each palette) are made once, not once on each worker
+# module-scoped builds (the Fracas builds in each palette) are made once, not once on each worker
 pytestmark = pytest.mark.xdist_group("component-ink")
 
 ROOT = Path(__file__).parents[1]
@@ -44,8 +45,14 @@ def build(tmp: Path, game: str, edit: tuple[str, str] | None = None) -> Path:
 
 @pytest.fixture(scope="module")
 def omiga(tmp_path_factory) -> dict[str, Path]:
-    return {palette: build(tmp_path_factory.mktemp(palette), "omiga", ("palette: standard", f"palette: {palette}"))
-            / "omiga.pdf" for palette in ("standard", "solid")}
+    """`printgen build omiga.yaml`, the bundled definition in its own palette and with `palette: solid`,
+    each built once for the session (test_omiga reads them too); neither build warns."""
+    built = {}
+    for palette in ("standard", "solid"):
+        folder = omiga_in_palette(tmp_path_factory, palette)
+        assert "warning" not in printed(folder), printed(folder)
+        built[palette] = folder / "omiga.pdf"
+    return built
 
 
 def fills(page) -> list[tuple[float, str]]:
