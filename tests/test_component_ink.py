@@ -153,10 +153,9 @@ def test_tile_sheet_captions_are_set_as_the_rulebooks_footer(omiga):
     assert {(round(w["size"], 2), hexed(w["non_stroking_color"])) for w in rules_footer} == {(SMALL_PT, FOOTER_GREY)}
 
 
-def test_deck_sheet_captions_are_grey_and_footer_sized(tmp_path):
-    result = CliRunner().invoke(cli, ["build", "deck", "--out", str(tmp_path)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "deck" / "deck.pdf") as pdf:
+def test_deck_sheet_captions_are_grey_and_footer_sized(all_games_built):
+    # `printgen build deck`: the sample deck names no paper, so A4, the session's build of every game
+    with pdfplumber.open(all_games_built["a4"] / "deck" / "deck.pdf") as pdf:
         page = pdf.pages[0]
         caption = [w for w in words_in(page) if w["bottom"] > float(page.height) - 8 * MM]
     assert caption
