@@ -9,7 +9,8 @@ import pypdf
 import pytest
 
 from building import build as build_into, shared
-from pdfmeasure import CUT_DASH, FOLD_DASH, MM, chars_mm, guides, page_size_mm, reading_text, segments, svg_root
+from pdfmeasure import (CUT_DASH, FOLD_DASH, MM, chars_mm, guides, once_per_file, page_size_mm, reading_text,
+                         segments, svg_root)
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARD_W, CARD_H = 115.0, 96.0  # from one_minute_war.yaml: width 115, 24 + 48 + 24
@@ -287,10 +288,12 @@ def test_reference_sheet_rows_follow_the_yaml(run_cli, copy_definition, tmp_path
 
 # -- rules content: the facts and tips the sheet prints, read back from the built PDF ------------
 
+@once_per_file
 def sheet_text(pdf_path: Path) -> list[str]:
     """Each page's text in reading order, with line breaks and runs of spaces folded to one space,
     so a sentence that wraps still reads as one string: the column beside the card, then the two
-    columns under it (pdfplumber alone would run their lines together)."""
+    columns under it (pdfplumber alone would run their lines together). Read once per file for the
+    session: several tests read the session's builds."""
     with pdfplumber.open(pdf_path) as pdf:
         return [" ".join(reading_order(page).split()) for page in pdf.pages]
 
