@@ -9,13 +9,14 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 
+from omiga_builds import omiga_in_palette, printed
 from pdfmeasure import MM
 from printgen.cli.main import cli
 from printgen.drawing.style import ACCENTS, FOOTER_GREY, SMALL_PT, lightness
 
 
 # one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
-# module-scoped builds (the Omiga and Fracas builds in each palette) are made once, not once on each worker
+# module-scoped builds (the Fracas builds in each palette) are made once, not once on each worker
 pytestmark = pytest.mark.xdist_group("component-ink")
 
 ROOT = Path(__file__).parents[1]
@@ -44,8 +45,14 @@ def build(tmp: Path, game: str, edit: tuple[str, str] | None = None) -> Path:
 
 @pytest.fixture(scope="module")
 def omiga(tmp_path_factory) -> dict[str, Path]:
-    return {palette: build(tmp_path_factory.mktemp(palette), "omiga", ("palette: standard", f"palette: {palette}"))
-            / "omiga.pdf" for palette in ("standard", "solid")}
+    """`printgen build omiga.yaml`, the bundled definition in its own palette and with `palette: solid`,
+    each built once for the session (test_omiga reads them too); neither build warns."""
+    built = {}
+    for palette in ("standard", "solid"):
+        folder = omiga_in_palette(tmp_path_factory, palette)
+        assert "warning" not in printed(folder), printed(folder)
+        built[palette] = folder / "omiga.pdf"
+    return built
 
 
 def fills(page) -> list[tuple[float, str]]:
@@ -146,10 +153,9 @@ def test_tile_sheet_captions_are_set_as_the_rulebooks_footer(omiga):
     assert {(round(w["size"], 2), hexed(w["non_stroking_color"])) for w in rules_footer} == {(SMALL_PT, FOOTER_GREY)}
 
 
-def test_deck_sheet_captions_are_grey_and_footer_sized(tmp_path):
-    result = CliRunner().invoke(cli, ["build", "deck", "--out", str(tmp_path)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "deck" / "deck.pdf") as pdf:
+def test_deck_sheet_captions_are_grey_and_footer_sized(all_games_built):
+    # `printgen build deck`: the sample deck names no paper, so A4, the session's build of every game
+    with pdfplumber.open(all_games_built["a4"] / "deck" / "deck.pdf") as pdf:
         page = pdf.pages[0]
         caption = [w for w in words_in(page) if w["bottom"] > float(page.height) - 8 * MM]
     assert caption

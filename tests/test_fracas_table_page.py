@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from pdfmeasure import MM, glyph_pt
+from pdfmeasure import MM, glyph_pt, once_per_file
 from typeset import FOOT, MARGIN, column_blanks
 
 from printgen.drawing import style
@@ -24,8 +24,10 @@ def flat(path: Path) -> str:
         return " ".join(" ".join((page.extract_text() or "").split()) for page in pdf.pages)
 
 
+@once_per_file
 def reading(path: Path) -> str:
-    """The rulebook's text a column at a time (the left half of each page before the right)."""
+    """The rulebook's text a column at a time (the left half of each page before the right); read
+    once per file for the session, as several tests read the same rulebook."""
     with pdfplumber.open(path) as pdf:
         parts = []
         for page in pdf.pages:

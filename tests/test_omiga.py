@@ -12,6 +12,7 @@ import pdfplumber
 import pytest
 from PIL import Image
 
+from omiga_builds import omiga_in_palette
 from pdfmeasure import CUT_DASH, MM, SVG_NS, page_size_mm, segments
 from printgen.games.omiga.model import Form, TileGeometry
 from printgen.games.omiga.tileset import interlock
@@ -40,6 +41,13 @@ def a4(all_games_built) -> Path:
     """The bundled game built on A4, the default paper (`printgen build`, once for the session);
     read only: a test that builds more writes into its own tmp_path."""
     return all_games_built["a4"] / "omiga"
+
+
+@pytest.fixture(scope="module")
+def palettes(tmp_path_factory, a4) -> dict[str, Path]:
+    """The build's folder in each palette: standard is the bundled game's (`a4`); solid and
+    colour_blind are the definition with its `palette:` changed, built once for the session."""
+    return {"standard": a4, **{name: omiga_in_palette(tmp_path_factory, name) for name in ("solid", "colour_blind")}}
 
 
 def colour_key(value) -> tuple[float, ...]:
@@ -201,8 +209,11 @@ def deck_of(page, box: dict, back: bool) -> str:
 
 @pytest.mark.parametrize("flip,offset", [("long", (0.0, 0.0)), ("short", (0.0, 0.0)),
                                          ("long", (1.5, -0.8)), ("short", (-2.0, 1.0))])
-def test_backs_lie_behind_their_faces(run_cli, tmp_path, flip, offset):
-    folder = build(run_cli, tmp_path, "--flip", flip, "--back-offset", f"{offset[0]},{offset[1]}")
+def test_backs_lie_behind_their_faces(run_cli, tmp_path, a4, flip, offset):
+    if (flip, offset) == ("long", (0.0, 0.0)):  # `--flip long --back-offset 0,0` is `printgen build`'s default
+        folder = a4
+    else:
+        folder = build(run_cli, tmp_path, "--flip", flip, "--back-offset", f"{offset[0]},{offset[1]}")
     with pdfplumber.open(pdf_in(folder)) as pdf:
         decks = []
         for sheet in range(3):
@@ -216,8 +227,9 @@ def test_backs_lie_behind_their_faces(run_cli, tmp_path, flip, offset):
                 else:
                     x, y = face["x"], 297 - face["y"] - TILE
                 key = (round(x + offset[0], 2), round(y + offset[1], 2))
-                assert backs.get(key) == deck_of(front, face, False), (face, key)
-                decks.append(deck_of(front, face, False))
+                deck = deck_of(front, face, False)
+                assert backs.get(key) == deck, (face, key)
+                decks.append(deck)
             # the back's cut marks are the front's, mirrored the same way (a registration check)
             fx, fy = cut_lines(front)
             bx, by = cut_lines(back)
@@ -243,10 +255,15 @@ def trim_lines(page) -> set[tuple[float, ...]]:
 
 @pytest.mark.parametrize("bleed", [0.0, 2.0])
 def test_cut_marks_in_the_margins_cut_lines_on_every_edge_and_bleed_round_each_deck(
-        run_cli, copy_definition, tmp_path, bleed):
+        run_cli, copy_definition, tmp_path, a4, bleed):
     definition = copy_definition("omiga", "bled")
-    definition.write_text(re.sub(r"\n  bleed: 2 ", f"\n  bleed: {bleed:g} ", definition.read_text()))
-    folder = build(run_cli, tmp_path, definition=str(definition))
+    text = definition.read_text()
+    assert len(re.findall(r"\n  bleed: 2 ", text)) == 1
+    if bleed == 2.0:  # the bundled definition's own bleed: its build is the session's
+        folder = a4
+    else:
+        definition.write_text(re.sub(r"\n  bleed: 2 ", f"\n  bleed: {bleed:g} ", text))
+        folder = build(run_cli, tmp_path, definition=str(definition))
     with pdfplumber.open(pdf_in(folder)) as pdf:
         for number, page in enumerate(pdf.pages[FRONTS]):
             faces = filled_rects(page, TILE)
@@ -335,17 +352,18 @@ def test_contact_sheet_shows_all_tiles(a4):
     assert (0x1f, 0x7a, 0x44) in colours and (0xf4, 0xa3, 0xc7) in colours
 
 
-def test_builds_are_byte_identical(run_cli, tmp_path, a4):
-    again = build(run_cli, tmp_path)
-    for path in sorted(a4.rglob("*")):
-        if path.is_file():
-            assert (again / path.relative_to(a4)).read_bytes() == path.read_bytes(), path.name
+def test_builds_are_byte_identical(tmp_path_factory, a4):
+    """Two builds, each its own `printgen build` (the session's of every game, and one of a copy of
+    the definition, omiga.yaml, which test_component_ink reads too), write the same bytes."""
+    again = omiga_in_palette(tmp_path_factory, "standard")
+    files = sorted(path.relative_to(a4) for path in a4.rglob("*") if path.is_file())
+    assert files == sorted(path.relative_to(again) for path in again.rglob("*") if path.is_file())
+    for path in files:
+        assert (again / path).read_bytes() == (a4 / path).read_bytes(), path.name
 
 
-def test_colour_blind_palette_puts_a_symbol_in_every_semicircle(run_cli, copy_definition, tmp_path):
-    definition = copy_definition("omiga")
-    definition.write_text(definition.read_text().replace("palette: standard", "palette: colour_blind"))
-    folder = build(run_cli, tmp_path, definition=str(definition))
+def test_colour_blind_palette_puts_a_symbol_in_every_semicircle(palettes):
+    folder = palettes["colour_blind"]
     root = ET.parse(folder / "svg" / "white-14.svg").getroot()  # green | pink
     ns = f"{{{SVG_NS['svg']}}}"
     assert {p.get("fill") for p in root.iter(f"{ns}path")} >= {"#005a8f", "#e69f00"}
@@ -360,10 +378,8 @@ def test_colour_blind_palette_puts_a_symbol_in_every_semicircle(run_cli, copy_de
         assert re.search(r"blue with a .{0,40}dot", " ".join(right_column.split()))  # cells wrap
 
 
-def test_solid_palette_is_one_word_away(run_cli, copy_definition, tmp_path):
-    definition = copy_definition("omiga")
-    definition.write_text(definition.read_text().replace("palette: standard", "palette: solid"))
-    folder = build(run_cli, tmp_path, definition=str(definition))
+def test_solid_palette_is_one_word_away(palettes):
+    folder = palettes["solid"]
     assert len(list((folder / "svg").glob("*.svg"))) == 72
     with pdfplumber.open(pdf_in(folder)) as pdf:
         fills = {colour_key(r["non_stroking_color"]) for r in pdf.pages[7].rects if r.get("fill")}
@@ -416,11 +432,8 @@ def lightness_of(rgb: tuple[float, ...]) -> float:
 
 
 @pytest.mark.parametrize("palette", ["standard", "solid", "colour_blind"])
-def test_colours_that_carry_meaning_differ_by_25_in_lightness_and_carry_a_symbol(
-        run_cli, copy_definition, tmp_path, palette):
-    definition = copy_definition("omiga")
-    definition.write_text(definition.read_text().replace("palette: standard", f"palette: {palette}"))
-    folder = build(run_cli, tmp_path, definition=str(definition))
+def test_colours_that_carry_meaning_differ_by_25_in_lightness_and_carry_a_symbol(palettes, palette):
+    folder = palettes[palette]
     with pdfplumber.open(pdf_in(folder)) as pdf:
         page = pdf.pages[4]  # the middle sheet holds both decks
         semis = {colour_key(c["non_stroking_color"]) for c in page.curves
@@ -444,7 +457,7 @@ def test_colours_that_carry_meaning_differ_by_25_in_lightness_and_carry_a_symbol
     assert len(marks) == 2
 
 
-def test_default_ink_is_light_enough_for_a_home_inkjet(a4, tmp_path):
+def test_default_ink_is_light_enough_for_a_home_inkjet(a4, palettes):
     """The default palette darkens under a fifth of each tile page, measured as the mean darkness of
     the rendered pages, and little more than half as much as the solid palette (0.135 and 0.32 at
     this coarse 20 dpi, where the black deck's hatch blurs to grey; 0.088 and 0.32 at 100 dpi)."""
@@ -461,14 +474,7 @@ def test_default_ink_is_light_enough_for_a_home_inkjet(a4, tmp_path):
 
     light = darkness(a4 / "omiga.pdf")
     assert light < 0.2, light
-    text = (Path(__file__).parents[1] / "card_defs/omiga.yaml").read_text()
-    solid_yaml = tmp_path / "solid.yaml"
-    solid_yaml.write_text(text.replace("palette: standard", "palette: solid"))
-    from click.testing import CliRunner
-    from printgen.cli.main import cli
-    result = CliRunner().invoke(cli, ["build", str(solid_yaml), "--out", str(tmp_path / "solid")])
-    assert result.exit_code == 0, result.output
-    solid = darkness(tmp_path / "solid" / "solid" / "solid.pdf")
+    solid = darkness(pdf_in(palettes["solid"]))  # the definition with `palette: solid`
     assert light < 0.6 * solid, (light, solid)
 
 

@@ -10,12 +10,13 @@ import pypdfium2
 import pytest
 from click.testing import CliRunner
 
+from omiga_builds import omiga_in_palette
 from pdfmeasure import MM
 from printgen.cli.main import cli
 
 
 # one pytest-xdist worker runs every test here (`--dist loadgroup`, pyproject.toml), so the
-# module-scoped builds (the two Omiga builds) are made once, not once on each worker
+# module-scoped build (Omiga with low_ink) is made once, not once on each worker
 pytestmark = pytest.mark.xdist_group("omiga-ink")
 
 TILE = 42.0
@@ -45,7 +46,11 @@ def build(tmp: Path, low_ink: bool) -> Path:
 
 @pytest.fixture(scope="module")
 def pdfs(tmp_path_factory) -> dict[bool, Path]:
-    return {low: build(tmp_path_factory.mktemp(f"omiga-low-{low}"), low) for low in (False, True)}
+    """The bundled definition (`low_ink: false`; built once for the session, as test_omiga and
+    test_component_ink read it) and the same with `low_ink: true`."""
+    assert "\nlow_ink: false\n" in (Path(__file__).parents[1] / "card_defs" / "omiga.yaml").read_text()
+    return {False: omiga_in_palette(tmp_path_factory, "standard") / "omiga.pdf",
+            True: build(tmp_path_factory.mktemp("omiga-low-True"), True)}
 
 
 def ink(pdf: Path) -> tuple[float, float]:

@@ -8,7 +8,9 @@ import pdfplumber
 import pypdf
 import pytest
 
-from pdfmeasure import CUT_DASH, FOLD_DASH, MM, chars_mm, guides, page_size_mm, reading_text, segments, svg_root
+from building import build as build_into, shared
+from pdfmeasure import (CUT_DASH, FOLD_DASH, MM, chars_mm, guides, once_per_file, page_size_mm, reading_text,
+                         segments, svg_root)
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARD_W, CARD_H = 115.0, 96.0  # from one_minute_war.yaml: width 115, 24 + 48 + 24
@@ -27,6 +29,21 @@ def a4_pdf(all_games_built) -> Path:
     return all_games_built["a4"] / "one_minute_war" / "one_minute_war.pdf"
 
 
+@pytest.fixture(scope="module")
+def built(all_games_built, tmp_path_factory):
+    """`printgen build one_minute_war --paper P --flip F` as `built(paper, flip)`, its PDF: the long
+    edge (the default) is the session's build of every game; the short edge is built once for the
+    session, on each paper, for the several tests that read it."""
+    def pdf(paper: str, flip: str) -> Path:
+        if flip == "long":
+            return all_games_built[paper] / "one_minute_war" / "one_minute_war.pdf"
+        name = f"one-minute-war-short-{paper}"
+        folder = shared(tmp_path_factory, {name: lambda out: build_into(out, "one_minute_war", "--paper", paper,
+                                                                        "--flip", "short")})[name]
+        return folder / "one_minute_war" / "one_minute_war.pdf"
+    return pdf
+
+
 def mirror(seg, flip: str, w: float, h: float, dx: float = 0.0, dy: float = 0.0):
     if flip == "long":
         return type(seg)(w - seg.x1 + dx, seg.y1 + dy, w - seg.x2 + dx, seg.y2 + dy, seg.dash)
@@ -35,8 +52,8 @@ def mirror(seg, flip: str, w: float, h: float, dx: float = 0.0, dy: float = 0.0)
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("flip", ["long", "short"])
-def test_back_guides_mirror_front_guides(run_cli, tmp_path, paper, flip):
-    pdf_path = build(run_cli, tmp_path, "--paper", paper, "--flip", flip)
+def test_back_guides_mirror_front_guides(built, paper, flip):
+    pdf_path = built(paper, flip)
     w, h = PAPERS[paper]
     with pdfplumber.open(pdf_path) as pdf:
         assert len(pdf.pages) == 2
@@ -116,14 +133,14 @@ def test_table_and_tabs_follow_the_yaml(run_cli, copy_definition, tmp_path):
     assert any(w["text"] in ("Bowman", "namwoB") for w in card_words)
 
 
-def test_tab_backs_read_upright_for_their_owner_once_folded(run_cli, tmp_path):
+def test_tab_backs_read_upright_for_their_owner_once_folded(built):
     """Simulate the fold: map each logo letter on page 2 back through the duplex flip and the fold.
 
     Near tabs (bottom row of the front) fold up over the card; their owner reads left to right, so
     after flip and fold the letters must run in +x. The far owner sits opposite and reads in -x.
     """
     for flip in ("long", "short"):
-        pdf_path = build(run_cli, tmp_path / flip, "--flip", flip)
+        pdf_path = built("a4", flip)
         with pdfplumber.open(pdf_path) as pdf:
             w, h = page_size_mm(pdf.pages[1])
             front_outline = [s for s in guides(pdf.pages[0]) if s.dash == CUT_DASH and s.length > 90]
@@ -160,16 +177,16 @@ def test_pdf_preferences_metadata_and_fonts(a4_pdf):
             assert "/FontFile2" in descriptor.get_object(), f"{font['/BaseFont']} is not embedded"
 
 
-def test_short_flip_sets_duplex_preference(run_cli, tmp_path):
-    reader = pypdf.PdfReader(build(run_cli, tmp_path, "--flip", "short"))
+def test_short_flip_sets_duplex_preference(built):
+    reader = pypdf.PdfReader(built("a4", "short"))
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_turned_on_the_short_edge_the_footer_moves_beside_the_cards_back(run_cli, tmp_path, paper):
+def test_turned_on_the_short_edge_the_footer_moves_beside_the_cards_back(built, paper):
     """The card's back then lies at the foot of page 2, where the footer was: the footer is set in
     two lines left of the card, and nothing on the page prints over the card."""
-    with pdfplumber.open(build(run_cli, tmp_path, "--flip", "short", "--paper", paper)) as pdf:
+    with pdfplumber.open(built(paper, "short")) as pdf:
         page = pdf.pages[1]
         outline = [s for s in guides(page) if s.dash == CUT_DASH and s.length > 90]
         x0 = min(min(s.x1, s.x2) for s in outline)
@@ -271,10 +288,12 @@ def test_reference_sheet_rows_follow_the_yaml(run_cli, copy_definition, tmp_path
 
 # -- rules content: the facts and tips the sheet prints, read back from the built PDF ------------
 
+@once_per_file
 def sheet_text(pdf_path: Path) -> list[str]:
     """Each page's text in reading order, with line breaks and runs of spaces folded to one space,
     so a sentence that wraps still reads as one string: the column beside the card, then the two
-    columns under it (pdfplumber alone would run their lines together)."""
+    columns under it (pdfplumber alone would run their lines together). Read once per file for the
+    session: several tests read the session's builds."""
     with pdfplumber.open(pdf_path) as pdf:
         return [" ".join(reading_order(page).split()) for page in pdf.pages]
 
@@ -312,7 +331,7 @@ def edited_definition(copy_definition, name: str, edit) -> Path:
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_priest_tip_names_exactly_the_soldiers_he_survives(run_cli, tmp_path, paper):
+def test_priest_tip_names_exactly_the_soldiers_he_survives(built, paper):
     """The tip is worked out from the beats table: the Priest stands against every soldier whose
     `beats` leaves out number 1, which in the bundled table are the Priest and the Princess."""
     from ruamel.yaml import YAML
@@ -320,7 +339,7 @@ def test_priest_tip_names_exactly_the_soldiers_he_survives(run_cli, tmp_path, pa
     soldiers = YAML(typ="safe").load(bundled_definition("one_minute_war").read_text())["soldiers"]
     spared = [s["name"] for s in sorted(soldiers, key=lambda s: s["number"]) if 1 not in s.get("beats", [])]
     assert spared == ["Priest", "Princess"]
-    tips = tips_section(sheet_text(build(run_cli, tmp_path, "--paper", paper)))
+    tips = tips_section(sheet_text(built(paper, "long")))
     assert "Your Priest stands only against the enemy Priest or Princess; anything else, a fist " \
            "included, defeats him." in tips
     assert "While the enemy Knight is down, your Princess defeats nobody and is worth most as a " \
@@ -395,10 +414,10 @@ def test_tips_without_a_reviver_and_without_lone_victims(run_cli, copy_definitio
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_the_priests_revival_is_compulsory(run_cli, tmp_path, paper):
+def test_the_priests_revival_is_compulsory(built, paper):
     """The revival is not the owner's choice: the rules say it must happen, and nowhere use "may"
     for it. (The sacrifice is a choice, and keeps its "may".)"""
-    first, second = sheet_text(build(run_cli, tmp_path, "--paper", paper))
+    first, second = sheet_text(built(paper, "long"))
     assert "The Priest defeats nobody, but each time he fights he must revive a fallen soldier of " \
            "his side if there is one: his owner picks which and folds that tab up again †." in first
     sentences = re.split(r"(?<=[.;:?!])\s", first + " " + second)
@@ -409,10 +428,10 @@ def test_the_priests_revival_is_compulsory(run_cli, tmp_path, paper):
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_the_rules_state_the_aim_before_the_first_round(run_cli, tmp_path, paper):
+def test_the_rules_state_the_aim_before_the_first_round(built, paper):
     """The aim closes "Setting up", just before "A round" (read column by column, since pdfplumber
     would run the columns' lines together)."""
-    with pdfplumber.open(build(run_cli, tmp_path, "--paper", paper)) as pdf:
+    with pdfplumber.open(built(paper, "long")) as pdf:
         text = " ".join(reading_order(pdf.pages[0]).split())
     setting_up = text.split(" Setting up ", 1)[1].split(" A round ", 1)[0]
     assert setting_up.endswith("Your aim: fold down every enemy soldier, or have more of yours "
@@ -431,11 +450,11 @@ def test_both_sides_may_sacrifice_answer_makes_sense_when_allowed(run_cli, copy_
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_first_page_is_full_enough(run_cli, tmp_path, paper):
+def test_first_page_is_full_enough(built, paper):
     """The rules continue overleaf, so the first page may not leave more than 40 mm empty above
     its bottom margin (the last page may)."""
     from printgen.games.one_minute_war.game import PAGE_MARGIN
-    with pdfplumber.open(build(run_cli, tmp_path, "--paper", paper)) as pdf:
+    with pdfplumber.open(built(paper, "long")) as pdf:
         assert len(pdf.pages) == 2
         body = [c for c in chars_mm(pdf.pages[0]) if 8 <= c["size"] < 14 and c["dir"] == (1, 0)]
     blank = min(c["y0"] for c in body) - PAGE_MARGIN

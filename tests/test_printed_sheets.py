@@ -12,7 +12,7 @@ import pdfplumber
 import pypdf
 import pytest
 
-from pdfmeasure import MM, glyph_pt
+from pdfmeasure import MM, glyph_pt, once_per_file
 from printgen.drawing import style as house
 from printgen.games.fracas.piece_art import FACE_NAME_PT
 from printgen.games.omiga.tile import NUMBER_PT
@@ -27,8 +27,10 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
+@once_per_file
 def book_text(path: Path) -> str:
-    """The document's words in drawing order (pypdf), so a sentence reads whole across columns."""
+    """The document's words in drawing order (pypdf), so a sentence reads whole across columns; read
+    once per file for the session (several tests read the same PDFs, and pypdf's reading is slow)."""
     return flat(" ".join(page.extract_text() or "" for page in pypdf.PdfReader(path).pages))
 
 

@@ -16,6 +16,7 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
+from building import build, shared
 from pdfmeasure import glyph_pt
 from printgen.cli.main import cli
 from printgen.core.build import BuildOptions
@@ -271,13 +272,21 @@ def test_nonsense_numbers_are_all_reported_with_file_and_line(run_cli, copy_defi
     assert not (tmp_path / "o2").exists()
 
 
-def test_larger_text_takes_more_rules_pages_and_the_measuring_page_stays_last(run_cli, copy_definition,
-                                                                              tmp_path):
-    path = copy_definition("quick_violence")
-    edited(path, ("text_size_pt: 9.5", "text_size_pt: 12"))
-    result = run_cli("build", path, "--out", tmp_path / "o")
-    assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "o" / "quick_violence" / "quick_violence.pdf") as pdf:
+def sized(tmp_path_factory, size: float, paper: str) -> Path:
+    """The rulebook of `printgen build quick_violence.yaml --paper PAPER`, the bundled definition with
+    its text at SIZE pt; built once for the session where two tests read the same build."""
+    def make(folder: Path) -> None:
+        path = folder / "quick_violence.yaml"
+        path.write_text(bundled_definition("quick_violence").read_text())
+        edited(path, ("text_size_pt: 9.5", f"text_size_pt: {size:g}"))
+        build(folder / "o", str(path), "--paper", paper)
+    name = f"quick-violence-{size:g}pt-{paper}"
+    return shared(tmp_path_factory, {name: make})[name] / "o" / "quick_violence" / "quick_violence.pdf"
+
+
+def test_larger_text_takes_more_rules_pages_and_the_measuring_page_stays_last(tmp_path_factory):
+    # `printgen build` with text_size_pt: 12 on A4, the default paper
+    with pdfplumber.open(sized(tmp_path_factory, 12, "a4")) as pdf:
         assert len(pdf.pages) > 3
         assert f"page 1 of {len(pdf.pages)}" in pdf.pages[0].extract_text()
         assert arrow(pdf.pages[-1], PAGE_COLOURS["diagonal"]).length == pytest.approx(363.74, abs=0.01)
@@ -515,12 +524,8 @@ def test_an_army_sheet_has_a_line_for_each_fighter_of_the_largest_army_and_the_p
 
 @pytest.mark.parametrize("size", [7, 12])
 @pytest.mark.parametrize("paper", PAPERS)
-def test_other_text_sizes_leave_no_blank_foot_either(run_cli, copy_definition, tmp_path, size, paper):
-    path = copy_definition("quick_violence")
-    edited(path, ("text_size_pt: 9.5", f"text_size_pt: {size}"))
-    result = run_cli("build", path, "--paper", paper, "--out", tmp_path / "o")
-    assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "o" / "quick_violence" / "quick_violence.pdf") as pdf:
+def test_other_text_sizes_leave_no_blank_foot_either(tmp_path_factory, size, paper):
+    with pdfplumber.open(sized(tmp_path_factory, size, paper)) as pdf:
         for number, page in enumerate(pdf.pages[:-1], start=1):
             blank = foot_blanks(page)
             assert min(blank.values()) <= MAX_BLANK, (number, blank)
