@@ -91,14 +91,13 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
     """In the worker: read, check and simulate the set, drawing --show's boards into `folder`; the
     answer as plain data."""
     answer: dict[str, Any] = {"output": "", "problems": [], "usage": "", "valid": False, "files": []}
-    able = [g for g in registry().values() if g.validator is not None]
-    game = game_of(path)
+    game = game_of(path)  # which imports that game's code alone
     try:
         if game is None:
-            raise unknown_game(path, able)
+            raise unknown_game(path, validatable())
         if game.validator is None:
             raise DefinitionError([Problem(display_name(path), 1, "game", f"validate checks the "
-                                           f"sets of {', '.join(g.id for g in able)}; this is a "
+                                           f"sets of {', '.join(g.id for g in validatable())}; this is a "
                                            f"{game.title} definition")])
         tv = game.validator()  # imported only now
         defn, source = tv.read(path, allow_outside)
@@ -128,6 +127,11 @@ def validated(path: Path, games: int | None, seed: int | None, as_json: bool, sh
         answer["files"] = place([Artifact(doc.name, write(doc)) for doc in tv.show_documents(verdict, seed)],
                                 folder)
     return answer
+
+
+def validatable() -> list[Game]:
+    """The games validate checks, for a message about a file it cannot check (importing every game)."""
+    return [g for g in registry().values() if g.validator is not None]
 
 
 def unknown_game(path: Path, able: list[Game]) -> DefinitionError:
