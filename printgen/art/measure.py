@@ -75,7 +75,7 @@ def measure_svg(root: Any, path: Path, root_folder: Path | None) -> SvgMeasure:
 
 def check_size(root: Any, path: Path) -> None:
     """The <svg> box: width and height positive and sane, a viewBox of four finite numbers."""
-    shown, line = display_name(path), root.sourceline or 1
+    line = root.sourceline or 1
     for name in ("width", "height"):
         value = root.get(name)
         match = LENGTH.match(value) if value is not None else None
@@ -83,7 +83,7 @@ def check_size(root: Any, path: Path) -> None:
             continue  # absent, or a form svglib reads its own way (it fails clearly if it cannot)
         number = float(match.group(1))
         if not math.isfinite(number) or not 0 < number <= MAX_SVG_NUMBER:
-            raise TooCostly(f"{shown}:{line}: the <svg> {name} is {value.strip()!r}; expected a "
+            raise TooCostly(f"{display_name(path)}:{line}: the <svg> {name} is {value.strip()!r}; expected a "
                             f"positive number up to {MAX_SVG_NUMBER:,} (set the size in your "
                             f"editor)")
     box = root.get("viewBox")
@@ -91,7 +91,7 @@ def check_size(root: Any, path: Path) -> None:
         numbers = [float(n) for n in NUMBER.findall(box)]
         sane = all(math.isfinite(n) and abs(n) <= MAX_SVG_NUMBER for n in numbers)
         if len(numbers) != 4 or not sane or numbers[2] <= 0 or numbers[3] <= 0:
-            raise TooCostly(f"{shown}:{line}: the viewBox is {box.strip()!r}; expected four finite "
+            raise TooCostly(f"{display_name(path)}:{line}: the viewBox is {box.strip()!r}; expected four finite "
                             f"numbers (x, y, width, height) with a positive width and height")
 
 
@@ -102,7 +102,6 @@ class SvgWalk:
     def __init__(self, root: Any, path: Path, root_folder: Path | None, measure: SvgMeasure,
                  active_files: tuple[Path, ...] = ()) -> None:
         self.path, self.root_folder, self.measure = path, root_folder, measure
-        self.shown = display_name(path)
         self.active_files = active_files + (path.resolve(),)
         self.ids: dict[str, Any] = {}
         for element in root.iter("{*}*"):
@@ -113,7 +112,7 @@ class SvgWalk:
         self.active: set[Any] = set()
 
     def where(self, element: Any) -> str:
-        return f"{self.shown}:{element.sourceline or 1}"
+        return f"{display_name(self.path)}:{element.sourceline or 1}"  # named only for a message
 
     def visit(self, element: Any, depth: int) -> tuple[int, int, int]:
         """(elements, height, pixels) of `element` with everything it draws, copies included."""

@@ -210,7 +210,6 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
     `tree` is `data` already parsed."""
     from svglib.svglib import SvgRenderer, load_svg_file
 
-    shown = display_name(path)
     logger = logging.getLogger("svglib")
     handler, propagate = BufferingHandler(sys.maxsize), logger.propagate  # keeps every record
     handler.setLevel(logging.WARNING)
@@ -235,14 +234,14 @@ def convert(path: Path, data: bytes, root_folder: Path | None,
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # noqa: BLE001 - svglib fails in many ways on odd files; say which
-        raise ValueError(f"{shown} could not be converted by svglib ({first_line(exc)})")
+        raise ValueError(f"{display_name(path)} could not be converted by svglib ({first_line(exc)})")
     finally:
         logger.removeHandler(handler)
         logger.propagate = propagate
     if drawing is None or not drawing.width or not drawing.height:
-        raise ValueError(f"{shown} has no size: give its <svg> a width and height or a viewBox")
+        raise ValueError(f"{display_name(path)} has no size: give its <svg> a width and height or a viewBox")
     if not all(math.isfinite(v) and v > 0 for v in (drawing.width, drawing.height)):
-        raise ValueError(f"{shown} has a size of {drawing.width} x {drawing.height}; expected "
+        raise ValueError(f"{display_name(path)} has a size of {drawing.width} x {drawing.height}; expected "
                          f"positive, finite numbers")
     replaced = replaced_notes(fonts)
     return drawing, tuple(dict.fromkeys([*(r.getMessage() for r in handler.buffer), *pictures, *replaced]))

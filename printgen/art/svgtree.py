@@ -19,16 +19,15 @@ def parse(path: Path, data: bytes) -> Any:
     """The SVG's element tree (lxml, with line numbers); ValueError for broken or non-SVG files."""
     from lxml import etree
 
-    shown = display_name(path)
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False,
                              remove_comments=True)
     try:
         root = etree.parse(io.BytesIO(data), parser).getroot()
     except etree.XMLSyntaxError as exc:
-        raise ValueError(f"{shown} is not a readable SVG file (line {exc.lineno}: "
+        raise ValueError(f"{display_name(path)} is not a readable SVG file (line {exc.lineno}: "
                          f"{first_line(exc.msg or exc)})")
     if root is None or root.tag != f"{{{SVG_NS}}}svg":
         got = local(root.tag) if root is not None else "nothing"
-        raise ValueError(f"{shown} is XML but not SVG: expected an <svg> root element in the SVG "
+        raise ValueError(f"{display_name(path)} is XML but not SVG: expected an <svg> root element in the SVG "
                          f"namespace (got <{got}>)")
     return root
