@@ -71,7 +71,9 @@ import io
 import os
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
+from typing import Any, Callable
 
 import pypdf
 import pypdfium2
@@ -562,6 +564,37 @@ def bundled_build(out: Path) -> Path:
     return out
 
 
+GAMES = ("fracas", "armies", "omiga", "one_minute_war", "quick_violence")
+
+
+def on_papers(*args: Any) -> list[tuple[tuple[Any, ...], str]]:
+    """`build ARGS` once on A4 and once on Letter, into a4/ and letter/."""
+    return [((*args, "--paper", paper), paper) for paper in ("a4", "letter")]
+
+
+def print_changed(before: Path, after: Path) -> None:
+    print("\n\n".join(changed_quality_images(before, after)))
+
+
+# `make_images.py MODE BEFORE`: the builds of printgen as it is now, each (build arguments, folder
+# under the scratch folder), and what makes the mode's before-and-after pictures from BEFORE and them
+QUALITY_MODES: dict[str, tuple[list[tuple[tuple[Any, ...], str]], Callable[[Path, Path], None]]] = {
+    "pieces-quality": ([(("omiga", "quick_violence"), ""), (("deck", "--paper", "letter"), "letter")],
+                       pieces_quality_images),
+    "style-quality": ([(GAMES, "")], style_quality_images),
+    "ink-quality": ([(("omiga", "fracas", "one_minute_war", "deck"), "")], ink_quality_images),
+    "house-quality": (on_papers(*GAMES), house_quality_images),
+    "words-quality": ([(GAMES, "")], partial(style_quality_images, pages=WORDS_PAGES, prefix="words")),
+    "publisher-quality": ([((*GAMES, "deck", "--no-pictures"), "")], publisher_quality_images),
+    "changed-quality": ([((*GAMES, ROOT / "card_defs" / "deck.yaml", "--no-pictures"), "")], print_changed),
+    "potion-quality": (on_papers("deck", "--no-pictures"), potion_quality_images),
+    "table-quality": (on_papers("fracas", "quick_violence"), table_quality_images),
+    "fracas-review-quality": (on_papers("fracas"), fracas_review_images),
+    "reference-quality": ([(GAMES, "")], partial(publisher_quality_images, pages=REFERENCE_PAGES, prefix="filled")),
+    "quality": ([((), "")], quality_images),
+}
+
+
 def main() -> None:
     images_folder().mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -571,61 +604,11 @@ def main() -> None:
             piece_images(out / "pieces", out)
             war_images(out / "war-pieces", out)
             return
-        if sys.argv[1:2] == ["pieces-quality"]:
-            printgen("build", "omiga", "quick_violence", "--out", out)
-            printgen("build", "deck", "--paper", "letter", "--out", out / "letter")
-            pieces_quality_images(Path(sys.argv[2]), out)
-            return
-        if sys.argv[1:2] == ["style-quality"]:
-            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
-            style_quality_images(Path(sys.argv[2]), out)
-            return
-        if sys.argv[1:2] == ["ink-quality"]:
-            printgen("build", "omiga", "fracas", "one_minute_war", "deck", "--out", out)
-            ink_quality_images(Path(sys.argv[2]), out)
-            return
-        if sys.argv[1:2] == ["house-quality"]:
-            for paper in ("a4", "letter"):
-                printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--paper", paper,
-                         "--out", out / paper)
-            house_quality_images(Path(sys.argv[2]), out)
-            return
-        if sys.argv[1:2] == ["words-quality"]:
-            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
-            style_quality_images(Path(sys.argv[2]), out, WORDS_PAGES, "words")
-            return
-        if sys.argv[1:2] == ["publisher-quality"]:
-            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "deck",
-                     "--no-pictures", "--out", out)
-            publisher_quality_images(Path(sys.argv[2]), out)
-            return
-        if sys.argv[1:2] == ["changed-quality"]:
-            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence",
-                     ROOT / "card_defs" / "deck.yaml", "--no-pictures", "--out", out)
-            print("\n\n".join(changed_quality_images(Path(sys.argv[2]), out)))
-            return
-        if sys.argv[1:2] == ["potion-quality"]:
-            for paper in ("a4", "letter"):
-                printgen("build", "deck", "--no-pictures", "--paper", paper, "--out", out / paper)
-            potion_quality_images(Path(sys.argv[2]), out)
-            return
-        if sys.argv[1:2] == ["table-quality"]:
-            for paper in ("a4", "letter"):
-                printgen("build", "fracas", "quick_violence", "--paper", paper, "--out", out / paper)
-            table_quality_images(Path(sys.argv[2]), out)
-            return
-        if sys.argv[1:2] == ["fracas-review-quality"]:
-            for paper in ("a4", "letter"):
-                printgen("build", "fracas", "--paper", paper, "--out", out / paper)
-            fracas_review_images(Path(sys.argv[2]), out)
-            return
-        if sys.argv[1:2] == ["reference-quality"]:
-            printgen("build", "fracas", "armies", "omiga", "one_minute_war", "quick_violence", "--out", out)
-            publisher_quality_images(Path(sys.argv[2]), out, REFERENCE_PAGES, "filled")
-            return
-        if sys.argv[1:2] == ["quality"]:
-            printgen("build", "--out", out)
-            quality_images(Path(sys.argv[2]), out)
+        if sys.argv[1:2] and sys.argv[1] in QUALITY_MODES:
+            builds, make = QUALITY_MODES[sys.argv[1]]
+            for args, folder in builds:
+                printgen("build", *args, "--out", out / folder)
+            make(Path(sys.argv[2]), out)
             return
         deck_images(out)
         rules_images(out)
