@@ -4,14 +4,12 @@ story on a throwaway canvas.
 """
 from __future__ import annotations
 
-import io
 from typing import Callable
 
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, PageBreak
 
 from printgen.core.paper import MM_PER_PT, pt
-from printgen.drawing.flow import frame_at, pour, take_until_page_break
+from printgen.drawing.flow import Trial, frame_at, pour, take_until_page_break
 from printgen.drawing.story import Masthead
 
 Box = tuple[float, float, float, float]  # x, y, w, h in mm
@@ -20,7 +18,7 @@ TOLERANCE = 0.5  # mm: how close to the least height the search goes
 
 def leftover(story: list[Flowable], pages: list[list[Box]]) -> list[Flowable]:
     """What is left of `story` once it has flowed through the pages' frames; [] when it all fits."""
-    canvas = Canvas(io.BytesIO())
+    canvas = Trial()
     remaining = list(story)
     for frames in pages:
         chunk, broke = take_until_page_break(remaining)

@@ -2,6 +2,7 @@
 their text before it is drawn (a rulebook balancing its last page's columns)."""
 from __future__ import annotations
 
+import io
 from typing import Callable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
@@ -11,6 +12,15 @@ from printgen.core.paper import pt
 from printgen.drawing.document import Page
 
 Drawn = Callable[[int, Page, Callable[[], None]], None]  # wraps the pouring of page `index` (a form)
+
+
+class Trial(Canvas):
+    """A canvas that layout pours a story on to learn where its blocks go, never saved. A picture
+    or a table (story.FitWidth) is not drawn on it: drawing them there cost as much as on the page,
+    a third of a rulebook's trials, for nothing anyone sees; reportlab's paragraphs still draw."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO())
 
 
 class ColumnBreak(Flowable):

@@ -13,7 +13,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 from printgen.core.paper import MM_PER_PT, pt
 from printgen.drawing.libadapter import placed_at_a_frames_top
 from printgen.drawing import fonts, style
-from printgen.drawing.flow import BREAKS
+from printgen.drawing.flow import BREAKS, Trial
 
 
 NBSP = "\u00a0"
@@ -134,25 +134,35 @@ TableFactory = Callable[[float], Flowable]  # given the frame width in mm
 
 
 class FitWidth(Flowable):
-    """Builds its content for the width of whatever frame it lands in (tables need fixed widths)."""
+    """Builds its content for the width of whatever frame it lands in (tables need fixed widths),
+    once a width: a layout wraps a block again at each trial height, and building a table's cells
+    again each time was most of a rulebook's layout (reportlab wraps and draws a flowable as often
+    as it is asked, as its own multi-pass builds do)."""
 
     def __init__(self, factory: TableFactory) -> None:
         super().__init__()
         self.factory = factory
         self.content: Flowable | None = None
+        self.made: dict[float, Flowable] = {}
+
+    def at_width(self, avail_width: float) -> Flowable:
+        if avail_width not in self.made:
+            self.made[avail_width] = self.factory(avail_width * MM_PER_PT)
+        return self.made[avail_width]
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.content = self.factory(avail_width * MM_PER_PT)
+        self.content = self.at_width(avail_width)
         self.width, self.height = self.content.wrap(avail_width, avail_height)
         return self.width, self.height
 
     def draw(self) -> None:
         assert self.content is not None
-        self.content.drawOn(self.canv, 0, 0)
+        if not isinstance(self.canv, Trial):
+            self.content.drawOn(self.canv, 0, 0)
 
     def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
         """The content at this width, broken where it allows (asked only under Document.breaks)."""
-        content = self.factory(avail_width * MM_PER_PT)
+        content = self.at_width(avail_width)
         section = getattr(self, "section", "")
         return [tagged(part, section) for part in content.split(avail_width, avail_height)]
 

@@ -11,18 +11,16 @@ The writers then only serialise what this step made, each document once.
 """
 from __future__ import annotations
 
-import io
 from dataclasses import replace
 from typing import Sequence
 
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
 from printgen.core.problems import DefinitionError, Problem
 from printgen.core.source import SourceMap
 from printgen.drawing import fonts
 from printgen.drawing.document import Document, DoesNotFit, Growing, Page, TextOverflow
-from printgen.drawing.flow import pour_page
+from printgen.drawing.flow import Trial, pour_page
 
 
 def grown(growing: Growing) -> tuple[list[Page], list[Flowable]]:
@@ -30,7 +28,7 @@ def grown(growing: Growing) -> tuple[list[Page], list[Flowable]]:
     TextOverflow (with the fixed last page's blame when only that page overflows) when none does."""
     grow, breaks = growing.grow, growing.document.breaks
     fonts.register()
-    canvas = Canvas(io.BytesIO())  # poured on, never saved
+    canvas = Trial()
     overflow = TextOverflow([])
     for count in range(grow.first, grow.last + 1):
         pages = grow.pages(count)

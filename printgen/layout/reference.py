@@ -10,7 +10,6 @@ printers cannot reach. Each card names its game in its title, and its title bloc
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field, replace
 from math import ceil, floor
 from functools import partial
@@ -27,7 +26,7 @@ from reportlab.platypus.doctemplate import LayoutError
 from printgen.drawing import fonts, style
 from printgen.core.build import BuildOptions
 from printgen.drawing.document import Document, Located, Page, cut_short as halves_cut_short
-from printgen.drawing.flow import fill
+from printgen.drawing.flow import Trial, fill
 from printgen.core.source import Loc
 from printgen.core.paper import MM_PER_PT, Flip, Paper, font_mm, pt
 from printgen.drawing.picture import CUT, guide, rect, text
@@ -179,7 +178,7 @@ class Half(Flowable):
         """The least column height (pt) that takes all of `pending`; `full` when one column is all
         there is or even `full` is too little. Reckoned from the blocks' heights, then proved by
         filling the columns on a throwaway canvas (searched for by trial only if that fails)."""
-        canvas = Canvas(io.BytesIO())
+        canvas = Trial()
 
         def fits(height: float) -> bool:
             trial = list(pending)
@@ -340,7 +339,7 @@ def cut_short(sheet: Document) -> Located:
     throwaway canvas now, as the writer will (a game asks this to place the problems in its own
     Markdown, before the build writes the file); no PDF is written."""
     fonts.register()
-    fill(sheet.pages, sheet.story, Canvas(io.BytesIO()), sheet.breaks)
+    fill(sheet.pages, sheet.story, Trial(), sheet.breaks)
     return halves_cut_short(sheet.story)
 
 

@@ -6,7 +6,6 @@ grows from an estimate while the text overflows, up to MAX_PAGES.
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import takewhile
@@ -16,7 +15,6 @@ from typing import Annotated, Any, Callable, Mapping, Union
 from pydantic import BaseModel, ConfigDict, Field
 from reportlab.graphics.shapes import Group
 from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, PageBreak, Table
 
 from printgen.core.build import BuildOptions
@@ -24,7 +22,7 @@ from printgen.core.paper import Paper, pt
 from printgen.core.source import Loc
 from printgen.drawing.document import Blame, Document, DoesNotFit, Grow, Growing, Page
 from printgen.drawing.columns import BAND_GAP
-from printgen.drawing.flow import frame_at, pour
+from printgen.drawing.flow import Trial, frame_at, pour
 from printgen.drawing.libadapter import frame_cursor
 from printgen.drawing import style
 from printgen.drawing.markdown import Hooks, PictureMaker, blocks
@@ -197,7 +195,7 @@ def closing_page(book: Rulebook, paper: Paper, count: int) -> Page:
 def balanced(layout: Layout, last: Page, remaining: list[Flowable]) -> Page:
     """The last page, its columns cut to share evenly the text `remaining` that reaches it and fits
     it (printgen.layout.paging pours the pages before; here trials on a throwaway canvas)."""
-    canvas = Canvas(io.BytesIO())
+    canvas = Trial()
     fixed, columns = last.frames[:-layout.columns], last.frames[-layout.columns:]
     if not remaining or any(isinstance(item, PageBreak) for item in remaining):
         return last
@@ -219,14 +217,20 @@ def balanced(layout: Layout, last: Page, remaining: list[Flowable]) -> Page:
     width = pt(layout.column_width)
     needed = sum(item.wrap(width, pt(full))[1] + item.getSpaceBefore() for item in remaining) / pt(1)
     height = min(full, needed / layout.columns)
-    while height < full and uneven(height) is None:
+    spreads: dict[float, float | None] = {}  # each height poured once
+
+    def spread(height: float) -> float | None:
+        if height not in spreads:
+            spreads[height] = uneven(height)
+        return spreads[height]
+
+    while height < full and spread(height) is None:
         height = min(full, height + BALANCE_STEP)
     if height >= full:
         return last
     # a block that moves whole can leave one column short: a little more height may end them level
     tries = [h for h in (height + k * BALANCE_STEP for k in range(LEVEL_TRIES)) if h < full]
-    spreads = {h: uneven(h) for h in tries}
-    height = min(tries, key=lambda h: (spreads[h] if spreads[h] is not None else 1e9, h))
+    height = min(tries, key=lambda h: (1e9 if spread(h) is None else spread(h), h))
     frames = fixed + [(x, top - height, w, height) for x, _, w, _ in columns]
     return Page(shapes=last.shapes, frames=frames)
 

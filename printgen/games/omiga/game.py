@@ -260,17 +260,28 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     total = RULES_PAGES + 2 * len(sheets)  # the rules, then each sheet's front and back
     tile_pages = f"{RULES_PAGES + 1}\u2013{total}"
 
+    made: dict[tuple[bool, tuple[int, float] | None], list[Flowable]] = {}
+
     def story_of(placing: bool, race: tuple[int, float] | None) -> list[Flowable]:
-        return rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing, race)
+        """The story with these pictures, made once: a pour leaves its flowables as they were (it
+        splits into new ones), so each trial and the writer take a copy of the list."""
+        if (placing, race) not in made:
+            made[placing, race] = rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing, race)
+        return list(made[placing, race])
 
     def fits(placing: bool, race: tuple[int, float] | None) -> bool:
         story = story_of(placing, race)
         return not leftover(story, [under_masthead(story[0], frames), frames])
 
     # each picture where the sheet has room for it: the placing picture first (the core rule's),
-    # then the race's, as large as the room allows (on the bundled set both fit A4 and Letter)
-    placing = fits(True, None)
-    race = next((layout for layout in LAYOUTS if fits(placing, layout)), None)
+    # then the race's, as large as the room allows (on the bundled set both fit A4 and Letter, so
+    # both at their largest are tried first, and fit at the first trial)
+    race: tuple[int, float] | None = LAYOUTS[0]
+    if fits(True, race):
+        placing = True
+    else:
+        placing = fits(True, None)
+        race = next((layout for layout in LAYOUTS if fits(placing, layout)), None)
 
     def fresh() -> list[Flowable]:
         return story_of(placing, race)
