@@ -66,7 +66,7 @@ class Grow:
     the layout step tries each count by pouring the story on a throwaway canvas, not by writing."""
 
     pages: Callable[[int], list[Page]]
-    story: Callable[[], list[Flowable]]  # fresh flowables each time (a pour may split them)
+    story: Callable[[], list[Flowable]]  # the story, made when the layout step starts
     first: int
     last: int
     fixed_last: Blame | None = None  # the last page never moves: text overflowing it alone is told so

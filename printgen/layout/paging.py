@@ -24,15 +24,19 @@ from printgen.drawing.flow import Trial, pour_page
 
 
 def grown(growing: Growing) -> tuple[list[Page], list[Flowable]]:
-    """The pages at the least count whose frames take the whole story, with a fresh story for them;
-    TextOverflow (with the fixed last page's blame when only that page overflows) when none does."""
+    """The pages at the least count whose frames take the whole story, with the story for them;
+    TextOverflow (with the fixed last page's blame when only that page overflows) when none does.
+    The story is made once: a pour splits blocks into new ones and leaves the story's own as they
+    were, so each count, and then the writer, pours a copy of the list (as platypus's multiBuild
+    lays out one story again on each pass)."""
     grow, breaks = growing.grow, growing.document.breaks
     fonts.register()
     canvas = Trial()
     overflow = TextOverflow([])
+    story = grow.story()
     for count in range(grow.first, grow.last + 1):
         pages = grow.pages(count)
-        remaining, carried = grow.story(), False
+        remaining, carried = list(story), False
         for page in pages[:-1]:
             carried = pour_page(page, remaining, canvas, breaks)
         reaching = list(remaining)  # the text the last page gets
@@ -40,7 +44,7 @@ def grown(growing: Growing) -> tuple[list[Page], list[Flowable]]:
         if not remaining:
             if grow.balance is not None:
                 pages = [*pages[:-1], grow.balance(pages[-1], reaching)]
-            return pages, grow.story()
+            return pages, list(story)
         if grow.fixed_last is not None and not carried:  # another page would not help
             raise TextOverflow(remaining, blame=grow.fixed_last)
         overflow = TextOverflow(remaining, carried)

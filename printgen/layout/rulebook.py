@@ -98,8 +98,9 @@ class RulesTable(Table):
 
 
 def markdown(book: Rulebook, options: BuildOptions, closing: bool = False) -> str:
-    """Rendered once per build; flowables are made afresh for each layout pass. `closing`: the book
-    ends in its drawn page, which the text may point to (a booklet leaves it out)."""
+    """The book's Markdown, rendered once per build, as its story is made (every layout pass pours
+    a copy of it). `closing`: the book ends in its drawn page, which the text may point to (a
+    booklet leaves it out)."""
     context = {**book.context, "flip": options.flip, "paper": options.paper.name, "closing_page": closing}
     return render(book.template, context, options.templates)
 
@@ -266,7 +267,7 @@ def rulebook_document(book: Rulebook, options: BuildOptions, name: str, paper: P
                                        f"the {book.title} rules need more than {MAX_PAGES} pages of "
                                        f"{paper.name} paper", advice),
                         label=f"the {book.title} rules ({paper.name})", breaks=True)
-    grow = Grow(partial(pages, book, layout, sheets=sheets), lambda: story(book, text), first_guess, MAX_PAGES,
+    grow = Grow(partial(pages, book, layout, sheets=sheets), lambda: items, first_guess, MAX_PAGES,
                 balance=partial(balanced, layout))
     if not closing_pages(book, sheets):
         return Growing(document, grow)

@@ -305,10 +305,10 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
                                                                options.scratch), dpi, notes["rules"],
                                      defn.rules.accent))
         try:
-            items = rulebook.story(book, rulebook.markdown(book, opts))
+            made = rulebook_document(book, opts, f"{loaded.name}-rules.pdf")
+            items = made.grow.story()
             column = rulebook.plan(items, book.settings, opts.paper).column_width
             problems += located(set_in(items, column), opts)
-            made = rulebook_document(book, opts, f"{loaded.name}-rules.pdf")
             overflow = made.document.overflow
             if overflow is not None:  # told at the definition's `rules:`, in words for a deck's text
                 made.document.overflow = Blame(("rules",), overflow.what, f"shorten {name} or show fewer cards "

@@ -3,6 +3,7 @@
 The rules sheet comes first, so the whole file prints double-sided and is read rules first."""
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 from typing import Any, cast
 
@@ -260,14 +261,14 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     total = RULES_PAGES + 2 * len(sheets)  # the rules, then each sheet's front and back
     tile_pages = f"{RULES_PAGES + 1}\u2013{total}"
 
-    made: dict[tuple[bool, tuple[int, float] | None], list[Flowable]] = {}
+    @cache
+    def made(placing: bool, race: tuple[int, float] | None) -> list[Flowable]:
+        """The story once for each choice of pictures: a pour leaves its flowables as they were (it
+        splits into new ones), so each trial and the writer pour a copy of the list."""
+        return rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing, race)
 
     def story_of(placing: bool, race: tuple[int, float] | None) -> list[Flowable]:
-        """The story with these pictures, made once: a pour leaves its flowables as they were (it
-        splits into new ones), so each trial and the writer take a copy of the list."""
-        if (placing, race) not in made:
-            made[placing, race] = rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing, race)
-        return list(made[placing, race])
+        return list(made(placing, race))
 
     def fits(placing: bool, race: tuple[int, float] | None) -> bool:
         story = story_of(placing, race)

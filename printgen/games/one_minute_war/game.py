@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from importlib import import_module
 from typing import cast
 
@@ -209,12 +210,18 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
 
-    def story_of(tips_early: bool) -> list[Flowable]:
+    @cache
+    def made(tips_early: bool) -> list[Flowable]:
+        """The story once for each place of the tips: a pour leaves its flowables as they were (it
+        splits into new ones), so each trial and the writer pour a copy of the list."""
         text = render(RULES_TEMPLATE, {"d": defn, "soldiers": card.soldiers(), "near": defn.sides[0],
                                        "far": defn.sides[1], "flip": options.flip, "tips": tips(defn),
                                        "example": example_data(defn), "tips_early": tips_early},
                       options.templates)
         return example_whole(blocks(text, RULES_TEMPLATE, style, Hooks(tables)))
+
+    def story_of(tips_early: bool) -> list[Flowable]:
+        return list(made(tips_early))
 
     # the tips close the first page where it has room for them (A4's); else they follow the match-up
     # table overleaf, which then starts beside the card's back whole instead of behind them

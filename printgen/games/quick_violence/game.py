@@ -238,16 +238,19 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
     measuring_style = styles(min(defn.text_size_pt, MEASURING_MAX_PT), defn.reference.accent,
                              default=house.REFERENCE_PT)  # headings in the accent, as in the rules
 
-    @cache
-    def markdown(template: str) -> str:  # rendered once, not per trial
-        return render(f"{TEMPLATES}/{template}", context(defn, paper), options.templates)
-
-    def story_of(template: str, style: Styles) -> list[Flowable]:  # fresh flowables for every attempt
+    def story_of(template: str, style: Styles) -> list[Flowable]:
         tables = {"fighters": lambda width: fighter_table(defn, paper, style, loaded.source, width)}
-        return blocks(markdown(template), f"{TEMPLATES}/{template}", style, Hooks(tables))
+        text = render(f"{TEMPLATES}/{template}", context(defn, paper), options.templates)
+        return blocks(text, f"{TEMPLATES}/{template}", style, Hooks(tables))
+
+    @cache
+    def rules_story() -> list[Flowable]:
+        return story_of("rules.md.j2", style)
 
     def rules() -> list[Flowable]:
-        return story_of("rules.md.j2", style)
+        """The rules, made once: a pour leaves its flowables as they were (it splits into new ones),
+        so the guess, each trial and the writer pour a copy of the list."""
+        return list(rules_story())
 
     def story() -> list[Flowable]:
         return rules() + [PageBreak()] + story_of("measuring.md.j2", measuring_style)
