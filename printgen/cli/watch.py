@@ -21,7 +21,7 @@ import click
 from printgen.core.problems import display_name
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
-Rebuild = Callable[[list[Path]], "set[Path] | None"]  # the changed files -> the files to watch (None: the same)
+Rebuild = Callable[[list[Path]], "set[Path]"]  # the changed files -> the files to watch
 # Python's own files and the system's, never a build's input; each name ends in a separator
 PYTHONS_OWN = tuple(os.path.join(folder, "") for folder in {sys.prefix, sys.base_prefix, "/proc", "/dev", "/sys"})
 WRITING = os.O_WRONLY | os.O_RDWR
@@ -71,41 +71,30 @@ class Reads:
             self.files = None
 
 
-def snapshot(files: Iterable[Path]) -> dict[Path, Stamp]:
-    stamps: dict[Path, Stamp] = {}
-    for path in files:
-        try:
-            info = path.stat()
-            stamps[path] = (info.st_mtime_ns, info.st_size)
-        except OSError:
-            stamps[path] = None
-    return stamps
-
-
-def changed(before: dict[Path, Stamp], after: dict[Path, Stamp]) -> list[Path]:
-    return sorted(p for p in before.keys() | after.keys() if before.get(p, 0) != after.get(p, 0))
-
-
-def watch(paths: Iterable[Path], rebuild: Rebuild, stopped: str = "printgen: stopped watching.", interval: float = 0.5,
-          should_stop: Callable[[], bool] = lambda: False, max_rounds: int | None = None,
-          sleep: Callable[[float], Any] | None = None) -> int:
-    """Build once, then poll every `interval` s and rebuild after any change, until Ctrl-C (`stopped`
-    is said); the number of rebuilds. A file's stamp is taken before the build that reads it, so a
-    save during a build triggers the next; a file first listed by a build, after it."""
-    def after(before: dict[Path, Stamp], listed: set[Path] | None) -> dict[Path, Stamp]:
-        if listed is None:
-            return before
-        return {**snapshot(listed - before.keys()), **{p: before[p] for p in listed & before.keys()}}
-
-    rebuilds = rounds = 0
+def stamp(path: Path) -> Stamp:
     try:
-        state = after(snapshot({path.resolve() for path in paths}), rebuild([]))
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
+
+
+def watch(paths: Iterable[Path], rebuild: Rebuild, stopped: str = "printgen: stopped watching.",
+          sleep: Callable[[float], Any] | None = None) -> int:
+    """Build once, then poll twice a second and rebuild after any change, until Ctrl-C (`stopped` is
+    said); the number of rebuilds. A file's stamp is taken before the build that reads it, so a save
+    during a build triggers the next; a file first listed by a build, after it. `sleep`: the tests'."""
+    def after(before: dict[Path, Stamp], listed: set[Path]) -> dict[Path, Stamp]:
+        return {path: before[path] if path in before else stamp(path) for path in listed}
+
+    rebuilds = 0
+    try:
+        state = after({path.resolve(): stamp(path.resolve()) for path in paths}, rebuild([]))
         load_build_code()  # here once, not by every rebuild's forked worker
-        while not should_stop() and (max_rounds is None or rounds < max_rounds):
-            (sleep or time.sleep)(interval)
-            rounds += 1
-            now = snapshot(state)
-            differences = changed(state, now)
+        while True:
+            (sleep or time.sleep)(0.5)
+            now = {path: stamp(path) for path in state}
+            differences = sorted(path for path in state if now[path] != state[path])
             if differences:
                 names = ", ".join(display_name(p) for p in differences[:3]) + (" ..." if len(differences) > 3 else "")
                 click.echo(f"printgen: changed: {names}; rebuilding", err=True)
