@@ -1,12 +1,10 @@
 """`printgen serve`: a browser page of every page and piece the games build, redrawn after every save.
 
-`build --watch`'s loop (printgen.cli.watch) builds every game whole, as `build` does, into one
-private folder (removed when serve stops, or by the next serve if this one was killed). The standard
-library's threaded HTTP server answers GETs on 127.0.0.1 from a table of URL paths to the last good
-build's files, so nothing else on disk is ever served. Each connection's thread is bounded in time
-and bytes, never writes to stderr (a build's worker forked meanwhile would inherit that lock held)
-and never takes Ctrl-C, which stays with the main thread (docs/ARCHITECTURE.md). The settings are
-the command line's alone, shown in the page.
+`build --watch`'s loop (printgen.cli.watch) builds every game whole, as `build` does, into a private
+folder, removed when serve stops (or by the next serve). The standard library's threaded HTTP server
+answers GETs on 127.0.0.1 from a table of URL paths to the last good build's files, and nothing else.
+Its threads are bounded in time and bytes, never write to stderr (a build's worker forked meanwhile
+would inherit that lock held) and never take Ctrl-C, which stays with the main thread.
 """
 from __future__ import annotations
 
@@ -231,12 +229,12 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def answer(self) -> Reply:
-        hosts, origins = self.server.hosts, self.server.origins
+        origins = self.server.origins
         if self.command != "GET":
             return Reply(405, TEXT, b"405: only GET is answered\n", {"Allow": "GET"})
-        if self.headers.get("Host", "") not in hosts:
+        if f"http://{self.headers.get('Host', '')}" not in origins:
             # a page from elsewhere reaching 127.0.0.1 through a name it controls (DNS rebinding)
-            return Reply(403, TEXT, f"403: answered only as {' or '.join(hosts)}\n".encode())
+            return Reply(403, TEXT, f"403: answered only at {' or '.join(origins)}\n".encode())
         if (self.headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none")
                 or self.headers.get("Origin", origins[0]) not in origins
                 or not self.headers.get("Referer", origins[0] + "/").startswith(tuple(o + "/" for o in origins))):
@@ -260,8 +258,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Loopback(ThreadingHTTPServer):
-    """A listening socket on 127.0.0.1 that answers `respond(unquoted path)` in a thread per
-    connection once `serving`."""
+    """127.0.0.1:`port`, answering `respond(unquoted path)` in a thread per connection once `serving`."""
 
     block_on_close = False  # server_close does not wait for the connections' threads (daemons already)
 
@@ -271,20 +268,17 @@ class Loopback(ThreadingHTTPServer):
         self.lock = threading.Lock()
         super().__init__((HOST, port), Handler)  # SO_REUSEADDR, not SO_REUSEPORT: a port in use fails
         self.port: int = self.server_address[1]
-        self.hosts = (f"{HOST}:{self.port}", f"localhost:{self.port}")
-        self.origins = tuple(f"http://{host}" for host in self.hosts)
-        self.url = f"http://{HOST}:{self.port}/"
+        self.origins = (f"http://{HOST}:{self.port}", f"http://localhost:{self.port}")
+        self.url = self.origins[0] + "/"
 
     def serving(self) -> None:
         """Answer in a thread of its own that blocks Ctrl-C and SIGTERM, as the threads it starts do,
         so that they reach the main thread even while it waits for a build."""
         stops = {signal.SIGINT, signal.SIGTERM}
         held = signal.pthread_sigmask(signal.SIG_BLOCK, stops) if hasattr(signal, "pthread_sigmask") else None
-        try:
-            threading.Thread(target=self.serve_forever, args=(0.1,), daemon=True).start()
-        finally:
-            if held is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        threading.Thread(target=self.serve_forever, args=(0.1,), daemon=True).start()
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         with self.lock:
@@ -295,9 +289,8 @@ class Loopback(ThreadingHTTPServer):
         super().process_request(request, client_address)
 
     def shutdown_request(self, request: Any) -> None:
-        with self.lock:
-            if request in self.held:
-                self.held.remove(request)
+        with self.lock, suppress(ValueError):  # not held: closed as the oldest
+            self.held.remove(request)
         super().shutdown_request(request)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
