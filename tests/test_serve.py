@@ -29,8 +29,10 @@ from pypdf import PdfReader
 
 from browser import MISSING, START_SECONDS, Browser
 from serving import Served, raw_request, save, small_deck, stop_all_in_session, swap
-from printgen.cli import loopback
-from printgen.cli.loopback import Loopback, Reply
+from printgen.cli import serve as serve_module
+from printgen.cli.serve import Live, Loopback, Reply, serve
+from printgen.core.build import BuildOptions
+from printgen.core.paper import PAPERS
 from test_signals import session_members
 
 pytestmark = pytest.mark.xdist_group("serve")  # one server for the module's tests, in their order
@@ -330,7 +332,7 @@ def test_ctrl_c_stops_the_server_and_everything_it_started(served):
         socket.create_connection(("127.0.0.1", served.port), timeout=5).close()
 
 
-# -- the loop-back server alone, in-process --------------------------------------------------------
+# -- the server alone, in-process --------------------------------------------------------
 
 def echo(path: str) -> Reply:
     return Reply(200, "text/plain", path.encode())
@@ -367,7 +369,7 @@ def test_a_silent_connection_does_not_hold_up_the_others():
 
 
 def test_an_idle_connection_is_closed_and_the_oldest_beyond_the_limit(monkeypatch):
-    monkeypatch.setattr(loopback, "MAX_CONNECTIONS", 2)
+    monkeypatch.setattr(serve_module, "MAX_CONNECTIONS", 2)
     server = Loopback(echo)
     server.serving()
     try:
@@ -378,7 +380,7 @@ def test_an_idle_connection_is_closed_and_the_oldest_beyond_the_limit(monkeypatc
         for connection in held:
             connection.close()
         assert until(lambda: server.held == [])
-        monkeypatch.setattr(loopback, "IDLE_SECONDS", 0.0)
+        monkeypatch.setattr(serve_module, "IDLE_SECONDS", 0.0)
         idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
         for connection in idle:
             connection.settimeout(5)
@@ -390,7 +392,7 @@ def test_an_idle_connection_is_closed_and_the_oldest_beyond_the_limit(monkeypatc
 
 
 def test_a_request_sent_a_byte_at_a_time_has_its_time_in_all(monkeypatch):
-    monkeypatch.setattr(loopback, "REQUEST_SECONDS", 0.2)
+    monkeypatch.setattr(serve_module, "REQUEST_SECONDS", 0.2)
     server = Loopback(echo)
     server.serving()
     try:
@@ -416,18 +418,19 @@ def test_a_port_in_use_is_a_usage_error(run_cli):
     assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output
 
 
-def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
-    from printgen.cli.serve import Live, serve
-    from printgen.core.build import BuildOptions
-    from printgen.core.paper import PAPERS
+def interrupt(_: float) -> None:
+    """The watching loop's pause, cut short by Ctrl-C."""
+    raise KeyboardInterrupt
 
+
+def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
     opened: list[str] = []
     monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
     broken = tmp_path / "broken.yaml"
     broken.write_text("game: [fracas\n")  # fails at once: no build is paid for
     live = Live([broken], BuildOptions(PAPERS["a4"]))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    assert serve(live, open_browser=True, max_rounds=0) == 0
+    assert serve(live, open_browser=True, sleep=interrupt) == 0
     assert live.folder.parent == tmp_path and not live.folder.exists()  # removed as serve returns
     out = capsys.readouterr()
     assert re.fullmatch(r"printgen: serving at (http://127\.0\.0\.1:\d+/) \(this computer only; Ctrl-C "
@@ -440,9 +443,6 @@ def test_open_asks_the_browser_for_the_address(monkeypatch, tmp_path, capsys):
 def test_a_folder_left_by_a_killed_serve_is_removed_by_the_next(monkeypatch, tmp_path):
     """A serve killed outright (SIGKILL, a power cut) cannot remove its folder; the next serve removes
     each folder whose process is gone, and keeps those of serves still running."""
-    from printgen.cli.serve import served_folder
-    from printgen.core.staging import remove
-
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()
@@ -453,14 +453,19 @@ def test_a_folder_left_by_a_killed_serve_is_removed_by_the_next(monkeypatch, tmp
     unnamed = tmp_path / ".printgen-serve-0ld3r"  # no process id in its name: not judged
     for folder in (running, unnamed):
         folder.mkdir()
-    mine = Path(served_folder())
-    try:
-        assert not left.exists() and running.is_dir() and unnamed.is_dir()
-        assert mine.parent == tmp_path and mine.name.startswith(f".printgen-serve-{os.getpid()}-")
-        assert mine.stat().st_mode & 0o777 == 0o700
-    finally:
-        remove(str(mine))
-    assert not mine.exists()
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("game: [fracas\n")  # fails at once: no build is paid for
+    live = Live([broken], BuildOptions(PAPERS["a4"]))
+    seen = []
+
+    def look(_: float) -> None:  # while serving: what the temporary folder holds
+        seen.extend([left.exists(), running.is_dir(), unnamed.is_dir(), live.folder.stat().st_mode & 0o777])
+        raise KeyboardInterrupt
+
+    serve(live, sleep=look)
+    assert seen == [False, True, True, 0o700]
+    assert live.folder.parent == tmp_path and live.folder.name.startswith(f".printgen-serve-{os.getpid()}-")
+    assert not live.folder.exists()  # removed as serve returns
 
 
 class Tile:
@@ -524,8 +529,6 @@ def test_the_workers_pictures_are_put_on_disk_as_they_are_made(tmp_path):
     build's staging folder as it is made (and the server reads them from the worker's folder when
     asked), so a deck that builds within the worker's memory also serves within it."""
     from printgen.cli.pictures import served_work
-    from printgen.core.build import BuildOptions
-    from printgen.core.paper import PAPERS
     from printgen.games import load
 
     loaded = load(small_deck(tmp_path / "potion"))

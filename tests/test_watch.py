@@ -73,9 +73,9 @@ def test_files_svg_art_draws_from_are_watched(copy_definition, tmp_path, monkeyp
     Image.new("RGB", (4, 4), "red").save(tmp_path / "dot.png")
     files = read_by_build(definition)
     assert {(tmp_path / name).resolve() for name in ("back.svg", "part.svg", "dot.png")} <= files
-    before = watching.snapshot(files)
+    before = {path: watching.stamp(path) for path in files}
     touch_later(tmp_path / "part.svg", (tmp_path / "part.svg").read_text().replace("<rect", "<rect fill=\"red\""))
-    assert watching.changed(before, watching.snapshot(files)) == [(tmp_path / "part.svg").resolve()]
+    assert [path for path in files if watching.stamp(path) != before[path]] == [(tmp_path / "part.svg").resolve()]
 
 
 def test_what_one_thread_reads_is_heard_and_nothing_else(tmp_path):
@@ -100,13 +100,19 @@ def test_loop_rebuilds_after_a_real_change_and_not_otherwise(tmp_path):
     watched_file.write_text("title: one\n")
     calls: list[list[Path]] = []
 
+    def rebuild(changed: list[Path]) -> set[Path]:
+        calls.append(changed)
+        return {watched_file}
+
     def sleep(_: float) -> None:  # the loop's pause: the user edits the file during the second one
         if sleep.rounds == 1:
             touch_later(watched_file, "title: two, longer\n")
+        elif sleep.rounds == 4:  # four looks at the file, then Ctrl-C
+            raise KeyboardInterrupt
         sleep.rounds += 1
     sleep.rounds = 0
 
-    rebuilds = watching.watch({watched_file}, calls.append, interval=0, max_rounds=4, sleep=sleep)
+    rebuilds = watching.watch({watched_file}, rebuild, sleep=sleep)
     assert rebuilds == 1
     assert calls == [[], [watched_file]]  # the first build, then one rebuild naming the file
 
@@ -116,8 +122,16 @@ def test_loop_with_a_short_interval_in_a_thread(tmp_path):
     watched_file.write_bytes(b"one")
     seen: list[list[Path]] = []
     stop = threading.Event()
-    worker = threading.Thread(target=watching.watch, args=({watched_file}, seen.append),
-                              kwargs={"interval": 0.02, "should_stop": stop.is_set})
+
+    def rebuild(changed: list[Path]) -> set[Path]:
+        seen.append(changed)
+        return {watched_file}
+
+    def sleep(_: float) -> None:  # a short pause, until the test says stop (as Ctrl-C would)
+        if stop.wait(0.02):
+            raise KeyboardInterrupt
+
+    worker = threading.Thread(target=watching.watch, args=({watched_file}, rebuild), kwargs={"sleep": sleep})
     worker.start()
     try:
         time.sleep(0.1)
@@ -145,13 +159,14 @@ def test_watch_builds_shows_errors_and_keeps_going(copy_definition, tmp_path, ca
         lambda: touch_later(definition, good.replace("title: Fracas", "title: Fracas Again")),  # fixed
     ])
 
-    def sleep(_: float) -> None:
-        step = next(edits, None)
-        if step:
-            step()
+    def sleep(_: float) -> None:  # a save at each pause, then Ctrl-C
+        next(edits, interrupted)()
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
 
     options = BuildOptions(PAPERS["a4"])
-    rebuilds = watch_builds([definition], options, out, False, interval=0, max_rounds=3, sleep=sleep)
+    rebuilds = watch_builds([definition], options, out, False, sleep=sleep)
     assert rebuilds == 2
     err = capsys.readouterr().err
     assert "fracas.yaml:" in err and "life" in err and "nothing was written. Watching for changes" in err

@@ -1,9 +1,8 @@
 """`printgen build --watch` and `serve`: rebuild when a file a build read changes.
 
-Each build's worker lists the files it opened (`Reads`): the definition, its rows of data, its art
-and what the art links to, the templates; nothing is searched for, so no game's keys need to be
-known. This process only polls their stamps, which costs nothing for a few dozen files, works on
-every platform and needs no extra package.
+Each build's worker lists the files it opened (`Reads`): the definition, its data, its art and what
+the art links to, the templates; nothing is searched for, so no game's keys need to be known. This
+process polls their stamps: nothing to pay for a few dozen files, on every platform, with no package.
 """
 from __future__ import annotations
 
@@ -13,15 +12,15 @@ import threading
 import time
 from contextlib import contextmanager, suppress
 from importlib import import_module
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 import click
 
 from printgen.core.problems import display_name
+from printgen.games import registry
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
-Rebuild = Callable[[list[Path]], "set[Path] | None"]  # the changed files -> the files to watch (None: the same)
 # Python's own files and the system's, never a build's input; each name ends in a separator
 PYTHONS_OWN = tuple(os.path.join(folder, "") for folder in {sys.prefix, sys.base_prefix, "/proc", "/dev", "/sys"})
 WRITING = os.O_WRONLY | os.O_RDWR
@@ -34,18 +33,15 @@ SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.outpu
 def load_build_code() -> None:
     """Import once, in this process, the code every build's forked worker would otherwise import
     afresh (about half a CPU-second a build): before a watch's rebuilds, and in the test suite."""
-    from printgen.games import registry
-
     for module in SHARED_CODE:
         import_module(module)
     registry()  # and every game's code
 
 
 class Reads:
-    """The files one thread opens for reading while `recording`, heard through an audit hook
-    (sys.addaudithook, PEP 578), which a build's forked worker inherits with this object; the
-    serving threads' reads are not the build's. Made once per watching command: a hook stays for
-    the life of the process."""
+    """The files one thread opens for reading while `recording`, heard through an audit hook (PEP 578)
+    that a build's forked worker inherits with this object; other threads' reads (serve's) are not the
+    build's. Made once per watching command: a hook stays for the life of the process."""
 
     def __init__(self) -> None:
         self.files: set[str] | None = None  # None: not recording
@@ -54,12 +50,11 @@ class Reads:
 
     def heard(self, event: str, args: tuple[Any, ...]) -> None:
         """Never raises: an exception here would fail the open it hears."""
-        if event != "open" or self.files is None or not isinstance(args[0], (str, PurePath)):
+        if event != "open" or self.files is None or threading.get_ident() != self.thread:
             return
-        with suppress(Exception):  # a working folder that is gone
+        with suppress(Exception):  # a descriptor or bytes for a name; a working folder that is gone
             name = os.path.abspath(args[0])
-            if (threading.get_ident() == self.thread and not args[2] & WRITING
-                    and not name.startswith(PYTHONS_OWN) and not name.endswith((".py", ".pyc"))):
+            if not args[2] & WRITING and not name.startswith(PYTHONS_OWN) and not name.endswith((".py", ".pyc")):
                 self.files.add(name)
 
     @contextmanager
@@ -71,41 +66,30 @@ class Reads:
             self.files = None
 
 
-def snapshot(files: Iterable[Path]) -> dict[Path, Stamp]:
-    stamps: dict[Path, Stamp] = {}
-    for path in files:
-        try:
-            info = path.stat()
-            stamps[path] = (info.st_mtime_ns, info.st_size)
-        except OSError:
-            stamps[path] = None
-    return stamps
-
-
-def changed(before: dict[Path, Stamp], after: dict[Path, Stamp]) -> list[Path]:
-    return sorted(p for p in before.keys() | after.keys() if before.get(p, 0) != after.get(p, 0))
-
-
-def watch(paths: Iterable[Path], rebuild: Rebuild, stopped: str = "printgen: stopped watching.", interval: float = 0.5,
-          should_stop: Callable[[], bool] = lambda: False, max_rounds: int | None = None,
-          sleep: Callable[[float], Any] | None = None) -> int:
-    """Build once, then poll every `interval` s and rebuild after any change, until Ctrl-C (`stopped`
-    is said); the number of rebuilds. A file's stamp is taken before the build that reads it, so a
-    save during a build triggers the next; a file first listed by a build, after it."""
-    def after(before: dict[Path, Stamp], listed: set[Path] | None) -> dict[Path, Stamp]:
-        if listed is None:
-            return before
-        return {**snapshot(listed - before.keys()), **{p: before[p] for p in listed & before.keys()}}
-
-    rebuilds = rounds = 0
+def stamp(path: Path) -> Stamp:
     try:
-        state = after(snapshot({path.resolve() for path in paths}), rebuild([]))
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
+
+
+def watch(paths: Iterable[Path], rebuild: Callable[[list[Path]], set[Path]],
+          stopped: str = "printgen: stopped watching.", sleep: Callable[[float], Any] | None = None) -> int:
+    """Build, then poll twice a second and rebuild after each change until Ctrl-C (`stopped` is said);
+    the number of rebuilds. Each build returns the files to watch. A file's stamp is taken before the
+    build that reads it, so a save during a build triggers the next; a file first listed, after it."""
+    def after(before: dict[Path, Stamp], listed: set[Path]) -> dict[Path, Stamp]:
+        return {path: before[path] if path in before else stamp(path) for path in listed}
+
+    rebuilds = 0
+    try:
+        state = after({path.resolve(): stamp(path.resolve()) for path in paths}, rebuild([]))
         load_build_code()  # here once, not by every rebuild's forked worker
-        while not should_stop() and (max_rounds is None or rounds < max_rounds):
-            (sleep or time.sleep)(interval)
-            rounds += 1
-            now = snapshot(state)
-            differences = changed(state, now)
+        while True:
+            (sleep or time.sleep)(0.5)
+            now = {path: stamp(path) for path in state}
+            differences = sorted(path for path in state if now[path] != state[path])
             if differences:
                 names = ", ".join(display_name(p) for p in differences[:3]) + (" ..." if len(differences) > 3 else "")
                 click.echo(f"printgen: changed: {names}; rebuilding", err=True)
