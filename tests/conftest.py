@@ -22,6 +22,8 @@ def pytest_configure(config: pytest.Config) -> None:
     asks): give the suite Python's own handler, so the children start with Ctrl-C live again."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    config.addinivalue_line("markers", "helpers: builds in this test fork helpers on the other cores, as a "
+                                       "user's do (the rest of the suite builds without them)")
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,6 +74,28 @@ def pages_parsed_once():
         patch.setattr(pdfplumber.page.Page, "parse_objects",
                       pdfmeasure.kept_page_objects(pdfplumber.page.Page.parse_objects))
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def builds_without_helpers():
+    """A build forks a helper for each spare core; the suite's own workers already keep every core
+    busy, so a helper only adds a process to share them (the suite took about 9 % more CPU with
+    them). Tests of the helpers themselves, and of what a user's build forks, are marked `helpers`
+    and get them back (`helpers_when_marked`); a build is byte-identical either way
+    (test_fast_paths)."""
+    before = os.environ.get("PRINTGEN_NO_FORK")
+    os.environ["PRINTGEN_NO_FORK"] = "1"
+    yield
+    if before is None:
+        os.environ.pop("PRINTGEN_NO_FORK", None)
+    else:
+        os.environ["PRINTGEN_NO_FORK"] = before
+
+
+@pytest.fixture(autouse=True)
+def helpers_when_marked(request, monkeypatch):
+    if request.node.get_closest_marker("helpers") is not None:
+        monkeypatch.delenv("PRINTGEN_NO_FORK", raising=False)
 
 
 @pytest.fixture(autouse=True)

@@ -20,6 +20,8 @@ from conftest import cards_only
 from printgen.games import bundled_definition
 from printgen.output import writers
 
+pytestmark = pytest.mark.helpers  # builds here fork helpers, as a user's do (conftest.builds_without_helpers)
+
 ROWS = 170  # 1 PDF + 2 x (170 faces + 1 back) documents: over writers.SPOOL_AFTER
 
 

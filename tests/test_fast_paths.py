@@ -26,6 +26,8 @@ from printgen.output.writers import write
 from printgen.output.reuse import reusable
 from printgen.output.svg import svg_bytes
 
+pytestmark = pytest.mark.helpers  # builds here fork helpers, as a user's do (conftest.builds_without_helpers)
+
 MM = 72 / 25.4
 RED, BLUE = HexColor("#cc2200"), HexColor("#0033aa")
 

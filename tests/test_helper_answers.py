@@ -15,6 +15,8 @@ from printgen.core.staging import Staging
 from printgen.output import writers
 
 
+pytestmark = pytest.mark.helpers  # builds here fork helpers, as a user's do (conftest.builds_without_helpers)
+
 @dataclass(frozen=True)
 class Made:
     pid: int

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find processes")
+pytestmark = [pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to find processes"),
+              pytest.mark.helpers]  # the helper a user's build forks must end too
 
 EXPECTED = {signal.SIGINT: (130, "printgen: interrupted; no half-written file was left behind."),
             signal.SIGTERM: (143, "printgen: stopped (SIGTERM); no half-written file was left behind.")}

@@ -17,6 +17,8 @@ from printgen.cli import engine, report
 from printgen.core import bounded, staging
 from printgen.core.bounded import BadReport, Budget, MiB
 
+pytestmark = pytest.mark.helpers  # builds here fork helpers, as a user's do (conftest.builds_without_helpers)
+
 ROOT = Path(__file__).resolve().parents[1]
 COUNTING = """import os, sys
 real, log = os.fork, sys.argv[1]
