@@ -203,17 +203,33 @@ def balanced(layout: Layout, last: Page, remaining: list[Flowable]) -> Page:
     _, bottom, _, full = columns[0]
     top = bottom + full
 
+    last_ends: dict[int, float] = {}  # the last column given the story's last n blocks whole: where it ended
+
     def uneven(height: float) -> float | None:
-        """How far apart (pt) the columns end when cut to `height`; None when the text overflows."""
+        """How far apart (pt) the columns end when cut to `height`; None when the text overflows.
+        Heights are tried from the least up, and blocks that fit the last column at one height sit
+        in a taller one just as they did, so that column is poured once for each set it is given."""
         trial = list(remaining)
         for box in fixed:
             pour(frame_at(*box), trial, canvas, True)
         ends = []
-        for x, _, w, _ in columns:
+        for x, _, w, _ in columns[:-1]:
             frame = frame_at(x, top - height, w, height)
             pour(frame, trial, canvas, True)
             ends.append(frame_cursor(frame))
-        return None if trial else max(ends) - min(ends)
+        given = len(trial) if not trial or trial[0] is remaining[-len(trial)] else -1  # -1: a block's split part
+        if given not in last_ends:
+            x, _, w, _ = columns[-1]
+            frame = frame_at(x, top - height, w, height)
+            pour(frame, trial, canvas, True)
+            if trial:
+                return None
+            if given >= 0:
+                last_ends[given] = frame_cursor(frame)
+            ends.append(frame_cursor(frame))
+        else:
+            ends.append(last_ends[given])
+        return max(ends) - min(ends)
 
     width = pt(layout.column_width)
     needed = sum(item.wrap(width, pt(full))[1] + item.getSpaceBefore() for item in remaining) / pt(1)
