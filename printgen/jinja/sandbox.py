@@ -268,14 +268,17 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
 
     def guard_filter(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
         """`function` charged and size-checked first, arguments bound by name so that
-        `center(width=10**9)` is checked like `center(10**9)`."""
-        signature = user_signature(function)
+        `center(width=10**9)` is checked like `center(10**9)`. The parameters are read at the
+        filter's first call: a sandbox is made for each render, and most use no filter or two."""
+        signatures: list[inspect.Signature | None] = []
 
         @wraps(function)
         def guarded(*args: Any, **kwargs: Any) -> Any:
             self.charge()
             values = [a for a in args if not isinstance(a, (Context, EvalContext, Environment))]
-            named = bind(signature, values, kwargs)
+            if not signatures:
+                signatures.append(user_signature(function))
+            named = bind(signatures[0], values, kwargs)
             if values and hasattr(values[0], "__len__"):
                 self.charge(min(len(values[0]), MAX_STEPS))
             if values:
