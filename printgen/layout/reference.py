@@ -317,9 +317,9 @@ def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document
     label = f"The cards' backs, printed with \"{duplex.dialog}\"; cut here"
     back.shapes = [Group(cut_line(paper, label, words=False), transform=duplex.mirror()), cut_label(paper, label)]
     back.frames = [duplex.back_box(box) for box in boxes]
-    copies = parts(ref, options), parts(ref, options)  # fresh flowables for each copy
-    halves = [Half(copy[side], ref.settings.columns, f"card {label}", boxes[0][2:])
-              for side, label in enumerate(("front", "back")) for copy in copies]
+    sides = parts(ref, options)  # both copies pour the same flowables, as a second layout pass would
+    halves = [Half(sides[side], ref.settings.columns, f"card {label}", boxes[0][2:])
+              for side, label in enumerate(("front", "back")) for _ in range(2)]
     story: list[Flowable] = [halves[0], halves[1], PageBreak(), halves[2], halves[3]]
     return document(ref, [front, back], story, halves, paper, name, f"{ref.title} \u2013 reference cards",
                     "Print double-sided at actual size (100 %), then cut along the dashed line", options.flip)
