@@ -295,18 +295,18 @@ def cut_label(paper: Paper, label: str) -> Group:
     return Group(text(x, y - font_mm(size) * 0.35, label, size, fonts.ITALIC, anchor="middle"))
 
 
-def sheet_document(ref: Reference, options: BuildOptions, name: str) -> Document:
-    """The one-page sheet: first half on top, second half below, a cut line between them."""
+def sheet_document(ref: Reference, options: BuildOptions, name: str, sides: list[list[Flowable]]) -> Document:
+    """The one-page sheet: first half (`sides[0]`) on top, second half below, a cut line between them."""
     boxes = half_boxes(options.paper)
-    halves = [Half(part, ref.settings.columns, label, boxes[0][2:]) for part, label in zip(parts(ref, options), HALVES)]
+    halves = [Half(part, ref.settings.columns, label, boxes[0][2:]) for part, label in zip(sides, HALVES)]
     page = Page(shapes=[cut_line(options.paper, "Print one-sided at actual size; cut here for two half-page "
                                                 "cards")], frames=boxes)
     return document(ref, [page], list(halves), halves, options.paper, name, f"{ref.title} \u2013 reference sheet",
                     "Print single-sided at actual size (100 %)", None)
 
 
-def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document:
-    """One duplex sheet: two copies of a card, first half on the front and second on the back."""
+def cards_document(ref: Reference, options: BuildOptions, name: str, sides: list[list[Flowable]]) -> Document:
+    """One duplex sheet: two copies of a card, first half (`sides[0]`) on the front and second on the back."""
     paper = options.paper
     duplex = Duplex(paper, options.flip, options.back_offset)
     boxes = half_boxes(paper)
@@ -317,8 +317,7 @@ def cards_document(ref: Reference, options: BuildOptions, name: str) -> Document
     label = f"The cards' backs, printed with \"{duplex.dialog}\"; cut here"
     back.shapes = [Group(cut_line(paper, label, words=False), transform=duplex.mirror()), cut_label(paper, label)]
     back.frames = [duplex.back_box(box) for box in boxes]
-    sides = parts(ref, options)  # both copies pour the same flowables, as a second layout pass would
-    halves = [Half(sides[side], ref.settings.columns, f"card {label}", boxes[0][2:])
+    halves = [Half(sides[side], ref.settings.columns, f"card {label}", boxes[0][2:])  # both copies: the same flowables
               for side, label in enumerate(("front", "back")) for _ in range(2)]
     story: list[Flowable] = [halves[0], halves[1], PageBreak(), halves[2], halves[3]]
     return document(ref, [front, back], story, halves, paper, name, f"{ref.title} \u2013 reference cards",
@@ -343,7 +342,12 @@ def cut_short(sheet: Document) -> Located:
     return halves_cut_short(sheet.story)
 
 
-def reference_documents(ref: Reference, options: BuildOptions, stem: str) -> list[Document]:
-    """`<stem>-reference.pdf` (the one-page sheet) and `<stem>-reference-cards.pdf` (duplex cards)."""
-    return [sheet_document(ref, options, f"{stem}-reference.pdf"),
-            cards_document(ref, options, f"{stem}-reference-cards.pdf")]
+def reference_documents(ref: Reference, options: BuildOptions, stem: str,
+                        sides: list[list[Flowable]] | None = None) -> list[Document]:
+    """`<stem>-reference.pdf` (the one-page sheet) and `<stem>-reference-cards.pdf` (duplex cards),
+    of the reference's two halves `sides` (read from its Markdown here when not given). Each
+    document, and each copy of a card, pours the same flowables: a layout leaves them as they were
+    (platypus lays one story out again on each pass of its multiBuild)."""
+    sides = parts(ref, options) if sides is None else sides
+    return [sheet_document(ref, options, f"{stem}-reference.pdf", sides),
+            cards_document(ref, options, f"{stem}-reference-cards.pdf", sides)]

@@ -327,9 +327,10 @@ def rules_documents(defn: Deck, options: BuildOptions, loaded: Loaded, cards: Se
                                      settings.accent))
         try:
             column = reference.column_width(opts.paper, settings.columns)
-            width_problems = [p for half in reference.parts(ref, opts) for p in set_in(half, column)]
+            sides = reference.parts(ref, opts)
+            width_problems = [p for half in sides for p in set_in(half, column)]
             problems += located(width_problems, opts)
-            sheets = reference_documents(ref, opts, loaded.name)
+            sheets = reference_documents(ref, opts, loaded.name, sides)
             if not width_problems:
                 problems += located(overflowing(sheets[0], name, context, opts), opts)
             documents += sheets
