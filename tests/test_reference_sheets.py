@@ -68,7 +68,9 @@ def tables_of(doc: pdfplumber.PDF, pages: list[int] | None = None) -> list[list[
             tables = sorted(page.find_tables({"snap_tolerance": 1}),
                             key=lambda t: (t.bbox[0] > page.width / 2, t.bbox[1]))
             found += [[[norm(c) for c in row] for row in t.extract()] for t in tables]
-    return found
+    # an example's pale box with its bar reads as a one-row "table" of an empty cell and the text;
+    # it is no ruled table, and must not be joined to the table above it as a row's continuation
+    return [t for t in found if not (len(t) == 1 and not t[0][0] and t[0][-1].startswith("Example."))]
 
 
 def rows_across(tables: list[list[list[str]]]) -> list[list[str]]:

@@ -14,6 +14,9 @@ from printgen.games.one_minute_war.model import OneMinuteWar
 # (first side's move, second side's move): a soldier's number, 0 for a fist folding down the soldier
 # after the colon ("0:2"), and a reviver's choice after a plus ("1+4")
 SCRIPT = (("4", "3"), ("4", "5"), ("1", "2"), ("5", "0:2"), ("2", "5"), ("2", "1+5"))
+# the rounds that carry the war on to its end (with the bundled table, Blue's last soldier falls in
+# round 10), told where the sheet has room for them
+TO_THE_END = (("1+5", "4"), ("2", "5"), ("5", "4"), ("3", "0:1"))
 MIN_ROUNDS = 3
 
 
@@ -27,6 +30,7 @@ class ExampleRound:
     before: tuple[int, int]  # soldiers standing on each side as the round began
     standing: tuple[int, int]  # and once it was settled
     sits_out: list[str]  # soldiers who must sit out the next round, "Red's Archer"
+    ended: str = ""  # how the war ended with this round ("all_defeated", "no_legal_move"), if it did
 
 
 def move_of(text: str) -> Move:
@@ -69,12 +73,13 @@ def told(rules: Rules, done: Round) -> tuple[tuple[str, str], str]:
     return (shown[0], shown[1]), happened[0].upper() + happened[1:]
 
 
-def example_war(defn: OneMinuteWar) -> list[ExampleRound]:
-    """The scripted rounds the definition's table allows, told round by round."""
+def example_war(defn: OneMinuteWar, to_the_end: bool = False) -> list[ExampleRound]:
+    """The scripted rounds the definition's table allows, told round by round; `to_the_end`: with
+    the rounds that play on until the war is over."""
     rules = rules_of(defn)
     war = start(rules)
     found: list[ExampleRound] = []
-    for first, second in SCRIPT:
+    for first, second in SCRIPT + (TO_THE_END if to_the_end else ()):
         try:
             moves = (move_of(first), move_of(second))
             before = (len(war.armies[0].standing), len(war.armies[1].standing))
@@ -85,17 +90,22 @@ def example_war(defn: OneMinuteWar) -> list[ExampleRound]:
         counts = (len(war.armies[0].standing), len(war.armies[1].standing))
         resting = [f"{rules.sides[side]}'s {rules.soldier(army.last).name}" for side, army in enumerate(war.armies)
                    if army.last is not None and barred(rules, army, army.last) and army.last in army.standing]
-        found.append(ExampleRound(done.number, shown, happened, before, counts, resting))
-        if ending(rules, war) is not None:
+        ended = ending(rules, war) or ""
+        found.append(ExampleRound(done.number, shown, happened, before, counts, resting, ended))
+        if ended:
             break
     return found if len(found) >= MIN_ROUNDS else []
 
 
-def example_data(defn: OneMinuteWar) -> list[dict[str, object]]:
-    """The example's rounds as plain data (lists, strings and numbers), what a template is given."""
+def example_data(defn: OneMinuteWar, to_the_end: bool = False) -> list[dict[str, object]]:
+    """The example's rounds as plain data (lists, strings and numbers), what a template is given;
+    `to_the_end`: played on until the war is over, or [] when the table does not let it end."""
     sides = [side.name for side in defn.sides]
+    rounds = example_war(defn, to_the_end)
+    if to_the_end and not (rounds and rounds[-1].ended):
+        return []
     return [{"number": r.number, "shown": list(r.shown), "happened": r.happened, "before": list(r.before),
-             "standing": list(r.standing), "sits_out": list(r.sits_out),
+             "standing": list(r.standing), "sits_out": list(r.sits_out), "ended": r.ended,
              # "Red 5, Blue 4", each side's name bound to its count so a line never parts them
              "score": ", ".join(f"{name}\u00a0{count}" for name, count in zip(sides, r.standing))}
-            for r in example_war(defn)]
+            for r in rounds]

@@ -211,25 +211,30 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
               "matchups": lambda width: matchup_table(defn, style, width)}
 
     @cache
-    def made(tips_early: bool) -> list[Flowable]:
-        """The story once for each place of the tips: a pour leaves its flowables as they were (it
-        splits into new ones), so each trial and the writer pour a copy of the list."""
+    def made(tips_early: bool, to_the_end: bool = False) -> list[Flowable]:
+        """The story once for each place of the tips and length of the example: a pour leaves its
+        flowables as they were (it splits into new ones), so each trial and the writer pour a copy."""
         text = render(RULES_TEMPLATE, {"d": defn, "soldiers": card.soldiers(), "near": defn.sides[0],
                                        "far": defn.sides[1], "flip": options.flip, "tips": tips(defn),
-                                       "example": example_data(defn), "tips_early": tips_early},
+                                       "example": example_data(defn, to_the_end), "tips_early": tips_early},
                       options.templates)
         return example_whole(blocks(text, RULES_TEMPLATE, style, Hooks(tables)))
 
-    def story_of(tips_early: bool) -> list[Flowable]:
-        return list(made(tips_early))
+    def story_of(tips_early: bool, to_the_end: bool = False) -> list[Flowable]:
+        return list(made(tips_early, to_the_end))
 
     # the tips close the first page where it has room for them (A4's); else they follow the match-up
     # table overleaf, which then starts beside the card's back whole instead of behind them
     early = not any(getattr(item, "section", "") == TIPS_SECTION
                     for item in leftover(story_of(True), [sheet.front.frames]))
+    # the example war plays on to its end where the sheet has room for the rounds that takes (A4's
+    # back, whose columns otherwise end a fifth of the page short); else it stops after its sixth
+    longer = example_data(defn, to_the_end=True)
+    whole = (bool(longer) and longer != example_data(defn)
+             and not leftover(story_of(early, True), [sheet.front.frames, sheet.back.frames]))
 
     def fresh() -> list[Flowable]:
-        return story_of(early)
+        return story_of(early, whole)
 
     story = fresh()
     # the back's two side-by-side columns end level (above the card's back when it lies at the foot;
