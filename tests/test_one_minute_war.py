@@ -586,8 +586,11 @@ def test_the_sheets_back_is_full_and_tells_an_example_war(all_games_built, paper
            "for the fist; Red's Knight falls." in text
     assert "Red's Princess has fought 2 rounds running and sits out the next." in text
     if paper == "a4":  # the back has room to play the war on to its end
+        assert "Round 7. Red 1 (Priest), Blue 4 (Archer). Red's Priest falls, but still brings the Knight " \
+               "back. Standing: Red 4, Blue 3." in text  # he falls and revives in the same round (p1's rule)
         assert "Round 10. Red 3 (Spearman), Blue a fist (behind 1 to 4). Blue folds down the Priest to pay " \
-               "for the fist; Red's Spearman falls. Standing: Red 3, Blue 0." in text
+               "for the fist (given up, he does not fight, so he brings nobody back); Red's Spearman falls. " \
+               "Standing: Red 3, Blue 0." in text
         assert "After 10 rounds Blue has no soldier left standing, so the war is over: Red wins, 3 to 0." in text
         assert "After 6 rounds" not in text
     else:

@@ -57,16 +57,20 @@ def told(rules: Rules, done: Round) -> tuple[tuple[str, str], str]:
     for side in (0, 1):
         move = done.moves[side]
         if isinstance(move, Sacrifice) and move.soldier is not None:
-            events.append(f"{sides[side]} folds down the {rules.soldier(move.soldier).name} to pay for the fist")
+            given = rules.soldier(move.soldier)
+            events.append(f"{sides[side]} folds down the {given.name} to pay for the fist"
+                          + (" (given up, he does not fight, so he brings nobody back)" if given.revives else ""))
     for side in (0, 1):
         move = done.moves[side]
+        back = done.revived[side] if isinstance(move, Fight) else None
         for number in done.fallen[side]:
             if not (isinstance(move, Sacrifice) and move.soldier == number):
-                events.append(f"{sides[side]}'s {rules.soldier(number).name} falls")
+                still = f", but still brings the {rules.soldier(back).name} back" if back and number == move.soldier else ""
+                events.append(f"{sides[side]}'s {rules.soldier(number).name} falls{still}")
     for side in (0, 1):
         back = done.revived[side]
         move = done.moves[side]
-        if back is not None and isinstance(move, Fight):
+        if back is not None and isinstance(move, Fight) and move.soldier not in done.fallen[side]:
             events.append(f"{sides[side]}'s {rules.soldier(move.soldier).name} brings the "
                           f"{rules.soldier(back).name} back")
     happened = "; ".join(events)
