@@ -609,7 +609,10 @@ QUALITY_MODES: dict[str, tuple[list[tuple[tuple[Any, ...], str]], Callable[[Path
 
 
 def main() -> None:
+    from printgen.cli.watch import load_build_code
+
     images_folder().mkdir(parents=True, exist_ok=True)
+    load_build_code()  # here once, as `build --watch` does, not again in each build's forked worker
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         if sys.argv[1:] == ["pieces"]:
