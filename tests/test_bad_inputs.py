@@ -14,11 +14,8 @@ PRINTGEN_UPDATE_BAD_INPUTS=1 and review the diff.
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -29,6 +26,7 @@ from hostile_cases import AFTERWARDS
 from hostile_cases import CASES as HOSTILE_CASES
 from printgen.core.bundled import templates_folder
 from printgen.games import bundled_definition, game_ids
+import zygote
 
 CORPUS = Path(__file__).parent / "bad_inputs"
 UPDATE = bool(os.environ.get("PRINTGEN_UPDATE_BAD_INPUTS"))
@@ -165,44 +163,19 @@ def arguments(name: str, definition: Path) -> list[str]:
     return args
 
 
-ZYGOTE: list[subprocess.Popen] = []  # this worker's tests/zygote.py, started by the first capped case
-
-
-def zygote() -> subprocess.Popen:
-    """A fresh Python with printgen imported that forks each capped case (tests/zygote.py): a case
-    starts as a fresh `printgen` process does once its imports are done, without paying them again
-    (about half a CPU second a case)."""
-    if not ZYGOTE or ZYGOTE[0].poll() is not None:
-        ZYGOTE[:] = [subprocess.Popen([sys.executable, str(Path(__file__).parent / "zygote.py")], text=True,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)]
-    return ZYGOTE[0]
-
-
 @pytest.fixture(scope="module", autouse=True)
 def zygote_ends():
     yield
-    for each in ZYGOTE:
-        each.stdin.close()
-        each.wait(timeout=60)
+    zygote.stop()
 
 
-def run_capped(args: list[str], cwd: Path) -> tuple[int, str, str, float, int]:
-    """The real `printgen` entry point in a fresh process (forked by the zygote, which has only
-    imported printgen) capped at MEMORY_CAP of address space: exit code, stdout, stderr, seconds,
-    and the peak resident size in bytes of it and its children (the kernel's figure from wait4,
-    which covers every child the process waited for)."""
-    out_file, err_file = cwd / "stdout.txt", cwd / "stderr.txt"
-    process = zygote()
-    assert process.stdin and process.stdout
-    process.stdin.write(json.dumps({"args": args, "cwd": str(cwd), "env": dict(os.environ), "out": str(out_file),
-                                    "err": str(err_file), "cap": MEMORY_CAP, "seconds": 120}) + "\n")
-    process.stdin.flush()
-    answer = json.loads(process.stdout.readline())
-    texts = [f.read_bytes().decode("utf-8", "replace") for f in (out_file, err_file)]
-    out_file.unlink()
-    err_file.unlink()
-    return (os.waitstatus_to_exitcode(answer["status"]), texts[0], texts[1], answer["user"] + answer["system"],
-            answer["peak"])
+def run_capped(args: list[str], cwd: Path) -> zygote.Ran:
+    """The real `printgen` entry point in a fresh process (forked by tests/zygote.py, which has only
+    imported printgen: a case starts as a fresh `printgen` process does once its imports are done,
+    without paying them again) capped at MEMORY_CAP of address space: exit code, stdout, stderr,
+    seconds, and the peak resident size in bytes of it and its children (the kernel's figure from
+    wait4, which covers every child the process waited for)."""
+    return zygote.run_printgen(args, cwd, cwd, cap=MEMORY_CAP, seconds=120)
 
 
 def listing(folder: Path) -> dict[str, bytes | str]:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+import zygote
 from building import shared
 from printgen.cli.main import COMMANDS
 from printgen.core.bundled import game_ids
@@ -112,6 +113,12 @@ def test_the_shared_build_is_printgen_build_as_written(all_games_built):
         assert (all_games_built["a4"] / game / f"{game}.pdf").is_file()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def zygote_ends():
+    yield
+    zygote.stop()
+
+
 def once_in_the_session(tmp_path_factory, key: tuple[str, ...], run) -> None:
     """`run()` (a command on bundled games alone, run in the asking test's scratch folder) once for
     the whole session: the first test to ask runs it, in whichever pytest-xdist worker; a test of
@@ -123,16 +130,20 @@ def once_in_the_session(tmp_path_factory, key: tuple[str, ...], run) -> None:
 
 
 @pytest.mark.parametrize("doc", [doc for doc in DOCS if doc not in RUN_ELSEWHERE])
-def test_every_command_a_document_shows_runs_as_written(doc, run_cli, tmp_path, monkeypatch, tmp_path_factory):
+def test_every_command_a_document_shows_runs_as_written(doc, tmp_path, monkeypatch, tmp_path_factory):
+    """Each command runs as a fresh `printgen` process would (tests/zygote.py forks one, with
+    printgen imported, for each): its real entry point, from the scratch folder, with this test's
+    environment (its own empty user config)."""
     shown = commands((ROOT / doc).read_text())
+    capture = tmp_path_factory.mktemp("output-of-commands")  # the commands' stdout and stderr
     news = every_new()
     shutil.copytree(ROOT / "docs" / "examples", tmp_path / "docs" / "examples")
     monkeypatch.chdir(tmp_path)
     made: set[str] = set()
 
     def run(args: list[str]) -> None:
-        result = run_cli(*as_run(args)[1:])
-        assert result.exit_code == 0, f"{doc}: `{shlex.join(args)}` exited {result.exit_code}:\n{result.output}"
+        ran = zygote.run_printgen(as_run(args)[1:], tmp_path, capture, seconds=600)
+        assert ran.code == 0, f"{doc}: `{shlex.join(args)}` exited {ran.code}:\n{ran.out}{ran.err}"
 
     for args in shown:  # the scratch folder, made as the document says
         if made_by(args):
