@@ -62,7 +62,8 @@ reduced to 256 colours, which keeps it small (well under 250 KB) and sharp for l
 With MAKE_IMAGES_INTO=DIR in the environment the pictures go to DIR instead of docs/images, which is
 how tests/test_docs_images.py remakes them to compare with the committed ones.
 With MAKE_IMAGES_BUILT=DIR, the bundled games are read from DIR (`printgen build --paper a4 --out DIR`
-made them) rather than built again; the tests pass the build their session already made.
+made them) rather than built again; the tests pass the build their session already made. The same
+with MAKE_IMAGES_DECK_BUILT=DIR for the sample deck (`printgen build deck --png --out DIR`).
 """
 from __future__ import annotations
 
@@ -151,16 +152,28 @@ def side_by_side(left: Image.Image, right: Image.Image, gap: int = 24) -> Image.
     return out
 
 
+def sample_deck_build(out: Path) -> Path:
+    """The folder holding the bundled sample deck built duplex with its PNGs on A4 (`printgen build
+    deck --png`): built into `out` here, or, when MAKE_IMAGES_DECK_BUILT names a folder, read from
+    there (tests/test_docs_images.py passes its session's build of the sample, `printgen build
+    card_defs/deck.yaml --png`, which writes the same files). Only read, never written into."""
+    built = os.environ.get("MAKE_IMAGES_DECK_BUILT")
+    if built:
+        return Path(built)
+    printgen("build", "deck", "--png", "--out", out)
+    return out
+
+
 def deck_images(out: Path) -> None:
     """docs/decks.md: the bundled sample built duplex and gutterfold, the Star Lanes example
     (docs/examples/star_lanes): card types from named layouts, styled words, turns and clips; and
     Sea Glass (docs/examples/sea_glass): lengths with units, named and see-through colours, change:."""
-    printgen("build", "deck", "--png", "--out", out / "duplex")
-    sheet = out / "duplex" / "deck" / "deck.pdf"
+    sample = sample_deck_build(out / "duplex") / "deck"
+    sheet = sample / "deck.pdf"
     save(side_by_side(render(sheet, 0, 90), render(sheet, 1, 90)), "deck-sheet-both-sides.png", 1536)
-    save(Image.open(out / "duplex" / "deck" / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
-    save(Image.open(out / "duplex" / "deck" / "deck-overview.png").convert("RGB"), "deck-overview.png", 880)
-    book, card = out / "duplex" / "deck" / "deck-rules.pdf", out / "duplex" / "deck" / "deck-reference.pdf"
+    save(Image.open(sample / "png" / "ember-tonic.png").convert("RGB"), "deck-face.png", 375)
+    save(Image.open(sample / "deck-overview.png").convert("RGB"), "deck-overview.png", 880)
+    book, card = sample / "deck-rules.pdf", sample / "deck-reference.pdf"
     save(side_by_side(side_by_side(render(book, 0, 60), render(book, 1, 60)), render(card, 0, 60)),
          "deck-sample-rules.png", 1280)
     printgen("build", "deck", "--where", 'kind == "fire" or cost >= 4', "--out", out / "where")
@@ -596,7 +609,10 @@ QUALITY_MODES: dict[str, tuple[list[tuple[tuple[Any, ...], str]], Callable[[Path
 
 
 def main() -> None:
+    from printgen.cli.watch import load_build_code
+
     images_folder().mkdir(parents=True, exist_ok=True)
+    load_build_code()  # here once, as `build --watch` does, not again in each build's forked worker
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         if sys.argv[1:] == ["pieces"]:

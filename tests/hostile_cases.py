@@ -4,8 +4,8 @@ absurd numbers, links planted in the output folder, spreadsheet formulas and pic
 
 `CASES` maps a corpus name to the function that writes the case into the folder the test builds
 from (the case's own `.yaml`, `.args` and `.files/` in tests/bad_inputs/ are copied first);
-`AFTERWARDS` maps a name to a check of the output folder once the command has run. Names starting
-with one of `MEASURED` run in a fresh process whose peak memory is measured.
+`AFTERWARDS` maps a name to a check of the output folder once the command has run. Every case runs
+in a fresh process whose peak memory is measured (tests/test_bad_inputs.py).
 """
 from __future__ import annotations
 
@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import Callable
 
 from printgen.games import bundled_definition
-
-MEASURED = ("deck_", "replay_", "out_", "export_", "code_")
 
 DECK = """game: deck
 title: {title}

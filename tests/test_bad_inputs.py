@@ -5,32 +5,28 @@ A case is `NAME.yaml` (or a generator below, for inputs too big or too odd to co
 definition: `NAME.templates/` (passed with --templates), `NAME.files/` (art, fonts, data and
 records the definition or the command names) and `NAME.args` (the command, one argument a line,
 `{definition}` standing for the case's YAML; `build` otherwise). Every case must exit 2 with its
-located message, show no traceback, write no output file, and finish within seconds; the heavy
-ones, and every case of the newer surfaces (decks, records, output folders, exports), run in a fresh
-process with a memory cap and their peak memory measured.
+located message, show no traceback, write no output file, and finish within seconds. Every case runs
+in a fresh process (forked from tests/zygote.py, which has only imported printgen) with a memory cap
+and its peak memory measured.
 
 To write the .expected files after a deliberate message change, run with
 PRINTGEN_UPDATE_BAD_INPUTS=1 and review the diff.
 """
 from __future__ import annotations
 
-import json
 import os
-import resource
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from art_cases import CASES as ART_CASES
-from hostile_cases import AFTERWARDS, MEASURED
+from hostile_cases import AFTERWARDS
 from hostile_cases import CASES as HOSTILE_CASES
 from printgen.core.bundled import templates_folder
 from printgen.games import bundled_definition, game_ids
-from zygote import run_as_printgen
+import zygote
 
 CORPUS = Path(__file__).parent / "bad_inputs"
 UPDATE = bool(os.environ.get("PRINTGEN_UPDATE_BAD_INPUTS"))
@@ -133,8 +129,6 @@ GENERATED.update(ART_CASES)
 GENERATED.update(HOSTILE_CASES)
 GENERATED.update({"omw_template_unknown_table": unknown_table("one_minute_war"),
                   "omiga_template_unknown_table": unknown_table("omiga")})
-HEAVY = {"definition_50mb", "omiga_deck_10000_tiles", "billion_laughs", "deep_nesting",
-         "omiga_20000_unknown_forms"}
 
 
 def case_names() -> list[str]:
@@ -169,80 +163,19 @@ def arguments(name: str, definition: Path) -> list[str]:
     return args
 
 
-ZYGOTE: list[subprocess.Popen] = []  # this worker's tests/zygote.py, started by the first capped case
-
-
-def zygote() -> subprocess.Popen:
-    """A fresh Python with printgen imported that forks each capped case (tests/zygote.py): a case
-    starts as a fresh `printgen` process does once its imports are done, without paying them again
-    (about half a CPU second a case)."""
-    if not ZYGOTE or ZYGOTE[0].poll() is not None:
-        ZYGOTE[:] = [subprocess.Popen([sys.executable, str(Path(__file__).parent / "zygote.py")], text=True,
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)]
-    return ZYGOTE[0]
-
-
 @pytest.fixture(scope="module", autouse=True)
 def zygote_ends():
     yield
-    for each in ZYGOTE:
-        each.stdin.close()
-        each.wait(timeout=60)
+    zygote.stop()
 
 
-def run_capped(args: list[str], cwd: Path) -> tuple[int, str, str, float, int]:
-    """The real `printgen` entry point in a fresh process (forked by the zygote, which has only
-    imported printgen) capped at MEMORY_CAP of address space: exit code, stdout, stderr, seconds,
-    and the peak resident size in bytes of it and its children (the kernel's figure from wait4,
-    which covers every child the process waited for)."""
-    out_file, err_file = cwd / "stdout.txt", cwd / "stderr.txt"
-    process = zygote()
-    assert process.stdin and process.stdout
-    process.stdin.write(json.dumps({"args": args, "cwd": str(cwd), "env": dict(os.environ), "out": str(out_file),
-                                    "err": str(err_file), "cap": MEMORY_CAP, "seconds": 120}) + "\n")
-    process.stdin.flush()
-    answer = json.loads(process.stdout.readline())
-    texts = [f.read_bytes().decode("utf-8", "replace") for f in (out_file, err_file)]
-    out_file.unlink()
-    err_file.unlink()
-    return (os.waitstatus_to_exitcode(answer["status"]), texts[0], texts[1], answer["user"] + answer["system"],
-            answer["peak"])
-
-
-def run_forked(args: list[str], cwd: Path) -> tuple[int, str, str, float, int]:
-    """The same entry point in a fork of this process, which has printgen imported already: a
-    case costs its own work, not Python's start-up and printgen's imports again (156 cases of half
-    a second each). The child inherits this process's memory, so no peak size is measured (the
-    heavy cases run in run_capped); 0 stands for it."""
-    out_file, err_file = cwd / "stdout.txt", cwd / "stderr.txt"
-    started = time.monotonic()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        run_as_printgen(args, str(cwd), str(out_file), str(err_file))
-    status, usage = wait_with_usage(pid, started + 120)
-    texts = [f.read_bytes().decode("utf-8", "replace") for f in (out_file, err_file)]
-    out_file.unlink()
-    err_file.unlink()
-    return os.waitstatus_to_exitcode(status), texts[0], texts[1], cpu_seconds(usage), 0
-
-
-def cpu_seconds(usage: resource.struct_rusage) -> float:
-    """The CPU time a case took (its process and the children it waited for), which a busy machine
-    does not lengthen as it does the wall-clock time."""
-    return usage.ru_utime + usage.ru_stime
-
-
-def wait_with_usage(pid: int, deadline: float) -> tuple[int, resource.struct_rusage]:
-    """Wait for `pid` (killing it at the deadline) and return its status and resource usage."""
-    while True:
-        done, status, usage = os.wait4(pid, os.WNOHANG)
-        if done:
-            return status, usage
-        if time.monotonic() > deadline:
-            os.kill(pid, 9)
-            _, status, usage = os.wait4(pid, 0)
-            return status, usage
-        time.sleep(0.01)
+def run_capped(args: list[str], cwd: Path) -> zygote.Ran:
+    """The real `printgen` entry point in a fresh process (forked by tests/zygote.py, which has only
+    imported printgen: a case starts as a fresh `printgen` process does once its imports are done,
+    without paying them again) capped at MEMORY_CAP of address space: exit code, stdout, stderr,
+    seconds, and the peak resident size in bytes of it and its children (the kernel's figure from
+    wait4, which covers every child the process waited for)."""
+    return zygote.run_printgen(args, cwd, cwd, cap=MEMORY_CAP, seconds=120)
 
 
 def listing(folder: Path) -> dict[str, bytes | str]:
@@ -259,11 +192,10 @@ def listing(folder: Path) -> dict[str, bytes | str]:
 def test_bad_input_is_refused_with_its_exact_message(name, tmp_path):
     definition = stage(name, tmp_path)
     before = listing(tmp_path / "out")
-    # fresh processes where memory matters: the heavy inputs, art decoders, template budgets, and
-    # the newer surfaces, whose peak memory is part of the promise
-    fresh = name in HEAVY or name in ART_CASES or name.startswith(("tpl_budget", *MEASURED))
-    run = run_capped if fresh else run_forked
-    code, out, err, cpu, peak = run(arguments(name, definition), tmp_path)
+    # every case in a fresh process forked from the zygote, which has imported printgen and nothing
+    # else: a fork of it costs less than a fork of pytest (about 3 CPU-s over the corpus), and every
+    # case gets the memory cap and a measured peak, not only the heavy ones and the newer surfaces
+    code, out, err, cpu, peak = run_capped(arguments(name, definition), tmp_path)
     expected_file = CORPUS / f"{name}.expected"
     harmless = name.endswith("_harmless")  # odd but safe input: it must build, and say nothing
     if UPDATE and code == (0 if harmless else 2) and "Traceback" not in err:
@@ -271,9 +203,7 @@ def test_bad_input_is_refused_with_its_exact_message(name, tmp_path):
     assert "Traceback" not in err + out and "internal error" not in err, err
     assert err == expected_file.read_text()
     assert cpu < SECONDS, f"took {cpu:.1f} CPU seconds"
-    assert peak < MEMORY_CAP, f"peak resident size {peak / 2**20:.0f} MiB"
-    if fresh:
-        assert peak > 0
+    assert 0 < peak < MEMORY_CAP, f"peak resident size {peak / 2**20:.0f} MiB"
     if harmless:
         assert code == 0, err
         assert sorted(p.suffix for p in (tmp_path / "out").rglob("*.pdf"))

@@ -5,7 +5,8 @@ names but does not make (live-preview.md's my-deck/ comes from decks.md). Then e
 the document's order, must exit 0.
 
 Each command runs once: one on a bundled game alone (no file of the scratch folder) that another
-document already ran is not run again, and one a document shows twice (or the build a `--watch` or
+document already ran is not run again (once for the session, across pytest-xdist workers: see
+`once_in_the_session`), and one a document shows twice (or the build a `--watch` or
 `serve` of it starts, when the document ran that build already) runs once in its scratch folder,
 unless a `printgen calibrate` between them may have saved a back offset the second would use. Left to the tests that already run them as written:
 docs/homebrew-tile-set.md (tests/test_docs.py runs every command of it, in order, and compares
@@ -17,6 +18,7 @@ parses them, and the build they would start is run once.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import shlex
 import shutil
@@ -24,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+import zygote
+from building import shared
 from printgen.cli.main import COMMANDS
 from printgen.core.bundled import game_ids
 
@@ -35,7 +39,6 @@ REPLAYS = {"printgen replay one_minute_war docs/examples/records/first-war.txt",
 SHELL = ("sh", "bash", "shell", "console")
 FENCE = re.compile(r"^[ \t]*```(\w*)\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S)
 SERVE_ONLY = {"--open": 0, "--port": 1, "--dpi": 1}  # serve's own options, and the values they take
-RAN: set[tuple[str, ...]] = set()  # commands on bundled games alone, already run in this process
 
 
 def commands(text: str) -> list[list[str]]:
@@ -110,17 +113,37 @@ def test_the_shared_build_is_printgen_build_as_written(all_games_built):
         assert (all_games_built["a4"] / game / f"{game}.pdf").is_file()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def zygote_ends():
+    yield
+    zygote.stop()
+
+
+def once_in_the_session(tmp_path_factory, key: tuple[str, ...], run) -> None:
+    """`run()` (a command on bundled games alone, run in the asking test's scratch folder) once for
+    the whole session: the first test to ask runs it, in whichever pytest-xdist worker; a test of
+    the other worker that asks for the same command meanwhile waits for that run, and one that asks
+    later finds it done (`shared` keeps a mark for it in the folder every worker shares). A run that
+    fails leaves no mark: the test fails, and the next to ask runs it again."""
+    name = "docs-command-" + hashlib.sha256(shlex.join(key).encode()).hexdigest()[:16]
+    shared(tmp_path_factory, {name: lambda folder: run()})
+
+
 @pytest.mark.parametrize("doc", [doc for doc in DOCS if doc not in RUN_ELSEWHERE])
-def test_every_command_a_document_shows_runs_as_written(doc, run_cli, tmp_path, monkeypatch):
+def test_every_command_a_document_shows_runs_as_written(doc, tmp_path, monkeypatch, tmp_path_factory):
+    """Each command runs as a fresh `printgen` process would (tests/zygote.py forks one, with
+    printgen imported, for each): its real entry point, from the scratch folder, with this test's
+    environment (its own empty user config)."""
     shown = commands((ROOT / doc).read_text())
+    capture = tmp_path_factory.mktemp("output-of-commands")  # the commands' stdout and stderr
     news = every_new()
     shutil.copytree(ROOT / "docs" / "examples", tmp_path / "docs" / "examples")
     monkeypatch.chdir(tmp_path)
     made: set[str] = set()
 
     def run(args: list[str]) -> None:
-        result = run_cli(*as_run(args)[1:])
-        assert result.exit_code == 0, f"{doc}: `{shlex.join(args)}` exited {result.exit_code}:\n{result.output}"
+        ran = zygote.run_printgen(as_run(args)[1:], tmp_path, capture, seconds=600)
+        assert ran.code == 0, f"{doc}: `{shlex.join(args)}` exited {ran.code}:\n{ran.out}{ran.err}"
 
     for args in shown:  # the scratch folder, made as the document says
         if made_by(args):
@@ -138,11 +161,12 @@ def test_every_command_a_document_shows_runs_as_written(doc, run_cli, tmp_path, 
             continue
         local = any(Path(arg.split("=")[-1]).exists() for arg in args[2:] if "/" in arg or arg.endswith(".yaml"))
         key = tuple(as_run(args))
-        if key in here or (not local and key in RAN):
+        if key in here:
             continue
-        run(args)
+        if local or args[1] == "calibrate":  # calibrate --save writes this test's own config: here
+            run(args)
+        else:
+            once_in_the_session(tmp_path_factory, key, lambda args=args: run(args))
         here.add(key)
         if args[1] == "calibrate":  # `--save` changes the back offset of every build after it
             here.clear()
-        if not local:
-            RAN.add(key)

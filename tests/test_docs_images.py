@@ -34,20 +34,23 @@ SHARE = 0.0002
 pytestmark = pytest.mark.xdist_group("docs-images")
 
 
-def make_images(into: Path, built: Path) -> None:
+def make_images(into: Path, built: Path, deck: Path) -> None:
     """docs/make_images.py into `into`, reading the bundled games from the session's build of them
-    (`built`: `printgen build --paper a4`) rather than building them again."""
+    (`built`: `printgen build --paper a4`) and the sample deck from its (`deck`: `printgen build
+    card_defs/deck.yaml --png`, the same files as make_images.py's `printgen build deck --png`)
+    rather than building them again."""
     env = {**os.environ, "MAKE_IMAGES_INTO": str(into), "MAKE_IMAGES_BUILT": str(built),
+           "MAKE_IMAGES_DECK_BUILT": str(deck),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     subprocess.run([sys.executable, str(ROOT / "docs" / "make_images.py")], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, timeout=600)
 
 
 @pytest.fixture(scope="module")
-def remade(tmp_path_factory, all_games_built) -> Path:
+def remade(tmp_path_factory, all_games_built, sample_deck_png) -> Path:
     """The pictures, made once for the whole session (whichever worker asks first makes them)."""
-    built = all_games_built["a4"]
-    return shared(tmp_path_factory, {"docs-images": lambda into: make_images(into, built)})["docs-images"]
+    built, deck = all_games_built["a4"], sample_deck_png.parent
+    return shared(tmp_path_factory, {"docs-images": lambda into: make_images(into, built, deck)})["docs-images"]
 
 
 def committed() -> list[str]:

@@ -11,6 +11,8 @@ The crash hunt is marked `slow`. `python -m pytest -q` runs it with PRINTGEN_SLO
 """
 from __future__ import annotations
 
+import copy
+import functools
 import io
 import math
 import os
@@ -164,11 +166,18 @@ def plain(node: Any) -> Any:
     return node
 
 
+@functools.cache
+def parsed(game: str) -> Any:
+    """A bundled definition as plain data, read once: each example mutates a deep copy of it rather
+    than reading the YAML again (as `plain` would have it before the dump anyway)."""
+    return plain(yaml().load(TEXTS[game]))
+
+
 @st.composite
 def mutated(draw: Any) -> tuple[str, str]:
     """(game, YAML text) of a bundled definition after one to four mutations."""
     game = draw(st.sampled_from(GAMES))
-    data = yaml().load(TEXTS[game])
+    data = copy.deepcopy(parsed(game))
     for _ in range(draw(st.integers(1, 4))):
         mutate(data, draw)
     out = io.StringIO()
