@@ -170,10 +170,11 @@ def matchup_table(defn: OneMinuteWar, style: Styles, width: float):
     return table
 
 
-def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Document]:
+def rules_sheet(defn: OneMinuteWar, options: BuildOptions, card: WarCard, loaded: Loaded) -> DuplexSheet:
+    """The sheet's two sides before the rules flow in: the card at the front's top right and its
+    back where the printer turns it, their cut-and-fold legends, the text's frames around both, and
+    the running footers."""
     paper = options.paper
-    card = WarCard(defn, templates_for(defn, options.templates))
-    loaded.art.warnings.extend(w for w in tab_warnings(card) if w not in loaded.art.warnings)
     duplex = Duplex(paper, options.flip, options.back_offset)
     sheet = DuplexSheet(duplex)
     x = paper.width - PAGE_MARGIN - card.width
@@ -205,7 +206,14 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
         else:
             footer = house.running_footer(paper, house.footer_words(defn.title, "rules", n, 2, defn.credit))
         side.shapes.append(footer)
+    return sheet
 
+
+def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Document]:
+    paper = options.paper
+    card = WarCard(defn, templates_for(defn, options.templates))
+    loaded.art.warnings.extend(w for w in tab_warnings(card) if w not in loaded.art.warnings)
+    sheet = rules_sheet(defn, options, card, loaded)
     style = styles(defn.text_size_pt, defn.reference.accent)
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
