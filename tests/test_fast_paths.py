@@ -208,6 +208,15 @@ def test_build_imports_its_own_command_only(tmp_path):
     assert not {"printgen.games", "ruamel.yaml", "jinja2", "reportlab", "svgwrite"} & loaded  # all in the worker
 
 
+def test_a_build_of_several_games_imports_their_code_once_before_the_first_worker(tmp_path):
+    """Each game's worker is forked from the command: with the drawing, writing and game code
+    imported there once, no worker imports it again (every bundled game: 4.9 -> 3.2 CPU-s)."""
+    out, loaded = imported_by_the_command("build", "fracas", "armies", "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "o" / "fracas" / "fracas.pdf").is_file() and (tmp_path / "o" / "armies" / "armies.pdf").is_file()
+    assert {"printgen.games.fracas.game", "printgen.games.armies.game", "printgen.output.pdf", "svgwrite"} <= loaded
+
+
 def test_importing_printgen_leaves_reportlab_settings_alone():
     code = "import printgen, printgen.games, printgen.output.writers, reportlab.graphics.shapes as s\n" \
            "print(s.shapeChecking)"

@@ -11,31 +11,18 @@ import sys
 import threading
 import time
 from contextlib import contextmanager, suppress
-from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 import click
 
 from printgen.core.problems import display_name
-from printgen.games import registry
+from printgen.cli.engine import load_build_code
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
 # Python's own files and the system's, never a build's input; each name ends in a separator
 PYTHONS_OWN = tuple(os.path.join(folder, "") for folder in {sys.prefix, sys.base_prefix, "/proc", "/dev", "/sys"})
 WRITING = os.O_WRONLY | os.O_RDWR
-# what every rebuild's worker imports as it draws and writes, besides the games' own code
-SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
-               "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin", "svgwrite", "printgen.art.svg",
-               "printgen.art.svgbatch", "svglib.svglib", "printgen.layout.paging", "printgen.layout.icons")
-
-
-def load_build_code() -> None:
-    """Import once, in this process, the code every build's forked worker would otherwise import
-    afresh (about half a CPU-second a build): before a watch's rebuilds, and in the test suite."""
-    for module in SHARED_CODE:
-        import_module(module)
-    registry()  # and every game's code
 
 
 class Reads:
