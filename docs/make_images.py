@@ -609,7 +609,7 @@ QUALITY_MODES: dict[str, tuple[list[tuple[tuple[Any, ...], str]], Callable[[Path
 
 
 def main() -> None:
-    from printgen.cli.engine import load_build_code
+    from printgen.cli.common import load_build_code
 
     images_folder().mkdir(parents=True, exist_ok=True)
     load_build_code()  # here once, as `build --watch` does, not again in each build's forked worker

@@ -41,7 +41,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     imported here once, as `build --watch` does, no worker imports it again (the suite took about a
     third more CPU without this). The command line itself still imports none of it (test_fast_paths
     runs it in fresh processes)."""
-    from printgen.cli.engine import load_build_code
+    from printgen.cli.common import load_build_code
 
     load_build_code()
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from contextlib import ExitStack, nullcontext
 from dataclasses import replace
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
 
+from printgen.cli.common import load_build_code
 from printgen.cli.report import Built, checked, safe_name, scratch_in
 from printgen.core.atomic import write_all
 from printgen.core.bounded import MiB, Budget, BudgetExceeded, run_bounded
@@ -73,23 +73,6 @@ class Builds(list[Built]):
     @property
     def watched(self) -> set[Path]:
         return {path for built in self for path in built.watch}
-
-
-# what every build's worker imports as it draws and writes, besides the games' own code
-SHARED_CODE = ("printgen.output.writers", "printgen.output.pdf", "printgen.output.svg", "printgen.output.png",
-               "printgen.output.cellpages", "pypdfium2", "PIL.PngImagePlugin", "svgwrite", "printgen.art.svg",
-               "printgen.art.svgbatch", "svglib.svglib", "printgen.layout.paging", "printgen.layout.icons")
-
-
-def load_build_code() -> None:
-    """Import once, in this process, the code every build's forked worker would otherwise import
-    afresh (about a quarter of a CPU-second a build): before several games' builds, before a watch's
-    rebuilds, and in the test suite. A build of one game leaves it all to its worker."""
-    from printgen.games import registry
-
-    for module in SHARED_CODE:
-        import_module(module)
-    registry()  # and every game's code
 
 
 def build_all(paths: list[Path], options: BuildOptions, allow_outside: bool = False,

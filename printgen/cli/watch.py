@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator
 import click
 
 from printgen.core.problems import display_name
-from printgen.cli.engine import load_build_code
+from printgen.cli.common import load_build_code
 
 Stamp = tuple[int, int] | None  # (mtime in ns, size), None while the file is missing
 # Python's own files and the system's, never a build's input; each name ends in a separator
