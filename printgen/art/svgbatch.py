@@ -47,7 +47,10 @@ class BatchConverter:
 
         if entangled(tree):
             return convert(self.path, data, self.root_folder, self.font_map, tree)
-        (frame, notes), *parts = [self.part(data, tree, child) for child in (None, *tree)
+        from lxml import etree
+
+        root = etree.tostring(etree.Element(tree.tag, dict(tree.attrib), nsmap=tree.nsmap))
+        (frame, notes), *parts = [self.part(data, tree, root, child) for child in (None, *tree)
                                   if child is None or isinstance(child.tag, str)]
         main = Group(transform=frame.contents[0].transform)  # the root's: its size, viewBox and y flip
         for drawn, logged in parts:
@@ -57,15 +60,16 @@ class BatchConverter:
         drawing.add(main)
         return drawing, notes
 
-    def part(self, data: bytes, tree: Any, child: Any) -> tuple[Any, tuple[str, ...]]:
-        """svglib's drawing of the root holding `child` alone (None: nothing), converted once."""
+    def part(self, data: bytes, tree: Any, root: bytes, child: Any) -> tuple[Any, tuple[str, ...]]:
+        """svglib's drawing of the root (`root`: its bare element, as text) holding `child` alone
+        (None: nothing), converted once; the copy svglib reads is made only then."""
         from lxml import etree
 
-        alone = etree.Element(tree.tag, dict(tree.attrib), nsmap=tree.nsmap)
-        if child is not None:
-            alone.append(copy.deepcopy(child))
-            alone[0].tail = None
-        key = bytes(etree.tostring(alone))
+        key = root + (etree.tostring(child, with_tail=False) if child is not None else b"")
         if key not in self.parts:
+            alone = etree.Element(tree.tag, dict(tree.attrib), nsmap=tree.nsmap)
+            if child is not None:
+                alone.append(copy.deepcopy(child))
+                alone[0].tail = None
             self.parts[key] = convert(self.path, data, self.root_folder, self.font_map, alone)
         return self.parts[key]
