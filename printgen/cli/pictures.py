@@ -103,7 +103,7 @@ def rasterised(pdf: bytes, dpi: float, first: int, last: int, store: Store) -> l
     """Pages first..last-1 of `pdf`, each stored as soon as it is drawn."""
     from printgen.output.png import page_pngs
 
-    return [store(png) for png in page_pngs(pdf, dpi, compress_level=3, pages=range(first, last))]
+    return [store(png) for png in page_pngs(pdf, dpi, pages=range(first, last))]
 
 
 def page_name(pdf: str, number: int) -> str:

@@ -59,9 +59,10 @@ def png_from_pdf(pdf: bytes, dpi: float, page: int = 0) -> bytes:
     return next(page_pngs(pdf, dpi, pages=range(page, page + 1)))
 
 
-def page_pngs(pdf: bytes, dpi: float, compress_level: int = 6, pages: range | None = None) -> Iterator[bytes]:
+def page_pngs(pdf: bytes, dpi: float, compress_level: int = 3, pages: range | None = None) -> Iterator[bytes]:
     """Every page of `pdf` (or those in `pages`) as PNG bytes, one at a time (previews of many pages
-    stay small in memory). A middling compression level: level 9 triples the time for 4 % less."""
+    stay small in memory). zlib's level 3, as for a deck's card pictures (output.cellpages): Omiga's
+    contact sheet takes 35 ms at it, 53 ms at level 6 for 12 % fewer bytes, the pixels the same."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(pdf)
