@@ -270,26 +270,29 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     def story_of(placing: bool, race: tuple[int, float] | None) -> list[Flowable]:
         return list(made(placing, race))
 
-    def fits(placing: bool, race: tuple[int, float] | None) -> bool:
+    @cache
+    def level(placing: bool, race: tuple[int, float] | None) -> float | None:
+        """The least height (mm) the second page's columns can be cut to and still take the rules
+        with these pictures, so they end level; None when even whole columns cannot. Finding it
+        proves the fit too: one trial a choice where the fit and the level were two."""
         story = story_of(placing, race)
-        return not leftover(story, [under_masthead(story[0], frames), frames])
+        first = under_masthead(story[0], frames) if story else frames
+        height = level_height(lambda: story_of(placing, race), [first], frames)
+        whole = max(h for *_, h in frames)
+        return height if height < whole or not leftover(story, [first, frames]) else None
 
     # each picture where the sheet has room for it: the placing picture first (the core rule's),
     # then the race's, as large as the room allows (on the bundled set both fit A4 and Letter, so
     # both at their largest are tried first, and fit at the first trial)
+    placing = True
     race: tuple[int, float] | None = LAYOUTS[0]
-    if fits(True, race):
-        placing = True
-    else:
-        placing = fits(True, None)
-        race = next((layout for layout in LAYOUTS if fits(placing, layout)), None)
-
-    def fresh() -> list[Flowable]:
-        return story_of(placing, race)
-
-    story = fresh()
+    if level(placing, race) is None:
+        placing = level(True, None) is not None
+        race = next((layout for layout in LAYOUTS if level(placing, layout) is not None), None)
+    story = story_of(placing, race)
     first = under_masthead(story[0], frames) if story else frames  # the title block across the page
-    last = cut_to(frames, level_height(fresh, [first], frames))  # the second page's columns end level
+    height = level(placing, race)
+    last = cut_to(frames, max(h for *_, h in frames) if height is None else height)  # the columns end level
     # the footer counts the pages of the whole file, as the player holds them, not the rules alone
     rules = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, total, defn.credit))],
                   frames=box)  # one sheet: tiles start on a new one
