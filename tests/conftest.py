@@ -83,13 +83,9 @@ def builds_without_helpers():
     them). Tests of the helpers themselves, and of what a user's build forks, are marked `helpers`
     and get them back (`helpers_when_marked`); a build is byte-identical either way
     (test_fast_paths)."""
-    before = os.environ.get("PRINTGEN_NO_FORK")
-    os.environ["PRINTGEN_NO_FORK"] = "1"
-    yield
-    if before is None:
-        os.environ.pop("PRINTGEN_NO_FORK", None)
-    else:
-        os.environ["PRINTGEN_NO_FORK"] = before
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PRINTGEN_NO_FORK", "1")
+        yield
 
 
 @pytest.fixture(autouse=True)

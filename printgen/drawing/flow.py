@@ -3,7 +3,8 @@ their text before it is drawn (a rulebook balancing its last page's columns)."""
 from __future__ import annotations
 
 import io
-from typing import Callable, Sequence
+from functools import cache, wraps
+from typing import Callable, ParamSpec, Sequence, cast
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, PageBreak
@@ -12,6 +13,19 @@ from printgen.core.paper import pt
 from printgen.drawing.document import Page
 
 Drawn = Callable[[int, Page, Callable[[], None]], None]  # wraps the pouring of page `index` (a form)
+P = ParamSpec("P")
+
+
+def made_once(make: Callable[P, list[Flowable]]) -> Callable[P, list[Flowable]]:
+    """`make`'s story made once for each set of arguments, each call a copy of its list: a pour
+    splits blocks into new flowables and leaves the story's own as they were, so every trial, and
+    then the writer, pours a copy (as platypus's multiBuild lays one story out on each pass)."""
+    made = cast(Callable[P, list[Flowable]], cache(make))  # arguments: what a story is made of, hashable
+
+    @wraps(make)
+    def copy(*args: P.args, **kwargs: P.kwargs) -> list[Flowable]:
+        return list(made(*args, **kwargs))
+    return copy
 
 
 class Trial(Canvas):

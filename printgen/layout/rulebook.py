@@ -7,7 +7,7 @@ grows from an estimate while the text overflows, up to MAX_PAGES.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cache, partial
 from itertools import takewhile
 from math import ceil
 from typing import Annotated, Any, Callable, Mapping, Union
@@ -205,6 +205,7 @@ def balanced(layout: Layout, last: Page, remaining: list[Flowable]) -> Page:
 
     last_ends: dict[int, float] = {}  # the last column given the story's last n blocks whole: where it ended
 
+    @cache  # each height poured once
     def uneven(height: float) -> float | None:
         """How far apart (pt) the columns end when cut to `height`; None when the text overflows.
         Heights are tried from the least up, and blocks that fit the last column at one height sit
@@ -234,20 +235,13 @@ def balanced(layout: Layout, last: Page, remaining: list[Flowable]) -> Page:
     width = pt(layout.column_width)
     needed = sum(item.wrap(width, pt(full))[1] + item.getSpaceBefore() for item in remaining) / pt(1)
     height = min(full, needed / layout.columns)
-    spreads: dict[float, float | None] = {}  # each height poured once
-
-    def spread(height: float) -> float | None:
-        if height not in spreads:
-            spreads[height] = uneven(height)
-        return spreads[height]
-
-    while height < full and spread(height) is None:
+    while height < full and uneven(height) is None:
         height = min(full, height + BALANCE_STEP)
     if height >= full:
         return last
     # a block that moves whole can leave one column short: a little more height may end them level
     tries = [h for h in (height + k * BALANCE_STEP for k in range(LEVEL_TRIES)) if h < full]
-    height = min(tries, key=lambda h: (1e9 if spread(h) is None else spread(h), h))
+    height = min(tries, key=lambda h: (1e9 if uneven(h) is None else uneven(h), h))
     frames = fixed + [(x, top - height, w, height) for x, _, w, _ in columns]
     return Page(shapes=last.shapes, frames=frames)
 

@@ -13,6 +13,7 @@ from reportlab.platypus import Flowable, Paragraph, Table
 
 from printgen.art.library import template_folders
 from printgen.drawing import fonts
+from printgen.drawing.flow import made_once
 from printgen.drawing import style as house
 from printgen.drawing.columns import cut_to, leftover, level_height, under_masthead
 from printgen.layout.cards import Card
@@ -261,14 +262,9 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     total = RULES_PAGES + 2 * len(sheets)  # the rules, then each sheet's front and back
     tile_pages = f"{RULES_PAGES + 1}\u2013{total}"
 
-    @cache
-    def made(placing: bool, race: tuple[int, float] | None) -> list[Flowable]:
-        """The story once for each choice of pictures: a pour leaves its flowables as they were (it
-        splits into new ones), so each trial and the writer pour a copy of the list."""
-        return rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing, race)
-
+    @made_once
     def story_of(placing: bool, race: tuple[int, float] | None) -> list[Flowable]:
-        return list(made(placing, race))
+        return rules_pdf_story(defn, options, art, frames[0][2], tile_pages, placing, race)
 
     @cache
     def level(placing: bool, race: tuple[int, float] | None) -> float | None:
@@ -278,12 +274,12 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
         story = story_of(placing, race)
         first = under_masthead(story[0], frames) if story else frames
         height = level_height(lambda: story_of(placing, race), [first], frames)
-        whole = max(h for *_, h in frames)
         return height if height < whole or not leftover(story, [first, frames]) else None
 
     # each picture where the sheet has room for it: the placing picture first (the core rule's),
     # then the race's, as large as the room allows (on the bundled set both fit A4 and Letter, so
     # both at their largest are tried first, and fit at the first trial)
+    whole = max(h for *_, h in frames)
     placing = True
     race: tuple[int, float] | None = LAYOUTS[0]
     if level(placing, race) is None:
@@ -292,7 +288,7 @@ def tiles_document(defn: Omiga, options: BuildOptions, loaded: Loaded, art: Tile
     story = story_of(placing, race)
     first = under_masthead(story[0], frames) if story else frames  # the title block across the page
     height = level(placing, race)
-    last = cut_to(frames, max(h for *_, h in frames) if height is None else height)  # the columns end level
+    last = cut_to(frames, whole if height is None else height)  # the columns end level
     # the footer counts the pages of the whole file, as the player holds them, not the rules alone
     rules = [Page(shapes=[house.running_footer(paper, house.footer_words(defn.title, "rules", n, total, defn.credit))],
                   frames=box)  # one sheet: tiles start on a new one

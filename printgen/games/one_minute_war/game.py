@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from importlib import import_module
 from typing import cast
 
@@ -10,6 +9,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, Paragraph, Table
 
 from printgen.drawing import fonts
+from printgen.drawing.flow import made_once
 from printgen.drawing.columns import cut_to, leftover, level_height
 from printgen.drawing import style as house
 from printgen.core.paper import pt
@@ -218,18 +218,13 @@ def build(defn: OneMinuteWar, options: BuildOptions, loaded: Loaded) -> list[Doc
     tables = {"soldiers": lambda width: soldier_table(defn, style, width),
               "matchups": lambda width: matchup_table(defn, style, width)}
 
-    @cache
-    def made(tips_early: bool, to_the_end: bool = False) -> list[Flowable]:
-        """The story once for each place of the tips and length of the example: a pour leaves its
-        flowables as they were (it splits into new ones), so each trial and the writer pour a copy."""
+    @made_once
+    def story_of(tips_early: bool, to_the_end: bool = False) -> list[Flowable]:
         text = render(RULES_TEMPLATE, {"d": defn, "soldiers": card.soldiers(), "near": defn.sides[0],
                                        "far": defn.sides[1], "flip": options.flip, "tips": tips(defn),
                                        "example": example_data(defn, to_the_end), "tips_early": tips_early},
                       options.templates)
         return example_whole(blocks(text, RULES_TEMPLATE, style, Hooks(tables)))
-
-    def story_of(tips_early: bool, to_the_end: bool = False) -> list[Flowable]:
-        return list(made(tips_early, to_the_end))
 
     # the tips close the first page where it has room for them (A4's); else they follow the match-up
     # table overleaf, which then starts beside the card's back whole instead of behind them

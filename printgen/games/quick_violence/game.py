@@ -3,7 +3,6 @@
 Rules, fighter table and card are all generated from the YAML, so they always agree with the page."""
 from __future__ import annotations
 
-from functools import cache
 from math import ceil
 from typing import Callable
 
@@ -12,6 +11,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
 
 from printgen.drawing import fonts
+from printgen.drawing.flow import made_once
 from printgen.drawing import style as house
 from printgen.core.source import SourceMap
 from printgen.core.paper import MM_PER_PT, Paper, pt
@@ -243,14 +243,9 @@ def rulebook(defn: QuickViolence, options: BuildOptions, loaded: Loaded, page: M
         text = render(f"{TEMPLATES}/{template}", context(defn, paper), options.templates)
         return blocks(text, f"{TEMPLATES}/{template}", style, Hooks(tables))
 
-    @cache
-    def rules_story() -> list[Flowable]:
-        return story_of("rules.md.j2", style)
-
+    @made_once
     def rules() -> list[Flowable]:
-        """The rules, made once: a pour leaves its flowables as they were (it splits into new ones),
-        so the guess, each trial and the writer pour a copy of the list."""
-        return list(rules_story())
+        return story_of("rules.md.j2", style)
 
     def story() -> list[Flowable]:
         return rules() + [PageBreak()] + story_of("measuring.md.j2", measuring_style)
